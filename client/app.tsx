@@ -1,0 +1,129 @@
+import { LOCALE_TAGS, LOCALES } from "../shared/locales";
+import { SvgDefs } from "./components/icons";
+import { DemoDialogProvider } from "./components/demo-dialog";
+import { ExitPopup } from "./components/exit-popup";
+import { SkipLink } from "./components/layout";
+import { SocialProofToast } from "./components/social-proof-toast";
+import { SupportWidget } from "./components/support-widget";
+import { ToastProvider } from "./components/toast";
+import { I18nProvider, useI18n } from "./i18n";
+import type { PageData } from "./page-data";
+import { isSitePageId } from "../shared/routes";
+import { LandingPage } from "./pages/landing";
+import { PaymentPage } from "./pages/payment";
+import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage } from "./pages/status-pages";
+import { TestCheckoutPage } from "./pages/test-checkout";
+
+export const APP_DATA_ID = "app-data";
+
+/** Serialises page data for a <script type="application/json">, safe against `</script>`. */
+export function serializePageData(data: PageData): string {
+  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/** The whole document, rendered on the server and hydrated as is in the browser. */
+export function App({ data, dataJson }: { data: PageData; dataJson: string }) {
+  return (
+    <I18nProvider data={data}>
+      <html lang={LOCALE_TAGS[data.locale].bcp47.slice(0, 2)} dir="ltr">
+        <Head />
+        <body className={`page-${data.view.page}`}>
+          <SvgDefs />
+          <ToastProvider>
+            <DemoDialogProvider>
+              <SkipLink />
+              <PageBody />
+              <Widgets />
+            </DemoDialogProvider>
+          </ToastProvider>
+          <script type="application/json" id={APP_DATA_ID} dangerouslySetInnerHTML={{ __html: dataJson }} />
+        </body>
+      </html>
+    </I18nProvider>
+  );
+}
+
+function PageBody() {
+  const { data } = useI18n();
+  const view = data.view;
+  switch (view.page) {
+    case "landing":
+      return <LandingPage />;
+    case "payment":
+      return <PaymentPage failed={view.failed === true} />;
+    case "success":
+      return <SuccessPage order={view.order} />;
+    case "canceled":
+      return <CanceledPage />;
+    case "not-found":
+      return <NotFoundPage path={view.path} />;
+    case "error":
+      return <ErrorPage />;
+    case "test-checkout":
+      return <TestCheckoutPage view={view} />;
+  }
+}
+
+/** Support and social proof on the site's pages; the lead popup only on the landing page (DECISIONS.md). */
+function Widgets() {
+  const { data } = useI18n();
+  const page = data.view.page;
+  if (!isSitePageId(page)) return null;
+  return (
+    <>
+      <SupportWidget />
+      <SocialProofToast />
+      {page === "landing" ? <ExitPopup /> : null}
+    </>
+  );
+}
+
+function Head() {
+  const { t, data } = useI18n();
+  const { view, assets, baseUrl, alternates, locale } = data;
+  const titleKey: Record<PageData["view"]["page"], string> = {
+    landing: "meta.title",
+    payment: "meta.paymentTitle",
+    success: "meta.successTitle",
+    canceled: "meta.canceledTitle",
+    "not-found": "meta.notFoundTitle",
+    error: "meta.title",
+    "test-checkout": "meta.checkoutTitle",
+  };
+  const title = t(titleKey[view.page]);
+  const description = t("meta.description");
+  const indexable = isSitePageId(view.page) && view.page !== "success" && view.page !== "canceled";
+  return (
+    <head>
+      <meta charSet="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+      <title>{title}</title>
+      <meta name="description" content={description} />
+      <meta name="theme-color" content="#0b0d17" />
+      <meta name="color-scheme" content="dark" />
+      {indexable ? null : <meta name="robots" content="noindex" />}
+      {assets.font ? <link rel="preload" href={assets.font} as="font" type="font/woff2" crossOrigin="anonymous" /> : null}
+      <link rel="stylesheet" href={assets.css} />
+      <link rel="icon" href={assets.favicon} type="image/svg+xml" />
+      <link rel="apple-touch-icon" href={assets.appleTouchIcon} />
+      <link rel="canonical" href={`${baseUrl}${data.canonicalPath}`} />
+      {alternates
+        ? LOCALES.map((l) => <link key={l} rel="alternate" hrefLang={l} href={`${baseUrl}${alternates[l]}`} />)
+        : null}
+      {alternates ? <link rel="alternate" hrefLang="x-default" href={`${baseUrl}${alternates.fr}`} /> : null}
+      <meta property="og:type" content="website" />
+      <meta property="og:site_name" content={data.facts.siteName} />
+      <meta property="og:title" content={title} />
+      <meta property="og:description" content={description} />
+      <meta property="og:url" content={`${baseUrl}${data.canonicalPath}`} />
+      <meta property="og:image" content={`${baseUrl}${assets.ogImage}`} />
+      <meta property="og:image:width" content="1200" />
+      <meta property="og:image:height" content="630" />
+      <meta property="og:locale" content={LOCALE_TAGS[locale].og} />
+      {LOCALES.filter((l) => l !== locale).map((l) => (
+        <meta key={l} property="og:locale:alternate" content={LOCALE_TAGS[l].og} />
+      ))}
+      <meta name="twitter:card" content="summary_large_image" />
+    </head>
+  );
+}

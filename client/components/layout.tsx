@@ -1,0 +1,92 @@
+import type { ReactNode } from "react";
+import { pathFor } from "../../shared/routes";
+import { useI18n } from "../i18n";
+import { Icon, Logo } from "./icons";
+import { LanguageSwitcher } from "./language-switcher";
+
+export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
+  const { t, locale, facts } = useI18n();
+  const home = pathFor("landing", locale);
+  return (
+    <header className="site-header">
+      <div className="container site-header__inner">
+        <a className="brand" href={home} aria-label={t("nav.home")}>
+          <Logo className="brand__logo" />
+          <span className="brand__name">{facts.siteName}</span>
+        </a>
+        {minimal ? null : (
+          <nav className="site-nav" aria-label={facts.siteName}>
+            <a href={`${home === "/" ? "" : home}#features`}>{t("features")}</a>
+            <a href={`${home === "/" ? "" : home}#pricing`}>{t("pricing")}</a>
+          </nav>
+        )}
+        <div className="site-header__end">
+          <LanguageSwitcher />
+          {minimal ? null : (
+            <a className="button button--primary button--small site-header__cta" href={pathFor("payment", locale)}>
+              {t("nav.lifetimeAccess")}
+            </a>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}
+
+export function SiteFooter() {
+  const { t, locale, facts } = useI18n();
+  const home = pathFor("landing", locale);
+  const anchor = (id: string) => `${home === "/" ? "" : home}#${id}`;
+  return (
+    <footer className="site-footer">
+      <div className="container site-footer__grid">
+        <div>
+          <a className="brand" href={home} aria-label={t("nav.home")}>
+            <Logo className="brand__logo" />
+            <span className="brand__name">{facts.siteName}</span>
+          </a>
+          <p className="muted">{t("footer.tagline")}</p>
+        </div>
+        <nav aria-label={t("footer.product")}>
+          <h2 className="site-footer__title">{t("footer.product")}</h2>
+          <ul role="list">
+            <li><a href={anchor("features")}>{t("features")}</a></li>
+            <li><a href={anchor("pricing")}>{t("pricing")}</a></li>
+            <li><a href={pathFor("payment", locale)}>{t("nav.lifetimeAccess")}</a></li>
+          </ul>
+        </nav>
+        <nav aria-label={t("footer.help")}>
+          <h2 className="site-footer__title">{t("footer.help")}</h2>
+          <ul role="list">
+            <li><a href={anchor("faq")}>{t("footer.faq")}</a></li>
+            <li><a href={`mailto:${facts.supportEmail}`}>{t("footer.contact")}</a></li>
+            <li className="muted">{t("footer.support")}</li>
+          </ul>
+        </nav>
+      </div>
+      <div className="container site-footer__bottom">
+        <p>{t("footer.rights")}</p>
+        <p>
+          <Icon name="shield" className="icon--inline" /> {t("footer.noCookies")}
+        </p>
+      </div>
+    </footer>
+  );
+}
+
+export function SkipLink() {
+  const { t } = useI18n();
+  return (
+    <a className="skip-link" href="#main">
+      {t("nav.skip")}
+    </a>
+  );
+}
+
+export function Main({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <main id="main" tabIndex={-1} className={className}>
+      {children}
+    </main>
+  );
+}

@@ -1,0 +1,4 @@
+/** Recent real purchases, bottom-left (issue 5). */
+export function SocialProofToast() {
+  return null;
+}

@@ -1,0 +1,55 @@
+import type { Messages } from "../shared/i18n";
+import type { Locale } from "../shared/locales";
+import type { PageId } from "../shared/routes";
+import type { SiteFacts } from "../shared/site-facts";
+
+/** URLs of the static assets, content-hashed where the file allows it. */
+export type AssetUrls = {
+  js: string;
+  css: string;
+  font: string | null;
+  poster: string;
+  video: string;
+  preview640: string;
+  preview1280: string;
+  ogImage: string;
+  favicon: string;
+  appleTouchIcon: string;
+};
+
+/** What the success page knows about the order named by `session_id` (issue 4). */
+export type SuccessOrder =
+  | { state: "none" } // no session_id: the spec's text
+  | { state: "paid"; email: string | null }
+  | { state: "pending" }
+  | { state: "unknown" };
+
+export type TestCheckoutView = {
+  page: "test-checkout";
+  session: { id: string; amount: string; status: "open" | "complete" | "expired"; cancelUrl: string };
+  values: { email: string; name: string; city: string };
+  errors: Partial<Record<"email" | "name" | "city" | "card" | "expiry" | "cvc" | "form", string>>;
+};
+
+export type View =
+  | { page: "landing"; lead?: "sent" | "invalid" | "rate-limited" | "error" }
+  | { page: "payment"; failed?: boolean }
+  | { page: "success"; order: SuccessOrder }
+  | { page: "canceled" }
+  | { page: "not-found"; path: string }
+  | { page: "error" }
+  | TestCheckoutView;
+
+export type PageData = {
+  view: View;
+  locale: Locale;
+  /** The path of this page in each language, for the switcher and hreflang; null when none. */
+  alternates: Record<Locale, string> | null;
+  canonicalPath: string;
+  baseUrl: string;
+  messages: Messages;
+  facts: SiteFacts;
+  assets: AssetUrls;
+  checkoutMode: "stripe" | "test";
+};
+

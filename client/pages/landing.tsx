@@ -1,0 +1,293 @@
+import { pathFor } from "../../shared/routes";
+import { DemoButton } from "../components/demo-dialog";
+import { Icon, type IconName } from "../components/icons";
+import { Main, SiteFooter, SiteHeader } from "../components/layout";
+import { FaqList } from "../components/faq";
+import { useI18n } from "../i18n";
+
+const TRUST_BADGES: IconName[] = ["lock", "shield", "bolt"];
+const FEATURES: IconName[] = ["hd", "devices", "unlock", "refresh"];
+const BENEFITS: IconName[] = ["offline", "noAds", "update", "support", "guide", "shield"];
+const STEPS = [1, 2, 3, 4] as const;
+
+/** The pair of buttons that ends a marketing section (spec section 2): exactly five on the page. */
+function CtaRow({ titleKey }: { titleKey: string }) {
+  const { t, locale } = useI18n();
+  return (
+    <div className="cta-row">
+      <p className="cta-row__title">{t(titleKey)}</p>
+      <div className="button-row">
+        <a className="button button--primary" href={pathFor("payment", locale)}>
+          {t("cta.getAccess")}
+          <Icon name="arrow" />
+        </a>
+        <DemoButton className="button button--ghost">
+          <Icon name="play" filled />
+          {t("cta.seeDemo")}
+        </DemoButton>
+      </div>
+    </div>
+  );
+}
+
+function AccessButtons() {
+  const { t, locale } = useI18n();
+  return (
+    <div className="button-row">
+      <a className="button button--primary button--large" href={pathFor("payment", locale)}>
+        {t("hero.getAccess")}
+        <Icon name="arrow" />
+      </a>
+      <DemoButton className="button button--ghost button--large">
+        <Icon name="play" filled />
+        {t("hero.seeDetails")}
+      </DemoButton>
+    </div>
+  );
+}
+
+function SectionHeading({ id, title, subtitle }: { id: string; title: string; subtitle?: string }) {
+  return (
+    <div className="section-heading">
+      <h2 id={id}>{title}</h2>
+      {subtitle ? <p>{subtitle}</p> : null}
+    </div>
+  );
+}
+
+function Stars({ rating }: { rating: number }) {
+  const { t } = useI18n();
+  return (
+    <p className="stars" aria-label={t("testimonial.rating", { rating })} role="img">
+      {Array.from({ length: 5 }, (_, i) => (
+        <Icon key={i} name="star" filled={i < rating} />
+      ))}
+    </p>
+  );
+}
+
+export function LandingPage() {
+  const { t, facts, data } = useI18n();
+  const { assets } = data;
+  return (
+    <>
+      <SiteHeader />
+      <Main>
+        <section className="hero" aria-labelledby="hero-title">
+          <div className="hero__backdrop" aria-hidden="true">
+            {Array.from({ length: 12 }, (_, i) => (
+              <span key={i} className={`tile tile--${(i % 6) + 1}`} />
+            ))}
+          </div>
+          <div className="container hero__inner">
+            <p className="badge">
+              <Icon name="gift" /> {t("heroBadge")}
+            </p>
+            <h1 id="hero-title" className="hero__title">{t("heroTitle")}</h1>
+            <p className="hero__subtitle">{t("heroSubtitle")}</p>
+            <AccessButtons />
+            <p className="hero__meta">
+              <span className="hero__price">{t("hero.priceNote")}</span>
+              <span aria-hidden="true"> · </span>
+              <span>{t("hero.users")}</span>
+            </p>
+          </div>
+        </section>
+
+        <section className="trust" aria-label={t("trustBadge1")}>
+          <ul className="container trust__list" role="list">
+            {TRUST_BADGES.map((icon, i) => (
+              <li key={icon} className="trust-badge" data-testid="trust-badge">
+                <Icon name={icon} />
+                {t(`trustBadge${i + 1}`)}
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section className="section" id="features" aria-labelledby="features-title">
+          <div className="container">
+            <SectionHeading id="features-title" title={t("featuresTitle")} subtitle={t("featuresSubtitle")} />
+            <ul className="card-grid card-grid--4" role="list">
+              {FEATURES.map((icon, i) => (
+                <li key={icon} className="card feature-card" data-testid="feature-card">
+                  <span className="card__icon"><Icon name={icon} /></span>
+                  <h3>{t(`feature${i + 1}Title`)}</h3>
+                  <p>{t(`feature${i + 1}Desc`)}</p>
+                </li>
+              ))}
+            </ul>
+            <CtaRow titleKey="cta.featuresTitle" />
+          </div>
+        </section>
+
+        <section className="section section--alt preview" aria-labelledby="preview-title">
+          <div className="container preview__inner">
+            <div className="preview__text">
+              <SectionHeading id="preview-title" title={t("preview.title")} subtitle={t("preview.text")} />
+              <ul className="check-list" role="list">
+                {[1, 2, 3].map((n) => (
+                  <li key={n}><Icon name="check" />{t(`preview.point${n}`)}</li>
+                ))}
+              </ul>
+              <AccessButtons />
+            </div>
+            <picture className="preview__image">
+              <img
+                src={assets.preview1280}
+                srcSet={`${assets.preview640} 640w, ${assets.preview1280} 1280w`}
+                sizes="(min-width: 960px) 560px, 100vw"
+                width="1280"
+                height="800"
+                alt={t("preview.alt")}
+                loading="lazy"
+                decoding="async"
+              />
+            </picture>
+          </div>
+        </section>
+
+        <section className="section" id="testimonials" aria-labelledby="testimonials-title">
+          <div className="container">
+            <SectionHeading id="testimonials-title" title={t("testimonialsTitle")} subtitle={t("testimonialsSubtitle")} />
+            <ul className="card-grid card-grid--4" role="list">
+              {facts.testimonials.map((person, i) => (
+                <li key={person.name} className="card testimonial" data-testid="testimonial">
+                  <Stars rating={person.rating} />
+                  <blockquote>
+                    <p>{t(`testimonial${i + 1}`)}</p>
+                  </blockquote>
+                  <footer className="testimonial__person">
+                    <span className="avatar" aria-hidden="true">{person.initials}</span>
+                    <span>
+                      <strong>{person.name}</strong>
+                      <span className="muted">{person.city}</span>
+                    </span>
+                  </footer>
+                </li>
+              ))}
+            </ul>
+            <CtaRow titleKey="cta.testimonialsTitle" />
+          </div>
+        </section>
+
+        <section className="section section--alt" id="why" aria-labelledby="why-title">
+          <div className="container">
+            <SectionHeading id="why-title" title={t("whyTitle")} subtitle={t("whySubtitle")} />
+            <ul className="card-grid card-grid--3" role="list">
+              {BENEFITS.map((icon, i) => (
+                <li key={`${icon}-${i}`} className="card benefit-card" data-testid="benefit-card">
+                  <span className="card__icon"><Icon name={icon} /></span>
+                  <h3>{t(`whyAppBenefit${i + 1}`)}</h3>
+                  <p>{t(`whyAppBenefit${i + 1}Desc`)}</p>
+                </li>
+              ))}
+            </ul>
+            <CtaRow titleKey="cta.whyTitle" />
+          </div>
+        </section>
+
+        <section className="section" id="comparison" aria-labelledby="comparison-title">
+          <div className="container container--narrow">
+            <SectionHeading id="comparison-title" title={t("comparison")} subtitle={t("comparisonSubtitle")} />
+            <div className="table-wrap">
+              <table className="comparison">
+                <thead>
+                  <tr>
+                    <th scope="col">{t("comparison.service")}</th>
+                    <th scope="col">{t("comparison.perMonth")}</th>
+                    <th scope="col">{t("comparison.perYear")}</th>
+                    <th scope="col">{t("comparison.fiveYears")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {facts.comparison.map((row) => (
+                    <tr key={row.name} className={row.highlight ? "comparison__ours" : undefined} data-testid="comparison-row">
+                      <th scope="row">
+                        {row.name}
+                        {row.highlight ? <span className="pill">{t("comparison.ourOffer")}</span> : null}
+                      </th>
+                      <td>{row.monthly ?? <span aria-label={t("comparison.lifetime")}>{t("comparison.notApplicable")}</span>}</td>
+                      <td>{row.yearly ?? <span aria-label={t("comparison.lifetime")}>{t("comparison.notApplicable")}</span>}</td>
+                      <td>
+                        {row.fiveYears}
+                        {row.highlight ? <span className="muted"> {t("comparison.oneTime")}</span> : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <p className="savings" data-testid="savings">
+              <Icon name="check" /> {t("savingsMessage")}
+            </p>
+            <CtaRow titleKey="cta.comparisonTitle" />
+          </div>
+        </section>
+
+        <section className="section section--alt" id="how" aria-labelledby="how-title">
+          <div className="container">
+            <SectionHeading id="how-title" title={t("howTitle")} subtitle={t("howSubtitle")} />
+            <ol className="steps" role="list">
+              {STEPS.map((n) => (
+                <li key={n} className="step" data-testid="step">
+                  <span className="step__number" aria-hidden="true">{n}</span>
+                  <h3>{t(`howStep${n}`)}</h3>
+                  <p>{t(`howStep${n}Desc`)}</p>
+                </li>
+              ))}
+            </ol>
+            <CtaRow titleKey="cta.howTitle" />
+          </div>
+        </section>
+
+        <section className="section" id="pricing" aria-labelledby="pricing-title">
+          <div className="container">
+            <SectionHeading id="pricing-title" title={t("pricingTitle")} subtitle={t("pricingSubtitle")} />
+            <PricingCard />
+          </div>
+        </section>
+
+        <section className="section section--alt" id="faq" aria-labelledby="faq-title">
+          <div className="container container--narrow">
+            <SectionHeading id="faq-title" title={t("faqTitle")} />
+            <FaqList />
+          </div>
+        </section>
+      </Main>
+      <SiteFooter />
+    </>
+  );
+}
+
+function PricingCard() {
+  const { t, locale, facts } = useI18n();
+  return (
+    <article className="pricing-card" aria-labelledby="pricing-plan">
+      <p className="badge badge--glow">{t("earlyBird")}</p>
+      <h3 id="pricing-plan">{t("pricing.plan")}</h3>
+      <p className="pricing-card__price">
+        <span className="pricing-card__amount" data-testid="price">{facts.price}</span>
+        <del className="pricing-card__old" data-testid="old-price">
+          <span className="sr-only">{t("pricing.oldPrice")}</span>
+          <span aria-hidden="true">{facts.oldPrice}</span>
+        </del>
+      </p>
+      <p className="muted">
+        {t("pricing.once")} · {t("pricing.vat")}
+      </p>
+      <ul className="check-list" role="list">
+        {[1, 2, 3, 4, 5, 6].map((n) => (
+          <li key={n}><Icon name="check" />{t(`pricing.feature${n}`)}</li>
+        ))}
+      </ul>
+      <a className="button button--primary button--large button--block" href={pathFor("payment", locale)}>
+        {t("pricing.cta")}
+        <Icon name="arrow" />
+      </a>
+      <p className="pricing-card__guarantee">
+        <Icon name="shield" /> {t("pricing.guarantee")}
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,79 @@
+import { pathFor } from "../../shared/routes";
+import { Icon } from "../components/icons";
+import { Main, SiteFooter, SiteHeader } from "../components/layout";
+import { PayButton } from "../components/pay-button";
+import { useI18n } from "../i18n";
+
+export function PaymentPage({ failed }: { failed: boolean }) {
+  const { t, locale, facts } = useI18n();
+  return (
+    <>
+      <SiteHeader minimal />
+      <Main className="page page--narrow">
+        <div className="container container--narrow">
+          <h1 className="page__title">{t("paymentTitle")}</h1>
+          <p className="page__subtitle">{t("paymentSubtitle")}</p>
+          <div className="payment-grid">
+            <section className="panel order-summary" aria-labelledby="summary-title">
+              <div className="order-summary__head">
+                <h2 id="summary-title">{t("orderSummary")}</h2>
+                <span className="badge badge--glow">{t("earlyBird")}</span>
+              </div>
+              <div className="order-line">
+                <div>
+                  <p className="order-line__name">{t("orderProduct")}</p>
+                  <p className="muted">{t("orderProductDesc")}</p>
+                </div>
+                <p className="order-line__price">
+                  <del>
+                    <span className="sr-only">{t("pricing.oldPrice")}</span>
+                    <span aria-hidden="true">{facts.oldPrice}</span>
+                  </del>
+                  <span>{facts.price}</span>
+                </p>
+              </div>
+              <div className="order-total">
+                <span>{t("orderTotal")}</span>
+                <span className="order-total__amount" data-testid="order-total">{facts.price}</span>
+              </div>
+              <p className="muted order-total__vat">{t("orderVat")}</p>
+              {failed ? (
+                <p className="form-error" role="alert">
+                  <strong>{t("paymentError")}</strong> {t("paymentErrorDesc")}
+                </p>
+              ) : null}
+              <PayButton />
+              <p className="secure-note">
+                <Icon name="lock" /> {t("securePayment")}
+              </p>
+            </section>
+            <div className="payment-side">
+              <section className="panel" aria-labelledby="delivery-title">
+                <h2 id="delivery-title">{t("deliveryTitle")}</h2>
+                <ol className="delivery-steps" role="list">
+                  {[1, 2, 3].map((n) => (
+                    <li key={n} data-testid="delivery-step">
+                      <span className="step__number" aria-hidden="true">{n}</span>
+                      <span>{t(`deliveryStep${n}`)}</span>
+                    </li>
+                  ))}
+                </ol>
+              </section>
+              <section className="panel money-back" aria-labelledby="money-back-title">
+                <h2 id="money-back-title">
+                  <Icon name="shield" /> {t("moneyBackTitle")}
+                </h2>
+                <p>{t("moneyBackText", { email: facts.supportEmail })}</p>
+                <a href={`mailto:${facts.supportEmail}`}>{facts.supportEmail}</a>
+              </section>
+            </div>
+          </div>
+          <p className="page__back">
+            <a href={pathFor("landing", locale)}>{t("payment.back")}</a>
+          </p>
+        </div>
+      </Main>
+      <SiteFooter />
+    </>
+  );
+}

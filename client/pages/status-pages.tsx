@@ -1,0 +1,105 @@
+import { useEffect } from "react";
+import { pathFor } from "../../shared/routes";
+import { Icon, type IconName } from "../components/icons";
+import { Main, SiteFooter, SiteHeader } from "../components/layout";
+import { useI18n } from "../i18n";
+import type { SuccessOrder } from "../page-data";
+
+function StatusCard({ icon, tone, title, text, children }: { icon: IconName; tone: "success" | "warning" | "neutral"; title: string; text: string; children?: React.ReactNode }) {
+  return (
+    <>
+      <SiteHeader minimal />
+      <Main className="page page--center">
+        <div className={`status-card status-card--${tone}`}>
+          <span className="status-card__icon"><Icon name={icon} /></span>
+          <h1 className="page__title">{title}</h1>
+          <p>{text}</p>
+          <div className="button-row button-row--center">{children}</div>
+        </div>
+      </Main>
+      <SiteFooter />
+    </>
+  );
+}
+
+export function SuccessPage({ order }: { order: SuccessOrder }) {
+  const { t, locale, facts } = useI18n();
+  const home = (
+    <a className="button button--primary" href={pathFor("landing", locale)}>
+      {t("successHome")}
+    </a>
+  );
+  if (order.state === "pending") {
+    return (
+      <StatusCard icon="refresh" tone="neutral" title={t("successPendingTitle")} text={t("successPendingText")}>
+        <PendingRefresh />
+        <a className="button button--ghost" href="">
+          {t("successRefresh")}
+        </a>
+        {home}
+      </StatusCard>
+    );
+  }
+  if (order.state === "unknown") {
+    return (
+      <StatusCard icon="mail" tone="neutral" title={t("successUnknownTitle")} text={t("successUnknownText", { email: facts.supportEmail })}>
+        {home}
+      </StatusCard>
+    );
+  }
+  return (
+    <StatusCard icon="check" tone="success" title={t("successTitle")} text={t("successText")}>
+      {order.state === "paid" && order.email ? <p className="muted status-card__note">{t("successOrderFor", { email: order.email })}</p> : null}
+      {home}
+    </StatusCard>
+  );
+}
+
+/** A pending order: look again every few seconds until the provider's confirmation has arrived. */
+function PendingRefresh() {
+  useEffect(() => {
+    const timer = setTimeout(() => window.location.reload(), 4000);
+    return () => clearTimeout(timer);
+  }, []);
+  return null;
+}
+
+export function CanceledPage() {
+  const { t, locale } = useI18n();
+  return (
+    <StatusCard icon="close" tone="warning" title={t("canceledTitle")} text={t("canceledText")}>
+      <a className="button button--primary" href={pathFor("payment", locale)}>
+        {t("canceledRetry")}
+      </a>
+      <a className="button button--ghost" href={pathFor("landing", locale)}>
+        {t("canceledHome")}
+      </a>
+    </StatusCard>
+  );
+}
+
+export function NotFoundPage({ path }: { path: string }) {
+  const { t, locale } = useI18n();
+  useEffect(() => {
+    // Spec section 2: the unknown path is logged to the console.
+    console.error("404 Error: User attempted to access non-existent route:", path);
+  }, [path]);
+  return (
+    <StatusCard icon="globe" tone="neutral" title={t("notFoundTitle")} text={t("notFoundText")}>
+      <a className="button button--primary" href={pathFor("landing", locale)}>
+        {t("notFoundHome")}
+      </a>
+    </StatusCard>
+  );
+}
+
+export function ErrorPage() {
+  const { t, locale } = useI18n();
+  return (
+    <StatusCard icon="noAds" tone="warning" title={t("errorTitle")} text={t("errorText")}>
+      <a className="button button--primary" href={pathFor("landing", locale)}>
+        {t("errorHome")}
+      </a>
+    </StatusCard>
+  );
+}

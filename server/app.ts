@@ -1,0 +1,42 @@
+import { Elysia } from "elysia";
+import { chatController } from "./chat/controller";
+import { checkoutController } from "./checkout/controller";
+import type { AppDeps } from "./deps";
+import { requestContext } from "./http/context";
+import { leadsController } from "./leads/controller";
+import { pagesController } from "./pages/controller";
+import { localeOfPath } from "../shared/routes";
+import { newNonce, securityHeaders, isHttps } from "./security";
+import { socialProofController } from "./social-proof/controller";
+
+/** Builds the whole site as one Elysia app; `server/main.ts` only listens. */
+export function createApp(deps: AppDeps) {
+  const { config, log, render } = deps;
+  return new Elysia()
+    .use(requestContext(config))
+    .use(leadsController(deps))
+    .use(checkoutController(deps))
+    .use(chatController(deps))
+    .use(socialProofController(deps))
+    .use(pagesController(deps))
+    .onError(async ({ code, error, request, path }) => {
+      // Anything that escaped a handler. Clients never see a stack trace: JSON for the API,
+      // the localized error page (or 404 page) for everything else.
+      const nonce = newNonce();
+      const headers = securityHeaders(nonce, isHttps(request, config.trustProxy));
+      const api = path.startsWith("/api/");
+      if (code === "NOT_FOUND") {
+        if (api) return Response.json({ error: "Not found" }, { status: 404, headers });
+        return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET" } });
+      }
+      if (code === "PARSE") return Response.json({ error: "Malformed request body" }, { status: 400, headers });
+      if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
+      log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
+      const response = await render({ view: { page: "error" }, locale: localeOfPath(path), nonce, status: 500, acceptEncoding: request.headers.get("accept-encoding"), path });
+      for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+      return response;
+    });
+}
+
+export type App = ReturnType<typeof createApp>;

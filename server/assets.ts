@@ -1,0 +1,122 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import type { AssetUrls } from "../client/page-data";
+import { PUBLIC_FILES } from "./public-files";
+
+type Bytes = Uint8Array<ArrayBuffer>;
+
+export type Asset = {
+  body: Bytes;
+  type: string;
+  etag: string;
+  /** Content-hashed URL: cache for a year, never revalidate. */
+  immutable: boolean;
+  br?: Bytes;
+  gzip?: Bytes;
+};
+
+export type AssetStore = { urls: AssetUrls; get(pathname: string): Asset | undefined; entries(): [string, Asset][] };
+
+/** A built client file: the bundler already put the content hash in its name. */
+export type ClientFile = { name: string; body: Bytes };
+
+const TYPES: Record<string, string> = {
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  woff2: "font/woff2",
+  png: "image/png",
+  webp: "image/webp",
+  jpg: "image/jpeg",
+  mp4: "video/mp4",
+  svg: "image/svg+xml",
+  txt: "text/plain; charset=utf-8",
+  map: "application/json",
+};
+const COMPRESSIBLE = new Set(["js", "css", "svg", "txt", "map"]);
+
+const hashOf = (body: Uint8Array) => createHash("sha256").update(body).digest("base64url").slice(0, 10);
+const extOf = (name: string) => name.slice(name.lastIndexOf(".") + 1);
+
+function makeAsset(body: Bytes, ext: string, immutable: boolean): Asset {
+  const asset: Asset = { body, type: TYPES[ext] ?? "application/octet-stream", etag: `"${hashOf(body)}"`, immutable };
+  if (COMPRESSIBLE.has(ext) && body.byteLength > 512) {
+    asset.br = new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    asset.gzip = new Uint8Array(gzipSync(body, { level: 9 }));
+  }
+  return asset;
+}
+
+/**
+ * All static files in memory, each under a content-hashed URL below /assets/. The demo video is
+ * also served at /demo-video.mp4 (the spec's path), revalidated by ETag since that name never changes.
+ */
+export async function createAssetStore(clientFiles: ClientFile[]): Promise<AssetStore> {
+  const byPath = new Map<string, Asset>();
+  let js = "";
+  let css = "";
+  let font: string | null = null;
+  for (const file of clientFiles) {
+    const url = `/assets/${file.name}`;
+    byPath.set(url, makeAsset(file.body, extOf(file.name), true));
+    if (/^entry-.*\.js$/.test(file.name)) js = url;
+    if (/\.css$/.test(file.name)) css = url;
+    if (/\.woff2$/.test(file.name)) font = url;
+  }
+  if (js === "" || css === "") throw new Error("Client bundle is missing its entry script or stylesheet");
+
+  const publicUrls: Record<string, string> = {};
+  for (const [key, file] of Object.entries(PUBLIC_FILES)) {
+    const body = new Uint8Array(await Bun.file(file.path).arrayBuffer());
+    const asset = makeAsset(body, file.ext, true);
+    const url = `/assets/${file.name}-${asset.etag.slice(1, 9)}.${file.ext}`;
+    byPath.set(url, asset);
+    publicUrls[key] = url;
+  }
+  const videoAsset = byPath.get(publicUrls.video!);
+  if (videoAsset) byPath.set("/demo-video.mp4", { ...videoAsset, immutable: false });
+  const faviconAsset = byPath.get(publicUrls.favicon!);
+  if (faviconAsset) byPath.set("/favicon.svg", { ...faviconAsset, immutable: false });
+  byPath.set("/robots.txt", makeAsset(new TextEncoder().encode("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /checkout/\n"), "txt", false));
+
+  const url = (key: keyof typeof PUBLIC_FILES) => publicUrls[key] ?? "";
+  return {
+    urls: {
+      js,
+      css,
+      font,
+      poster: url("poster"),
+      video: "/demo-video.mp4",
+      preview640: url("preview640"),
+      preview1280: url("preview1280"),
+      ogImage: url("ogImage"),
+      favicon: url("favicon"),
+      appleTouchIcon: url("appleTouchIcon"),
+    },
+    get: (pathname) => byPath.get(pathname),
+    entries: () => [...byPath.entries()],
+  };
+}
+
+const CLIENT_ENTRY = join(import.meta.dir, "..", "client", "entry.tsx");
+const CLIENT_STYLES = join(import.meta.dir, "..", "client", "styles.css");
+
+/** Bundles the browser code in memory (used when running from source; the executable embeds the result). */
+export async function buildClient(): Promise<ClientFile[]> {
+  const result = await Bun.build({
+    entrypoints: [CLIENT_ENTRY, CLIENT_STYLES],
+    target: "browser",
+    format: "esm",
+    minify: true,
+    splitting: false,
+    naming: { entry: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]" },
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    throw: false,
+  });
+  if (!result.success) {
+    throw new Error(`Client build failed:\n${result.logs.map(String).join("\n")}`);
+  }
+  return Promise.all(
+    result.outputs.map(async (out) => ({ name: out.path.replace(/^.*\//, ""), body: new Uint8Array(await out.arrayBuffer()) })),
+  );
+}

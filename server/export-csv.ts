@@ -1,0 +1,32 @@
+import type { Db } from "../db/client";
+
+/** Owner exports (`site leads export > leads.csv`): one table as RFC 4180 CSV, oldest first. */
+export const EXPORTS = {
+  leads: "SELECT id, email, source, locale, ip_hash, datetime(created_at / 1000, 'unixepoch') AS created_at FROM email_leads ORDER BY id",
+  orders:
+    "SELECT id, provider, checkout_id, status, amount, currency, locale, customer_email, first_name, city, datetime(created_at / 1000, 'unixepoch') AS created_at, datetime(paid_at / 1000, 'unixepoch') AS paid_at, datetime(refunded_at / 1000, 'unixepoch') AS refunded_at FROM orders ORDER BY id",
+  chats:
+    "SELECT conversation_id, id, role, locale, datetime(created_at / 1000, 'unixepoch') AS created_at, content FROM chat_messages ORDER BY conversation_id, id",
+} as const;
+export type ExportName = keyof typeof EXPORTS;
+export const isExportName = (name: string | undefined): name is ExportName => name !== undefined && name in EXPORTS;
+
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const text = String(value);
+  // Quote when needed; neutralise spreadsheet formulas (CSV injection) in visitor-provided text.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function exportCsv(db: Db, name: ExportName, write: (chunk: string) => void): number {
+  const query = db.$client.query<Record<string, unknown>, []>(EXPORTS[name]);
+  const columns = query.columnNames;
+  write(`${columns.join(",")}\r\n`);
+  let count = 0;
+  for (const row of query.iterate()) {
+    write(`${columns.map((c) => csvCell(row[c])).join(",")}\r\n`);
+    count += 1;
+  }
+  return count;
+}

@@ -1,0 +1,74 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import type { View } from "../../client/page-data";
+import { LOCALES } from "../../shared/locales";
+import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../../shared/routes";
+import { successOrder } from "../checkout/success-order";
+import type { AppDeps } from "../deps";
+import { requestContext } from "../http/context";
+import { serveAsset } from "./static";
+
+const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
+const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
+
+/** The four pages in four languages, the static files, and the 404 page for everything else. */
+export function pagesController(deps: AppDeps) {
+  const { render, assets, log } = deps;
+
+  const viewFor = async (match: RouteMatch, url: URL): Promise<View> => {
+    switch (match.page) {
+      case "landing": {
+        const lead = v.safeParse(LeadFlag, url.searchParams.get("lead") ?? undefined);
+        return { page: "landing", lead: lead.success ? lead.output : undefined };
+      }
+      case "payment":
+        return { page: "payment", failed: url.searchParams.get("error") !== null };
+      case "success": {
+        const raw = url.searchParams.get("session_id");
+        const id = raw === null ? null : v.safeParse(SessionId, raw);
+        if (id !== null && !id.success) return { page: "success", order: { state: "unknown" } };
+        return { page: "success", order: await successOrder(deps, id === null ? null : id.output) };
+      }
+      case "canceled":
+        return { page: "canceled" };
+    }
+  };
+
+  const app = new Elysia({ name: "pages" }).use(requestContext(deps.config));
+  for (const page of PAGE_IDS) {
+    for (const locale of LOCALES) {
+      app.get(pathFor(page, locale), async ({ request, nonce }) => {
+        const url = new URL(request.url);
+        return render({
+          view: await viewFor({ page, locale }, url),
+          locale,
+          nonce,
+          acceptEncoding: request.headers.get("accept-encoding"),
+        });
+      });
+    }
+  }
+
+  return app
+    .get("/healthz", () => ({ ok: true }))
+    .get("*", ({ request, path, nonce }) => {
+      const asset = assets.get(path);
+      if (asset !== undefined) return serveAsset(request, asset);
+      // A trailing slash on a real page: send to the canonical path.
+      const match = matchPath(path);
+      if (match !== null) return Response.redirect(new URL(pathFor(match.page, match.locale), request.url).toString(), 308);
+      return notFound(request, path, nonce);
+    });
+
+  function notFound(request: Request, path: string, requestNonce: string) {
+    log.warn("404 page not found", { path });
+    return render({
+      view: { page: "not-found", path },
+      locale: localeOfPath(path),
+      nonce: requestNonce,
+      status: 404,
+      acceptEncoding: request.headers.get("accept-encoding"),
+      path,
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import type { Asset } from "../assets";
+
+const YEAR = 31_536_000;
+
+/** Serves one in-memory asset: ETag revalidation, precompressed bodies, and byte ranges for video. */
+export function serveAsset(request: Request, asset: Asset): Response {
+  const headers: Record<string, string> = {
+    "content-type": asset.type,
+    etag: asset.etag,
+    "cache-control": asset.immutable ? `public, max-age=${YEAR}, immutable` : "public, max-age=3600, must-revalidate",
+    "accept-ranges": "bytes",
+    vary: "Accept-Encoding",
+  };
+  if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
+
+  const range = request.headers.get("range");
+  if (range !== null) return rangeResponse(range, asset, headers);
+
+  const accepts = request.headers.get("accept-encoding") ?? "";
+  if (asset.br && /\bbr\b/.test(accepts)) {
+    return new Response(asset.br, { headers: { ...headers, "content-encoding": "br" } });
+  }
+  if (asset.gzip && /\bgzip\b/.test(accepts)) {
+    return new Response(asset.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
+  }
+  return new Response(asset.body, { headers });
+}
+
+function rangeResponse(range: string, asset: Asset, headers: Record<string, string>): Response {
+  const size = asset.body.byteLength;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+  if (match === null || (match[1] === "" && match[2] === "")) {
+    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${size}` } });
+  }
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) {
+    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${size}` } });
+  }
+  return new Response(asset.body.subarray(start, end + 1), {
+    status: 206,
+    headers: { ...headers, "content-range": `bytes ${start}-${end}/${size}` },
+  });
+}

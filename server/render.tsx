@@ -1,0 +1,111 @@
+import { renderToReadableStream } from "react-dom/server";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { App, serializePageData } from "../client/app";
+import type { PageData, View } from "../client/page-data";
+import type { Locale } from "../shared/locales";
+import { alternatesFor, isSitePageId, pathFor } from "../shared/routes";
+import { buildSiteFacts, type SiteFacts } from "../shared/site-facts";
+import type { AssetStore } from "./assets";
+import type { Config } from "./config";
+import { MESSAGES } from "./locales";
+import type { Logger } from "./log";
+
+export type RenderOptions = {
+  view: View;
+  locale: Locale;
+  nonce: string;
+  status?: number;
+  acceptEncoding?: string | null;
+  /** Path of this page for the canonical link when it is not one of the four site pages. */
+  path?: string;
+};
+
+export type Renderer = (options: RenderOptions) => Promise<Response>;
+
+/**
+ * Renders a whole document with React on the server. The body is compressed (br, else gzip) when
+ * the client accepts it; the page has no Suspense boundaries, so waiting for `allReady` costs
+ * nothing and lets a failure become a 500 page instead of a half-sent document.
+ */
+export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger }): Renderer {
+  const { config, assets, log } = deps;
+  const factsCache = new Map<Locale, SiteFacts>();
+  const factsFor = (locale: Locale) => {
+    let facts = factsCache.get(locale);
+    if (facts === undefined) {
+      facts = buildSiteFacts(config.site, locale);
+      factsCache.set(locale, facts);
+    }
+    return facts;
+  };
+
+  const pageData = (view: View, locale: Locale, path: string | undefined): PageData => {
+    const page = view.page;
+    return {
+      view,
+      locale,
+      alternates: isSitePageId(page) ? alternatesFor(page) : null,
+      canonicalPath: isSitePageId(page) ? pathFor(page, locale) : (path ?? "/"),
+      baseUrl: config.publicBaseUrl,
+      messages: MESSAGES[locale],
+      facts: factsFor(locale),
+      assets: assets.urls,
+      checkoutMode: config.stripe ? "stripe" : "test",
+    };
+  };
+
+  const toHtml = async (data: PageData, nonce: string): Promise<string> => {
+    const dataJson = serializePageData(data);
+    let failure: unknown = null;
+    const stream = await renderToReadableStream(<App data={data} dataJson={dataJson} />, {
+      nonce,
+      bootstrapModules: [assets.urls.js],
+      onError(error) {
+        failure = error;
+      },
+    });
+    await stream.allReady;
+    const html = await new Response(stream).text();
+    if (failure !== null) throw failure;
+    return html;
+  };
+
+  return async ({ view, locale, nonce, status = 200, acceptEncoding, path }) => {
+    let html: string;
+    let finalStatus = status;
+    try {
+      html = await toHtml(pageData(view, locale, path), nonce);
+    } catch (error) {
+      log.error("render failed", { page: view.page, error: String(error instanceof Error ? (error.stack ?? error.message) : error) });
+      finalStatus = 500;
+      try {
+        html = await toHtml(pageData({ page: "error" }, locale, path), nonce);
+      } catch {
+        html = FALLBACK_ERROR_HTML;
+      }
+    }
+    return htmlResponse(html, finalStatus, acceptEncoding);
+  };
+}
+
+const FALLBACK_ERROR_HTML =
+  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Unexpected Application Error!</title></head><body><h1>Unexpected Application Error!</h1><p><a href="/">Home</a></p></body></html>';
+
+export function htmlResponse(html: string, status: number, acceptEncoding: string | null | undefined): Response {
+  const body = `<!DOCTYPE html>${html.startsWith("<!DOCTYPE") ? html.slice(15) : html}`;
+  const headers: Record<string, string> = {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-cache",
+    vary: "Accept-Encoding",
+  };
+  const accepts = (acceptEncoding ?? "").toLowerCase();
+  if (/\bbr\b/.test(accepts)) {
+    headers["content-encoding"] = "br";
+    return new Response(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), { status, headers });
+  }
+  if (/\bgzip\b/.test(accepts)) {
+    headers["content-encoding"] = "gzip";
+    return new Response(gzipSync(body, { level: 6 }), { status, headers });
+  }
+  return new Response(body, { status, headers });
+}

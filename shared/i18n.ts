@@ -1,0 +1,24 @@
+import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
+import { LOCALE_TAGS, type Locale } from "./locales";
+
+export type Messages = Record<string, string>;
+export type MessageValues = Record<string, string | number>;
+export type Translate = (key: string, values?: MessageValues) => string;
+
+const cache = createIntlCache();
+
+/**
+ * A translator for one language. Values that every text may mention (site name, price, support
+ * address...) are filled in by default, so a text can use them without each caller passing them.
+ * A missing key renders the key itself (spec section 3).
+ */
+export function createTranslator(locale: Locale, messages: Messages, defaults: MessageValues = {}): Translate {
+  const intl: IntlShape<string> = createIntl(
+    { locale: LOCALE_TAGS[locale].bcp47, messages, onError: () => {} },
+    cache,
+  );
+  return (key, values) => {
+    if (!(key in messages)) return key;
+    return intl.formatMessage({ id: key }, { ...defaults, ...values });
+  };
+}

@@ -1,0 +1,16 @@
+// The one list of languages; every other place derives from it (STYLE.md, next.js i18n example).
+export const LOCALES = ["fr", "en", "it", "es"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = "fr";
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+/** BCP 47 tags used for Intl formatting and `<html lang>`/`hreflang`/`og:locale`. */
+export const LOCALE_TAGS: Record<Locale, { bcp47: string; og: string; name: string }> = {
+  fr: { bcp47: "fr-FR", og: "fr_FR", name: "Français" },
+  en: { bcp47: "en-GB", og: "en_GB", name: "English" },
+  it: { bcp47: "it-IT", og: "it_IT", name: "Italiano" },
+  es: { bcp47: "es-ES", og: "es_ES", name: "Español" },
+};

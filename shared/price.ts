@@ -1,0 +1,16 @@
+import { LOCALE_TAGS, type Locale } from "./locales";
+
+/** Formats an amount in minor units (cents) for a locale: 2999 EUR -> "29,99 €" in French, "€29.99" in English. */
+export function formatMoney(amountMinor: number, currency: string, locale: Locale): string {
+  const value = amountMinor / 100;
+  return new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47, {
+    style: "currency",
+    currency,
+    minimumFractionDigits: Number.isInteger(value) ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(value);
+}
+
+export function formatCount(value: number, locale: Locale): string {
+  return new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47).format(value);
+}

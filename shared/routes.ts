@@ -1,0 +1,51 @@
+import { DEFAULT_LOCALE, isLocale, type Locale } from "./locales";
+
+// One typed route table read by the server renderer and the client (DECISIONS.md: French at the
+// spec's paths, other languages under a prefix, the same segment in every language).
+export const PAGES = {
+  landing: "",
+  payment: "paiement",
+  success: "payment-success",
+  canceled: "payment-canceled",
+} as const;
+export type PageId = keyof typeof PAGES;
+export const PAGE_IDS = Object.keys(PAGES) as PageId[];
+
+export function pathFor(page: PageId, locale: Locale): string {
+  const segment = PAGES[page];
+  const prefix = locale === DEFAULT_LOCALE ? "" : `/${locale}`;
+  if (segment === "") return prefix === "" ? "/" : prefix;
+  return `${prefix}/${segment}`;
+}
+
+export type RouteMatch = { page: PageId; locale: Locale };
+
+/** Resolves a URL path to a page and language; `null` means 404. */
+export function matchPath(pathname: string): RouteMatch | null {
+  const trimmed = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+  const parts = trimmed.split("/").filter(Boolean);
+  let locale: Locale = DEFAULT_LOCALE;
+  if (parts.length > 0 && isLocale(parts[0]) && parts[0] !== DEFAULT_LOCALE) {
+    locale = parts[0];
+    parts.shift();
+  }
+  if (parts.length > 1) return null;
+  const segment = parts[0] ?? "";
+  for (const page of PAGE_IDS) {
+    if (PAGES[page] === segment) return { page, locale };
+  }
+  return null;
+}
+
+/** The locale a path belongs to, also for unknown paths (used by the 404 page). */
+export function localeOfPath(pathname: string): Locale {
+  const first = pathname.split("/").filter(Boolean)[0];
+  return isLocale(first) ? first : DEFAULT_LOCALE;
+}
+
+/** The same page in every language (typed as a record so that a new locale cannot be forgotten). */
+export function alternatesFor(page: PageId): Record<Locale, string> {
+  return { fr: pathFor(page, "fr"), en: pathFor(page, "en"), it: pathFor(page, "it"), es: pathFor(page, "es") };
+}
+
+export const isSitePageId = (page: string): page is PageId => page in PAGES;

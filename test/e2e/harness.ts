@@ -1,0 +1,134 @@
+import { afterAll, beforeAll } from "bun:test";
+import { spawn, type Subprocess } from "bun";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+const ROOT = join(import.meta.dir, "..", "..");
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const ARTIFACTS = join(ROOT, "artifacts");
+
+export type RunningServer = {
+  baseUrl: string;
+  dataDir: string;
+  output: string[];
+  process: Subprocess;
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+};
+
+/**
+ * Starts the real server (`bun run server/main.ts`) as a separate process on a free port with a
+ * fresh data directory, and resolves once it listens.
+ */
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "site-e2e-"));
+  const output: string[] = [];
+  const proc = spawn({
+    cmd: [process.execPath, "run", join(ROOT, "server/main.ts")],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...options.env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join("\n")}`)), 30_000);
+    const pump = async (stream: ReadableStream<Uint8Array>) => {
+      const decoder = new TextDecoder();
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value: chunk } = await reader.read();
+        if (done) break;
+        for (const line of decoder.decode(chunk).split("\n").filter(Boolean)) {
+          output.push(line);
+          const match = /listening on (http:\/\/localhost:\d+)/.exec(line);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]!.replace("localhost", "127.0.0.1"));
+          }
+        }
+      }
+    };
+    void pump(proc.stdout);
+    void pump(proc.stderr);
+    void proc.exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output.join("\n")}`));
+    });
+  });
+  return {
+    baseUrl,
+    dataDir,
+    output,
+    process: proc,
+    stop: async (signal = "SIGTERM") => {
+      proc.kill(signal);
+      await proc.exited;
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/** Collects console errors and warnings of a page, to assert a clean hydration. */
+export function watchConsole(page: Page): { errors: string[]; messages: string[] } {
+  const errors: string[] = [];
+  const messages: string[] = [];
+  page.on("console", (msg) => {
+    messages.push(`${msg.type()}: ${msg.text()}`);
+    if (msg.type() === "error" || msg.type() === "warning") errors.push(msg.text());
+  });
+  page.on("pageerror", (error) => errors.push(String(error)));
+  return { errors, messages };
+}
+
+/** One server and one browser shared by the tests of a file. */
+export function useSite(options: { env?: Record<string, string> } = {}) {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(options);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const started = () => {
+    if (server === undefined || browser === undefined) throw new Error("useSite: used outside a test");
+    return { server, browser };
+  };
+  return {
+    get server() {
+      return started().server;
+    },
+    get browser() {
+      return started().browser;
+    },
+    async newContext(init: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
+      const s = started();
+      return s.browser.newContext({ baseURL: s.server.baseUrl, ...init });
+    },
+  };
+}
+
+export function artifactPath(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return join(ARTIFACTS, name);
+}

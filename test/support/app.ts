@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDb, type Db } from "../../db/client";
+import { createApp } from "../../server/app";
+import { buildClient, createAssetStore, type AssetStore } from "../../server/assets";
+import { testConfig, type Config } from "../../server/config";
+import { createLogger, type Logger } from "../../server/log";
+import { createRenderer } from "../../server/render";
+
+let assetsOnce: Promise<AssetStore> | null = null;
+/** The client bundle is built once per test run and shared: it is read-only. */
+export const sharedAssets = () => (assetsOnce ??= buildClient().then(createAssetStore));
+
+export type TestSite = {
+  app: ReturnType<typeof createApp>;
+  db: Db;
+  config: Config;
+  dataDir: string;
+  logs: string[];
+  /** Sends a request through the app, without a port. */
+  request: (path: string, init?: RequestInit) => Promise<Response>;
+  close: () => void;
+};
+
+/** A whole site on a throwaway SQLite file in a temporary directory. */
+export async function createTestSite(
+  options: { env?: Record<string, string>; now?: () => Date; log?: Logger } = {},
+): Promise<TestSite> {
+  const dataDir = mkdtempSync(join(tmpdir(), "site-test-"));
+  const config = testConfig(options.env ?? {}, dataDir);
+  const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  const logs: string[] = [];
+  const log = options.log ?? createLogger("debug", (line) => logs.push(line));
+  const assets = await sharedAssets();
+  const render = createRenderer({ config, assets, log });
+  const app = createApp({ config, db, assets, log, render, now: options.now ?? (() => new Date()) });
+  return {
+    app,
+    db,
+    config,
+    dataDir,
+    logs,
+    request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+    close: () => {
+      db.$client.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

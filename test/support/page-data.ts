@@ -1,0 +1,34 @@
+import type { PageData, View } from "../../client/page-data";
+import { MESSAGES } from "../../server/locales";
+import { testConfig } from "../../server/config";
+import type { Locale } from "../../shared/locales";
+import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
+import { buildSiteFacts } from "../../shared/site-facts";
+
+/** Page data as the server would send it, for component tests. */
+export function makePageData(view: View = { page: "landing" }, locale: Locale = "fr", overrides: Partial<PageData> = {}): PageData {
+  const config = testConfig();
+  return {
+    view,
+    locale,
+    alternates: isSitePageId(view.page) ? alternatesFor(view.page) : null,
+    canonicalPath: isSitePageId(view.page) ? pathFor(view.page, locale) : "/",
+    baseUrl: "http://localhost:3000",
+    messages: MESSAGES[locale],
+    facts: buildSiteFacts(config.site, locale),
+    assets: {
+      js: "/assets/entry.js",
+      css: "/assets/styles.css",
+      font: null,
+      poster: "/assets/demo-poster.webp",
+      video: "/demo-video.mp4",
+      preview640: "/assets/app-preview-640.webp",
+      preview1280: "/assets/app-preview-1280.webp",
+      ogImage: "/assets/og-image.jpg",
+      favicon: "/favicon.svg",
+      appleTouchIcon: "/assets/apple-touch-icon.png",
+    },
+    checkoutMode: "test",
+    ...overrides,
+  };
+}
