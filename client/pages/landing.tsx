@@ -3,6 +3,7 @@ import { DemoButton } from "../components/demo-dialog";
 import { Icon, type IconName } from "../components/icons";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { FaqList } from "../components/faq";
+import { FooterLeadForm } from "../components/lead-form";
 import { useI18n } from "../i18n";
 
 const TRUST_BADGES: IconName[] = ["lock", "shield", "bolt"];
@@ -254,6 +255,7 @@ export function LandingPage() {
             <FaqList />
           </div>
         </section>
+        <FooterLeadForm />
       </Main>
       <SiteFooter />
     </>
