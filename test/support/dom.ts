@@ -1,14 +1,14 @@
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
-import { afterAll, afterEach, beforeAll } from "bun:test";
+import { afterAll, afterEach } from "bun:test";
 
 /**
- * Registers happy-dom's window as the global scope for one test file and removes it afterwards, so
- * that server tests in the same `bun test` process keep Bun's own fetch/Request/Response.
+ * Registers happy-dom's window as the global scope for one component-test file, right away (so
+ * that Testing Library, imported after this call, finds `document`), and removes it when the file
+ * is done, so that server tests in the same `bun test` process keep Bun's own fetch/Request.
+ * Import Testing Library and components with `await import(...)` after calling this.
  */
 export function useDom() {
-  beforeAll(() => {
-    GlobalRegistrator.register({ url: "http://localhost:3000/" });
-  });
+  if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/" });
   afterEach(async () => {
     const { cleanup } = await import("@testing-library/react");
     cleanup();

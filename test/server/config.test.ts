@@ -1,0 +1,46 @@
+import { expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "../../server/config";
+
+const fails = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+};
+
+test("defaults start the site on port 3000 with the test checkout and the offline assistant", () => {
+  const config = loadConfig({});
+  expect(config.port).toBe(3000);
+  expect(config.site.priceMinor).toBe(2999);
+  expect(config.site.originalPriceMinor).toBe(9900);
+  expect(config.stripe).toBeUndefined();
+  expect(config.anthropic).toBeUndefined();
+  expect(config.dbPath.endsWith("data/site.db")).toBe(true);
+});
+
+test("a bad value stops start-up with a message naming the variable", () => {
+  expect(fails({ PORT: "eighty" })).toContain("PORT");
+  expect(fails({ PORT: "70000" })).toContain("PORT");
+  expect(fails({ SUPPORT_EMAIL: "nobody" })).toContain("SUPPORT_EMAIL");
+  expect(fails({ PRICE: "free" })).toContain("PRICE");
+  expect(fails({ PUBLIC_BASE_URL: "example.com" })).toContain("PUBLIC_BASE_URL");
+  expect(fails({ TRUST_PROXY: "maybe" })).toContain("TRUST_PROXY");
+  expect(fails({ STRIPE_SECRET_KEY: "pk_live_x" })).toContain("STRIPE_SECRET_KEY");
+  expect(fails({ PRICE: "120", ORIGINAL_PRICE: "99" })).toContain("ORIGINAL_PRICE");
+});
+
+test("Stripe keys go together, and production needs them unless test checkout is allowed", () => {
+  expect(fails({ STRIPE_SECRET_KEY: "sk_test_123" })).toContain("STRIPE_WEBHOOK_SECRET");
+  expect(fails({ NODE_ENV: "production" })).toContain("STRIPE_SECRET_KEY");
+  expect(loadConfig({ NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true" }).stripe).toBeUndefined();
+  const stripe = loadConfig({ STRIPE_SECRET_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_abc" }).stripe;
+  expect(stripe?.secretKey).toBe("sk_test_123");
+});
+
+test("prices are read in major units with a comma or a dot", () => {
+  expect(loadConfig({ PRICE: "19,90" }).site.priceMinor).toBe(1990);
+  expect(loadConfig({ PRICE: "19.9" }).site.priceMinor).toBe(1990);
+});

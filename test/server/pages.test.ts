@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { brotliDecompressSync } from "node:zlib";
+import { LOCALES } from "../../shared/locales";
+import { PAGE_IDS, pathFor } from "../../shared/routes";
+import { createTestSite, type TestSite } from "../support/app";
+
+let site: TestSite;
+beforeAll(async () => {
+  site = await createTestSite();
+});
+afterAll(() => site.close());
+
+const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+
+test("every page answers 200 in every language with its lang, title, description, canonical and alternates", async () => {
+  for (const page of PAGE_IDS) {
+    for (const locale of LOCALES) {
+      const path = pathFor(page, locale);
+      const response = await site.request(path);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      const html = await response.text();
+      expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+      expect(html).toContain(`<html lang="${locale}"`);
+      expect(titleOf(html)?.length ?? 0).toBeGreaterThan(5);
+      expect(html).toMatch(/<meta name="description" content="[^"]{20,}"/);
+      expect(html).toContain(`<link rel="canonical" href="http://localhost:3000${path}"/>`);
+      for (const other of LOCALES) {
+        expect(html).toContain(`<link rel="alternate" hrefLang="${other}" href="http://localhost:3000${pathFor(page, other)}"/>`);
+      }
+      expect(html).toContain('<meta property="og:title"');
+      expect(html).toContain('<meta property="og:image"');
+    }
+  }
+});
+
+test("pages are in their language", async () => {
+  expect(titleOf(await (await site.request("/")).text())).toContain("un seul paiement");
+  expect(titleOf(await (await site.request("/en")).text())).toContain("one payment for life");
+  expect(await (await site.request("/es/payment-canceled")).text()).toContain("Pago cancelado");
+  expect(await (await site.request("/payment-success")).text()).toContain("Paiement réussi — Merci !");
+});
+
+test("an unknown path answers 404 with the localized not-found page, a link home, and a log line", async () => {
+  const response = await site.request("/en/no-such-page");
+  expect(response.status).toBe(404);
+  const html = await response.text();
+  expect(html).toContain('<html lang="en"');
+  expect(html).toContain("Oops! Page not found");
+  expect(html).toContain('href="/en"');
+  expect(site.logs.some((line) => line.includes("404") && line.includes("/en/no-such-page"))).toBe(true);
+
+  const fr = await site.request("/nulle-part");
+  expect(fr.status).toBe(404);
+  expect(await fr.text()).toContain("Oups");
+});
+
+test("an unknown language prefix is a 404, not a French page", async () => {
+  for (const path of ["/de", "/de/paiement", "/fr/paiement", "/en/paiement/x"]) {
+    expect({ path, status: (await site.request(path)).status }).toEqual({ path, status: 404 });
+  }
+});
+
+test("an exception while rendering answers 500 with the error screen and no stack trace", async () => {
+  // Testimonials come from configuration; a broken entry makes the landing page throw while rendering.
+  const broken = await createTestSite();
+  // JSON.parse stands for a configuration file gone wrong: the type says Testimonial, the value is null.
+  broken.config.site.testimonials = [{ name: "x", city: "y", rating: 5, initials: "XY" }, JSON.parse("null")];
+  try {
+    const response = await broken.request("/en");
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain("Unexpected Application Error!");
+    expect(html).not.toContain("TypeError");
+    expect(html).not.toMatch(/at .*\.tsx/);
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(broken.logs.some((l) => l.includes("render failed"))).toBe(true);
+  } finally {
+    broken.close();
+  }
+});
+
+test("security headers are on pages, assets, errors and API answers", async () => {
+  const paths = ["/", "/en/paiement", "/nowhere", "/robots.txt", "/api/does-not-exist"];
+  for (const path of paths) {
+    const headers = (await site.request(path)).headers;
+    const csp = headers.get("content-security-policy") ?? "";
+    expect({ path, csp: /script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}'/.test(csp) }).toEqual({ path, csp: true });
+    expect(csp).not.toContain("unsafe-inline");
+    for (const directive of ["frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]) expect(csp).toContain(directive);
+    expect(headers.get("x-content-type-options")).toBe("nosniff");
+    expect(headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(headers.get("permissions-policy")).toContain("camera=()");
+    expect(headers.get("strict-transport-security")).toBeNull();
+  }
+});
+
+test("each response gets its own nonce, and the page's scripts carry it", async () => {
+  const a = await site.request("/");
+  const b = await site.request("/");
+  const nonceOf = (r: Response) => /'nonce-([^']+)'/.exec(r.headers.get("content-security-policy") ?? "")?.[1];
+  expect(nonceOf(a)).not.toBe(nonceOf(b));
+  const html = await a.text();
+  const scripts = [...html.matchAll(/<script(?![^>]*type="application\/json")[^>]*>/g)].map((m) => m[0]);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag).toContain(`nonce="${nonceOf(a)}"`);
+});
+
+test("HSTS is sent over HTTPS and behind a trusted proxy that says so", async () => {
+  const direct = await site.app.handle(new Request("https://localhost/"));
+  expect(direct.headers.get("strict-transport-security")).toContain("max-age=");
+  const untrusted = await site.request("/", { headers: { "x-forwarded-proto": "https" } });
+  expect(untrusted.headers.get("strict-transport-security")).toBeNull();
+  const proxied = await createTestSite({ env: { TRUST_PROXY: "true" } });
+  try {
+    const response = await proxied.request("/", { headers: { "x-forwarded-proto": "https" } });
+    expect(response.headers.get("strict-transport-security")).toContain("max-age=");
+  } finally {
+    proxied.close();
+  }
+});
+
+test("HTML is compressed when the client accepts it", async () => {
+  const plain = await (await site.request("/")).text();
+  const response = await site.request("/", { headers: { "accept-encoding": "gzip, deflate, br" } });
+  expect(response.headers.get("content-encoding")).toBe("br");
+  const body = new Uint8Array(await response.arrayBuffer());
+  expect(body.byteLength).toBeLessThan(plain.length / 3);
+  const text = brotliDecompressSync(body).toString("utf8");
+  expect(text).toContain("<html lang=\"fr\"");
+  const gz = await site.request("/", { headers: { "accept-encoding": "gzip" } });
+  expect(gz.headers.get("content-encoding")).toBe("gzip");
+});
+
+test("static assets have content-hashed names and are cached for a year", async () => {
+  const html = await (await site.request("/")).text();
+  const urls = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+  expect(urls.some((u) => /\/assets\/entry-[a-z0-9]+\.js$/.test(u))).toBe(true);
+  expect(urls.some((u) => /\/assets\/styles-[a-z0-9]+\.css$/.test(u))).toBe(true);
+  for (const url of new Set(urls)) {
+    const response = await site.request(url, { headers: { "accept-encoding": "br" } });
+    expect({ url, status: response.status }).toEqual({ url, status: 200 });
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  }
+  expect((await site.request("/assets/entry-nothere.js")).status).toBe(404);
+});
+
+test("the demo video is served at /demo-video.mp4 with byte ranges", async () => {
+  const full = await site.request("/demo-video.mp4");
+  expect(full.status).toBe(200);
+  expect(full.headers.get("content-type")).toBe("video/mp4");
+  const size = (await full.arrayBuffer()).byteLength;
+  const part = await site.request("/demo-video.mp4", { headers: { range: "bytes=0-9" } });
+  expect(part.status).toBe(206);
+  expect(part.headers.get("content-range")).toBe(`bytes 0-9/${size}`);
+  expect((await part.arrayBuffer()).byteLength).toBe(10);
+  expect((await site.request("/demo-video.mp4", { headers: { range: `bytes=${size + 5}-` } })).status).toBe(416);
+});
+
+test("no secret reaches the browser", async () => {
+  const secretSite = await createTestSite({
+    env: { STRIPE_SECRET_KEY: "sk_test_supersecret123", STRIPE_WEBHOOK_SECRET: "whsec_topsecret456", ANTHROPIC_API_KEY: "sk-ant-hidden-789", IP_HASH_SECRET: "pepper-pepper-pepper" },
+  });
+  try {
+    for (const path of ["/", "/en/paiement", "/payment-success"]) {
+      const html = await (await secretSite.request(path)).text();
+      for (const secret of ["supersecret", "topsecret", "hidden-789", "pepper-pepper"]) expect(html).not.toContain(secret);
+    }
+  } finally {
+    secretSite.close();
+  }
+});

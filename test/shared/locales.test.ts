@@ -1,0 +1,54 @@
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { LOCALES } from "../../shared/locales";
+import { createTranslator } from "../../shared/i18n";
+
+const dir = join(import.meta.dir, "..", "..", "locales");
+const load = (file: string): Record<string, string> => JSON.parse(readFileSync(join(dir, file), "utf8"));
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+test("there is one locale file per language and no other", () => {
+  expect(readdirSync(dir).filter((f) => f.endsWith(".json")).sort()).toEqual(LOCALES.map((l) => `${l}.json`).sort());
+});
+
+test("every locale file has exactly the keys of the French one", () => {
+  const reference = Object.keys(load("fr.json")).sort();
+  for (const locale of LOCALES) {
+    const keys = Object.keys(load(`${locale}.json`)).sort();
+    expect({ locale, missing: reference.filter((k) => !keys.includes(k)), extra: keys.filter((k) => !reference.includes(k)) }).toEqual({
+      locale,
+      missing: [],
+      extra: [],
+    });
+  }
+});
+
+test("every translation uses the same placeholders as French and no text is empty", () => {
+  const fr = load("fr.json");
+  for (const locale of LOCALES) {
+    const messages = load(`${locale}.json`);
+    for (const [key, text] of Object.entries(messages)) {
+      expect({ locale, key, empty: text.trim() === "" }).toEqual({ locale, key, empty: false });
+      expect({ locale, key, placeholders: placeholders(text) }).toEqual({ locale, key, placeholders: placeholders(fr[key] ?? "") });
+    }
+  }
+});
+
+test("the spec's fixed French texts are kept word for word", () => {
+  const fr = load("fr.json");
+  expect(fr["cta.getAccess"]).toBe("Obtenir l'accès");
+  expect(fr["cta.seeDemo"]).toBe("Voir la démo");
+  expect(fr["successTitle"]).toBe("Paiement réussi — Merci !");
+  expect(fr["canceledTitle"]).toBe("Paiement annulé");
+  expect(fr["support.emailCopied"]).toBe("Email copié !");
+  expect(fr["paymentUrlMissing"]).toBe("URL de paiement introuvable.");
+  expect(fr["paymentError"]).toBe("Une erreur est survenue");
+  expect(fr["paymentErrorDesc"]).toBe("Réessayez dans un instant.");
+});
+
+test("a missing key renders the key itself", () => {
+  const t = createTranslator("fr", { hello: "Bonjour {name}" });
+  expect(t("hello", { name: "Ana" })).toBe("Bonjour Ana");
+  expect(t("faqQuestion42")).toBe("faqQuestion42");
+});

@@ -1,0 +1,38 @@
+import { expect, test } from "bun:test";
+import { testConfig } from "../../server/config";
+import { formatMoney } from "../../shared/price";
+import { buildSiteFacts, maxSavingMinor } from "../../shared/site-facts";
+
+// Intl uses narrow/normal no-break spaces depending on the locale; compare with plain spaces.
+const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
+
+test("the price is formatted for each language", () => {
+  expect(plain(formatMoney(2999, "EUR", "fr"))).toBe("29,99 €");
+  expect(plain(formatMoney(2999, "EUR", "en"))).toBe("€29.99");
+  expect(plain(formatMoney(2999, "EUR", "it"))).toBe("29,99 €");
+  expect(plain(formatMoney(2999, "EUR", "es"))).toBe("29,99 €");
+});
+
+test("whole amounts have no decimals and large ones are grouped", () => {
+  expect(plain(formatMoney(9900, "EUR", "fr"))).toBe("99 €");
+  expect(plain(formatMoney(9900, "EUR", "en"))).toBe("€99");
+  expect(plain(formatMoney(150000, "EUR", "fr"))).toBe("1 500 €");
+  expect(plain(formatMoney(150000, "EUR", "en"))).toBe("€1,500");
+});
+
+test("price and saving come from configuration", () => {
+  const config = testConfig({ PRICE: "19.50", ORIGINAL_PRICE: "49" });
+  const facts = buildSiteFacts(config.site, "fr");
+  expect(plain(facts.price)).toBe("19,50 €");
+  expect(plain(facts.oldPrice)).toBe("49 €");
+  // Netflix + Disney+ over five years (1 500 €) minus the price.
+  expect(maxSavingMinor(config.site)).toBe(150000 - 1950);
+  expect(plain(facts.saving)).toBe("1 480,50 €");
+});
+
+test("the product's comparison row is highlighted with the one-time price", () => {
+  const facts = buildSiteFacts(testConfig().site, "en");
+  const ours = facts.comparison.filter((r) => r.highlight);
+  expect(ours).toHaveLength(1);
+  expect(ours[0]).toMatchObject({ monthly: null, yearly: null, fiveYears: "€29.99" });
+});
