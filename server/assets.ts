@@ -35,6 +35,8 @@ const TYPES: Record<string, string> = {
 };
 const COMPRESSIBLE = new Set(["js", "css", "svg", "txt", "map"]);
 
+const FONT_PLACEHOLDER = "/fonts/inter-latin.woff2";
+
 const hashOf = (body: Uint8Array) => createHash("sha256").update(body).digest("base64url").slice(0, 10);
 const extOf = (name: string) => name.slice(name.lastIndexOf(".") + 1);
 
@@ -53,18 +55,6 @@ function makeAsset(body: Bytes, ext: string, immutable: boolean): Asset {
  */
 export async function createAssetStore(clientFiles: ClientFile[]): Promise<AssetStore> {
   const byPath = new Map<string, Asset>();
-  let js = "";
-  let css = "";
-  let font: string | null = null;
-  for (const file of clientFiles) {
-    const url = `/assets/${file.name}`;
-    byPath.set(url, makeAsset(file.body, extOf(file.name), true));
-    if (/^entry-.*\.js$/.test(file.name)) js = url;
-    if (/\.css$/.test(file.name)) css = url;
-    if (/\.woff2$/.test(file.name)) font = url;
-  }
-  if (js === "" || css === "") throw new Error("Client bundle is missing its entry script or stylesheet");
-
   const publicUrls: Record<string, string> = {};
   for (const [key, file] of Object.entries(PUBLIC_FILES)) {
     const body = new Uint8Array(await Bun.file(file.path).arrayBuffer());
@@ -73,9 +63,28 @@ export async function createAssetStore(clientFiles: ClientFile[]): Promise<Asset
     byPath.set(url, asset);
     publicUrls[key] = url;
   }
-  const videoAsset = byPath.get(publicUrls.video!);
+
+  let js = "";
+  let css = "";
+  for (const file of clientFiles) {
+    let { name, body } = file;
+    if (name.endsWith(".css")) {
+      // Bun inlines any url() under 128 KB as a data: URI, so the stylesheet names the font by a
+      // fixed address that is swapped here for its hashed URL (and the stylesheet renamed to match).
+      const text = new TextDecoder().decode(body).replaceAll(FONT_PLACEHOLDER, publicUrls.font ?? "");
+      body = new TextEncoder().encode(text);
+      name = `styles-${hashOf(body).slice(0, 8)}.css`;
+    }
+    const url = `/assets/${name}`;
+    byPath.set(url, makeAsset(body, extOf(name), true));
+    if (/^entry-.*\.js$/.test(name)) js = url;
+    if (name.endsWith(".css")) css = url;
+  }
+  if (js === "" || css === "") throw new Error("Client bundle is missing its entry script or stylesheet");
+
+  const videoAsset = byPath.get(publicUrls.video ?? "");
   if (videoAsset) byPath.set("/demo-video.mp4", { ...videoAsset, immutable: false });
-  const faviconAsset = byPath.get(publicUrls.favicon!);
+  const faviconAsset = byPath.get(publicUrls.favicon ?? "");
   if (faviconAsset) byPath.set("/favicon.svg", { ...faviconAsset, immutable: false });
   byPath.set("/robots.txt", makeAsset(new TextEncoder().encode("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /checkout/\n"), "txt", false));
 
@@ -84,7 +93,7 @@ export async function createAssetStore(clientFiles: ClientFile[]): Promise<Asset
     urls: {
       js,
       css,
-      font,
+      font: url("font"),
       poster: url("poster"),
       video: "/demo-video.mp4",
       preview640: url("preview640"),
@@ -111,6 +120,8 @@ export async function buildClient(): Promise<ClientFile[]> {
     splitting: false,
     naming: { entry: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]" },
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    // Keep the font a file of its own (Bun would inline it into the CSS as a data: URL).
+    external: [FONT_PLACEHOLDER],
     throw: false,
   });
   if (!result.success) {

@@ -1,0 +1,144 @@
+import { expect, test } from "bun:test";
+import { LOCALES } from "../../shared/locales";
+import { PAGE_IDS, pathFor } from "../../shared/routes";
+import { artifactPath, useSite, watchConsole } from "./harness";
+
+const site = useSite();
+
+test("/ and /en render, hydrate without console warnings, and are in their language", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const consoleLog = watchConsole(page);
+  await page.goto("/");
+  expect(await page.getAttribute("html", "lang")).toBe("fr");
+  expect(await page.locator("h1").textContent()).toContain("Tous les films");
+  await page.waitForFunction(() => document.querySelector("summary") !== null && "__reactContainer$" in document || Object.keys(document).some((k) => k.startsWith("__react")));
+  await page.goto("/en");
+  expect(await page.getAttribute("html", "lang")).toBe("en");
+  expect(await page.locator("h1").textContent()).toBe("Every film and series. One payment. For life.");
+  await page.waitForLoadState("networkidle");
+  expect(consoleLog.errors).toEqual([]);
+  await context.close();
+});
+
+test("switching language keeps the page; choosing the active language does nothing", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.goto("/paiement");
+  await page.getByRole("link", { name: "English" }).click();
+  await page.waitForURL("**/en/paiement");
+  expect(await page.locator("h1").textContent()).toBe("Complete your order");
+  const active = page.locator('.lang-switcher [aria-current="true"]');
+  expect(await active.textContent()).toBe("English");
+  await active.click();
+  await page.waitForTimeout(300);
+  expect(new URL(page.url()).pathname).toBe("/en/paiement");
+  await page.getByRole("link", { name: "Español" }).click();
+  await page.waitForURL("**/es/paiement");
+  expect(await page.getAttribute("html", "lang")).toBe("es");
+  await context.close();
+});
+
+test("the demo dialog opens from the keyboard, loads the video only then, closes on Escape and gives focus back", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const videoRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("demo-video")) videoRequests.push(request.url());
+  });
+  await page.goto("/en");
+  await page.waitForLoadState("networkidle");
+  expect(videoRequests).toEqual([]);
+  expect(await page.locator("video").count()).toBe(0);
+
+  const opener = page.getByRole("link", { name: "See details" }).first();
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: /in one minute/ });
+  await dialog.waitFor({ state: "visible" });
+  const video = dialog.locator("video");
+  expect(await video.getAttribute("poster")).toMatch(/\/assets\/demo-poster-.*\.webp$/);
+  expect(await video.locator("source").getAttribute("src")).toBe("/demo-video.mp4");
+  await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("demo-video")));
+
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("See details");
+
+  // The close button, reached and pressed with the keyboard.
+  const demo = page.getByRole("link", { name: "See the demo" }).nth(2);
+  await demo.focus();
+  await page.keyboard.press("Enter");
+  await dialog.waitFor({ state: "visible" });
+  expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Close the video");
+  await page.keyboard.press("Enter");
+  await dialog.waitFor({ state: "hidden" });
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("See the demo");
+  await context.close();
+});
+
+test("FAQ: opening a second question closes the first", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.goto("/en#faq");
+  const items = page.locator("details.faq__item");
+  await items.nth(0).locator("summary").click();
+  expect(await items.nth(0).getAttribute("open")).not.toBeNull();
+  await items.nth(1).locator("summary").click();
+  expect(await items.nth(1).getAttribute("open")).not.toBeNull();
+  expect(await items.nth(0).getAttribute("open")).toBeNull();
+  expect(await page.locator("details.faq__item[open]").count()).toBe(1);
+  await items.nth(1).locator("summary").click();
+  expect(await page.locator("details.faq__item[open]").count()).toBe(0);
+  await context.close();
+});
+
+test("an unknown path shows the 404 page and logs the path in the console", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const consoleLog = watchConsole(page);
+  const response = await page.goto("/en/lost-page");
+  expect(response?.status()).toBe(404);
+  expect(await page.locator("h1").textContent()).toBe("Oops! Page not found");
+  await page.waitForFunction(() => document.readyState === "complete");
+  await page.waitForTimeout(200);
+  expect(consoleLog.messages.some((m) => m.includes("/en/lost-page"))).toBe(true);
+  await page.getByRole("link", { name: "Back to the home page" }).first().click();
+  await page.waitForURL((url) => url.pathname === "/en");
+  await context.close();
+});
+
+test("without JavaScript every page is complete: main heading, working links", async () => {
+  const context = await site.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  for (const locale of LOCALES) {
+    for (const id of PAGE_IDS) {
+      const path = pathFor(id, locale);
+      const response = await page.goto(path);
+      expect({ path, status: response?.status() }).toEqual({ path, status: 200 });
+      const heading = (await page.locator("main h1").textContent())?.trim() ?? "";
+      expect({ path, heading: heading.length > 5 }).toEqual({ path, heading: true });
+    }
+  }
+  // Links work: from the landing page to the payment page, and the FAQ opens natively.
+  await page.goto("/");
+  await page.getByRole("link", { name: "Obtenir l'accès" }).first().click();
+  await page.waitForURL("**/paiement");
+  await page.goto("/");
+  await page.locator("details.faq__item summary").first().click();
+  expect(await page.locator("details.faq__item[open]").count()).toBe(1);
+  await context.close();
+});
+
+test("screenshots of the landing page at 360 px and 1280 px", async () => {
+  for (const width of [360, 1280]) {
+    const context = await site.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.waitForLoadState("networkidle");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect({ width, overflow }).toEqual({ width, overflow: 0 });
+    await page.screenshot({ path: artifactPath(`landing-${width}.png`), fullPage: true });
+    await context.close();
+  }
+});
