@@ -1,4 +1,89 @@
-/** Exit-intent lead capture (issue 3). Mounted on the landing page only. */
+import { useCallback, useEffect, useRef } from "react";
+import { useI18n } from "../i18n";
+import { Icon } from "./icons";
+import { exitPopupWasShown, LeadForm, markExitPopupShown, useLeadSubmit } from "./lead-form";
+
+/** Spec sections 4 and 9: the popup opens once, 30 s after the page loaded. */
+export const EXIT_POPUP_DELAY_MS = 30_000;
+/** When another dialog (the demo video) is open at that moment, look again this much later. */
+const BUSY_RETRY_MS = 3_000;
+
+/**
+ * Exit-intent lead capture (issue 3). Mounted on the landing page only (client/app.tsx), so it never
+ * opens on the payment, success or cancelled pages. A modal <dialog>: the browser keeps focus inside,
+ * Escape closes it, and screen readers announce it by its title and text.
+ */
 export function ExitPopup() {
-  return null;
+  const { t, data } = useI18n();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const close = useCallback(() => dialogRef.current?.close(), []);
+  const lead = useLeadSubmit(close);
+  const alreadySent = data.view.page === "landing" && data.view.lead !== undefined;
+
+  useEffect(() => {
+    // A visitor who just used the form at the end of the page is not asked again.
+    if (alreadySent) markExitPopupShown();
+    if (exitPopupWasShown()) return;
+    let timer: ReturnType<typeof setTimeout>;
+    const tryOpen = () => {
+      const dialog = dialogRef.current;
+      if (dialog === null || typeof dialog.showModal !== "function" || dialog.open || exitPopupWasShown()) return;
+      if (document.querySelector("dialog[open]") !== null) {
+        timer = setTimeout(tryOpen, BUSY_RETRY_MS);
+        return;
+      }
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      markExitPopupShown();
+      dialog.showModal();
+      inputRef.current?.focus();
+    };
+    // Counted from the page load (navigation start), not from hydration.
+    timer = setTimeout(tryOpen, Math.max(0, EXIT_POPUP_DELAY_MS - performance.now()));
+    return () => clearTimeout(timer);
+  }, [alreadySent]);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog === null) return;
+    const onClose = () => {
+      lead.clearError();
+      // Focus goes back where it was, if that is still on the page.
+      if (opener.current?.isConnected) opener.current.focus();
+      opener.current = null;
+    };
+    dialog.addEventListener("close", onClose);
+    return () => dialog.removeEventListener("close", onClose);
+  }, [lead.clearError]);
+
+  return (
+    <dialog
+      ref={dialogRef}
+      id="exit-popup"
+      className="exit-popup"
+      aria-labelledby="exit-popup-title"
+      aria-describedby="exit-popup-text"
+      onClick={(event) => {
+        if (event.target === event.currentTarget) close(); // a click on the backdrop
+      }}
+    >
+      <div className="exit-popup__panel">
+        <button type="button" className="icon-button exit-popup__close" onClick={close} aria-label={t("toast.close")}>
+          <Icon name="close" />
+        </button>
+        <span className="exit-popup__icon" aria-hidden="true">
+          <Icon name="gift" />
+        </span>
+        <h2 id="exit-popup-title">{t("exitPopup.title")}</h2>
+        <p id="exit-popup-text" className="muted">
+          {t("exitPopup.text")}
+        </p>
+        <LeadForm lead={lead} inputRef={inputRef} />
+        <button type="button" className="button button--ghost exit-popup__dismiss" onClick={close}>
+          {t("exitPopup.close")}
+        </button>
+      </div>
+    </dialog>
+  );
 }

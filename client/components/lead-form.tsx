@@ -1,4 +1,196 @@
-/** The free-demo form outside the popup, so that it also works without JavaScript (issue 3). */
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type RefObject } from "react";
+import { checkLeadEmail, emailIssueKey, type LeadInput } from "../../shared/schemas/leads";
+import { useI18n } from "../i18n";
+import { Icon } from "./icons";
+import { useToast } from "./toast";
+
+// The free-demo form (issue 3), in two places: the exit popup and a section at the end of the
+// landing page. Both are real forms posting to /api/leads, so the section works without JavaScript;
+// with it, the same schema as the server checks the address first and the post is sent as JSON.
+
+const SHOWN_KEY = "exit-popup-shown";
+
+/** Whether this visitor has seen the popup (or already left an address) on this browser. */
+export function exitPopupWasShown(): boolean {
+  try {
+    return window.localStorage.getItem(SHOWN_KEY) !== null;
+  } catch {
+    return false; // storage disabled: the popup may show once per page view at worst
+  }
+}
+
+export function markExitPopupShown(): void {
+  try {
+    window.localStorage.setItem(SHOWN_KEY, String(Date.now()));
+  } catch {
+    // storage disabled or full: nothing to remember it in
+  }
+}
+
+type LeadState = { submitting: boolean; fieldError: string | null };
+
+/**
+ * Submits the form's address, at most one request at a time, and reports the outcome as the spec's
+ * error catalogue says (section 8). `onSent` runs after the server has stored the address.
+ */
+export function useLeadSubmit(onSent: (email: string) => void) {
+  const { t, locale } = useI18n();
+  const toast = useToast();
+  const [state, setState] = useState<LeadState>({ submitting: false, fieldError: null });
+  const inFlight = useRef(false);
+  // The spec gives English fallbacks for texts a language might lack (section 8).
+  const text = useCallback((key: string, fallback: string, values?: Record<string, string>) => {
+    const translated = t(key, values);
+    return translated === key ? fallback : translated;
+  }, [t]);
+
+  const submit = useCallback(
+    async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      if (inFlight.current) return;
+      const field = event.currentTarget.elements.namedItem("email");
+      if (!(field instanceof HTMLInputElement)) return;
+      const checked = checkLeadEmail(field.value);
+      if (!checked.ok) {
+        setState({ submitting: false, fieldError: text(emailIssueKey(checked.message), checked.message) });
+        field.focus();
+        return;
+      }
+      inFlight.current = true;
+      setState({ submitting: true, fieldError: null });
+      const fail = (title: string) => toast.show({ title, tone: "error" });
+      try {
+        const payload: LeadInput = { email: checked.email, source: "exit_popup", ip_hash: null, locale };
+        const response = await fetch("/api/leads", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(payload),
+        });
+        if (response.ok) {
+          field.value = "";
+          toast.show({ title: text("demoSent", "Demo sent! Check your inbox."), description: t("demoSentDesc", { email: checked.email }), tone: "success" });
+          onSent(checked.email);
+          return;
+        }
+        const message = errorMessage(await response.json().catch(() => null));
+        if (response.status === 429 || message.includes("Rate limit")) {
+          fail(text("lead.rateLimit", "Too many submissions. Please try again later."));
+        } else if (response.status >= 500) {
+          fail(text("lead.unexpectedError", "An error occurred. Please try again."));
+        } else {
+          fail(text("lead.emailError", "Invalid email. Please try again."));
+        }
+      } catch {
+        fail(text("lead.unexpectedError", "An error occurred. Please try again."));
+      } finally {
+        inFlight.current = false;
+        setState((s) => ({ ...s, submitting: false }));
+      }
+    },
+    [locale, onSent, t, text, toast],
+  );
+
+  const clearError = useCallback(() => setState((s) => (s.fieldError === null ? s : { ...s, fieldError: null })), []);
+  return { ...state, submit, clearError };
+}
+
+function errorMessage(body: unknown): string {
+  return typeof body === "object" && body !== null && "error" in body && typeof body.error === "string" ? body.error : "";
+}
+
+/**
+ * The form itself. Without JavaScript the browser's own checks (required, type=email) apply and the
+ * post answers with a redirect; once hydrated, our check replaces them so every language gets the
+ * same translated messages.
+ */
+export function LeadForm({
+  lead,
+  inputRef,
+  className,
+}: {
+  lead: ReturnType<typeof useLeadSubmit>;
+  inputRef?: RefObject<HTMLInputElement | null>;
+  className?: string;
+}) {
+  const { t, locale } = useI18n();
+  const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (formRef.current) formRef.current.noValidate = true;
+  }, []);
+  const errorId = `${id}-error`;
+  return (
+    <form ref={formRef} method="post" action="/api/leads" className={`lead-form ${className ?? ""}`} onSubmit={lead.submit} aria-busy={lead.submitting}>
+      <input type="hidden" name="source" value="exit_popup" />
+      <input type="hidden" name="locale" value={locale} />
+      <label htmlFor={`${id}-email`} className="lead-form__label">
+        {t("exitPopup.label")}
+      </label>
+      <div className="lead-form__row">
+        <input
+          ref={inputRef}
+          id={`${id}-email`}
+          className="lead-form__input"
+          type="email"
+          name="email"
+          required
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          placeholder={t("emailPlaceholder")}
+          aria-invalid={lead.fieldError !== null}
+          aria-describedby={lead.fieldError !== null ? errorId : undefined}
+          onInput={lead.clearError}
+        />
+        <button type="submit" className="button button--primary lead-form__submit" disabled={lead.submitting}>
+          <Icon name="mail" />
+          {lead.submitting ? t("exitPopup.submitting") : t("exitPopup.submit")}
+        </button>
+      </div>
+      {lead.fieldError !== null ? (
+        <p id={errorId} className="lead-form__error" role="alert">
+          {lead.fieldError}
+        </p>
+      ) : null}
+      <p className="lead-form__privacy muted">{t("exitPopup.privacy")}</p>
+    </form>
+  );
+}
+
+/** The free-demo section at the end of the landing page: the no-JavaScript path to a lead. */
 export function FooterLeadForm() {
-  return null;
+  const { t, data } = useI18n();
+  // The outcome of a plain form post comes back in the URL (server/leads/controller.ts).
+  const posted = data.view.page === "landing" ? data.view.lead : undefined;
+  const [sent, setSent] = useState(false);
+  const lead = useLeadSubmit(
+    useCallback(() => {
+      setSent(true);
+      markExitPopupShown();
+    }, []),
+  );
+  const status = sent || posted === "sent" ? "sent" : posted;
+  return (
+    <section className="section lead-section" id="free-demo" aria-labelledby="free-demo-title">
+      <div className="container container--narrow">
+        <div className="lead-section__card">
+          <h2 id="free-demo-title">{t("exitPopup.title")}</h2>
+          <p className="muted">{t("exitPopup.text")}</p>
+          <div className="lead-section__status" aria-live="polite">
+            {status === "sent" ? (
+              <p className="lead-section__sent" data-testid="lead-sent">
+                <Icon name="check" />
+                {t("demoSent")}
+              </p>
+            ) : status !== undefined ? (
+              <p className="form-error" role="alert">
+                {t(status === "rate-limited" ? "lead.rateLimit" : status === "invalid" ? "lead.emailError" : "lead.unexpectedError")}
+              </p>
+            ) : null}
+          </div>
+          <LeadForm lead={lead} />
+        </div>
+      </div>
+    </section>
+  );
 }

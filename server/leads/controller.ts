@@ -37,21 +37,24 @@ export function leadsController(deps: AppDeps) {
       const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
       const isForm = contentType === "application/x-www-form-urlencoded";
       let locale: Locale = DEFAULT_LOCALE;
+      const readFormLocale = (value: unknown) => {
+        const parsed = v.safeParse(FormLocale, value);
+        if (parsed.success) locale = parsed.output.locale;
+      };
       const backToForm = (flag: LeadFlag) =>
         new Response(null, { status: 303, headers: { location: `${pathFor("landing", locale)}?lead=${flag}#${LEAD_FORM_ANCHOR}` } });
 
       try {
         const allowed = limiter.take(ip);
         if (!allowed.ok) {
+          // A form post is sent back to its own language's page, so read its (small) body for that.
+          if (isForm) readFormLocale((await readBody(request, { maxBytes: LEAD_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null))?.value);
           throw new HttpError(429, `Rate limit exceeded: too many submissions, try again in ${allowed.retryAfterSeconds} s`, {
             "retry-after": String(allowed.retryAfterSeconds),
           });
         }
         const body = await readBody(request, { maxBytes: LEAD_MAX_BODY_BYTES });
-        if (body.kind === "form") {
-          const formLocale = v.safeParse(FormLocale, body.value);
-          if (formLocale.success) locale = formLocale.output.locale;
-        }
+        if (body.kind === "form") readFormLocale(body.value);
         const lead = parseWith(LeadSchema, body.value);
         locale = lead.locale;
         const { created } = recordLead(db, { ...lead, ipHash: ipHash(ip), now: now() });
