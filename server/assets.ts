@@ -37,7 +37,7 @@ const COMPRESSIBLE = new Set(["js", "css", "svg", "txt", "map"]);
 
 const FONT_PLACEHOLDER = "/fonts/inter-latin.woff2";
 
-const hashOf = (body: Uint8Array) => createHash("sha256").update(body).digest("base64url").slice(0, 10);
+const hashOf = (body: Uint8Array) => createHash("sha256").update(body).digest("hex").slice(0, 12);
 const extOf = (name: string) => name.slice(name.lastIndexOf(".") + 1);
 
 function makeAsset(body: Bytes, ext: string, immutable: boolean): Asset {

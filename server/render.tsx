@@ -18,6 +18,11 @@ export type RenderOptions = {
   acceptEncoding?: string | null;
   /** Path of this page for the canonical link when it is not one of the four site pages. */
   path?: string;
+  /**
+   * Set when the page depends on nothing but its view and language (not on the database or the
+   * request): its HTML is then rendered once per process and reused, with this request's nonce.
+   */
+  cacheable?: boolean;
 };
 
 export type Renderer = (options: RenderOptions) => Promise<Response>;
@@ -70,11 +75,25 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
     return html;
   };
 
-  return async ({ view, locale, nonce, status = 200, acceptEncoding, path }) => {
+  // React renders the nonce as a plain attribute value, so a page rendered with a placeholder can
+  // be reused by swapping in each request's nonce.
+  const NONCE_PLACEHOLDER = "nonce0placeholder0x7c5f";
+  const cache = new Map<string, string>();
+  const cachedHtml = async (view: View, locale: Locale, nonce: string): Promise<string> => {
+    const key = `${locale}:${JSON.stringify(view)}`;
+    let html = cache.get(key);
+    if (html === undefined) {
+      html = await toHtml(pageData(view, locale, undefined), NONCE_PLACEHOLDER);
+      cache.set(key, html);
+    }
+    return html.replaceAll(NONCE_PLACEHOLDER, nonce);
+  };
+
+  return async ({ view, locale, nonce, status = 200, acceptEncoding, path, cacheable = false }) => {
     let html: string;
     let finalStatus = status;
     try {
-      html = await toHtml(pageData(view, locale, path), nonce);
+      html = cacheable ? await cachedHtml(view, locale, nonce) : await toHtml(pageData(view, locale, path), nonce);
     } catch (error) {
       log.error("render failed", { page: view.page, error: String(error instanceof Error ? (error.stack ?? error.message) : error) });
       finalStatus = 500;

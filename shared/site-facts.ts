@@ -29,10 +29,14 @@ export type SiteFacts = {
   comparison: { name: string; monthly: string | null; yearly: string | null; fiveYears: string; highlight: boolean }[];
 };
 
-/** The largest five-year saving against the comparison rows (DECISIONS.md: computed, not claimed). */
+/**
+ * The largest five-year saving against the comparison rows (DECISIONS.md: computed, not claimed),
+ * rounded down to whole units since the text says "up to".
+ */
 export function maxSavingMinor(site: SiteContent): number {
   const others = site.comparison.filter((r) => !r.highlight).map((r) => r.fiveYears);
-  return Math.max(0, ...others.map((total) => total - site.priceMinor));
+  const best = Math.max(0, ...others.map((total) => total - site.priceMinor));
+  return Math.floor(best / 100) * 100;
 }
 
 export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date()): SiteFacts {

@@ -39,11 +39,14 @@ export function pagesController(deps: AppDeps) {
     for (const locale of LOCALES) {
       app.get(pathFor(page, locale), async ({ request, nonce }) => {
         const url = new URL(request.url);
+        const view = await viewFor({ page, locale }, url);
         return render({
-          view: await viewFor({ page, locale }, url),
+          view,
           locale,
           nonce,
           acceptEncoding: request.headers.get("accept-encoding"),
+          // Only the success page with an order depends on the database.
+          cacheable: view.page !== "success" || view.order.state === "none",
         });
       });
     }

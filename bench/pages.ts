@@ -1,0 +1,60 @@
+// Requests per second and p50/p99 latency of `/` and `/en` at 50 concurrent connections on
+// loopback, against the single executable (production React), and the compressed weight of the
+// landing page's first load.  Run: ./node_modules/.bin/bun run bench/pages.ts [seconds]
+import { $ } from "bun";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fmt, runLoad } from "./load";
+
+const root = join(import.meta.dir, "..");
+const seconds = Number(process.argv[2] ?? 10);
+const exe = join(root, "dist", "site");
+if (!existsSync(exe)) await $`${process.execPath} run ${join(root, "scripts/build.ts")}`.quiet();
+
+const dataDir = mkdtempSync(join(tmpdir(), "bench-pages-"));
+const port = 3900 + Math.floor(Math.random() * 90);
+const server = Bun.spawn([exe], { env: { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error" }, stdout: "ignore", stderr: "inherit" });
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; i < 100; i++) {
+  if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+  await Bun.sleep(100);
+}
+
+try {
+  const headers = { "accept-encoding": "br, gzip" };
+  for (const path of ["/", "/en"]) {
+    await runLoad({ concurrency: 10, seconds: 1, request: () => fetch(base + path, { headers }) }); // warm-up
+    const result = await runLoad({ concurrency: 50, seconds, request: () => fetch(base + path, { headers }) });
+    console.log(`GET ${path.padEnd(4)} 50 connections, ${seconds}s: ${fmt(result)}`);
+  }
+
+  // First-load weight of the landing page as a phone downloads it (br), video excluded.
+  const html = await fetch(`${base}/`, { headers }).then((r) => r.text());
+  // Bytes on the wire: fetch() would decompress, so ask it not to.
+  const wire = async (url: string) => {
+    const response = await fetch(base + url, { headers, decompress: false });
+    return (await response.arrayBuffer()).byteLength;
+  };
+  const htmlBytes = await wire("/");
+  const pick = (re: RegExp) => [...new Set([...html.matchAll(re)].map((m) => m[1]!))];
+  const css = pick(/<link rel="stylesheet" href="([^"]+)"/g);
+  const js = pick(/<script[^>]* src="([^"]+)"/g).concat(pick(/<link rel="modulepreload"[^>]* href="([^"]+)"/g));
+  const font = pick(/<link rel="preload" href="([^"]+\.woff2)"/g);
+  const images = pick(/<img[^>]* src="([^"]+)"/g).filter((u) => !u.includes("poster")).map((u) => u.replace("-1280", "-640"));
+  const icon = pick(/<link rel="icon" href="([^"]+)"/g);
+  const rows: [string, number][] = [["HTML", htmlBytes]];
+  for (const [label, urls] of [["CSS", css], ["JS", [...new Set(js)]], ["font", font], ["images", [...images, ...icon]]] as const) {
+    let total = 0;
+    for (const url of urls) total += await wire(url);
+    rows.push([label, total]);
+  }
+  const total = rows.reduce((sum, [, bytes]) => sum + bytes, 0);
+  console.log("Landing page first load (compressed, video and dialog poster excluded; phone-size preview image):");
+  for (const [label, bytes] of rows) console.log(`  ${label.padEnd(7)} ${(bytes / 1024).toFixed(1).padStart(7)} KiB`);
+  console.log(`  total   ${(total / 1024).toFixed(1).padStart(7)} KiB`);
+} finally {
+  server.kill();
+  await server.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}
