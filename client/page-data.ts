@@ -24,9 +24,10 @@ export type SuccessOrder =
   | { state: "pending" }
   | { state: "unknown" };
 
+/** The built-in test checkout's card page (issue 4). Errors are locale keys (`checkout.invalidCard`...). */
 export type TestCheckoutView = {
   page: "test-checkout";
-  session: { id: string; amount: string; status: "open" | "complete" | "expired"; cancelUrl: string };
+  session: { id: string; amount: string; status: "open" | "complete" | "expired"; cancelUrl: string; successUrl: string; paymentPath: string };
   values: { email: string; name: string; city: string };
   errors: Partial<Record<"email" | "name" | "city" | "card" | "expiry" | "cvc" | "form", string>>;
 };

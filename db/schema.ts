@@ -45,13 +45,20 @@ export const orders = sqliteTable(
 );
 
 /** Every provider event applied to orders, recorded in the same transaction as the change. */
-export const processedEvents = sqliteTable("processed_events", {
-  eventId: text("event_id").primaryKey(),
-  provider: text("provider", { enum: ["stripe", "test"] }).notNull(),
-  type: text("type").notNull(),
-  checkoutId: text("checkout_id"),
-  receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
-});
+export const processedEvents = sqliteTable(
+  "processed_events",
+  {
+    eventId: text("event_id").primaryKey(),
+    provider: text("provider", { enum: ["stripe", "test"] }).notNull(),
+    type: text("type").notNull(),
+    checkoutId: text("checkout_id"),
+    // A refund can arrive before the checkout's completion (issue 4): the completion then finds it
+    // here by payment intent and records the order as refunded, never as paid.
+    paymentIntentId: text("payment_intent_id"),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("processed_events_payment_intent_idx").on(t.paymentIntentId, t.type)],
+);
 
 /** The built-in test checkout's own sessions: the state a hosted provider would keep on its side. */
 export const testCheckoutSessions = sqliteTable("test_checkout_sessions", {

@@ -1,18 +1,65 @@
+import { useEffect, useState, type FormEvent } from "react";
+import * as v from "valibot";
+import { PaymentResponseSchema } from "../../shared/schemas/payment";
 import { useI18n } from "../i18n";
 import { Icon } from "./icons";
+import { useToast } from "./toast";
+
+/** Where the browser goes; replaceable in component tests (happy-dom does not navigate). */
+export type Navigate = (url: string) => void;
+const defaultNavigate: Navigate = (url) => window.location.assign(url);
 
 /**
- * The pay button: a plain form post to /api/payment, which answers 303 to the hosted card page, so
- * paying works without JavaScript. The checkout issue (#4) adds the busy state and error toast.
+ * The pay button (spec 4 "Payment", 7.3, 8). A plain form post to /api/payment, which answers 303
+ * to the hosted card page, so paying works without JavaScript. With JavaScript it asks for the URL
+ * as JSON: busy (disabled, redirecting label), then the browser goes there; on failure back to idle
+ * with the error toast.
  */
-export function PayButton() {
+export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate }) {
   const { t, locale } = useI18n();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+
+  // Coming back from the card page with the browser's back button restores this page from the
+  // history cache as it was left, busy: make the button usable again.
+  useEffect(() => {
+    const reset = (event: PageTransitionEvent) => {
+      if (event.persisted) setBusy(false);
+    };
+    window.addEventListener("pageshow", reset);
+    return () => window.removeEventListener("pageshow", reset);
+  }, []);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      const response = await fetch("/api/payment", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ locale }),
+      });
+      const body: unknown = await response.json().catch(() => null);
+      if (!response.ok) throw new Error(t("paymentErrorDesc"));
+      const parsed = v.safeParse(PaymentResponseSchema, body);
+      // Spec section 8: an answer without url is a failure with its own message.
+      if (!parsed.success) throw new Error(t("paymentUrlMissing"));
+      navigate(parsed.output.url);
+    } catch (error) {
+      // A network failure's own message is the browser's (English, technical): show ours instead.
+      const description = error instanceof Error && !(error instanceof TypeError) ? error.message : t("paymentErrorDesc");
+      toast.show({ title: t("paymentError"), description, tone: "error" });
+      setBusy(false);
+    }
+  };
+
   return (
-    <form method="post" action="/api/payment" className="pay-form">
+    <form method="post" action="/api/payment" className="pay-form" onSubmit={onSubmit}>
       <input type="hidden" name="locale" value={locale} />
-      <button type="submit" className="button button--primary button--large button--block">
+      <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy} data-testid="pay-button">
         <Icon name="lock" />
-        {t("payButton")}
+        {busy ? t("payRedirecting") : t("payButton")}
       </button>
     </form>
   );

@@ -1,0 +1,139 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { testCheckoutSessions } from "../../db/schema";
+import { isLocale } from "../../shared/locales";
+import { TEST_CARDS, type TestCard } from "../../shared/schemas/payment";
+import { applyInTransaction } from "./fulfilment";
+import { WebhookSignatureError, type CheckoutProvider, type CheckoutSnapshot, type OrderEvent } from "./provider";
+
+// The built-in test checkout (DECISIONS.md, "Payments"; issue 4): the site plays the hosted card
+// page and keeps the session state a provider would keep, in test_checkout_sessions. Paying applies
+// the same `checkout.session.completed` event a Stripe webhook would, through the same fulfilment.
+
+/** Like Stripe's minimum, long enough for a visitor who steps away; short enough to clean up. */
+export const TEST_SESSION_TTL_MS = 60 * 60 * 1000;
+
+export type TestSession = typeof testCheckoutSessions.$inferSelect;
+
+export type PayOutcome =
+  | { kind: "paid"; successUrl: string }
+  | { kind: "already-paid"; successUrl: string }
+  | { kind: "declined" }
+  | { kind: "expired" }
+  | { kind: "not-found" };
+
+export type TestCheckout = CheckoutProvider & {
+  name: "test";
+  /** The session as the card page shows it (an open session past its time is expired first). */
+  session(id: string): TestSession | null;
+  pay(id: string, card: TestCard): PayOutcome;
+};
+
+export const testCheckoutPath = (id: string) => `/checkout/test/${id}`;
+
+export function createTestProvider(db: Db, now: () => Date): TestCheckout {
+  const expireIfDue = (id: string): void => {
+    db.transaction(
+      (tx) => {
+        const row = tx.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get();
+        if (row === undefined || row.status !== "open" || row.expiresAt.getTime() > now().getTime()) return;
+        tx.update(testCheckoutSessions).set({ status: "expired" }).where(eq(testCheckoutSessions.id, id)).run();
+        applyInTransaction(tx, eventFor({ ...row, status: "expired" }, "checkout.session.expired"), now());
+      },
+      { behavior: "immediate" },
+    );
+  };
+
+  const read = (id: string): TestSession | null => {
+    expireIfDue(id);
+    return db.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get() ?? null;
+  };
+
+  return {
+    name: "test",
+
+    async createCheckout(request) {
+      const id = `cs_test_${randomBytes(18).toString("base64url").replace(/[-_]/g, "0")}`;
+      const created = now();
+      db.insert(testCheckoutSessions)
+        .values({
+          id,
+          status: "open",
+          paymentStatus: "unpaid",
+          amount: request.amount,
+          currency: request.currency.toUpperCase(),
+          locale: request.locale,
+          successUrl: `${request.successPath}?session_id=${id}`,
+          cancelUrl: request.cancelPath,
+          createdAt: created,
+          expiresAt: new Date(created.getTime() + TEST_SESSION_TTL_MS),
+        })
+        .run();
+      return { id, url: testCheckoutPath(id) };
+    },
+
+    async lookupCheckout(id) {
+      const row = read(id);
+      return row === null ? null : snapshotOf(row);
+    },
+
+    async readWebhook() {
+      // Nothing outside this process can speak for the test checkout: paying fulfils directly.
+      throw new WebhookSignatureError("The test checkout has no webhook");
+    },
+
+    session: read,
+
+    pay(id, card) {
+      expireIfDue(id);
+      return db.transaction(
+        (tx): PayOutcome => {
+          const row = tx.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get();
+          if (row === undefined) return { kind: "not-found" };
+          // A second submit of the form (double click, back button, retry) finds the session
+          // complete: it goes to the success page without running fulfilment again.
+          if (row.status === "complete") return { kind: "already-paid", successUrl: row.successUrl };
+          if (row.status === "expired") return { kind: "expired" };
+          // Like Stripe's test mode: only the documented test numbers are accepted.
+          if (card.card !== TEST_CARDS.pays) return { kind: "declined" };
+          const paid: TestSession = {
+            ...row,
+            status: "complete",
+            paymentStatus: "paid",
+            customerEmail: card.email,
+            customerName: card.name,
+            city: card.city,
+          };
+          tx.update(testCheckoutSessions)
+            .set({ status: paid.status, paymentStatus: paid.paymentStatus, customerEmail: paid.customerEmail, customerName: paid.customerName, city: paid.city })
+            .where(eq(testCheckoutSessions.id, id))
+            .run();
+          applyInTransaction(tx, eventFor(paid, "checkout.session.completed"), now());
+          return { kind: "paid", successUrl: row.successUrl };
+        },
+        { behavior: "immediate" },
+      );
+    },
+  };
+}
+
+function eventFor(row: TestSession, type: "checkout.session.completed" | "checkout.session.expired"): OrderEvent {
+  // One event id per session and type: the unique key makes a repeat a no-op, as with Stripe.
+  return { eventId: `evt_${row.id}_${type.split(".").at(-1)}`, provider: "test", type, checkout: snapshotOf(row) };
+}
+
+function snapshotOf(row: TestSession): CheckoutSnapshot {
+  return {
+    id: row.id,
+    status: row.status,
+    paymentStatus: row.paymentStatus,
+    amount: row.amount,
+    currency: row.currency,
+    locale: isLocale(row.locale) ? row.locale : null,
+    email: row.customerEmail,
+    name: row.customerName,
+    city: row.city,
+    paymentIntentId: null,
+  };
+}

@@ -1,0 +1,94 @@
+import * as v from "valibot";
+import { LOCALES } from "../locales";
+
+// Payloads of the checkout feature (spec 7.3; issue 4): the pay button's request, the answer it
+// reads, and the built-in test checkout's card form. Shared by the browser and the endpoints.
+
+/** POST /api/payment, as JSON from the pay button or as a plain form post without JavaScript. */
+export const PaymentRequestSchema = v.object({
+  locale: v.picklist(LOCALES, "Unknown locale"),
+});
+export type PaymentRequest = v.InferOutput<typeof PaymentRequestSchema>;
+
+/** The answer the pay button reads (spec 3, "Payment response: url"). An answer without url is a failure. */
+export const PaymentResponseSchema = v.object({ url: v.pipe(v.string(), v.nonEmpty()) });
+
+/** Test cards of the built-in checkout, the same numbers Stripe's test mode uses. */
+export const TEST_CARDS = { pays: "4242424242424242", declined: "4000000000000002" } as const;
+
+/** The Luhn checksum every card number carries. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** "MM/YY" (also "MM / YY", "MM/YYYY") not before the current month. */
+export function expiryValid(raw: string, now: Date): boolean {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(raw);
+  if (match === null) return false;
+  const month = Number(match[1]);
+  const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  if (month < 1 || month > 12) return false;
+  const current = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  const expiry = year * 12 + (month - 1);
+  return expiry >= current && expiry <= current + 12 * 20;
+}
+
+/** Messages are locale keys: the page shows their translation next to the field. */
+export const CARD_FIELD_KEYS = {
+  email: "checkout.invalidEmail",
+  name: "checkout.invalidName",
+  city: "checkout.invalidCity",
+  card: "checkout.invalidCard",
+  expiry: "checkout.invalidExpiry",
+  cvc: "checkout.invalidCvc",
+} as const;
+export type CardField = keyof typeof CARD_FIELD_KEYS;
+export const CARD_FIELDS = Object.keys(CARD_FIELD_KEYS) as CardField[];
+
+const text = (key: string, max: number) => v.pipe(v.string(key), v.trim(), v.nonEmpty(key), v.maxLength(max, key));
+
+/** The test checkout's form; `now` decides which expiry dates have passed. */
+export function testCardSchema(now: Date) {
+  return v.object({
+    email: v.pipe(v.string(CARD_FIELD_KEYS.email), v.trim(), v.toLowerCase(), v.maxLength(255, CARD_FIELD_KEYS.email), v.email(CARD_FIELD_KEYS.email)),
+    name: text(CARD_FIELD_KEYS.name, 120),
+    city: text(CARD_FIELD_KEYS.city, 80),
+    card: v.pipe(
+      v.string(CARD_FIELD_KEYS.card),
+      v.transform((s) => s.replace(/[\s-]/g, "")),
+      v.check(luhnValid, CARD_FIELD_KEYS.card),
+    ),
+    expiry: v.pipe(v.string(CARD_FIELD_KEYS.expiry), v.check((s) => expiryValid(s, now), CARD_FIELD_KEYS.expiry)),
+    cvc: v.pipe(v.string(CARD_FIELD_KEYS.cvc), v.trim(), v.regex(/^\d{3,4}$/, CARD_FIELD_KEYS.cvc)),
+  });
+}
+export type TestCardInput = v.InferInput<ReturnType<typeof testCardSchema>>;
+export type TestCard = v.InferOutput<ReturnType<typeof testCardSchema>>;
+
+/** Every field's problem at once (the form shows them all), as locale keys. */
+export function checkTestCard(
+  value: unknown,
+  now: Date,
+): { ok: true; card: TestCard } | { ok: false; errors: Partial<Record<CardField, string>> } {
+  const result = v.safeParse(testCardSchema(now), value, { abortPipeEarly: true });
+  if (result.success) return { ok: true, card: result.output };
+  const errors: Partial<Record<CardField, string>> = {};
+  for (const issue of result.issues) {
+    const key = issue.path?.[0]?.key;
+    const field = CARD_FIELDS.find((f) => f === key);
+    if (field !== undefined && errors[field] === undefined) errors[field] = CARD_FIELD_KEYS[field];
+  }
+  // A missing object (no body at all) has no path: report every field.
+  if (Object.keys(errors).length === 0) for (const f of CARD_FIELDS) errors[f] = CARD_FIELD_KEYS[f];
+  return { ok: false, errors };
+}

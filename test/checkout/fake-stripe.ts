@@ -1,0 +1,102 @@
+import type { Server } from "bun";
+
+// A fake Stripe API on 127.0.0.1 that speaks Stripe's wire format (form-encoded requests, JSON
+// answers, error objects, a `request-id` header), so that tests drive the real SDK and check the
+// exact request it sends (STYLE.md: "Tests drive the real SDK against a fake server on loopback").
+
+export type RecordedRequest = { method: string; path: string; headers: Headers; body: URLSearchParams };
+export type FakeMode =
+  | { kind: "ok" }
+  | { kind: "no-url" }
+  | { kind: "error"; status: number; type: string; message: string }
+  | { kind: "hang" };
+
+export type FakeSession = Record<string, unknown> & { id: string };
+
+export type FakeStripe = {
+  port: number;
+  requests: RecordedRequest[];
+  sessions: Map<string, FakeSession>;
+  mode: FakeMode;
+  /** The connection options to hand to the SDK. */
+  connection: { host: string; port: number; protocol: "http"; timeoutMs: number; maxNetworkRetries: number };
+  close(): void;
+};
+
+let counter = 0;
+
+export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStripe {
+  const requests: RecordedRequest[] = [];
+  const sessions = new Map<string, FakeSession>();
+  const hanging: (() => void)[] = [];
+  const state: { mode: FakeMode } = { mode: { kind: "ok" } };
+
+  const server: Server<undefined> = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const url = new URL(request.url);
+      const body = new URLSearchParams(await request.text());
+      requests.push({ method: request.method, path: url.pathname, headers: request.headers, body });
+      const requestId = `req_fake${++counter}`;
+      const json = (value: unknown, status = 200) =>
+        new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json", "request-id": requestId } });
+      const mode = state.mode;
+      if (mode.kind === "hang") {
+        await new Promise<void>((resolve) => hanging.push(resolve));
+        return json({}, 200);
+      }
+      if (mode.kind === "error") {
+        return json({ error: { type: mode.type, message: mode.message, request_log_url: `https://dashboard.stripe.com/logs/${requestId}` } }, mode.status);
+      }
+      if (request.method === "POST" && url.pathname === "/v1/checkout/sessions") {
+        const id = `cs_test_fake${counter}`;
+        const session: FakeSession = {
+          id,
+          object: "checkout.session",
+          mode: body.get("mode"),
+          status: "open",
+          payment_status: "unpaid",
+          amount_total: Number(body.get("line_items[0][price_data][unit_amount]") ?? 2999),
+          currency: body.get("line_items[0][price_data][currency]") ?? "eur",
+          locale: body.get("locale"),
+          metadata: { locale: body.get("metadata[locale]") },
+          customer_details: null,
+          payment_intent: null,
+          success_url: body.get("success_url"),
+          cancel_url: body.get("cancel_url"),
+          url: mode.kind === "no-url" ? null : `https://checkout.stripe.com/c/pay/${id}`,
+        };
+        sessions.set(id, session);
+        return json(session);
+      }
+      const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+      if (request.method === "GET" && match) {
+        const session = sessions.get(decodeURIComponent(match[1]!));
+        if (session === undefined) {
+          return json({ error: { type: "invalid_request_error", code: "resource_missing", message: `No such checkout.session: '${match[1]}'`, param: "session" } }, 404);
+        }
+        return json(session);
+      }
+      return json({ error: { type: "invalid_request_error", message: `Unrecognized request URL (${request.method}: ${url.pathname}).` } }, 404);
+    },
+  });
+
+  const port = server.port ?? 0;
+  return {
+    port,
+    requests,
+    sessions,
+    get mode() {
+      return state.mode;
+    },
+    set mode(mode: FakeMode) {
+      state.mode = mode;
+    },
+    connection: { host: "127.0.0.1", port, protocol: "http", timeoutMs: options.timeoutMs ?? 10_000, maxNetworkRetries: 0 },
+    close() {
+      for (const release of hanging) release();
+      server.stop(true);
+    },
+  };
+}
