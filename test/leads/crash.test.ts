@@ -83,7 +83,7 @@ for (const synchronous of ["FULL", "NORMAL"] as const) {
       body: JSON.stringify({ email: "after-restart@example.com", source: "exit_popup", ip_hash: null }),
     });
     expect(after.status).toBe(201);
-  });
+  }, 90_000);
 }
 
 test("the owner can export the leads as CSV while the server is running", async () => {
@@ -111,4 +111,4 @@ test("the owner can export the leads as CSV while the server is running", async 
   ]);
   // The server kept working while the export read the file.
   expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
-});
+}, 90_000);

@@ -1,0 +1,140 @@
+import { Database } from "bun:sqlite";
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { useSite, watchConsole } from "./harness";
+
+// Issue 3, browser journeys: the exit popup with a controlled clock, and the no-JavaScript form.
+
+const site = useSite();
+
+function leadRows() {
+  const db = new Database(join(site.server.dataDir, "site.db"), { readonly: true });
+  try {
+    return db.query<{ email: string; source: string; locale: string; ip_hash: string | null }, []>("SELECT email, source, locale, ip_hash FROM email_leads").all();
+  } finally {
+    db.close();
+  }
+}
+
+/** Loads a page under a fake clock, waits for hydration, then stops time; returns ms since load. */
+async function openWithFrozenClock(page: Page, path: string): Promise<number> {
+  await page.clock.install();
+  await page.goto(path);
+  await page.waitForFunction(() => {
+    const form = document.querySelector("#free-demo form");
+    return form instanceof HTMLFormElement && form.noValidate;
+  });
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 1_000);
+  return page.evaluate(() => performance.now());
+}
+
+const popup = (page: Page) => page.getByRole("dialog", { name: "Attendez ! Une démo offerte" });
+const isOpen = (page: Page) => page.evaluate(() => document.querySelector<HTMLDialogElement>("#exit-popup")?.open === true);
+
+test("the popup opens at 30 s and not before, takes focus, stores the address, confirms, and never comes back", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const consoleLog = watchConsole(page);
+  const elapsed = await openWithFrozenClock(page, "/");
+  expect(elapsed).toBeLessThan(28_000);
+
+  await page.clock.runFor(29_000 - elapsed);
+  expect(await isOpen(page)).toBe(false);
+  await page.clock.runFor(1_500);
+  await popup(page).waitFor({ state: "visible" });
+  // Focus is in the dialog, on the address field, for keyboard and screen-reader users.
+  expect(await page.evaluate(() => document.activeElement instanceof HTMLInputElement && document.activeElement.type === "email" && document.activeElement.closest("#exit-popup") !== null)).toBe(true);
+  expect(await popup(page).getAttribute("aria-describedby")).toBe("exit-popup-text");
+
+  await popup(page).getByLabel("Adresse email").fill("  Visiteur.Popup@Example.COM ");
+  await popup(page).getByRole("button", { name: "Envoyez-moi la démo" }).click();
+  await page.getByText("Démo envoyée ! Vérifiez vos emails.").waitFor({ state: "visible" });
+  await popup(page).waitFor({ state: "hidden" });
+  expect(leadRows()).toEqual([expect.objectContaining({ email: "visiteur.popup@example.com", source: "exit_popup", locale: "fr" })]);
+  expect(leadRows()[0]?.ip_hash).toMatch(/^[0-9a-f]{64}$/);
+
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector<HTMLFormElement>("#free-demo form")?.noValidate === true);
+  await page.clock.runFor(60_000);
+  expect(await isOpen(page)).toBe(false);
+  expect(consoleLog.errors).toEqual([]);
+  await context.close();
+}, 90_000);
+
+test("an invalid address shows the translated error in the popup and sends nothing", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/leads")) posts.push(request.method());
+  });
+  const elapsed = await openWithFrozenClock(page, "/en");
+  await page.clock.runFor(30_500 - elapsed);
+  const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+  await dialog.waitFor({ state: "visible" });
+
+  const field = dialog.getByLabel("E-mail address");
+  await field.fill("not-an-address");
+  await field.press("Enter");
+  await dialog.getByRole("alert").getByText("Invalid email address").waitFor({ state: "visible" });
+  expect(await field.getAttribute("aria-invalid")).toBe("true");
+  expect(await dialog.isVisible()).toBe(true);
+
+  await field.fill("ab@c");
+  await dialog.getByRole("button", { name: "Send me the demo" }).click();
+  await dialog.getByRole("alert").getByText("Email too short").waitFor({ state: "visible" });
+  expect(posts).toEqual([]);
+  expect(leadRows().some((r) => r.email.startsWith("not-an") || r.email === "ab@c")).toBe(false);
+
+  // Escape closes it; the error is gone when it is closed.
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  await context.close();
+}, 90_000);
+
+test("the popup closes with its buttons and on the backdrop", async () => {
+  for (const how of ["No thanks", "Dismiss", "backdrop"] as const) {
+    // A fresh context each time: the clock and local storage belong to the context.
+    const context = await site.newContext();
+    const page = await context.newPage();
+    const elapsed = await openWithFrozenClock(page, "/en");
+    await page.locator(".site-nav a").first().focus();
+    await page.clock.runFor(31_000 - elapsed);
+    const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+    await dialog.waitFor({ state: "visible" });
+    if (how === "backdrop") await page.mouse.click(5, 5);
+    else await dialog.getByRole("button", { name: how, exact: true }).click();
+    await dialog.waitFor({ state: "hidden" });
+    // Focus is back where the visitor was.
+    expect(await page.evaluate(() => document.activeElement?.closest(".site-nav") !== null)).toBe(true);
+    await context.close();
+  }
+}, 90_000);
+
+test("the popup never appears on the payment page", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.clock.install();
+  await page.goto("/paiement");
+  await page.waitForLoadState("networkidle");
+  await page.clock.runFor(120_000);
+  expect(await page.locator("#exit-popup").count()).toBe(0);
+  expect(await page.getByRole("dialog").count()).toBe(0);
+  expect(await page.evaluate(() => window.localStorage.getItem("exit-popup-shown"))).toBeNull();
+  await context.close();
+}, 90_000);
+
+test("without JavaScript the free-demo form posts, stores the lead and shows the confirmation", async () => {
+  const context = await site.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/it");
+  const section = page.locator("#free-demo");
+  await section.getByLabel("Indirizzo email").fill("senza.js@example.it");
+  await section.getByRole("button", { name: "Inviami la demo" }).click();
+  await page.waitForURL("**/it?lead=sent#free-demo");
+  await page.locator("#free-demo").getByText("Demo inviata! Controlla la tua email.").waitFor({ state: "visible" });
+  expect(leadRows()).toContainEqual(expect.objectContaining({ email: "senza.js@example.it", locale: "it" }));
+  await context.close();
+}, 90_000);
