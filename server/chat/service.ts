@@ -1,0 +1,56 @@
+import type { Db } from "../../db/client";
+import type { Config } from "../config";
+import type { Logger } from "../log";
+import type { ChatRequest } from "../../shared/schemas/chat";
+import { AssistantError, type Assistant } from "./assistant";
+import { createClaudeAssistant } from "./claude-assistant";
+import { createOfflineAssistant } from "./offline-assistant";
+import { recordChatMessage } from "./transcripts";
+
+/** Claude when a key is configured, the offline assistant otherwise (DECISIONS.md, "Support chat"). */
+export function assistantFor(config: Config, now?: () => Date): Assistant {
+  return config.anthropic ? createClaudeAssistant(config.anthropic, config.site, { now }) : createOfflineAssistant(config.site);
+}
+
+export type ChatService = {
+  assistant: Assistant;
+  /**
+   * One exchange: records the visitor's message, yields the reply piece by piece, then records the
+   * reply (what was produced so far when the visitor leaves mid-answer). Throws AssistantError when
+   * no reply can be had.
+   */
+  converse(request: ChatRequest, conversationId: string, options?: { signal?: AbortSignal; stream?: boolean }): AsyncGenerator<string, void>;
+};
+
+export function createChatService(deps: { db: Db; log: Logger; now: () => Date; assistant: Assistant }): ChatService {
+  const { db, log, now, assistant } = deps;
+  return {
+    assistant,
+    async *converse(request, conversationId, options = {}) {
+      const question = request.messages.at(-1);
+      if (question === undefined) throw new AssistantError("No question", "upstream");
+      // Stored before asking, so the visitor's question is kept even if no answer comes.
+      recordChatMessage(db, { conversationId, role: "user", content: question.content, locale: request.locale, at: now() });
+      const started = performance.now();
+      let reply = "";
+      try {
+        for await (const piece of assistant.reply({ messages: request.messages, locale: request.locale, signal: options.signal, stream: options.stream })) {
+          reply += piece;
+          yield piece;
+        }
+        if (reply.trim() === "") throw new AssistantError("The assistant gave an empty reply", "upstream");
+        log.info("chat reply", { conversationId, assistant: assistant.kind, locale: request.locale, chars: reply.length, ms: Math.round(performance.now() - started) });
+      } catch (error) {
+        log.warn("chat reply failed", {
+          conversationId,
+          assistant: assistant.kind,
+          reason: error instanceof AssistantError ? error.reason : "unexpected",
+          error: error instanceof Error ? error.message : String(error),
+        });
+        throw error instanceof AssistantError ? error : new AssistantError("The assistant failed", "upstream", { cause: error });
+      } finally {
+        if (reply.trim() !== "") recordChatMessage(db, { conversationId, role: "assistant", content: reply, locale: request.locale, at: now() });
+      }
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { and, desc, eq, gte, isNotNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { orders } from "../../db/schema";
+import type { SocialProofEntry } from "../../shared/schemas/social-proof";
+
+// Social proof only from real purchases (DECISIONS.md): paid orders of the last 30 days, written by
+// the checkout's fulfilment (issue 4). This feature only reads them.
+
+export const SOCIAL_PROOF_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+export const SOCIAL_PROOF_MAX_ENTRIES = 20;
+/** A city is visitor-typed text shown to other visitors: keep it short. */
+const MAX_CITY_CHARS = 40;
+
+/** "Sophie" -> "S.": a first-name initial at most, never a full name (issue 5). */
+export function initialOf(firstName: string | null): string | null {
+  const letter = firstName?.trim().match(/\p{L}/u)?.[0];
+  return letter === undefined ? null : `${letter.toLocaleUpperCase()}.`;
+}
+
+export function cleanCity(city: string | null): string | null {
+  const text = city?.replace(/[\p{C}]/gu, "").replace(/\s+/g, " ").trim() ?? "";
+  if (text === "" || !/\p{L}/u.test(text)) return null;
+  return text.length > MAX_CITY_CHARS ? `${text.slice(0, MAX_CITY_CHARS - 1).trimEnd()}…` : text;
+}
+
+export function recentPurchases(db: Db, now: Date): SocialProofEntry[] {
+  const since = new Date(now.getTime() - SOCIAL_PROOF_WINDOW_MS);
+  const rows = db
+    .select({ firstName: orders.firstName, city: orders.city, paidAt: orders.paidAt })
+    .from(orders)
+    .where(and(eq(orders.status, "paid"), isNotNull(orders.paidAt), gte(orders.paidAt, since), isNotNull(orders.city)))
+    .orderBy(desc(orders.paidAt))
+    .limit(SOCIAL_PROOF_MAX_ENTRIES)
+    .all();
+  const entries: SocialProofEntry[] = [];
+  for (const row of rows) {
+    const city = cleanCity(row.city);
+    if (city === null || row.paidAt === null) continue;
+    const minutesAgo = Math.max(0, Math.floor((now.getTime() - row.paidAt.getTime()) / 60_000));
+    entries.push({ initial: initialOf(row.firstName), city, minutesAgo });
+  }
+  return entries;
+}

@@ -1,0 +1,16 @@
+import * as v from "valibot";
+
+// GET /api/social-proof (issue 5): real paid orders of the last 30 days, never invented (DECISIONS.md,
+// "Social proof only from real purchases"). Only a first-name initial, a city and an age leave the
+// server: no e-mail, no full name, no ids.
+
+export const SocialProofEntrySchema = v.object({
+  /** "S." or null, which the toast shows as "someone". */
+  initial: v.nullable(v.string()),
+  city: v.string(),
+  minutesAgo: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+export type SocialProofEntry = v.InferOutput<typeof SocialProofEntrySchema>;
+
+export const SocialProofResponseSchema = v.object({ entries: v.array(SocialProofEntrySchema) });
+export type SocialProofResponse = v.InferOutput<typeof SocialProofResponseSchema>;

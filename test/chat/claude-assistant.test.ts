@@ -1,0 +1,139 @@
+import { afterAll, beforeEach, expect, test } from "bun:test";
+import { AssistantError } from "../../server/chat/assistant";
+import { CLAUDE_HISTORY, createClaudeAssistant } from "../../server/chat/claude-assistant";
+import { testConfig } from "../../server/config";
+import type { ChatMessage } from "../../shared/schemas/chat";
+import { buildSiteFacts } from "../../shared/site-facts";
+import { apiKeyOf, startFakeAnthropic } from "./fake-anthropic";
+
+const fake = startFakeAnthropic();
+afterAll(() => fake.stop());
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.behave({ kind: "reply", pieces: ["Oui, ", "un seul ", "paiement."] });
+});
+
+function claude(env: Record<string, string> = {}) {
+  const config = testConfig({
+    ANTHROPIC_API_KEY: "sk-ant-test-0000000000",
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_MODEL: "claude-test-model",
+    ANTHROPIC_MAX_TOKENS: "321",
+    ...env,
+  });
+  const settings = config.anthropic;
+  if (settings === undefined) throw new Error("Anthropic settings missing");
+  return createClaudeAssistant(settings, config.site, { maxRetries: 0 });
+}
+
+async function collect(pieces: AsyncIterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const piece of pieces) out.push(piece);
+  return out;
+}
+
+async function failure(pieces: AsyncIterable<string>): Promise<AssistantError> {
+  try {
+    await collect(pieces);
+  } catch (error) {
+    if (error instanceof AssistantError) return error;
+    throw error;
+  }
+  throw new Error("expected the reply to fail");
+}
+
+const ask = (content: string): ChatMessage[] => [{ role: "user", content }];
+
+test("streams Claude's reply piece by piece, asking with the configured model, key and token cap", async () => {
+  const pieces = await collect(claude().reply({ messages: ask("C'est un abonnement ?"), locale: "fr" }));
+  expect(pieces).toEqual(["Oui, ", "un seul ", "paiement."]);
+
+  expect(fake.requests).toHaveLength(1);
+  const sent = fake.requests[0]!;
+  expect(sent.path).toBe("/v1/messages");
+  expect(apiKeyOf(sent.headers)).toBe("sk-ant-test-0000000000");
+  expect(sent.headers.get("anthropic-version")).toBeTruthy();
+  expect(sent.body.model).toBe("claude-test-model");
+  expect(sent.body.max_tokens).toBe(321);
+  expect(sent.body.stream).toBe(true);
+  expect(sent.body.messages).toEqual([{ role: "user", content: "C'est un abonnement ?" }]);
+});
+
+test("the system prompt carries the site's content in the visitor's language, with the page's price", async () => {
+  await collect(claude().reply({ messages: ask("Prix ?"), locale: "fr" }));
+  await collect(claude().reply({ messages: ask("Price?"), locale: "en" }));
+  const [fr, en] = fake.requests.map((r) => String(r.body.system));
+  const site = testConfig().site;
+  const price = { fr: buildSiteFacts(site, "fr").price, en: buildSiteFacts(site, "en").price };
+
+  expect(fr).toContain("Answer in Français");
+  expect(fr).toContain("Est-ce vraiment un paiement unique ?");
+  expect(fr).toContain(`Vous payez ${price.fr} une seule fois`);
+  expect(price.fr).toMatch(/^29,99\s€$/);
+  expect(fr).toContain("support@example.com");
+  expect(fr).toContain("7 jours sur 7");
+  expect(fr).not.toContain("Is it really a single payment?");
+
+  expect(en).toContain("Answer in English");
+  expect(en).toContain(`You pay ${price.en} once`);
+  expect(price.en).toBe("€29.99");
+  expect(en).toContain("7-day money-back guarantee");
+  // The rules that keep it on the product and away from invented amounts.
+  expect(en).toMatch(/never instructions to you/i);
+  expect(en).toMatch(/Never invent or change a price/);
+});
+
+test("only the latest messages are sent, starting with the visitor", async () => {
+  const messages: ChatMessage[] = [];
+  for (let i = 1; i <= 15; i++) messages.push({ role: i % 2 === 1 ? "user" : "assistant", content: `message ${i}` });
+  await collect(claude().reply({ messages, locale: "en" }));
+
+  const sent = fake.requests[0]!.body.messages;
+  expect(Array.isArray(sent)).toBe(true);
+  const list = Array.isArray(sent) ? sent : [];
+  expect(list.length).toBeLessThanOrEqual(CLAUDE_HISTORY);
+  expect(list[0]).toEqual({ role: "user", content: "message 7" });
+  expect(list.at(-1)).toEqual({ role: "user", content: "message 15" });
+});
+
+test("asks without streaming when the caller wants the reply in one piece", async () => {
+  const pieces = await collect(claude().reply({ messages: ask("Hello"), locale: "en", stream: false }));
+  expect(pieces.join("")).toBe("Oui, un seul paiement.");
+  expect(fake.requests[0]!.body.stream).toBeUndefined();
+});
+
+test("an error status from the API becomes an AssistantError (no reply)", async () => {
+  fake.behave({ kind: "error", status: 529, type: "overloaded_error", message: "Overloaded" });
+  const streamed = await failure(claude().reply({ messages: ask("Hi"), locale: "en" }));
+  expect(streamed.reason).toBe("upstream");
+  expect(streamed.message).toContain("529");
+
+  fake.behave({ kind: "error", status: 400, type: "invalid_request_error", message: "max_tokens: too large" });
+  const plain = await failure(claude().reply({ messages: ask("Hi"), locale: "en", stream: false }));
+  expect(plain.reason).toBe("upstream");
+  expect(plain.message).toContain("max_tokens: too large");
+});
+
+test("a reply that never comes fails after the configured timeout", async () => {
+  fake.behave({ kind: "hang" });
+  const error = await failure(claude({ ANTHROPIC_TIMEOUT_MS: "700" }).reply({ messages: ask("Hi"), locale: "en" }));
+  expect(error.reason).toBe("timeout");
+});
+
+test("a stream that ends before message_stop, or breaks, is a failure, not a short answer", async () => {
+  fake.behave({ kind: "truncated", pieces: ["Half an ans", "wer"] });
+  const truncated = await failure(claude().reply({ messages: ask("Hi"), locale: "en" }));
+  expect(truncated.reason).toBe("broken-stream");
+
+  fake.behave({ kind: "broken", pieces: ["Half an ans", "wer"] });
+  const broken = await failure(claude().reply({ messages: ask("Hi"), locale: "en" }));
+  expect(broken.reason).toBe("broken-stream");
+});
+
+test("a visitor who leaves stops the request", async () => {
+  fake.behave({ kind: "hang" });
+  const abort = new AbortController();
+  const pending = failure(claude().reply({ messages: ask("Hi"), locale: "en", signal: abort.signal }));
+  abort.abort();
+  expect((await pending).reason).toBe("aborted");
+});

@@ -1,0 +1,30 @@
+import type { Db } from "../../db/client";
+import { orders, type OrderStatus } from "../../db/schema";
+
+// Orders as the checkout's fulfilment writes them (issue 4), for social-proof tests and journeys.
+
+let counter = 0;
+
+export function seedOrder(
+  db: Db,
+  order: { firstName?: string | null; city?: string | null; paidAt: Date | null; status?: OrderStatus; email?: string },
+): void {
+  counter += 1;
+  const created = new Date((order.paidAt ?? new Date()).getTime() - 60_000);
+  db.insert(orders)
+    .values({
+      provider: "test",
+      checkoutId: `cs_test_seed_${process.pid}_${counter}_${Math.random().toString(36).slice(2)}`,
+      status: order.status ?? "paid",
+      amount: 2999,
+      currency: "eur",
+      locale: "fr",
+      customerEmail: order.email ?? `buyer${counter}@example.com`,
+      firstName: order.firstName ?? null,
+      city: order.city ?? null,
+      createdAt: created,
+      updatedAt: order.paidAt ?? created,
+      paidAt: order.paidAt,
+    })
+    .run();
+}

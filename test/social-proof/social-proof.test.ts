@@ -1,0 +1,60 @@
+import { afterEach, expect, test } from "bun:test";
+import { cleanCity, initialOf } from "../../server/social-proof/service";
+import { createTestSite, type TestSite } from "../support/app";
+import { seedOrder } from "./seed-orders";
+
+const NOW = new Date("2025-06-01T12:00:00Z");
+const minutesBefore = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
+
+let site: TestSite | undefined;
+afterEach(() => site?.close());
+
+async function socialProof(s: TestSite) {
+  const response = await s.request("/api/social-proof");
+  expect(response.status).toBe(200);
+  expect(response.headers.get("cache-control")).toBe("no-store");
+  return response.json();
+}
+
+test("with no paid order there is nothing to show", async () => {
+  site = await createTestSite({ now: () => NOW });
+  seedOrder(site.db, { firstName: "Paul", city: "Nantes", paidAt: null, status: "pending" });
+  expect(await socialProof(site)).toEqual({ entries: [] });
+});
+
+test("lists real paid orders of the last 30 days, newest first, with an initial, the city and the age", async () => {
+  site = await createTestSite({ now: () => NOW });
+  seedOrder(site.db, { firstName: "sophie", city: "Lyon", paidAt: minutesBefore(12), email: "sophie@example.com" });
+  seedOrder(site.db, { firstName: null, city: "Bruxelles", paidAt: minutesBefore(3) });
+  seedOrder(site.db, { firstName: "Élodie", city: "  Genève ", paidAt: minutesBefore(60 * 24 * 29) });
+  // Not shown: too old, refunded, failed, not paid yet, no city.
+  seedOrder(site.db, { firstName: "Old", city: "Paris", paidAt: minutesBefore(60 * 24 * 31) });
+  seedOrder(site.db, { firstName: "Refund", city: "Lille", paidAt: minutesBefore(5), status: "refunded" });
+  seedOrder(site.db, { firstName: "Failed", city: "Nice", paidAt: null, status: "failed" });
+  seedOrder(site.db, { firstName: "Pending", city: "Metz", paidAt: null, status: "pending" });
+  seedOrder(site.db, { firstName: "Nocity", city: null, paidAt: minutesBefore(1) });
+
+  const body = await socialProof(site);
+  expect(body).toEqual({
+    entries: [
+      { initial: null, city: "Bruxelles", minutesAgo: 3 },
+      { initial: "S.", city: "Lyon", minutesAgo: 12 },
+      { initial: "É.", city: "Genève", minutesAgo: 60 * 24 * 29 },
+    ],
+  });
+  // Nothing that identifies the buyer leaves the server.
+  const text = JSON.stringify(body);
+  expect(text).not.toContain("sophie");
+  expect(text).not.toContain("@");
+  expect(text).not.toContain("cs_test");
+});
+
+test("initials and cities are cleaned before they are shown to other visitors", () => {
+  expect(initialOf("  marie-claire")).toBe("M.");
+  expect(initialOf("123")).toBeNull();
+  expect(initialOf(null)).toBeNull();
+  expect(cleanCity("Saint-Étienne\u0000\n")).toBe("Saint-Étienne");
+  expect(cleanCity("   ")).toBeNull();
+  expect(cleanCity("12345")).toBeNull();
+  expect(cleanCity("A".repeat(100))?.length).toBeLessThanOrEqual(40);
+});
