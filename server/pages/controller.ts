@@ -57,8 +57,8 @@ export function pagesController(deps: AppDeps) {
     .get("*", ({ request, path, nonce }) => {
       const asset = assets.get(path);
       if (asset !== undefined) return serveAsset(request, asset);
-      // A trailing slash on a real page: send to the canonical path.
-      const match = matchPath(path);
+      // A redundant /fr prefix: send to the canonical path. (Elysia already serves `/en/` as `/en`.)
+      const match = matchPath(path) ?? (path === "/fr" || path.startsWith("/fr/") ? matchPath(path.slice(3) || "/") : null);
       if (match !== null) return Response.redirect(new URL(pathFor(match.page, match.locale), request.url).toString(), 308);
       return notFound(request, path, nonce);
     });

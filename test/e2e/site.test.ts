@@ -130,6 +130,27 @@ test("without JavaScript every page is complete: main heading, working links", a
   await context.close();
 });
 
+test("nothing moves while the landing page loads on a phone (cumulative layout shift)", async () => {
+  const context = await site.newContext({ viewport: { width: 360, height: 740 } });
+  await context.addInitScript(() => {
+    const shifts: number[] = [];
+    Reflect.set(window, "__shifts", shifts);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push(Number(Reflect.get(entry, "value")));
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  const page = await context.newPage();
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 300))));
+  const cls = await page.evaluate(() => {
+    const shifts: number[] = Reflect.get(window, "__shifts");
+    return shifts.reduce((a, b) => a + b, 0);
+  });
+  expect(cls).toBeLessThan(0.01);
+  await context.close();
+});
+
 test("screenshots of the landing page at 360 px and 1280 px", async () => {
   for (const width of [360, 1280]) {
     const context = await site.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });

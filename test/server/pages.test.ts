@@ -55,8 +55,15 @@ test("an unknown path answers 404 with the localized not-found page, a link home
 });
 
 test("an unknown language prefix is a 404, not a French page", async () => {
-  for (const path of ["/de", "/de/paiement", "/fr/paiement", "/en/paiement/x"]) {
+  for (const path of ["/de", "/de/paiement", "/en/paiement/x", "/fr/nope"]) {
     expect({ path, status: (await site.request(path)).status }).toEqual({ path, status: 404 });
+  }
+});
+
+test("the redundant /fr prefix redirects to the canonical French page", async () => {
+  for (const [from, to] of [["/fr/paiement", "/paiement"], ["/fr", "/"], ["/fr/payment-success", "/payment-success"]]) {
+    const response = await site.request(from!);
+    expect({ from, status: response.status, location: response.headers.get("location") }).toEqual({ from, status: 308, location: `http://localhost${to}` });
   }
 });
 
