@@ -1,0 +1,52 @@
+import { afterAll, expect, test } from "bun:test";
+import { spawn } from "bun";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// The owner's way to run the site: one file, started from any directory.
+const root = join(import.meta.dir, "..", "..");
+const workDir = mkdtempSync(join(tmpdir(), "site-exe-"));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+test("npm run build makes one executable that serves the whole site from another directory", async () => {
+  const build = spawn({ cmd: [process.execPath, "run", "scripts/build.ts"], cwd: root, stdout: "pipe", stderr: "pipe" });
+  expect(await build.exited).toBe(0);
+
+  const server = spawn({
+    cmd: [join(root, "dist", "site")],
+    cwd: workDir,
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  try {
+    const reader = server.stdout.getReader();
+    let out = "";
+    let port = "";
+    while (port === "") {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`executable exited: ${out}`);
+      out += new TextDecoder().decode(value);
+      port = /listening on http:\/\/localhost:(\d+)/.exec(out)?.[1] ?? "";
+    }
+    const base = `http://127.0.0.1:${port}`;
+    const html = await (await fetch(`${base}/en`)).text();
+    expect(html).toContain('<html lang="en"');
+    const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThan(3);
+    for (const url of assets) expect({ url, status: (await fetch(base + url)).status }).toEqual({ url, status: 200 });
+    const video = await fetch(`${base}/demo-video.mp4`);
+    expect(video.headers.get("content-type")).toBe("video/mp4");
+    expect((await video.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    // Its SQLite file is created, with every migration, where it was started.
+    expect(await Bun.file(join(workDir, "data", "site.db")).exists()).toBe(true);
+  } finally {
+    server.kill();
+    await server.exited;
+  }
+
+  const exported = spawn({ cmd: [join(root, "dist", "site"), "orders", "export"], cwd: workDir, stdout: "pipe" });
+  expect(await exported.exited).toBe(0);
+  expect((await new Response(exported.stdout).text()).split("\r\n")[0]).toStartWith("id,provider,checkout_id,status");
+});
