@@ -1,0 +1,15 @@
+import { expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "../../server/config";
+
+// Issue 4: in production without Stripe keys the server refuses to start unless the test checkout is
+// explicitly allowed, so a real shop never takes "payments" on the test card page by mistake.
+
+test("production without Stripe keys refuses to start, naming the variable", () => {
+  expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(ConfigError);
+  expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/STRIPE_SECRET_KEY.*ALLOW_TEST_CHECKOUT/);
+});
+
+test("production with ALLOW_TEST_CHECKOUT=true or with both Stripe keys starts", () => {
+  expect(loadConfig({ NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true" }).stripe).toBeUndefined();
+  expect(loadConfig({ NODE_ENV: "production", STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" }).stripe?.secretKey).toBe("sk_live_x");
+});
