@@ -1,0 +1,151 @@
+import { afterEach, expect, mock, spyOn, test } from "bun:test";
+import { MESSAGES } from "../../server/locales";
+import { LOCALES, type Locale } from "../../shared/locales";
+import { useDom } from "../support/dom";
+import { makePageData } from "../support/page-data";
+
+useDom();
+
+const { render, screen, fireEvent, waitFor, act, cleanup } = await import("@testing-library/react");
+const { I18nProvider } = await import("../../client/i18n");
+const { ToastProvider } = await import("../../client/components/toast");
+const { FooterLeadForm } = await import("../../client/components/lead-form");
+
+// The spec's error catalogue for lead submits (section 8), through the free-demo form (the popup
+// uses the same hook; its browser journey is in test/e2e/leads.test.ts).
+
+afterEach(() => {
+  mock.restore();
+  window.localStorage.clear();
+});
+
+function renderForm(locale: Locale = "fr", data = makePageData({ page: "landing" }, locale)) {
+  const view = render(
+    <I18nProvider data={data}>
+      <ToastProvider>
+        <FooterLeadForm />
+      </ToastProvider>
+    </I18nProvider>,
+  );
+  const form = view.container.querySelector("form");
+  const input = view.container.querySelector('input[type="email"]');
+  if (!(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement)) throw new Error("form not rendered");
+  return { form, input };
+}
+
+/** Replaces fetch for one test (restored by mock.restore()). */
+function fakeFetch(impl: () => Promise<Response>) {
+  return spyOn(globalThis, "fetch").mockImplementation(Object.assign(impl, { preconnect: fetch.preconnect }));
+}
+const answer = (status: number, body: unknown) => fakeFetch(async () => Response.json(body, { status }));
+
+async function submit(form: HTMLFormElement, input: HTMLInputElement, value: string) {
+  fireEvent.input(input, { target: { value } });
+  await act(async () => {
+    fireEvent.submit(form);
+  });
+}
+
+test("a stored address shows the 'demo sent' confirmation and marks the popup as seen", async () => {
+  const fetchSpy = answer(201, { ok: true });
+  const { form, input } = renderForm("fr");
+  await submit(form, input, "  Moi@Exemple.FR ");
+  await waitFor(() => expect(screen.getAllByText("Démo envoyée ! Vérifiez vos emails.").length).toBeGreaterThan(0));
+  expect(fetchSpy).toHaveBeenCalledTimes(1);
+  const [url, init] = fetchSpy.mock.calls[0]!;
+  expect(url).toBe("/api/leads");
+  expect(JSON.parse(String(init?.body))).toEqual({ email: "moi@exemple.fr", source: "exit_popup", ip_hash: null, locale: "fr" });
+  expect(window.localStorage.getItem("exit-popup-shown")).not.toBeNull();
+});
+
+test("an answer mentioning 'Rate limit' shows the translated rate-limit text in every language", async () => {
+  for (const locale of LOCALES) {
+    answer(429, { error: "Rate limit exceeded: too many submissions, try again in 600 s" });
+    const { form, input } = renderForm(locale);
+    await submit(form, input, "someone@example.com");
+    await screen.findByText(MESSAGES[locale]["lead.rateLimit"]!);
+    cleanup();
+    mock.restore();
+  }
+});
+
+test("another refusal shows the translated e-mail error; a server failure or network error the unexpected-error text", async () => {
+  for (const locale of LOCALES) {
+    for (const [respond, key] of [
+      [() => answer(400, { error: "email: Invalid email address" }), "lead.emailError"],
+      [() => answer(503, { error: "Could not store the address right now, please try again" }), "lead.unexpectedError"],
+      [() => fakeFetch(async () => Promise.reject(new TypeError("Failed to fetch"))), "lead.unexpectedError"],
+    ] as const) {
+      respond();
+      const { form, input } = renderForm(locale);
+      await submit(form, input, "someone@example.com");
+      await screen.findByText(MESSAGES[locale][key]!);
+      cleanup();
+      mock.restore();
+    }
+  }
+});
+
+test("without a translation the spec's English fallbacks are shown", async () => {
+  const messages = { ...MESSAGES.fr };
+  delete messages["lead.rateLimit"];
+  delete messages["lead.emailError"];
+  answer(429, { error: "Rate limit exceeded" });
+  const first = renderForm("fr", makePageData({ page: "landing" }, "fr", { messages }));
+  await submit(first.form, first.input, "someone@example.com");
+  await screen.findByText("Too many submissions. Please try again later.");
+  cleanup();
+  mock.restore();
+  answer(400, { error: "email: Invalid email address" });
+  const second = renderForm("fr", makePageData({ page: "landing" }, "fr", { messages }));
+  await submit(second.form, second.input, "someone@example.com");
+  await screen.findByText("Invalid email. Please try again.");
+});
+
+test("an invalid address is refused before sending, with the translated validation message on the field", async () => {
+  const fetchSpy = answer(201, { ok: true });
+  const { form, input } = renderForm("es");
+  for (const [value, key] of [
+    ["", "lead.emailRequired"],
+    ["a@b", "lead.emailTooShort"],
+    ["pas-une-adresse", "lead.emailInvalid"],
+    [`${"a".repeat(250)}@example.com`, "lead.emailTooLong"],
+  ] as const) {
+    await submit(form, input, value);
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe(MESSAGES.es[key]!);
+    expect(input.getAttribute("aria-invalid")).toBe("true");
+    expect(input.getAttribute("aria-describedby")).toBe(alert.id);
+  }
+  expect(fetchSpy).not.toHaveBeenCalled();
+});
+
+test("a second submit while the first is in flight sends nothing and the button is disabled", async () => {
+  let release: (response: Response) => void = () => {};
+  const fetchSpy = fakeFetch(() => new Promise<Response>((resolve) => (release = resolve)));
+  const { form, input } = renderForm("en");
+  await submit(form, input, "once@example.com");
+  await act(async () => {
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+  });
+  expect(fetchSpy).toHaveBeenCalledTimes(1);
+  const button = screen.getByRole("button", { name: "Sending…" });
+  expect(button.hasAttribute("disabled")).toBe(true);
+  await act(async () => release(Response.json({ ok: true }, { status: 201 })));
+  await screen.findAllByText("Demo sent! Check your inbox.");
+  expect(screen.getByRole("button", { name: "Send me the demo" }).hasAttribute("disabled")).toBe(false);
+});
+
+test("the outcome of a plain form post is shown after the redirect", () => {
+  for (const [lead, text] of [
+    ["sent", MESSAGES.it.demoSent],
+    ["invalid", MESSAGES.it["lead.emailError"]],
+    ["rate-limited", MESSAGES.it["lead.rateLimit"]],
+    ["error", MESSAGES.it["lead.unexpectedError"]],
+  ] as const) {
+    renderForm("it", makePageData({ page: "landing", lead }, "it"));
+    expect(screen.getByText(text!)).toBeDefined();
+    cleanup();
+  }
+});
