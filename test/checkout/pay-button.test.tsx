@@ -1,0 +1,96 @@
+import { afterEach, expect, test } from "bun:test";
+import { useDom } from "../support/dom";
+import { makePageData } from "../support/page-data";
+
+useDom();
+
+const { render, screen, fireEvent, waitFor } = await import("@testing-library/react");
+const { I18nProvider } = await import("../../client/i18n");
+const { ToastProvider } = await import("../../client/components/toast");
+const { PayButton } = await import("../../client/components/pay-button");
+
+// The pay button with JavaScript (spec 4 "Payment", 8): busy, then redirect; or back to idle with
+// the error toast. The server answers are stubbed at fetch.
+
+const realFetch = globalThis.fetch;
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+type Answer = { status: number; body: unknown } | "network-error" | "never";
+function stubFetch(answer: Answer) {
+  const calls: { url: string; body: string }[] = [];
+  const stub = async (input: string | URL | Request, init?: RequestInit) => {
+    calls.push({ url: String(input), body: String(init?.body) });
+    if (answer === "network-error") throw new TypeError("Failed to fetch");
+    if (answer === "never") return new Promise<Response>(() => {});
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { "content-type": "application/json" } });
+  };
+  globalThis.fetch = Object.assign(stub, { preconnect: () => {} });
+  return calls;
+}
+
+function renderButton(locale: "fr" | "en" = "fr") {
+  const navigations: string[] = [];
+  render(
+    <I18nProvider data={makePageData({ page: "payment" }, locale)}>
+      <ToastProvider>
+        <PayButton navigate={(url) => navigations.push(url)} />
+      </ToastProvider>
+    </I18nProvider>,
+  );
+  return navigations;
+}
+
+test("while the checkout is being created the button is disabled and says it is redirecting", async () => {
+  const calls = stubFetch("never");
+  renderButton("fr");
+  fireEvent.click(screen.getByRole("button", { name: /Payer 29,99/ }));
+  const busy = await screen.findByRole("button", { name: "Redirection vers le paiement sécurisé…" });
+  expect(busy.hasAttribute("disabled")).toBe(true);
+  expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "fr" }) }]);
+});
+
+test("the browser is sent to the returned URL", async () => {
+  stubFetch({ status: 200, body: { url: "/checkout/test/cs_test_abc" } });
+  const navigations = renderButton("en");
+  fireEvent.click(screen.getByRole("button", { name: /Pay €29.99/ }));
+  await waitFor(() => expect(navigations).toEqual(["/checkout/test/cs_test_abc"]));
+});
+
+test("a provider failure returns to idle with the translated error toast", async () => {
+  stubFetch({ status: 502, body: { error: "The payment provider is unavailable" } });
+  const navigations = renderButton("fr");
+  fireEvent.click(screen.getByRole("button", { name: /Payer/ }));
+  const alert = await screen.findByRole("alert");
+  expect(alert.textContent).toContain("Une erreur est survenue");
+  expect(alert.textContent).toContain("Réessayez dans un instant.");
+  const button = await screen.findByRole("button", { name: /Payer 29,99/ });
+  expect(button.hasAttribute("disabled")).toBe(false);
+  expect(navigations).toEqual([]);
+});
+
+test("an answer without url shows 'URL de paiement introuvable.'", async () => {
+  stubFetch({ status: 200, body: {} });
+  renderButton("fr");
+  fireEvent.click(screen.getByRole("button", { name: /Payer/ }));
+  const alert = await screen.findByRole("alert");
+  expect(alert.textContent).toContain("URL de paiement introuvable.");
+});
+
+test("a network failure shows the translated description, in English for an English visitor", async () => {
+  stubFetch("network-error");
+  renderButton("en");
+  fireEvent.click(screen.getByRole("button", { name: /Pay/ }));
+  const alert = await screen.findByRole("alert");
+  expect(alert.textContent).toContain("An error occurred");
+  expect(alert.textContent).toContain("Please try again in a moment.");
+});
+
+test("without JavaScript the same button is a form posting the locale to /api/payment", () => {
+  renderButton("en");
+  const form = screen.getByRole("button", { name: /Pay/ }).closest("form")!;
+  expect(form.getAttribute("method")).toBe("post");
+  expect(form.getAttribute("action")).toBe("/api/payment");
+  expect(form.querySelector<HTMLInputElement>('input[name="locale"]')!.value).toBe("en");
+});
