@@ -1,4 +1,139 @@
-/** Floating support button with chat and e-mail (issue 5). */
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useI18n } from "../i18n";
+import { ChatWindow } from "./chat-window";
+import { Icon } from "./icons";
+import { useToast } from "./toast";
+
+type Panel = "none" | "menu" | "chat" | "email";
+
+/**
+ * Floating support button with a menu: Chat Support opens the chat window, Email Support copies the
+ * support address and confirms with the toast "Email copié !" (spec section 2, issue 5). Where the
+ * clipboard is refused, the address is shown selected with a mailto: link instead.
+ *
+ * Needs JavaScript: it renders hidden on the server and shows once hydrated, so a visitor without
+ * scripts never meets a button that does nothing (the footer carries the address for them).
+ */
 export function SupportWidget() {
-  return null;
+  const { t, facts } = useI18n();
+  const toast = useToast();
+  const [ready, setReady] = useState(false);
+  const [panel, setPanel] = useState<Panel>("none");
+  const menuId = useId();
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const addressRef = useRef<HTMLAnchorElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => setReady(true), []);
+
+  // The menu takes focus on its first item; a click elsewhere closes it.
+  useEffect(() => {
+    if (panel !== "menu") return;
+    menuRef.current?.querySelector<HTMLElement>("[role=menuitem]")?.focus();
+    const onPointer = (event: PointerEvent) => {
+      if (event.target instanceof Node && !rootRef.current?.contains(event.target)) setPanel("none");
+    };
+    document.addEventListener("pointerdown", onPointer);
+    return () => document.removeEventListener("pointerdown", onPointer);
+  }, [panel]);
+
+  // Fallback when the clipboard is refused: the address, selected, ready to copy by hand.
+  useEffect(() => {
+    const link = addressRef.current;
+    if (panel !== "email" || link === null) return;
+    link.focus();
+    const selection = window.getSelection();
+    selection?.removeAllRanges();
+    selection?.selectAllChildren(link);
+  }, [panel]);
+
+  const close = () => {
+    setPanel("none");
+    triggerRef.current?.focus();
+  };
+
+  const copyEmail = async () => {
+    try {
+      if (navigator.clipboard === undefined) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(facts.supportEmail);
+      setPanel("none");
+      triggerRef.current?.focus();
+      toast.show({ title: t("support.emailCopied"), description: t("support.emailCopiedDesc"), tone: "success" });
+    } catch {
+      setPanel("email");
+    }
+  };
+
+  const onMenuKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
+    const index = items.findIndex((item) => item === document.activeElement);
+    const focusAt = (i: number) => items[(i + items.length) % items.length]?.focus();
+    switch (event.key) {
+      case "Escape":
+        event.preventDefault();
+        close();
+        break;
+      case "ArrowDown":
+        event.preventDefault();
+        focusAt(index + 1);
+        break;
+      case "ArrowUp":
+        event.preventDefault();
+        focusAt(index - 1);
+        break;
+      case "Home":
+        event.preventDefault();
+        focusAt(0);
+        break;
+      case "End":
+        event.preventDefault();
+        focusAt(items.length - 1);
+        break;
+      case "Tab":
+        setPanel("none");
+        break;
+    }
+  };
+
+  return (
+    <div ref={rootRef} className="support" hidden={!ready}>
+      {panel === "chat" ? <ChatWindow onClose={close} /> : null}
+      {panel === "menu" ? (
+        <div ref={menuRef} id={menuId} className="support__menu" role="menu" aria-label={t("support.menu")} onKeyDown={onMenuKeyDown}>
+          <button type="button" role="menuitem" tabIndex={-1} className="support__item" onClick={() => setPanel("chat")}>
+            <Icon name="chat" />
+            <span>{t("support.chat")}</span>
+          </button>
+          <button type="button" role="menuitem" tabIndex={-1} className="support__item" onClick={() => void copyEmail()}>
+            <Icon name="mail" />
+            <span>{t("support.email")}</span>
+          </button>
+        </div>
+      ) : null}
+      {panel === "email" ? (
+        <div className="support__email panel" role="group" aria-label={t("support.email")} onKeyDown={(event) => event.key === "Escape" && close()}>
+          <p className="support__email-text">{t("support.emailManual")}</p>
+          <a ref={addressRef} className="support__address" href={`mailto:${facts.supportEmail}`}>
+            {facts.supportEmail}
+          </a>
+          <button type="button" className="icon-button support__email-close" onClick={close} aria-label={t("toast.close")}>
+            <Icon name="close" />
+          </button>
+        </div>
+      ) : null}
+      <button
+        ref={triggerRef}
+        type="button"
+        className="support__trigger"
+        aria-haspopup="menu"
+        aria-expanded={panel === "menu"}
+        aria-controls={panel === "menu" ? menuId : undefined}
+        aria-label={panel === "chat" ? t("chat.close") : t("support.button")}
+        onClick={() => setPanel((current) => (current === "none" || current === "email" ? "menu" : "none"))}
+      >
+        <Icon name={panel === "chat" ? "close" : "support"} />
+      </button>
+    </div>
+  );
 }

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { openDb } from "../../db/client";
+import { seedOrder } from "../social-proof/seed-orders";
+import { launchBrowser, startServer, watchConsole, type RunningServer } from "./harness";
+
+// Social proof only from real purchases (DECISIONS.md), with the spec's timings (sections 4 and 9):
+// first 3 s after load, visible 5 s. The browser's clock is paused and moved by hand.
+
+let browser: Browser;
+let withOrders: RunningServer;
+let empty: RunningServer;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  const seeded = mkdtempSync(join(tmpdir(), "site-e2e-social-"));
+  dirs.push(seeded);
+  // Orders are written straight into the SQLite file before the server starts, as fulfilment would.
+  const db = openDb(join(seeded, "site.db"));
+  const now = Date.now();
+  seedOrder(db, { firstName: "Sophie", city: "Lyon", paidAt: new Date(now - 12 * 60_000) });
+  seedOrder(db, { firstName: "Marc", city: "Bordeaux", paidAt: new Date(now - 40 * 60_000) });
+  seedOrder(db, { firstName: "Old", city: "Paris", paidAt: new Date(now - 40 * 24 * 3_600_000) });
+  db.$client.close();
+  [withOrders, empty, browser] = await Promise.all([
+    startServer({ dataDir: seeded }),
+    startServer(),
+    launchBrowser(),
+  ]);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([withOrders?.stop(), empty?.stop()]);
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+/** Opens a page with the clock paused at load, once the purchase list has arrived. */
+async function openWithPausedClock(baseUrl: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseUrl });
+  await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
+  const page = await context.newPage();
+  const start = Date.now();
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start + 1_000);
+  const list = page.waitForResponse((r) => r.url().endsWith("/api/social-proof"));
+  await page.goto("/");
+  await list;
+  // Hydrated: the support button (hidden until then) is visible.
+  await page.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
+  return page;
+}
+
+test("with two paid orders, the toast shows one of their cities at 3 s and hides at 8 s", async () => {
+  const page = await openWithPausedClock(withOrders.baseUrl);
+  const consoleLog = watchConsole(page);
+  const toast = page.locator(".social-proof");
+  expect(await toast.getAttribute("aria-live")).toBe("polite");
+
+  await page.clock.runFor(2_800);
+  expect(await toast.textContent()).toBe("");
+
+  await page.clock.runFor(400);
+  const card = page.locator(".social-proof__card");
+  await card.waitFor({ state: "visible" });
+  const text = (await card.textContent()) ?? "";
+  expect(text).toMatch(/^(S\., à Lyon, vient d'acheter l'accès à vie.*il y a 12 min|M\., à Bordeaux, vient d'acheter l'accès à vie.*il y a 40 min)/);
+  expect(text).not.toContain("Paris"); // older than 30 days
+
+  await page.clock.runFor(4_600);
+  expect(await card.isVisible()).toBe(true);
+  await page.clock.runFor(400);
+  await card.waitFor({ state: "detached" });
+
+  // Then again every 15 s.
+  await page.clock.runFor(15_000 - 5_000 + 200);
+  await card.waitFor({ state: "visible" });
+  expect(consoleLog.errors).toEqual([]);
+  await page.context().close();
+});
+
+test("once dismissed, the toast stays hidden for the rest of the visit", async () => {
+  const page = await openWithPausedClock(withOrders.baseUrl);
+  await page.clock.runFor(3_200);
+  await page.getByRole("button", { name: "Masquer les notifications d'achat" }).click();
+  expect(await page.locator(".social-proof__card").count()).toBe(0);
+  await page.clock.runFor(20_000);
+  expect(await page.locator(".social-proof__card").count()).toBe(0);
+
+  // Another page of the same visit: no request, no toast.
+  const requests: string[] = [];
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto("/paiement");
+  await page.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
+  await page.clock.runFor(20_000);
+  expect(await page.locator(".social-proof__card").count()).toBe(0);
+  expect(requests.filter((u) => u.endsWith("/api/social-proof"))).toEqual([]);
+  await page.context().close();
+});
+
+test("with no paid order, no toast ever appears", async () => {
+  const page = await openWithPausedClock(empty.baseUrl);
+  for (let i = 0; i < 4; i++) {
+    await page.clock.runFor(10_000);
+    expect(await page.locator(".social-proof__card").count()).toBe(0);
+  }
+  expect(await page.locator(".social-proof").textContent()).toBe("");
+  await page.context().close();
+});
