@@ -1,0 +1,171 @@
+import { Database } from "bun:sqlite";
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { useSite, watchConsole } from "./harness";
+
+// Browser journeys through the built-in test checkout (issue 4), in French and English, with and
+// without JavaScript. The orders table is read after each, as the owner would with sqlite3.
+
+const site = useSite();
+
+type OrderRow = { status: string; locale: string; first_name: string | null; city: string | null; customer_email: string | null; paid_at: number | null };
+function ordersInDb(): OrderRow[] {
+  const db = new Database(join(site.server.dataDir, "site.db"), { readonly: true });
+  try {
+    return db.query<OrderRow, []>("SELECT status, locale, first_name, city, customer_email, paid_at FROM orders ORDER BY id").all();
+  } finally {
+    db.close();
+  }
+}
+const paidCount = () => ordersInDb().filter((o) => o.status === "paid").length;
+
+/** Hydrated: React has attached its props to the pay button. */
+async function waitForPayButton(page: Page) {
+  await page.waitForFunction(() => {
+    const button = document.querySelector('[data-testid="pay-button"]');
+    return button !== null && Object.keys(button).some((k) => k.startsWith("__reactProps"));
+  });
+}
+
+async function fillCard(page: Page, labels: { email: string; name: string; city: string; card: string; expiry: string; cvc: string }, values: { card: string; name?: string; city?: string }) {
+  await page.getByLabel(labels.email).fill("buyer@example.com");
+  await page.getByLabel(labels.name).fill(values.name ?? "Camille Durand");
+  await page.getByLabel(labels.city).fill(values.city ?? "Lyon");
+  await page.getByLabel(labels.card).fill(values.card);
+  await page.getByLabel(labels.expiry).fill("12/34");
+  await page.getByLabel(labels.cvc).fill("123");
+}
+
+const FR = { email: "Email", name: "Nom complet", city: "Ville", card: "Numéro de carte", expiry: "Expiration (MM/AA)", cvc: "CVC" };
+const EN = { email: "E-mail", name: "Full name", city: "City", card: "Card number", expiry: "Expiry (MM/YY)", cvc: "CVC" };
+
+test("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiement réussi — Merci ! » with a paid order", async () => {
+  const before = paidCount();
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const consoleLog = watchConsole(page);
+  await page.goto("/");
+  await page.getByRole("link", { name: "Obtenir l'accès", exact: true }).first().click();
+  await page.waitForURL("**/paiement");
+  await waitForPayButton(page);
+
+  const request = page.waitForRequest((r) => r.url().endsWith("/api/payment"));
+  await page.getByRole("button", { name: /Payer 29,99/ }).click();
+  expect((await request).postData()).toBe(JSON.stringify({ locale: "fr" }));
+  await page.waitForURL("**/checkout/test/**");
+  expect(await page.getAttribute("html", "lang")).toBe("fr");
+  expect(await page.getByTestId("test-mode").textContent()).toBe("TEST MODE");
+
+  await fillCard(page, FR, { card: "4242 4242 4242 4242", name: "Camille Durand", city: "Lyon" });
+  await page.getByRole("button", { name: /Payer 29,99/ }).click();
+  await page.waitForURL("**/payment-success?session_id=*");
+  expect(await page.locator("h1").textContent()).toBe("Paiement réussi — Merci !");
+  expect(paidCount()).toBe(before + 1);
+  expect(ordersInDb().at(-1)).toMatchObject({ status: "paid", locale: "fr", first_name: "Camille", city: "Lyon", customer_email: "buyer@example.com" });
+  expect(consoleLog.errors).toEqual([]);
+  await context.close();
+});
+
+test("en: the same journey in English ends on 'Payment successful'", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.goto("/en");
+  await page.getByRole("link", { name: "Get access", exact: true }).first().click();
+  await page.waitForURL("**/en/paiement");
+  await waitForPayButton(page);
+  await page.getByRole("button", { name: /Pay €29.99/ }).click();
+  await page.waitForURL("**/checkout/test/**");
+  expect(await page.getAttribute("html", "lang")).toBe("en");
+  await fillCard(page, EN, { card: "4242424242424242", name: "Sam Taylor", city: "Leeds" });
+  await page.getByRole("button", { name: /Pay €29.99/ }).click();
+  await page.waitForURL("**/en/payment-success?session_id=*");
+  expect(await page.locator("h1").textContent()).toBe("Payment successful — Thank you!");
+  expect(ordersInDb().at(-1)).toMatchObject({ status: "paid", locale: "en", first_name: "Sam", city: "Leeds" });
+  await context.close();
+});
+
+test("a declined card stays on the card page with a clear message and no paid order", async () => {
+  const before = paidCount();
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.goto("/en/paiement");
+  await waitForPayButton(page);
+  await page.getByRole("button", { name: /Pay/ }).click();
+  await page.waitForURL("**/checkout/test/**");
+  const url = page.url();
+  await fillCard(page, EN, { card: "4000 0000 0000 0002" });
+  await page.getByRole("button", { name: /Pay €29.99/ }).click();
+  await page.getByTestId("checkout-error").waitFor({ state: "visible" });
+  expect(await page.getByTestId("checkout-error").textContent()).toBe("Your card was declined. Please use another card.");
+  expect(page.url()).toBe(url);
+  expect(await page.getByTestId("test-mode").textContent()).toBe("TEST MODE");
+  expect(paidCount()).toBe(before);
+  await context.close();
+});
+
+test("a card number failing the Luhn check is caught in the page before sending", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.goto("/paiement");
+  await waitForPayButton(page);
+  await page.getByRole("button", { name: /Payer/ }).click();
+  await page.waitForURL("**/checkout/test/**");
+  await page.waitForFunction(() => {
+    const form = document.querySelector("form.test-checkout__form");
+    return form !== null && Object.keys(form).some((k) => k.startsWith("__reactProps"));
+  });
+  await fillCard(page, FR, { card: "4242 4242 4242 4241" });
+  let posted = false;
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().includes("/checkout/test/")) posted = true;
+  });
+  await page.getByRole("button", { name: /Payer 29,99/ }).click();
+  await page.getByText("Ce numéro de carte n'est pas valide.").waitFor({ state: "visible" });
+  expect(posted).toBe(false);
+  expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("card");
+  await context.close();
+});
+
+test("cancel -> cancelled page -> retry -> back on a fresh card page", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.goto("/paiement");
+  await waitForPayButton(page);
+  await page.getByRole("button", { name: /Payer/ }).click();
+  await page.waitForURL("**/checkout/test/**");
+  const first = page.url();
+  await page.getByRole("link", { name: "Annuler et revenir" }).click();
+  await page.waitForURL("**/payment-canceled");
+  expect(await page.locator("h1").textContent()).toBe("Paiement annulé");
+  await page.getByRole("link", { name: "Réessayer" }).click();
+  await page.waitForURL("**/paiement");
+  await waitForPayButton(page);
+  await page.getByRole("button", { name: /Payer/ }).click();
+  await page.waitForURL("**/checkout/test/**");
+  expect(page.url()).not.toBe(first);
+  expect(await page.getByTestId("test-mode").textContent()).toBe("TEST MODE");
+  await context.close();
+});
+
+test("with JavaScript disabled the whole purchase still works through plain form posts", async () => {
+  const before = paidCount();
+  const context = await site.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/en/paiement");
+  await page.getByRole("button", { name: /Pay €29.99/ }).click();
+  await page.waitForURL("**/checkout/test/**");
+  // A mistake is answered by the server, next to the field.
+  await fillCard(page, EN, { card: "1234 5678 9012 3456" });
+  await page.getByRole("button", { name: /Pay €29.99/ }).click();
+  await page.getByText("This card number is not valid.").waitFor({ state: "visible" });
+  expect(await page.getByLabel("Full name").inputValue()).toBe("Camille Durand");
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: /Pay €29.99/ }).click();
+  await page.waitForURL("**/en/payment-success?session_id=*");
+  expect(await page.locator("h1").textContent()).toBe("Payment successful — Thank you!");
+  expect(paidCount()).toBe(before + 1);
+  await context.close();
+});
