@@ -20,11 +20,11 @@ export function ExitPopup() {
   const opener = useRef<HTMLElement | null>(null);
   const close = useCallback(() => dialogRef.current?.close(), []);
   const lead = useLeadSubmit(close);
-  const alreadySent = data.view.page === "landing" && data.view.lead !== undefined;
+  const usedForm = data.view.page === "landing" && data.view.lead !== undefined;
 
   useEffect(() => {
     // A visitor who just used the form at the end of the page is not asked again.
-    if (alreadySent) markExitPopupShown();
+    if (usedForm) markExitPopupShown();
     if (exitPopupWasShown()) return;
     let timer: ReturnType<typeof setTimeout>;
     const tryOpen = () => {
@@ -42,7 +42,7 @@ export function ExitPopup() {
     // Counted from the page load (navigation start), not from hydration.
     timer = setTimeout(tryOpen, Math.max(0, EXIT_POPUP_DELAY_MS - performance.now()));
     return () => clearTimeout(timer);
-  }, [alreadySent]);
+  }, [usedForm]);
 
   useEffect(() => {
     const dialog = dialogRef.current;
