@@ -1,7 +1,14 @@
-// Writes db/migrations/index.ts from drizzle-kit's journal, so that every migration is imported as
+// `npm run db:generate -- --name what`: runs `drizzle-kit generate` with the given arguments, then
+// writes db/migrations/index.ts from drizzle-kit's journal, so that every migration is imported as
 // text and bundled into the single executable (drizzle's own migrator reads a folder at run time).
+import { $ } from "bun";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
+if (process.argv.includes("--generate")) {
+  const args = process.argv.slice(2).filter((a) => a !== "--generate");
+  await $`drizzle-kit generate ${args}`;
+}
 
 const dir = join(import.meta.dir, "..", "db", "migrations");
 const journal: { entries: { tag: string; when: number }[] } = JSON.parse(

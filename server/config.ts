@@ -194,6 +194,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "is required in production; set ALLOW_TEST_CHECKOUT=true to run the built-in test checkout instead",
     );
   }
+  if (env.NODE_ENV === "production" && env.STRIPE_SECRET_KEY !== undefined && env.PUBLIC_BASE_URL === undefined) {
+    // Stripe sends buyers back to PUBLIC_BASE_URL; localhost would strand them after paying.
+    throw new ConfigError("PUBLIC_BASE_URL", "is required in production with Stripe (the payment pages return to it)");
+  }
   if (env.ORIGINAL_PRICE <= env.PRICE) {
     throw new ConfigError("ORIGINAL_PRICE", "must be higher than PRICE");
   }

@@ -36,7 +36,10 @@ test("Stripe keys go together, and production needs them unless test checkout is
   expect(fails({ STRIPE_SECRET_KEY: "sk_test_123" })).toContain("STRIPE_WEBHOOK_SECRET");
   expect(fails({ NODE_ENV: "production" })).toContain("STRIPE_SECRET_KEY");
   expect(loadConfig({ NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true" }).stripe).toBeUndefined();
-  const stripe = loadConfig({ STRIPE_SECRET_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_abc" }).stripe;
+  const keys = { STRIPE_SECRET_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_abc" };
+  expect(fails({ NODE_ENV: "production", ...keys })).toContain("PUBLIC_BASE_URL");
+  expect(loadConfig({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.com/", ...keys }).publicBaseUrl).toBe("https://shop.example.com");
+  const stripe = loadConfig(keys).stripe;
   expect(stripe?.secretKey).toBe("sk_test_123");
 });
 
