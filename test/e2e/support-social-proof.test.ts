@@ -80,7 +80,7 @@ test("with two paid orders, the toast shows one of their cities at 3 s and hides
   await card.waitFor({ state: "visible" });
   expect(consoleLog.errors).toEqual([]);
   await page.context().close();
-});
+}, 90_000);
 
 test("once dismissed, the toast stays hidden for the rest of the visit", async () => {
   const page = await openWithPausedClock(withOrders.baseUrl);
@@ -99,7 +99,7 @@ test("once dismissed, the toast stays hidden for the rest of the visit", async (
   expect(await page.locator(".social-proof__card").count()).toBe(0);
   expect(requests.filter((u) => u.endsWith("/api/social-proof"))).toEqual([]);
   await page.context().close();
-});
+}, 90_000);
 
 test("with no paid order, no toast ever appears", async () => {
   const page = await openWithPausedClock(empty.baseUrl);
@@ -109,4 +109,4 @@ test("with no paid order, no toast ever appears", async () => {
   }
   expect(await page.locator(".social-proof").textContent()).toBe("");
   await page.context().close();
-});
+}, 90_000);

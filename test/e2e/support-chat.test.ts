@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startFakeAnthropic, type FakeAnthropic } from "../chat/fake-anthropic";
+import { launchBrowser, startServer, watchConsole, type RunningServer } from "./harness";
+
+// The support widget's journeys (issue 5). One server talks to a fake Anthropic API in this process
+// (so a reply can be held half-way to see it stream, or made to fail); another runs the offline
+// assistant, the embedded default.
+
+const EMAIL = "aide@stream.example";
+let fake: FakeAnthropic;
+let claude: RunningServer;
+let offline: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  fake = startFakeAnthropic();
+  [claude, offline, browser] = await Promise.all([
+    startServer({ env: { SUPPORT_EMAIL: EMAIL, ANTHROPIC_API_KEY: "sk-ant-test-0000000000", ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_TIMEOUT_MS: "15000" } }),
+    startServer({ env: { SUPPORT_EMAIL: EMAIL } }),
+    launchBrowser(),
+  ]);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([claude?.stop(), offline?.stop()]);
+  await fake?.stop();
+}, 30_000);
+
+const SUPPORT_LABEL: Record<string, string> = { "/it": "Assistenza" };
+
+async function open(server: RunningServer, path = "/", init: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: server.baseUrl, ...init });
+  // Keep the exit popup (30 s) out of these journeys.
+  await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
+  const page = await context.newPage();
+  await page.goto(path);
+  await page.getByRole("button", { name: SUPPORT_LABEL[path] ?? "Support" }).waitFor({ state: "visible" });
+  return { context, page };
+}
+
+async function openChat(page: Page, name = "Chat Support") {
+  await page.getByRole("button", { name: "Support" }).click();
+  await page.getByRole("menuitem", { name }).click();
+  return page.getByRole("dialog");
+}
+
+test("open the chat, send a question, see the answer arrive as it streams", async () => {
+  fake.behave({ kind: "reply", pieces: ["Oui, c'est un paiement unique", " de 29,99 € : aucun abonnement."], holdAfterFirst: true });
+  const { context, page } = await open(claude);
+  const consoleLog = watchConsole(page);
+  const chat = await openChat(page);
+  expect(await chat.getByRole("heading").textContent()).toBe("Support Lifetime Stream");
+  expect(await chat.locator(".chat-msg").first().textContent()).toContain("Bonjour ! Je suis l'assistant");
+  const input = chat.getByLabel("Votre message");
+  expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
+
+  await input.fill("C'est un abonnement ?");
+  await input.press("Enter");
+  // The first piece shows while the rest is still on its way, and sending is blocked meanwhile.
+  await chat.getByText("Oui, c'est un paiement unique", { exact: true }).waitFor();
+  expect(await chat.getByRole("button", { name: "Envoyer" }).isDisabled()).toBe(true);
+  expect(await chat.locator(".chat-msg--user").textContent()).toContain("C'est un abonnement ?");
+
+  fake.release();
+  await chat.getByText("Oui, c'est un paiement unique de 29,99 € : aucun abonnement.").waitFor();
+  await chat.locator(".chat-msg--streaming").waitFor({ state: "detached" });
+  // The request carried the French page's language and the visitor's question.
+  const sent = fake.requests.at(-1)?.body;
+  expect(sent?.messages).toEqual([{ role: "user", content: "C'est un abonnement ?" }]);
+  expect(String(sent?.system)).toContain("Answer in Français");
+
+  // The list keeps the newest message in view.
+  const log = chat.getByRole("log");
+  expect(await log.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 2)).toBe(true);
+
+  // Escape closes the window and gives focus back to the support button.
+  await page.keyboard.press("Escape");
+  await chat.waitFor({ state: "detached" });
+  expect(await page.getByRole("button", { name: "Support" }).evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(consoleLog.errors).toEqual([]);
+  await context.close();
+}, 90_000);
+
+test("an empty or whitespace-only message is not sent", async () => {
+  const { context, page } = await open(offline);
+  const chatRequests: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/api/chat")) chatRequests.push(r.url());
+  });
+  const chat = await openChat(page);
+  const input = chat.getByLabel("Votre message");
+  const send = chat.getByRole("button", { name: "Envoyer" });
+  expect(await send.isDisabled()).toBe(true);
+  await input.fill("    ");
+  expect(await send.isDisabled()).toBe(true);
+  await input.press("Enter");
+  await page.waitForTimeout(300);
+  expect(chatRequests).toEqual([]);
+  expect(await chat.locator(".chat-msg--user").count()).toBe(0);
+
+  // A real question is sent and answered by the offline assistant with the page's price.
+  await input.fill("Combien ça coûte ?");
+  await input.press("Enter");
+  await chat.getByText(/^Accès à vie : 29,99\s€/).waitFor();
+  expect(chatRequests).toHaveLength(1);
+  await context.close();
+}, 90_000);
+
+test("when no reply can be had, the 'Erreur' toast names the support address", async () => {
+  fake.behave({ kind: "error", status: 500, type: "api_error", message: "Internal server error" });
+  const { context, page } = await open(claude, "/en");
+  const chat = await openChat(page);
+  const input = chat.getByLabel("Your message");
+  await input.fill("Hello?");
+  await input.press("Enter");
+  const toast = page.locator(".toast--error");
+  await toast.waitFor();
+  expect(await toast.textContent()).toContain("Error");
+  expect(await toast.textContent()).toContain(EMAIL);
+  // The question goes back into the field, ready to send again.
+  expect(await input.inputValue()).toBe("Hello?");
+  expect(await chat.locator(".chat-msg--user").count()).toBe(0);
+  await context.close();
+}, 90_000);
+
+test("Email Support copies the address and shows 'Email copié !'", async () => {
+  const { context, page } = await open(offline, "/", { permissions: ["clipboard-read", "clipboard-write"] });
+  await page.getByRole("button", { name: "Support" }).click();
+  await page.getByRole("menuitem", { name: "Email Support" }).click();
+  await page.getByText("Email copié !").waitFor();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(EMAIL);
+  expect(await page.getByRole("menu").count()).toBe(0);
+  await context.close();
+}, 90_000);
+
+test("where the clipboard is refused, the address is shown selected with a mailto: link", async () => {
+  const { context, page } = await open(offline, "/en");
+  await page.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
+  });
+  await page.getByRole("button", { name: "Support" }).click();
+  await page.getByRole("menuitem", { name: "Email Support" }).click();
+  const link = page.locator(".support").getByRole("link", { name: EMAIL });
+  await link.waitFor();
+  expect(await link.getAttribute("href")).toBe(`mailto:${EMAIL}`);
+  expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(EMAIL);
+  expect(await page.getByText("Email copied!").count()).toBe(0);
+  await context.close();
+}, 90_000);
+
+test("the menu works from the keyboard and Escape closes it", async () => {
+  const { context, page } = await open(offline, "/it");
+  const trigger = page.getByRole("button", { name: "Assistenza" });
+  await trigger.focus();
+  await page.keyboard.press("Enter");
+  const menu = page.getByRole("menu");
+  await menu.waitFor();
+  expect(await trigger.getAttribute("aria-expanded")).toBe("true");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Chat Support");
+  await page.keyboard.press("ArrowDown");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Email Support");
+  await page.keyboard.press("Escape");
+  await menu.waitFor({ state: "detached" });
+  expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true);
+
+  // Chat from the keyboard, in the page's language.
+  await page.keyboard.press("Enter");
+  await menu.waitFor();
+  await page.keyboard.press("Enter");
+  const chat = page.getByRole("dialog");
+  expect(await chat.locator(".chat-msg").first().textContent()).toContain("Ciao!");
+  await context.close();
+}, 90_000);
+
+test("on a phone the chat window takes the full width; on a computer it is 380 x 500", async () => {
+  const phone = await open(offline, "/", { viewport: { width: 375, height: 740 } });
+  const small = await (await openChat(phone.page)).boundingBox();
+  expect(small?.width).toBeGreaterThanOrEqual(375 - 40);
+  await phone.context.close();
+
+  const desktop = await open(offline, "/", { viewport: { width: 1280, height: 900 } });
+  const large = await (await openChat(desktop.page)).boundingBox();
+  expect(large?.width).toBe(380);
+  expect(large?.height).toBe(500);
+  await desktop.context.close();
+}, 90_000);
