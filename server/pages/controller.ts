@@ -8,6 +8,7 @@ import type { AppDeps } from "../deps";
 import { requestContext } from "../http/context";
 import { serveAsset } from "./static";
 
+const POST_ONLY_API = new Set(["/api/leads", "/api/payment", "/api/chat", "/api/stripe/webhook"]);
 const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
 
@@ -55,6 +56,11 @@ export function pagesController(deps: AppDeps) {
   return app
     .get("/healthz", () => ({ ok: true }))
     .get("*", ({ request, path, nonce }) => {
+      if (path.startsWith("/api/")) {
+        // The API answers in JSON, also to a GET it does not serve.
+        if (POST_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { allow: "POST" } });
+        return Response.json({ error: "Not found" }, { status: 404 });
+      }
       const asset = assets.get(path);
       if (asset !== undefined) return serveAsset(request, asset);
       // A redundant /fr prefix: send to the canonical path. (Elysia already serves `/en/` as `/en`.)

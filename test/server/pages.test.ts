@@ -54,6 +54,16 @@ test("an unknown path answers 404 with the localized not-found page, a link home
   expect(await fr.text()).toContain("Oups");
 });
 
+test("the API answers in JSON to paths and methods it does not serve", async () => {
+  const get = await site.request("/api/leads");
+  expect(get.status).toBe(405);
+  expect(get.headers.get("allow")).toBe("POST");
+  expect(await get.json()).toEqual({ error: "Method not allowed: use POST" });
+  const missing = await site.request("/api/nothing-here");
+  expect(missing.status).toBe(404);
+  expect(await missing.json()).toEqual({ error: "Not found" });
+});
+
 test("an unknown language prefix is a 404, not a French page", async () => {
   for (const path of ["/de", "/de/paiement", "/en/paiement/x", "/fr/nope"]) {
     expect({ path, status: (await site.request(path)).status }).toEqual({ path, status: 404 });
