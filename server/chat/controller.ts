@@ -27,8 +27,11 @@ export function chatController(deps: AppDeps) {
 
   return new Elysia({ name: "chat" }).use(requestContext(config)).post(
     "/api/chat",
-    async ({ request, ip }) => {
+    async ({ request, ip, server }) => {
       try {
+        // Bun closes a connection idle for 10 s; a model may think longer than that before its
+        // first word, and the stream must outlive the whole reply.
+        if (config.anthropic) server?.timeout(request, Math.ceil(config.anthropic.timeoutMs / 1000) + 15);
         const at = now().getTime();
         for (const limiter of [burst, hourly]) {
           const verdict = limiter.take(ip, at);
