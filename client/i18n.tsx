@@ -1,5 +1,5 @@
 import { createContext, useContext, useMemo, type ReactNode } from "react";
-import { createTranslator, type Translate } from "../shared/i18n";
+import { siteTranslator, type Translate } from "../shared/i18n";
 import type { PageData } from "./page-data";
 
 type I18n = { t: Translate; locale: PageData["locale"]; facts: PageData["facts"]; data: PageData };
@@ -8,18 +8,7 @@ const I18nContext = createContext<I18n | null>(null);
 
 export function I18nProvider({ data, children }: { data: PageData; children: ReactNode }) {
   const value = useMemo<I18n>(() => {
-    const base = createTranslator(data.locale, data.messages, {
-      siteName: data.facts.siteName,
-      email: data.facts.supportEmail,
-      price: data.facts.price,
-      oldPrice: data.facts.oldPrice,
-      saving: data.facts.saving,
-      users: data.facts.users,
-      year: String(data.facts.year),
-      years: "5",
-    });
-    const supportHours = base("supportHours");
-    const t: Translate = (key, values) => base(key, { supportHours, ...values });
+    const t = siteTranslator(data.locale, data.messages, data.facts);
     return { t, locale: data.locale, facts: data.facts, data };
   }, [data]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;

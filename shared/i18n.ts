@@ -1,5 +1,6 @@
 import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
 import { LOCALE_TAGS, type Locale } from "./locales";
+import type { SiteFacts } from "./site-facts";
 
 export type Messages = Record<string, string>;
 export type MessageValues = Record<string, string | number>;
@@ -21,4 +22,23 @@ export function createTranslator(locale: Locale, messages: Messages, defaults: M
     if (!(key in messages)) return key;
     return intl.formatMessage({ id: key }, { ...defaults, ...values });
   };
+}
+
+/**
+ * The translator every page (and the support chat) uses: the site's facts are the default values,
+ * and `supportHours` is itself a translated text, so any message can say "{supportHours}".
+ */
+export function siteTranslator(locale: Locale, messages: Messages, facts: SiteFacts): Translate {
+  const base = createTranslator(locale, messages, {
+    siteName: facts.siteName,
+    email: facts.supportEmail,
+    price: facts.price,
+    oldPrice: facts.oldPrice,
+    saving: facts.saving,
+    users: facts.users,
+    year: String(facts.year),
+    years: "5",
+  });
+  const supportHours = base("supportHours");
+  return (key, values) => base(key, { supportHours, ...values });
 }

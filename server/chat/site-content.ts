@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { MESSAGES } from "../locales";
-import { createTranslator, type Translate } from "../../shared/i18n";
+import { siteTranslator, type Translate } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import { buildSiteFacts, type SiteFacts } from "../../shared/site-facts";
 
@@ -18,21 +18,8 @@ export type SiteKnowledge = {
   passages: Passage[];
 };
 
-/** The translator the pages use, with the same default values (see client/i18n.tsx). */
-export function siteTranslator(locale: Locale, facts: SiteFacts): Translate {
-  const base = createTranslator(locale, MESSAGES[locale], {
-    siteName: facts.siteName,
-    email: facts.supportEmail,
-    price: facts.price,
-    oldPrice: facts.oldPrice,
-    saving: facts.saving,
-    users: facts.users,
-    year: String(facts.year),
-    years: "5",
-  });
-  const supportHours = base("supportHours");
-  return (key, values) => base(key, { supportHours, ...values });
-}
+/** The translator the pages use (shared/i18n.ts), over this language's texts. */
+export const pageTranslator = (locale: Locale, facts: SiteFacts): Translate => siteTranslator(locale, MESSAGES[locale], facts);
 
 export const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
@@ -41,7 +28,7 @@ export const colon = (locale: Locale) => (locale === "fr" ? " : " : ": ");
 
 export function buildSiteKnowledge(site: Config["site"], locale: Locale, now = new Date()): SiteKnowledge {
   const facts = buildSiteFacts(site, locale, now);
-  const t = siteTranslator(locale, facts);
+  const t = pageTranslator(locale, facts);
   const c = colon(locale);
   const titled = (id: string, titleKey: string, textKey: string): Passage => ({
     id,
