@@ -9,6 +9,10 @@ import { afterAll, afterEach } from "bun:test";
  */
 export function useDom() {
   if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/" });
+  // Testing Library binds `screen` to the document.body it saw when first imported; a later
+  // component-test file in the same process has a new document, so bind it again.
+  const dom: typeof import("@testing-library/dom") = require("@testing-library/dom");
+  Object.assign(dom.screen, dom.getQueriesForElement(document.body));
   afterEach(async () => {
     const { cleanup } = await import("@testing-library/react");
     cleanup();
