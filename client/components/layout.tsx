@@ -16,8 +16,8 @@ export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
         </a>
         {minimal ? null : (
           <nav className="site-nav" aria-label={facts.siteName}>
-            <a href={`${home === "/" ? "" : home}#features`}>{t("features")}</a>
-            <a href={`${home === "/" ? "" : home}#pricing`}>{t("pricing")}</a>
+            <a href={`${home}#features`}>{t("features")}</a>
+            <a href={`${home}#pricing`}>{t("pricing")}</a>
           </nav>
         )}
         <div className="site-header__end">
@@ -36,7 +36,8 @@ export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
 export function SiteFooter() {
   const { t, locale, facts } = useI18n();
   const home = pathFor("landing", locale);
-  const anchor = (id: string) => `${home === "/" ? "" : home}#${id}`;
+  // Always with the page's path: the footer is also on pages that do not have these sections.
+  const anchor = (id: string) => `${home}#${id}`;
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">

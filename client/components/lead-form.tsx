@@ -58,7 +58,12 @@ export function useLeadSubmit(onSent: (email: string) => void) {
       }
       inFlight.current = true;
       setState({ submitting: true, fieldError: null });
-      const fail = (title: string) => toast.show({ title, tone: "error" });
+      // The toast, and the same text next to the field: inside the modal popup the page around it
+      // (where toasts live) is inert, so the error must also be in the dialog to be read and seen.
+      const fail = (title: string) => {
+        toast.show({ title, tone: "error" });
+        setState((s) => ({ ...s, fieldError: title }));
+      };
       try {
         const payload: LeadInput = { email: checked.email, source: "exit_popup", ip_hash: null, locale };
         const response = await fetch("/api/leads", {

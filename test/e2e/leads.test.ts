@@ -138,3 +138,22 @@ test("without JavaScript the free-demo form posts, stores the lead and shows the
   expect(leadRows()).toContainEqual(expect.objectContaining({ email: "senza.js@example.it", locale: "it" }));
   await context.close();
 }, 90_000);
+
+test("a refusal from the server is shown inside the open popup, where the visitor can read it", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.route("**/api/leads", (route) =>
+    route.fulfill({ status: 429, headers: { "retry-after": "60" }, contentType: "application/json", body: JSON.stringify({ error: "Rate limit exceeded: try again later" }) }),
+  );
+  const elapsed = await openWithFrozenClock(page, "/en");
+  await page.clock.runFor(30_500 - elapsed);
+  const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+  await dialog.waitFor({ state: "visible" });
+  await dialog.getByLabel("E-mail address").fill("someone@example.com");
+  await dialog.getByRole("button", { name: "Send me the demo" }).click();
+  const alert = dialog.getByRole("alert");
+  await alert.waitFor({ state: "visible" });
+  expect(await alert.textContent()).toBe("Too many submissions. Please try again later.");
+  expect(await isOpen(page)).toBe(true);
+  await context.close();
+}, 90_000);
