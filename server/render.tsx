@@ -23,6 +23,8 @@ export type RenderOptions = {
    * request): its HTML is then rendered once per process and reused, with this request's nonce.
    */
   cacheable?: boolean;
+  /** A query string the page's language alternates keep (the success page's `?session_id=`). */
+  query?: string;
 };
 
 export type Renderer = (options: RenderOptions) => Promise<Response>;
@@ -44,12 +46,16 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
     return facts;
   };
 
-  const pageData = (view: View, locale: Locale, path: string | undefined): PageData => {
+  const pageData = (view: View, locale: Locale, path: string | undefined, query = ""): PageData => {
     const page = view.page;
+    const alternates = isSitePageId(page) ? alternatesFor(page) : null;
     return {
       view,
       locale,
-      alternates: isSitePageId(page) ? alternatesFor(page) : null,
+      alternates:
+        alternates === null || query === ""
+          ? alternates
+          : { fr: alternates.fr + query, en: alternates.en + query, it: alternates.it + query, es: alternates.es + query },
       canonicalPath: isSitePageId(page) ? pathFor(page, locale) : (path ?? "/"),
       baseUrl: config.publicBaseUrl,
       messages: MESSAGES[locale],
@@ -89,11 +95,11 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
     return html.replaceAll(NONCE_PLACEHOLDER, nonce);
   };
 
-  return async ({ view, locale, nonce, status = 200, acceptEncoding, path, cacheable = false }) => {
+  return async ({ view, locale, nonce, status = 200, acceptEncoding, path, cacheable = false, query }) => {
     let html: string;
     let finalStatus = status;
     try {
-      html = cacheable ? await cachedHtml(view, locale, nonce) : await toHtml(pageData(view, locale, path), nonce);
+      html = cacheable ? await cachedHtml(view, locale, nonce) : await toHtml(pageData(view, locale, path, query), nonce);
     } catch (error) {
       log.error("render failed", { page: view.page, error: String(error instanceof Error ? (error.stack ?? error.message) : error) });
       finalStatus = 500;

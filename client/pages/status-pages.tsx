@@ -55,9 +55,21 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
   );
 }
 
-/** A pending order: look again every few seconds until the provider's confirmation has arrived. */
+/**
+ * A pending order: look again every few seconds until the provider's confirmation has arrived, for
+ * two minutes at most (then the visitor has the refresh button and the e-mail that will follow).
+ */
 function PendingRefresh() {
   useEffect(() => {
+    const key = `pending-refresh:${window.location.search}`;
+    let started = Date.now();
+    try {
+      started = Number(window.sessionStorage.getItem(key) ?? Date.now());
+      window.sessionStorage.setItem(key, String(started));
+    } catch {
+      // no storage: refresh for two minutes from this load
+    }
+    if (Date.now() - started > 120_000) return;
     const timer = setTimeout(() => window.location.reload(), 4000);
     return () => clearTimeout(timer);
   }, []);

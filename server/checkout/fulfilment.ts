@@ -24,7 +24,10 @@ export function applyOrderEvent(db: Db, event: OrderEvent, now: Date): Fulfilmen
 /** The same, inside a transaction the caller already holds (the test checkout's pay step). */
 export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date): FulfilmentResult {
   const checkoutId = event.type === "charge.refunded" ? null : event.checkout.id;
-  const paymentIntentId = event.type === "charge.refunded" ? event.paymentIntentId : event.checkout.paymentIntentId;
+  // A partial refund is recorded without its payment intent, so that a completion arriving after it
+  // does not mistake it for the full refund that makes an order "refunded".
+  const paymentIntentId =
+    event.type === "charge.refunded" ? (event.fullyRefunded ? event.paymentIntentId : null) : event.checkout.paymentIntentId;
   const recorded = tx
     .insert(processedEvents)
     .values({ eventId: event.eventId, provider: event.provider, type: event.type, checkoutId, paymentIntentId, receivedAt: now })

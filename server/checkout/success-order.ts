@@ -15,6 +15,9 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
   const order = deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get();
   if (order?.status === "paid") return { state: "paid", email: order.customerEmail };
   if (order !== undefined && order.status !== "pending") return { state: "unknown" };
+  // Every checkout of this site has its pending row from the moment it was created, so an id we do
+  // not know is not worth a call to the provider (and anyone could otherwise make us call it).
+  if (order === undefined) return { state: "unknown" };
 
   const provider = checkoutProviderFor(deps);
   let snapshot;
@@ -22,9 +25,9 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
     snapshot = await provider.lookupCheckout(sessionId);
   } catch (error) {
     deps.log.warn("checkout lookup failed", { checkout: sessionId, error: error instanceof Error ? error.message : String(error) });
-    return order === undefined ? { state: "unknown" } : { state: "pending" };
+    return { state: "pending" };
   }
-  if (snapshot === null) return order === undefined ? { state: "unknown" } : { state: "pending" };
+  if (snapshot === null) return { state: "pending" };
   if (snapshot.paymentStatus === "paid") {
     const result = applyOrderEvent(
       deps.db,
@@ -35,6 +38,5 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
     return status === "paid" ? { state: "paid", email: snapshot.email } : { state: "unknown" };
   }
   if (snapshot.status === "expired") return { state: "unknown" };
-  // An unknown id the provider knows but has not seen paid: only ours are worth waiting for.
-  return order === undefined && snapshot.status === "open" ? { state: "unknown" } : { state: "pending" };
+  return { state: "pending" };
 }

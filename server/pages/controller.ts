@@ -48,6 +48,8 @@ export function pagesController(deps: AppDeps) {
           acceptEncoding: request.headers.get("accept-encoding"),
           // Only the success page with an order depends on the database.
           cacheable: view.page !== "success" || view.order.state === "none",
+          // Switching language on that page keeps the order it is about.
+          query: view.page === "success" && view.order.state !== "none" ? `?session_id=${encodeURIComponent(url.searchParams.get("session_id") ?? "")}` : undefined,
         });
       });
     }

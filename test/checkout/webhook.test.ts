@@ -149,6 +149,13 @@ test("a partial refund leaves the order paid", async () => {
   expect(allOrders()[0]!.status).toBe("paid");
 });
 
+test("a partial refund delivered before the completion leaves the order paid", async () => {
+  await stripeSite();
+  await deliver(event("charge.refunded", charge("pi_partial_early", false)));
+  await deliver(completed({ id: "cs_partial_early", payment_intent: "pi_partial_early" }));
+  expect(allOrders()[0]).toMatchObject({ checkoutId: "cs_partial_early", status: "paid" });
+});
+
 test("completed but unpaid waits as pending; async success then pays, async failure fails", async () => {
   await stripeSite();
   await deliver(completed({ id: "cs_async_ok", payment_status: "unpaid", payment_intent: null }));
@@ -225,6 +232,8 @@ test("success page: paid order thanks the buyer, pending waits, unknown id is ne
   const unknown = await (await site.request("/payment-success?session_id=cs_nobody")).text();
   expect(h1Of(unknown)).toBe("Nous n&#x27;avons pas trouvé cette commande");
   expect(unknown).toContain(site.config.site.supportEmail);
+  // An id this site never created is not looked up at Stripe: nobody can make the page call it.
+  expect(fake.requests.filter((r) => r.path.includes("cs_nobody"))).toEqual([]);
 
   const none = await (await site.request("/payment-success")).text();
   expect(h1Of(none)).toBe("Paiement réussi — Merci !");

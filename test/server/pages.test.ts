@@ -40,6 +40,22 @@ test("pages are in their language", async () => {
   expect(await (await site.request("/payment-success")).text()).toContain("Paiement réussi — Merci !");
 });
 
+test("on the success page of an order, the language links keep the order's session id", async () => {
+  const html = await (await site.request("/payment-success?session_id=cs_test_abc123")).text();
+  expect(html).toContain('href="/en/payment-success?session_id=cs_test_abc123"');
+  expect(html).toContain('<link rel="canonical" href="http://localhost:3000/payment-success"/>');
+  // Without an order, the plain pages.
+  expect(await (await site.request("/payment-success")).text()).toContain('href="/en/payment-success"');
+});
+
+test("the footer's section links point to the landing page from every page", async () => {
+  for (const path of ["/paiement", "/payment-canceled", "/en/payment-success"]) {
+    const html = await (await site.request(path)).text();
+    expect({ path, bare: /href="#(features|pricing|faq)"/.test(html) }).toEqual({ path, bare: false });
+  }
+  expect(await (await site.request("/paiement")).text()).toContain('href="/#pricing"');
+});
+
 test("an unknown path answers 404 with the localized not-found page, a link home, and a log line", async () => {
   const response = await site.request("/en/no-such-page");
   expect(response.status).toBe(404);
