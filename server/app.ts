@@ -5,7 +5,7 @@ import type { AppDeps } from "./deps";
 import { requestContext } from "./http/context";
 import { leadsController } from "./leads/controller";
 import { pagesController } from "./pages/controller";
-import { localeOfPath } from "../shared/routes";
+import { localeOfPath, matchPath } from "../shared/routes";
 import { newNonce, securityHeaders, isHttps } from "./security";
 import { socialProofController } from "./social-proof/controller";
 
@@ -27,7 +27,11 @@ export function createApp(deps: AppDeps) {
       const api = path.startsWith("/api/");
       if (code === "NOT_FOUND") {
         if (api) return Response.json({ error: "Not found" }, { status: 404, headers });
-        return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET" } });
+        // A page that exists, asked with another method than GET; otherwise a plain 404.
+        if (matchPath(path) !== null || deps.assets.get(path) !== undefined) {
+          return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET" } });
+        }
+        return Response.json({ error: "Not found" }, { status: 404, headers });
       }
       if (code === "PARSE") return Response.json({ error: "Malformed request body" }, { status: 400, headers });
       if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });

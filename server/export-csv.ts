@@ -9,7 +9,7 @@ export const EXPORTS = {
     "SELECT conversation_id, id, role, locale, datetime(created_at / 1000, 'unixepoch') AS created_at, content FROM chat_messages ORDER BY conversation_id, id",
 } as const;
 export type ExportName = keyof typeof EXPORTS;
-export const isExportName = (name: string | undefined): name is ExportName => name !== undefined && name in EXPORTS;
+export const isExportName = (name: string | undefined): name is ExportName => name !== undefined && Object.hasOwn(EXPORTS, name);
 
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";

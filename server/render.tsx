@@ -8,6 +8,7 @@ import { buildSiteFacts, type SiteFacts } from "../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
 import { MESSAGES } from "./locales";
+import { pickEncoding } from "./http/accept-encoding";
 import type { Logger } from "./log";
 
 export type RenderOptions = {
@@ -36,12 +37,15 @@ export type Renderer = (options: RenderOptions) => Promise<Response>;
  */
 export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger }): Renderer {
   const { config, assets, log } = deps;
-  const factsCache = new Map<Locale, SiteFacts>();
+  // Keyed by year too: the footer's "© year" must turn over on New Year's Day without a restart.
+  const factsCache = new Map<string, SiteFacts>();
   const factsFor = (locale: Locale) => {
-    let facts = factsCache.get(locale);
+    const now = new Date();
+    const key = `${locale}:${now.getUTCFullYear()}`;
+    let facts = factsCache.get(key);
     if (facts === undefined) {
-      facts = buildSiteFacts(config.site, locale);
-      factsCache.set(locale, facts);
+      facts = buildSiteFacts(config.site, locale, now);
+      factsCache.set(key, facts);
     }
     return facts;
   };
@@ -86,7 +90,7 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
   const NONCE_PLACEHOLDER = "nonce0placeholder0x7c5f";
   const cache = new Map<string, string>();
   const cachedHtml = async (view: View, locale: Locale, nonce: string): Promise<string> => {
-    const key = `${locale}:${JSON.stringify(view)}`;
+    const key = `${locale}:${new Date().getUTCFullYear()}:${JSON.stringify(view)}`;
     let html = cache.get(key);
     if (html === undefined) {
       html = await toHtml(pageData(view, locale, undefined), NONCE_PLACEHOLDER);
@@ -123,12 +127,12 @@ export function htmlResponse(html: string, status: number, acceptEncoding: strin
     "cache-control": "no-cache",
     vary: "Accept-Encoding",
   };
-  const accepts = (acceptEncoding ?? "").toLowerCase();
-  if (/\bbr\b/.test(accepts)) {
+  const encoding = pickEncoding(acceptEncoding);
+  if (encoding === "br") {
     headers["content-encoding"] = "br";
     return new Response(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), { status, headers });
   }
-  if (/\bgzip\b/.test(accepts)) {
+  if (encoding === "gzip") {
     headers["content-encoding"] = "gzip";
     return new Response(gzipSync(body, { level: 6 }), { status, headers });
   }

@@ -1,4 +1,5 @@
 import type { Asset } from "../assets";
+import { pickEncoding } from "../http/accept-encoding";
 
 const YEAR = 31_536_000;
 
@@ -16,11 +17,11 @@ export function serveAsset(request: Request, asset: Asset): Response {
   const range = request.headers.get("range");
   if (range !== null) return rangeResponse(range, asset, headers);
 
-  const accepts = request.headers.get("accept-encoding") ?? "";
-  if (asset.br && /\bbr\b/.test(accepts)) {
+  const encoding = pickEncoding(request.headers.get("accept-encoding"));
+  if (asset.br && encoding === "br") {
     return new Response(asset.br, { headers: { ...headers, "content-encoding": "br" } });
   }
-  if (asset.gzip && /\bgzip\b/.test(accepts)) {
+  if (asset.gzip && (encoding === "gzip" || (encoding === "br" && !asset.br))) {
     return new Response(asset.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
   }
   return new Response(asset.body, { headers });

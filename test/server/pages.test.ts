@@ -70,11 +70,16 @@ test("an unknown path answers 404 with the localized not-found page, a link home
   expect(await fr.text()).toContain("Oups");
 });
 
-test("the API answers in JSON to paths and methods it does not serve", async () => {
+test("paths and methods the site does not serve get 404 or 405, in JSON for the API", async () => {
   const get = await site.request("/api/leads");
   expect(get.status).toBe(405);
   expect(get.headers.get("allow")).toBe("POST");
   expect(await get.json()).toEqual({ error: "Method not allowed: use POST" });
+  const post = await site.request("/nope", { method: "POST" });
+  expect(post.status).toBe(404);
+  const postToPage = await site.request("/en", { method: "POST" });
+  expect(postToPage.status).toBe(405);
+  expect(postToPage.headers.get("allow")).toBe("GET");
   const missing = await site.request("/api/nothing-here");
   expect(missing.status).toBe(404);
   expect(await missing.json()).toEqual({ error: "Not found" });
