@@ -15,12 +15,15 @@ export function DemoDialogProvider({ children }: { children: ReactNode }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const [isOpen, setOpen] = useState(false);
+  // Visitors who ask for reduced motion start the video themselves.
+  const [autoPlay, setAutoPlay] = useState(false);
 
   const open = useCallback((event: MouseEvent<HTMLElement>) => {
     const dialog = dialogRef.current;
     if (dialog === null || typeof dialog.showModal !== "function") return; // no <dialog>: follow the link
     event.preventDefault();
     opener.current = event.currentTarget;
+    setAutoPlay(!window.matchMedia("(prefers-reduced-motion: reduce)").matches);
     setOpen(true);
     dialog.showModal();
   }, []);
@@ -58,7 +61,7 @@ export function DemoDialogProvider({ children }: { children: ReactNode }) {
           </header>
           <div className="demo-dialog__frame">
             {isOpen ? (
-              <video className="demo-dialog__video" controls autoPlay playsInline preload="metadata" poster={data.assets.poster} width="1280" height="720">
+              <video className="demo-dialog__video" controls autoPlay={autoPlay} playsInline preload="metadata" poster={data.assets.poster} width="1280" height="720">
                 <source src={data.assets.video} type="video/mp4" />
                 <p>
                   {t("demo.unsupported")} <a href={data.assets.video}>{t("demo.download")}</a>

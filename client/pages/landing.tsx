@@ -56,6 +56,17 @@ function SectionHeading({ id, title, subtitle }: { id: string; title: string; su
   );
 }
 
+/** A dash for sighted readers, "lifetime" for screen readers (our offer has no monthly price). */
+function NotApplicable() {
+  const { t } = useI18n();
+  return (
+    <>
+      <span aria-hidden="true">{t("comparison.notApplicable")}</span>
+      <span className="sr-only">{t("comparison.lifetime")}</span>
+    </>
+  );
+}
+
 function Stars({ rating }: { rating: number }) {
   const { t } = useI18n();
   return (
@@ -95,7 +106,7 @@ export function LandingPage() {
           </div>
         </section>
 
-        <section className="trust" aria-label={t("trustBadge1")}>
+        <div className="trust">
           <ul className="container trust__list" role="list">
             {TRUST_BADGES.map((icon, i) => (
               <li key={icon} className="trust-badge" data-testid="trust-badge">
@@ -104,7 +115,7 @@ export function LandingPage() {
               </li>
             ))}
           </ul>
-        </section>
+        </div>
 
         <section className="section" id="features" aria-labelledby="features-title">
           <div className="container">
@@ -208,8 +219,8 @@ export function LandingPage() {
                         {row.name}
                         {row.highlight ? <span className="pill">{t("comparison.ourOffer")}</span> : null}
                       </th>
-                      <td>{row.monthly ?? <span aria-label={t("comparison.lifetime")}>{t("comparison.notApplicable")}</span>}</td>
-                      <td>{row.yearly ?? <span aria-label={t("comparison.lifetime")}>{t("comparison.notApplicable")}</span>}</td>
+                      <td>{row.monthly ?? <NotApplicable />}</td>
+                      <td>{row.yearly ?? <NotApplicable />}</td>
                       <td>
                         {row.fiveYears}
                         {row.highlight ? <span className="muted"> {t("comparison.oneTime")}</span> : null}

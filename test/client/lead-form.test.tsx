@@ -39,6 +39,13 @@ function fakeFetch(impl: () => Promise<Response>) {
 }
 const answer = (status: number, body: unknown) => fakeFetch(async () => Response.json(body, { status }));
 
+/** A refusal is shown twice: as a toast, and next to the field (readable inside the modal popup). */
+async function expectRefusal(form: HTMLFormElement, text: string) {
+  const found = await screen.findAllByText(text);
+  expect(found.some((el) => el.closest(".toast-region") !== null)).toBe(true);
+  expect(found.some((el) => form.contains(el) && el.getAttribute("role") === "alert")).toBe(true);
+}
+
 async function submit(form: HTMLFormElement, input: HTMLInputElement, value: string) {
   fireEvent.input(input, { target: { value } });
   await act(async () => {
@@ -63,7 +70,7 @@ test("an answer mentioning 'Rate limit' shows the translated rate-limit text in 
     answer(429, { error: "Rate limit exceeded: too many submissions, try again in 600 s" });
     const { form, input } = renderForm(locale);
     await submit(form, input, "someone@example.com");
-    await screen.findByText(MESSAGES[locale]["lead.rateLimit"]!);
+    await expectRefusal(form, MESSAGES[locale]["lead.rateLimit"]!);
     cleanup();
     mock.restore();
   }
@@ -79,7 +86,7 @@ test("another refusal shows the translated e-mail error; a server failure or net
       respond();
       const { form, input } = renderForm(locale);
       await submit(form, input, "someone@example.com");
-      await screen.findByText(MESSAGES[locale][key]!);
+      await expectRefusal(form, MESSAGES[locale][key]!);
       cleanup();
       mock.restore();
     }
@@ -93,13 +100,13 @@ test("without a translation the spec's English fallbacks are shown", async () =>
   answer(429, { error: "Rate limit exceeded" });
   const first = renderForm("fr", makePageData({ page: "landing" }, "fr", { messages }));
   await submit(first.form, first.input, "someone@example.com");
-  await screen.findByText("Too many submissions. Please try again later.");
+  await expectRefusal(first.form, "Too many submissions. Please try again later.");
   cleanup();
   mock.restore();
   answer(400, { error: "email: Invalid email address" });
   const second = renderForm("fr", makePageData({ page: "landing" }, "fr", { messages }));
   await submit(second.form, second.input, "someone@example.com");
-  await screen.findByText("Invalid email. Please try again.");
+  await expectRefusal(second.form, "Invalid email. Please try again.");
 });
 
 test("an invalid address is refused before sending, with the translated validation message on the field", async () => {
