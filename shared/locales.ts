@@ -4,7 +4,7 @@ export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "fr";
 
 export function isLocale(value: unknown): value is Locale {
-  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+  return LOCALES.some((locale) => locale === value);
 }
 
 /** BCP 47 tags used for Intl formatting and `<html lang>`/`hreflang`/`og:locale`. */

@@ -2,14 +2,14 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "./locales";
 
 // One typed route table read by the server renderer and the client (DECISIONS.md: French at the
 // spec's paths, other languages under a prefix, the same segment in every language).
-export const PAGES = {
+export const PAGE_IDS = ["landing", "payment", "success", "canceled"] as const;
+export type PageId = (typeof PAGE_IDS)[number];
+export const PAGES: Record<PageId, string> = {
   landing: "",
   payment: "paiement",
   success: "payment-success",
   canceled: "payment-canceled",
-} as const;
-export type PageId = keyof typeof PAGES;
-export const PAGE_IDS = Object.keys(PAGES) as PageId[];
+};
 
 export function pathFor(page: PageId, locale: Locale): string {
   const segment = PAGES[page];
@@ -48,4 +48,4 @@ export function alternatesFor(page: PageId): Record<Locale, string> {
   return { fr: pathFor(page, "fr"), en: pathFor(page, "en"), it: pathFor(page, "it"), es: pathFor(page, "es") };
 }
 
-export const isSitePageId = (page: string): page is PageId => page in PAGES;
+export const isSitePageId = (page: string): page is PageId => PAGE_IDS.some((id) => id === page);

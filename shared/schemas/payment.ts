@@ -43,17 +43,18 @@ export function expiryValid(raw: string, now: Date): boolean {
   return expiry >= current && expiry <= current + 12 * 20;
 }
 
+export const CARD_FIELDS = ["email", "name", "city", "card", "expiry", "cvc"] as const;
+export type CardField = (typeof CARD_FIELDS)[number];
+
 /** Messages are locale keys: the page shows their translation next to the field. */
-export const CARD_FIELD_KEYS = {
+export const CARD_FIELD_KEYS: Record<CardField, string> = {
   email: "checkout.invalidEmail",
   name: "checkout.invalidName",
   city: "checkout.invalidCity",
   card: "checkout.invalidCard",
   expiry: "checkout.invalidExpiry",
   cvc: "checkout.invalidCvc",
-} as const;
-export type CardField = keyof typeof CARD_FIELD_KEYS;
-export const CARD_FIELDS = Object.keys(CARD_FIELD_KEYS) as CardField[];
+};
 
 const text = (key: string, max: number) => v.pipe(v.string(key), v.trim(), v.nonEmpty(key), v.maxLength(max, key));
 

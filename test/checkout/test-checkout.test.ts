@@ -17,9 +17,9 @@ async function startCheckout(locale = "fr", now?: () => Date) {
   site = await createTestSite(now ? { now } : {});
   const response = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale }) });
   expect(response.status).toBe(200);
-  const { url } = await response.json();
+  const { url }: { url: string } = await response.json();
   expect(url).toMatch(/^\/checkout\/test\/cs_test_[A-Za-z0-9]+$/);
-  return url as string;
+  return url;
 }
 
 test("without Stripe keys, paying opens the test checkout page in the visitor's language, marked TEST MODE", async () => {
