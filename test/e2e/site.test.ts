@@ -12,12 +12,31 @@ test("/ and /en render, hydrate without console warnings, and are in their langu
   await page.goto("/");
   expect(await page.getAttribute("html", "lang")).toBe("fr");
   expect(await page.locator("h1").textContent()).toContain("Tous les films");
-  await page.waitForFunction(() => document.querySelector("summary") !== null && "__reactContainer$" in document || Object.keys(document).some((k) => k.startsWith("__react")));
+  await page.waitForLoadState("networkidle");
+  await page.waitForFunction(() => Object.keys(document.body).some((k) => k.startsWith("__react")));
+  expect(consoleLog.errors).toEqual([]);
   await page.goto("/en");
   expect(await page.getAttribute("html", "lang")).toBe("en");
   expect(await page.locator("h1").textContent()).toBe("Every film and series. One payment. For life.");
   await page.waitForLoadState("networkidle");
   expect(consoleLog.errors).toEqual([]);
+  await context.close();
+});
+
+test("every page in every language hydrates without a console error or warning", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const consoleLog = watchConsole(page);
+  for (const locale of LOCALES) {
+    for (const id of PAGE_IDS) {
+      const path = pathFor(id, locale);
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      // Hydrated: React has attached its handlers to the document.
+      await page.waitForFunction(() => Object.keys(document.body).some((k) => k.startsWith("__react")));
+      expect({ path, errors: consoleLog.errors }).toEqual({ path, errors: [] });
+    }
+  }
   await context.close();
 });
 
