@@ -50,6 +50,9 @@ export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date): Fulfil
 
   const snapshot = event.checkout;
   const existing = tx.select().from(orders).where(eq(orders.checkoutId, snapshot.id)).get();
+  // A checkout this site did not create (another product on the same Stripe account): every one of
+  // ours has its pending row, or at least the visitor's language in its metadata.
+  if (existing === undefined && snapshot.locale === null) return { outcome: "applied", checkoutId: null, status: null };
   const refundedEarlier =
     snapshot.paymentIntentId !== null &&
     tx

@@ -190,6 +190,13 @@ test("a completion whose payment_status is not paid never makes a paid order", a
   expect(allOrders()[0]!.status).toBe("pending");
 });
 
+test("a checkout another product created on the same Stripe account makes no order", async () => {
+  await stripeSite();
+  const session = { ...checkoutSession({ id: "cs_other_product" }), metadata: {} };
+  expect((await deliver(event("checkout.session.completed", session))).status).toBe(200);
+  expect(allOrders()).toHaveLength(0);
+});
+
 test("other event types are acknowledged with 200 and change nothing", async () => {
   await stripeSite();
   const response = await deliver(event("customer.created", { id: "cus_1", object: "customer" }));
