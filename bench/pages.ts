@@ -41,7 +41,10 @@ try {
   const css = pick(/<link rel="stylesheet" href="([^"]+)"/g);
   const js = pick(/<script[^>]* src="([^"]+)"/g).concat(pick(/<link rel="modulepreload"[^>]* href="([^"]+)"/g));
   const font = pick(/<link rel="preload" href="([^"]+\.woff2)"/g);
-  const images = pick(/<img[^>]* src="([^"]+)"/g).filter((u) => !u.includes("poster")).map((u) => u.replace("-1280", "-640"));
+  // What a phone loads: the 640 w candidate of each srcset, else the src (the dialog's poster only loads when opened).
+  const images = [...html.matchAll(/<img[^>]*>/g)]
+    .map((m) => /srcSet="([^" ]+) 640w/i.exec(m[0])?.[1] ?? / src="([^"]+)"/.exec(m[0])?.[1] ?? "")
+    .filter((u) => u !== "" && !u.includes("poster"));
   const icon = pick(/<link rel="icon" href="([^"]+)"/g);
   const rows: [string, number][] = [["HTML", htmlBytes]];
   for (const [label, urls] of [["CSS", css], ["JS", [...new Set(js)]], ["font", font], ["images", [...images, ...icon]]] as const) {
