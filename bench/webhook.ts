@@ -57,7 +57,7 @@ for (let i = deliveries.length - 1; i > 0; i--) {
 const port = 3990 + Math.floor(Math.random() * 9);
 const server = Bun.spawn([process.execPath, "run", join(root, "server/main.ts")], {
   cwd: root,
-  env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error", NODE_ENV: "production", STRIPE_SECRET_KEY: "sk_test_bench", STRIPE_WEBHOOK_SECRET: SECRET },
+  env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error", NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example", STRIPE_SECRET_KEY: "sk_test_bench", STRIPE_WEBHOOK_SECRET: SECRET },
   stdout: "ignore",
   stderr: "inherit",
 });
