@@ -6,13 +6,12 @@ import { formatMoney } from "../../shared/price";
 import { pathFor } from "../../shared/routes";
 import { checkTestCard, PaymentRequestSchema } from "../../shared/schemas/payment";
 import type { AppDeps } from "../deps";
-import { HttpError, jsonError, parseWith, readBody } from "../http/body";
+import { HttpError, jsonError, parseWith, readBody, readRawBody } from "../http/body";
 import { requestContext } from "../http/context";
 import { createRateLimiter } from "../http/rate-limit";
 import { applyOrderEvent } from "./fulfilment";
 import { ProviderError, WebhookSignatureError } from "./provider";
 import { checkoutProviderFor, testCheckoutFor } from "./providers";
-import { readRawBody } from "./raw-body";
 import { createCheckoutSession } from "./service";
 import type { TestSession } from "./test-provider";
 

@@ -26,9 +26,7 @@ export async function readBody(
   if (kind === null || !accept.includes(kind)) {
     throw new HttpError(415, `Unsupported content type: send ${accept.map((k) => (k === "json" ? "application/json" : "a form")).join(" or ")}`);
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > options.maxBytes) throw new HttpError(413, `Request body too large (limit ${options.maxBytes} bytes)`);
-  const text = await readTextWithLimit(request, options.maxBytes);
+  const text = await readRawBody(request, options.maxBytes);
   if (kind === "form") return { kind, value: Object.fromEntries(new URLSearchParams(text)) };
   try {
     return { kind, value: JSON.parse(text) };
@@ -37,8 +35,13 @@ export async function readBody(
   }
 }
 
-/** Reads at most maxBytes, failing with 413 as soon as the stream goes past it (chunked bodies too). */
-async function readTextWithLimit(request: Request, maxBytes: number): Promise<string> {
+/**
+ * The body exactly as sent (a webhook's signature covers these bytes), at most maxBytes: 413 when the
+ * declared length is larger, or as soon as the stream goes past it (chunked bodies too).
+ */
+export async function readRawBody(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new HttpError(413, `Request body too large (limit ${maxBytes} bytes)`);
   if (request.body === null) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
