@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { fmt, runLoad, type LoadResult } from "./load";
+import { fmt, runLoad, type LoadResult, startBenchServer } from "./load";
 
 const root = join(import.meta.dir, "..");
 const seconds = Number(process.argv[2] ?? 10);
@@ -18,19 +18,9 @@ mkdirSync(benchRoot, { recursive: true });
 
 async function benchOne(synchronous: "FULL" | "NORMAL", run: number): Promise<LoadResult> {
   const dataDir = mkdtempSync(join(benchRoot, `bench-leads-${synchronous.toLowerCase()}-`));
-  const port = 3900 + Math.floor(Math.random() * 90);
-  const server = Bun.spawn([process.execPath, "run", join(root, "server/main.ts")], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error", NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true", TRUST_PROXY: "true", SQLITE_SYNCHRONOUS: synchronous },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startBenchServer([process.execPath, "run", join(root, "server/main.ts")], { DATA_DIR: dataDir, NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true", TRUST_PROXY: "true", SQLITE_SYNCHRONOUS: synchronous }, root);
+  const base = server.base;
   try {
-    for (let i = 0; i < 300; i++) {
-      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
-      await Bun.sleep(100);
-    }
     let n = 0;
     const send = () => {
       const id = n++;
@@ -49,8 +39,7 @@ async function benchOne(synchronous: "FULL" | "NORMAL", run: number): Promise<Lo
     if (stored < acked) throw new Error(`${synchronous}: ${acked} acknowledged but only ${stored} stored`);
     return result;
   } finally {
-    server.kill();
-    await server.exited;
+    await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -39,3 +39,30 @@ export async function runLoad(options: {
 
 export const fmt = (r: LoadResult) =>
   `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.requests} requests, ${r.errors} errors)`;
+
+/**
+ * Starts a server as its own process on a random loopback port (`cmd`: the executable, or
+ * `bun run server/main.ts`) and resolves once it answers /healthz.
+ */
+export async function startBenchServer(cmd: string[], env: Record<string, string>, cwd: string): Promise<{ base: string; stop: () => Promise<void> }> {
+  const port = 3900 + Math.floor(Math.random() * 99);
+  const server = Bun.spawn(cmd, {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", ...env },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    await Bun.sleep(100);
+  }
+  return {
+    base,
+    stop: async () => {
+      server.kill();
+      await server.exited;
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { $ } from "bun";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fmt, runLoad } from "./load";
+import { fmt, runLoad, startBenchServer } from "./load";
 
 const root = join(import.meta.dir, "..");
 const seconds = Number(process.argv[2] ?? 10);
@@ -13,13 +13,8 @@ const exe = join(root, "dist", "site");
 if (!existsSync(exe)) await $`${process.execPath} run ${join(root, "scripts/build.ts")}`.quiet();
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-pages-"));
-const port = 3900 + Math.floor(Math.random() * 90);
-const server = Bun.spawn([exe], { env: { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error" }, stdout: "ignore", stderr: "inherit" });
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; i < 100; i++) {
-  if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
-  await Bun.sleep(100);
-}
+const server = await startBenchServer([exe], { DATA_DIR: dataDir }, root);
+const base = server.base;
 
 try {
   const headers = { "accept-encoding": "br, gzip" };
@@ -57,7 +52,6 @@ try {
   for (const [label, bytes] of rows) console.log(`  ${label.padEnd(7)} ${(bytes / 1024).toFixed(1).padStart(7)} KiB`);
   console.log(`  total   ${(total / 1024).toFixed(1).padStart(7)} KiB`);
 } finally {
-  server.kill();
-  await server.exited;
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -8,6 +8,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Stripe from "stripe";
+import { startBenchServer } from "./load";
 
 const root = join(import.meta.dir, "..");
 const CHECKOUTS = Number(process.argv[2] ?? 3000);
@@ -54,19 +55,13 @@ for (let i = deliveries.length - 1; i > 0; i--) {
   [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
 }
 
-const port = 3990 + Math.floor(Math.random() * 9);
-const server = Bun.spawn([process.execPath, "run", join(root, "server/main.ts")], {
-  cwd: root,
-  env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error", NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example", STRIPE_SECRET_KEY: "sk_test_bench", STRIPE_WEBHOOK_SECRET: SECRET },
-  stdout: "ignore",
-  stderr: "inherit",
-});
-const base = `http://127.0.0.1:${port}`;
+const server = await startBenchServer(
+  [process.execPath, "run", join(root, "server/main.ts")],
+  { DATA_DIR: dataDir, NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example", STRIPE_SECRET_KEY: "sk_test_bench", STRIPE_WEBHOOK_SECRET: SECRET },
+  root,
+);
+const base = server.base;
 try {
-  for (let i = 0; i < 300; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
-    await Bun.sleep(100);
-  }
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
   let next = 0;
@@ -103,7 +98,6 @@ try {
   console.log(`  orders at the end: ${orders} (paid ${paid}), processed events ${events}; distinct checkouts ${CHECKOUTS} -> ${orders === CHECKOUTS && paid === CHECKOUTS ? "OK" : "MISMATCH"}`);
   if (orders !== CHECKOUTS || paid !== CHECKOUTS) process.exitCode = 1;
 } finally {
-  server.kill();
-  await server.exited;
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
