@@ -56,7 +56,7 @@ function PageBody() {
     case "canceled":
       return <CanceledPage />;
     case "not-found":
-      return <NotFoundPage path={view.path} />;
+      return <NotFoundPage />;
     case "error":
       return <ErrorPage />;
     case "test-checkout":
@@ -106,7 +106,7 @@ function Head() {
       <link rel="stylesheet" href={assets.css} />
       <link rel="icon" href={assets.favicon} type="image/svg+xml" />
       <link rel="apple-touch-icon" href={assets.appleTouchIcon} />
-      <link rel="canonical" href={`${baseUrl}${data.canonicalPath}`} />
+      {data.canonicalPath === null ? null : <link rel="canonical" href={`${baseUrl}${data.canonicalPath}`} />}
       {alternates
         ? LOCALES.map((l) => <link key={l} rel="alternate" hrefLang={l} href={`${baseUrl}${alternates[l]}`} />)
         : null}
@@ -115,7 +115,7 @@ function Head() {
       <meta property="og:site_name" content={data.facts.siteName} />
       <meta property="og:title" content={title} />
       <meta property="og:description" content={description} />
-      <meta property="og:url" content={`${baseUrl}${data.canonicalPath}`} />
+      {data.canonicalPath === null ? null : <meta property="og:url" content={`${baseUrl}${data.canonicalPath}`} />}
       <meta property="og:image" content={`${baseUrl}${assets.ogImage}`} />
       <meta property="og:image:width" content="1200" />
       <meta property="og:image:height" content="630" />

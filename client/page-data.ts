@@ -37,7 +37,7 @@ export type View =
   | { page: "payment"; failed?: boolean }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
-  | { page: "not-found"; path: string }
+  | { page: "not-found" }
   | { page: "error" }
   | TestCheckoutView;
 
@@ -46,7 +46,8 @@ export type PageData = {
   locale: Locale;
   /** The path of this page in each language, for the switcher and hreflang; null when none. */
   alternates: Record<Locale, string> | null;
-  canonicalPath: string;
+  /** The page's canonical path; null for pages that are not one of the site's (404, error, test checkout). */
+  canonicalPath: string | null;
   baseUrl: string;
   messages: Messages;
   facts: SiteFacts;

@@ -37,7 +37,7 @@ export function createApp(deps: AppDeps) {
       if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
       log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
-      const response = await render({ view: { page: "error" }, locale: localeOfPath(path), nonce, status: 500, acceptEncoding: request.headers.get("accept-encoding"), path });
+      const response = await render({ view: { page: "error" }, locale: localeOfPath(path), nonce, status: 500, acceptEncoding: request.headers.get("accept-encoding") });
       for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
       return response;
     });

@@ -17,8 +17,6 @@ export type RenderOptions = {
   nonce: string;
   status?: number;
   acceptEncoding?: string | null;
-  /** Path of this page for the canonical link when it is not one of the four site pages. */
-  path?: string;
   /**
    * Set when the page depends on nothing but its view and language (not on the database or the
    * request): its HTML is then rendered once per process and reused, with this request's nonce.
@@ -50,7 +48,7 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
     return facts;
   };
 
-  const pageData = (view: View, locale: Locale, path: string | undefined, query = ""): PageData => {
+  const pageData = (view: View, locale: Locale, query = ""): PageData => {
     const page = view.page;
     const alternates = isSitePageId(page) ? alternatesFor(page) : null;
     return {
@@ -60,7 +58,7 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
         alternates === null || query === ""
           ? alternates
           : { fr: alternates.fr + query, en: alternates.en + query, it: alternates.it + query, es: alternates.es + query },
-      canonicalPath: isSitePageId(page) ? pathFor(page, locale) : (path ?? "/"),
+      canonicalPath: isSitePageId(page) ? pathFor(page, locale) : null,
       baseUrl: config.publicBaseUrl,
       messages: MESSAGES[locale],
       facts: factsFor(locale),
@@ -93,22 +91,22 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
     const key = `${locale}:${new Date().getUTCFullYear()}:${JSON.stringify(view)}`;
     let html = cache.get(key);
     if (html === undefined) {
-      html = await toHtml(pageData(view, locale, undefined), NONCE_PLACEHOLDER);
+      html = await toHtml(pageData(view, locale), NONCE_PLACEHOLDER);
       cache.set(key, html);
     }
     return html.replaceAll(NONCE_PLACEHOLDER, nonce);
   };
 
-  return async ({ view, locale, nonce, status = 200, acceptEncoding, path, cacheable = false, query }) => {
+  return async ({ view, locale, nonce, status = 200, acceptEncoding, cacheable = false, query }) => {
     let html: string;
     let finalStatus = status;
     try {
-      html = cacheable ? await cachedHtml(view, locale, nonce) : await toHtml(pageData(view, locale, path, query), nonce);
+      html = cacheable ? await cachedHtml(view, locale, nonce) : await toHtml(pageData(view, locale, query), nonce);
     } catch (error) {
       log.error("render failed", { page: view.page, error: String(error instanceof Error ? (error.stack ?? error.message) : error) });
       finalStatus = 500;
       try {
-        html = await toHtml(pageData({ page: "error" }, locale, path), nonce);
+        html = await toHtml(pageData({ page: "error" }, locale), nonce);
       } catch {
         html = FALLBACK_ERROR_HTML;
       }

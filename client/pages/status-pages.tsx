@@ -90,12 +90,13 @@ export function CanceledPage() {
   );
 }
 
-export function NotFoundPage({ path }: { path: string }) {
+export function NotFoundPage() {
   const { t, locale } = useI18n();
   useEffect(() => {
-    // Spec section 2: the unknown path is logged to the console.
-    console.error("404 Error: User attempted to access non-existent route:", path);
-  }, [path]);
+    // Spec section 2: the unknown path is logged to the console. (The page itself does not carry
+    // the path, so the server renders it once per language.)
+    console.error("404 Error: User attempted to access non-existent route:", window.location.pathname);
+  }, []);
   return (
     <StatusCard icon="globe" tone="neutral" title={t("notFoundTitle")} text={t("notFoundText")}>
       <a className="button button--primary" href={pathFor("landing", locale)}>

@@ -74,12 +74,13 @@ export function pagesController(deps: AppDeps) {
   function notFound(request: Request, path: string, requestNonce: string) {
     log.warn("404 page not found", { path });
     return render({
-      view: { page: "not-found", path },
+      view: { page: "not-found" },
       locale: localeOfPath(path),
       nonce: requestNonce,
       status: 404,
       acceptEncoding: request.headers.get("accept-encoding"),
-      path,
+      // The same for every unknown path of a language: rendered once, not once per probe.
+      cacheable: true,
     });
   }
 }

@@ -12,7 +12,7 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
     view,
     locale,
     alternates: isSitePageId(view.page) ? alternatesFor(view.page) : null,
-    canonicalPath: isSitePageId(view.page) ? pathFor(view.page, locale) : "/",
+    canonicalPath: isSitePageId(view.page) ? pathFor(view.page, locale) : null,
     baseUrl: "http://localhost:3000",
     messages: MESSAGES[locale],
     facts: buildSiteFacts(config.site, locale),
