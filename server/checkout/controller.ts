@@ -31,7 +31,7 @@ export function checkoutController(deps: AppDeps) {
   const limiter = createRateLimiter(PAYMENT_RATE_LIMIT);
 
   const notFound = (request: Request, path: string, nonce: string) =>
-    render({ view: { page: "not-found", path }, locale: DEFAULT_LOCALE, nonce, status: 404, acceptEncoding: request.headers.get("accept-encoding"), path });
+    render({ view: { page: "not-found" }, locale: DEFAULT_LOCALE, nonce, status: 404, acceptEncoding: request.headers.get("accept-encoding"), cacheable: true });
 
   const testPage = (
     request: Request,
@@ -53,7 +53,7 @@ export function checkoutController(deps: AppDeps) {
       },
       ...extra,
     };
-    return render({ view, locale, nonce, status, acceptEncoding: request.headers.get("accept-encoding"), path: `/checkout/test/${session.id}` });
+    return render({ view, locale, nonce, status, acceptEncoding: request.headers.get("accept-encoding") });
   };
 
   return new Elysia({ name: "checkout" })
