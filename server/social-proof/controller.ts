@@ -7,7 +7,7 @@ import { recentPurchases } from "./service";
 /** GET /api/social-proof (issue 5): recent real paid orders for the bottom-left toast. */
 export function socialProofController(deps: AppDeps) {
   return new Elysia({ name: "social-proof" }).use(requestContext(deps.config)).get("/api/social-proof", () => {
-    const body: SocialProofResponse = { entries: recentPurchases(deps.db, deps.now()) };
+    const body: SocialProofResponse = { entries: recentPurchases(deps.db, deps.now(), deps.config) };
     // Ages change every minute and a refund removes an entry: never cache.
     return Response.json(body, { headers: { "cache-control": "no-store" } });
   });

@@ -1,5 +1,6 @@
-import { and, desc, eq, gte, isNotNull } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { Config } from "../config";
 import { orders } from "../../db/schema";
 import type { SocialProofEntry } from "../../shared/schemas/social-proof";
 
@@ -23,12 +24,24 @@ export function cleanCity(city: string | null): string | null {
   return text.length > MAX_CITY_CHARS ? `${text.slice(0, MAX_CITY_CHARS - 1).trimEnd()}…` : text;
 }
 
-export function recentPurchases(db: Db, now: Date): SocialProofEntry[] {
+/**
+ * Which orders count as purchases on this site right now: those of the active payment provider only.
+ * Orders the owner made while trying the built-in test checkout stay in the table after Stripe is
+ * configured, and a live Stripe site must not show Stripe test-mode checkouts (ids `cs_test_...`)
+ * either: neither was ever a real payment.
+ */
+export function purchaseFilter(config: Pick<Config, "stripe">) {
+  if (config.stripe === undefined) return eq(orders.provider, "test");
+  const live = /^(sk|rk)_live_/.test(config.stripe.secretKey);
+  return live ? and(eq(orders.provider, "stripe"), eq(sql`substr(${orders.checkoutId}, 1, 8)`, "cs_live_")) : eq(orders.provider, "stripe");
+}
+
+export function recentPurchases(db: Db, now: Date, config: Pick<Config, "stripe">): SocialProofEntry[] {
   const since = new Date(now.getTime() - SOCIAL_PROOF_WINDOW_MS);
   const rows = db
     .select({ firstName: orders.firstName, city: orders.city, paidAt: orders.paidAt })
     .from(orders)
-    .where(and(eq(orders.status, "paid"), isNotNull(orders.paidAt), gte(orders.paidAt, since), isNotNull(orders.city)))
+    .where(and(eq(orders.status, "paid"), purchaseFilter(config), isNotNull(orders.paidAt), gte(orders.paidAt, since), isNotNull(orders.city)))
     .orderBy(desc(orders.paidAt))
     .limit(SOCIAL_PROOF_MAX_ENTRIES)
     .all();

@@ -7,14 +7,14 @@ let counter = 0;
 
 export function seedOrder(
   db: Db,
-  order: { firstName?: string | null; city?: string | null; paidAt: Date | null; status?: OrderStatus; email?: string },
+  order: { firstName?: string | null; city?: string | null; paidAt: Date | null; status?: OrderStatus; email?: string; provider?: "stripe" | "test"; checkoutId?: string },
 ): void {
   counter += 1;
   const created = new Date((order.paidAt ?? new Date()).getTime() - 60_000);
   db.insert(orders)
     .values({
-      provider: "test",
-      checkoutId: `cs_test_seed_${process.pid}_${counter}_${Math.random().toString(36).slice(2)}`,
+      provider: order.provider ?? "test",
+      checkoutId: order.checkoutId ?? `cs_test_seed_${process.pid}_${counter}_${Math.random().toString(36).slice(2)}`,
       status: order.status ?? "paid",
       amount: 2999,
       currency: "eur",

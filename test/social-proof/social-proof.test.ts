@@ -49,6 +49,32 @@ test("lists real paid orders of the last 30 days, newest first, with an initial,
   expect(text).not.toContain("cs_test");
 });
 
+test("only purchases through the site's active payment provider count: never test checkouts on a live site", async () => {
+  const seedAll = (s: TestSite) => {
+    seedOrder(s.db, { city: "Testville", paidAt: minutesBefore(2), provider: "test" });
+    seedOrder(s.db, { city: "Sandbox", paidAt: minutesBefore(3), provider: "stripe", checkoutId: "cs_test_a1b2c3" });
+    seedOrder(s.db, { city: "Lyon", paidAt: minutesBefore(4), provider: "stripe", checkoutId: "cs_live_a1b2c3" });
+  };
+  const cities = async (s: TestSite) => (await socialProof(s)).entries.map((e: { city: string }) => e.city);
+
+  // The built-in test checkout: its own orders are the site's purchases (issue 5's browser journey).
+  site = await createTestSite({ now: () => NOW });
+  seedAll(site);
+  expect(await cities(site)).toEqual(["Testville"]);
+  site.close();
+
+  // Live Stripe keys: the owner's earlier test-checkout and Stripe test-mode orders never show.
+  site = await createTestSite({ now: () => NOW, env: { STRIPE_SECRET_KEY: "sk_live_abc", STRIPE_WEBHOOK_SECRET: "whsec_abc" } });
+  seedAll(site);
+  expect(await cities(site)).toEqual(["Lyon"]);
+  site.close();
+
+  // Stripe test keys (a staging site): Stripe's orders, not the built-in test checkout's.
+  site = await createTestSite({ now: () => NOW, env: { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_WEBHOOK_SECRET: "whsec_abc" } });
+  seedAll(site);
+  expect(await cities(site)).toEqual(["Sandbox", "Lyon"]);
+});
+
 test("initials and cities are cleaned before they are shown to other visitors", () => {
   expect(initialOf("  marie-claire")).toBe("M.");
   expect(initialOf("123")).toBeNull();
