@@ -5,8 +5,19 @@ import { exitPopupWasShown, LeadForm, markExitPopupShown, useLeadSubmit } from "
 
 /** Spec sections 4 and 9: the popup opens once, 30 s after the page loaded. */
 export const EXIT_POPUP_DELAY_MS = 30_000;
-/** When another dialog (the demo video) is open at that moment, look again this much later. */
+/** When the visitor is busy at that moment (see visitorIsBusy), look again this much later. */
 const BUSY_RETRY_MS = 3_000;
+
+/**
+ * A modal opened now would interrupt the visitor: another dialog is open (the demo video, the
+ * support chat, which is a non-modal role="dialog" panel), or they are typing in a field (the chat,
+ * or the free-demo form itself). The modal would take their focus and make what they type go nowhere.
+ */
+function visitorIsBusy(): boolean {
+  if (document.querySelector("dialog[open], [role='dialog']:not(dialog)") !== null) return true;
+  const active = document.activeElement;
+  return active instanceof HTMLElement && active.matches("input, textarea, select, [contenteditable='true']");
+}
 
 /**
  * Exit-intent lead capture (issue 3). Mounted on the landing page only (client/app.tsx), so it never
@@ -30,7 +41,7 @@ export function ExitPopup() {
     const tryOpen = () => {
       const dialog = dialogRef.current;
       if (dialog === null || typeof dialog.showModal !== "function" || dialog.open || exitPopupWasShown()) return;
-      if (document.querySelector("dialog[open]") !== null) {
+      if (visitorIsBusy()) {
         timer = setTimeout(tryOpen, BUSY_RETRY_MS);
         return;
       }

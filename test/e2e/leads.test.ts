@@ -157,3 +157,36 @@ test("a refusal from the server is shown inside the open popup, where the visito
   expect(await isOpen(page)).toBe(true);
   await context.close();
 }, 90_000);
+
+test("the popup waits while the visitor is typing or chatting, and opens once they are done", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const elapsed = await openWithFrozenClock(page, "/en");
+  const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+
+  // Typing in the free-demo form at 30 s: no modal takes the field away mid-word.
+  const field = page.locator("#free-demo").getByLabel("E-mail address");
+  await field.focus();
+  await field.pressSequentially("half-typ");
+  await page.clock.runFor(31_000 - elapsed);
+  expect(await isOpen(page)).toBe(false);
+  await page.clock.runFor(10_000);
+  expect(await isOpen(page)).toBe(false);
+  expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+
+  // Chatting with support (a non-modal dialog): still waiting.
+  await page.getByRole("button", { name: "Support" }).click();
+  await page.getByRole("menuitem", { name: "Chat Support" }).click();
+  await page.locator(".chat-window").waitFor({ state: "visible" });
+  await page.locator(".site-nav a").first().focus();
+  await page.clock.runFor(10_000);
+  expect(await isOpen(page)).toBe(false);
+
+  // Done: the chat closed and nothing being typed; the popup opens a few seconds later.
+  await page.locator(".chat-window").getByRole("button", { name: "Close the chat" }).click();
+  await page.locator(".chat-window").waitFor({ state: "detached" });
+  await page.locator(".site-nav a").first().focus();
+  await page.clock.runFor(3_500);
+  await dialog.waitFor({ state: "visible" });
+  await context.close();
+}, 90_000);
