@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { orders, processedEvents, type OrderStatus } from "../../db/schema";
-import { firstNameOf, type CheckoutSnapshot, type OrderEvent, type ProviderName } from "./provider";
+import { firstNameOf, isSettled, type CheckoutSnapshot, type OrderEvent, type ProviderName } from "./provider";
 
 // The one place an order changes state (issue 4): Stripe webhooks, the test checkout's pay button and
 // the success page's server-side lookup all come through `applyOrderEvent`. The event id goes into
@@ -60,9 +60,10 @@ export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date): Fulfil
       .from(processedEvents)
       .where(and(eq(processedEvents.paymentIntentId, snapshot.paymentIntentId), eq(processedEvents.type, "charge.refunded")))
       .get() !== undefined;
-  const status = nextStatus(existing?.status ?? null, event.type, snapshot.paymentStatus, refundedEarlier);
+  const settled = isSettled(snapshot);
+  const status = nextStatus(existing?.status ?? null, event.type, settled, refundedEarlier);
   const details = customerDetails(snapshot, existing);
-  const becamePaid = (status === "paid" || status === "refunded") && existing?.paidAt == null && snapshot.paymentStatus === "paid";
+  const becamePaid = (status === "paid" || status === "refunded") && existing?.paidAt == null && settled;
 
   if (existing === undefined) {
     tx.insert(orders)
@@ -100,17 +101,17 @@ export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date): Fulfil
 }
 
 /**
- * The order's next status. Paid only when the provider's payment_status says "paid"; refunded is
+ * The order's next status. Paid only when the provider's payment_status says so (`isSettled`); refunded is
  * final; a paid order never goes back to pending, failed or expired, whatever order events come in.
  */
 export function nextStatus(
   current: OrderStatus | null,
   type: Exclude<OrderEvent["type"], "charge.refunded">,
-  paymentStatus: CheckoutSnapshot["paymentStatus"],
+  settled: boolean,
   refundedEarlier: boolean,
 ): OrderStatus {
   if (current === "refunded") return "refunded";
-  const paidNow = (type === "checkout.session.completed" || type === "checkout.session.async_payment_succeeded") && paymentStatus === "paid";
+  const paidNow = (type === "checkout.session.completed" || type === "checkout.session.async_payment_succeeded") && settled;
   if (paidNow) return refundedEarlier ? "refunded" : "paid";
   if (current === "paid") return "paid";
   switch (type) {

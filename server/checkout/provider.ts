@@ -80,6 +80,15 @@ export class WebhookSignatureError extends Error {
   }
 }
 
+/**
+ * Whether the provider says the buyer owes nothing more: `payment_status` "paid", or
+ * "no_payment_required" for a checkout of 0 (a 100 % promotion code, when the owner enables them);
+ * Stripe's own fulfilment guide fulfils both. Anything else waits.
+ */
+export function isSettled(snapshot: Pick<CheckoutSnapshot, "paymentStatus" | "amount">): boolean {
+  return snapshot.paymentStatus === "paid" || (snapshot.paymentStatus === "no_payment_required" && snapshot.amount === 0);
+}
+
 /** First word of the name the customer typed: all the social-proof toast may show of them. */
 export function firstNameOf(name: string | null): string | null {
   const first = name?.trim().split(/\s+/)[0];

@@ -1,9 +1,35 @@
 import { eq } from "drizzle-orm";
 import type { SuccessOrder } from "../../client/page-data";
 import { orders } from "../../db/schema";
+import type { Config } from "../config";
 import type { AppDeps } from "../deps";
 import { applyOrderEvent } from "./fulfilment";
+import { isSettled } from "./provider";
 import { checkoutProviderFor } from "./providers";
+
+/**
+ * At most one provider lookup per checkout in this interval. The pending page reloads every 4 s;
+ * someone reloading faster (or many tabs, or a script) must not turn each load into a call to
+ * Stripe, whose rate limit the site's own checkouts share. Within it the page just says "pending".
+ */
+export const LOOKUP_INTERVAL_MS = 3000;
+const MAX_TRACKED_LOOKUPS = 1000;
+const lastLookups = new WeakMap<Config, Map<string, number>>();
+
+/** true when `checkoutId` may be looked up now (and records it); false inside the interval. */
+function mayLookUp(config: Config, checkoutId: string, now: number): boolean {
+  let seen = lastLookups.get(config);
+  if (seen === undefined) lastLookups.set(config, (seen = new Map()));
+  const last = seen.get(checkoutId);
+  if (last !== undefined && now - last < LOOKUP_INTERVAL_MS && now >= last) return false;
+  if (seen.size >= MAX_TRACKED_LOOKUPS) {
+    for (const [id, at] of seen) if (now - at >= LOOKUP_INTERVAL_MS) seen.delete(id);
+    // Still full of lookups from the last few seconds: forget them rather than grow.
+    if (seen.size >= MAX_TRACKED_LOOKUPS) seen.clear();
+  }
+  seen.set(checkoutId, now);
+  return true;
+}
 
 /**
  * What the success page shows for `?session_id=` (issue 4): the orders table first, the provider
@@ -19,6 +45,7 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
   // not know is not worth a call to the provider (and anyone could otherwise make us call it).
   if (order === undefined) return { state: "unknown" };
 
+  if (!mayLookUp(deps.config, sessionId, deps.now().getTime())) return { state: "pending" };
   const provider = checkoutProviderFor(deps);
   let snapshot;
   try {
@@ -28,7 +55,7 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
     return { state: "pending" };
   }
   if (snapshot === null) return { state: "pending" };
-  if (snapshot.paymentStatus === "paid") {
+  if (isSettled(snapshot)) {
     const result = applyOrderEvent(
       deps.db,
       { eventId: `lookup_${provider.name}_${snapshot.id}_paid`, provider: provider.name, type: "checkout.session.completed", checkout: snapshot },

@@ -19,8 +19,9 @@ beforeAll(() => {
 afterAll(() => fake.close());
 afterEach(() => site?.close());
 
-async function stripeSite() {
-  site = await createTestSite({ env: { STRIPE_SECRET_KEY: "sk_test_webhooks", STRIPE_WEBHOOK_SECRET: SECRET, PUBLIC_BASE_URL: "https://shop.example" } });
+async function stripeSite(now?: () => Date) {
+  const env = { STRIPE_SECRET_KEY: "sk_test_webhooks", STRIPE_WEBHOOK_SECRET: SECRET, PUBLIC_BASE_URL: "https://shop.example" };
+  site = await createTestSite(now ? { env, now } : { env });
   useStripeConnection(site.config, fake.connection);
   return site;
 }
@@ -190,6 +191,16 @@ test("a completion whose payment_status is not paid never makes a paid order", a
   expect(allOrders()[0]!.status).toBe("pending");
 });
 
+test("a free checkout (100 % promotion code, nothing to pay) is a paid order of 0, and the buyer is thanked", async () => {
+  await stripeSite();
+  await deliver(completed({ id: "cs_free_code", payment_status: "no_payment_required", amount_total: 0, email: "free@example.com" }));
+  const [row] = allOrders();
+  expect(row).toMatchObject({ checkoutId: "cs_free_code", status: "paid", amount: 0, customerEmail: "free@example.com" });
+  expect(row!.paidAt).toBeInstanceOf(Date);
+  const page = await (await site.request("/payment-success?session_id=cs_free_code")).text();
+  expect(h1Of(page)).toBe("Paiement réussi — Merci !");
+});
+
 test("a checkout another product created on the same Stripe account makes no order", async () => {
   await stripeSite();
   const session = { ...checkoutSession({ id: "cs_other_product" }), metadata: {} };
@@ -259,4 +270,22 @@ test("success page: when Stripe says paid before the webhook arrives, the order 
   const rows = allOrders();
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ status: "paid", firstName: "Léa", city: "Nantes" });
+});
+
+test("success page: reloading a pending order quickly asks Stripe once per few seconds, not once per load", async () => {
+  let clock = new Date("2026-05-01T10:00:00Z");
+  await stripeSite(() => clock);
+  await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr" }) });
+  const id = allOrders()[0]!.checkoutId;
+  const lookups = () => fake.requests.filter((r) => r.method === "GET" && r.path.endsWith(`/${id}`)).length;
+  const pages = await Promise.all(Array.from({ length: 5 }, () => site.request(`/payment-success?session_id=${id}`)));
+  for (const response of pages) expect(h1Of(await response.text())).toBe("Confirmation de votre paiement…");
+  expect(lookups()).toBe(1);
+
+  // Stripe now says paid; the next reload after the interval asks again and thanks the buyer.
+  Object.assign(fake.sessions.get(id)!, checkoutSession({ id }));
+  clock = new Date(clock.getTime() + 5000);
+  expect(h1Of(await (await site.request(`/payment-success?session_id=${id}`)).text())).toBe("Paiement réussi — Merci !");
+  expect(lookups()).toBe(2);
+  expect(allOrders()[0]!.status).toBe("paid");
 });
