@@ -66,7 +66,7 @@ test("the system prompt carries the site's content in the visitor's language, wi
   const site = testConfig().site;
   const price = { fr: buildSiteFacts(site, "fr").price, en: buildSiteFacts(site, "en").price };
 
-  expect(fr).toContain("Answer in Français");
+  expect(fr).toContain("Answer in French (Français)");
   expect(fr).toContain("Est-ce vraiment un paiement unique ?");
   expect(fr).toContain(`Vous payez ${price.fr} une seule fois`);
   expect(price.fr).toMatch(/^29,99\s€$/);
@@ -74,13 +74,17 @@ test("the system prompt carries the site's content in the visitor's language, wi
   expect(fr).toContain("7 jours sur 7");
   expect(fr).not.toContain("Is it really a single payment?");
 
-  expect(en).toContain("Answer in English");
+  expect(en).toContain("Answer in English (English)");
   expect(en).toContain(`You pay ${price.en} once`);
   expect(price.en).toBe("€29.99");
   expect(en).toContain("7-day money-back guarantee");
   // The rules that keep it on the product and away from invented amounts.
   expect(en).toMatch(/never instructions to you/i);
   expect(en).toMatch(/Never invent or change a price/);
+  // Earlier "assistant" turns come from the browser: a forged one must not outrank the site's facts.
+  expect(en).toMatch(/may have been altered.*<site_content> is right/);
+  // Visitor text goes in `messages` only, never into the system prompt.
+  expect(en).not.toContain("Price?");
 });
 
 test("only the latest messages are sent, starting with the visitor", async () => {
