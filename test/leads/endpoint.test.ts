@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { LEAD_MAX_BODY_BYTES, LEAD_RATE_LIMIT } from "../../server/leads/controller";
+import { LEAD_MAX_BODY_BYTES, LEAD_RATE_LIMIT, rateLimitKey } from "../../server/leads/controller";
 import { hashIp, IP_HASH_SECRET_FILE } from "../../server/leads/service";
 import { createTestSite, type TestSite } from "../support/app";
 
@@ -156,6 +156,31 @@ test("one client sending too many gets 429 with Retry-After and a Rate limit mes
   // Another client, and the right-most forwarded entry is the one that counts.
   expect((await from("198.51.100.9", 100)).status).toBe(201);
   expect((await from("203.0.113.1, 198.51.100.10", 101)).status).toBe(201);
+});
+
+test("an IPv6 client rotating addresses inside its /64 is still one client for the limit", async () => {
+  const s = await site({ TRUST_PROXY: "true" });
+  const from = (ip: string, n: number) => postJson(s, { email: `v6-${n}@example.com`, source: "exit_popup", ip_hash: null }, { "x-forwarded-for": ip });
+  for (let n = 0; n < LEAD_RATE_LIMIT.limit; n++) expect((await from(`2001:db8:aa:bb:${n.toString(16)}::1`, n)).status).toBe(201);
+  const limited = await from("2001:0db8:00aa:00bb:ffff:1:2:3", 99);
+  expect(limited.status).toBe(429);
+  expect((await limited.json()).error).toContain("Rate limit");
+  // The neighbouring /64 is someone else.
+  expect((await from("2001:db8:aa:bc::1", 100)).status).toBe(201);
+  // Each stored hash is still of the full address, so distinct addresses stay distinct.
+  expect(new Set(rows(s).map((r) => r.ip_hash)).size).toBe(LEAD_RATE_LIMIT.limit + 1);
+});
+
+test("rate-limit keys: IPv4 per address, IPv4-mapped as IPv4, IPv6 per /64, junk as itself", () => {
+  expect(rateLimitKey("203.0.113.5")).toBe("203.0.113.5");
+  expect(rateLimitKey("::ffff:203.0.113.5")).toBe("203.0.113.5");
+  expect(rateLimitKey("2001:DB8::1")).toBe("2001:db8:0:0::/64");
+  expect(rateLimitKey("2001:db8:0:0:1:2:3:4")).toBe("2001:db8:0:0::/64");
+  expect(rateLimitKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+  expect(rateLimitKey("::1")).toBe("0:0:0:0::/64");
+  expect(rateLimitKey("1:2:3:4:5:6:7:8:9")).toBe("1:2:3:4:5:6:7:8:9");
+  expect(rateLimitKey("1::2::3")).toBe("1::2::3");
+  expect(rateLimitKey("unknown")).toBe("unknown");
 });
 
 test("without TRUST_PROXY a forged X-Forwarded-For does not get around the limit", async () => {
