@@ -59,7 +59,10 @@ export async function sendChat(
       else if (event.name === "done" && v.is(DoneSchema, event.data)) {
         await reader.cancel().catch(() => {});
         return event.data;
-      } else if (event.name === "error") throw new ChatFailure("stream error");
+      } else if (event.name === "error") {
+        await reader.cancel().catch(() => {});
+        throw new ChatFailure("stream error");
+      }
     }
   }
   throw new ChatFailure("stream ended early");
