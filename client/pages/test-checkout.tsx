@@ -63,6 +63,9 @@ function CardForm({ view }: { view: TestCheckoutView }) {
   const [errors, setErrors] = useState<Errors>(view.errors);
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  // Without JavaScript the effect below never runs: the server's answer puts the browser's own
+  // focus (autofocus) on the first field with a problem instead.
+  const firstServerProblem = FIELD_ORDER.find((f) => view.errors[f] !== undefined);
   const alertRef = useRef<HTMLParagraphElement>(null);
 
   const focusFirstProblem = (problems: Errors) => {
@@ -117,6 +120,7 @@ function CardForm({ view }: { view: TestCheckoutView }) {
           required
           aria-invalid={error !== undefined ? true : undefined}
           aria-describedby={error !== undefined ? errorId : undefined}
+          autoFocus={name === firstServerProblem}
           {...props}
         />
         {error !== undefined ? (
@@ -142,7 +146,8 @@ function CardForm({ view }: { view: TestCheckoutView }) {
       {field("city", t("checkout.city"), { type: "text", autoComplete: "address-level2", maxLength: 80 }, values.city)}
       {field("card", t("checkout.card"), { type: "text", inputMode: "numeric", autoComplete: "cc-number", placeholder: "4242 4242 4242 4242", maxLength: 23 })}
       <div className="test-checkout__row">
-        {field("expiry", t("checkout.expiry"), { type: "text", inputMode: "numeric", autoComplete: "cc-exp", placeholder: "MM/YY", maxLength: 7 })}
+        {/* No placeholder: the label gives the format in the visitor's language (MM/YY, MM/AA). */}
+        {field("expiry", t("checkout.expiry"), { type: "text", inputMode: "numeric", autoComplete: "cc-exp", maxLength: 7 })}
         {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "cc-csc", placeholder: "123", maxLength: 4 })}
       </div>
       <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy}>

@@ -104,6 +104,21 @@ test("a wrong card number, a past expiry and a bad CVC are shown next to their f
   expect(site.db.select().from(orders).all()[0]!.status).toBe("pending");
 });
 
+test("without JavaScript the answer with problems puts the focus on the first wrong field (autofocus)", async () => {
+  const url = await startCheckout("fr");
+  const fresh = await (await site.request(url)).text();
+  expect(fresh).not.toMatch(/<input[^>]*autofocus/);
+  // The format is given by the French label (MM/AA), not by an English placeholder.
+  expect(fresh).toContain("Expiration (MM/AA)");
+  expect(fresh).not.toContain("MM/YY");
+  const html = await (await site.request(url, { method: "POST", headers: FORM, body: card({ card: "4242 4242 4242 4241", cvc: "1" }) })).text();
+  const focused = html.match(/<input[^>]*autofocus[^>]*>/g) ?? [];
+  expect(focused).toHaveLength(1);
+  expect(focused[0]).toContain('name="card"');
+  const declined = await (await site.request(url, { method: "POST", headers: FORM, body: card({ card: "4000 0000 0000 0002" }) })).text();
+  expect((declined.match(/<input[^>]*autofocus[^>]*>/g) ?? []).map((tag) => /name="(\w+)"/.exec(tag)?.[1])).toEqual(["card"]);
+});
+
 test("cancel goes to the cancelled page in the visitor's language, which offers to retry", async () => {
   const url = await startCheckout("it");
   const html = await (await site.request(url)).text();
