@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, type MouseEvent } from "react";
 import { useI18n } from "../i18n";
 import { Icon } from "./icons";
 import { exitPopupWasShown, LeadForm, markExitPopupShown, useLeadSubmit } from "./lead-form";
@@ -19,6 +19,13 @@ function visitorIsBusy(): boolean {
   return active instanceof HTMLElement && active.matches("input, textarea, select, [contenteditable='true']");
 }
 
+/** The pointer is on the dialog's backdrop: on the dialog element itself, outside its box (not on its scrollbar). */
+function isOnBackdrop(event: MouseEvent<HTMLDialogElement>): boolean {
+  if (event.target !== event.currentTarget) return false;
+  const box = event.currentTarget.getBoundingClientRect();
+  return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom;
+}
+
 /**
  * Exit-intent lead capture (issue 3). Mounted on the landing page only (client/app.tsx), so it never
  * opens on the payment, success or cancelled pages. A modal <dialog>: the browser keeps focus inside,
@@ -29,6 +36,7 @@ export function ExitPopup() {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  const pressedOnBackdrop = useRef(false);
   const close = useCallback(() => dialogRef.current?.close(), []);
   const lead = useLeadSubmit(close);
   const usedForm = data.view.page === "landing" && data.view.lead !== undefined;
@@ -75,8 +83,15 @@ export function ExitPopup() {
       className="exit-popup"
       aria-labelledby="exit-popup-title"
       aria-describedby="exit-popup-text"
+      // A click on the backdrop closes it, but only when it also began there: a drag that starts in
+      // the field (selecting the address) and ends outside is reported as a click on the dialog too,
+      // and would otherwise lose the popup, which never comes back.
+      onPointerDown={(event) => {
+        pressedOnBackdrop.current = isOnBackdrop(event);
+      }}
       onClick={(event) => {
-        if (event.target === event.currentTarget) close(); // a click on the backdrop
+        if (pressedOnBackdrop.current && isOnBackdrop(event)) close();
+        pressedOnBackdrop.current = false;
       }}
     >
       <div className="exit-popup__panel">

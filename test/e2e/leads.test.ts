@@ -190,3 +190,27 @@ test("the popup waits while the visitor is typing or chatting, and opens once th
   await dialog.waitFor({ state: "visible" });
   await context.close();
 }, 90_000);
+
+test("selecting the typed address with the mouse and letting go outside the popup does not close it", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const elapsed = await openWithFrozenClock(page, "/en");
+  await page.clock.runFor(30_500 - elapsed);
+  const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+  await dialog.waitFor({ state: "visible" });
+  const field = dialog.getByLabel("E-mail address");
+  await field.fill("someone@example.com");
+  const box = await field.boundingBox();
+  if (box === null) throw new Error("field not laid out");
+  // A drag from the end of the field out to the page's corner, as when selecting text generously.
+  await page.mouse.move(box.x + box.width - 10, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(5, 5, { steps: 5 });
+  await page.mouse.up();
+  expect(await isOpen(page)).toBe(true);
+  expect(await field.inputValue()).toBe("someone@example.com");
+  // A real click on the backdrop still closes it.
+  await page.mouse.click(5, 5);
+  await dialog.waitFor({ state: "hidden" });
+  await context.close();
+}, 90_000);
