@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startFakeAnthropic, type FakeAnthropic } from "../chat/fake-anthropic";
 import { launchBrowser, startServer, watchConsole, type RunningServer } from "./harness";
 
@@ -69,7 +69,7 @@ test("open the chat, send a question, see the answer arrive as it streams", asyn
   // The request carried the French page's language and the visitor's question.
   const sent = fake.requests.at(-1)?.body;
   expect(sent?.messages).toEqual([{ role: "user", content: "C'est un abonnement ?" }]);
-  expect(String(sent?.system)).toContain("Answer in Français");
+  expect(String(sent?.system)).toContain("Answer in French (Français)");
 
   // The list keeps the newest message in view.
   const log = chat.getByRole("log");
@@ -174,14 +174,20 @@ test("the menu works from the keyboard and Escape closes it", async () => {
   await context.close();
 }, 90_000);
 
+/** The window's box once its opening animation (a scale-in) has finished. */
+async function settledBox(dialog: Locator) {
+  await dialog.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+  return dialog.boundingBox();
+}
+
 test("on a phone the chat window takes the full width; on a computer it is 380 x 500", async () => {
   const phone = await open(offline, "/", { viewport: { width: 375, height: 740 } });
-  const small = await (await openChat(phone.page)).boundingBox();
+  const small = await settledBox(await openChat(phone.page));
   expect(small?.width).toBeGreaterThanOrEqual(375 - 40);
   await phone.context.close();
 
   const desktop = await open(offline, "/", { viewport: { width: 1280, height: 900 } });
-  const large = await (await openChat(desktop.page)).boundingBox();
+  const large = await settledBox(await openChat(desktop.page));
   expect(large?.width).toBe(380);
   expect(large?.height).toBe(500);
   await desktop.context.close();
