@@ -112,10 +112,13 @@ export function LeadForm({
   lead,
   inputRef,
   className,
+  postedErrorId,
 }: {
   lead: ReturnType<typeof useLeadSubmit>;
   inputRef?: RefObject<HTMLInputElement | null>;
   className?: string;
+  /** The id of an error shown outside the form (a refused plain form post) that describes the field. */
+  postedErrorId?: string;
 }) {
   const { t, locale } = useI18n();
   const id = useId();
@@ -143,8 +146,8 @@ export function LeadForm({
           inputMode="email"
           spellCheck={false}
           placeholder={t("emailPlaceholder")}
-          aria-invalid={lead.fieldError !== null}
-          aria-describedby={lead.fieldError !== null ? errorId : undefined}
+          aria-invalid={lead.fieldError !== null || postedErrorId !== undefined}
+          aria-describedby={lead.fieldError !== null ? errorId : postedErrorId}
           onInput={lead.clearError}
         />
         <button type="submit" className="button button--primary lead-form__submit" disabled={lead.submitting}>
@@ -168,13 +171,23 @@ export function FooterLeadForm() {
   // The outcome of a plain form post comes back in the URL (server/leads/controller.ts).
   const posted = data.view.page === "landing" ? data.view.lead : undefined;
   const [sent, setSent] = useState(false);
+  // Once the visitor submits again here, the outcome of the earlier post no longer applies.
+  const [resubmitted, setResubmitted] = useState(false);
   const lead = useLeadSubmit(
     useCallback(() => {
       setSent(true);
       markExitPopupShown();
     }, []),
   );
-  const status = sent || posted === "sent" ? "sent" : posted;
+  const status = sent ? "sent" : resubmitted ? undefined : posted;
+  const postedErrorId = "free-demo-posted-error";
+  const submit = useCallback(
+    (event: FormEvent<HTMLFormElement>) => {
+      setResubmitted(true);
+      return lead.submit(event);
+    },
+    [lead.submit],
+  );
   return (
     <section className="section lead-section" id="free-demo" aria-labelledby="free-demo-title">
       <div className="container container--narrow">
@@ -188,12 +201,12 @@ export function FooterLeadForm() {
                 {t("demoSent")}
               </p>
             ) : status !== undefined ? (
-              <p className="form-error" role="alert">
+              <p id={postedErrorId} className="form-error" role="alert">
                 {t(status === "rate-limited" ? "lead.rateLimit" : status === "invalid" ? "lead.emailError" : "lead.unexpectedError")}
               </p>
             ) : null}
           </div>
-          <LeadForm lead={lead} />
+          <LeadForm lead={{ ...lead, submit }} postedErrorId={status !== undefined && status !== "sent" ? postedErrorId : undefined} />
         </div>
       </div>
     </section>

@@ -156,3 +156,27 @@ test("the outcome of a plain form post is shown after the redirect", () => {
     cleanup();
   }
 });
+
+test("after a refused plain form post the field is marked invalid and described by the error, which goes once the visitor submits again", async () => {
+  const { form, input } = renderForm("en", makePageData({ page: "landing", lead: "invalid" }, "en"));
+  const posted = screen.getByText(MESSAGES.en["lead.emailError"]!);
+  expect(input.getAttribute("aria-invalid")).toBe("true");
+  expect(input.getAttribute("aria-describedby")).toBe(posted.id);
+  expect(posted.id).not.toBe("");
+
+  answer(201, { ok: true });
+  await submit(form, input, "second.try@example.com");
+  await screen.findAllByText(MESSAGES.en.demoSent!);
+  expect(screen.queryByText(MESSAGES.en["lead.emailError"]!)).toBeNull();
+  expect(input.getAttribute("aria-invalid")).toBe("false");
+  expect(input.hasAttribute("aria-describedby")).toBe(false);
+});
+
+test("after a stored plain form post, a refused second address does not still say 'demo sent'", async () => {
+  const { form, input } = renderForm("en", makePageData({ page: "landing", lead: "sent" }, "en"));
+  expect(screen.getByTestId("lead-sent").textContent).toBe(MESSAGES.en.demoSent!);
+  answer(429, { error: "Rate limit exceeded" });
+  await submit(form, input, "another@example.com");
+  await expectRefusal(form, MESSAGES.en["lead.rateLimit"]!);
+  expect(screen.queryByTestId("lead-sent")).toBeNull();
+});
