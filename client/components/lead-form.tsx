@@ -192,7 +192,7 @@ export function FooterLeadForm() {
     <section className="section lead-section" id="free-demo" aria-labelledby="free-demo-title">
       <div className="container container--narrow">
         <div className="lead-section__card">
-          <h2 id="free-demo-title">{t("exitPopup.title")}</h2>
+          <h2 id="free-demo-title">{t("freeDemo.title")}</h2>
           <p className="muted">{t("exitPopup.text")}</p>
           <div className="lead-section__status" aria-live="polite">
             {status === "sent" ? (
