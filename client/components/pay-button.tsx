@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import * as v from "valibot";
 import { PaymentResponseSchema } from "../../shared/schemas/payment";
 import { useI18n } from "../i18n";
@@ -19,6 +19,13 @@ export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate 
   const { t, locale } = useI18n();
   const toast = useToast();
   const [busy, setBusy] = useState(false);
+  // While busy the button is disabled, and the browser may drop focus to the page: after a failure
+  // give it back to the button, so a keyboard user can try again where they were.
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const [failures, setFailures] = useState(0);
+  useEffect(() => {
+    if (failures > 0) buttonRef.current?.focus();
+  }, [failures]);
 
   // Coming back from the card page with the browser's back button restores this page from the
   // history cache as it was left, busy: make the button usable again.
@@ -51,13 +58,14 @@ export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate 
       const description = error instanceof Error && !(error instanceof TypeError) ? error.message : t("paymentErrorDesc");
       toast.show({ title: t("paymentError"), description, tone: "error" });
       setBusy(false);
+      setFailures((n) => n + 1);
     }
   };
 
   return (
     <form method="post" action="/api/payment" className="pay-form" onSubmit={onSubmit}>
       <input type="hidden" name="locale" value={locale} />
-      <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy} data-testid="pay-button">
+      <button ref={buttonRef} type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy} data-testid="pay-button">
         <Icon name="lock" />
         {busy ? t("payRedirecting") : t("payButton")}
       </button>

@@ -169,3 +169,25 @@ test("with JavaScript disabled the whole purchase still works through plain form
   expect(paidCount()).toBe(before + 1);
   await context.close();
 });
+
+test("a provider failure: the button comes back with the error toast, and the keyboard focus is on it again", async () => {
+  const context = await site.newContext();
+  await context.addInitScript(() => localStorage.setItem("exit-popup-shown", "1"));
+  const page = await context.newPage();
+  await page.route("**/api/payment", (route) =>
+    route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ error: "The payment provider could not be reached" }) }),
+  );
+  await page.goto("/paiement");
+  await waitForPayButton(page);
+  const button = page.getByTestId("pay-button");
+  await button.focus();
+  await page.keyboard.press("Enter");
+  const toast = page.locator(".toast--error");
+  await toast.waitFor({ state: "visible" });
+  expect(await toast.locator(".toast__title").textContent()).toBe("Une erreur est survenue");
+  expect(await toast.locator(".toast__desc").textContent()).toBe("Réessayez dans un instant.");
+  expect(await button.isEnabled()).toBe(true);
+  await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "pay-button");
+  expect(page.url()).toEndWith("/paiement");
+  await context.close();
+});
