@@ -5,7 +5,10 @@ import type { ChatRequest } from "../../shared/schemas/chat";
 import { AssistantError, type Assistant } from "./assistant";
 import { createClaudeAssistant } from "./claude-assistant";
 import { createOfflineAssistant } from "./offline-assistant";
-import { recordChatMessage } from "./transcripts";
+import { readConversation, recordChatMessage } from "./transcripts";
+
+/** The most messages of a conversation handed to the assistant (the endpoint accepts 20). */
+const MAX_HISTORY = 20;
 
 /** Claude when a key is configured, the offline assistant otherwise (DECISIONS.md, "Support chat"). */
 export function assistantFor(config: Config, now?: () => Date): Assistant {
@@ -29,12 +32,19 @@ export function createChatService(deps: { db: Db; log: Logger; now: () => Date; 
     async *converse(request, conversationId, options = {}) {
       const question = request.messages.at(-1);
       if (question === undefined) throw new AssistantError("No question", "upstream");
+      // The history the model sees is the one this server stored for the conversation, not the
+      // one the browser sends back: a visitor cannot put words ("yes, it's 5 €") in the assistant's
+      // mouth. A conversation the server does not know starts with the question alone.
+      const history = readConversation(db, conversationId)
+        .slice(-(MAX_HISTORY - 1))
+        .map((line) => ({ role: line.role, content: line.content }));
+      const messages = [...history, { role: "user" as const, content: question.content }];
       // Stored before asking, so the visitor's question is kept even if no answer comes.
       recordChatMessage(db, { conversationId, role: "user", content: question.content, locale: request.locale, at: now() });
       const started = performance.now();
       let reply = "";
       try {
-        for await (const piece of assistant.reply({ messages: request.messages, locale: request.locale, signal: options.signal, stream: options.stream })) {
+        for await (const piece of assistant.reply({ messages, locale: request.locale, signal: options.signal, stream: options.stream })) {
           reply += piece;
           yield piece;
         }
