@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { chatController } from "./chat/controller";
 import { checkoutController } from "./checkout/controller";
 import type { AppDeps } from "./deps";
+import { POST_ONLY_API } from "./http/api-paths";
 import { requestContext } from "./http/context";
 import { leadsController } from "./leads/controller";
 import { pagesController } from "./pages/controller";
@@ -12,35 +13,39 @@ import { socialProofController } from "./social-proof/controller";
 /** Builds the whole site as one Elysia app; `server/main.ts` only listens. */
 export function createApp(deps: AppDeps) {
   const { config, log, render } = deps;
-  return new Elysia()
-    .use(requestContext(config))
-    .use(leadsController(deps))
-    .use(checkoutController(deps))
-    .use(chatController(deps))
-    .use(socialProofController(deps))
-    .use(pagesController(deps))
-    .onError(async ({ code, error, request, path }) => {
-      // Anything that escaped a handler. Clients never see a stack trace: JSON for the API,
-      // the localized error page (or 404 page) for everything else.
-      const nonce = newNonce();
-      const headers = securityHeaders(nonce, isHttps(request, config.trustProxy));
-      const api = path.startsWith("/api/");
-      if (code === "NOT_FOUND") {
-        if (api) return Response.json({ error: "Not found" }, { status: 404, headers });
-        // A page that exists, asked with another method than GET; otherwise a plain 404.
-        if (matchPath(path) !== null || deps.assets.get(path) !== undefined) {
-          return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET" } });
+  return (
+    new Elysia()
+      // Registered before the controllers: an error hook covers only the routes added after it.
+      .onError(async ({ code, error, request, path }) => {
+        // Anything that escaped a handler. Clients never see a stack trace or an error's text:
+        // JSON for the API, the localized error page for everything else, and a log line.
+        const nonce = newNonce();
+        const headers = securityHeaders(nonce, isHttps(request, config.trustProxy));
+        const api = path.startsWith("/api/");
+        if (code === "NOT_FOUND") {
+          if (POST_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { ...headers, allow: "POST" } });
+          if (api) return Response.json({ error: "Not found" }, { status: 404, headers });
+          // A page that exists, asked with another method than GET; otherwise a plain 404.
+          if (matchPath(path) !== null || deps.assets.get(path) !== undefined) {
+            return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET" } });
+          }
+          return Response.json({ error: "Not found" }, { status: 404, headers });
         }
-        return Response.json({ error: "Not found" }, { status: 404, headers });
-      }
-      if (code === "PARSE") return Response.json({ error: "Malformed request body" }, { status: 400, headers });
-      if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
-      log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
-      const response = await render({ view: { page: "error" }, locale: localeOfPath(path), nonce, status: 500, acceptEncoding: request.headers.get("accept-encoding") });
-      for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
-      return response;
-    });
+        if (code === "PARSE") return Response.json({ error: "Malformed request body" }, { status: 400, headers });
+        if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
+        log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
+        const response = await render({ view: { page: "error" }, locale: localeOfPath(path), nonce, status: 500, acceptEncoding: request.headers.get("accept-encoding") });
+        for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+        return response;
+      })
+      .use(requestContext(config))
+      .use(leadsController(deps))
+      .use(checkoutController(deps))
+      .use(chatController(deps))
+      .use(socialProofController(deps))
+      .use(pagesController(deps))
+  );
 }
 
 export type App = ReturnType<typeof createApp>;

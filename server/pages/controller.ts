@@ -5,10 +5,10 @@ import { LOCALES } from "../../shared/locales";
 import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../../shared/routes";
 import { successOrder } from "../checkout/success-order";
 import type { AppDeps } from "../deps";
+import { POST_ONLY_API } from "../http/api-paths";
 import { requestContext } from "../http/context";
 import { serveAsset } from "./static";
 
-const POST_ONLY_API = new Set(["/api/leads", "/api/payment", "/api/chat", "/api/stripe/webhook"]);
 const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
 

@@ -75,6 +75,9 @@ test("paths and methods the site does not serve get 404 or 405, in JSON for the 
   expect(get.status).toBe(405);
   expect(get.headers.get("allow")).toBe("POST");
   expect(await get.json()).toEqual({ error: "Method not allowed: use POST" });
+  const put = await site.request("/api/leads", { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" });
+  expect(put.status).toBe(405);
+  expect(put.headers.get("allow")).toBe("POST");
   const post = await site.request("/nope", { method: "POST" });
   expect(post.status).toBe(404);
   const postToPage = await site.request("/en", { method: "POST" });
@@ -112,6 +115,27 @@ test("an exception while rendering answers 500 with the error screen and no stac
     expect(html).not.toMatch(/at .*\.tsx/);
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(broken.logs.some((l) => l.includes("render failed"))).toBe(true);
+  } finally {
+    broken.close();
+  }
+});
+
+test("an exception in any route (page or API) is logged and answered without its text", async () => {
+  const broken = await createTestSite();
+  // The disk going away under the server: every database call now throws.
+  broken.db.$client.close();
+  try {
+    const page = await broken.request("/payment-success?session_id=cs_test_abc");
+    expect(page.status).toBe(500);
+    const html = await page.text();
+    expect(html).toContain("Unexpected Application Error!");
+    expect(html).not.toMatch(/closed database|Error:/i);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+
+    const api = await broken.request("/api/social-proof");
+    expect(api.status).toBe(500);
+    expect(await api.json()).toEqual({ error: "Internal error" });
+    expect(broken.logs.filter((l) => l.includes("unhandled error")).length).toBeGreaterThanOrEqual(2);
   } finally {
     broken.close();
   }
