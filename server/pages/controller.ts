@@ -67,7 +67,8 @@ export function pagesController(deps: AppDeps) {
       if (asset !== undefined) return serveAsset(request, asset);
       // A redundant /fr prefix: send to the canonical path. (Elysia already serves `/en/` as `/en`.)
       const match = matchPath(path) ?? (path === "/fr" || path.startsWith("/fr/") ? matchPath(path.slice(3) || "/") : null);
-      if (match !== null) return Response.redirect(new URL(pathFor(match.page, match.locale), request.url).toString(), 308);
+      // A relative Location: never built from the request's Host header.
+      if (match !== null) return new Response(null, { status: 308, headers: { location: pathFor(match.page, match.locale) } });
       return notFound(request, path, nonce);
     });
 

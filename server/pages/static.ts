@@ -14,7 +14,8 @@ export function serveAsset(request: Request, asset: Asset): Response {
   };
   if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
 
-  const range = request.headers.get("range");
+  // A Range header we cannot read is ignored (RFC 9110 §14.2): the whole file is sent.
+  const range = parseRange(request.headers.get("range"));
   if (range !== null) return rangeResponse(range, asset, headers);
 
   const encoding = pickEncoding(request.headers.get("accept-encoding"));
@@ -27,20 +28,22 @@ export function serveAsset(request: Request, asset: Asset): Response {
   return new Response(asset.body, { headers });
 }
 
-function rangeResponse(range: string, asset: Asset, headers: Record<string, string>): Response {
+function parseRange(header: string | null): { start: string; end: string } | null {
+  const match = header === null ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (match === null || (match[1] === "" && match[2] === "")) return null;
+  return { start: match[1] ?? "", end: match[2] ?? "" };
+}
+
+function rangeResponse(range: { start: string; end: string }, asset: Asset, headers: Record<string, string>): Response {
   const size = asset.body.byteLength;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-  if (match === null || (match[1] === "" && match[2] === "")) {
-    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${size}` } });
-  }
   let start: number;
   let end: number;
-  if (match[1] === "") {
-    start = Math.max(0, size - Number(match[2]));
+  if (range.start === "") {
+    start = Math.max(0, size - Number(range.end));
     end = size - 1;
   } else {
-    start = Number(match[1]);
-    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+    start = Number(range.start);
+    end = range.end === "" ? size - 1 : Math.min(Number(range.end), size - 1);
   }
   if (start >= size || start > end) {
     return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${size}` } });
