@@ -97,8 +97,9 @@ test("an unknown language prefix is a 404, not a French page", async () => {
 test("the redundant /fr prefix redirects to the canonical French page, whatever the Host header says", async () => {
   const spoofed = await site.request("/fr", { headers: { host: "evil.example" } });
   expect(spoofed.headers.get("location")).toBe("/");
-  for (const [from, to] of [["/fr/paiement", "/paiement"], ["/fr", "/"], ["/fr/payment-success", "/payment-success"]]) {
-    const response = await site.request(from!);
+  const redirects: [string, string][] = [["/fr/paiement", "/paiement"], ["/fr", "/"], ["/fr/payment-success", "/payment-success"]];
+  for (const [from, to] of redirects) {
+    const response = await site.request(from);
     expect({ from, status: response.status, location: response.headers.get("location") }).toEqual({ from, status: 308, location: to });
   }
 });
