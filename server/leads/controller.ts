@@ -17,27 +17,6 @@ export const LEAD_MAX_BODY_BYTES = 4 * 1024;
  */
 export const LEAD_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as const;
 
-/**
- * The rate-limit key for a client address. An IPv6 subscriber is usually given a whole /64 and can
- * pick a new address in it for every request, so IPv6 clients are counted per /64; IPv4 (also
- * IPv4-mapped IPv6) per address. Anything unparsable counts as itself.
- */
-export function rateLimitKey(ip: string): string {
-  const address = ip.trim().toLowerCase().replace(/%.*$/, "");
-  if (!address.includes(":")) return address;
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
-  if (mapped) return mapped[1]!;
-  const halves = address.split("::");
-  if (halves.length > 2) return address;
-  const head = halves[0] ? halves[0].split(":") : [];
-  const tail = halves[1] ? halves[1].split(":") : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return address;
-  const groups = [...head, ...Array<string>(missing).fill("0"), ...tail];
-  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return address;
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
-}
-
 /** Where the no-JavaScript footer form lands after a post (client/components/lead-form.tsx). */
 export const LEAD_FORM_ANCHOR = "free-demo";
 type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
@@ -66,7 +45,7 @@ export function leadsController(deps: AppDeps) {
         new Response(null, { status: 303, headers: { location: `${pathFor("landing", locale)}?lead=${flag}#${LEAD_FORM_ANCHOR}` } });
 
       try {
-        const allowed = limiter.take(rateLimitKey(ip));
+        const allowed = limiter.take(ip);
         if (!allowed.ok) {
           // A form post is sent back to its own language's page, so read its (small) body for that.
           if (isForm) readFormLocale((await readBody(request, { maxBytes: LEAD_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null))?.value);
