@@ -68,14 +68,14 @@ test("the system prompt carries the site's content in the visitor's language, wi
 
   expect(fr).toContain("Answer in French (Français)");
   expect(fr).toContain("Est-ce vraiment un paiement unique ?");
-  expect(fr).toContain(`Vous payez ${price.fr} une seule fois`);
+  expect(fr).toContain(`vous payez ${price.fr} une seule fois`);
   expect(price.fr).toMatch(/^29,99\s€$/);
   expect(fr).toContain("support@example.com");
   expect(fr).toContain("7 jours sur 7");
   expect(fr).not.toContain("Is it really a single payment?");
 
   expect(en).toContain("Answer in English (English)");
-  expect(en).toContain(`You pay ${price.en} once`);
+  expect(en).toContain(`you pay ${price.en} once`);
   expect(price.en).toBe("€29.99");
   expect(en).toContain("7-day money-back guarantee");
   // The rules that keep it on the product and away from invented amounts.

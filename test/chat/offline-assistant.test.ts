@@ -80,3 +80,20 @@ test("replies through the assistant interface with the last visitor message", as
   }
   expect(pieces.join("")).toContain("we never see or store your card number");
 });
+
+test("questions whose true answer is 'no' never get a 'yes' (the assistant quotes the page, it cannot say yes)", () => {
+  const noQuestions: Record<(typeof LOCALES)[number], string[]> = {
+    fr: ["Je peux payer avec PayPal ?", "Faut-il payer tous les mois ?", "Je peux payer en plusieurs fois ?", "Vous acceptez le bitcoin ?"],
+    en: ["Can I pay with PayPal?", "Do I have to pay every month?", "Can I pay in instalments?", "Do you take bitcoin?"],
+    it: ["Posso pagare con PayPal?", "Devo pagare ogni mese?", "Posso pagare a rate?", "Accettate bitcoin?"],
+    es: ["¿Puedo pagar con PayPal?", "¿Tengo que pagar cada mes?", "¿Puedo pagar a plazos?", "¿Aceptáis bitcoin?"],
+  };
+  for (const locale of LOCALES) {
+    for (const question of noQuestions[locale]) {
+      const { text } = assistant.answer(question, locale);
+      expect({ question, saysYes: /^(yes|oui|sì|si|sí)\b/i.test(text.trim()) }).toEqual({ question, saysYes: false });
+    }
+  }
+  // Every FAQ answer stands on its own when quoted for another question: none opens with a bare yes.
+  expect(assistant.answer("Can I pay with PayPal?", "en").text).toContain("by card");
+});
