@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { openDb } from "../db/client";
 import { createApp } from "./app";
 import { buildClient, createAssetStore, type ClientFile } from "./assets";
@@ -37,6 +38,11 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
     if (!isExportName(command) || action !== "export") {
       console.error(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
       process.exit(2);
+    }
+    // Run from the wrong folder, an export must not quietly create an empty database and print nothing.
+    if (!existsSync(config.dbPath)) {
+      console.error(`No database at ${config.dbPath}: run this where the site runs, or set DATA_DIR to the folder that holds site.db.`);
+      process.exit(1);
     }
     const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
     exportCsv(db, command, (chunk) => process.stdout.write(chunk));
