@@ -10,7 +10,7 @@ import { HttpError, jsonError, parseWith, readBody, readRawBody } from "../http/
 import { requestContext } from "../http/context";
 import { createRateLimiter } from "../http/rate-limit";
 import { applyOrderEvent } from "./fulfilment";
-import { ProviderError, WebhookSignatureError } from "./provider";
+import { ProviderError, WebhookPayloadError, WebhookSignatureError } from "./provider";
 import { checkoutProviderFor, testCheckoutFor } from "./providers";
 import { createCheckoutSession } from "./service";
 import type { TestSession } from "./test-provider";
@@ -119,6 +119,10 @@ export function checkoutController(deps: AppDeps) {
           if (error instanceof WebhookSignatureError) {
             log.warn("webhook refused", { reason: error.message });
             return Response.json({ error: `Invalid signature: ${error.message}` }, { status: 400 });
+          }
+          if (error instanceof WebhookPayloadError) {
+            log.warn("webhook refused", { reason: error.message });
+            return Response.json({ error: `Malformed event: ${error.message}` }, { status: 400 });
           }
           throw error;
         }

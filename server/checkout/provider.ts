@@ -73,6 +73,14 @@ export class ProviderError extends Error {
   }
 }
 
+/** A correctly signed event whose content is not what the fields we read must be. */
+export class WebhookPayloadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WebhookPayloadError";
+  }
+}
+
 export class WebhookSignatureError extends Error {
   constructor(message: string) {
     super(message);

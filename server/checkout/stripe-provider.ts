@@ -1,8 +1,10 @@
+import * as v from "valibot";
 import Stripe from "stripe";
 import { isLocale, type Locale } from "../../shared/locales";
 import type { Config } from "../config";
 import {
   ProviderError,
+  WebhookPayloadError,
   WebhookSignatureError,
   type CheckoutProvider,
   type CheckoutSnapshot,
@@ -106,6 +108,29 @@ export function createStripeProvider(
   };
 }
 
+// The fields of Stripe's objects that fulfilment reads, checked before use: a signed event is
+// Stripe's, but a value of an unexpected type must be refused (400), not fail half-way (and be
+// retried for days).
+const IdOrObject = v.nullish(v.union([v.string(), v.object({ id: v.string() })]));
+const SessionFields = v.object({
+  id: v.pipe(v.string(), v.nonEmpty()),
+  status: v.nullish(v.string()),
+  payment_status: v.nullish(v.string()),
+  amount_total: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  currency: v.nullish(v.pipe(v.string(), v.regex(/^[a-z]{3}$/i))),
+  metadata: v.nullish(v.record(v.string(), v.string())),
+  customer_details: v.nullish(
+    v.object({ email: v.nullish(v.string()), name: v.nullish(v.string()), address: v.nullish(v.object({ city: v.nullish(v.string()) })) }),
+  ),
+  payment_intent: IdOrObject,
+});
+const ChargeFields = v.object({ payment_intent: IdOrObject, refunded: v.boolean() });
+
+function check(schema: v.GenericSchema, value: unknown, what: string): void {
+  const result = v.safeParse(schema, value);
+  if (!result.success) throw new WebhookPayloadError(`${what}: ${v.getDotPath(result.issues[0]) ?? "object"} ${result.issues[0].message}`);
+}
+
 /** The events that change an order; every other type is acknowledged and ignored. */
 export function toOrderEvent(event: Stripe.Event): OrderEvent | null {
   switch (event.type) {
@@ -113,8 +138,10 @@ export function toOrderEvent(event: Stripe.Event): OrderEvent | null {
     case "checkout.session.async_payment_succeeded":
     case "checkout.session.async_payment_failed":
     case "checkout.session.expired":
+      check(SessionFields, event.data?.object, "checkout session");
       return { eventId: event.id, provider: "stripe", type: event.type, checkout: snapshotOf(event.data.object) };
     case "charge.refunded": {
+      check(ChargeFields, event.data?.object, "charge");
       const charge = event.data.object;
       const paymentIntentId = idOf(charge.payment_intent);
       if (paymentIntentId === null) return null;

@@ -208,6 +208,19 @@ test("a checkout another product created on the same Stripe account makes no ord
   expect(allOrders()).toHaveLength(0);
 });
 
+test("a signed event with fields of the wrong type or no object is refused with 400 and changes nothing", async () => {
+  await stripeSite();
+  const odd = { ...checkoutSession({ id: "cs_odd" }), currency: 5 };
+  const wrongType = await deliver(event("checkout.session.completed", odd));
+  expect(wrongType.status).toBe(400);
+  expect((await wrongType.json()).error).toStartWith("Malformed event");
+  const empty = { ...event("checkout.session.completed", {}), data: {} };
+  expect((await deliver(empty)).status).toBe(400);
+  expect((await deliver(event("charge.refunded", { payment_intent: "pi_x", refunded: "yes" }))).status).toBe(400);
+  expect(allOrders()).toHaveLength(0);
+  expect(site.db.select().from(processedEvents).all()).toHaveLength(0);
+});
+
 test("other event types are acknowledged with 200 and change nothing", async () => {
   await stripeSite();
   const response = await deliver(event("customer.created", { id: "cus_1", object: "customer" }));
