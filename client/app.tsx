@@ -50,7 +50,7 @@ function PageBody() {
     case "landing":
       return <LandingPage />;
     case "payment":
-      return <PaymentPage failed={view.failed === true} />;
+      return <PaymentPage error={view.error} />;
     case "success":
       return <SuccessPage order={view.order} />;
     case "canceled":

@@ -32,9 +32,12 @@ export type TestCheckoutView = {
   errors: Partial<Record<"email" | "name" | "city" | "card" | "expiry" | "cvc" | "form", string>>;
 };
 
+/** Why a plain form post to /api/payment came back to the payment page (`?error=`). */
+export type PaymentPageError = "provider" | "rate-limited" | "invalid";
+
 export type View =
   | { page: "landing"; lead?: "sent" | "invalid" | "rate-limited" | "error" }
-  | { page: "payment"; failed?: boolean }
+  | { page: "payment"; error?: PaymentPageError }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
   | { page: "not-found" }

@@ -48,7 +48,7 @@ export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate 
         body: JSON.stringify({ locale }),
       });
       const body: unknown = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(t("paymentErrorDesc"));
+      if (!response.ok) throw new Error(t(response.status === 429 ? "paymentRateLimit" : "paymentErrorDesc"));
       const parsed = v.safeParse(PaymentResponseSchema, body);
       // Spec section 8: an answer without url is a failure with its own message.
       if (!parsed.success) throw new Error(t("paymentUrlMissing"));

@@ -3,8 +3,9 @@ import { Icon } from "../components/icons";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { PayButton } from "../components/pay-button";
 import { useI18n } from "../i18n";
+import type { PaymentPageError } from "../page-data";
 
-export function PaymentPage({ failed }: { failed: boolean }) {
+export function PaymentPage({ error }: { error?: PaymentPageError }) {
   const { t, locale, facts } = useI18n();
   return (
     <>
@@ -37,9 +38,9 @@ export function PaymentPage({ failed }: { failed: boolean }) {
                 <span className="order-total__amount" data-testid="order-total">{facts.price}</span>
               </div>
               <p className="muted order-total__vat">{t("orderVat")}</p>
-              {failed ? (
+              {error ? (
                 <p className="form-error" role="alert">
-                  <strong>{t("paymentError")}</strong> {t("paymentErrorDesc")}
+                  <strong>{t("paymentError")}</strong> {t(error === "rate-limited" ? "paymentRateLimit" : "paymentErrorDesc")}
                 </p>
               ) : null}
               <PayButton />

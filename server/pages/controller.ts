@@ -9,6 +9,7 @@ import { POST_ONLY_API } from "../http/api-paths";
 import { requestContext } from "../http/context";
 import { serveAsset } from "./static";
 
+const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid"]));
 const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
 
@@ -22,8 +23,10 @@ export function pagesController(deps: AppDeps) {
         const lead = v.safeParse(LeadFlag, url.searchParams.get("lead") ?? undefined);
         return { page: "landing", lead: lead.success ? lead.output : undefined };
       }
-      case "payment":
-        return { page: "payment", failed: url.searchParams.get("error") !== null };
+      case "payment": {
+        const error = v.safeParse(PaymentError, url.searchParams.get("error") ?? undefined);
+        return { page: "payment", error: error.success ? error.output : url.searchParams.has("error") ? "provider" : undefined };
+      }
       case "success": {
         const raw = url.searchParams.get("session_id");
         const id = raw === null ? null : v.safeParse(SessionId, raw);

@@ -70,6 +70,14 @@ test("a provider failure returns to idle with the translated error toast", async
   expect(navigations).toEqual([]);
 });
 
+test("too many attempts says to wait a few minutes, not 'in a moment'", async () => {
+  stubFetch({ status: 429, body: { error: "Rate limit exceeded: too many payment attempts" } });
+  renderButton("en");
+  fireEvent.click(screen.getByRole("button", { name: /Pay/ }));
+  const alert = await screen.findByRole("alert");
+  expect(alert.textContent).toContain("Too many attempts. Please wait a few minutes and try again.");
+});
+
 test("an answer without url shows 'URL de paiement introuvable.'", async () => {
   stubFetch({ status: 200, body: {} });
   renderButton("fr");

@@ -56,6 +56,14 @@ test("the footer's section links point to the landing page from every page", asy
   expect(await (await site.request("/paiement")).text()).toContain('href="/#pricing"');
 });
 
+test("after a plain form post that failed, the payment page says why", async () => {
+  expect(await (await site.request("/en/paiement?error=rate-limited")).text()).toContain("Too many attempts. Please wait a few minutes and try again.");
+  const provider = await (await site.request("/en/paiement?error=provider")).text();
+  expect(provider).toContain("Please try again in a moment.");
+  expect(await (await site.request("/en/paiement?error=whatever")).text()).toContain("Please try again in a moment.");
+  expect(await (await site.request("/en/paiement")).text()).not.toContain('role="alert"');
+});
+
 test("an unknown path answers 404 with the localized not-found page, a link home, and a log line", async () => {
   const response = await site.request("/en/no-such-page");
   expect(response.status).toBe(404);
