@@ -55,6 +55,5 @@ export type PageData = {
   messages: Messages;
   facts: SiteFacts;
   assets: AssetUrls;
-  checkoutMode: "stripe" | "test";
 };
 

@@ -63,7 +63,6 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
       messages: MESSAGES[locale],
       facts: factsFor(locale),
       assets: assets.urls,
-      checkoutMode: config.stripe ? "stripe" : "test",
     };
   };
 

@@ -46,7 +46,7 @@ export function DemoDialogProvider({ children }: { children: ReactNode }) {
       {children}
       <dialog
         ref={dialogRef}
-        className="demo-dialog"
+        className="modal demo-dialog"
         aria-labelledby="demo-title"
         onClick={(event) => {
           if (event.target === event.currentTarget) close(); // click on the backdrop

@@ -80,7 +80,7 @@ export function ExitPopup() {
     <dialog
       ref={dialogRef}
       id="exit-popup"
-      className="exit-popup"
+      className="modal exit-popup"
       aria-labelledby="exit-popup-title"
       aria-describedby="exit-popup-text"
       // A click on the backdrop closes it, but only when it also began there: a drag that starts in

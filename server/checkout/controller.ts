@@ -30,7 +30,7 @@ export function checkoutController(deps: AppDeps) {
   const { config, log, render, now } = deps;
   const limiter = createRateLimiter(PAYMENT_RATE_LIMIT);
 
-  const notFound = (request: Request, path: string, nonce: string) =>
+  const notFound = (request: Request, nonce: string) =>
     render({ view: { page: "not-found" }, locale: DEFAULT_LOCALE, nonce, status: 404, acceptEncoding: request.headers.get("accept-encoding"), cacheable: true });
 
   const testPage = (
@@ -139,20 +139,20 @@ export function checkoutController(deps: AppDeps) {
       },
       { parse: "none" },
     )
-    .get("/checkout/test/:id", ({ request, params, nonce, path }) => {
+    .get("/checkout/test/:id", ({ request, params, nonce }) => {
       const checkout = testCheckoutFor(deps);
       const id = v.safeParse(TestSessionId, params.id);
       const session = checkout !== null && id.success ? checkout.session(id.output) : null;
-      if (session === null) return notFound(request, path, nonce);
+      if (session === null) return notFound(request, nonce);
       return testPage(request, nonce, session, session.status === "expired" ? 410 : 200);
     })
     .post(
       "/checkout/test/:id",
-      async ({ request, params, nonce, path }) => {
+      async ({ request, params, nonce }) => {
         const checkout = testCheckoutFor(deps);
         const id = v.safeParse(TestSessionId, params.id);
         const session = checkout !== null && id.success ? checkout.session(id.output) : null;
-        if (checkout === null || session === null) return notFound(request, path, nonce);
+        if (checkout === null || session === null) return notFound(request, nonce);
 
         let form: Record<string, unknown> = {};
         try {
@@ -183,7 +183,7 @@ export function checkoutController(deps: AppDeps) {
           case "expired":
             return testPage(request, nonce, { ...session, status: "expired" }, 410, { values, errors: {} });
           case "not-found":
-            return notFound(request, path, nonce);
+            return notFound(request, nonce);
         }
       },
       { parse: "none" },

@@ -28,6 +28,14 @@ async function waitForPayButton(page: Page) {
   });
 }
 
+/** From the payment page in `path`, through the pay button, to the test checkout's card page. */
+async function openCardPage(page: Page, path: "/paiement" | "/en/paiement") {
+  await page.goto(path);
+  await waitForPayButton(page);
+  await page.getByTestId("pay-button").click();
+  await page.waitForURL("**/checkout/test/**");
+}
+
 async function fillCard(page: Page, labels: { email: string; name: string; city: string; card: string; expiry: string; cvc: string }, values: { card: string; name?: string; city?: string }) {
   await page.getByLabel(labels.email).fill("buyer@example.com");
   await page.getByLabel(labels.name).fill(values.name ?? "Camille Durand");
@@ -89,10 +97,7 @@ test("a declined card stays on the card page with a clear message and no paid or
   const before = paidCount();
   const context = await site.newContext();
   const page = await context.newPage();
-  await page.goto("/en/paiement");
-  await waitForPayButton(page);
-  await page.getByRole("button", { name: /Pay/ }).click();
-  await page.waitForURL("**/checkout/test/**");
+  await openCardPage(page, "/en/paiement");
   const url = page.url();
   await fillCard(page, EN, { card: "4000 0000 0000 0002" });
   await page.getByRole("button", { name: /Pay €29.99/ }).click();
@@ -107,10 +112,7 @@ test("a declined card stays on the card page with a clear message and no paid or
 test("a card number failing the Luhn check is caught in the page before sending", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
-  await page.goto("/paiement");
-  await waitForPayButton(page);
-  await page.getByRole("button", { name: /Payer/ }).click();
-  await page.waitForURL("**/checkout/test/**");
+  await openCardPage(page, "/paiement");
   await page.waitForFunction(() => {
     const form = document.querySelector("form.test-checkout__form");
     return form !== null && Object.keys(form).some((k) => k.startsWith("__reactProps"));
@@ -130,10 +132,7 @@ test("a card number failing the Luhn check is caught in the page before sending"
 test("cancel -> cancelled page -> retry -> back on a fresh card page", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
-  await page.goto("/paiement");
-  await waitForPayButton(page);
-  await page.getByRole("button", { name: /Payer/ }).click();
-  await page.waitForURL("**/checkout/test/**");
+  await openCardPage(page, "/paiement");
   const first = page.url();
   await page.getByRole("link", { name: "Annuler et revenir" }).click();
   await page.waitForURL("**/payment-canceled");

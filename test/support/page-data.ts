@@ -28,7 +28,6 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
       favicon: "/favicon.svg",
       appleTouchIcon: "/assets/apple-touch-icon.png",
     },
-    checkoutMode: "test",
     ...overrides,
   };
 }
