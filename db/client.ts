@@ -19,24 +19,30 @@ export type Synchronous = "NORMAL" | "FULL";
 export function openDb(path: string, options: { synchronous?: Synchronous } = {}): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
+  // First of all: switching a new file to WAL takes an exclusive lock, and another process starting
+  // on the same folder at the same moment would otherwise get "database is locked" at once.
+  sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec(`PRAGMA synchronous = ${options.synchronous ?? "FULL"}`);
-  sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA foreign_keys = ON");
   migrate(sqlite);
   return drizzle({ client: sqlite, schema });
 }
 
-/** Applies the embedded migrations, keeping drizzle-kit's `__drizzle_migrations` bookkeeping. */
+/**
+ * Applies the embedded migrations, keeping drizzle-kit's `__drizzle_migrations` bookkeeping. Which
+ * migrations are pending is read inside the same write transaction that applies them: a second
+ * process waits for the first to commit, then finds nothing left to do.
+ */
 export function migrate(sqlite: Database): number {
-  sqlite.exec(
-    "CREATE TABLE IF NOT EXISTS __drizzle_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, hash text NOT NULL, created_at numeric)",
-  );
-  const last = sqlite.query<{ created_at: number }, []>(
-    "SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1",
-  ).get();
-  const pending = MIGRATIONS.filter((m) => last === null || Number(last.created_at) < m.when);
-  const apply = sqlite.transaction(() => {
+  const apply = sqlite.transaction((): number => {
+    sqlite.exec(
+      "CREATE TABLE IF NOT EXISTS __drizzle_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, hash text NOT NULL, created_at numeric)",
+    );
+    const last = sqlite.query<{ created_at: number }, []>(
+      "SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1",
+    ).get();
+    const pending = MIGRATIONS.filter((m) => last === null || Number(last.created_at) < m.when);
     for (const m of pending) {
       for (const statement of m.sql.split("--> statement-breakpoint")) {
         if (statement.trim() !== "") sqlite.exec(statement);
@@ -45,7 +51,7 @@ export function migrate(sqlite: Database): number {
         .query("INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)")
         .run(createHash("sha256").update(m.sql).digest("hex"), m.when);
     }
+    return pending.length;
   });
-  apply.immediate();
-  return pending.length;
+  return apply.immediate();
 }
