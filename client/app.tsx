@@ -11,6 +11,7 @@ import type { PageData } from "./page-data";
 import { isSitePageId } from "../shared/routes";
 import { LandingPage } from "./pages/landing";
 import { PaymentPage } from "./pages/payment";
+import { GuidePage } from "./pages/guide";
 import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage } from "./pages/status-pages";
 import { TestCheckoutPage } from "./pages/test-checkout";
 
@@ -55,6 +56,8 @@ function PageBody() {
       return <SuccessPage order={view.order} />;
     case "canceled":
       return <CanceledPage />;
+    case "guide":
+      return <GuidePage />;
     case "not-found":
       return <NotFoundPage />;
     case "error":
@@ -86,12 +89,15 @@ function Head() {
     payment: "meta.paymentTitle",
     success: "meta.successTitle",
     canceled: "meta.canceledTitle",
+    guide: "meta.guideTitle",
     "not-found": "meta.notFoundTitle",
     error: "meta.title",
     "test-checkout": "meta.checkoutTitle",
   };
   const title = t(titleKey[view.page]);
-  const description = t("meta.description");
+  // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds:
+  // it says what it is about rather than the sales pitch every other page shares.
+  const description = t(view.page === "guide" ? "meta.guideDescription" : "meta.description");
   const indexable = isSitePageId(view.page) && view.page !== "success" && view.page !== "canceled";
   return (
     <head>

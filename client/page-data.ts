@@ -40,6 +40,7 @@ export type View =
   | { page: "payment"; error?: PaymentPageError }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
+  | { page: "guide" }
   | { page: "not-found" }
   | { page: "error" }
   | TestCheckoutView;

@@ -2,13 +2,14 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "./locales";
 
 // One typed route table read by the server renderer and the client (DECISIONS.md: French at the
 // spec's paths, other languages under a prefix, the same segment in every language).
-export const PAGE_IDS = ["landing", "payment", "success", "canceled"] as const;
+export const PAGE_IDS = ["landing", "payment", "success", "canceled", "guide"] as const;
 export type PageId = (typeof PAGE_IDS)[number];
 export const PAGES: Record<PageId, string> = {
   landing: "",
   payment: "paiement",
   success: "payment-success",
   canceled: "payment-canceled",
+  guide: "guide",
 };
 
 export function pathFor(page: PageId, locale: Locale): string {

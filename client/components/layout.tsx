@@ -60,6 +60,7 @@ export function SiteFooter() {
           <h2 className="site-footer__title">{t("footer.help")}</h2>
           <ul role="list">
             <li><a href={anchor("faq")}>{t("footer.faq")}</a></li>
+            <li><a href={pathFor("guide", locale)}>{t("footer.guide")}</a></li>
             <li><a href={`mailto:${facts.supportEmail}`}>{t("footer.contact")}</a></li>
             <li className="muted">{t("footer.support")}</li>
           </ul>

@@ -79,7 +79,7 @@ function Stars({ rating }: { rating: number }) {
 }
 
 export function LandingPage() {
-  const { t, facts, data } = useI18n();
+  const { t, facts, data, locale } = useI18n();
   const { assets } = data;
   return (
     <>
@@ -192,6 +192,11 @@ export function LandingPage() {
                   <span className="card__icon"><Icon name={icon} /></span>
                   <h3>{t(`whyAppBenefit${i + 1}`)}</h3>
                   <p>{t(`whyAppBenefit${i + 1}Desc`)}</p>
+                  {icon === "guide" ? (
+                    <p className="benefit-card__link">
+                      <a href={pathFor("guide", locale)}>{t("guide.landingLink")}</a>
+                    </p>
+                  ) : null}
                 </li>
               ))}
             </ul>

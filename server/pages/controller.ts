@@ -13,7 +13,7 @@ const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid
 const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
 
-/** The four pages in four languages, the static files, and the 404 page for everything else. */
+/** The site's pages in four languages, the static files, and the 404 page for everything else. */
 export function pagesController(deps: AppDeps) {
   const { render, assets, log } = deps;
 
@@ -35,6 +35,8 @@ export function pagesController(deps: AppDeps) {
       }
       case "canceled":
         return { page: "canceled" };
+      case "guide":
+        return { page: "guide" };
     }
   };
 

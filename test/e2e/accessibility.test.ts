@@ -38,3 +38,7 @@ test("no serious accessibility violation on the payment, success, cancelled and 
   for (const path of ["/paiement", "/en/payment-success", "/es/payment-canceled", "/it/nope"]) found.push(...(await violations(path, 390)));
   expect(found).toEqual([]);
 });
+
+test("no serious accessibility violation on the install guide, phone and desktop", async () => {
+  expect([...(await violations("/guide", 360)), ...(await violations("/en/guide", 1280))]).toEqual([]);
+});

@@ -8,6 +8,8 @@ test("French pages live at the spec's paths, other languages under a prefix", ()
   expect(pathFor("landing", "en")).toBe("/en");
   expect(pathFor("success", "it")).toBe("/it/payment-success");
   expect(pathFor("canceled", "es")).toBe("/es/payment-canceled");
+  expect(pathFor("guide", "fr")).toBe("/guide");
+  expect(pathFor("guide", "en")).toBe("/en/guide");
 });
 
 test("every page path resolves back to its page and language", () => {
