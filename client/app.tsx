@@ -12,7 +12,7 @@ import { isSitePageId } from "../shared/routes";
 import { LandingPage } from "./pages/landing";
 import { PaymentPage } from "./pages/payment";
 import { GuidePage } from "./pages/guide";
-import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage } from "./pages/status-pages";
+import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
 import { TestCheckoutPage } from "./pages/test-checkout";
 
 export const APP_DATA_ID = "app-data";
@@ -58,6 +58,8 @@ function PageBody() {
       return <CanceledPage />;
     case "guide":
       return <GuidePage />;
+    case "unsubscribe":
+      return <UnsubscribePage state={view.state} />;
     case "not-found":
       return <NotFoundPage />;
     case "error":
@@ -90,6 +92,7 @@ function Head() {
     success: "meta.successTitle",
     canceled: "meta.canceledTitle",
     guide: "meta.guideTitle",
+    unsubscribe: "meta.unsubscribeTitle",
     "not-found": "meta.notFoundTitle",
     error: "meta.title",
     "test-checkout": "meta.checkoutTitle",

@@ -20,7 +20,8 @@ export type AssetUrls = {
 /** What the success page knows about the order named by `session_id` (issue 4). */
 export type SuccessOrder =
   | { state: "none" } // no session_id: the spec's text
-  | { state: "paid"; email: string | null }
+  // Where the access e-mail of a paid order stands, so the page says only what is true.
+  | { state: "paid"; email: string | null; delivery: "sent" | "sending" | "failed" | "none" }
   | { state: "pending" }
   | { state: "unknown" };
 
@@ -41,6 +42,7 @@ export type View =
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
   | { page: "guide" }
+  | { page: "unsubscribe"; state: "done" | "unknown" }
   | { page: "not-found" }
   | { page: "error" }
   | TestCheckoutView;

@@ -11,8 +11,15 @@ export const emailLeads = sqliteTable(
     ipHash: text("ip_hash"),
     locale: text("locale").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    /** Secret of the lead's unsubscribe link (List-Unsubscribe); unguessable, so the link proves nothing else. */
+    unsubscribeToken: text("unsubscribe_token"),
+    /** Set once the address asked to hear no more: it is never mailed again. */
+    unsubscribedAt: integer("unsubscribed_at", { mode: "timestamp_ms" }),
   },
-  (t) => [uniqueIndex("email_leads_email_source_unique").on(t.email, t.source)],
+  (t) => [
+    uniqueIndex("email_leads_email_source_unique").on(t.email, t.source),
+    uniqueIndex("email_leads_unsubscribe_token_unique").on(t.unsubscribeToken),
+  ],
 );
 
 export const ORDER_STATUSES = ["pending", "paid", "failed", "expired", "refunded"] as const;
@@ -88,4 +95,68 @@ export const chatMessages = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("chat_messages_conversation_idx").on(t.conversationId, t.id)],
+);
+
+export const LICENSE_STATUSES = ["active", "disabled"] as const;
+export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+
+/**
+ * The licence key of a paid order, created in the same transaction as the paid transition, so there
+ * is exactly one per paid order. Disabled by a refund or by the owner; never deleted.
+ */
+export const licenses = sqliteTable(
+  "licenses",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    /** Upper case, in dash-separated groups, as printed in the access e-mail. */
+    key: text("key").notNull(),
+    status: text("status", { enum: LICENSE_STATUSES }).notNull(),
+    disabledReason: text("disabled_reason", { enum: ["refunded", "owner"] }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("licenses_order_unique").on(t.orderId), uniqueIndex("licenses_key_unique").on(t.key)],
+);
+
+export const MAIL_KINDS = ["access", "refund", "demo", "owner-sale", "owner-refund"] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+export const MAIL_STATUSES = ["pending", "sending", "sent", "failed", "cancelled"] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/**
+ * The transactional outbox: every e-mail is a row written in the same transaction as the change it
+ * reports, then delivered by the sender. `payload` holds what the template needs (JSON), so the
+ * message does not depend on rows that change later; `message_id` is fixed at write time, so a
+ * resend after a crash carries the same Message-ID and is recognisable as the same message.
+ */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: MAIL_KINDS }).notNull(),
+    recipient: text("recipient").notNull(),
+    locale: text("locale").notNull(),
+    payload: text("payload").notNull(),
+    messageId: text("message_id").notNull(),
+    status: text("status", { enum: MAIL_STATUSES }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    /** When the sender may next try: a retry's backoff, or for "sending" the end of the sender's lease. */
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
+    /** Process id of the sender holding a "sending" row, so a restart can take back a dead one's rows. */
+    leaseOwner: integer("lease_owner"),
+    lastError: text("last_error"),
+    orderId: integer("order_id").references(() => orders.id),
+    leadId: integer("lead_id").references(() => emailLeads.id),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    index("mail_outbox_order_idx").on(t.orderId),
+    index("mail_outbox_lead_idx").on(t.leadId),
+    uniqueIndex("mail_outbox_message_id_unique").on(t.messageId),
+  ],
 );

@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
 import type { Logger } from "./log";
+import type { MailSender } from "./mail/sender";
 import type { Renderer } from "./render";
 
 /** What every feature controller gets from the app: no globals, so tests build their own. */
@@ -11,6 +12,8 @@ export type AppDeps = {
   assets: AssetStore;
   log: Logger;
   render: Renderer;
+  /** The e-mail sender: told when a transaction has queued mail, so it goes out at once. */
+  mailer: Pick<MailSender, "wake">;
   /** The clock, replaceable in tests. */
   now: () => Date;
 };

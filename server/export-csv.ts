@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 export const EXPORTS = {
   leads: "SELECT id, email, source, locale, ip_hash, datetime(created_at / 1000, 'unixepoch') AS created_at FROM email_leads ORDER BY id",
   orders:
-    "SELECT id, provider, checkout_id, status, amount, currency, locale, customer_email, first_name, city, datetime(created_at / 1000, 'unixepoch') AS created_at, datetime(paid_at / 1000, 'unixepoch') AS paid_at, datetime(refunded_at / 1000, 'unixepoch') AS refunded_at FROM orders ORDER BY id",
+    "SELECT o.id, o.provider, o.checkout_id, o.status, o.amount, o.currency, o.locale, o.customer_email, o.first_name, o.city, datetime(o.created_at / 1000, 'unixepoch') AS created_at, datetime(o.paid_at / 1000, 'unixepoch') AS paid_at, datetime(o.refunded_at / 1000, 'unixepoch') AS refunded_at, l.key AS license_key, l.status AS license_status FROM orders o LEFT JOIN licenses l ON l.order_id = o.id ORDER BY o.id",
   chats:
     "SELECT conversation_id, id, role, locale, datetime(created_at / 1000, 'unixepoch') AS created_at, content FROM chat_messages ORDER BY conversation_id, id",
 } as const;

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import type { Translate } from "../../shared/i18n";
 import { pathFor } from "../../shared/routes";
 import { Icon, type IconName } from "../components/icons";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
@@ -48,9 +49,33 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
     );
   }
   return (
-    <StatusCard icon="check" tone="success" title={t("successTitle")} text={t("successText")}>
-      {order.state === "paid" && order.email ? <p className="muted status-card__note">{t("successOrderFor", { email: order.email })}</p> : null}
+    <StatusCard icon="check" tone="success" title={t("successTitle")} text={order.state === "paid" ? deliveryText(t, order) : t("successText")}>
       {home}
+    </StatusCard>
+  );
+}
+
+/** Says where the access e-mail is, as the outbox knows it: never "sent" before the mail server took it. */
+function deliveryText(t: Translate, order: Extract<SuccessOrder, { state: "paid" }>): string {
+  if (order.email === null || order.delivery === "none") return t("successMailMissing");
+  switch (order.delivery) {
+    case "sent":
+      return t("successMailSent", { address: order.email });
+    case "sending":
+      return t("successMailSending", { address: order.email });
+    case "failed":
+      return t("successMailFailed", { address: order.email });
+  }
+}
+
+export function UnsubscribePage({ state }: { state: "done" | "unknown" }) {
+  const { t, locale } = useI18n();
+  const done = state === "done";
+  return (
+    <StatusCard icon={done ? "check" : "mail"} tone="neutral" title={t(done ? "unsubscribe.title" : "unsubscribe.unknownTitle")} text={t(done ? "unsubscribe.text" : "unsubscribe.unknownText")}>
+      <a className="button button--primary" href={pathFor("landing", locale)}>
+        {t("successHome")}
+      </a>
     </StatusCard>
   );
 }

@@ -1,12 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { orders, processedEvents, type OrderStatus } from "../../db/schema";
+import { deliverPaidOrder, deliverRefund, type DeliverySettings } from "./delivery";
 import { firstNameOf, isSettled, type CheckoutSnapshot, type OrderEvent, type ProviderName } from "./provider";
 
 // The one place an order changes state (issue 4): Stripe webhooks, the test checkout's pay button and
 // the success page's server-side lookup all come through `applyOrderEvent`. The event id goes into
 // processed_events (primary key) in the same transaction as the order change, so a delivery that is
 // repeated, concurrent or out of order is applied at most once and can never count a payment twice.
+// What the change sets off (licence key, e-mails: delivery.ts) is written by the same transaction.
 
 export type FulfilmentResult =
   | { outcome: "duplicate" }
@@ -15,14 +17,14 @@ export type FulfilmentResult =
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Applies one event atomically; safe to call with the same event any number of times. */
-export function applyOrderEvent(db: Db, event: OrderEvent, now: Date): FulfilmentResult {
+export function applyOrderEvent(db: Db, event: OrderEvent, now: Date, delivery: DeliverySettings): FulfilmentResult {
   // IMMEDIATE takes the write lock at BEGIN, so two processes cannot both read "pending" and both
   // write "paid" (busy_timeout makes the second wait instead of failing).
-  return db.transaction((tx) => applyInTransaction(tx, event, now), { behavior: "immediate" });
+  return db.transaction((tx) => applyInTransaction(tx, event, now, delivery), { behavior: "immediate" });
 }
 
 /** The same, inside a transaction the caller already holds (the test checkout's pay step). */
-export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date): FulfilmentResult {
+export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date, delivery: DeliverySettings): FulfilmentResult {
   const checkoutId = event.type === "charge.refunded" ? null : event.checkout.id;
   // A partial refund is recorded without its payment intent, so that a completion arriving after it
   // does not mistake it for the full refund that makes an order "refunded".
@@ -45,6 +47,7 @@ export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date): Fulfil
       .set({ status: "refunded", refundedAt: order.refundedAt ?? now, updatedAt: now })
       .where(eq(orders.id, order.id))
       .run();
+    if (order.status !== "refunded" && order.paidAt !== null) deliverRefund(tx, order.id, delivery, now);
     return { outcome: "applied", checkoutId: order.checkoutId, status: "refunded" };
   }
 
@@ -65,8 +68,10 @@ export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date): Fulfil
   const details = customerDetails(snapshot, existing);
   const becamePaid = (status === "paid" || status === "refunded") && existing?.paidAt == null && settled;
 
+  let orderId: number;
   if (existing === undefined) {
-    tx.insert(orders)
+    const [inserted] = tx
+      .insert(orders)
       .values({
         provider: event.provider,
         checkoutId: snapshot.id,
@@ -81,8 +86,12 @@ export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date): Fulfil
         paidAt: becamePaid ? now : null,
         refundedAt: status === "refunded" ? now : null,
       })
-      .run();
+      .returning({ id: orders.id })
+      .all();
+    if (inserted === undefined) throw new Error("order insert returned no row");
+    orderId = inserted.id;
   } else {
+    orderId = existing.id;
     tx.update(orders)
       .set({
         status,
@@ -96,6 +105,10 @@ export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date): Fulfil
       })
       .where(eq(orders.id, existing.id))
       .run();
+  }
+  if (becamePaid) {
+    if (status === "paid") deliverPaidOrder(tx, orderId, delivery, now);
+    else deliverRefund(tx, orderId, delivery, now);
   }
   return { outcome: "applied", checkoutId: snapshot.id, status };
 }

@@ -3,6 +3,7 @@ import type { Locale } from "../../shared/locales";
 import type { Config } from "../config";
 import type { AppDeps } from "../deps";
 import { MESSAGES } from "../locales";
+import { deliverySettings } from "./delivery";
 import type { CheckoutProvider } from "./provider";
 import { createStripeProvider, type StripeConnection } from "./stripe-provider";
 import { createTestProvider, type TestCheckout } from "./test-provider";
@@ -27,7 +28,7 @@ export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "now">
     provider =
       config.stripe !== undefined
         ? createStripeProvider(config.stripe, { baseUrl: config.publicBaseUrl, productName: productNameFor(config) }, connections.get(config))
-        : createTestProvider(deps.db, deps.now);
+        : createTestProvider(deps.db, deps.now, deliverySettings(config));
     providers.set(config, provider);
   }
   return provider;

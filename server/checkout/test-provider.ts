@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { testCheckoutSessions } from "../../db/schema";
 import { isLocale } from "../../shared/locales";
 import { TEST_CARDS, type TestCard } from "../../shared/schemas/payment";
+import type { DeliverySettings } from "./delivery";
 import { applyInTransaction } from "./fulfilment";
 import { WebhookSignatureError, type CheckoutProvider, type CheckoutSnapshot, type OrderEvent } from "./provider";
 
@@ -32,14 +33,14 @@ export type TestCheckout = CheckoutProvider & {
 
 export const testCheckoutPath = (id: string) => `/checkout/test/${id}`;
 
-export function createTestProvider(db: Db, now: () => Date): TestCheckout {
+export function createTestProvider(db: Db, now: () => Date, delivery: DeliverySettings): TestCheckout {
   const expireIfDue = (id: string): void => {
     db.transaction(
       (tx) => {
         const row = tx.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get();
         if (row === undefined || row.status !== "open" || row.expiresAt.getTime() > now().getTime()) return;
         tx.update(testCheckoutSessions).set({ status: "expired" }).where(eq(testCheckoutSessions.id, id)).run();
-        applyInTransaction(tx, eventFor({ ...row, status: "expired" }, "checkout.session.expired"), now());
+        applyInTransaction(tx, eventFor({ ...row, status: "expired" }, "checkout.session.expired"), now(), delivery);
       },
       { behavior: "immediate" },
     );
@@ -109,7 +110,7 @@ export function createTestProvider(db: Db, now: () => Date): TestCheckout {
             .set({ status: paid.status, paymentStatus: paid.paymentStatus, customerEmail: paid.customerEmail, customerName: paid.customerName, city: paid.city })
             .where(eq(testCheckoutSessions.id, id))
             .run();
-          applyInTransaction(tx, eventFor(paid, "checkout.session.completed"), now());
+          applyInTransaction(tx, eventFor(paid, "checkout.session.completed"), now(), delivery);
           return { kind: "paid", successUrl: row.successUrl };
         },
         { behavior: "immediate" },
@@ -134,6 +135,10 @@ function snapshotOf(row: TestSession): CheckoutSnapshot {
     email: row.customerEmail,
     name: row.customerName,
     city: row.city,
-    paymentIntentId: null,
+    // Like Stripe, a paid checkout has a payment, which a refund names (the owner's CLI refunds test orders).
+    paymentIntentId: row.paymentStatus === "paid" ? testPaymentIdOf(row.id) : null,
   };
 }
+
+/** The payment of a paid test checkout, as Stripe's payment_intent of a session. */
+export const testPaymentIdOf = (checkoutId: string) => `pi_${checkoutId}`;

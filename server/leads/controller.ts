@@ -57,7 +57,8 @@ export function leadsController(deps: AppDeps) {
         if (body.kind === "form") readFormLocale(body.value);
         const lead = parseWith(LeadSchema, body.value);
         locale = lead.locale;
-        const { created } = recordLead(db, { ...lead, ipHash: ipHash(ip), now: now() });
+        const { created } = recordLead(db, { ...lead, ipHash: ipHash(ip), now: now() }, config.mail.domain);
+        if (created) deps.mailer.wake();
         log.info("lead stored", { created, locale: lead.locale, source: lead.source });
         if (isForm) return backToForm("sent");
         // The same answer for a new and a known address: the endpoint must not reveal who signed up.

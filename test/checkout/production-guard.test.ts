@@ -9,9 +9,10 @@ test("production without Stripe keys refuses to start, naming the variable", () 
   expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/STRIPE_SECRET_KEY.*ALLOW_TEST_CHECKOUT/);
 });
 
-test("production with ALLOW_TEST_CHECKOUT=true, or with both Stripe keys and the public address, starts", () => {
+test("production with ALLOW_TEST_CHECKOUT=true, or with both Stripe keys, the public address and SMTP, starts", () => {
   expect(loadConfig({ NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true" }).stripe).toBeUndefined();
   const stripe = { NODE_ENV: "production", STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
   expect(() => loadConfig(stripe)).toThrow(/PUBLIC_BASE_URL/);
-  expect(loadConfig({ ...stripe, PUBLIC_BASE_URL: "https://shop.example.com" }).stripe?.secretKey).toBe("sk_live_x");
+  expect(() => loadConfig({ ...stripe, PUBLIC_BASE_URL: "https://shop.example.com" })).toThrow(/SMTP_URL/);
+  expect(loadConfig({ ...stripe, PUBLIC_BASE_URL: "https://shop.example.com", SMTP_URL: "smtps://shop:secret@mail.example.com" }).stripe?.secretKey).toBe("sk_live_x");
 });

@@ -57,7 +57,7 @@ test("a stored address shows the 'demo sent' confirmation and marks the popup as
   const fetchSpy = answer(201, { ok: true });
   const { form, input } = renderForm("fr");
   await submit(form, input, "  Moi@Exemple.FR ");
-  await waitFor(() => expect(screen.getAllByText("Démo envoyée ! Vérifiez vos emails.").length).toBeGreaterThan(0));
+  await waitFor(() => expect(screen.getAllByText("Votre démo est en route ! Vérifiez vos emails.").length).toBeGreaterThan(0));
   expect(fetchSpy).toHaveBeenCalledTimes(1);
   const [url, init] = fetchSpy.mock.calls[0]!;
   expect(url).toBe("/api/leads");
@@ -140,7 +140,7 @@ test("a second submit while the first is in flight sends nothing and the button 
   const button = screen.getByRole("button", { name: "Sending…" });
   expect(button.hasAttribute("disabled")).toBe(true);
   await act(async () => release(Response.json({ ok: true }, { status: 201 })));
-  await screen.findAllByText("Demo sent! Check your inbox.");
+  await screen.findAllByText("Your demo is on its way! Check your inbox.");
   expect(screen.getByRole("button", { name: "Send me the demo" }).hasAttribute("disabled")).toBe(false);
 });
 

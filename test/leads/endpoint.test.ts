@@ -204,7 +204,7 @@ test("a plain form post stores the lead and redirects back to the page's form wi
   const page = await s.request(res.headers.get("location")!);
   expect(page.status).toBe(200);
   const html = await page.text();
-  expect(html.includes("¡Demo enviada!")).toBe(true);
+  expect(html.includes("¡Tu demo está en camino!")).toBe(true);
   expect(html.includes('id="free-demo"')).toBe(true);
 });
 

@@ -37,8 +37,10 @@ test("Stripe keys go together, and production needs them unless test checkout is
   expect(fails({ NODE_ENV: "production" })).toContain("STRIPE_SECRET_KEY");
   expect(loadConfig({ NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true" }).stripe).toBeUndefined();
   const keys = { STRIPE_SECRET_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_abc" };
-  expect(fails({ NODE_ENV: "production", ...keys })).toContain("PUBLIC_BASE_URL");
-  expect(loadConfig({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.com/", ...keys }).publicBaseUrl).toBe("https://shop.example.com");
+  const liveKeys = { ...keys, STRIPE_SECRET_KEY: "sk_live_123" };
+  expect(fails({ NODE_ENV: "production", ...liveKeys })).toContain("PUBLIC_BASE_URL");
+  expect(fails({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.com/", ...liveKeys })).toContain("SMTP_URL");
+  expect(loadConfig({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.com/", SMTP_URL: "smtp://mail.example.com:587", ...liveKeys }).publicBaseUrl).toBe("https://shop.example.com");
   const stripe = loadConfig(keys).stripe;
   expect(stripe?.secretKey).toBe("sk_test_123");
 });

@@ -6,6 +6,8 @@ import { createApp } from "../../server/app";
 import { buildClient, createAssetStore, type AssetStore } from "../../server/assets";
 import { testConfig, type Config } from "../../server/config";
 import { createLogger, type Logger } from "../../server/log";
+import { createMailSender, type MailSender } from "../../server/mail/sender";
+import type { MailTransport } from "../../server/mail/transport";
 import { createRenderer } from "../../server/render";
 
 let assetsOnce: Promise<AssetStore> | null = null;
@@ -18,14 +20,16 @@ export type TestSite = {
   config: Config;
   dataDir: string;
   logs: string[];
+  /** The e-mail sender, running when a transport was given (otherwise mail only queues). */
+  mailer: MailSender | null;
   /** Sends a request through the app, without a port. */
   request: (path: string, init?: RequestInit) => Promise<Response>;
-  close: () => void;
+  close: () => Promise<void>;
 };
 
 /** A whole site on a throwaway SQLite file in a temporary directory. */
 export async function createTestSite(
-  options: { env?: Record<string, string>; now?: () => Date; log?: Logger } = {},
+  options: { env?: Record<string, string>; now?: () => Date; log?: Logger; transport?: MailTransport } = {},
 ): Promise<TestSite> {
   const dataDir = mkdtempSync(join(tmpdir(), "site-test-"));
   const config = testConfig(options.env ?? {}, dataDir);
@@ -34,15 +38,20 @@ export async function createTestSite(
   const log = options.log ?? createLogger("debug", (line) => logs.push(line));
   const assets = await sharedAssets();
   const render = createRenderer({ config, assets, log });
-  const app = createApp({ config, db, assets, log, render, now: options.now ?? (() => new Date()) });
+  const now = options.now ?? (() => new Date());
+  const mailer = options.transport === undefined ? null : createMailSender({ db, config, log, transport: options.transport, now });
+  mailer?.start();
+  const app = createApp({ config, db, assets, log, render, mailer: mailer ?? { wake: () => {} }, now });
   return {
     app,
+    mailer,
     db,
     config,
     dataDir,
     logs,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
-    close: () => {
+    close: async () => {
+      await mailer?.stop();
       db.$client.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,0 +1,111 @@
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTransport } from "nodemailer";
+
+// The one seam between the sender and a mail server: nodemailer over SMTP when SMTP_URL is set,
+// otherwise the embedded default that writes each message as an RFC 5322 file. Both compose the
+// message with nodemailer, so the .eml file is byte for byte what SMTP would have carried.
+
+export type OutgoingMail = {
+  /** The outbox row: names the .eml file. */
+  outboxId: number;
+  from: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  messageId: string;
+  date: Date;
+  headers: Record<string, string>;
+};
+
+export type MailTransport = {
+  /** For the start-up log line: where mail goes (never the password). */
+  describe: string;
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+};
+
+/** A delivery that did not happen; `permanent` when trying again cannot help (a 5xx answer). */
+export class MailSendError extends Error {
+  constructor(message: string, readonly permanent: boolean) {
+    super(message);
+    this.name = "MailSendError";
+  }
+}
+
+/** SMTP timeouts short enough that a dead server is noticed well within the sender's lease. */
+const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
+
+export function createSmtpTransport(smtpUrl: string): MailTransport {
+  const transporter = createTransport({ url: smtpUrl, pool: true, maxConnections: 3, ...TIMEOUTS });
+  const url = new URL(smtpUrl);
+  return {
+    describe: `${url.protocol}//${url.host}`,
+    async send(mail) {
+      try {
+        await transporter.sendMail({
+          from: mail.from,
+          to: mail.to,
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+          messageId: mail.messageId,
+          date: mail.date,
+          headers: mail.headers,
+        });
+      } catch (error) {
+        throw classify(error);
+      }
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/**
+ * A 5xx reply (mailbox unknown, message refused) is final; a 4xx reply, a refused or broken
+ * connection, a timeout or a failed login may pass later, so the message waits for another try.
+ */
+export function classify(error: unknown): MailSendError {
+  const code = fieldOf(error, "responseCode");
+  const response = fieldOf(error, "response");
+  const message = typeof response === "string" && response !== "" ? response : error instanceof Error ? error.message : String(error);
+  const permanent = typeof code === "number" && code >= 500 && code < 600 && fieldOf(error, "code") !== "EAUTH";
+  return new MailSendError(message, permanent);
+}
+
+function fieldOf(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null && key in value ? Reflect.get(value, key) : undefined;
+}
+
+/** The embedded default: `dir/<outbox id>.eml`, written whole (temporary file, then rename). */
+export function createFileTransport(dir: string): MailTransport {
+  const composer = createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  return {
+    describe: `files in ${dir}`,
+    async send(mail) {
+      const info = await composer.sendMail({
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+        messageId: mail.messageId,
+        date: mail.date,
+        headers: mail.headers,
+      });
+      if (!Buffer.isBuffer(info.message)) throw new MailSendError("message was not composed", false);
+      try {
+        mkdirSync(dir, { recursive: true });
+        const path = join(dir, `${mail.outboxId}.eml`);
+        const temp = `${path}.${process.pid}.tmp`;
+        writeFileSync(temp, info.message);
+        renameSync(temp, path);
+      } catch (error) {
+        // A full or read-only disk may be fixed by the owner: try again later.
+        throw new MailSendError(error instanceof Error ? error.message : String(error), false);
+      }
+    },
+    close: () => composer.close(),
+  };
+}

@@ -1,0 +1,89 @@
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+// A real SMTP server on loopback (smtp-server), reading what arrives with mailparser: the site's
+// nodemailer transport talks to it exactly as to a mail provider.
+
+export type ReceivedMail = { to: string[]; mail: ParsedMail; raw: string };
+
+export type TestSmtp = {
+  port: number;
+  url: string;
+  received: ReceivedMail[];
+  /** Recipients answered with a permanent 550 at RCPT TO. */
+  reject: Set<string>;
+  /** While true, connections are taken but never greeted: a send that hangs. */
+  stall: boolean;
+  /** Resolves once `count` messages have arrived (throws after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  /** Stops listening (the port refuses connections) until `start()`. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+};
+
+export async function startSmtp(options: { port?: number } = {}): Promise<TestSmtp> {
+  let server: SMTPServer | null = null;
+  const state: TestSmtp = {
+    port: options.port ?? 0,
+    url: "",
+    received: [],
+    reject: new Set(),
+    stall: false,
+    async waitFor(count, timeoutMs = 15_000) {
+      const until = Date.now() + timeoutMs;
+      while (state.received.length < count) {
+        if (Date.now() > until) throw new Error(`expected ${count} messages, got ${state.received.length}`);
+        await Bun.sleep(25);
+      }
+      return state.received;
+    },
+    async stop() {
+      const current = server;
+      server = null;
+      if (current !== null) await new Promise<void>((resolve) => current.close(() => resolve()));
+    },
+    async start() {
+      server = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ["STARTTLS", "AUTH"],
+        logger: false,
+        onConnect(_session, callback) {
+          if (!state.stall) callback();
+        },
+        onRcptTo(address, _session, callback) {
+          if (state.reject.has(address.address)) {
+            callback(Object.assign(new Error("5.1.1 Mailbox unavailable"), { responseCode: 550 }));
+            return;
+          }
+          callback();
+        },
+        onData(stream, session, callback) {
+          const chunks: Buffer[] = [];
+          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+          stream.on("end", () => {
+            const raw = Buffer.concat(chunks).toString("utf8");
+            simpleParser(raw)
+              .then((mail) => {
+                state.received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail, raw });
+                callback();
+              })
+              .catch((error: Error) => callback(error));
+          });
+        },
+      });
+      const listening = server;
+      await new Promise<void>((resolve, reject) => {
+        listening.once("error", reject);
+        listening.listen(state.port, "127.0.0.1", () => resolve());
+      });
+      const address = listening.server.address();
+      if (address !== null && typeof address === "object") state.port = address.port;
+      state.url = `smtp://127.0.0.1:${state.port}`;
+    },
+  };
+  await state.start();
+  return state;
+}
+
+/** The messages sent to one address. */
+export const mailsTo = (smtp: TestSmtp, address: string) => smtp.received.filter((r) => r.to.includes(address));
