@@ -8,7 +8,6 @@ import {
   WebhookSignatureError,
   type CheckoutProvider,
   type CheckoutSnapshot,
-  type OrderEvent,
   type WebhookReading,
 } from "./provider";
 
@@ -95,23 +94,44 @@ export function createStripeProvider(
 
     async readWebhook(rawBody, signature) {
       if (signature === null) throw new WebhookSignatureError("Missing Stripe-Signature header");
-      let event: Stripe.Event;
+      let event: unknown;
       try {
         // The async variant: Bun's crypto is Web Crypto, which the synchronous call cannot use.
-        event = await stripe.webhooks.constructEventAsync(rawBody, signature, settings.webhookSecret);
+        event = await stripe.webhooks.constructEventAsync(rawBody, signature, settings.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
       } catch (error) {
-        throw new WebhookSignatureError(error instanceof Error ? error.message : "Invalid signature");
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError(error.message);
+        // Signed, but not an event the SDK can read (not JSON, or a v2 "thin" notification).
+        throw new WebhookPayloadError(error instanceof SyntaxError ? "the body is not JSON" : error instanceof Error ? error.message : String(error));
       }
-      const orderEvent = toOrderEvent(event);
-      return orderEvent === null ? { kind: "ignored", eventId: event.id, type: event.type } : { kind: "event", event: orderEvent };
+      checkSignedRecently(signature, Date.now());
+      return readStripeEvent(event);
     },
   };
 }
 
-// The fields of Stripe's objects that fulfilment reads, checked before use: a signed event is
-// Stripe's, but a value of an unexpected type must be refused (400), not fail half-way (and be
-// retried for days).
-const IdOrObject = v.nullish(v.union([v.string(), v.object({ id: v.string() })]));
+/** Seconds a signature may be away from this server's clock, either way (Stripe's own default). */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/**
+ * The SDK refuses a signature dated too long ago, not one dated in the future; a delivery signed
+ * ahead of time (a leaked secret, a clock far off) would otherwise stay replayable until then.
+ * The timestamp is read as the SDK reads it: the last `t=` entry.
+ */
+function checkSignedRecently(header: string, nowMs: number): void {
+  let signedAt = Number.NaN;
+  for (const item of header.split(",")) {
+    const [key, value] = item.split("=");
+    if (key === "t") signedAt = Number.parseInt(value ?? "", 10);
+  }
+  if (!Number.isFinite(signedAt) || Math.abs(Math.floor(nowMs / 1000) - signedAt) > SIGNATURE_TOLERANCE_SECONDS) {
+    throw new WebhookSignatureError("Timestamp outside the tolerance zone");
+  }
+}
+
+// Every field of a signed event that fulfilment reads is checked before use: the event is Stripe's,
+// but one that is not what this code expects (no id, no object, a field missing or of another type)
+// is refused with 400. Failing later would answer 500 or 503, and Stripe retries those for days.
+const IdOrObject = v.union([v.string(), v.object({ id: v.string() })]);
 const SessionFields = v.object({
   id: v.pipe(v.string(), v.nonEmpty()),
   status: v.nullish(v.string()),
@@ -122,37 +142,47 @@ const SessionFields = v.object({
   customer_details: v.nullish(
     v.object({ email: v.nullish(v.string()), name: v.nullish(v.string()), address: v.nullish(v.object({ city: v.nullish(v.string()) })) }),
   ),
-  payment_intent: IdOrObject,
+  // Always present in Stripe's objects (null until there is one): its absence is a malformed event.
+  payment_intent: v.nullable(IdOrObject),
 });
-const ChargeFields = v.object({ payment_intent: IdOrObject, refunded: v.boolean() });
+type CheckoutSessionFields = v.InferOutput<typeof SessionFields>;
+const ChargeFields = v.object({ payment_intent: v.nullable(IdOrObject), refunded: v.boolean() });
 
-function check(schema: v.GenericSchema, value: unknown, what: string): void {
+const EventEnvelope = v.object({ id: v.pipe(v.string(), v.nonEmpty()), type: v.pipe(v.string(), v.nonEmpty()) });
+const SESSION_EVENT_TYPES = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.async_payment_failed",
+  "checkout.session.expired",
+] as const;
+const SessionEvent = v.object({ type: v.picklist(SESSION_EVENT_TYPES), data: v.object({ object: SessionFields }) });
+const RefundEvent = v.object({ type: v.literal("charge.refunded"), data: v.object({ object: ChargeFields }) });
+
+function checked<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown, what: string): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, value);
-  if (!result.success) throw new WebhookPayloadError(`${what}: ${v.getDotPath(result.issues[0]) ?? "object"} ${result.issues[0].message}`);
+  if (!result.success) throw new WebhookPayloadError(`${what}: ${v.getDotPath(result.issues[0]) ?? "the event"} ${result.issues[0].message}`);
+  return result.output;
 }
 
 /** The events that change an order; every other type is acknowledged and ignored. */
-export function toOrderEvent(event: Stripe.Event): OrderEvent | null {
-  switch (event.type) {
-    case "checkout.session.completed":
-    case "checkout.session.async_payment_succeeded":
-    case "checkout.session.async_payment_failed":
-    case "checkout.session.expired":
-      check(SessionFields, event.data?.object, "checkout session");
-      return { eventId: event.id, provider: "stripe", type: event.type, checkout: snapshotOf(event.data.object) };
-    case "charge.refunded": {
-      check(ChargeFields, event.data?.object, "charge");
-      const charge = event.data.object;
-      const paymentIntentId = idOf(charge.payment_intent);
-      if (paymentIntentId === null) return null;
-      return { eventId: event.id, provider: "stripe", type: event.type, paymentIntentId, fullyRefunded: charge.refunded };
-    }
-    default:
-      return null;
+export function readStripeEvent(event: unknown): WebhookReading {
+  const { id, type } = checked(EventEnvelope, event, "event");
+  if (v.is(v.picklist(SESSION_EVENT_TYPES), type)) {
+    const session = checked(SessionEvent, event, "checkout session");
+    return { kind: "event", event: { eventId: id, provider: "stripe", type: session.type, checkout: snapshotOf(session.data.object) } };
   }
+  if (type === "charge.refunded") {
+    const charge = checked(RefundEvent, event, "charge").data.object;
+    const paymentIntentId = idOf(charge.payment_intent);
+    // A charge made without a PaymentIntent is none of this site's checkouts.
+    if (paymentIntentId === null) return { kind: "ignored", eventId: id, type };
+    return { kind: "event", event: { eventId: id, provider: "stripe", type: "charge.refunded", paymentIntentId, fullyRefunded: charge.refunded } };
+  }
+  return { kind: "ignored", eventId: id, type };
 }
 
-export function snapshotOf(session: Stripe.Checkout.Session): CheckoutSnapshot {
+/** Also reads Stripe's own `Checkout.Session` (a lookup), which has every field checked above. */
+export function snapshotOf(session: CheckoutSessionFields): CheckoutSnapshot {
   const locale = session.metadata?.locale;
   const details = session.customer_details;
   return {
@@ -160,8 +190,8 @@ export function snapshotOf(session: Stripe.Checkout.Session): CheckoutSnapshot {
     status: session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
     // Anything Stripe may add later counts as not paid.
     paymentStatus: session.payment_status === "paid" ? "paid" : session.payment_status === "no_payment_required" ? "no_payment_required" : "unpaid",
-    amount: session.amount_total,
-    currency: session.currency,
+    amount: session.amount_total ?? null,
+    currency: session.currency ?? null,
     locale: isLocale(locale) ? locale : null,
     email: details?.email ?? null,
     name: details?.name ?? null,
