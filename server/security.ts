@@ -25,9 +25,11 @@ export function securityHeaders(nonce: string, https: boolean): Record<string, s
     "content-security-policy": csp,
     "x-content-type-options": "nosniff",
     "referrer-policy": "strict-origin-when-cross-origin",
-    "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(self), interest-cohort=()",
+    "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
     "x-frame-options": "DENY",
     "cross-origin-opener-policy": "same-origin",
+    // Nothing of the site is meant to be embedded by other sites (images, video, scripts).
+    "cross-origin-resource-policy": "same-origin",
   };
   if (https) headers["strict-transport-security"] = "max-age=63072000; includeSubDomains";
   return headers;
@@ -35,6 +37,7 @@ export function securityHeaders(nonce: string, https: boolean): Record<string, s
 
 /** HTTPS when the request came over TLS, or through a trusted proxy that says so. */
 export function isHttps(request: Request, trustProxy: boolean): boolean {
-  if (new URL(request.url).protocol === "https:") return true;
+  // A string test, not `new URL()`: this also runs for error answers, where the URL may be unusable.
+  if (request.url.startsWith("https:")) return true;
   return trustProxy && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
