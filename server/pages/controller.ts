@@ -78,7 +78,8 @@ export function pagesController(deps: AppDeps) {
     });
 
   function notFound(request: Request, path: string, requestNonce: string) {
-    log.warn("404 page not found", { path });
+    // A probe may send a path of many kilobytes: the log keeps enough of it to recognise.
+    log.warn("404 page not found", { path: path.length > 200 ? `${path.slice(0, 200)}…` : path });
     return render({
       view: { page: "not-found" },
       locale: localeOfPath(path),
