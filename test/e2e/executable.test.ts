@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { spawn } from "bun";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -41,6 +41,14 @@ test("npm run build makes one executable that serves the whole site from another
     expect((await video.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
     // Its SQLite file is created, with every migration, where it was started.
     expect(await Bun.file(join(workDir, "data", "site.db")).exists()).toBe(true);
+    // A test payment: the access e-mail (React Email inside the executable) lands in data/mail.
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    const start = await fetch(`${base}/api/payment`, { method: "POST", headers: form, body: "locale=en", redirect: "manual" });
+    const card = new URLSearchParams({ email: "exe@example.com", name: "Exe", city: "Paris", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" });
+    expect((await fetch(`${base}${start.headers.get("location")}`, { method: "POST", headers: form, body: card.toString(), redirect: "manual" })).status).toBe(303);
+    const eml = join(workDir, "data", "mail", "1.eml");
+    for (let i = 0; i < 100 && !existsSync(eml); i++) await Bun.sleep(50);
+    expect(readFileSync(eml, "utf8")).toContain("Subject: Your Lifetime Stream licence key and receipt");
   } finally {
     server.kill();
     await server.exited;
