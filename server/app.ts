@@ -5,6 +5,7 @@ import type { AppDeps } from "./deps";
 import { POST_ONLY_API } from "./http/api-paths";
 import { requestContext } from "./http/context";
 import { leadsController } from "./leads/controller";
+import { unsubscribeController } from "./leads/unsubscribe";
 import { pagesController } from "./pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
 import { newNonce, securityHeaders, isHttps } from "./security";
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps) {
       })
       .use(requestContext(config))
       .use(leadsController(deps))
+      .use(unsubscribeController(deps))
       .use(checkoutController(deps))
       .use(chatController(deps))
       .use(socialProofController(deps))

@@ -69,6 +69,12 @@ const url = v.pipe(
   v.transform((s) => s.replace(/\/+$/, "")),
 );
 
+const Email = v.pipe(v.string(), v.email());
+/** The address part of `Name <address>` (or the whole text when there are no angle brackets). */
+function addressOf(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from;
+}
+
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "must be development, production or test"), "development"),
   PORT: port(3000),
@@ -100,7 +106,25 @@ const EnvSchema = v.object({
   ANTHROPIC_MAX_TOKENS: positiveInt(600, 4096),
   ANTHROPIC_TIMEOUT_MS: positiveInt(20000, 120000),
   ANTHROPIC_BASE_URL: v.optional(url),
+
+  SMTP_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.url("must be a URL such as smtp://user:pass@mail.example.com:587"),
+      v.check((s) => /^smtps?:\/\//.test(s), "must start with smtp:// or smtps://"),
+    ),
+  ),
+  MAIL_FROM: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check((s) => v.is(Email, addressOf(s)), "must be an e-mail address, optionally with a name: Shop <shop@example.com>"),
+    ),
+  ),
+  OWNER_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address"))),
 });
+
 
 export type Env = v.InferOutput<typeof EnvSchema>;
 
@@ -148,6 +172,15 @@ export type Config = {
   anthropic:
     | { apiKey: string; model: string; maxTokens: number; timeoutMs: number; baseUrl: string | undefined }
     | undefined;
+  mail: {
+    /** SMTP through nodemailer; without it every message is written as a .eml file into `dir`. */
+    smtpUrl: string | undefined;
+    dir: string;
+    from: string;
+    ownerEmail: string | undefined;
+    /** Right-hand side of the Message-IDs the site gives its messages. */
+    domain: string;
+  };
 };
 
 export class ConfigError extends Error {
@@ -198,18 +231,24 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // Stripe sends buyers back to PUBLIC_BASE_URL; localhost would strand them after paying.
     throw new ConfigError("PUBLIC_BASE_URL", "is required in production with Stripe (the payment pages return to it)");
   }
+  if (env.NODE_ENV === "production" && env.STRIPE_SECRET_KEY !== undefined && env.SMTP_URL === undefined) {
+    // Real buyers are promised their licence key by e-mail; .eml files in a folder would never reach them.
+    throw new ConfigError("SMTP_URL", "is required in production with Stripe (buyers receive their access by e-mail)");
+  }
   if (env.ORIGINAL_PRICE <= env.PRICE) {
     throw new ConfigError("ORIGINAL_PRICE", "must be higher than PRICE");
   }
 
   const dataDir = isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(process.cwd(), env.DATA_DIR);
+  const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`;
+  const domain = new URL(publicBaseUrl).hostname;
   return {
     env: env.NODE_ENV,
     port: env.PORT,
     host: env.HOST,
     dataDir,
     dbPath: join(dataDir, "site.db"),
-    publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
+    publicBaseUrl,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     site: {
@@ -245,6 +284,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             baseUrl: env.ANTHROPIC_BASE_URL,
           }
         : undefined,
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      dir: join(dataDir, "mail"),
+      from: env.MAIL_FROM ?? `"${env.SITE_NAME.replace(/["\\]/g, "")}" <no-reply@${domain}>`,
+      ownerEmail: env.OWNER_EMAIL,
+      domain,
+    },
   };
 }
 

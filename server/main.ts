@@ -1,17 +1,12 @@
-import { existsSync } from "node:fs";
 import { openDb } from "../db/client";
 import { createApp } from "./app";
 import { buildClient, createAssetStore, type ClientFile } from "./assets";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { exportCsv, isExportName } from "./export-csv";
+import { runCommand, USAGE } from "./cli";
 import { createLogger } from "./log";
+import { createMailSender } from "./mail/sender";
+import { createFileTransport, createSmtpTransport } from "./mail/transport";
 import { createRenderer } from "./render";
-
-const USAGE = `Usage:
-  site                 start the web server (configuration from the environment, see README)
-  site leads export    print the e-mail leads as CSV
-  site orders export   print the orders as CSV
-  site chats export    print the support-chat transcripts as CSV`;
 
 function configOrExit(): Config {
   try {
@@ -27,7 +22,7 @@ function configOrExit(): Config {
 
 /** Entry point shared by `bun run server/main.ts` and the compiled executable (which passes its embedded bundle). */
 export async function main(argv: string[], embeddedClient?: ClientFile[]): Promise<void> {
-  const [command, action] = argv;
+  const [command] = argv;
   if (command === "help" || command === "--help" || command === "-h") {
     console.log(USAGE);
     return;
@@ -35,18 +30,8 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
   const config = configOrExit();
 
   if (command !== undefined) {
-    if (!isExportName(command) || action !== "export") {
-      console.error(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
-      process.exit(2);
-    }
-    // Run from the wrong folder, an export must not quietly create an empty database and print nothing.
-    if (!existsSync(config.dbPath)) {
-      console.error(`No database at ${config.dbPath}: run this where the site runs, or set DATA_DIR to the folder that holds site.db.`);
-      process.exit(1);
-    }
-    const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
-    exportCsv(db, command, (chunk) => process.stdout.write(chunk));
-    db.$client.close();
+    const code = runCommand(argv, config, (chunk) => process.stdout.write(chunk), (line) => console.error(line));
+    if (code !== 0) process.exit(code);
     return;
   }
 
@@ -54,18 +39,24 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
   const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
   const assets = await createAssetStore(embeddedClient ?? (await buildClient()));
   const render = createRenderer({ config, assets, log });
-  const app = createApp({ config, db, assets, log, render, now: () => new Date() });
+  const now = () => new Date();
+  const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
+  const mailer = createMailSender({ db, config, log, transport, now });
+  const app = createApp({ config, db, assets, log, render, mailer, now });
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 1024 * 1024 });
   const port = app.server?.port ?? config.port;
   log.info(`listening on http://localhost:${port}`, {
     data: config.dbPath,
     checkout: config.stripe ? "stripe" : "test",
     chat: config.anthropic ? "claude" : "offline",
+    mail: mailer.describe,
   });
+  mailer.start();
 
   const shutdown = async (signal: string) => {
     log.info("shutting down", { signal });
     await app.stop();
+    await mailer.stop();
     db.$client.close();
     process.exit(0);
   };

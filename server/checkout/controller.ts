@@ -9,6 +9,7 @@ import type { AppDeps } from "../deps";
 import { HttpError, jsonError, parseWith, readBody, readRawBody } from "../http/body";
 import { requestContext } from "../http/context";
 import { createRateLimiter } from "../http/rate-limit";
+import { deliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
 import { ProviderError, WebhookPayloadError, WebhookSignatureError } from "./provider";
 import { checkoutProviderFor, testCheckoutFor } from "./providers";
@@ -128,7 +129,8 @@ export function checkoutController(deps: AppDeps) {
         }
         if (reading.kind === "ignored") return Response.json({ received: true, ignored: reading.type });
         try {
-          const result = applyOrderEvent(deps.db, reading.event, now());
+          const result = applyOrderEvent(deps.db, reading.event, now(), deliverySettings(config));
+          deps.mailer.wake();
           log.info("webhook applied", { event: reading.event.eventId, type: reading.event.type, ...result });
           return Response.json({ received: true, duplicate: result.outcome === "duplicate" });
         } catch (error) {
@@ -175,6 +177,7 @@ export function checkoutController(deps: AppDeps) {
         switch (outcome.kind) {
           case "paid":
             log.info("test checkout paid", { checkout: session.id });
+            deps.mailer.wake();
             return seeOther(outcome.successUrl);
           case "already-paid":
             return seeOther(outcome.successUrl);
