@@ -3,7 +3,10 @@ import { chatController } from "./chat/controller";
 import { checkoutController } from "./checkout/controller";
 import type { AppDeps } from "./deps";
 import { POST_ONLY_API } from "./http/api-paths";
+import { clientAbortLog } from "./http/client-abort";
 import { requestContext } from "./http/context";
+import { hostGuard } from "./http/host";
+import { serveOptions } from "./http/serve-options";
 import { leadsController } from "./leads/controller";
 import { unsubscribeController } from "./leads/unsubscribe";
 import { pagesController } from "./pages/controller";
@@ -14,8 +17,16 @@ import { socialProofController } from "./social-proof/controller";
 /** Builds the whole site as one Elysia app; `server/main.ts` only listens. */
 export function createApp(deps: AppDeps) {
   const { config, log, render } = deps;
-  return (
-    new Elysia()
+  const app = (
+    new Elysia({
+      // Route by the path alone. By default Elysia looks for the path from the 12th character of the
+      // URL on, so a Host of 1 to 3 characters ("a") shifted routing by one segment (/zz/healthz).
+      handler: { standardHostname: false },
+      serve: serveOptions(log),
+    })
+      // Before everything else: a request with an unusable Host has no URL to route by.
+      .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
+      .use(clientAbortLog(log))
       // Registered before the controllers: an error hook covers only the routes added after it.
       .onError(async ({ code, error, request, path }) => {
         // Anything that escaped a handler. Clients never see a stack trace or an error's text:
@@ -34,6 +45,8 @@ export function createApp(deps: AppDeps) {
         }
         if (code === "PARSE") return Response.json({ error: "Malformed request body" }, { status: 400, headers });
         if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
+        // The client hung up mid-request: not a server fault (clientAbortLog notes it at debug level).
+        if (request.signal.aborted) return Response.json({ error: "Client closed the connection" }, { status: 400, headers });
         log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
         if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
         const response = await render({ view: { page: "error" }, locale: localeOfPath(path), nonce, status: 500, acceptEncoding: request.headers.get("accept-encoding") });
@@ -48,6 +61,7 @@ export function createApp(deps: AppDeps) {
       .use(socialProofController(deps))
       .use(pagesController(deps))
   );
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

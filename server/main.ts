@@ -43,7 +43,7 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
   const mailer = createMailSender({ db, config, log, transport, now });
   const app = createApp({ config, db, assets, log, render, mailer, now });
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 1024 * 1024 });
+  app.listen({ port: config.port, hostname: config.host });
   const port = app.server?.port ?? config.port;
   log.info(`listening on http://localhost:${port}`, {
     data: config.dbPath,

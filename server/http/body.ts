@@ -14,6 +14,17 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The client went away before it had sent the whole body: its doing, not the server's, so endpoints
+ * treat it as any refused request (nobody reads the answer) and it is logged below warning level.
+ */
+export class ClientAbortError extends HttpError {
+  constructor() {
+    super(400, "The client closed the connection before sending the whole body");
+    this.name = "ClientAbortError";
+  }
+}
+
 export type ParsedBody = { kind: "json" | "form"; value: unknown };
 
 export async function readBody(
@@ -40,23 +51,43 @@ export async function readBody(
  * declared length is larger, or as soon as the stream goes past it (chunked bodies too).
  */
 export async function readRawBody(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => new HttpError(413, `Request body too large (limit ${maxBytes} bytes)`);
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new HttpError(413, `Request body too large (limit ${maxBytes} bytes)`);
+  if (declared > maxBytes) {
+    if (request.body !== null) await discardRest(request.body.getReader());
+    throw tooLarge();
+  }
   if (request.body === null) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      if (request.signal.aborted || (error instanceof DOMException && error.name === "AbortError")) throw new ClientAbortError();
+      throw error;
+    });
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new HttpError(413, `Request body too large (limit ${maxBytes} bytes)`);
+      await discardRest(reader);
+      throw tooLarge();
     }
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * Reads what the client is still sending, and drops it, before the 413 is sent. Closing a connection
+ * with unread data in it makes the kernel reset it, and a client still busy sending then gets the
+ * reset instead of the answer. Bun's own limit (server/http/serve-options.ts) bounds the reading.
+ */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  try {
+    for (;;) if ((await reader.read()).done) return;
+  } catch {
+    // The client went away, or went past Bun's limit: nobody is left to answer.
+  }
 }
 
 /** Validates with a valibot schema; failure -> 400 with the first issue's message. */
