@@ -6,6 +6,7 @@ import { POST_ONLY_API } from "./http/api-paths";
 import { clientAbortLog } from "./http/client-abort";
 import { requestContext } from "./http/context";
 import { hostGuard } from "./http/host";
+import { sameOriginGuard } from "./http/same-origin";
 import { serveOptions } from "./http/serve-options";
 import { leadsController } from "./leads/controller";
 import { unsubscribeController } from "./leads/unsubscribe";
@@ -26,6 +27,7 @@ export function createApp(deps: AppDeps) {
     })
       // Before everything else: a request with an unusable Host has no URL to route by.
       .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
+      .use(sameOriginGuard(config, log))
       .use(clientAbortLog(log))
       // Registered before the controllers: an error hook covers only the routes added after it.
       .onError(async ({ code, error, request, path }) => {
