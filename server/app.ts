@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { chatController } from "./chat/controller";
 import { checkoutController } from "./checkout/controller";
 import type { AppDeps } from "./deps";
-import { POST_ONLY_API } from "./http/api-paths";
+import { GET_ONLY_API, POST_ONLY_API } from "./http/api-paths";
 import { clientAbortLog } from "./http/client-abort";
 import { requestContext } from "./http/context";
 import { hostGuard } from "./http/host";
@@ -38,6 +38,7 @@ export function createApp(deps: AppDeps) {
         const api = path.startsWith("/api/");
         if (code === "NOT_FOUND") {
           if (POST_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { ...headers, allow: "POST" } });
+          if (GET_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use GET" }, { status: 405, headers: { ...headers, allow: "GET" } });
           if (api) return Response.json({ error: "Not found" }, { status: 404, headers });
           // A page that exists, asked with another method than GET; otherwise a plain 404.
           if (matchPath(path) !== null || deps.assets.get(path) !== undefined) {
