@@ -7,6 +7,7 @@ import { createLogger } from "./log";
 import { createMailSender } from "./mail/sender";
 import { createFileTransport, createSmtpTransport } from "./mail/transport";
 import { createRenderer } from "./render";
+import { exitQuietlyWhenStdoutCloses } from "./stdout-pipe";
 
 function configOrExit(): Config {
   try {
@@ -30,6 +31,7 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
   const config = configOrExit();
 
   if (command !== undefined) {
+    exitQuietlyWhenStdoutCloses();
     const code = runCommand(argv, config, (chunk) => process.stdout.write(chunk), (line) => console.error(line));
     if (code !== 0) process.exit(code);
     return;
