@@ -227,6 +227,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "is required in production; set ALLOW_TEST_CHECKOUT=true to run the built-in test checkout instead",
     );
   }
+  if (env.NODE_ENV === "production" && env.STRIPE_SECRET_KEY !== undefined && /^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY)) {
+    // A test-mode key takes no money: a production site with it would "sell" for free.
+    throw new ConfigError("STRIPE_SECRET_KEY", "is a test-mode key (sk_test_…) but NODE_ENV is production: use the live key (sk_live_…)");
+  }
   if (env.NODE_ENV === "production" && env.STRIPE_SECRET_KEY !== undefined && env.PUBLIC_BASE_URL === undefined) {
     // Stripe sends buyers back to PUBLIC_BASE_URL; localhost would strand them after paying.
     throw new ConfigError("PUBLIC_BASE_URL", "is required in production with Stripe (the payment pages return to it)");
