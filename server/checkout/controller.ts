@@ -34,7 +34,7 @@ export function checkoutController(deps: AppDeps) {
   const notFound = (request: Request, nonce: string) =>
     render({ view: { page: "not-found" }, locale: DEFAULT_LOCALE, nonce, status: 404, acceptEncoding: request.headers.get("accept-encoding"), cacheable: true });
 
-  const testPage = (
+  const testPage = async (
     request: Request,
     nonce: string,
     session: TestSession,
@@ -54,7 +54,10 @@ export function checkoutController(deps: AppDeps) {
       },
       ...extra,
     };
-    return render({ view, locale, nonce, status, acceptEncoding: request.headers.get("accept-encoding") });
+    const response = await render({ view, locale, nonce, status, acceptEncoding: request.headers.get("accept-encoding") });
+    // The buyer's name and e-mail may be in it: no cache (nor the back button) keeps a copy.
+    response.headers.set("cache-control", "no-store");
+    return response;
   };
 
   return new Elysia({ name: "checkout" })
