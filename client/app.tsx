@@ -11,6 +11,7 @@ import type { PageData } from "./page-data";
 import { isSitePageId } from "../shared/routes";
 import { LandingPage } from "./pages/landing";
 import { PaymentPage } from "./pages/payment";
+import { AccessPage } from "./pages/access";
 import { GuidePage } from "./pages/guide";
 import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
 import { TestCheckoutPage } from "./pages/test-checkout";
@@ -58,6 +59,8 @@ function PageBody() {
       return <CanceledPage />;
     case "guide":
       return <GuidePage />;
+    case "access":
+      return <AccessPage status={view.status} />;
     case "unsubscribe":
       return <UnsubscribePage state={view.state} />;
     case "not-found":
@@ -92,6 +95,7 @@ function Head() {
     success: "meta.successTitle",
     canceled: "meta.canceledTitle",
     guide: "meta.guideTitle",
+    access: "meta.accessTitle",
     unsubscribe: "meta.unsubscribeTitle",
     "not-found": "meta.notFoundTitle",
     error: "meta.title",
@@ -101,7 +105,7 @@ function Head() {
   // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds:
   // it says what it is about rather than the sales pitch every other page shares.
   const description = t(view.page === "guide" ? "meta.guideDescription" : "meta.description");
-  const indexable = isSitePageId(view.page) && view.page !== "success" && view.page !== "canceled";
+  const indexable = isSitePageId(view.page) && view.page !== "success" && view.page !== "canceled" && view.page !== "access";
   return (
     <head>
       <meta charSet="utf-8" />

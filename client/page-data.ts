@@ -33,6 +33,9 @@ export type TestCheckoutView = {
   errors: Partial<Record<"email" | "name" | "city" | "card" | "expiry" | "cvc" | "form", string>>;
 };
 
+/** The outcome of a plain form post to /api/access/resend, shown on the access page (`?status=`). */
+export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
+
 /** Why a plain form post to /api/payment came back to the payment page (`?error=`). */
 export type PaymentPageError = "provider" | "rate-limited" | "invalid";
 
@@ -42,6 +45,7 @@ export type View =
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
   | { page: "guide" }
+  | { page: "access"; status?: AccessFlag }
   | { page: "unsubscribe"; state: "done" | "unknown" }
   | { page: "not-found" }
   | { page: "error" }

@@ -160,3 +160,37 @@ export const mailOutbox = sqliteTable(
     uniqueIndex("mail_outbox_message_id_unique").on(t.messageId),
   ],
 );
+
+/**
+ * A device or installation of the app using a licence (the app calls /api/licenses/activate). The
+ * activation limit counts the rows not deactivated; deactivated rows are kept as history.
+ */
+export const licenseActivations = sqliteTable(
+  "license_activations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    licenseId: integer("license_id")
+      .notNull()
+      .references(() => licenses.id),
+    /** Unguessable id handed to the app, which names the activation to deactivate it. */
+    instanceId: text("instance_id").notNull(),
+    instanceName: text("instance_name").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    deactivatedAt: integer("deactivated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("license_activations_instance_unique").on(t.instanceId), index("license_activations_license_idx").on(t.licenseId, t.deactivatedAt)],
+);
+
+/**
+ * Every "lost your access e-mail?" request that queued an e-mail, by address (lower case), so an
+ * address gets at most a few copies a day however often the form is sent.
+ */
+export const accessResends = sqliteTable(
+  "access_resends",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("access_resends_email_idx").on(t.email, t.createdAt)],
+);

@@ -10,6 +10,7 @@ import { sameOriginGuard } from "./http/same-origin";
 import { serveOptions } from "./http/serve-options";
 import { leadsController } from "./leads/controller";
 import { unsubscribeController } from "./leads/unsubscribe";
+import { licensesController } from "./licenses/controller";
 import { pagesController } from "./pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
 import { newNonce, securityHeaders, isHttps } from "./security";
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps) {
       .use(requestContext(config))
       .use(leadsController(deps))
       .use(unsubscribeController(deps))
+      .use(licensesController(deps))
       .use(checkoutController(deps))
       .use(chatController(deps))
       .use(socialProofController(deps))

@@ -7,13 +7,19 @@ import { applyOrderEvent } from "./checkout/fulfilment";
 import { testPaymentIdOf } from "./checkout/test-provider";
 import type { Config } from "./config";
 import { exportCsv, isExportName } from "./export-csv";
+import { findLicenses, resetActivations, setLicenseEnabled } from "./licenses/service";
 import { listOutbox, retryMail } from "./mail/outbox";
+import { normalizeLicenseKey } from "../shared/license-key";
 
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
   site leads export           print the e-mail leads as CSV
   site orders export          print the orders as CSV
   site chats export           print the support-chat transcripts as CSV
+  site licenses export        print the licence keys as CSV (status, order, buyer, activations)
+  site licenses show KEY|EMAIL   a licence (by key, any case, with or without dashes, or by buyer's e-mail) and its devices
+  site licenses disable KEY   block a key (the app's checks answer "disabled"); enable KEY unblocks it
+  site licenses reset KEY     free every device of a key (a buyer who replaced their devices)
   site mail list              the e-mail queue, newest first: status, kind, recipient, attempts, last error
   site mail retry ID          send a failed message again (the running server picks it up within seconds)
   site orders resend ID       queue the access e-mail of a paid order again (same licence key)
@@ -23,7 +29,9 @@ export const USAGE = `Usage:
 /** Runs an owner subcommand against the data folder; resolves with the process exit code. */
 export function runCommand(argv: string[], config: Config, out: (line: string) => void, err: (line: string) => void): number {
   const [command, action, arg] = argv;
-  const known = (isExportName(command) && action === "export") || (command === "mail" && (action === "list" || action === "retry")) || (command === "orders" && (action === "resend" || action === "refund"));
+  const known =
+    (isExportName(command) && action === "export") ||
+    (command === "licenses" && (action === "show" || action === "disable" || action === "enable" || action === "reset")) || (command === "mail" && (action === "list" || action === "retry")) || (command === "orders" && (action === "resend" || action === "refund"));
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
     return 2;
@@ -40,6 +48,7 @@ export function runCommand(argv: string[], config: Config, out: (line: string) =
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
+    if (command === "licenses") return licenseCommand(db, config, action ?? "", arg, out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
       err(`${command} ${action} needs a number: site ${command} ${action} ID`);
@@ -51,6 +60,46 @@ export function runCommand(argv: string[], config: Config, out: (line: string) =
   } finally {
     db.$client.close();
   }
+}
+
+function licenseCommand(db: Db, config: Config, action: string, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): number {
+  if (arg === undefined || arg.trim() === "") {
+    err(`licenses ${action} needs a ${action === "show" ? "key or e-mail address" : "key"}`);
+    return 2;
+  }
+  const key = normalizeLicenseKey(arg);
+  if (action === "show") {
+    const found = findLicenses(db, arg, key);
+    if (found.length === 0) {
+      err(`No licence for ${arg}.`);
+      return 1;
+    }
+    for (const l of found) {
+      const state = l.status === "disabled" ? `disabled (${l.disabledReason ?? "owner"})` : "enabled";
+      out(`${l.key}\t${state}\torder ${l.orderId} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`);
+      for (const a of l.activations) out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")}\n`);
+    }
+    return 0;
+  }
+  if (key === null) {
+    err(`${arg} is not a licence key (25 letters and digits).`);
+    return 2;
+  }
+  if (action === "reset") {
+    const freed = resetActivations(db, key, new Date());
+    if (freed === null) {
+      err(`No licence ${key}.`);
+      return 1;
+    }
+    out(`${key}: ${freed} device(s) freed.\n`);
+    return 0;
+  }
+  if (!setLicenseEnabled(db, key, action === "enable", new Date())) {
+    err(`No licence ${key}.`);
+    return 1;
+  }
+  out(`${key} ${action === "enable" ? "enabled" : "disabled"}.\n`);
+  return 0;
 }
 
 function listMail(db: Db, out: (line: string) => void): number {

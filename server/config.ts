@@ -123,6 +123,7 @@ const EnvSchema = v.object({
     ),
   ),
   OWNER_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address"))),
+  LICENSE_ACTIVATION_LIMIT: positiveInt(5, 1000),
 });
 
 
@@ -172,6 +173,8 @@ export type Config = {
   anthropic:
     | { apiKey: string; model: string; maxTokens: number; timeoutMs: number; baseUrl: string | undefined }
     | undefined;
+  /** How many installations of the app one licence key may have at once. */
+  licenseActivationLimit: number;
   mail: {
     /** SMTP through nodemailer; without it every message is written as a .eml file into `dir`. */
     smtpUrl: string | undefined;
@@ -288,6 +291,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             baseUrl: env.ANTHROPIC_BASE_URL,
           }
         : undefined,
+    licenseActivationLimit: env.LICENSE_ACTIVATION_LIMIT,
     mail: {
       smtpUrl: env.SMTP_URL,
       dir: join(dataDir, "mail"),

@@ -2,7 +2,7 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "./locales";
 
 // One typed route table read by the server renderer and the client (DECISIONS.md: French at the
 // spec's paths, other languages under a prefix, the same segment in every language).
-export const PAGE_IDS = ["landing", "payment", "success", "canceled", "guide"] as const;
+export const PAGE_IDS = ["landing", "payment", "success", "canceled", "guide", "access"] as const;
 export type PageId = (typeof PAGE_IDS)[number];
 export const PAGES: Record<PageId, string> = {
   landing: "",
@@ -10,6 +10,7 @@ export const PAGES: Record<PageId, string> = {
   success: "payment-success",
   canceled: "payment-canceled",
   guide: "guide",
+  access: "access",
 };
 
 export function pathFor(page: PageId, locale: Locale): string {

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { CHAT_MAX_CHARS, type ChatMessage } from "../../shared/schemas/chat";
 import { useI18n } from "../i18n";
+import { ChatText } from "./chat-text";
 import { chatPayload, sendChat } from "./chat-client";
 import { Icon } from "./icons";
 import { useToast } from "./toast";
@@ -143,7 +144,7 @@ function ChatLine({ role, content, streaming = false }: { role: ChatMessage["rol
   return (
     <li className={`chat-msg chat-msg--${role}${streaming ? " chat-msg--streaming" : ""}`}>
       <span className="sr-only">{role === "user" ? t("chat.you") : t("chat.assistant")}: </span>
-      <span className="chat-msg__text">{content}</span>
+      <span className="chat-msg__text">{role === "assistant" ? <ChatText text={content} /> : content}</span>
     </li>
   );
 }

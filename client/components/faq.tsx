@@ -1,7 +1,10 @@
 import { useRef, type SyntheticEvent } from "react";
 import { useI18n } from "../i18n";
+import { AccessForm } from "./access-form";
 
 export const FAQ_COUNT = 5;
+/** "How do I receive my access?": its answer carries the access-recovery form. */
+const DELIVERY_QUESTION = 3;
 
 /**
  * Five questions as <details name="faq">: the browser keeps one open at a time and it works with
@@ -28,6 +31,12 @@ export function FaqList() {
           </summary>
           <div className="faq__answer">
             <p>{t(`faqAnswer${i + 1}`)}</p>
+            {i + 1 === DELIVERY_QUESTION ? (
+              <div className="faq__access">
+                <h3 className="faq__access-title">{t("access.title")}</h3>
+                <AccessForm />
+              </div>
+            ) : null}
           </div>
         </details>
       ))}

@@ -2,11 +2,12 @@ import { useEffect } from "react";
 import type { Translate } from "../../shared/i18n";
 import { pathFor } from "../../shared/routes";
 import { Icon, type IconName } from "../components/icons";
+import { AccessForm } from "../components/access-form";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
 import type { SuccessOrder } from "../page-data";
 
-function StatusCard({ icon, tone, title, text, children }: { icon: IconName; tone: "success" | "warning" | "neutral"; title: string; text: string; children?: React.ReactNode }) {
+function StatusCard({ icon, tone, title, text, children, after }: { icon: IconName; tone: "success" | "warning" | "neutral"; title: string; text: string; children?: React.ReactNode; after?: React.ReactNode }) {
   return (
     <>
       <SiteHeader minimal />
@@ -16,6 +17,7 @@ function StatusCard({ icon, tone, title, text, children }: { icon: IconName; ton
           <h1 className="page__title">{title}</h1>
           <p>{text}</p>
           <div className="button-row button-row--center">{children}</div>
+          {after}
         </div>
       </Main>
       <SiteFooter />
@@ -43,15 +45,26 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
   }
   if (order.state === "unknown") {
     return (
-      <StatusCard icon="mail" tone="neutral" title={t("successUnknownTitle")} text={t("successUnknownText", { email: facts.supportEmail })}>
+      <StatusCard icon="mail" tone="neutral" title={t("successUnknownTitle")} text={t("successUnknownText", { email: facts.supportEmail })} after={<LostAccess />}>
         {home}
       </StatusCard>
     );
   }
   return (
-    <StatusCard icon="check" tone="success" title={t("successTitle")} text={order.state === "paid" ? deliveryText(t, order) : t("successText")}>
+    <StatusCard icon="check" tone="success" title={t("successTitle")} text={order.state === "paid" ? deliveryText(t, order) : t("successText")} after={<LostAccess />}>
       {home}
     </StatusCard>
+  );
+}
+
+/** The access-recovery form, for a buyer who does not find the e-mail. */
+function LostAccess() {
+  const { t } = useI18n();
+  return (
+    <section className="status-card__access" id="lost-access" aria-labelledby="lost-access-title">
+      <h2 id="lost-access-title" className="status-card__access-title">{t("access.title")}</h2>
+      <AccessForm />
+    </section>
   );
 }
 

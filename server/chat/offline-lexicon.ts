@@ -34,6 +34,7 @@ export const OFFLINE_LEXICON: Record<Locale, OfflineLexicon> = {
     keywords: {
       faq1: "abonnement payer une fois",
       faq3: "recevoir identifiants apres achat email quand",
+      access: "paye rien recu pas recu perdu retrouver cle licence renvoyer nouveau mail arrive toujours rien",
       faq4: "remboursement rembourser plait pas satisfait",
       faq5: "securise sur carte bancaire donner fiable arnaque",
       price: "prix tarif cout coute couter cher euros montant",
@@ -72,6 +73,7 @@ export const OFFLINE_LEXICON: Record<Locale, OfflineLexicon> = {
     keywords: {
       faq1: "subscription pay once expire renew every year",
       faq3: "receive login after buying e-mail when",
+      access: "paid nothing received got never arrived lost find key licence license resend again missing",
       faq4: "refund money back like satisfied",
       faq5: "safe card trust scam",
       price: "price cost costs expensive cheap amount euros",
@@ -109,6 +111,7 @@ export const OFFLINE_LEXICON: Record<Locale, OfflineLexicon> = {
     keywords: {
       faq1: "abbonamento pagare una volta",
       faq3: "ricevo credenziali dopo acquisto email quando",
+      access: "pagato niente ricevuto arrivato persa perso ritrovare chiave licenza rimandare ancora",
       faq4: "rimborso piace soddisfatto",
       faq5: "sicuro carta credito inserire affidabile truffa",
       price: "prezzo costo costa costare caro euro importo",
@@ -147,6 +150,7 @@ export const OFFLINE_LEXICON: Record<Locale, OfflineLexicon> = {
     keywords: {
       faq1: "suscripcion pagar una vez",
       faq3: "recibo credenciales despues comprar email cuando",
+      access: "pagado pague nada recibido llegado perdido perdi encontrar clave licencia reenviar otra vez",
       faq4: "reembolso gusta satisfecho",
       faq5: "seguro tarjeta credito poner fiable estafa",
       price: "precio coste cuesta costar caro euros importe",

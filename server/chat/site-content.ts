@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import { MESSAGES } from "../locales";
 import { siteTranslator, type Translate } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
+import { pathFor } from "../../shared/routes";
 import { buildSiteFacts, type SiteFacts } from "../../shared/site-facts";
 
 // The site's own content, in one language, as the chat assistants see it (issue 5: answers are
@@ -68,6 +69,12 @@ export function buildSiteKnowledge(site: Config["site"], locale: Locale, now = n
       id: "savings",
       title: t("comparison"),
       text: `${t("savingsMessage")} ${comparison} ${facts.siteName}${c}${facts.price} ${t("comparison.oneTime")}.`,
+    },
+    {
+      // A buyer who paid and found no e-mail: the self-serve form first, then a person.
+      id: "access",
+      title: t("access.title"),
+      text: t("chat.accessRecovery", { path: pathFor("access", locale) }),
     },
     {
       id: "support",

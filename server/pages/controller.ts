@@ -10,6 +10,7 @@ import { requestContext } from "../http/context";
 import { serveAsset } from "./static";
 
 const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid"]));
+const AccessStatus = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
 
@@ -35,6 +36,10 @@ export function pagesController(deps: AppDeps) {
       }
       case "canceled":
         return { page: "canceled" };
+      case "access": {
+        const status = v.safeParse(AccessStatus, url.searchParams.get("status") ?? undefined);
+        return { page: "access", status: status.success ? status.output : undefined };
+      }
       case "guide":
         return { page: "guide" };
     }

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { licenses, mailOutbox, orders } from "../../db/schema";
 import { runCommand } from "../../server/cli";
 import { useStripeConnection } from "../../server/checkout/providers";
-import { LICENSE_ALPHABET } from "../../server/licenses/key";
+import { LICENSE_ALPHABET } from "../../shared/license-key";
 import { createSmtpTransport } from "../../server/mail/transport";
 import { formatMoney } from "../../shared/price";
 import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";

@@ -1,0 +1,22 @@
+import type { ReactNode } from "react";
+
+// Assistant replies are plain text; a site path in them ("/en/access") or a web address becomes a
+// link, so a buyer sent to the access form can open it from the chat.
+const LINKABLE = /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)]|(?<![\w/])\/(?:[a-z]{2}\/)?(?:access|guide|paiement)\b)/g;
+
+export function ChatText({ text }: { text: string }): ReactNode {
+  const parts: ReactNode[] = [];
+  let last = 0;
+  for (const match of text.matchAll(LINKABLE)) {
+    const at = match.index ?? 0;
+    if (at > last) parts.push(text.slice(last, at));
+    parts.push(
+      <a key={at} href={match[0]}>
+        {match[0]}
+      </a>,
+    );
+    last = at + match[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
