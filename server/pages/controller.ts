@@ -51,7 +51,7 @@ export function pagesController(deps: AppDeps) {
       app.get(pathFor(page, locale), async ({ request, nonce }) => {
         const url = new URL(request.url);
         const view = await viewFor({ page, locale }, url);
-        return render({
+        const response = await render({
           view,
           locale,
           nonce,
@@ -61,6 +61,9 @@ export function pagesController(deps: AppDeps) {
           // Switching language on that page keeps the order it is about.
           query: view.page === "success" && view.order.state !== "none" ? `?session_id=${encodeURIComponent(url.searchParams.get("session_id") ?? "")}` : undefined,
         });
+        // A paid order's page names the buyer's address: no cache, nor the back button, keeps a copy.
+        if (view.page === "success" && view.order.state === "paid") response.headers.set("cache-control", "no-store");
+        return response;
       });
     }
   }

@@ -93,7 +93,9 @@ test("an English payment sends the access e-mail in English; the success page na
   expect(access!.mail.subject).toBe("Your Lifetime Stream licence key and receipt");
   expect(access!.mail.text).toContain("€29.99, VAT included");
   expect(access!.mail.text).toContain("https://shop.example/en/guide");
-  const html = await (await s.request(successPath)).text();
+  const page = await s.request(successPath);
+  expect(page.headers.get("cache-control")).toBe("no-store");
+  const html = await page.text();
   expect(html).toContain("Your licence key and the installation guide were sent to sam@example.com.");
 });
 
