@@ -143,3 +143,39 @@ for (const moment of ["while the mail server is unreachable", "in the middle of 
     }
   });
 }
+
+test("'Lost your access e-mail?' works with JavaScript (in place) and without (form post and redirect), and mails the buyer again", async () => {
+  await payByForm(server.baseUrl, "forgetful@example.com");
+  await until(() => mailsTo(smtp, "forgetful@example.com").length === 1, "the first access e-mail");
+
+  // With JavaScript, on the English access page: the answer appears in place.
+  const context = await browser.newContext({ baseURL: server.baseUrl });
+  const page = await context.newPage();
+  const consoleLog = watchConsole(page);
+  await page.goto("/en/access");
+  await page.waitForFunction(() => {
+    const form = document.querySelector("form.access-form");
+    return form !== null && Object.keys(form).some((k) => k.startsWith("__reactProps"));
+  });
+  await page.getByLabel("E-mail address used to pay").fill("forgetful@example.com");
+  await page.getByRole("button", { name: "Send it again" }).click();
+  await page.getByTestId("access-sent").waitFor({ state: "visible" });
+  expect(await page.getByTestId("access-sent").textContent()).toContain("If this address bought access, the e-mail is on its way");
+  expect(new URL(page.url()).pathname).toBe("/en/access");
+  await until(() => mailsTo(smtp, "forgetful@example.com").length === 2, "the access e-mail sent again");
+  expect(consoleLog.errors).toEqual([]);
+  await context.close();
+
+  // Without JavaScript, from the French FAQ answer on the landing page.
+  const plain = await browser.newContext({ baseURL: server.baseUrl, javaScriptEnabled: false });
+  const noJs = await plain.newPage();
+  await noJs.goto("/");
+  await noJs.locator("#faq summary").nth(2).click();
+  const faqForm = noJs.locator("#faq form.access-form");
+  await faqForm.getByLabel("Adresse email utilisée pour payer").fill("forgetful@example.com");
+  await faqForm.getByRole("button", { name: "Me le renvoyer" }).click();
+  await noJs.waitForURL("**/access?status=sent*");
+  expect(await noJs.locator("main").textContent()).toContain("Si cette adresse a acheté un accès, l'email est en route");
+  await until(() => mailsTo(smtp, "forgetful@example.com").length === 3, "a third copy");
+  await plain.close();
+});
