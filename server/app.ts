@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { chatController } from "./chat/controller";
 import { checkoutController } from "./checkout/controller";
 import type { AppDeps } from "./deps";
+import { accessLog } from "./http/access-log";
 import { GET_ONLY_API, POST_ONLY_API } from "./http/api-paths";
 import { clientAbortLog } from "./http/client-abort";
 import { requestContext } from "./http/context";
@@ -26,6 +27,8 @@ export function createApp(deps: AppDeps) {
       handler: { standardHostname: false },
       serve: serveOptions(log),
     })
+      // First: one access-log line and an x-request-id for every answer, whoever gives it.
+      .use(accessLog(config, log, (request): Promise<Response> => app.handle(request)))
       // Before everything else: a request with an unusable Host has no URL to route by.
       .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
       .use(sameOriginGuard(config, log))

@@ -3,7 +3,7 @@ import { createApp } from "./app";
 import { buildClient, createAssetStore, type ClientFile } from "./assets";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { runCommand, USAGE } from "./cli";
-import { createLogger } from "./log";
+import { configSecrets, createLogger } from "./log";
 import { createMailSender } from "./mail/sender";
 import { createFileTransport, createSmtpTransport } from "./mail/transport";
 import { createRenderer } from "./render";
@@ -37,7 +37,7 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
     return;
   }
 
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, { secrets: configSecrets(config) });
   const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
   const assets = await createAssetStore(embeddedClient ?? (await buildClient()));
   const render = createRenderer({ config, assets, log });

@@ -119,7 +119,7 @@ test("a Stripe error answers 502 with a message and logs Stripe's request id", a
   expect(response.status).toBe(502);
   expect((await response.json()).error).toMatch(/payment provider/i);
   const line = site.logs.find((l) => l.includes("checkout creation failed"));
-  expect(line).toMatch(/requestId="req_fake\d+"/);
+  expect(line).toMatch(/"requestId":"req_fake\d+"/);
   expect(line).toContain("Invalid currency");
   expect(site.db.select().from(orders).all()).toHaveLength(0);
 });

@@ -36,10 +36,14 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     const pump = async (stream: ReadableStream<Uint8Array>) => {
       const decoder = new TextDecoder();
       const reader = stream.getReader();
+      // A read may end mid-line (a JSON log line cut in two): keep the unfinished end for the next.
+      let rest = "";
       for (;;) {
         const { done, value: chunk } = await reader.read();
         if (done) break;
-        for (const line of decoder.decode(chunk).split("\n").filter(Boolean)) {
+        const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
+        rest = lines.pop() ?? "";
+        for (const line of lines.filter(Boolean)) {
           output.push(line);
           const match = /listening on (http:\/\/localhost:\d+)/.exec(line);
           if (match) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../e2e/harness";
+import { logEntries, problems } from "../support/logs";
 import { hangUpMidUpload, rawRequest, type RawAnswer } from "./raw-http";
 
 // The real server process, spoken to over raw TCP: what a scanner, a broken client or a proxy may
@@ -29,6 +30,15 @@ function expectSiteAnswer(answer: RawAnswer) {
   expect(answer.body).not.toContain("/server/");
 }
 
+/** The answer names its request id, and exactly one access-log line has that id. */
+function expectOneAccessLine(answer: RawAnswer, status: number, path?: string) {
+  const id = answer.headers["x-request-id"];
+  expect(id).toBeString();
+  const lines = logEntries(server.output).filter((e) => e.msg === "request" && e.requestId === id);
+  expect(lines.map((l) => l.status)).toEqual([status]);
+  if (path !== undefined) expect(lines[0]?.path).toBe(path);
+}
+
 const leadCount = () => {
   const db = new Database(join(server.dataDir, "site.db"), { readonly: true });
   try {
@@ -46,9 +56,10 @@ test("an unusable Host header is answered 400 with the site's headers, for pages
     const api = await post("/api/leads", JSON.stringify({ email: "x@example.com", source: "exit_popup" }), host);
     expect({ host, status: api.status }).toEqual({ host, status: 400 });
     expectSiteAnswer(api);
+    for (const answer of [page, api]) expectOneAccessLine(answer, 400);
   }
   expect(leadCount()).toBe(0);
-  expect(server.output.filter((line) => line.includes(" ERROR "))).toEqual([]);
+  expect(logEntries(server.output).filter((e) => e.level === "error")).toEqual([]);
 });
 
 test("an HTTP/1.0 request without Host gets the site's own pages", async () => {
@@ -65,6 +76,9 @@ test("an HTTP/1.0 request without Host gets the site's own pages", async () => {
   const missing = await get("/no/such/page", [], "1.0");
   expect(missing.status).toBe(404);
   expectSiteAnswer(missing);
+  // Answered by a second pass through the app, yet logged once, under the id the client got.
+  expectOneAccessLine(health, 200, "/healthz");
+  expectOneAccessLine(missing, 404, "/no/such/page");
 });
 
 test("a Host of one to three characters does not shift routing by a path segment", async () => {
@@ -94,6 +108,6 @@ test("a client that hangs up mid-upload is logged as a client abort at debug lev
   for (const path of ["/api/leads", "/api/chat", "/api/payment"]) await hangUpMidUpload(server.baseUrl, head(path), '{"email":"half');
   await Bun.sleep(300);
   const lines = server.output.slice(before);
-  expect(lines.filter((line) => / (ERROR|WARN) /.test(line))).toEqual([]);
-  expect(lines.filter((line) => line.includes("DEBUG client closed the connection"))).toHaveLength(3);
+  expect(problems(lines)).toEqual([]);
+  expect(logEntries(lines).filter((e) => e.level === "debug" && e.msg === "client closed the connection")).toHaveLength(3);
 });

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { createLogger } from "../../server/log";
 import { serveOptions } from "../../server/http/serve-options";
+import { logEntries } from "../support/logs";
 
 // What Bun.serve itself is given, whichever way the server is started.
 
@@ -13,5 +14,5 @@ test("Bun's development error page (the server's source code) is never used, and
   expect(await response.json()).toEqual({ error: "Internal error" });
   expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
   expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
-  expect(lines.some((line) => line.includes("ERROR unhandled server error") && line.includes("boom"))).toBe(true);
+  expect(logEntries(lines).some((e) => e.level === "error" && e.msg === "unhandled server error" && String(e.error).includes("boom"))).toBe(true);
 });

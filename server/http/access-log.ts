@@ -1,0 +1,59 @@
+import { Elysia } from "elysia";
+import type { Config } from "../config";
+import type { Logger } from "../log";
+
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** An id a proxy may hand us: a short token that cannot break a log line or a header. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:+=/-]{1,128}$/;
+
+/**
+ * One access-log line per request (method, path without the query, status, duration in ms until
+ * the response headers, request id) and the id echoed in `x-request-id`. A proxy's id is kept only
+ * behind a trusted proxy (TRUST_PROXY), otherwise any client could choose what the log says.
+ *
+ * Registered first, it answers every request by passing it to the app itself (`dispatch`) and
+ * waiting for the response: Elysia's after-response hooks do not see the real status of a 404 or of
+ * a response returned from an onRequest hook (the Host guard's 400), and the log must be exact.
+ */
+export function accessLog(config: Pick<Config, "trustProxy">, log: Logger, dispatch: (request: Request) => Promise<Response>) {
+  const dispatching = new WeakSet<Request>();
+  return new Elysia({ name: "access-log" }).onRequest(async ({ request }) => {
+    if (dispatching.has(request)) return;
+    dispatching.add(request);
+    const started = performance.now();
+    const incoming = config.trustProxy ? request.headers.get(REQUEST_ID_HEADER) : null;
+    const requestId = incoming !== null && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const line = (status: number) =>
+      log.info("request", { method: request.method, path: pathOf(request.url), status, ms: Math.round((performance.now() - started) * 10) / 10, requestId });
+    let response: Response;
+    try {
+      response = await dispatch(request);
+    } catch (error) {
+      line(500);
+      throw error;
+    }
+    // The Host guard re-dispatches a request without Host as a new one: that pass logged it.
+    if (response.headers.has(REQUEST_ID_HEADER)) return response;
+    line(response.status);
+    return withHeader(response, REQUEST_ID_HEADER, requestId);
+  });
+}
+
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    // Immutable headers (Response.redirect, a fetched response): the same answer, with the header.
+    const headers = new Headers(response.headers);
+    headers.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/** The path alone (a query may carry a token), at most 200 characters; the raw URL if unparsable. */
+function pathOf(url: string): string {
+  const path = URL.canParse(url) ? new URL(url).pathname : url.split("?")[0] ?? "";
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}

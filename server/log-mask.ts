@@ -1,0 +1,38 @@
+// What must never reach a log line, whichever field or message it hides in: the log is read by
+// whoever runs the server and often shipped to a third party, so personal data and secrets are
+// masked before a line is written (pino's `redact` in log.ts covers the fields known by name).
+
+const PATTERNS: [RegExp, string][] = [
+  // A password in a URL (SMTP_URL is smtp://user:password@host): keep the user and host.
+  [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s/@]+@/gi, "$1***@"],
+  // Stripe secret and restricted keys, webhook signing secrets, Anthropic keys.
+  [/\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{6,}/g, "[redacted]"],
+  [/\bwhsec_[A-Za-z0-9+/=]{6,}/g, "[redacted]"],
+  [/\bsk-ant-[A-Za-z0-9_-]{6,}/g, "[redacted]"],
+  // Licence keys: five groups of five letters or digits (shared/license-key.ts).
+  [/\b[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}\b/g, "[redacted]"],
+  // E-mail addresses keep their first character and their domain: j***@example.com.
+  [/([A-Za-z0-9_%+-])[A-Za-z0-9._%+-]*@((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})/g, "$1***@$2"],
+];
+
+/** Secrets shorter than this are not searched for: "x" would mask every x in every line. */
+const MIN_SECRET_LENGTH = 8;
+const MAX_DEPTH = 6;
+
+/** `text` with secrets, passwords in URLs, licence keys and e-mail addresses masked. */
+export function maskText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH) out = out.replaceAll(secret, "[redacted]");
+  for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** The same value with every string in it masked (objects and arrays copied, never changed). */
+export function maskValue(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
+  if (typeof value === "string") return maskText(value, secrets);
+  if (depth >= MAX_DEPTH || value === null || typeof value !== "object") return value;
+  if (value instanceof Error) return { name: value.name, message: maskText(value.message, secrets), stack: maskText(value.stack ?? "", secrets) };
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, secrets, depth + 1));
+  if (value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskValue(v, secrets, depth + 1)]));
+}
