@@ -3,6 +3,7 @@ import { brotliDecompressSync } from "node:zlib";
 import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { createTestSite, type TestSite } from "../support/app";
+import { logEntries } from "../support/logs";
 
 let site: TestSite;
 beforeAll(async () => {
@@ -71,7 +72,7 @@ test("an unknown path answers 404 with the localized not-found page, a link home
   expect(html).toContain('<html lang="en"');
   expect(html).toContain("Oops! Page not found");
   expect(html).toContain('href="/en"');
-  expect(site.logs.some((line) => line.includes("404") && line.includes("/en/no-such-page"))).toBe(true);
+  expect(logEntries(site.logs).some((e) => e.msg === "404 page not found" && e.path === "/en/no-such-page")).toBe(true);
 
   const fr = await site.request("/nulle-part");
   expect(fr.status).toBe(404);
