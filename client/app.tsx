@@ -80,7 +80,8 @@ function Widgets() {
   return (
     <>
       <SupportWidget />
-      <SocialProofToast />
+      {/* The buyer who just paid would be shown their own purchase. */}
+      {page === "success" ? null : <SocialProofToast />}
       {page === "landing" ? <ExitPopup /> : null}
     </>
   );

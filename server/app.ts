@@ -42,6 +42,7 @@ export function createApp(deps: AppDeps) {
         const api = path.startsWith("/api/");
         if (code === "NOT_FOUND") {
           if (POST_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { ...headers, allow: "POST" } });
+          if (path === "/unsubscribe") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET, POST" } });
           if (GET_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use GET" }, { status: 405, headers: { ...headers, allow: "GET" } });
           if (api) return Response.json({ error: "Not found" }, { status: 404, headers });
           // A page that exists, asked with another method than GET; otherwise a plain 404.

@@ -113,6 +113,7 @@ const EnvSchema = v.object({
       v.trim(),
       v.url("must be a URL such as smtp://user:pass@mail.example.com:587"),
       v.check((s) => /^smtps?:\/\//.test(s), "must start with smtp:// or smtps://"),
+      v.check((s) => URL.canParse(s) && new URL(s).hostname !== "", "must name the mail server: smtp://mail.example.com:587"),
     ),
   ),
   MAIL_FROM: v.optional(

@@ -69,7 +69,8 @@ async function both(element: ReactElement): Promise<{ html: string; text: string
 export function mailContext(config: Config, locale: Locale): MailContext {
   const facts = buildSiteFacts(config.site, locale);
   const bcp47 = LOCALE_TAGS[locale].bcp47;
-  const dates = new Intl.DateTimeFormat(bcp47, { dateStyle: "long", timeStyle: "short", timeZone: RECEIPT_TIME_ZONE });
+  // The zone is named ("CET", "UTC+1"): a buyer elsewhere reads the time right.
+  const dates = new Intl.DateTimeFormat(bcp47, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short", timeZone: RECEIPT_TIME_ZONE });
   return {
     locale,
     t: siteTranslator(locale, MESSAGES[locale], facts),

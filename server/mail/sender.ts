@@ -13,6 +13,17 @@ export const GIVE_UP_AFTER_MS = 72 * 60 * 60 * 1000;
 export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
 }
+/**
+ * Tries before a temporary failure becomes final: the waits between them add up to GIVE_UP_AFTER_MS.
+ * Counted in attempts rather than from the message's creation, so the owner's `mail retry` of an old
+ * message gets a whole new series of tries.
+ */
+export const MAX_ATTEMPTS = (() => {
+  let waited = 0;
+  let failures = 0;
+  while (waited < GIVE_UP_AFTER_MS) waited += retryDelayMs(++failures);
+  return failures + 1;
+})();
 /** How long a claimed message stays with this sender; longer than the SMTP timeouts add up to. */
 export const LEASE_MS = 2 * 60 * 1000;
 /** Another process (the CLI's retry, a second server) may queue mail: look for it this often. */
@@ -61,7 +72,7 @@ export function createMailSender(deps: { db: Db; config: Config; log: Logger; tr
       if (failure.permanent) {
         markFinal(db, row.id, "failed", failure.message);
         log.warn("mail refused", { id: row.id, kind: row.kind, reason: failure.message });
-      } else if (at.getTime() - row.createdAt.getTime() >= GIVE_UP_AFTER_MS) {
+      } else if (row.attempts >= MAX_ATTEMPTS) {
         markFinal(db, row.id, "failed", `gave up after ${row.attempts} attempts: ${failure.message}`);
         log.warn("mail given up", { id: row.id, kind: row.kind, reason: failure.message });
       } else {

@@ -123,4 +123,7 @@ test("an unknown or malformed unsubscribe token changes nothing: 404 page, 404 J
   expect(post.status).toBe(404);
   expect(await post.json()).toEqual({ error: "Unknown unsubscribe link" });
   expect(s.db.select().from(emailLeads).all()[0]!.unsubscribedAt).toBeNull();
+  const put = await s.request("/unsubscribe?token=zz", { method: "PUT" });
+  expect(put.status).toBe(405);
+  expect(put.headers.get("allow")).toBe("GET, POST");
 });

@@ -40,6 +40,10 @@ test("Stripe keys go together, and production needs them unless test checkout is
   const liveKeys = { ...keys, STRIPE_SECRET_KEY: "sk_live_123" };
   expect(fails({ NODE_ENV: "production", ...liveKeys })).toContain("PUBLIC_BASE_URL");
   expect(fails({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.com/", ...liveKeys })).toContain("SMTP_URL");
+  expect(fails({ SMTP_URL: "smtp://" })).toContain("SMTP_URL");
+  expect(fails({ SMTP_URL: "http://mail.example.com" })).toContain("SMTP_URL");
+  expect(fails({ MAIL_FROM: "Shop <not an address>" })).toContain("MAIL_FROM");
+  expect(loadConfig({ MAIL_FROM: "Shop <shop@example.com>", SMTP_URL: "smtps://u:p@mail.example.com:465" }).mail).toMatchObject({ from: "Shop <shop@example.com>", smtpUrl: "smtps://u:p@mail.example.com:465" });
   expect(loadConfig({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.com/", SMTP_URL: "smtp://mail.example.com:587", ...liveKeys }).publicBaseUrl).toBe("https://shop.example.com");
   const stripe = loadConfig(keys).stripe;
   expect(stripe?.secretKey).toBe("sk_test_123");

@@ -50,10 +50,15 @@ export function MailLayout({ locale, preview, siteName, baseUrl, footer, childre
 }
 
 /** A label and its value, one per row, readable in the plain-text part too. */
-export function Fact({ label, value }: { label: string; value: string }) {
+export function Fact({ locale, label, value }: { locale: Locale; label: string; value: string }) {
+  // French puts a (non-breaking) space before a colon.
+  const colon = locale === "fr" ? "\u00a0: " : ": ";
   return (
     <Text style={{ ...text, margin: "0 0 6px" }}>
-      <span style={{ color: colors.muted }}>{label}: </span>
+      <span style={{ color: colors.muted }}>
+        {label}
+        {colon}
+      </span>
       <strong>{value}</strong>
     </Text>
   );

@@ -38,12 +38,12 @@ export function AccessMail({ c, p, guideUrl }: { c: MailContext; p: MailPayloads
         </Button>
       </Section>
       <Text style={{ ...heading, fontSize: "18px" }}>{t("mail.receipt.title")}</Text>
-      <Fact label={t("mail.receipt.order")} value={`#${p.orderId}`} />
-      <Fact label={t("mail.receipt.date")} value={c.date(p.paidAt)} />
-      <Fact label={t("mail.receipt.product")} value={t("orderProduct")} />
-      <Fact label={t("mail.receipt.amount")} value={t("mail.receipt.amountValue", { amount: c.money(p.amountMinor, p.currency) })} />
-      <Fact label={t("mail.receipt.payment")} value={t("mail.receipt.card")} />
-      <Fact label={t("mail.receipt.email")} value={p.email} />
+      <Fact locale={c.locale} label={t("mail.receipt.order")} value={`#${p.orderId}`} />
+      <Fact locale={c.locale} label={t("mail.receipt.date")} value={c.date(p.paidAt)} />
+      <Fact locale={c.locale} label={t("mail.receipt.product")} value={t("orderProduct")} />
+      <Fact locale={c.locale} label={t("mail.receipt.amount")} value={t("mail.receipt.amountValue", { amount: c.money(p.amountMinor, p.currency) })} />
+      <Fact locale={c.locale} label={t("mail.receipt.payment")} value={t("mail.receipt.card")} />
+      <Fact locale={c.locale} label={t("mail.receipt.email")} value={p.email} />
       <Text style={{ ...text, marginTop: "20px" }}>{t("mail.access.guarantee", { email: c.supportEmail })}</Text>
       <Text style={text}>{t("mail.access.keep")}</Text>
     </MailLayout>
@@ -105,13 +105,13 @@ export function OwnerMail({ c, p, refund }: { c: MailContext; p: MailPayloads["o
     <MailLayout locale={c.locale} preview={t(refund ? "mail.owner.refundTitle" : "mail.owner.saleTitle")} siteName={c.siteName} baseUrl={c.baseUrl} footer={<Text style={small}>{t("mail.owner.footer")}</Text>}>
       <Text style={heading}>{t(refund ? "mail.owner.refundTitle" : "mail.owner.saleTitle")}</Text>
       {p.provider === "test" ? <Text style={{ ...text, color: "#8a4b00", fontWeight: 700 }}>{t("mail.owner.testMode")}</Text> : null}
-      <Fact label={t("mail.receipt.order")} value={`#${p.orderId}`} />
-      <Fact label={t("mail.receipt.date")} value={c.date(p.at)} />
-      <Fact label={t("mail.owner.amount")} value={c.money(p.amountMinor, p.currency)} />
-      <Fact label={t("mail.owner.language")} value={p.locale} />
-      <Fact label={t("mail.owner.city")} value={p.city ?? none} />
-      <Fact label={t("mail.owner.buyer")} value={p.customerEmail ?? none} />
-      <Fact label={t("mail.owner.license")} value={p.licenseKey ?? none} />
+      <Fact locale={c.locale} label={t("mail.receipt.order")} value={`#${p.orderId}`} />
+      <Fact locale={c.locale} label={t("mail.receipt.date")} value={c.date(p.at)} />
+      <Fact locale={c.locale} label={t("mail.owner.amount")} value={c.money(p.amountMinor, p.currency)} />
+      <Fact locale={c.locale} label={t("mail.owner.language")} value={p.locale} />
+      <Fact locale={c.locale} label={t("mail.owner.city")} value={p.city ?? none} />
+      <Fact locale={c.locale} label={t("mail.owner.buyer")} value={p.customerEmail ?? none} />
+      <Fact locale={c.locale} label={t("mail.owner.license")} value={p.licenseKey ?? none} />
     </MailLayout>
   );
 }
