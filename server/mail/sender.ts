@@ -3,7 +3,9 @@ import type { Db } from "../../db/client";
 import { emailLeads, orders } from "../../db/schema";
 import type { Config } from "../config";
 import type { Logger } from "../log";
+import type { Locale } from "../../shared/locales";
 import { composeMail } from "./compose";
+import type { MailContext } from "./templates/messages";
 import { claimDue, markFinal, markRetry, markSent, resumeAfterRestart, type OutboxRow } from "./outbox";
 import { MailSendError, type MailTransport } from "./transport";
 
@@ -48,6 +50,8 @@ export function createMailSender(deps: { db: Db; config: Config; log: Logger; tr
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: Promise<number> | null = null;
   let again = false;
+  // Texts and formatters per language, built on first use; the configuration does not change while running.
+  const contexts = new Map<Locale, MailContext>();
 
   const deliverOne = async (row: OutboxRow): Promise<void> => {
     const skip = reasonToSkip(db, row);
@@ -57,7 +61,7 @@ export function createMailSender(deps: { db: Db; config: Config; log: Logger; tr
       return;
     }
     try {
-      const mail = await composeMail(row, config);
+      const mail = await composeMail(row, config, contexts);
       if (mail === null) {
         markFinal(db, row.id, "failed", "unreadable payload");
         log.error("mail not composed", { id: row.id, kind: row.kind });
