@@ -75,9 +75,9 @@ function licenseCommand(db: Db, config: Config, action: string, arg: string | un
       return 1;
     }
     for (const l of found) {
-      const state = l.status === "disabled" ? `disabled (${l.disabledReason ?? "owner"})` : "enabled";
+      const state = l.status === "disabled" ? `disabled (${l.disabledReason ?? "owner"})` : "active";
       out(`${l.key}\t${state}\torder ${l.orderId} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`);
-      for (const a of l.activations) out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")}\n`);
+      for (const a of l.activations) out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC\n`);
     }
     return 0;
   }
@@ -88,14 +88,19 @@ function licenseCommand(db: Db, config: Config, action: string, arg: string | un
   if (action === "reset") {
     const freed = resetActivations(db, key, new Date());
     if (freed === null) {
-      err(`No licence ${key}.`);
+      err(`No licence for ${key}.`);
       return 1;
     }
     out(`${key}: ${freed} device(s) freed.\n`);
     return 0;
   }
-  if (!setLicenseEnabled(db, key, action === "enable", new Date())) {
-    err(`No licence ${key}.`);
+  const changed = setLicenseEnabled(db, key, action === "enable", new Date());
+  if (changed === "unknown") {
+    err(`No licence for ${key}.`);
+    return 1;
+  }
+  if (changed === "refunded") {
+    err(`${key} belongs to a refunded order: it stays disabled.`);
     return 1;
   }
   out(`${key} ${action === "enable" ? "enabled" : "disabled"}.\n`);

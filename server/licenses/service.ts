@@ -135,15 +135,24 @@ export function findLicenses(db: Db, keyOrEmail: string, normalizedKey: string |
   }));
 }
 
-/** Disables a key (the owner's decision) or enables it again; false for an unknown key. */
-export function setLicenseEnabled(db: Db, key: string, enabled: boolean, now: Date): boolean {
-  const updated = db
-    .update(licenses)
-    .set(enabled ? { status: "active", disabledReason: null, updatedAt: now } : { status: "disabled", disabledReason: "owner", updatedAt: now })
-    .where(eq(licenses.key, key))
-    .returning({ id: licenses.id })
-    .all();
-  return updated.length > 0;
+/**
+ * Disables a key (the owner's decision) or enables it again. A refunded order's key stays disabled
+ * (and keeps "refunded" as its reason): the money went back, so the access does not come back.
+ */
+export function setLicenseEnabled(db: Db, key: string, enabled: boolean, now: Date): "done" | "unknown" | "refunded" {
+  return db.transaction(
+    (tx) => {
+      const license = tx.select().from(licenses).where(eq(licenses.key, key)).get();
+      if (license === undefined) return "unknown";
+      if (license.disabledReason === "refunded") return "refunded";
+      tx.update(licenses)
+        .set(enabled ? { status: "active", disabledReason: null, updatedAt: now } : { status: "disabled", disabledReason: "owner", updatedAt: now })
+        .where(eq(licenses.id, license.id))
+        .run();
+      return "done";
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** Frees every installation of a key (a buyer who changed all their devices); null for an unknown key. */

@@ -89,6 +89,11 @@ test("a refund disables the key: verify says disabled, activation is refused wit
   expect(refused.status).toBe(403);
   expect((await refused.json()).error).toContain("disabled");
   expect((await call(s, "deactivate", { key, instanceId })).status).toBe(200);
+  // The owner cannot give a refunded order its access back by mistake; the reason stays "refunded".
+  const out: string[] = [];
+  expect(runCommand(["licenses", "enable", key], s.config, (l) => out.push(l), (l) => out.push(l))).toBe(1);
+  expect(out.join("")).toContain("refunded order");
+  expect(s.db.select().from(licenses).all()[0]).toMatchObject({ status: "disabled", disabledReason: "refunded" });
 });
 
 test("unknown keys answer 404 { valid: false }; malformed input 400 or 422, never 500, and changes nothing", async () => {
@@ -115,6 +120,8 @@ test("unknown keys answer 404 { valid: false }; malformed input 400 or 422, neve
     expect({ action, body, status: response.status }).toEqual({ action, body, status });
     expect(typeof (await response.json()).error).toBe("string");
   }
+  expect(await (await call(s, "verify", {})).json()).toEqual({ error: "key: send the licence key as the field key" });
+  expect(await (await call(s, "verify", { key: 123 })).json()).toEqual({ error: "key: key must be text" });
   const notJson = await s.request("/api/licenses/verify", { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
   expect(notJson.status).toBe(400);
   const wrongType = await s.request("/api/licenses/verify", { method: "POST", headers: { "content-type": "text/plain" }, body: "key" });
@@ -156,7 +163,7 @@ test("the owner's CLI shows a licence by key or e-mail, disables and enables it,
   };
   const shown = run("licenses", "show", key.toLowerCase().replace(/-/g, ""));
   expect(shown.code).toBe(0);
-  expect(shown.text).toContain(`${key}\tenabled\torder 1 (paid)\tbuyer@example.com\t1/5 devices`);
+  expect(shown.text).toContain(`${key}\tactive\torder 1 (paid)\tbuyer@example.com\t1/5 devices`);
   expect(shown.text).toContain("Phone");
   expect(run("licenses", "show", "BUYER@example.com").text).toContain(key);
   expect(run("licenses", "show", "nobody@example.com").code).toBe(1);
