@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
+import type { RateLimitStore } from "./http/rate-limit-store";
 import type { Logger } from "./log";
 import type { MailSender } from "./mail/sender";
 import type { Renderer } from "./render";
@@ -14,6 +15,8 @@ export type AppDeps = {
   render: Renderer;
   /** The e-mail sender: told when a transaction has queued mail, so it goes out at once. */
   mailer: Pick<MailSender, "wake">;
+  /** The rate limiters' counters, shared by every process on the data folder. */
+  rateLimits: RateLimitStore;
   /** The clock, replaceable in tests. */
   now: () => Date;
 };

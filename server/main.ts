@@ -5,6 +5,8 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { runCommand, USAGE } from "./cli";
 import { configSecrets, createLogger } from "./log";
 import { createMailSender } from "./mail/sender";
+import { openRateLimitStore, rateLimitDbPath } from "./http/rate-limit-store";
+import { loadIpHashSecret } from "./leads/service";
 import { createFileTransport, createSmtpTransport } from "./mail/transport";
 import { createRenderer } from "./render";
 import { exitQuietlyWhenStdoutCloses } from "./stdout-pipe";
@@ -44,7 +46,8 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
   const now = () => new Date();
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
   const mailer = createMailSender({ db, config, log, transport, now });
-  const app = createApp({ config, db, assets, log, render, mailer, now });
+  const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: loadIpHashSecret(config.ipHashSecret, config.dataDir) });
+  const app = createApp({ config, db, assets, log, render, mailer, rateLimits, now });
   app.listen({ port: config.port, hostname: config.host });
   const port = app.server?.port ?? config.port;
   log.info(`listening on http://localhost:${port}`, {
@@ -60,6 +63,7 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
     await app.stop();
     await mailer.stop();
     db.$client.close();
+    rateLimits.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

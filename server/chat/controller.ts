@@ -22,8 +22,8 @@ const NO_REPLY = "No reply could be obtained from the assistant";
 export function chatController(deps: AppDeps) {
   const { config, log, now } = deps;
   const service = createChatService({ db: deps.db, log, now, assistant: assistantFor(config, now) });
-  const burst = createRateLimiter(CHAT_BURST);
-  const hourly = createRateLimiter(CHAT_HOURLY);
+  const burst = createRateLimiter(deps.rateLimits, { name: "chat-burst", ...CHAT_BURST });
+  const hourly = createRateLimiter(deps.rateLimits, { name: "chat-hourly", ...CHAT_HOURLY });
 
   return new Elysia({ name: "chat" }).use(requestContext(config)).post(
     "/api/chat",

@@ -29,7 +29,7 @@ const TestSessionId = v.pipe(v.string(), v.regex(/^cs_test_[A-Za-z0-9]{1,64}$/))
 /** POST /api/payment, POST /api/stripe/webhook, /checkout/test/:id (issue 4). */
 export function checkoutController(deps: AppDeps) {
   const { config, log, render, now } = deps;
-  const limiter = createRateLimiter(PAYMENT_RATE_LIMIT);
+  const limiter = createRateLimiter(deps.rateLimits, { name: "payment", ...PAYMENT_RATE_LIMIT });
 
   const notFound = (request: Request, nonce: string) =>
     render({ view: { page: "not-found" }, locale: DEFAULT_LOCALE, nonce, status: 404, acceptEncoding: request.headers.get("accept-encoding"), cacheable: true });

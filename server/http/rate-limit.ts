@@ -1,39 +1,25 @@
+import type { RateLimitStore } from "./rate-limit-store";
+
 /**
- * A fixed-window counter per client, in memory (one process, one server: see README). `take` is
- * given the client's address and answers whether the call is allowed and, when it is not, how many
- * seconds until it is. Addresses are counted by `rateLimitKey`, so an IPv6 client cannot escape
- * its limit by moving around its /64.
+ * A fixed-window counter per client, kept in the shared store (rate-limit-store.ts), so the limit
+ * holds across every server process on one data folder. `take` is given the client's address and
+ * answers whether the call is allowed and, when it is not, how many seconds until it is. Addresses
+ * are counted by `rateLimitKey`, so an IPv6 client cannot escape its limit by moving around its
+ * /64. `name` keeps each limiter's counts apart in the one store.
+ *
+ * When the store cannot count (its file locked or the disk full), the call is allowed: losing the
+ * limit for a moment is better than refusing every visitor; the store logs it.
  */
 export type RateLimiter = { take(ip: string, now?: number): { ok: true } | { ok: false; retryAfterSeconds: number } };
 
-export function createRateLimiter(options: { limit: number; windowMs: number; maxKeys?: number }): RateLimiter {
-  const windows = new Map<string, { start: number; count: number }>();
-  const maxKeys = options.maxKeys ?? 50_000;
+export function createRateLimiter(store: RateLimitStore, options: { name: string; limit: number; windowMs: number }): RateLimiter {
   return {
     take(ip, now = Date.now()) {
-      const key = rateLimitKey(ip);
-      let w = windows.get(key);
-      if (w === undefined || now - w.start >= options.windowMs) {
-        if (windows.size >= maxKeys) prune(now);
-        w = { start: now, count: 0 };
-        windows.set(key, w);
-      }
-      if (w.count >= options.limit) {
-        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((w.start + options.windowMs - now) / 1000)) };
-      }
-      w.count += 1;
-      return { ok: true };
+      const counted = store.hit(`${options.name}:${rateLimitKey(ip)}`, options.limit, options.windowMs, now);
+      if (counted === null || counted.count <= options.limit) return { ok: true };
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((counted.resetAt - now) / 1000)) };
     },
   };
-
-  function prune(now: number) {
-    for (const [k, w] of windows) if (now - w.start >= options.windowMs) windows.delete(k);
-    // Still full: drop the oldest entries rather than grow without bound.
-    for (const k of windows.keys()) {
-      if (windows.size < maxKeys) break;
-      windows.delete(k);
-    }
-  }
 }
 
 /**

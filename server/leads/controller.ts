@@ -26,7 +26,7 @@ const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 /** POST /api/leads (spec 7.1, issue 3): JSON from the popup, or a plain form post without JavaScript. */
 export function leadsController(deps: AppDeps) {
   const { config, db, log, now } = deps;
-  const limiter = createRateLimiter(LEAD_RATE_LIMIT);
+  const limiter = createRateLimiter(deps.rateLimits, { name: "leads", ...LEAD_RATE_LIMIT });
   // Read on first use, not at start-up: apps built by other features' tests never touch DATA_DIR.
   let secret: string | undefined;
   const ipHash = (ip: string) => hashIp((secret ??= loadIpHashSecret(config.ipHashSecret, config.dataDir)), ip);

@@ -43,8 +43,8 @@ function parseLicenseBody<S extends v.GenericSchema>(schema: S, value: unknown):
 /** POST /api/licenses/{verify,activate,deactivate} for the app; POST /api/access/resend for buyers. */
 export function licensesController(deps: AppDeps) {
   const { config, db, log, now } = deps;
-  const licenseLimiter = createRateLimiter(LICENSE_RATE_LIMIT);
-  const accessLimiter = createRateLimiter(ACCESS_RATE_LIMIT);
+  const licenseLimiter = createRateLimiter(deps.rateLimits, { name: "licenses", ...LICENSE_RATE_LIMIT });
+  const accessLimiter = createRateLimiter(deps.rateLimits, { name: "access", ...ACCESS_RATE_LIMIT });
   const limit = config.licenseActivationLimit;
 
   /** Rate limit, then body, then the schema: the shared steps of the licence endpoints. */

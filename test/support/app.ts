@@ -5,6 +5,7 @@ import { openDb, type Db } from "../../db/client";
 import { createApp } from "../../server/app";
 import { buildClient, createAssetStore, type AssetStore } from "../../server/assets";
 import { testConfig, type Config } from "../../server/config";
+import { openRateLimitStore, rateLimitDbPath } from "../../server/http/rate-limit-store";
 import { createLogger, type Logger } from "../../server/log";
 import { createMailSender, type MailSender } from "../../server/mail/sender";
 import type { MailTransport } from "../../server/mail/transport";
@@ -27,11 +28,14 @@ export type TestSite = {
   close: () => Promise<void>;
 };
 
-/** A whole site on a throwaway SQLite file in a temporary directory. */
+/**
+ * A whole site on a throwaway SQLite file in a temporary directory; with `dataDir`, on that folder
+ * instead (left in place on close), as a second server process sharing a folder would be.
+ */
 export async function createTestSite(
-  options: { env?: Record<string, string>; now?: () => Date; log?: Logger; transport?: MailTransport } = {},
+  options: { env?: Record<string, string>; now?: () => Date; log?: Logger; transport?: MailTransport; dataDir?: string } = {},
 ): Promise<TestSite> {
-  const dataDir = mkdtempSync(join(tmpdir(), "site-test-"));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "site-test-"));
   const config = testConfig(options.env ?? {}, dataDir);
   const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
   const logs: string[] = [];
@@ -41,7 +45,8 @@ export async function createTestSite(
   const now = options.now ?? (() => new Date());
   const mailer = options.transport === undefined ? null : createMailSender({ db, config, log, transport: options.transport, now });
   mailer?.start();
-  const app = createApp({ config, db, assets, log, render, mailer: mailer ?? { wake: () => {} }, now });
+  const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: "test-rate-limit-key" });
+  const app = createApp({ config, db, assets, log, render, mailer: mailer ?? { wake: () => {} }, rateLimits, now });
   return {
     app,
     mailer,
@@ -53,7 +58,8 @@ export async function createTestSite(
     close: async () => {
       await mailer?.stop();
       db.$client.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      rateLimits.close();
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
