@@ -4,8 +4,12 @@ import { CHAT_MAX_CHARS, CHAT_MAX_MESSAGES, ChatRequestSchema, type ChatMessage,
 // The browser side of POST /api/chat (spec 7.2, issue 5): asks for server-sent events so the reply
 // shows as it is produced, and still understands a plain JSON answer.
 
+/** No reply; `full` when the conversation has reached CHAT_MAX_TURNS (the server's 409). */
 export class ChatFailure extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: "failed" | "full" = "failed",
+  ) {
     super(message);
     this.name = "ChatFailure";
   }
@@ -34,6 +38,7 @@ export async function sendChat(
   }).catch(() => {
     throw new ChatFailure("network");
   });
+  if (response.status === 409) throw new ChatFailure("conversation full", "full");
   if (!response.ok) throw new ChatFailure(`status ${response.status}`);
   const type = response.headers.get("content-type") ?? "";
   if (!type.startsWith("text/event-stream") || response.body === null) {

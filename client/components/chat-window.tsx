@@ -2,28 +2,34 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { CHAT_MAX_CHARS, type ChatMessage } from "../../shared/schemas/chat";
 import { useI18n } from "../i18n";
 import { ChatText } from "./chat-text";
-import { chatPayload, sendChat } from "./chat-client";
+import { ChatFailure, chatPayload, sendChat } from "./chat-client";
+import { loadChatSession, saveChatSession, type ChatSession } from "./chat-session";
 import { Icon } from "./icons";
 import { useToast } from "./toast";
 
-type Line = ChatMessage & { id: number };
+type Line = ChatSession["lines"][number];
 
 /**
  * The chat window (spec sections 4, 5, 8; issue 5): starts with the assistant's greeting, sends only
- * non-empty messages and one at a time, shows the reply as it streams in and scrolls to it.
+ * non-empty messages and one at a time, shows the reply as it streams in and scrolls to it. The
+ * conversation is kept for the browser tab (chat-session.ts): closed and reopened, it carries on
+ * under the id the server issued. When the server says the conversation is full, the window says
+ * so and points to the support address instead of offering to send more.
  */
 export function ChatWindow({ onClose }: { onClose: () => void }) {
   const { t, locale } = useI18n();
   const toast = useToast();
   const titleId = useId();
   const inputId = useId();
-  const [lines, setLines] = useState<Line[]>([]);
+  const [session] = useState(loadChatSession);
+  const [lines, setLines] = useState<Line[]>(session.lines);
+  const [conversationId, setConversationId] = useState<string | null>(session.conversationId);
+  const [full, setFull] = useState(session.full);
   const [draft, setDraft] = useState("");
   const [pending, setPending] = useState(false);
   /** The reply being streamed, shown as it grows; null when none is on its way. */
   const [partial, setPartial] = useState<string | null>(null);
-  const conversationId = useRef<string | null>(null);
-  const nextId = useRef(1);
+  const nextId = useRef(Math.max(0, ...session.lines.map((line) => line.id)) + 1);
   const abort = useRef<AbortController | null>(null);
   const logRef = useRef<HTMLOListElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -37,13 +43,19 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     const log = logRef.current;
     if (log !== null) log.scrollTop = log.scrollHeight;
-  }, [lines, partial, pending]);
+  }, [lines, partial, pending, full]);
+
+  // Saved once each exchange is over: a question whose reply never came (window closed meanwhile)
+  // is not shown again as if it had been answered.
+  useEffect(() => {
+    if (!pending) saveChatSession({ conversationId, lines, full });
+  }, [conversationId, lines, full, pending]);
 
   const send = async (event?: FormEvent) => {
     event?.preventDefault();
     const text = draft.trim();
     // Spec section 5: nothing empty is sent, and nothing while a reply is pending.
-    if (text === "" || pending) return;
+    if (text === "" || pending || full) return;
     const question: Line = { id: nextId.current++, role: "user", content: text };
     const history = [...lines, question];
     setLines(history);
@@ -54,19 +66,20 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
     abort.current = controller;
     let streamed = "";
     try {
-      const reply = await sendChat(chatPayload(history, locale, conversationId.current), {
+      const reply = await sendChat(chatPayload(history, locale, conversationId), {
         signal: controller.signal,
         onDelta: (piece) => {
           streamed += piece;
           setPartial(streamed);
         },
       });
-      conversationId.current = reply.conversationId;
+      setConversationId(reply.conversationId);
       setLines((current) => [...current, { id: nextId.current++, role: "assistant", content: reply.message }]);
-    } catch {
+    } catch (error) {
       if (controller.signal.aborted) return; // the window was closed
+      if (error instanceof ChatFailure && error.reason === "full") setFull(true);
       // Spec section 8: the "Erreur" toast; the question goes back in the field to try again.
-      toast.show({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
+      else toast.show({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
       setLines((current) => current.filter((line) => line.id !== question.id));
       setDraft((current) => (current === "" ? text : current));
     } finally {
@@ -104,6 +117,11 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
           <ChatLine key={line.id} role={line.role} content={line.content} />
         ))}
         {partial !== null && partial !== "" ? <ChatLine role="assistant" content={partial} streaming /> : null}
+        {full ? (
+          <li className="chat-msg chat-msg--assistant chat-msg--notice">
+            <span className="chat-msg__text">{t("chat.limitReached")}</span>
+          </li>
+        ) : null}
         {pending && (partial === null || partial === "") ? (
           <li className="chat-msg chat-msg--assistant chat-msg--loading">
             <span className="chat-typing" aria-hidden="true">
@@ -127,11 +145,12 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
           name="message"
           autoComplete="off"
           maxLength={CHAT_MAX_CHARS}
+          disabled={full}
           placeholder={t("chat.placeholder")}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
         />
-        <button type="submit" className="button button--primary chat-form__send" disabled={pending || draft.trim() === ""} aria-label={t("chat.send")}>
+        <button type="submit" className="button button--primary chat-form__send" disabled={pending || full || draft.trim() === ""} aria-label={t("chat.send")}>
           <Icon name="send" />
         </button>
       </form>

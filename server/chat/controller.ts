@@ -1,11 +1,15 @@
 import { Elysia } from "elysia";
+import type { Db } from "../../db/client";
 import type { AppDeps } from "../deps";
 import { HttpError, jsonError, parseWith, readBody } from "../http/body";
 import { requestContext } from "../http/context";
 import { createRateLimiter } from "../http/rate-limit";
-import { ChatRequestSchema, type ChatReply, type ChatStreamEvent } from "../../shared/schemas/chat";
+import { CHAT_MAX_TURNS, ChatRequestSchema, type ChatReply, type ChatStreamEvent } from "../../shared/schemas/chat";
+import { loadIpHashSecret } from "../leads/service";
 import { AssistantError } from "./assistant";
+import { createConversationIds } from "./conversation-ids";
 import { assistantFor, createChatService } from "./service";
+import { conversationSize } from "./transcripts";
 
 /**
  * A small body: 20 messages of 1,000 characters fit in well under 32 KiB of ordinary text; the
@@ -24,6 +28,8 @@ export function chatController(deps: AppDeps) {
   const service = createChatService({ db: deps.db, log, now, assistant: assistantFor(config, now) });
   const burst = createRateLimiter(deps.rateLimits, { name: "chat-burst", ...CHAT_BURST });
   const hourly = createRateLimiter(deps.rateLimits, { name: "chat-hourly", ...CHAT_HOURLY });
+  // Keyed by the site's IP-hash secret, read on first use (as the leads endpoint does).
+  const conversationIds = createConversationIds(() => loadIpHashSecret(config.ipHashSecret, config.dataDir));
 
   return new Elysia({ name: "chat" }).use(requestContext(config)).post(
     "/api/chat",
@@ -41,7 +47,15 @@ export function chatController(deps: AppDeps) {
         }
         const body = await readBody(request, { maxBytes: CHAT_MAX_BODY_BYTES, accept: ["json"] });
         const chat = parseWith(ChatRequestSchema, body.value);
-        const conversationId = chat.conversationId ?? crypto.randomUUID();
+        // The first message gets an id from the server; one it did not issue gets a new one, so
+        // nobody can write into a conversation whose id they made up or guessed.
+        const given = chat.conversationId;
+        const continued = given !== undefined && conversationIds.isIssued(given);
+        const conversationId = continued ? given : conversationIds.issue();
+        if (given !== undefined && !continued) log.debug("chat conversation id not issued here, replaced", { given, conversationId });
+        if (continued && isFull(deps.db, conversationId)) {
+          throw new HttpError(409, `This conversation has reached its limit of ${CHAT_MAX_TURNS} questions. Please write to ${config.site.supportEmail}.`);
+        }
         const abort = new AbortController();
         request.signal.addEventListener("abort", () => abort.abort(), { once: true });
         const streaming = wantsEventStream(request);
@@ -64,6 +78,12 @@ export function chatController(deps: AppDeps) {
     },
     { parse: "none" },
   );
+}
+
+/** CHAT_MAX_TURNS questions, or as many messages as that many questions and replies make. */
+function isFull(db: Db, conversationId: string): boolean {
+  const size = conversationSize(db, conversationId, 2 * CHAT_MAX_TURNS);
+  return size.questions >= CHAT_MAX_TURNS || size.messages >= 2 * CHAT_MAX_TURNS;
 }
 
 function wantsEventStream(request: Request): boolean {

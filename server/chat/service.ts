@@ -5,7 +5,7 @@ import type { ChatRequest } from "../../shared/schemas/chat";
 import { AssistantError, type Assistant } from "./assistant";
 import { createClaudeAssistant } from "./claude-assistant";
 import { createOfflineAssistant } from "./offline-assistant";
-import { readConversation, recordChatMessage } from "./transcripts";
+import { readRecentMessages, recordChatMessage } from "./transcripts";
 
 /** The most messages of a conversation handed to the assistant (the endpoint accepts 20). */
 const MAX_HISTORY = 20;
@@ -34,10 +34,9 @@ export function createChatService(deps: { db: Db; log: Logger; now: () => Date; 
       if (question === undefined) throw new AssistantError("No question", "upstream");
       // The history the model sees is the one this server stored for the conversation, not the
       // one the browser sends back: a visitor cannot put words ("yes, it's 5 €") in the assistant's
-      // mouth. A conversation the server does not know starts with the question alone.
-      const history = readConversation(db, conversationId)
-        .slice(-(MAX_HISTORY - 1))
-        .map((line) => ({ role: line.role, content: line.content }));
+      // mouth. A conversation the server does not know starts with the question alone. Only its
+      // last messages are read, however long it is.
+      const history = readRecentMessages(db, conversationId, MAX_HISTORY - 1);
       const messages = [...history, { role: "user" as const, content: question.content }];
       // Stored before asking, so the visitor's question is kept even if no answer comes.
       recordChatMessage(db, { conversationId, role: "user", content: question.content, locale: request.locale, at: now() });

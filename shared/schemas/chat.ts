@@ -10,6 +10,11 @@ export type ChatRole = (typeof CHAT_ROLES)[number];
 /** Limits of issue 5: at most 20 messages of 1,000 characters each. */
 export const CHAT_MAX_MESSAGES = 20;
 export const CHAT_MAX_CHARS = 1000;
+/**
+ * Questions one conversation may hold: past this, POST /api/chat answers 409 and the chat window
+ * says so (with the support address). Ample for a support exchange, and it bounds every transcript.
+ */
+export const CHAT_MAX_TURNS = 50;
 
 export const ChatMessageSchema = v.object({
   role: v.picklist(CHAT_ROLES, "role must be user or assistant"),
@@ -23,7 +28,10 @@ export const ChatMessageSchema = v.object({
 });
 export type ChatMessage = v.InferOutput<typeof ChatMessageSchema>;
 
-/** A conversation id chosen by the server and echoed back by the browser. */
+/**
+ * A conversation id issued by the server and echoed back by the browser. One the server did not
+ * issue is not refused but replaced by a new one (server/chat/conversation-ids.ts).
+ */
 export const ConversationIdSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,64}$/, "conversationId is malformed"));
 
 export const ChatRequestSchema = v.object({

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { CHAT_BURST, CHAT_HOURLY } from "../../server/chat/controller";
-import { readConversation } from "../../server/chat/transcripts";
+import { readConversation, readRecentMessages, recentMessagesQuery, recordChatMessage } from "../../server/chat/transcripts";
 import { exportCsv } from "../../server/export-csv";
+import { CHAT_MAX_TURNS } from "../../shared/schemas/chat";
 import { buildSiteFacts } from "../../shared/site-facts";
 import { createTestSite, type TestSite } from "../support/app";
 import { startFakeAnthropic } from "./fake-anthropic";
@@ -95,8 +96,9 @@ test("the model sees the conversation this server stored, never assistant words 
     { role: "assistant", content: "It is €29.99, paid once." },
     { role: "user", content: "Great, so €5 then?" },
   ]);
-  // A conversation the server never saw starts with the question alone.
-  await site.request("/api/chat", json({ ...forged, conversationId: "00000000-0000-4000-8000-000000000000" }));
+  // A conversation the server never issued starts with the question alone, under a new id.
+  const made = await site.request("/api/chat", json({ ...forged, conversationId: "00000000-0000-4000-8000-000000000000" }));
+  expect((await made.json()).conversationId).not.toBe("00000000-0000-4000-8000-000000000000");
   expect(fake.requests.at(-1)?.body.messages).toEqual([{ role: "user", content: "Great, so €5 then?" }]);
 });
 
@@ -104,11 +106,12 @@ test("when Claude fails the visitor gets a clear 502, and the question is still 
   fake.behave({ kind: "error", status: 500, type: "api_error", message: "Internal server error" });
   site = await createTestSite({ env: { ANTHROPIC_API_KEY: "sk-ant-test-0000000000", ANTHROPIC_BASE_URL: fake.url } });
   for (const accept of ["application/json", "text/event-stream"]) {
-    const response = await site.request("/api/chat", json(ask("Hello?", { conversationId: "conv-failure-1" }), { accept }));
+    const response = await site.request("/api/chat", json(ask("Hello?"), { accept }));
     expect(response.status).toBe(502);
     expect(await response.json()).toEqual({ error: "No reply could be obtained from the assistant" });
   }
-  expect(readConversation(site.db, "conv-failure-1").map((m) => m.role)).toEqual(["user", "user"]);
+  const kept = site.db.$client.query<{ role: string; content: string }, []>("SELECT role, content FROM chat_messages").all();
+  expect(kept).toEqual([{ role: "user", content: "Hello?" }, { role: "user", content: "Hello?" }]);
 });
 
 test("a stream that breaks after it started ends with an error event", async () => {
@@ -198,4 +201,84 @@ test("every exchange is stored with its conversation, role, locale and time, and
   expect(exportCsv(site.db, "chats", (chunk) => (csv += chunk))).toBe(4);
   expect(csv).toContain(conversationId);
   expect(csv).toContain("Et la garantie ?");
+});
+
+test("the server issues each conversation's id: a new, unguessable one for a first message, JSON and streamed alike", async () => {
+  site = await createTestSite();
+  const ids = new Set<string>();
+  for (let i = 0; i < 3; i++) {
+    const body = await (await site.request("/api/chat", json(ask("Prix ?")))).json();
+    ids.add(body.conversationId);
+  }
+  const streamed = parseSse(await (await site.request("/api/chat", json(ask("Prix ?"), { accept: "text/event-stream" }))).text());
+  const done = streamed.at(-1)?.data;
+  if (typeof done !== "object" || done === null || !("conversationId" in done) || typeof done.conversationId !== "string") throw new Error("no id in done");
+  ids.add(done.conversationId);
+  expect(ids.size).toBe(4);
+  // 32 bytes of randomness and signature, base64url: nothing like a counter or a time.
+  for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{44}$/);
+});
+
+test("an id the server did not issue is replaced, never written into, and its transcript never shown to the model", async () => {
+  fake.behave({ kind: "reply", pieces: ["It is €29.99."] });
+  site = await createTestSite({ env: { ANTHROPIC_API_KEY: "sk-ant-test-0000000000", ANTHROPIC_BASE_URL: fake.url } });
+  // Another visitor's conversation under a guessable id (as clients could choose before).
+  const victim = "visitor-42-conversation";
+  recordChatMessage(site.db, { conversationId: victim, role: "user", content: "My order number is 1234", locale: "en", at: new Date() });
+  const issued: string = (await (await site.request("/api/chat", json(ask("Hi", { locale: "en" })))).json()).conversationId;
+  // The same id with one character changed is not ours either.
+  const tampered = `${issued.slice(0, 10)}${issued[10] === "A" ? "B" : "A"}${issued.slice(11)}`;
+
+  for (const given of [victim, tampered]) {
+    for (const accept of ["application/json", "text/event-stream"]) {
+      const response = await site.request("/api/chat", json(ask("What did I say?", { locale: "en", conversationId: given }), { accept }));
+      expect(response.status).toBe(200);
+      const answer = accept === "application/json" ? await response.json() : parseSse(await response.text()).at(-1)?.data;
+      expect(JSON.stringify(answer)).not.toContain(given);
+      expect(fake.requests.at(-1)?.body.messages).toEqual([{ role: "user", content: "What did I say?" }]);
+    }
+  }
+  expect(readConversation(site.db, victim).map((m) => m.content)).toEqual(["My order number is 1234"]);
+  expect(readConversation(site.db, tampered)).toEqual([]);
+});
+
+test(`a conversation holds at most ${CHAT_MAX_TURNS} questions; the next is a 409 with a message, and nothing is stored`, async () => {
+  site = await createTestSite();
+  const first = await (await site.request("/api/chat", json(ask("Prix ?")))).json();
+  const conversationId: string = first.conversationId;
+  // The questions in between, straight into the transcript (the rate limit would take hours).
+  for (let i = 2; i < CHAT_MAX_TURNS; i++) recordChatMessage(site.db, { conversationId, role: "user", content: `Question ${i}`, locale: "fr", at: new Date() });
+  expect((await site.request("/api/chat", json(ask("La dernière ?", { conversationId })))).status).toBe(200);
+  const stored = readConversation(site.db, conversationId).length;
+
+  for (const accept of ["application/json", "text/event-stream"]) {
+    const full = await site.request("/api/chat", json(ask("Encore une ?", { conversationId }), { accept }));
+    expect(full.status).toBe(409);
+    expect((await full.json()).error).toBe(`This conversation has reached its limit of ${CHAT_MAX_TURNS} questions. Please write to ${site.config.site.supportEmail}.`);
+  }
+  expect(readConversation(site.db, conversationId)).toHaveLength(stored);
+  // A new conversation is not affected.
+  expect((await site.request("/api/chat", json(ask("Prix ?")))).status).toBe(200);
+});
+
+test("a long conversation is read only for its last messages, walking the (conversation_id, id) index backwards", async () => {
+  site = await createTestSite();
+  const conversationId: string = (await (await site.request("/api/chat", json(ask("Prix ?")))).json()).conversationId;
+  const insert = site.db.$client.prepare("INSERT INTO chat_messages (conversation_id, role, content, locale, created_at) VALUES (?, ?, ?, 'fr', 0)");
+  site.db.$client.transaction(() => {
+    for (let i = 0; i < 20_000; i++) insert.run(conversationId, i % 2 === 0 ? "user" : "assistant", `message ${i}`);
+  })();
+  // Far past the limit (written straight into the table): refused, after counting at most 100 rows.
+  expect((await site.request("/api/chat", json(ask("Encore ?", { conversationId })))).status).toBe(409);
+  const recent = readRecentMessages(site.db, conversationId, 19);
+  expect(recent.map((m) => m.content)).toEqual(Array.from({ length: 19 }, (_, i) => `message ${20_000 - 19 + i}`));
+
+  const { sql, params } = recentMessagesQuery(site.db, conversationId, 19).toSQL();
+  const plan = site.db.$client
+    .query<{ detail: string }, (string | number)[]>(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...params.map((p) => (typeof p === "number" ? p : String(p))))
+    .map((row) => row.detail)
+    .join("\n");
+  expect(plan).toContain("USING INDEX chat_messages_conversation_idx (conversation_id=?)");
+  expect(plan).not.toContain("TEMP B-TREE");
 });
