@@ -104,7 +104,7 @@ test("the owner can export the leads as CSV while the server is running", async 
   });
   expect(exported.exitCode).toBe(0);
   const lines = exported.stdout.toString().trim().split("\r\n");
-  expect(lines[0]).toBe("id,email,source,locale,ip_hash,created_at");
+  expect(lines[0]).toBe("id,email,source,locale,ip_hash,created_at,unsubscribed_at");
   expect(lines.slice(1).map((l) => l.split(",").slice(1, 4).join(","))).toEqual([
     "one@example.com,exit_popup,en",
     "two@example.com,exit_popup,en",
