@@ -13,7 +13,8 @@ const { ChatWindow } = await import("../../client/components/chat-window");
 
 // The chat window with the server's answers faked: the conversation outlives the window, under the
 // id the server issued, and a conversation the server calls full (409) is said so in the visitor's
-// language.
+// language. (With the other component tests: a DOM test file that runs before
+// test/checkout/pay-button.test.tsx leaves React's scheduler on a closed happy-dom window.)
 
 afterEach(() => {
   mock.restore();
