@@ -20,21 +20,7 @@ export function deliverPaidOrder(tx: DbWriter, orderId: number, settings: Delive
   const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
   if (order === undefined) return;
   const key = createLicense(tx, order.id, "active", now);
-  const locale = localeOf(order);
-  if (order.customerEmail !== null) {
-    enqueueMail(
-      tx,
-      settings.domain,
-      {
-        kind: "access",
-        recipient: order.customerEmail,
-        locale,
-        orderId: order.id,
-        payload: { orderId: order.id, licenseKey: key, paidAt: (order.paidAt ?? now).getTime(), amountMinor: order.amount, currency: order.currency, email: order.customerEmail },
-      },
-      now,
-    );
-  }
+  if (order.customerEmail !== null) queueAccessMail(tx, order, order.customerEmail, key, settings, now);
   notifyOwner(tx, order, "owner-sale", key, settings, now);
 }
 
@@ -70,19 +56,23 @@ export function queueAccessMailAgain(tx: DbWriter, orderId: number, settings: De
   if (order.customerEmail === null) return "no-email";
   const license = tx.select().from(licenses).where(eq(licenses.orderId, order.id)).get();
   const key = license?.key ?? createLicense(tx, order.id, "active", now);
+  queueAccessMail(tx, order, order.customerEmail, key, settings, now);
+  return "queued";
+}
+
+function queueAccessMail(tx: DbWriter, order: Order, recipient: string, key: string, settings: DeliverySettings, now: Date): void {
   enqueueMail(
     tx,
     settings.domain,
     {
       kind: "access",
-      recipient: order.customerEmail,
+      recipient,
       locale: localeOf(order),
       orderId: order.id,
-      payload: { orderId: order.id, licenseKey: key, paidAt: (order.paidAt ?? now).getTime(), amountMinor: order.amount, currency: order.currency, email: order.customerEmail },
+      payload: { orderId: order.id, licenseKey: key, paidAt: (order.paidAt ?? now).getTime(), amountMinor: order.amount, currency: order.currency, email: recipient },
     },
     now,
   );
-  return "queued";
 }
 
 function createLicense(tx: DbWriter, orderId: number, status: "active" | "disabled", now: Date): string {

@@ -40,7 +40,7 @@ function mayLookUp(config: Config, checkoutId: string, now: number): boolean {
 export async function successOrder(deps: AppDeps, sessionId: string | null): Promise<SuccessOrder> {
   if (sessionId === null) return { state: "none" };
   const order = deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get();
-  if (order?.status === "paid") return paidOrder(deps, order.id);
+  if (order?.status === "paid") return paidOrder(deps, order);
   if (order !== undefined && order.status !== "pending") return { state: "unknown" };
   // Every checkout of this site has its pending row from the moment it was created, so an id we do
   // not know is not worth a call to the provider (and anyone could otherwise make us call it).
@@ -65,22 +65,21 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
     );
     deps.mailer.wake();
     const status = result.outcome === "applied" ? result.status : deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get()?.status;
-    const paid = deps.db.select({ id: orders.id }).from(orders).where(eq(orders.checkoutId, sessionId)).get();
-    return status === "paid" && paid !== undefined ? paidOrder(deps, paid.id) : { state: "unknown" };
+    const paid = deps.db.select({ id: orders.id, customerEmail: orders.customerEmail }).from(orders).where(eq(orders.checkoutId, sessionId)).get();
+    return status === "paid" && paid !== undefined ? paidOrder(deps, paid) : { state: "unknown" };
   }
   if (snapshot.status === "expired") return { state: "unknown" };
   return { state: "pending" };
 }
 
 /** A paid order and where its access e-mail stands in the outbox (the newest message counts). */
-function paidOrder(deps: AppDeps, orderId: number): SuccessOrder {
-  const order = deps.db.select({ email: orders.customerEmail }).from(orders).where(eq(orders.id, orderId)).get();
+function paidOrder(deps: AppDeps, order: { id: number; customerEmail: string | null }): SuccessOrder {
   const mails = deps.db
     .select({ status: mailOutbox.status })
     .from(mailOutbox)
-    .where(and(eq(mailOutbox.orderId, orderId), eq(mailOutbox.kind, "access")))
+    .where(and(eq(mailOutbox.orderId, order.id), eq(mailOutbox.kind, "access")))
     .all();
   const has = (status: string) => mails.some((m) => m.status === status);
   const delivery = has("sent") ? "sent" : has("pending") || has("sending") ? "sending" : has("failed") ? "failed" : "none";
-  return { state: "paid", email: order?.email ?? null, delivery };
+  return { state: "paid", email: order.customerEmail, delivery };
 }

@@ -90,13 +90,18 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Pro
   }
 }
 
-/** Validates with a valibot schema; failure -> 400 with the first issue's message. */
-export function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown): v.InferOutput<TSchema> {
+/**
+ * Validates with a valibot schema; failure -> 400 with the first issue's message. With
+ * `unprocessable`, a field of the right type whose value cannot be right (a failed check) is a 422,
+ * and only a body of the wrong shape (not an object, a field missing or of another type) a 400.
+ */
+export function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown, options: { unprocessable?: boolean } = {}): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, value);
   if (!result.success) {
     const issue = result.issues[0];
     const path = v.getDotPath(issue);
-    throw new HttpError(400, path ? `${path}: ${issue.message}` : issue.message);
+    const status = options.unprocessable === true && issue.kind === "validation" ? 422 : 400;
+    throw new HttpError(status, path ? `${path}: ${issue.message}` : issue.message);
   }
   return result.output;
 }

@@ -5,7 +5,7 @@ import { pathFor } from "../../shared/routes";
 import { AccessResendSchema, ActivateLicenseSchema, DeactivateLicenseSchema, VerifyLicenseSchema } from "../../shared/schemas/licenses";
 import { deliverySettings } from "../checkout/delivery";
 import type { AppDeps } from "../deps";
-import { HttpError, jsonError, readBody } from "../http/body";
+import { HttpError, jsonError, parseWith, readBody } from "../http/body";
 import { requestContext } from "../http/context";
 import { createRateLimiter } from "../http/rate-limit";
 import { MESSAGES } from "../locales";
@@ -27,19 +27,6 @@ export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 
 const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
-/**
- * Reads a body with one schema: 400 for a body that is not one (unreadable, a field missing or of
- * the wrong type), 422 for well-formed fields whose value cannot be right (a key of another shape).
- */
-function parseLicenseBody<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
-  const result = v.safeParse(schema, value);
-  if (result.success) return result.output;
-  const issue = result.issues[0];
-  const path = v.getDotPath(issue);
-  const status = issue.kind === "validation" || (issue.kind === "transformation" && issue.input !== undefined) ? 422 : 400;
-  throw new HttpError(status, path ? `${path}: ${issue.message}` : issue.message);
-}
-
 /** POST /api/licenses/{verify,activate,deactivate} for the app; POST /api/access/resend for buyers. */
 export function licensesController(deps: AppDeps) {
   const { config, db, log, now } = deps;
@@ -55,7 +42,7 @@ export function licensesController(deps: AppDeps) {
         throw new HttpError(429, `Too many licence requests, try again in ${allowed.retryAfterSeconds} s`, { "retry-after": String(allowed.retryAfterSeconds) });
       }
       const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
-      return run(parseLicenseBody(schema, body.value));
+      return run(parseWith(schema, body.value, { unprocessable: true }));
     } catch (error) {
       if (error instanceof HttpError) return jsonError(error);
       throw error;
@@ -131,7 +118,7 @@ export function licensesController(deps: AppDeps) {
           const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
           const parsedLocale = v.safeParse(FormLocale, body.value);
           if (parsedLocale.success) locale = parsedLocale.output.locale;
-          const input = parseLicenseBody(AccessResendSchema, body.value);
+          const input = parseWith(AccessResendSchema, body.value, { unprocessable: true });
           locale = input.locale;
           const outcome = resendAccess(db, input.email, deliverySettings(config), now());
           // Logged without the address; the answer is the same whatever happened.

@@ -16,29 +16,24 @@ const OrderFacts = {
   currency: v.string(),
 };
 
+/** The owner's notice of a sale or a refund: the same facts either way. */
+const OwnerNotice = v.object({
+  ...OrderFacts,
+  locale: v.picklist(LOCALES),
+  city: v.nullable(v.string()),
+  licenseKey: v.nullable(v.string()),
+  customerEmail: v.nullable(v.string()),
+  provider: v.string(),
+  at: v.number(),
+});
+
 /** What each kind of message needs to be written, frozen when the change happens. */
 export const PAYLOADS = {
   access: v.object({ ...OrderFacts, licenseKey: v.string(), paidAt: v.number(), email: v.string() }),
   refund: v.object({ ...OrderFacts, licenseKey: v.nullable(v.string()), refundedAt: v.number() }),
   demo: v.object({ unsubscribeToken: v.string() }),
-  "owner-sale": v.object({
-    ...OrderFacts,
-    locale: v.picklist(LOCALES),
-    city: v.nullable(v.string()),
-    licenseKey: v.nullable(v.string()),
-    customerEmail: v.nullable(v.string()),
-    provider: v.string(),
-    at: v.number(),
-  }),
-  "owner-refund": v.object({
-    ...OrderFacts,
-    locale: v.picklist(LOCALES),
-    city: v.nullable(v.string()),
-    licenseKey: v.nullable(v.string()),
-    customerEmail: v.nullable(v.string()),
-    provider: v.string(),
-    at: v.number(),
-  }),
+  "owner-sale": OwnerNotice,
+  "owner-refund": OwnerNotice,
 } satisfies Record<MailKind, v.GenericSchema>;
 
 export type MailPayloads = { [K in MailKind]: v.InferOutput<(typeof PAYLOADS)[K]> };

@@ -34,6 +34,12 @@ export class MailSendError extends Error {
   }
 }
 
+/** The message as nodemailer takes it (both transports compose the same bytes from it). */
+function messageOf(mail: OutgoingMail) {
+  const { from, to, subject, html, text, messageId, date, headers } = mail;
+  return { from, to, subject, html, text, messageId, date, headers };
+}
+
 /** SMTP timeouts short enough that a dead server is noticed well within the sender's lease. */
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
 
@@ -44,16 +50,7 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
     describe: `${url.protocol}//${url.host}`,
     async send(mail) {
       try {
-        await transporter.sendMail({
-          from: mail.from,
-          to: mail.to,
-          subject: mail.subject,
-          html: mail.html,
-          text: mail.text,
-          messageId: mail.messageId,
-          date: mail.date,
-          headers: mail.headers,
-        });
+        await transporter.sendMail(messageOf(mail));
       } catch (error) {
         throw classify(error);
       }
@@ -84,16 +81,7 @@ export function createFileTransport(dir: string): MailTransport {
   return {
     describe: `files in ${dir}`,
     async send(mail) {
-      const info = await composer.sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        html: mail.html,
-        text: mail.text,
-        messageId: mail.messageId,
-        date: mail.date,
-        headers: mail.headers,
-      });
+      const info = await composer.sendMail(messageOf(mail));
       if (!Buffer.isBuffer(info.message)) throw new MailSendError("message was not composed", false);
       try {
         mkdirSync(dir, { recursive: true });

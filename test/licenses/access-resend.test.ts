@@ -1,38 +1,28 @@
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { licenses, orders } from "../../db/schema";
 import { runCommand } from "../../server/cli";
 import { ACCESS_RESENDS_PER_DAY } from "../../server/licenses/service";
 import { createSmtpTransport } from "../../server/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
-import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
+import { payWithTestCard, testClock } from "../support/purchase";
+import { mailsTo, useSmtp } from "../support/smtp";
 
 // "Lost your access e-mail?": POST /api/access/resend always answers the same, and only a buyer's
 // address gets the access e-mail again, at most three times a day.
 
-let smtp: TestSmtp;
+const smtp = useSmtp();
 let site: TestSite | undefined;
-beforeAll(async () => {
-  smtp = await startSmtp();
-});
-afterAll(() => smtp.stop());
 afterEach(async () => {
   await site?.close();
   site = undefined;
-  smtp.received.length = 0;
 });
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
-function testClock() {
-  let offset = 0;
-  return { now: () => new Date(Date.now() + offset), advance: (ms: number) => (offset += ms) };
-}
 
 async function shopWithBuyer(now?: () => Date) {
   const s = (site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example", TRUST_PROXY: "true" }, transport: createSmtpTransport(smtp.url), ...(now ? { now } : {}) }));
-  const start = await s.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en" });
-  const body = new URLSearchParams({ email: "buyer@example.com", name: "Sam", city: "Leeds", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
-  await s.request(start.headers.get("location")!, { method: "POST", headers: FORM, body });
+  await payWithTestCard(s, { locale: "en", email: "buyer@example.com", name: "Sam", city: "Leeds" });
   await smtp.waitFor(1);
   return s;
 }

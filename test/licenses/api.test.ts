@@ -4,6 +4,7 @@ import { licenseActivations, licenses, orders } from "../../db/schema";
 import { runCommand } from "../../server/cli";
 import { LICENSE_RATE_LIMIT } from "../../server/licenses/controller";
 import { createTestSite, type TestSite } from "../support/app";
+import { payWithTestCard } from "../support/purchase";
 
 // The licence API the app calls, through app.handle: verify, activate up to the limit, deactivate,
 // refunds, bad input, form bodies, the rate limit and activations racing each other.
@@ -19,9 +20,7 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 /** A site with one paid order (through the test checkout); returns its licence key. */
 async function shopWithSale(env: Record<string, string> = {}): Promise<{ s: TestSite; key: string }> {
   const s = (site = await createTestSite({ env }));
-  const start = await s.request("/api/payment", { method: "POST", headers: FORM, body: "locale=fr" });
-  const body = new URLSearchParams({ email: "buyer@example.com", name: "Camille", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
-  expect((await s.request(start.headers.get("location")!, { method: "POST", headers: FORM, body })).status).toBe(303);
+  await payWithTestCard(s, { locale: "fr", email: "buyer@example.com" });
   return { s, key: s.db.select().from(licenses).all()[0]!.key };
 }
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { simpleParser } from "mailparser";
@@ -7,38 +7,24 @@ import { runCommand } from "../../server/cli";
 import { MAX_ATTEMPTS, retryDelayMs } from "../../server/mail/sender";
 import { createFileTransport, createSmtpTransport } from "../../server/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
-import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
+import { payWithTestCard, testClock } from "../support/purchase";
+import { mailsTo, useSmtp } from "../support/smtp";
 
 // Delivery when things go wrong: the mail server away for a while, a permanent refusal, and the
 // embedded default without any mail server.
 
-let smtp: TestSmtp;
+const smtp = useSmtp();
 let site: TestSite | undefined;
-beforeAll(async () => {
-  smtp = await startSmtp();
-});
-afterAll(() => smtp.stop());
 afterEach(async () => {
   await site?.close();
   site = undefined;
-  smtp.received.length = 0;
-  smtp.reject.clear();
+  // A test may have stopped the server: every test starts with it up.
   await smtp.stop();
   await smtp.start();
 });
 
-/** A clock the test moves forward, so retry delays pass without waiting. */
-function testClock() {
-  let offset = 0;
-  return { now: () => new Date(Date.now() + offset), advance: (ms: number) => (offset += ms) };
-}
 
-const FORM = { "content-type": "application/x-www-form-urlencoded" };
-async function buy(s: TestSite, email: string) {
-  const start = await s.request("/api/payment", { method: "POST", headers: FORM, body: "locale=fr" });
-  const body = new URLSearchParams({ email, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
-  expect((await s.request(start.headers.get("location")!, { method: "POST", headers: FORM, body })).status).toBe(303);
-}
+const buy = (s: TestSite, email: string) => payWithTestCard(s, { locale: "fr", email });
 const outbox = (s: TestSite) => s.db.select().from(mailOutbox).all();
 const cli = (s: TestSite, ...argv: string[]) => {
   const out: string[] = [];
@@ -128,12 +114,10 @@ test("a permanent 550 refusal marks the message failed with its reason, shown by
 test("after a refused delivery, the success page says the e-mail could not be delivered and how to get access", async () => {
   smtp.reject.add("typo@exmaple.com");
   site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example" }, transport: createSmtpTransport(smtp.url) });
-  const start = await site.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en" });
-  const body = new URLSearchParams({ email: "typo@exmaple.com", name: "Sam", city: "Leeds", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
-  const paid = await site.request(start.headers.get("location")!, { method: "POST", headers: FORM, body });
+  const { successPath } = await payWithTestCard(site, { locale: "en", email: "typo@exmaple.com", name: "Sam", city: "Leeds" });
   await site.mailer!.deliverDue();
   expect(outbox(site)[0]!.status).toBe("failed");
-  const html = await (await site.request(paid.headers.get("location")!)).text();
+  const html = await (await site.request(successPath)).text();
   expect(html).toContain("Our e-mail to typo@exmaple.com could not be delivered. Write to support@example.com");
   expect(html).not.toContain("<p>Your licence key and the installation guide were sent");
 });

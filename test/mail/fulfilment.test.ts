@@ -9,29 +9,25 @@ import { formatMoney } from "../../shared/price";
 import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
 import { charge, checkoutSession, event, signed } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";
-import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
+import { payWithTestCard } from "../support/purchase";
+import { mailsTo, useSmtp } from "../support/smtp";
 
 // What a paid order sets off, through the app and a real SMTP server on loopback: one access e-mail
 // in the buyer's language carrying the licence key that is in the database, one notice to the owner,
 // and on refund a disabled licence and a refund notice.
 
 const OWNER = "owner@shop.example";
-let smtp: TestSmtp;
 let fake: FakeStripe;
 let site: TestSite | undefined;
 
-beforeAll(async () => {
-  smtp = await startSmtp();
+const smtp = useSmtp();
+beforeAll(() => {
   fake = startFakeStripe();
 });
-afterAll(async () => {
-  await smtp.stop();
-  fake.close();
-});
+afterAll(() => fake.close());
 afterEach(async () => {
   await site?.close();
   site = undefined;
-  smtp.received.length = 0;
 });
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
@@ -42,14 +38,12 @@ async function shop(env: Record<string, string> = {}) {
   return site;
 }
 
-/** Through the test checkout as a visitor without JavaScript: payment form, card page, pay. */
-async function buy(s: TestSite, locale: string, email: string) {
-  const start = await s.request("/api/payment", { method: "POST", headers: FORM, body: `locale=${locale}` });
-  const cardPage = start.headers.get("location")!;
-  const body = new URLSearchParams({ email, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
-  const paid = await s.request(cardPage, { method: "POST", headers: FORM, body });
-  expect(paid.status).toBe(303);
-  return { successPath: paid.headers.get("location")!, cardPage, body };
+const buy = (s: TestSite, locale: string, email: string) => payWithTestCard(s, { locale, email });
+
+/** A webhook delivery signed as Stripe signs it. */
+async function deliverSigned(s: TestSite, body: unknown, secret: string) {
+  const payload = JSON.stringify(body);
+  return s.request("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) }, body: payload });
 }
 
 const licenseOf = (s: TestSite, orderId: number) => s.db.select().from(licenses).where(eq(licenses.orderId, orderId)).get();
@@ -159,10 +153,7 @@ test("Stripe: a paid checkout.session.completed sends the access e-mail; charge.
   const secret = "whsec_fulfilment";
   const s = await shop({ STRIPE_SECRET_KEY: "sk_test_fulfilment", STRIPE_WEBHOOK_SECRET: secret });
   useStripeConnection(s.config, fake.connection);
-  const deliver = async (body: unknown) => {
-    const payload = JSON.stringify(body);
-    return s.request("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) }, body: payload });
-  };
+  const deliver = (body: unknown) => deliverSigned(s, body, secret);
   const completed = event("checkout.session.completed", checkoutSession({ id: "cs_mail_1", email: "marie@example.com", locale: "en" }));
   expect((await deliver(completed)).status).toBe(200);
   // Stripe delivers again: still one e-mail.
@@ -183,10 +174,7 @@ test("a refund that arrives before the payment's completion: the order is refund
   const secret = "whsec_fulfilment";
   const s = await shop({ STRIPE_SECRET_KEY: "sk_test_fulfilment", STRIPE_WEBHOOK_SECRET: secret });
   useStripeConnection(s.config, fake.connection);
-  const deliver = async (body: unknown) => {
-    const payload = JSON.stringify(body);
-    return s.request("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) }, body: payload });
-  };
+  const deliver = (body: unknown) => deliverSigned(s, body, secret);
   await deliver(event("charge.refunded", charge("pi_for_cs_mail_2")));
   await deliver(event("checkout.session.completed", checkoutSession({ id: "cs_mail_2", email: "late@example.com", locale: "fr" })));
   await smtp.waitFor(2);

@@ -1,22 +1,17 @@
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { emailLeads, mailOutbox } from "../../db/schema";
 import { createSmtpTransport } from "../../server/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
-import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
+import { mailsTo, useSmtp } from "../support/smtp";
 
 // What a lead gets: one demo e-mail per address, in the visitor's language, with a one-click
 // unsubscribe that works from the mail provider's button (RFC 8058 POST) and from the visible link.
 
-let smtp: TestSmtp;
+const smtp = useSmtp();
 let site: TestSite | undefined;
-beforeAll(async () => {
-  smtp = await startSmtp();
-});
-afterAll(() => smtp.stop());
 afterEach(async () => {
   await site?.close();
   site = undefined;
-  smtp.received.length = 0;
 });
 
 async function shop() {

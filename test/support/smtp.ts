@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll } from "bun:test";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
@@ -87,3 +88,46 @@ export async function startSmtp(options: { port?: number } = {}): Promise<TestSm
 
 /** The messages sent to one address. */
 export const mailsTo = (smtp: TestSmtp, address: string) => smtp.received.filter((r) => r.to.includes(address));
+
+/**
+ * One SMTP server for a test file: started before its tests, emptied after each, stopped at the end.
+ * The returned object stands for it (a test file uses it like the server itself).
+ */
+export function useSmtp(): TestSmtp {
+  let server: TestSmtp | undefined;
+  const current = () => {
+    if (server === undefined) throw new Error("useSmtp: used outside a test");
+    return server;
+  };
+  beforeAll(async () => {
+    server = await startSmtp();
+  });
+  afterEach(() => {
+    server?.received.splice(0);
+    server?.reject.clear();
+  });
+  afterAll(() => server?.stop());
+  return {
+    get port() {
+      return current().port;
+    },
+    get url() {
+      return current().url;
+    },
+    get received() {
+      return current().received;
+    },
+    get reject() {
+      return current().reject;
+    },
+    get stall() {
+      return current().stall;
+    },
+    set stall(value) {
+      current().stall = value;
+    },
+    waitFor: (count, timeoutMs) => current().waitFor(count, timeoutMs),
+    stop: () => current().stop(),
+    start: () => current().start(),
+  };
+}
