@@ -1,13 +1,15 @@
 import { renderToReadableStream } from "react-dom/server";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { App, serializePageData } from "../client/app";
-import type { PageData, View } from "../client/page-data";
+import { Document } from "../client/app";
+import { siteValues, type MessageValues } from "../shared/i18n";
+import type { PageData, View } from "../shared/page-data";
 import type { Locale } from "../shared/locales";
 import { alternatesFor, isSitePageId, pathFor } from "../shared/routes";
 import { buildSiteFacts, type SiteFacts } from "../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
-import { MESSAGES } from "./locales";
+import { pageIslands } from "./islands";
+import { COMPILED } from "./locales";
 import { pickEncoding } from "./http/accept-encoding";
 import type { Logger } from "./log";
 
@@ -36,16 +38,17 @@ export type Renderer = (options: RenderOptions) => Promise<Response>;
 export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger }): Renderer {
   const { config, assets, log } = deps;
   // Keyed by year too: the footer's "© year" must turn over on New Year's Day without a restart.
-  const factsCache = new Map<string, SiteFacts>();
+  const factsCache = new Map<string, { facts: SiteFacts; values: MessageValues }>();
   const factsFor = (locale: Locale) => {
     const now = new Date();
     const key = `${locale}:${now.getUTCFullYear()}`;
-    let facts = factsCache.get(key);
-    if (facts === undefined) {
-      facts = buildSiteFacts(config.site, locale, now);
-      factsCache.set(key, facts);
+    let cached = factsCache.get(key);
+    if (cached === undefined) {
+      const facts = buildSiteFacts(config.site, locale, now);
+      cached = { facts, values: siteValues(locale, COMPILED[locale], facts) };
+      factsCache.set(key, cached);
     }
-    return facts;
+    return cached;
   };
 
   const pageData = (view: View, locale: Locale, query = ""): PageData => {
@@ -60,18 +63,16 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
           : { fr: alternates.fr + query, en: alternates.en + query, it: alternates.it + query, es: alternates.es + query },
       canonicalPath: isSitePageId(page) ? pathFor(page, locale) : null,
       baseUrl: config.publicBaseUrl,
-      messages: MESSAGES[locale],
-      facts: factsFor(locale),
+      messages: COMPILED[locale],
+      ...factsFor(locale),
       assets: assets.urls,
     };
   };
 
   const toHtml = async (data: PageData, nonce: string): Promise<string> => {
-    const dataJson = serializePageData(data);
     let failure: unknown = null;
-    const stream = await renderToReadableStream(<App data={data} dataJson={dataJson} />, {
+    const stream = await renderToReadableStream(<Document data={data} islands={pageIslands(data)} />, {
       nonce,
-      bootstrapModules: [assets.urls.js],
       onError(error) {
         failure = error;
       },

@@ -1,48 +1,34 @@
 import * as v from "valibot";
 import { useEffect, useState } from "react";
-import { LOCALE_TAGS } from "../../shared/locales";
+import type { Translate } from "../../shared/i18n";
+import { LOCALE_TAGS, type Locale } from "../../shared/locales";
+import type { IslandProps } from "../../shared/page-data";
 import { SocialProofResponseSchema, type SocialProofEntry } from "../../shared/schemas/social-proof";
-import { useI18n } from "../i18n";
+import { useText } from "../i18n";
 import { Icon } from "./icons";
+import { dismissSocialProof, socialProofDismissed } from "./social-proof-memory";
 
 /** Spec sections 4 and 9: first 3 s after load, then every 15 s, each visible 5 s. */
 export const SOCIAL_PROOF_FIRST_MS = 3_000;
 export const SOCIAL_PROOF_EVERY_MS = 15_000;
 export const SOCIAL_PROOF_VISIBLE_MS = 5_000;
-/** Dismissed for the rest of the visit (issue 5): the browser tab's session. */
-const DISMISSED_KEY = "social-proof-dismissed";
 
-function wasDismissed(): boolean {
-  try {
-    return window.sessionStorage.getItem(DISMISSED_KEY) !== null;
-  } catch {
-    return false;
-  }
-}
+export const SOCIAL_PROOF_TEXT = ["socialProof.text", "socialProof.someone", "socialProof.justNow", "socialProof.ago", "socialProof.dismiss"] as const;
 
 /**
- * Recent real purchases, bottom-left (DECISIONS.md: only real paid orders, never invented). With no
- * paid order in the last 30 days the API answers an empty list and nothing ever appears.
+ * Recent real purchases, bottom-left (DECISIONS.md: only real paid orders, never invented). The
+ * islands' loader asks GET /api/social-proof first and loads this island only when the answer lists
+ * a purchase (`feed`, checked here): with no paid order in the last 30 days, nothing is loaded and
+ * nothing ever appears.
  */
-export function SocialProofToast() {
-  const { t, locale } = useI18n();
-  const [entries, setEntries] = useState<SocialProofEntry[]>([]);
+export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
+  const { t, locale } = useText(SOCIAL_PROOF_TEXT);
+  const [entries] = useState(() => (v.is(SocialProofResponseSchema, feed) ? feed.entries : []));
   const [shown, setShown] = useState<SocialProofEntry | null>(null);
   const [dismissed, setDismissed] = useState(false);
 
   useEffect(() => {
-    if (wasDismissed()) {
-      setDismissed(true);
-      return;
-    }
-    const controller = new AbortController();
-    fetch("/api/social-proof", { signal: controller.signal, headers: { accept: "application/json" } })
-      .then((response) => (response.ok ? response.json() : null))
-      .then((body: unknown) => {
-        if (v.is(SocialProofResponseSchema, body)) setEntries(body.entries);
-      })
-      .catch(() => {}); // no social proof is better than an error for a visitor
-    return () => controller.abort();
+    if (socialProofDismissed()) setDismissed(true);
   }, []);
 
   useEffect(() => {
@@ -66,11 +52,7 @@ export function SocialProofToast() {
   const dismiss = () => {
     setDismissed(true);
     setShown(null);
-    try {
-      window.sessionStorage.setItem(DISMISSED_KEY, "1");
-    } catch {
-      // storage disabled: hidden for this page view only
-    }
+    dismissSocialProof();
   };
 
   return (
@@ -96,7 +78,7 @@ export function SocialProofToast() {
 }
 
 /** "il y a 12 min" up to an hour, then the language's own "il y a 3 heures" / "hier". */
-function ago(minutes: number, locale: keyof typeof LOCALE_TAGS, t: (key: string, values?: Record<string, string | number>) => string): string {
+function ago(minutes: number, locale: Locale, t: Translate<(typeof SOCIAL_PROOF_TEXT)[number]>): string {
   if (minutes < 1) return t("socialProof.justNow");
   if (minutes < 60) return t("socialProof.ago", { minutes });
   const format = new Intl.RelativeTimeFormat(LOCALE_TAGS[locale].bcp47, { numeric: "auto" });

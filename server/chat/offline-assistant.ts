@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import type { Translate } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import type { Assistant } from "./assistant";
 import { OFFLINE_LEXICON } from "./offline-lexicon";
@@ -26,7 +27,7 @@ export type OfflineAssistant = Assistant & { answer(question: string, locale: Lo
 
 export function createOfflineAssistant(site: Config["site"], options: { minScore?: number } = {}): OfflineAssistant {
   const minScore = options.minScore ?? MIN_SCORE;
-  const perLocale = new Map<Locale, { index: SearchIndex<Passage>; t: (key: string) => string }>();
+  const perLocale = new Map<Locale, { index: SearchIndex<Passage>; t: Translate }>();
 
   const forLocale = (locale: Locale) => {
     let entry = perLocale.get(locale);
@@ -39,7 +40,7 @@ export function createOfflineAssistant(site: Config["site"], options: { minScore
         (p) => `${p.title} ${p.title} ${p.text} ${lexicon.keywords[p.id] ?? ""}`,
         createAnalyzer(lexicon),
       );
-      entry = { index, t: (key) => knowledge.t(key) };
+      entry = { index, t: knowledge.t };
       perLocale.set(locale, entry);
     }
     return entry;

@@ -1,6 +1,6 @@
 import type { Config } from "../config";
-import { MESSAGES } from "../locales";
-import { siteTranslator, type Translate } from "../../shared/i18n";
+import { COMPILED } from "../locales";
+import { siteTranslator, type MessageKey, type Translate } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
 import { buildSiteFacts, type SiteFacts } from "../../shared/site-facts";
@@ -20,7 +20,7 @@ export type SiteKnowledge = {
 };
 
 /** The translator the pages use (shared/i18n.ts), over this language's texts. */
-export const pageTranslator = (locale: Locale, facts: SiteFacts): Translate => siteTranslator(locale, MESSAGES[locale], facts);
+export const pageTranslator = (locale: Locale, facts: SiteFacts): Translate => siteTranslator(locale, COMPILED[locale], facts);
 
 export const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
@@ -31,16 +31,16 @@ export function buildSiteKnowledge(site: Config["site"], locale: Locale, now = n
   const facts = buildSiteFacts(site, locale, now);
   const t = pageTranslator(locale, facts);
   const c = colon(locale);
-  const titled = (id: string, titleKey: string, textKey: string): Passage => ({
+  const titled = (id: string, titleKey: MessageKey, textKey: MessageKey): Passage => ({
     id,
     title: t(titleKey),
     text: `${t(titleKey)}${c}${t(textKey)}`,
   });
 
-  const faq = [1, 2, 3, 4, 5].map((n) => ({ id: `faq${n}`, title: t(`faqQuestion${n}`), text: t(`faqAnswer${n}`) }));
-  const features = [1, 2, 3, 4].map((n) => titled(`feature${n}`, `feature${n}Title`, `feature${n}Desc`));
+  const faq = ([1, 2, 3, 4, 5] as const).map((n) => ({ id: `faq${n}`, title: t(`faqQuestion${n}`), text: t(`faqAnswer${n}`) }));
+  const features = ([1, 2, 3, 4] as const).map((n) => titled(`feature${n}`, `feature${n}Title`, `feature${n}Desc`));
   // Benefit 4 (priority support) is the "support" passage below, with the contact address.
-  const benefits = [1, 2, 3, 5, 6].map((n) => titled(`benefit${n}`, `whyAppBenefit${n}`, `whyAppBenefit${n}Desc`));
+  const benefits = ([1, 2, 3, 5, 6] as const).map((n) => titled(`benefit${n}`, `whyAppBenefit${n}`, `whyAppBenefit${n}Desc`));
   const comparison = facts.comparison
     .filter((row) => !row.highlight)
     .map((row) => `${row.name}${c}${row.monthly ?? "—"} ${t("comparison.perMonth").toLowerCase()}, ${row.fiveYears} ${t("comparison.fiveYears").toLowerCase()}.`)
@@ -63,7 +63,7 @@ export function buildSiteKnowledge(site: Config["site"], locale: Locale, now = n
     {
       id: "how",
       title: t("howTitle"),
-      text: [1, 2, 3, 4].map((n) => `${n}. ${t(`howStep${n}`)}${c}${t(`howStep${n}Desc`)}`).join(" "),
+      text: ([1, 2, 3, 4] as const).map((n) => `${n}. ${t(`howStep${n}`)}${c}${t(`howStep${n}Desc`)}`).join(" "),
     },
     {
       id: "savings",

@@ -2,7 +2,7 @@ import { createTranslator } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import type { Config } from "../config";
 import type { AppDeps } from "../deps";
-import { MESSAGES } from "../locales";
+import { COMPILED } from "../locales";
 import { deliverySettings } from "./delivery";
 import type { CheckoutProvider } from "./provider";
 import { createStripeProvider, type StripeConnection } from "./stripe-provider";
@@ -44,5 +44,5 @@ const isTestCheckout = (provider: CheckoutProvider): provider is TestCheckout =>
 
 /** The line item's name on Stripe's page, in the visitor's language ("Lifetime Stream — lifetime access"). */
 function productNameFor(config: Config): (locale: Locale) => string {
-  return (locale) => createTranslator(locale, MESSAGES[locale], { siteName: config.site.name })("orderProduct");
+  return (locale) => createTranslator(locale, COMPILED[locale], { siteName: config.site.name })("orderProduct");
 }

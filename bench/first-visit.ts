@@ -1,0 +1,124 @@
+// What a first visit of the landing page downloads on a phone, as Chromium counts it on the wire
+// (CDP's encodedDataLength: compressed bodies plus headers), by kind of resource:
+//   1. 360 x 740 phone, the page loaded and left unscrolled (targets: ≤ 100 KB in all, ≤ 60 KB JS);
+//   2. the same phone with a 2x screen, scrolled to the end (target: ≤ 160 KB).
+// Prints figures only. Starts the server from source on a free port with a fresh data folder, or
+// measures a running one:  ./node_modules/.bin/bun run bench/first-visit.ts [base-url] [path...]
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type CDPSession } from "playwright-core";
+
+const root = join(import.meta.dir, "..");
+const args = process.argv.slice(2);
+const given = args[0]?.startsWith("http") ? args.shift() : undefined;
+const paths = args.length > 0 ? args : ["/", "/en"];
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+type Row = { url: string; type: string; bytes: number };
+
+async function startServer(): Promise<{ base: string; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-first-visit-"));
+  const proc = Bun.spawn([process.execPath, "run", join(root, "server/main.ts")], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info" },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const stop = async () => {
+    proc.kill();
+    await proc.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  // Read the log to the end (an unread pipe would fill and stall the server), watching for the port.
+  const port = await new Promise<string>((resolve, reject) => {
+    void (async () => {
+      const decoder = new TextDecoder();
+      const reader = proc.stdout.getReader();
+      let seen = "";
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        if (seen.length < 10_000) seen += decoder.decode(read.value, { stream: true });
+        const match = /listening on http:\/\/localhost:(\d+)/.exec(seen);
+        if (match?.[1]) resolve(match[1]);
+      }
+      reject(new Error(`server did not start:\n${seen}`));
+    })();
+  });
+  return { base: `http://127.0.0.1:${port}`, stop };
+}
+
+/** Every response of the page and its encoded (on-the-wire) length, keyed by request id. */
+function recordTransfers(cdp: CDPSession): () => Row[] {
+  const responses = new Map<string, { url: string; type: string }>();
+  const rows: Row[] = [];
+  cdp.on("Network.responseReceived", (event) => responses.set(event.requestId, { url: event.response.url, type: event.type }));
+  cdp.on("Network.loadingFinished", (event) => {
+    const response = responses.get(event.requestId);
+    if (response) rows.push({ ...response, bytes: event.encodedDataLength });
+  });
+  return () => rows;
+}
+
+async function visit(base: string, path: string, scroll: boolean): Promise<Row[]> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  try {
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    const rows = recordTransfers(cdp);
+    await page.goto(base + path, { waitUntil: "load" });
+    await page.waitForLoadState("networkidle");
+    if (scroll) {
+      // Step down a screen at a time, as a reader would, so lazy images start as they come near.
+      for (let i = 0; i < 60; i++) {
+        const atEnd = await page.evaluate(() => {
+          window.scrollBy(0, window.innerHeight * 0.8);
+          return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+        });
+        await page.waitForTimeout(120);
+        if (atEnd) break;
+      }
+      await page.waitForLoadState("networkidle");
+    }
+    await page.waitForTimeout(500);
+    return rows();
+  } finally {
+    await browser.close();
+  }
+}
+
+const kind = (row: Row) => (row.type === "Script" ? "JS" : row.type === "Stylesheet" ? "CSS" : row.type === "Document" ? "HTML" : row.type === "Font" ? "font" : row.type === "Image" ? "images" : "other");
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1).padStart(6)} KB`;
+
+function report(title: string, rows: Row[], budget: { total: number; js?: number }) {
+  const sums = new Map<string, number>();
+  for (const row of rows) sums.set(kind(row), (sums.get(kind(row)) ?? 0) + row.bytes);
+  const total = rows.reduce((sum, row) => sum + row.bytes, 0);
+  console.log(title);
+  for (const label of ["HTML", "CSS", "JS", "font", "images", "other"]) {
+    if (sums.has(label)) console.log(`  ${label.padEnd(7)}${kb(sums.get(label) ?? 0)}`);
+  }
+  console.log(`  total  ${kb(total)}   (target ≤ ${budget.total} KB${budget.js ? `, JS ≤ ${budget.js} KB` : ""})`);
+  for (const row of rows.toSorted((a, b) => b.bytes - a.bytes)) {
+    console.log(`    ${kb(row.bytes)}  ${row.type.padEnd(10)} ${new URL(row.url).pathname}`);
+  }
+}
+
+const server = given === undefined ? await startServer() : null;
+const base = given ?? server?.base ?? "";
+try {
+  console.log(`load average: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}  (KB = 1000 bytes)`);
+  for (const path of paths) {
+    report(`\n${path} first visit, 360 px phone (2x), unscrolled:`, await visit(base, path, false), { total: 100, js: 60 });
+    report(`\n${path} first visit, 360 px phone (2x), scrolled to the end:`, await visit(base, path, true), { total: 160 });
+  }
+} finally {
+  await server?.stop();
+}
