@@ -2,50 +2,18 @@
 // (CDP's encodedDataLength: compressed bodies plus headers), by kind of resource:
 //   1. 360 x 740 phone, the page loaded and left unscrolled (targets: ≤ 100 KB in all, ≤ 60 KB JS);
 //   2. the same phone with a 2x screen, scrolled to the end (target: ≤ 160 KB).
-// Prints figures only. Starts the server from source on a free port with a fresh data folder, or
-// measures a running one:  ./node_modules/.bin/bun run bench/first-visit.ts [base-url] [path...]
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Prints figures only. Runs the executable (bench/site.ts), or measures a running site:
+//   ./node_modules/.bin/bun run bench/first-visit.ts [--build] [--port=N] [--url=http://host:port] [path...]
 import { chromium, type CDPSession } from "playwright-core";
+import { loadAverage, startSite } from "./site";
 
-const root = join(import.meta.dir, "..");
 const args = process.argv.slice(2);
-const given = args[0]?.startsWith("http") ? args.shift() : undefined;
-const paths = args.length > 0 ? args : ["/", "/en"];
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const given = args.find((a) => a.startsWith("--url="))?.slice(6);
+const paths = args.filter((a) => a.startsWith("/"));
+if (paths.length === 0) paths.push("/", "/en");
+const CHROMIUM = "/usr/bin/chromium";
 
 type Row = { url: string; type: string; bytes: number };
-
-async function startServer(): Promise<{ base: string; stop: () => Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-first-visit-"));
-  const proc = Bun.spawn([process.execPath, "run", join(root, "server/main.ts")], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info" },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const stop = async () => {
-    proc.kill();
-    await proc.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  // Read the log to the end (an unread pipe would fill and stall the server), watching for the port.
-  const port = await new Promise<string>((resolve, reject) => {
-    void (async () => {
-      const decoder = new TextDecoder();
-      const reader = proc.stdout.getReader();
-      let seen = "";
-      for (let read = await reader.read(); !read.done; read = await reader.read()) {
-        if (seen.length < 10_000) seen += decoder.decode(read.value, { stream: true });
-        const match = /listening on http:\/\/localhost:(\d+)/.exec(seen);
-        if (match?.[1]) resolve(match[1]);
-      }
-      reject(new Error(`server did not start:\n${seen}`));
-    })();
-  });
-  return { base: `http://127.0.0.1:${port}`, stop };
-}
 
 /** Every response of the page and its encoded (on-the-wire) length, keyed by request id. */
 function recordTransfers(cdp: CDPSession): () => Row[] {
@@ -111,10 +79,10 @@ function report(title: string, rows: Row[], budget: { total: number; js?: number
   }
 }
 
-const server = given === undefined ? await startServer() : null;
+const server = given === undefined ? await startSite(args) : null;
 const base = given ?? server?.base ?? "";
 try {
-  console.log(`load average: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}  (KB = 1000 bytes)`);
+  console.log(`${loadAverage()}; KB = 1000 bytes`);
   for (const path of paths) {
     report(`\n${path} first visit, 360 px phone (2x), unscrolled:`, await visit(base, path, false), { total: 100, js: 60 });
     report(`\n${path} first visit, 360 px phone (2x), scrolled to the end:`, await visit(base, path, true), { total: 160 });

@@ -43,6 +43,10 @@ function schedule(trigger: Exclude<IslandTrigger, { on: "companion" }>, containe
     case "load":
       void go();
       return;
+    case "loaded":
+      if (document.readyState === "complete") void go();
+      else window.addEventListener("load", () => void go(), { once: true });
+      return;
     case "delay":
       // Counted from the page load (navigation start), like the island's own timers.
       setTimeout(go, Math.max(0, trigger.ms - performance.now()));

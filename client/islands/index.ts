@@ -7,6 +7,7 @@ import { DEMO_BUTTON } from "./triggers";
 /**
  * When the loader (client/entry.ts) loads and hydrates an island:
  * - `load`: as soon as the page has run its scripts;
+ * - `loaded`: once the page and what it needs for its first paint have loaded (the load event);
  * - `visible`: when it comes within a screen of the viewport (forms: until then, and if the script
  *   never comes, they post as plain HTML forms);
  * - `intent`: when the visitor reaches for it (pointer over, touch, focus, click) on the island or
@@ -16,6 +17,7 @@ import { DEMO_BUTTON } from "./triggers";
  */
 export type IslandTrigger =
   | { on: "load" }
+  | { on: "loaded" }
   | { on: "visible" }
   | { on: "intent"; also?: string }
   | { on: "delay"; ms: number }
@@ -70,7 +72,8 @@ export const ISLANDS: { [N in IslandName]: IslandLoader<N> } = {
     load: () => import("../components/support-widget").then((m) => m.SupportWidget),
   },
   "social-proof": {
-    when: { on: "load" },
+    // Its first notification is due 3 s after load: no need to compete with the page's first paint.
+    when: { on: "loaded" },
     // Most visits see no purchase to show: ask first, load the toast only for one.
     async prepare() {
       if (socialProofDismissed()) return null;
