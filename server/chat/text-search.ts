@@ -2,13 +2,6 @@
 // stemming and per-language stop words and synonyms. The corpus is a few dozen passages, so an
 // in-memory index built once per language is plenty.
 
-export type Lexicon = {
-  /** Words that carry no meaning for matching (articles, pronouns, question words...). */
-  stopWords: readonly string[];
-  /** Groups of words that mean the same thing here; every word of a group is read as the first. */
-  synonyms: readonly (readonly string[])[];
-};
-
 /** Lowercase, no accents, ligatures opened, split on anything that is not a letter or a digit. */
 export function words(text: string): string[] {
   return text
@@ -32,23 +25,6 @@ export function stem(word: string): string {
 }
 
 export type Analyzer = (text: string) => string[];
-
-export function createAnalyzer(lexicon: Lexicon): Analyzer {
-  const stop = new Set(lexicon.stopWords.flatMap(words));
-  const canonical = new Map<string, string>();
-  for (const group of lexicon.synonyms) {
-    const head = words(group[0] ?? "").map(stem)[0];
-    if (head === undefined) continue;
-    for (const member of group) for (const w of words(member)) canonical.set(stem(w), head);
-  }
-  return (text) =>
-    words(text)
-      .filter((w) => !stop.has(w) && (w.length > 1 || /\d/.test(w)))
-      .map((w) => {
-        const s = stem(w);
-        return canonical.get(s) ?? s;
-      });
-}
 
 export type Hit<T> = { item: T; score: number };
 
