@@ -1,5 +1,5 @@
 import { LOCALES, type Locale } from "../../shared/locales";
-import { words } from "./text-search";
+import { words } from "./words";
 
 // Which of the site's languages a question is written in (issue 13: the answer is in the language
 // of the question, whatever the page's). Each word known in only one language counts 1 for it; a

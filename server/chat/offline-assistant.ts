@@ -1,11 +1,11 @@
 import { MESSAGES } from "../locales";
 import { LOCALES, type Locale } from "../../shared/locales";
 import type { Assistant } from "./assistant";
-import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence } from "./language";
+import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
 import { GREETINGS, STOP_WORDS, THANKS, TOPIC_WORDS } from "./offline-vocabulary";
 import { buildSiteKnowledge, TOPICS, type ChatSiteConfig, type Topic } from "./site-content";
-import { words } from "./text-search";
-import { createTopicSearch, type SearchEngine, type TopicDoc } from "./topic-search";
+import { words } from "./words";
+import { createTopicSearch, type TopicDoc } from "./topic-search";
 
 // The embedded default when no Anthropic key is configured (DECISIONS.md, "Support chat"; issue 13):
 // finds the topic of the question and the language it is written in, and answers with the site's
@@ -18,7 +18,7 @@ import { createTopicSearch, type SearchEngine, type TopicDoc } from "./topic-sea
  * test/chat/questions/tuning.ts (bench/chat-offline.ts): the middle of the range of values that
  * answer the most tuning questions right.
  */
-export const MIN_SCORE: Record<SearchEngine, number> = { minisearch: 3, bm25: 1.5 };
+export const MIN_SCORE = 3;
 
 /** How much the language of the conversation so far (or of the page) weighs against a question's words. */
 const PRIOR_WEIGHT = 0.4;
@@ -32,13 +32,10 @@ export type OfflineAssistant = Assistant & {
   answer(question: string, page: Locale, earlier?: readonly string[]): OfflineAnswer;
 };
 
-export function createOfflineAssistant(config: ChatSiteConfig, options: { minScore?: number; engine?: SearchEngine } = {}): OfflineAssistant {
-  const engine = options.engine ?? "minisearch";
-  const minScore = options.minScore ?? MIN_SCORE[engine];
+/** What the assistant reads with: built on the first question, not when the server starts. */
+function buildReader(config: ChatSiteConfig) {
   const knowledge = byLocale((locale) => buildSiteKnowledge(config, locale));
   const stopWords = new Set(LOCALES.flatMap((locale) => words(STOP_WORDS[locale])));
-  const greetings = new Set(LOCALES.flatMap((locale) => words(GREETINGS[locale])));
-  const thanks = new Set(LOCALES.flatMap((locale) => words(THANKS[locale])));
   const docs: TopicDoc[] = TOPICS.flatMap((topic) =>
     LOCALES.map((locale) => ({
       topic,
@@ -47,19 +44,29 @@ export function createOfflineAssistant(config: ChatSiteConfig, options: { minSco
       answer: knowledge[locale].answers[topic],
     })),
   );
-  const search = createTopicSearch(engine, docs, stopWords);
-  const guess = createLanguageGuesser(
-    byLocale((locale) => [
-      ...Object.values(MESSAGES[locale]).map((text) => text.replace(/\{\w+\}/g, " ")),
-      STOP_WORDS[locale],
-      GREETINGS[locale],
-      THANKS[locale],
-      ...TOPICS.map((topic) => TOPIC_WORDS[topic][locale]),
-    ]),
-  );
+  return {
+    knowledge,
+    search: createTopicSearch(docs, stopWords),
+    guess: createLanguageGuesser(
+      byLocale((locale) => [
+        ...Object.values(MESSAGES[locale]).map((text) => text.replace(/\{\w+\}/g, " ")),
+        STOP_WORDS[locale],
+        GREETINGS[locale],
+        THANKS[locale],
+        ...TOPICS.map((topic) => TOPIC_WORDS[topic][locale]),
+      ]),
+    ),
+    greetings: new Set(LOCALES.flatMap((locale) => words(GREETINGS[locale]))),
+    thanks: new Set(LOCALES.flatMap((locale) => words(THANKS[locale]))),
+  };
+}
+
+export function createOfflineAssistant(config: ChatSiteConfig, options: { minScore?: number } = {}): OfflineAssistant {
+  const minScore = options.minScore ?? MIN_SCORE;
+  let reader: ReturnType<typeof buildReader> | undefined;
 
   /** The language the visitor has been writing in, else the page's. */
-  const priorLanguage = (page: Locale, earlier: readonly string[]): Locale => {
+  const priorLanguage = (guess: LanguageGuesser, page: Locale, earlier: readonly string[]): Locale => {
     for (let i = earlier.length - 1; i >= 0; i--) {
       const winner = clearWinner(guess(earlier[i] ?? ""));
       if (winner !== null) return winner;
@@ -81,9 +88,11 @@ export function createOfflineAssistant(config: ChatSiteConfig, options: { minSco
   };
 
   const answer = (question: string, page: Locale, earlier: readonly string[] = []): OfflineAnswer => {
+    reader ??= buildReader(config);
+    const { knowledge, search, guess, greetings, thanks } = reader;
     const said = words(question);
     const evidence = guess(question);
-    const prior = priorLanguage(page, earlier);
+    const prior = priorLanguage(guess, page, earlier);
     if (said.length > 0 && said.every((w) => greetings.has(w) || thanks.has(w))) {
       const locale = pick(evidence, prior);
       const topic = said.some((w) => greetings.has(w) && !thanks.has(w)) ? "greeting" : "thanks";
