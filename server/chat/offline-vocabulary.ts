@@ -54,10 +54,10 @@ export const TOPIC_WORDS: Record<Topic, Record<Locale, string>> = {
     es: "vendeis ofreceis producto presentacion",
   },
   price: {
-    fr: "prix tarif tarifs combien coute coûte couter coût cher chère euros montant somme total valeur promo réduction",
-    en: "price prices pricing cost costs much expensive cheap amount euros total fee charge rate",
-    it: "prezzo prezzi costo costa costano costare quanto quant caro euro importo tariffa totale viene sconto",
-    es: "precio precios coste costo cuesta cuestan costar cuanto vale caro euros importe tarifa total descuento",
+    fr: "prix tarif tarifs combien coute coûte couter coût cher chère euros montant somme total valeur promo réduction gratuit",
+    en: "price prices pricing cost costs much expensive cheap amount euros total fee charge rate free",
+    it: "prezzo prezzi costo costa costano costare quanto quant caro euro importo tariffa totale viene sconto gratis gratuito",
+    es: "precio precios coste costo cuesta cuestan costar cuanto vale caro euros importe tarifa total descuento gratis gratuito",
   },
   payment: {
     fr: "payer paye paiement payement moyen moyens mode carte bancaire cb visa mastercard amex paypal bitcoin crypto virement apple google pay plusieurs fois 3x 4x mensualités échelonné espèces chèque prenez acceptez acheter commander",
@@ -73,7 +73,7 @@ export const TOPIC_WORDS: Record<Topic, Record<Locale, string>> = {
   },
   refund: {
     fr: "rembourser remboursement remboursé remboursée garantie satisfait plait plaît convient convaincu argent récupérer rétractation essai essayer déçu",
-    en: "refund refunds refunded money back guarantee moneyback satisfied like happy trial return reimburse disappointed",
+    en: "refund refunds refunded money back guarantee moneyback satisfied like happy trial free return reimburse disappointed",
     it: "rimborso rimborsare rimborsato rimborsati garanzia soddisfatto soddisfatti piace convince convinto soldi indietro riavere restituzione prova deluso",
     es: "reembolso reembolsar devolucion devolver dinero garantia satisfecho gusta convence recuperar prueba decepcionado",
   },
@@ -132,10 +132,10 @@ export const TOPIC_WORDS: Record<Topic, Record<Locale, string>> = {
     es: "contactar contacto soporte atencion cliente clientes ayuda humano persona alguien agente hablar escribir direccion telefono horario horarios abierto domingo responde",
   },
   problem: {
-    fr: "problème souci erreur bug bloqué refusé refusée invalide incorrecte deux double débité débiter prélevé facturé clé marche fonctionne",
-    en: "problem issue error bug stuck refused rejected invalid wrong twice double charged key broken work works",
-    it: "problema errore bug bloccato rifiutata rifiutato invalida sbagliata due volte doppio addebitato chiave funziona",
-    es: "problema error fallo bloqueado rechazada rechazado invalida incorrecta dos veces doble cobrado clave funciona",
+    fr: "problème souci erreur bug bloqué refusé refusée invalide incorrecte deux double débité débiter prélevé facturé clé lien marche fonctionne",
+    en: "problem issue error bug stuck refused rejected invalid wrong twice double charged key link broken work works",
+    it: "problema errore bug bloccato rifiutata rifiutato invalida sbagliata due volte doppio addebitato chiave link collegamento funziona",
+    es: "problema error fallo bloqueado rechazada rechazado invalida incorrecta dos veces doble cobrado clave enlace funciona",
   },
   catalogue: {
     fr: "netflix disney hbo prime amazon canal sky dazn bein foot football match matchs ligue champions sport sports direct live chaîne chaînes titre titres saison marvel catalogue liste",
@@ -162,10 +162,10 @@ export const TOPIC_WORDS: Record<Topic, Record<Locale, string>> = {
     es: "novedades nuevos nuevas añadis añaden agregan frecuencia cada semana recientes estrenos",
   },
   updates: {
-    fr: "mise jour mises update version correctifs automatiques",
-    en: "update updates updated version fixes automatic",
-    it: "aggiornamento aggiornamenti aggiorna versione automatici",
-    es: "actualizacion actualizaciones actualiza version automaticas",
+    fr: "mise jour mises update correctifs automatiques",
+    en: "update updates updated fixes automatic",
+    it: "aggiornamento aggiornamenti aggiorna automatici",
+    es: "actualizacion actualizaciones actualiza automaticas",
   },
   languages: {
     fr: "sous titres langue langues vf vo vostfr audio doublage français anglais",

@@ -66,6 +66,9 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "C'est autorisé en France ?", lang: "fr", intent: "legality" },
   { q: "Comment je fais pour acheter ?", lang: "fr", intent: "payment-methods" },
   { q: "Comment ça marche ?", lang: "fr", intent: "delivery" },
+  { q: "c'est gratuit ?", lang: "fr", intent: "price", no: true },
+  { q: "vous avez une version d'essai ?", lang: "fr", intent: "refund" },
+  { q: "le lien ne marche pas", lang: "fr", intent: "support" },
   { q: "ça marche hors connexion ?", lang: "fr", intent: "offline" },
   { q: "C'est quoi Lifetime Stream ?", lang: "fr", intent: "price" },
 
@@ -127,6 +130,8 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "Is it allowed in the UK?", lang: "en", intent: "legality" },
   { q: "How do I buy it?", lang: "en", intent: "payment-methods" },
   { q: "How does it work?", lang: "en", intent: "delivery" },
+  { q: "is it free?", lang: "en", intent: "price", no: true },
+  { q: "is there a free trial?", lang: "en", intent: "refund" },
   { q: "does it work offline", lang: "en", intent: "offline" },
   { q: "Can I share my account with my family?", lang: "en", intent: "off-topic" },
   { q: "What do you sell?", lang: "en", intent: "price" },
@@ -188,6 +193,7 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "È consentito in Italia?", lang: "it", intent: "legality" },
   { q: "Come faccio a comprarlo?", lang: "it", intent: "payment-methods" },
   { q: "Come funziona?", lang: "it", intent: "delivery" },
+  { q: "è gratis?", lang: "it", intent: "price", no: true },
   { q: "funziona anche offline?", lang: "it", intent: "offline" },
   { q: "Dov'è la mia chiave? Ho pagato un'ora fa", lang: "it", intent: "not-received" },
 
@@ -246,6 +252,7 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "¿Está permitido en España?", lang: "es", intent: "legality" },
   { q: "¿Cómo lo compro?", lang: "es", intent: "payment-methods" },
   { q: "¿Cómo funciona?", lang: "es", intent: "delivery" },
+  { q: "¿es gratis?", lang: "es", intent: "price", no: true },
   { q: "¿Funciona sin conexión?", lang: "es", intent: "offline" },
   { q: "¿Dónde está mi clave? Pagué hace una hora", lang: "es", intent: "not-received" },
 
