@@ -18,7 +18,8 @@ export class DatabaseBusyError extends Error {
   constructor(readonly waitedMs: number, options?: { cause?: unknown }) {
     super(`The database is locked by another connection (waited ${Math.round(waitedMs)} ms)`, options);
     this.name = "DatabaseBusyError";
-    this.retryAfterSeconds = Math.max(1, Math.ceil(waitedMs / 1000));
+    // About as long as it waited: no sooner is the lock likely to be gone.
+    this.retryAfterSeconds = Math.max(1, Math.round(waitedMs / 1000));
   }
 }
 
