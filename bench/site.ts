@@ -14,7 +14,7 @@ export async function startSite(args: string[]): Promise<{ base: string; stop: (
   if (args.includes("--build") || !existsSync(exe)) await $`${process.execPath} run ${join(root, "scripts/build.ts")}`.quiet();
   const port = args.find((a) => a.startsWith("--port="))?.slice(7);
   const dataDir = mkdtempSync(join(tmpdir(), "bench-site-"));
-  const server = await startBenchServer([exe], { DATA_DIR: dataDir }, root, port === undefined ? undefined : Number(port));
+  const server = await startBenchServer([exe], { DATA_DIR: dataDir, ...(port === undefined ? {} : { PORT: port }) }, root);
   return {
     base: server.base,
     stop: async () => {

@@ -56,7 +56,8 @@ export type View =
   | { page: "access"; status?: AccessFlag }
   | { page: "unsubscribe"; state: "done" | "unknown" }
   | { page: "not-found" }
-  | { page: "error" }
+  /** `busy`: a write waited its whole bound for another program's database lock (503); nothing changed. */
+  | { page: "error"; reason?: "busy" }
   | TestCheckoutView;
 
 /** Everything a page is rendered from on the server. Only `IslandData` reaches the browser. */

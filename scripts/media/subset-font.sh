@@ -5,7 +5,7 @@
 # A manual tool like make-media.sh: not part of the build, the tests or CI; the output is committed.
 # Needs fonttools with brotli (Debian: apt-get install -y fonttools python3-brotli).
 #
-# What is kept, and why (docs/decisions/008-client-weight.md):
+# What is kept, and why (docs/decisions/009-client-weight.md):
 #   - the characters the four languages and the owner's content can use: Basic Latin, Latin-1
 #     (accents of fr/it/es, « » ¡ ¿ · and the no-break space), Œ œ, the general punctuation block
 #     (– — ‘ ’ “ ” … and the narrow no-break space French number formatting puts before € and

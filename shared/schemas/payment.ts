@@ -57,8 +57,11 @@ export const CARD_FIELD_KEYS = {
   cvc: "checkout.invalidCvc",
 } as const satisfies Record<CardField, MessageKey>;
 
-/** Every text the test checkout's form may show as a problem: a field's, or a declined card. */
-export const CHECKOUT_ERROR_KEYS = [...Object.values(CARD_FIELD_KEYS), "checkout.declined"] as const;
+/**
+ * Every text the test checkout's form may show as a problem: a field's, a declined card, or the
+ * database busy with another program's lock.
+ */
+export const CHECKOUT_ERROR_KEYS = [...Object.values(CARD_FIELD_KEYS), "checkout.declined", "checkout.busy"] as const;
 export type CheckoutErrorKey = (typeof CHECKOUT_ERROR_KEYS)[number];
 
 const text = (key: string, max: number) => v.pipe(v.string(key), v.trim(), v.nonEmpty(key), v.maxLength(max, key));
