@@ -1,7 +1,8 @@
 // What a first visit of the landing page downloads on a phone, as Chromium counts it on the wire
 // (CDP's encodedDataLength: compressed bodies plus headers), by kind of resource:
-//   1. 360 x 740 phone, the page loaded and left unscrolled (targets: ≤ 100 KB in all, ≤ 60 KB JS);
-//   2. the same phone with a 2x screen, scrolled to the end (target: ≤ 160 KB).
+//   1. a 360 x 740 phone with a 2x screen, the page loaded and left unscrolled (targets: ≤ 100 KB in
+//      all, ≤ 60 KB of JavaScript);
+//   2. the same phone scrolled to the end, a screen at a time (target: ≤ 160 KB).
 // Prints figures only. Runs the executable (bench/site.ts), or measures a running site:
 //   ./node_modules/.bin/bun run bench/first-visit.ts [--build] [--port=N] [--url=http://host:port] [path...]
 import { chromium, type CDPSession } from "playwright-core";

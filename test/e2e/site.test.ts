@@ -104,6 +104,17 @@ test("the demo dialog opens from the keyboard, loads the video only then, closes
   await context.close();
 });
 
+test("when an island's code cannot be loaded, its link still does what it does without script", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.route("**/assets/chunk-*.js", (route) => route.abort());
+  await page.goto("/en");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("link", { name: "See details" }).first().click();
+  await page.waitForURL("**/demo-video.mp4");
+  await context.close();
+});
+
 test("FAQ: opening a second question closes the first", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
