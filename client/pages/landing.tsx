@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { pathFor } from "../../shared/routes";
 import { DemoButton } from "../components/demo-dialog";
 import { Icon, type IconName } from "../components/icons";
@@ -64,6 +65,21 @@ function NotApplicable() {
       <span aria-hidden="true">{t("comparison.notApplicable")}</span>
       <span className="sr-only">{t("comparison.lifetime")}</span>
     </>
+  );
+}
+
+/**
+ * An amount of the comparison. On phones the rows stack (client/styles.css) and each amount shows
+ * its column's name above it; screen readers have the real column header, so the copy is hidden
+ * from them.
+ */
+function ComparisonCell({ labelKey, children }: { labelKey: string; children: ReactNode }) {
+  const { t } = useI18n();
+  return (
+    <td>
+      <span className="comparison__label" aria-hidden="true">{t(labelKey)}</span>
+      {children}
+    </td>
   );
 }
 
@@ -224,12 +240,12 @@ export function LandingPage() {
                         {row.name}
                         {row.highlight ? <span className="pill">{t("comparison.ourOffer")}</span> : null}
                       </th>
-                      <td>{row.monthly ?? <NotApplicable />}</td>
-                      <td>{row.yearly ?? <NotApplicable />}</td>
-                      <td>
+                      <ComparisonCell labelKey="comparison.perMonth">{row.monthly ?? <NotApplicable />}</ComparisonCell>
+                      <ComparisonCell labelKey="comparison.perYear">{row.yearly ?? <NotApplicable />}</ComparisonCell>
+                      <ComparisonCell labelKey="comparison.fiveYears">
                         {row.fiveYears}
                         {row.highlight ? <span className="muted"> {t("comparison.oneTime")}</span> : null}
-                      </td>
+                      </ComparisonCell>
                     </tr>
                   ))}
                 </tbody>
