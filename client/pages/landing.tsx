@@ -12,6 +12,30 @@ const FEATURES: IconName[] = ["hd", "devices", "unlock", "refresh"];
 const BENEFITS: IconName[] = ["offline", "noAds", "update", "support", "guide", "shield"];
 const STEPS = [1, 2, 3, 4] as const;
 
+/** A transparent pixel: what phones load in place of the hero's picture (see HeroVisual). */
+const BLANK_PIXEL = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
+
+/**
+ * The app beside the hero text on computers (1024 px and up), so the first screen shows the product.
+ * Phones get the blank pixel, hidden by the stylesheet: their first screen weighs what it did. The
+ * <source> is chosen by the browser's preload scanner, so a computer fetches the picture as early as
+ * the stylesheet; width and height keep its box from moving anything when it arrives.
+ */
+function HeroVisual() {
+  const { t, data } = useI18n();
+  const { assets } = data;
+  return (
+    <picture className="hero__visual">
+      <source
+        media="(min-width: 1024px)"
+        srcSet={`${assets.preview640} 640w, ${assets.preview1280} 1280w`}
+        sizes="(min-width: 1240px) 520px, 42vw"
+      />
+      <img src={BLANK_PIXEL} width="1280" height="800" alt={t("preview.alt")} fetchPriority="high" />
+    </picture>
+  );
+}
+
 /** The pair of buttons that ends a marketing section (spec section 2): exactly five on the page. */
 function CtaRow({ titleKey }: { titleKey: string }) {
   const { t, locale } = useI18n();
@@ -119,6 +143,7 @@ export function LandingPage() {
               <span aria-hidden="true"> · </span>
               <span>{t("hero.users")}</span>
             </p>
+            <HeroVisual />
           </div>
         </section>
 
