@@ -56,10 +56,11 @@ function CtaRow({ titleKey }: { titleKey: string }) {
   );
 }
 
-function AccessButtons() {
+/** `keepClear`: the purchase toast waits rather than cover these (client/components/social-proof-toast.tsx). */
+function AccessButtons({ keepClear = false }: { keepClear?: boolean }) {
   const { t, locale } = useI18n();
   return (
-    <div className="button-row">
+    <div className="button-row" data-keep-clear={keepClear ? "" : undefined}>
       <a className="button button--primary button--large" href={pathFor("payment", locale)}>
         {t("hero.getAccess")}
         <Icon name="arrow" />
@@ -137,8 +138,8 @@ export function LandingPage() {
             </p>
             <h1 id="hero-title" className="hero__title">{t("heroTitle")}</h1>
             <p className="hero__subtitle">{t("heroSubtitle")}</p>
-            <AccessButtons />
-            <p className="hero__meta">
+            <AccessButtons keepClear />
+            <p className="hero__meta" data-keep-clear="">
               <span className="hero__price">{t("hero.priceNote")}</span>
               <span aria-hidden="true"> · </span>
               <span>{t("hero.users")}</span>
