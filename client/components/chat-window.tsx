@@ -112,8 +112,9 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
           <Icon name="close" />
         </button>
       </div>
-      {/* role="log" is not allowed on a list, and messages of a log need no list: plain blocks. */}
-      <div ref={logRef} className="chat-log" role="log" aria-live="polite" aria-busy={pending} aria-label={t("chat.title")}>
+      {/* role="log" is not allowed on a list, and messages of a log need no list: plain blocks.
+          Focusable, so that a keyboard can scroll back through a conversation longer than the window. */}
+      <div ref={logRef} className="chat-log" role="log" tabIndex={0} aria-live="polite" aria-busy={pending} aria-label={t("chat.title")}>
         <ChatLine role="assistant" content={t("chat.greeting")} />
         {lines.map((line) => (
           <ChatLine key={line.id} role={line.role} content={line.content} />
