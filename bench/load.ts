@@ -44,8 +44,8 @@ export const fmt = (r: LoadResult) =>
  * Starts a server as its own process on a random loopback port (`cmd`: the executable, or
  * `bun run server/main.ts`) and resolves once it answers /healthz.
  */
-export async function startBenchServer(cmd: string[], env: Record<string, string>, cwd: string): Promise<{ base: string; stop: () => Promise<void> }> {
-  const port = 3900 + Math.floor(Math.random() * 99);
+/** `port`: where to listen when the machine's free ports are given (a random one of 3900-3998 otherwise). */
+export async function startBenchServer(cmd: string[], env: Record<string, string>, cwd: string, port = 3900 + Math.floor(Math.random() * 99)): Promise<{ base: string; stop: () => Promise<void> }> {
   const server = Bun.spawn(cmd, {
     cwd,
     env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", ...env },
