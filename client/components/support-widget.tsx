@@ -43,7 +43,7 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
   const triggerRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const addressRef = useRef<HTMLAnchorElement>(null);
-  const rootRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
     if ((panel !== "menu" && panel !== "chat") || ChatWindow !== null) return;
@@ -131,7 +131,9 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
   };
 
   return (
-    <div ref={rootRef} className="support">
+    // A landmark of its own: the menu, the chat and the address it shows are not page content of
+    // <main>, and would otherwise sit outside every landmark.
+    <aside ref={rootRef} className="support" aria-label={t("support.button")}>
       {panel === "chat" && ChatWindow !== null ? <ChatWindow onClose={close} /> : null}
       {panel === "menu" ? (
         <div ref={menuRef} id={menuId} className="support__menu" role="menu" aria-label={t("support.menu")} onKeyDown={onMenuKeyDown}>
@@ -168,6 +170,6 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
       >
         <Icon name={panel === "chat" ? "close" : "support"} />
       </button>
-    </div>
+    </aside>
   );
 }

@@ -47,4 +47,3 @@ export function TestCheckoutPage({ view }: { view: TestCheckoutView }) {
     </>
   );
 }
-
