@@ -24,7 +24,7 @@ test("the page's script holds no React and no code for payment, chat or leads: t
 
 test("the chat window's code is a chunk apart from the support button's, which imports it only when the menu opens", () => {
   const chat = holding("/api/chat");
-  const support = holding("support__trigger");
+  const support = holding("support.emailCopiedDesc");
   expect(chat).toHaveLength(1);
   expect(support).toHaveLength(1);
   expect(chat).not.toEqual(support);
