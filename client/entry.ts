@@ -44,8 +44,8 @@ function schedule(trigger: Exclude<IslandTrigger, { on: "companion" }>, containe
       void go();
       return;
     case "loaded":
-      if (document.readyState === "complete") void go();
-      else window.addEventListener("load", () => void go(), { once: true });
+      if (document.readyState === "complete") inTaskOfItsOwn(go);
+      else window.addEventListener("load", () => inTaskOfItsOwn(go), { once: true });
       return;
     case "delay":
       // Counted from the page load (navigation start), like the island's own timers.
@@ -57,6 +57,19 @@ function schedule(trigger: Exclude<IslandTrigger, { on: "companion" }>, containe
     case "intent":
       whenReachedFor(container, trigger.also, go);
   }
+}
+
+/**
+ * Runs `go` in a task of its own (a message to itself), so that its work (storage, a request) does
+ * not lengthen the task that finished loading the page: one long task blocks input as a whole.
+ */
+function inTaskOfItsOwn(go: () => Promise<void>): void {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    void go();
+  };
+  channel.port2.postMessage(null);
 }
 
 function whenNearViewport(container: HTMLElement, go: () => Promise<void>): void {
