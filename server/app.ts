@@ -14,7 +14,7 @@ import { unsubscribeController } from "./leads/unsubscribe";
 import { licensesController } from "./licenses/controller";
 import { pagesController } from "./pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
-import { newNonce, securityHeaders, isHttps } from "./security";
+import { securityHeaders, isHttps } from "./security";
 import { socialProofController } from "./social-proof/controller";
 
 /** Builds the whole site as one Elysia app; `server/main.ts` only listens. */
@@ -37,8 +37,7 @@ export function createApp(deps: AppDeps) {
       .onError(async ({ code, error, request, path }) => {
         // Anything that escaped a handler. Clients never see a stack trace or an error's text:
         // JSON for the API, the localized error page for everything else, and a log line.
-        const nonce = newNonce();
-        const headers = securityHeaders(nonce, isHttps(request, config.trustProxy));
+        const headers = { ...securityHeaders(isHttps(request, config.trustProxy)), "cache-control": "no-store" };
         const api = path.startsWith("/api/");
         if (code === "NOT_FOUND") {
           if (POST_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { ...headers, allow: "POST" } });
@@ -57,7 +56,7 @@ export function createApp(deps: AppDeps) {
         if (request.signal.aborted) return Response.json({ error: "Client closed the connection" }, { status: 400, headers });
         log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
         if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
-        const response = await render({ view: { page: "error" }, locale: localeOfPath(path), nonce, status: 500, acceptEncoding: request.headers.get("accept-encoding") });
+        const response = await render({ view: { page: "error" }, locale: localeOfPath(path), status: 500, acceptEncoding: request.headers.get("accept-encoding") });
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;
       })

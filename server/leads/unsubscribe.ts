@@ -22,7 +22,7 @@ export function unsubscribeController(deps: AppDeps) {
 
   return new Elysia({ name: "unsubscribe" })
     .use(requestContext(config))
-    .get("/unsubscribe", ({ request, nonce, query }) => {
+    .get("/unsubscribe", ({ request, query }) => {
       const token = tokenOf(query);
       const lead = token.success ? unsubscribeLead(db, token.output, now()) : null;
       if (lead !== null) log.info("lead unsubscribed", { via: "link" });
@@ -30,10 +30,8 @@ export function unsubscribeController(deps: AppDeps) {
       return render({
         view: { page: "unsubscribe", state: lead === null ? "unknown" : "done" },
         locale,
-        nonce,
         status: lead === null ? 404 : 200,
         acceptEncoding: request.headers.get("accept-encoding"),
-        cacheable: true,
       });
     })
     .post(
