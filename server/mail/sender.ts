@@ -4,7 +4,8 @@ import { emailLeads, orders } from "../../db/schema";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import type { Locale } from "../../shared/locales";
-import { composeMail } from "./compose";
+// The e-mail templates (React Email) are loaded with the first message, not at start-up.
+const loadCompose = () => import("./compose");
 import type { MailContext } from "./templates/messages";
 import { claimDue, markFinal, markRetry, markSent, resumeAfterRestart, type OutboxRow } from "./outbox";
 import { MailSendError, type MailTransport } from "./transport";
@@ -61,7 +62,7 @@ export function createMailSender(deps: { db: Db; config: Config; log: Logger; tr
       return;
     }
     try {
-      const mail = await composeMail(row, config, contexts);
+      const mail = await (await loadCompose()).composeMail(row, config, contexts);
       if (mail === null) {
         markFinal(db, row.id, "failed", "unreadable payload");
         log.error("mail not composed", { id: row.id, kind: row.kind });
