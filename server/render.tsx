@@ -1,4 +1,3 @@
-import { renderToReadableStream } from "react-dom/server";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { App, serializePageData } from "../client/app";
 import type { PageData, View } from "../client/page-data";
@@ -71,6 +70,9 @@ export function createDocumentRenderer(deps: { config: Config; assets: AssetStor
   const html = async (data: PageData): Promise<string> => {
     const dataJson = serializePageData(data);
     let failure: unknown = null;
+    // Loaded on first use: a process serving only pages made ahead (the executable's) never needs
+    // React's server renderer, about 14 MB of memory.
+    const { renderToReadableStream } = await import("react-dom/server");
     const stream = await renderToReadableStream(<App data={data} dataJson={dataJson} />, {
       bootstrapModules: [assets.urls.js],
       onError(error) {

@@ -53,10 +53,11 @@ export type StaticPages = {
 type Encoding = "br" | "gzip";
 type Headers = Record<string, string>;
 /**
- * One encoding of a page: its answers made once, over HTTP and over HTTPS (HSTS), and cloned for
- * each request (a clone costs a sixth of building a response with its 13 headers).
+ * One encoding of a page: its answer made on first use, over HTTP and over HTTPS (HSTS), then
+ * cloned for each request (a clone shares the body and costs a sixth of building a response with
+ * its 13 headers).
  */
-type Variant = { body: Bytes; etag: string; ok: [http: Response, https: Response]; notModified: [http: Response, https: Response] };
+type Variant = { body: Bytes; etag: string; answer(https: boolean, notModified: boolean): Response };
 type Page = {
   key: string;
   status: number;
@@ -99,12 +100,20 @@ function variant(body: Bytes, status: number, encoding: Encoding | null): Varian
   // Validators only on a 200: preconditions do not apply to a 404 (RFC 9110 §13.2.1).
   if (status === 200) headers.etag = etag;
   const notModified: Headers = { etag, vary: "Accept-Encoding", "cache-control": STATIC_PAGE_CACHE_CONTROL };
-  const over = (https: boolean, own: Headers) => ({ ...securityHeaders(https), ...own });
+  // [over HTTP, over HTTPS] × [the page, 304]
+  const made: (Response | undefined)[] = [];
   return {
     body,
     etag,
-    ok: [new Response(body, { status, headers: over(false, headers) }), new Response(body, { status, headers: over(true, headers) })],
-    notModified: [new Response(null, { status: 304, headers: over(false, notModified) }), new Response(null, { status: 304, headers: over(true, notModified) })],
+    answer(https, unchanged) {
+      const slot = (https ? 2 : 0) + (unchanged ? 1 : 0);
+      let response = made[slot];
+      if (response === undefined) {
+        const all = { ...securityHeaders(https), ...(unchanged ? notModified : headers) };
+        made[slot] = response = unchanged ? new Response(null, { status: 304, headers: all }) : new Response(body, { status, headers: all });
+      }
+      return response.clone();
+    },
   };
 }
 
@@ -193,11 +202,8 @@ export function createStaticPages(deps: {
 
   // Complete answers, security headers included: the fast path of pages/controller.ts answers
   // before the request context that sets them for other routes.
-  const answer = (request: Request, page: Page, chosen: Variant): Response => {
-    const over = isHttps(request, config.trustProxy) ? 1 : 0;
-    if (page.status === 200 && noneMatchHits(request.headers.get("if-none-match"), chosen.etag)) return chosen.notModified[over].clone();
-    return chosen.ok[over].clone();
-  };
+  const answer = (request: Request, page: Page, chosen: Variant): Response =>
+    chosen.answer(isHttps(request, config.trustProxy), page.status === 200 && noneMatchHits(request.headers.get("if-none-match"), chosen.etag));
 
   const respondSlowly = async (request: Request, key: string, view: View, locale: Locale, status: number, encoding: Encoding | null) => {
     const page = pages.get(key) ?? (await load(key, view, locale, status));
