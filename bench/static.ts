@@ -132,7 +132,8 @@ try {
       `error_log ${join(nginxDir, "error.log")};`,
       "events { worker_connections 1024; }",
       "http {",
-      `  access_log ${join(nginxDir, "access.log")};`,
+      // Buffered, as the site writes its log once per event-loop turn.
+      `  access_log ${join(nginxDir, "access.log")} combined buffer=64k flush=1s;`,
       "  sendfile on; tcp_nopush on; keepalive_requests 100000;",
       ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${join(nginxDir, `${t}-temp`)};`),
       `  server { listen 127.0.0.1:${nginxPort} reuseport; root ${join(nginxDir, "html")};`,

@@ -12,7 +12,7 @@ import { serveOptions } from "./http/serve-options";
 import { leadsController } from "./leads/controller";
 import { unsubscribeController } from "./leads/unsubscribe";
 import { licensesController } from "./licenses/controller";
-import { pagesController } from "./pages/controller";
+import { pagesController, plainPageAnswers } from "./pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
 import { securityHeaders, isHttps } from "./security";
 import { socialProofController } from "./social-proof/controller";
@@ -20,6 +20,7 @@ import { socialProofController } from "./social-proof/controller";
 /** Builds the whole site as one Elysia app; `server/main.ts` only listens. */
 export function createApp(deps: AppDeps) {
   const { config, log, render } = deps;
+  const plainPages = plainPageAnswers(deps.staticPages);
   const app = (
     new Elysia({
       // Route by the path alone. By default Elysia looks for the path from the 12th character of the
@@ -27,8 +28,9 @@ export function createApp(deps: AppDeps) {
       handler: { standardHostname: false },
       serve: serveOptions(log),
     })
-      // First: one access-log line and an x-request-id for every answer, whoever gives it.
-      .use(accessLog(config, log, (request): Promise<Response> => app.handle(request)))
+      // First: one access-log line and an x-request-id for every answer, whoever gives it. The pages
+      // without a query, most of the traffic, are answered from memory without Elysia (decision 007).
+      .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request)))
       // Before everything else: a request with an unusable Host has no URL to route by.
       .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
       .use(sameOriginGuard(config, log))

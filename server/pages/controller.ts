@@ -8,7 +8,7 @@ import type { AppDeps } from "../deps";
 import { POST_ONLY_API } from "../http/api-paths";
 import { requestContext } from "../http/context";
 import { serveAsset } from "./static";
-import type { StaticPageRef } from "./static-pages";
+import type { StaticPageRef, StaticPages } from "./static-pages";
 
 const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid"]));
 const AccessStatus = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
@@ -41,6 +41,29 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams): View |
     case "guide":
       return { page: "guide" };
   }
+}
+
+/**
+ * Most requests are a GET of a page without a query, whose view is known before any request: they
+ * are answered from memory before Elysia's routing and request context (app.ts), which cost more
+ * than the answer itself (security headers are in the page's answer). Undefined for anything else.
+ */
+export function plainPageAnswers(staticPages: StaticPages): (request: Request) => Response | Promise<Response> | undefined {
+  const plainPages = new Map<string, { view: View; locale: Locale }>();
+  for (const page of PAGE_IDS) {
+    for (const locale of LOCALES) {
+      const view = staticViewFor({ page, locale }, new URLSearchParams());
+      if (view !== null) plainPages.set(pathFor(page, locale), { view, locale });
+    }
+  }
+  return (request) => {
+    if (request.method !== "GET" && request.method !== "HEAD") return undefined;
+    const path = plainPathOf(request.url);
+    const plain = path === null ? undefined : plainPages.get(path);
+    // A URL that does not parse (an unusable Host header) is the Host guard's to answer.
+    if (plain === undefined || !URL.canParse(request.url)) return undefined;
+    return staticPages.respond(request, plain.view, plain.locale);
+  };
 }
 
 /** The path of an absolute URL without query (`http://host/en` → `/en`); null when it has one. */
@@ -81,21 +104,11 @@ export function pagesController(deps: AppDeps) {
     });
   };
 
-  // Most requests are for a page without a query, whose view is known before any request: they are
-  // answered from memory as soon as the request arrives (after the Host and same-origin checks),
-  // without routing or the request context, which cost more than the answer itself.
-  const plainPages = new Map<string, { view: View; locale: Locale }>();
-  const app = new Elysia({ name: "pages" }).onRequest(({ request }) => {
-    if (request.method !== "GET" && request.method !== "HEAD") return;
-    const path = plainPathOf(request.url);
-    const plain = path === null ? undefined : plainPages.get(path);
-    if (plain !== undefined) return staticPages.respond(request, plain.view, plain.locale);
-  });
-  app.use(requestContext(deps.config));
+  const app = new Elysia({ name: "pages" }).use(requestContext(deps.config));
   for (const page of PAGE_IDS) {
     for (const locale of LOCALES) {
+      // Most requests have no query: their view is known before any request.
       const plain = staticViewFor({ page, locale }, new URLSearchParams());
-      if (plain !== null) plainPages.set(pathFor(page, locale), { view: plain, locale });
       app.get(pathFor(page, locale), ({ request }) => {
         const queryAt = request.url.indexOf("?");
         if (plain !== null && queryAt === -1) return staticPages.respond(request, plain, locale);
