@@ -41,6 +41,6 @@ writeFileSync(
 );
 
 const outfile = join(dist, "site");
-await $`${process.execPath} build --compile --minify --bytecode --format=esm --sourcemap=none ${join(dist, "main-compiled.ts")} --outfile ${outfile} --define process.env.NODE_ENV='"production"'`.cwd(root);
+await $`${process.execPath} build --compile --splitting --minify --bytecode --format=esm --sourcemap=none ${join(dist, "main-compiled.ts")} --outfile ${outfile} --define process.env.NODE_ENV='"production"'`.cwd(root);
 const size = Bun.file(outfile).size;
 console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) with ${files.length} client files`);
