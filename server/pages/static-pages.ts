@@ -1,4 +1,3 @@
-import { serializePageData } from "../../client/app";
 import type { View } from "../../client/page-data";
 import type { Locale } from "../../shared/locales";
 import { pickEncoding } from "../http/accept-encoding";
@@ -27,7 +26,7 @@ const MAX_PAGES = 512;
 export type PrebuiltPage = {
   /** Which page: its language, status and view (see `pageKey`). */
   key: string;
-  /** SHA-256 of the page data it was rendered from: a page made with other settings is not used. */
+  /** SHA-256 of the page data (JSON) it was rendered from: a page made with other settings is not used. */
   dataHash: string;
   status: number;
   html: Bytes;
@@ -160,7 +159,7 @@ export function createStaticPages(deps: {
     pending = (async (): Promise<Page | null> => {
       try {
         const data = documents.pageData(view, locale);
-        const dataHash = contentHash(encoder.encode(serializePageData(data)));
+        const dataHash = contentHash(encoder.encode(JSON.stringify(data)));
         const made = prebuilt.get(key);
         let page: Page;
         if (made !== undefined && made.dataHash === dataHash && made.status === status) {
