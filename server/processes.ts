@@ -65,6 +65,15 @@ export function startWorkers(options: {
   let start: WorkerStart | null = null;
   let stopping = false;
 
+  const send = (child: Subprocess, message: WorkerStart) => {
+    try {
+      child.send({ kind: "start", ...message });
+    } catch (error) {
+      // The worker is gone already: it is started again (and handed this) when its exit is seen.
+      log.warn("worker not reachable", { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
   const spawn = (worker: number) => {
     const startedAt = Date.now();
     const child = Bun.spawn({
@@ -78,7 +87,7 @@ export function startWorkers(options: {
       },
     });
     running.set(worker, child);
-    if (start !== null) child.send({ kind: "start", ...start });
+    if (start !== null) send(child, start);
     void child.exited.then((code) => {
       running.delete(worker);
       if (stopping) return;
@@ -94,7 +103,8 @@ export function startWorkers(options: {
   return {
     begin(message) {
       start = message;
-      for (const child of running.values()) child.send({ kind: "start", ...message });
+      if (stopping) return;
+      for (const child of running.values()) send(child, message);
     },
     async stop(graceMs = 10_000) {
       stopping = true;

@@ -16,8 +16,8 @@ import { isHttps, securityHeaders } from "../security";
 export const STATIC_PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=60";
 
 /**
- * Beyond this many kept pages (every page × language × query variant is about 100, the 404 page
- * included), a page is rendered per request instead of kept: a view that someday carried free text
+ * Beyond this many kept pages (every page × language × query variant, the 404 page included, is
+ * fewer than 100 today), a page is rendered per request instead of kept: a view that someday carried free text
  * from the URL must not grow the memory without bound.
  */
 const MAX_PAGES = 512;
@@ -50,7 +50,7 @@ export type StaticPages = {
 };
 
 type Encoding = "br" | "gzip";
-type Headers = Record<string, string>;
+type HeaderMap = Record<string, string>;
 /**
  * One encoding of a page: its answer made on first use, over HTTP and over HTTPS (HSTS), then
  * cloned for each request (a clone shares the body and costs a sixth of building a response with
@@ -90,7 +90,7 @@ const encoder = new TextEncoder();
 
 function variant(body: Bytes, status: number, encoding: Encoding | null): Variant {
   const etag = strongEtag(body);
-  const headers: Headers = {
+  const headers: HeaderMap = {
     "content-type": "text/html; charset=utf-8",
     "cache-control": STATIC_PAGE_CACHE_CONTROL,
     vary: "Accept-Encoding",
@@ -98,7 +98,7 @@ function variant(body: Bytes, status: number, encoding: Encoding | null): Varian
   if (encoding !== null) headers["content-encoding"] = encoding;
   // Validators only on a 200: preconditions do not apply to a 404 (RFC 9110 §13.2.1).
   if (status === 200) headers.etag = etag;
-  const notModified: Headers = { etag, vary: "Accept-Encoding", "cache-control": STATIC_PAGE_CACHE_CONTROL };
+  const notModified: HeaderMap = { etag, vary: "Accept-Encoding", "cache-control": STATIC_PAGE_CACHE_CONTROL };
   // [over HTTP, over HTTPS] × [the page, 304]
   const made: (Response | undefined)[] = [];
   return {
@@ -192,14 +192,21 @@ export function createStaticPages(deps: {
 
   const compress = (page: Page): Promise<void> => {
     if (page.br !== undefined && page.gzip !== undefined) return Promise.resolve();
-    page.compressing ??= compressBody(page.identity.body).then((compressed) => {
-      page.br = variant(compressed.br, page.status, "br");
-      page.gzip = variant(compressed.gzip, page.status, "gzip");
-    });
+    page.compressing ??= compressBody(page.identity.body).then(
+      (compressed) => {
+        page.br = variant(compressed.br, page.status, "br");
+        page.gzip = variant(compressed.gzip, page.status, "gzip");
+      },
+      (error: unknown) => {
+        // Tried again by the next request rather than failing every one.
+        page.compressing = undefined;
+        throw error;
+      },
+    );
     return page.compressing;
   };
 
-  // Complete answers, security headers included: the fast path of pages/controller.ts answers
+  // Complete answers, security headers included: plainPageAnswers (pages/controller.ts) answers
   // before the request context that sets them for other routes.
   const answer = (request: Request, page: Page, chosen: Variant): Response =>
     chosen.answer(isHttps(request, config.trustProxy), page.status === 200 && noneMatchHits(request.headers.get("if-none-match"), chosen.etag));
