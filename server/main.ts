@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { openDb, type Db } from "../db/client";
+import { createWriter, isBusyError } from "../db/writer";
 import { createApp } from "./app";
 import { assetStoreFrom, buildClient, createAssetStore, type AssetStore, type ClientFile } from "./assets";
 import { ConfigError, loadConfig, type Config } from "./config";
@@ -34,6 +35,24 @@ function configOrExit(): Config {
   }
 }
 
+/**
+ * The database, opened and migrated. Start-up waits 5 s for another program's lock, and only when
+ * there are migrations to apply (an up-to-date file is only read): past that, a message rather
+ * than a stack trace.
+ */
+function dbOrExit(config: Config): Db {
+  try {
+    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    console.error(`The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and its schema needs updating: start again once it is finished.`);
+    process.exit(1);
+  }
+}
+
+/** Writes wait for another connection's lock at most DB_BUSY_WAIT_MS (db/writer.ts); the writer keeps no state. */
+const writerFor = (db: Db, config: Config) => createWriter(db, { waitMs: config.dbBusyWaitMs });
+
 /** Entry point shared by `bun run server/main.ts` and the compiled executable (which passes what it embeds). */
 export async function main(argv: string[], embedded?: Embedded): Promise<void> {
   const [command] = argv;
@@ -50,7 +69,7 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
   if (command === WORKER_COMMAND) return serveAsWorker(config, Number(argv[1] ?? 0), compress);
   if (command !== undefined) {
     exitQuietlyWhenStdoutCloses();
-    const code = runCommand(argv, config, (chunk) => process.stdout.write(chunk), (line) => console.error(line));
+    const code = await runCommand(argv, config, (chunk) => process.stdout.write(chunk), (line) => console.error(line));
     if (code !== 0) process.exit(code);
     return;
   }
@@ -61,21 +80,22 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
 
 /** The site's server parts on one process; the assets and pages are made or handed over by the caller. */
 function siteOn(config: Config, log: Logger, db: Db, assets: AssetStore, pages: readonly PrebuiltPage[], compress: Compress, mailer: Pick<MailSender, "wake">) {
+  const write = writerFor(db, config);
   const documents = createDocumentRenderer({ config, assets });
   const staticPages = createStaticPages({ documents, log, config, prebuilt: pages, compress });
   const render = createRenderer({ config, assets, log });
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: loadIpHashSecret(config.ipHashSecret, config.dataDir) });
-  const app = createApp({ config, db, assets, log, render, staticPages, mailer, rateLimits, now: () => new Date() });
+  const app = createApp({ config, db, write, assets, log, render, staticPages, mailer, rateLimits, now: () => new Date() });
   return { staticPages, rateLimits, app };
 }
 
 async function serve(config: Config, embedded: Embedded | undefined, self: string[], compress: Compress): Promise<void> {
   const log = createLogger(config.logLevel, undefined, { secrets: configSecrets(config) });
+  // Migrations run here, before any worker opens the database.
+  const db = dbOrExit(config);
   const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
-  // Migrations run here, before any worker opens the database.
-  const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
-  const mailer = createMailSender({ db, config, log, transport, now: () => new Date() });
+  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now: () => new Date() });
   const site = siteOn(config, log, db, assets, embedded?.prebuilt?.pages ?? [], compress, mailer);
   const server = listenShared(site.app, config, config.workers > 1 ? "first" : "alone");
   log.info(`listening on http://localhost:${server.port}`, {
@@ -124,7 +144,7 @@ async function serveAsWorker(config: Config, worker: number, compress: Compress)
   const start = await Promise.race([receiveWorkerStart(), stopped.then(() => null)]);
   if (start === null) process.exit(0);
 
-  const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  const db = dbOrExit(config);
   const site = siteOn(config, log, db, assetStoreFrom(start.assets), start.pages, compress, { wake: wakeMailerOfFirstProcess });
   const server = listenShared(site.app, { ...config, port: start.port }, "join");
   log.info("worker listening", { port: server.port, pages: start.pages.length });

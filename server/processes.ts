@@ -1,12 +1,12 @@
 import type { Subprocess } from "bun";
 import * as v from "valibot";
-import type { AssetUrls } from "../client/page-data";
+import type { AssetUrls } from "../shared/page-data";
 import type { AssetSnapshot } from "./assets";
 import type { Bytes } from "./http/compress";
 import type { Logger } from "./log";
 import type { PrebuiltPage } from "./pages/static-pages";
 
-// One server process per core (decision 007). The first process does everything the site has to
+// One server process per core (decision 010). The first process does everything the site has to
 // do once: migrations, the e-mail sender, the client bundle, rendering and compressing the pages.
 // It then starts the others ("workers") and hands them what it made over an IPC channel; they only
 // answer requests, on the same port (SO_REUSEPORT: the kernel spreads connections between them).

@@ -1,11 +1,12 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import type { PageData, View } from "../client/page-data";
+import { siteValues, type MessageValues } from "../shared/i18n";
+import type { PageData, View } from "../shared/page-data";
 import type { Locale } from "../shared/locales";
 import { alternatesFor, isSitePageId, pathFor } from "../shared/routes";
 import { buildSiteFacts, type SiteFacts } from "../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
-import { MESSAGES } from "./locales";
+import { COMPILED } from "./locales";
 import { pickEncoding } from "./http/accept-encoding";
 import type { Logger } from "./log";
 
@@ -36,16 +37,17 @@ export type DocumentRenderer = {
 export function createDocumentRenderer(deps: { config: Config; assets: AssetStore }): DocumentRenderer {
   const { config, assets } = deps;
   // Keyed by year too: the footer's "© year" must turn over on New Year's Day without a restart.
-  const factsCache = new Map<string, SiteFacts>();
+  const factsCache = new Map<string, { facts: SiteFacts; values: MessageValues }>();
   const factsFor = (locale: Locale) => {
     const now = new Date();
     const key = `${locale}:${now.getUTCFullYear()}`;
-    let facts = factsCache.get(key);
-    if (facts === undefined) {
-      facts = buildSiteFacts(config.site, locale, now);
-      factsCache.set(key, facts);
+    let cached = factsCache.get(key);
+    if (cached === undefined) {
+      const facts = buildSiteFacts(config.site, locale, now);
+      cached = { facts, values: siteValues(locale, COMPILED[locale], facts) };
+      factsCache.set(key, cached);
     }
-    return facts;
+    return cached;
   };
 
   const pageData = (view: View, locale: Locale, query = ""): PageData => {
@@ -60,20 +62,22 @@ export function createDocumentRenderer(deps: { config: Config; assets: AssetStor
           : { fr: alternates.fr + query, en: alternates.en + query, it: alternates.it + query, es: alternates.es + query },
       canonicalPath: isSitePageId(page) ? pathFor(page, locale) : null,
       baseUrl: config.publicBaseUrl,
-      messages: MESSAGES[locale],
-      facts: factsFor(locale),
+      messages: COMPILED[locale],
+      ...factsFor(locale),
       assets: assets.urls,
     };
   };
 
   const html = async (data: PageData): Promise<string> => {
     // Loaded on first use: a process serving only pages made ahead (the executable's) never needs
-    // React's server renderer nor the page's components (about 19 MB of memory).
-    const [{ renderToReadableStream }, { App, serializePageData }] = await Promise.all([import("react-dom/server"), import("../client/app")]);
-    const dataJson = serializePageData(data);
+    // React's server renderer nor the page's components.
+    const [{ renderToReadableStream }, { Document }, { pageIslands }] = await Promise.all([
+      import("react-dom/server"),
+      import("../client/app"),
+      import("./islands"),
+    ]);
     let failure: unknown = null;
-    const stream = await renderToReadableStream(<App data={data} dataJson={dataJson} />, {
-      bootstrapModules: [assets.urls.js],
+    const stream = await renderToReadableStream(<Document data={data} islands={pageIslands(data)} />, {
       onError(error) {
         failure = error;
       },

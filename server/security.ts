@@ -2,7 +2,7 @@
  * The Content-Security-Policy of every response. Scripts run only from the site's own origin: the
  * pages have no inline script (their data is a `<script type="application/json">`, which is never
  * executed), so no per-request nonce is needed and a page's bytes are the same for every visitor
- * (pages are rendered and compressed once, decision 007). The pay form may post to Stripe's hosted
+ * (pages are rendered and compressed once, decision 010). The pay form may post to Stripe's hosted
  * page, which a 303 from /api/payment leads to.
  */
 const CSP = [

@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { CHAT_MAX_CHARS, type ChatMessage } from "../../shared/schemas/chat";
-import { useI18n } from "../i18n";
-import { ChatText } from "./chat-text";
+import { useText } from "../i18n";
+import { CHAT_LINE_TEXT, CHAT_WINDOW_OWN_TEXT, ChatText } from "./chat-text";
 import { ChatFailure, chatPayload, sendChat } from "./chat-client";
 import { loadChatSession, saveChatSession, type ChatSession } from "./chat-session";
 import { Icon } from "./icons";
-import { useToast } from "./toast";
+import { showToast } from "./toast";
 
 type Line = ChatSession["lines"][number];
 
@@ -17,8 +17,7 @@ type Line = ChatSession["lines"][number];
  * so and points to the support address instead of offering to send more.
  */
 export function ChatWindow({ onClose }: { onClose: () => void }) {
-  const { t, locale } = useI18n();
-  const toast = useToast();
+  const { t, locale } = useText(CHAT_WINDOW_OWN_TEXT);
   const titleId = useId();
   const inputId = useId();
   const [session] = useState(loadChatSession);
@@ -31,7 +30,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
   const [partial, setPartial] = useState<string | null>(null);
   const nextId = useRef(Math.max(0, ...session.lines.map((line) => line.id)) + 1);
   const abort = useRef<AbortController | null>(null);
-  const logRef = useRef<HTMLOListElement>(null);
+  const logRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -79,7 +78,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
       if (controller.signal.aborted) return; // the window was closed
       if (error instanceof ChatFailure && error.reason === "full") setFull(true);
       // Spec section 8: the "Erreur" toast; the question goes back in the field to try again.
-      else toast.show({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
+      else showToast({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
       setLines((current) => current.filter((line) => line.id !== question.id));
       setDraft((current) => (current === "" ? text : current));
     } finally {
@@ -100,7 +99,8 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
 
   return (
     <section className="chat-window" role="dialog" aria-modal="false" aria-labelledby={titleId} onKeyDown={onKeyDown}>
-      <header className="chat-window__header">
+      {/* Not a <header>: that would be a second "banner" landmark beside the site's header. */}
+      <div className="chat-window__header">
         <span className="chat-window__avatar" aria-hidden="true">
           <Icon name="chat" />
         </span>
@@ -110,29 +110,31 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
         <button type="button" className="icon-button chat-window__close" onClick={onClose} aria-label={t("chat.close")}>
           <Icon name="close" />
         </button>
-      </header>
-      <ol ref={logRef} className="chat-log" role="log" aria-live="polite" aria-busy={pending} aria-label={t("chat.title")}>
+      </div>
+      {/* role="log" is not allowed on a list, and messages of a log need no list: plain blocks.
+          Focusable, so that a keyboard can scroll back through a conversation longer than the window. */}
+      <div ref={logRef} className="chat-log" role="log" tabIndex={0} aria-live="polite" aria-busy={pending} aria-label={t("chat.title")}>
         <ChatLine role="assistant" content={t("chat.greeting")} />
         {lines.map((line) => (
           <ChatLine key={line.id} role={line.role} content={line.content} />
         ))}
         {partial !== null && partial !== "" ? <ChatLine role="assistant" content={partial} streaming /> : null}
         {full ? (
-          <li className="chat-msg chat-msg--assistant chat-msg--notice">
+          <div className="chat-msg chat-msg--assistant chat-msg--notice">
             <span className="chat-msg__text">{t("chat.limitReached")}</span>
-          </li>
+          </div>
         ) : null}
         {pending && (partial === null || partial === "") ? (
-          <li className="chat-msg chat-msg--assistant chat-msg--loading">
+          <div className="chat-msg chat-msg--assistant chat-msg--loading">
             <span className="chat-typing" aria-hidden="true">
               <span />
               <span />
               <span />
             </span>
             <span className="chat-loading-text">{t("chat.loading")}</span>
-          </li>
+          </div>
         ) : null}
-      </ol>
+      </div>
       <form className="chat-form" onSubmit={send} noValidate>
         <label htmlFor={inputId} className="sr-only">
           {t("chat.label")}
@@ -159,11 +161,11 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
 }
 
 function ChatLine({ role, content, streaming = false }: { role: ChatMessage["role"]; content: string; streaming?: boolean }) {
-  const { t } = useI18n();
+  const { t } = useText(CHAT_LINE_TEXT);
   return (
-    <li className={`chat-msg chat-msg--${role}${streaming ? " chat-msg--streaming" : ""}`}>
+    <div className={`chat-msg chat-msg--${role}${streaming ? " chat-msg--streaming" : ""}`}>
       <span className="sr-only">{role === "user" ? t("chat.you") : t("chat.assistant")}: </span>
       <span className="chat-msg__text">{role === "assistant" ? <ChatText text={content} /> : content}</span>
-    </li>
+    </div>
   );
 }

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import * as v from "valibot";
 import { PaymentResponseSchema } from "../../shared/schemas/payment";
-import { useI18n } from "../i18n";
+import { useText } from "../i18n";
 import { Icon } from "./icons";
-import { useToast } from "./toast";
+import { showToast } from "./toast";
 
 /** Where the browser goes; replaceable in component tests (happy-dom does not navigate). */
 export type Navigate = (url: string) => void;
@@ -15,9 +15,10 @@ const defaultNavigate: Navigate = (url) => window.location.assign(url);
  * as JSON: busy (disabled, redirecting label), then the browser goes there; on failure back to idle
  * with the error toast.
  */
+export const PAY_BUTTON_TEXT = ["paymentRateLimit", "paymentErrorDesc", "paymentUrlMissing", "paymentError", "payRedirecting", "payButton"] as const;
+
 export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate }) {
-  const { t, locale } = useI18n();
-  const toast = useToast();
+  const { t, locale } = useText(PAY_BUTTON_TEXT);
   const [busy, setBusy] = useState(false);
   // While busy the button is disabled, and the browser may drop focus to the page: after a failure
   // give it back to the button, so a keyboard user can try again where they were.
@@ -56,7 +57,7 @@ export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate 
     } catch (error) {
       // A network failure's own message is the browser's (English, technical): show ours instead.
       const description = error instanceof Error && !(error instanceof TypeError) ? error.message : t("paymentErrorDesc");
-      toast.show({ title: t("paymentError"), description, tone: "error" });
+      showToast({ title: t("paymentError"), description, tone: "error" });
       setBusy(false);
       setFailures((n) => n + 1);
     }

@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { Config } from "../config";
 import type { Locale } from "../../shared/locales";
 import { AssistantError, type Assistant } from "./assistant";
+import type { ChatSiteConfig } from "./site-content";
 import { buildSystemPrompt } from "./system-prompt";
 
 // Claude through the Anthropic SDK when ANTHROPIC_API_KEY is set (DECISIONS.md, "Support chat").
@@ -17,7 +18,7 @@ export type ClaudeSettings = NonNullable<Config["anthropic"]>;
 
 export function createClaudeAssistant(
   settings: ClaudeSettings,
-  site: Config["site"],
+  site: ChatSiteConfig,
   options: { now?: () => Date; maxRetries?: number } = {},
 ): Assistant {
   const client = new Anthropic({

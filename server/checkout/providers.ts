@@ -2,7 +2,7 @@ import { createTranslator } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import type { Config } from "../config";
 import type { AppDeps } from "../deps";
-import { MESSAGES } from "../locales";
+import { COMPILED } from "../locales";
 import { deliverySettings } from "./delivery";
 import type { CheckoutProvider } from "./provider";
 import { createStripeProvider, type StripeConnection } from "./stripe-provider";
@@ -21,21 +21,21 @@ export function useStripeConnection(config: Config, connection: StripeConnection
   providers.delete(config);
 }
 
-export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "now">): CheckoutProvider {
+export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "write" | "now">): CheckoutProvider {
   let provider = providers.get(deps.config);
   if (provider === undefined) {
     const { config } = deps;
     provider =
       config.stripe !== undefined
         ? createStripeProvider(config.stripe, { baseUrl: config.publicBaseUrl, productName: productNameFor(config) }, connections.get(config))
-        : createTestProvider(deps.db, deps.now, deliverySettings(config));
+        : createTestProvider(deps.db, deps.write, deps.now, deliverySettings(config));
     providers.set(config, provider);
   }
   return provider;
 }
 
 /** The test checkout when it is the site's provider; null in Stripe mode (its pages are then 404). */
-export function testCheckoutFor(deps: Pick<AppDeps, "config" | "db" | "now">): TestCheckout | null {
+export function testCheckoutFor(deps: Pick<AppDeps, "config" | "db" | "write" | "now">): TestCheckout | null {
   const provider = checkoutProviderFor(deps);
   return isTestCheckout(provider) ? provider : null;
 }
@@ -44,5 +44,5 @@ const isTestCheckout = (provider: CheckoutProvider): provider is TestCheckout =>
 
 /** The line item's name on Stripe's page, in the visitor's language ("Lifetime Stream — lifetime access"). */
 function productNameFor(config: Config): (locale: Locale) => string {
-  return (locale) => createTranslator(locale, MESSAGES[locale], { siteName: config.site.name })("orderProduct");
+  return (locale) => createTranslator(locale, COMPILED[locale], { siteName: config.site.name })("orderProduct");
 }

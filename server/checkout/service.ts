@@ -7,10 +7,11 @@ import type { CheckoutProvider } from "./provider";
 /**
  * Starts a checkout of the configured price in the visitor's language (spec 7.3) and records the
  * order as pending, so the success page knows the id as soon as the visitor comes back.
- * Throws ProviderError when the provider fails.
+ * Throws ProviderError when the provider fails, DatabaseBusyError when the database stays locked
+ * (the visitor is then not sent to pay; the checkout left at the provider expires unused).
  */
 export async function createCheckoutSession(
-  deps: Pick<AppDeps, "config" | "db" | "now">,
+  deps: Pick<AppDeps, "config" | "write" | "now">,
   provider: CheckoutProvider,
   locale: Locale,
 ): Promise<{ id: string; url: string }> {
@@ -22,6 +23,6 @@ export async function createCheckoutSession(
     successPath: pathFor("success", locale),
     cancelPath: pathFor("canceled", locale),
   });
-  recordPendingOrder(deps.db, { provider: provider.name, checkoutId: created.id, amount: priceMinor, currency, locale }, deps.now());
+  await recordPendingOrder(deps.write, { provider: provider.name, checkoutId: created.id, amount: priceMinor, currency, locale }, deps.now());
   return created;
 }

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { SuccessOrder, View } from "../../client/page-data";
+import type { SuccessOrder, View } from "../../shared/page-data";
 import { LOCALES, type Locale } from "../../shared/locales";
 import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../../shared/routes";
 import { successOrder } from "../checkout/success-order";

@@ -1,4 +1,4 @@
-import type { View } from "../../client/page-data";
+import type { View } from "../../shared/page-data";
 import type { Locale } from "../../shared/locales";
 import { pickEncoding } from "../http/accept-encoding";
 import { compressBest, contentHash, strongEtag, type Bytes, type Compress } from "../http/compress";

@@ -174,16 +174,26 @@ test("no page runs inline code: scripts come from the site's files, the page dat
     for (const locale of LOCALES) {
       const path = pathFor(page, locale);
       const html = await (await site.request(path)).text();
-      const scripts = [...html.matchAll(/<script\b([^>]*)>([^]*?)<\/script>/g)];
-      expect(scripts.length).toBeGreaterThan(0);
-      for (const [, attributes, body] of scripts) {
+      for (const [, attributes, body] of html.matchAll(/<script\b([^>]*)>([^]*?)<\/script>/g)) {
         const json = /type="application\/json"/.test(attributes ?? "");
         // Anything else must be an external file, allowed by script-src 'self', with nothing inline.
         expect({ path, ok: json || (/ src="\/assets\/[^"]+"/.test(attributes ?? "") && body === "") }).toEqual({ path, ok: true });
       }
-      expect({ path, handlers: /<[^>]+\son[a-z]+=/i.test(html), jsUrls: /(?:href|src|action)="\s*javascript:/i.test(html) }).toEqual({ path, handlers: false, jsUrls: false });
+      expect({ path, handlers: /<[^>]+\son[a-z]+=/i.test(html), jsUrls: /(?:href|src|action)="\s*javascript:/i.test(html), nonce: html.includes("nonce=") }).toEqual({
+        path,
+        handlers: false,
+        jsUrls: false,
+        nonce: false,
+      });
     }
   }
+});
+
+test("the page's only script is a file of the site's own, which script-src 'self' allows: nothing inline, nothing per request", async () => {
+  const html = await (await site.request("/")).text();
+  const scripts = [...html.matchAll(/<script(?![^>]*type="application\/json")([^>]*)>([^<]*)<\/script>/g)];
+  expect(scripts.map((m) => [/ src="(\/assets\/entry-[a-z0-9]+\.js)"/.test(m[1]!), m[2]])).toEqual([[true, ""]]);
+  expect(html).not.toContain("nonce=");
 });
 
 test("HSTS is sent over HTTPS and behind a trusted proxy that says so", async () => {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { startServer, type RunningServer } from "../e2e/harness";
 import { logEntries, type LogEntry } from "../support/logs";
 
-// WORKERS=2: two processes share the port (decision 007). Both answer; the first one alone sends
+// WORKERS=2: two processes share the port (decision 010). Both answer; the first one alone sends
 // e-mail; stopping the first stops both, and a worker whose first process died goes too.
 
 let server: RunningServer | undefined;
