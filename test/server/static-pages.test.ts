@@ -110,8 +110,10 @@ test("pages the same for everyone may be kept by a shared cache; pages of a visi
   const testCheckout = await site.request(paid.cardPage);
   const unknownOrder = await site.request("/payment-success?session_id=cs_test_unknown");
   const api = await site.request("/api/social-proof");
+  const apiError = await site.request("/api/leads", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const health = await site.request("/healthz");
   const unsubscribe = await site.request("/unsubscribe?token=0123456789abcdef0123456789abcdef");
-  for (const [name, response] of Object.entries({ orderPage, testCheckout, unknownOrder, api, unsubscribe })) {
+  for (const [name, response] of Object.entries({ orderPage, testCheckout, unknownOrder, api, apiError, health, unsubscribe })) {
     expect({ name, cache: response.headers.get("cache-control") }).toEqual({ name, cache: "no-store" });
     expect({ name, etag: response.headers.get("etag") }).toEqual({ name, etag: null });
   }
