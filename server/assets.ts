@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { BunPlugin } from "bun";
 import type { AssetUrls } from "../shared/page-data";
+import { compressBest, type Bytes, type Compress } from "./http/compress";
 import { PUBLIC_FILES } from "./public-files";
-
-type Bytes = Uint8Array<ArrayBuffer>;
 
 export type Asset = {
   body: Bytes;
@@ -41,11 +39,12 @@ const FONT_PLACEHOLDER = "/fonts/inter-latin.woff2";
 const hashOf = (body: Uint8Array) => createHash("sha256").update(body).digest("hex").slice(0, 12);
 const extOf = (name: string) => name.slice(name.lastIndexOf(".") + 1);
 
-function makeAsset(body: Bytes, ext: string, immutable: boolean): Asset {
+async function makeAsset(body: Bytes, ext: string, immutable: boolean, compress: Compress): Promise<Asset> {
   const asset: Asset = { body, type: TYPES[ext] ?? "application/octet-stream", etag: `"${hashOf(body)}"`, immutable };
   if (COMPRESSIBLE.has(ext) && body.byteLength > 512) {
-    asset.br = new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-    asset.gzip = new Uint8Array(gzipSync(body, { level: 9 }));
+    const { br, gzip } = await compress(body);
+    asset.br = br;
+    asset.gzip = gzip;
   }
   return asset;
 }
@@ -53,13 +52,15 @@ function makeAsset(body: Bytes, ext: string, immutable: boolean): Asset {
 /**
  * All static files in memory, each under a content-hashed URL below /assets/. The demo video is
  * also served at /demo-video.mp4 (the spec's path), revalidated by ETag since that name never changes.
+ * Text files are compressed at the best levels, all at once on the thread pool (the executable
+ * brings them compressed by the build, so it answers at once).
  */
-export async function createAssetStore(clientFiles: ClientFile[]): Promise<AssetStore> {
+export async function createAssetStore(clientFiles: ClientFile[], compress: Compress = compressBest): Promise<AssetStore> {
   const byPath = new Map<string, Asset>();
   const publicUrls: Record<string, string> = {};
   for (const [key, file] of Object.entries(PUBLIC_FILES)) {
     const body = new Uint8Array(await Bun.file(file.path).arrayBuffer());
-    const asset = makeAsset(body, file.ext, true);
+    const asset = await makeAsset(body, file.ext, true, compress);
     const url = `/assets/${file.name}-${asset.etag.slice(1, 9)}.${file.ext}`;
     byPath.set(url, asset);
     publicUrls[key] = url;
@@ -67,6 +68,7 @@ export async function createAssetStore(clientFiles: ClientFile[]): Promise<Asset
 
   let js = "";
   let css = "";
+  const clientAssets: Promise<void>[] = [];
   for (const file of clientFiles) {
     let { name, body } = file;
     if (name.endsWith(".css")) {
@@ -77,20 +79,21 @@ export async function createAssetStore(clientFiles: ClientFile[]): Promise<Asset
       name = `styles-${hashOf(body).slice(0, 8)}.css`;
     }
     const url = `/assets/${name}`;
-    byPath.set(url, makeAsset(body, extOf(name), true));
+    clientAssets.push(makeAsset(body, extOf(name), true, compress).then((asset) => void byPath.set(url, asset)));
     if (/^entry-.*\.js$/.test(name)) js = url;
     if (name.endsWith(".css")) css = url;
   }
+  await Promise.all(clientAssets);
   if (js === "" || css === "") throw new Error("Client bundle is missing its entry script or stylesheet");
 
   const videoAsset = byPath.get(publicUrls.video ?? "");
   if (videoAsset) byPath.set("/demo-video.mp4", { ...videoAsset, immutable: false });
   const faviconAsset = byPath.get(publicUrls.favicon ?? "");
   if (faviconAsset) byPath.set("/favicon.svg", { ...faviconAsset, immutable: false });
-  byPath.set("/robots.txt", makeAsset(new TextEncoder().encode("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /checkout/\n"), "txt", false));
+  byPath.set("/robots.txt", await makeAsset(new TextEncoder().encode("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /checkout/\n"), "txt", false, compress));
 
   const url = (key: keyof typeof PUBLIC_FILES) => publicUrls[key] ?? "";
-  return {
+  return assetStoreFrom({
     urls: {
       js,
       css,
@@ -104,9 +107,16 @@ export async function createAssetStore(clientFiles: ClientFile[]): Promise<Asset
       favicon: url("favicon"),
       appleTouchIcon: url("appleTouchIcon"),
     },
-    get: (pathname) => byPath.get(pathname),
-    entries: () => [...byPath.entries()],
-  };
+    files: [...byPath.entries()],
+  });
+}
+
+/** Everything an asset store holds, as plain data: a second server process gets it from the first. */
+export type AssetSnapshot = { urls: AssetUrls; files: [string, Asset][] };
+
+export function assetStoreFrom(snapshot: AssetSnapshot): AssetStore {
+  const byPath = new Map(snapshot.files);
+  return { urls: snapshot.urls, get: (pathname) => byPath.get(pathname), entries: () => [...byPath.entries()] };
 }
 
 const CLIENT_ENTRY = join(import.meta.dir, "..", "client", "entry.ts");

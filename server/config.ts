@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 
 // The only module that reads process.env (STYLE.md). Every variable is validated at start-up; a bad
@@ -83,6 +84,7 @@ const EnvSchema = v.object({
   PUBLIC_BASE_URL: v.optional(url),
   TRUST_PROXY: bool(false),
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error", "silent"], "must be debug, info, warn, error or silent"), "info"),
+  WORKERS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, "must be a whole number from 1 to 64"), v.transform(Number), v.minValue(1, "must be at least 1 (1: one process)"), v.maxValue(64, "must be at most 64"))),
 
   SITE_NAME: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "must not be empty"), v.maxLength(60, "must be at most 60 characters")), "Lifetime Stream"),
   SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address")), "support@example.com"),
@@ -150,6 +152,8 @@ export type Config = {
   publicBaseUrl: string;
   trustProxy: boolean;
   logLevel: Env["LOG_LEVEL"];
+  /** Server processes sharing the port (one per core); 1 serves from one process. */
+  workers: number;
   site: {
     name: string;
     supportEmail: string;
@@ -266,6 +270,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicBaseUrl,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    workers: env.WORKERS ?? defaultWorkers(),
     site: {
       name: env.SITE_NAME,
       supportEmail: env.SUPPORT_EMAIL,
@@ -309,6 +314,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       domain,
     },
   };
+}
+
+/**
+ * One process per core, at most 8 (each holds the whole site in memory, and a small site does not
+ * need more). Only on Linux: elsewhere the kernel does not spread connections between processes
+ * that share a port (SO_REUSEPORT), so a second process would mostly sit idle.
+ */
+function defaultWorkers(): number {
+  return process.platform === "linux" ? Math.min(8, availableParallelism()) : 1;
 }
 
 /** A config for tests: defaults plus overrides, with a throwaway data directory. */

@@ -5,6 +5,7 @@ import type { Config } from "./config";
 import type { RateLimitStore } from "./http/rate-limit-store";
 import type { Logger } from "./log";
 import type { MailSender } from "./mail/sender";
+import type { StaticPages } from "./pages/static-pages";
 import type { Renderer } from "./render";
 
 /** What every feature controller gets from the app: no globals, so tests build their own. */
@@ -19,7 +20,10 @@ export type AppDeps = {
   write: Write;
   assets: AssetStore;
   log: Logger;
+  /** Renders a page for one request (it reads the database or the request). */
   render: Renderer;
+  /** The pages that are the same for every visitor, rendered and compressed once. */
+  staticPages: StaticPages;
   /** The e-mail sender: told when a transaction has queued mail, so it goes out at once. */
   mailer: Pick<MailSender, "wake">;
   /** The rate limiters' counters, shared by every process on the data folder. */

@@ -1,16 +1,27 @@
+import { join } from "node:path";
 import { openDb, type Db } from "../db/client";
 import { createWriter, isBusyError } from "../db/writer";
 import { createApp } from "./app";
-import { buildClient, createAssetStore, type ClientFile } from "./assets";
+import { assetStoreFrom, buildClient, createAssetStore, type AssetStore, type ClientFile } from "./assets";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { runCommand, USAGE } from "./cli";
-import { configSecrets, createLogger } from "./log";
+import { configSecrets, createLogger, type Logger } from "./log";
+import type { MailSender } from "./mail/sender";
 import { createMailSender } from "./mail/sender";
+import { createCompressor, type Compress } from "./http/compress";
 import { openRateLimitStore, rateLimitDbPath } from "./http/rate-limit-store";
+import { listenShared } from "./http/listen";
 import { loadIpHashSecret } from "./leads/service";
 import { createFileTransport, createSmtpTransport } from "./mail/transport";
-import { createRenderer } from "./render";
+import { staticPageRefs } from "./pages/controller";
+import { createStaticPages, type PrebuiltPage } from "./pages/static-pages";
+import type { Prebuilt } from "./prebuilt";
+import { receiveWorkerStart, startWorkers, wakeMailerOfFirstProcess, whenFirstProcessGone, WORKER_COMMAND } from "./processes";
+import { createDocumentRenderer, createRenderer } from "./render";
 import { exitQuietlyWhenStdoutCloses } from "./stdout-pipe";
+
+/** What the compiled executable carries inside it (scripts/build.ts). */
+export type Embedded = { client: ClientFile[]; prebuilt: Prebuilt | null };
 
 function configOrExit(): Config {
   try {
@@ -39,8 +50,11 @@ function dbOrExit(config: Config): Db {
   }
 }
 
-/** Entry point shared by `bun run server/main.ts` and the compiled executable (which passes its embedded bundle). */
-export async function main(argv: string[], embeddedClient?: ClientFile[]): Promise<void> {
+/** Writes wait for another connection's lock at most DB_BUSY_WAIT_MS (db/writer.ts); the writer keeps no state. */
+const writerFor = (db: Db, config: Config) => createWriter(db, { waitMs: config.dbBusyWaitMs });
+
+/** Entry point shared by `bun run server/main.ts` and the compiled executable (which passes what it embeds). */
+export async function main(argv: string[], embedded?: Embedded): Promise<void> {
   const [command] = argv;
   if (command === "help" || command === "--help" || command === "-h") {
     console.log(USAGE);
@@ -48,43 +62,98 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
   }
   const config = configOrExit();
 
+  // Compressed once: by the build for the executable; run from source, kept in node_modules/.cache.
+  const compress = createCompressor(
+    embedded !== undefined ? { made: embedded.prebuilt?.compressed } : { cacheDir: join(import.meta.dir, "..", "node_modules", ".cache", "site-compressed") },
+  );
+  if (command === WORKER_COMMAND) return serveAsWorker(config, Number(argv[1] ?? 0), compress);
   if (command !== undefined) {
     exitQuietlyWhenStdoutCloses();
     const code = await runCommand(argv, config, (chunk) => process.stdout.write(chunk), (line) => console.error(line));
     if (code !== 0) process.exit(code);
     return;
   }
+  // How a worker process is started: this executable, or Bun running this file.
+  const self = embedded !== undefined ? [process.execPath] : [process.execPath, "run", import.meta.path];
+  await serve(config, embedded, self, compress);
+}
 
-  const log = createLogger(config.logLevel, undefined, { secrets: configSecrets(config) });
-  const db = dbOrExit(config);
-  const write = createWriter(db, { waitMs: config.dbBusyWaitMs });
-  const assets = await createAssetStore(embeddedClient ?? (await buildClient()));
+/** The site's server parts on one process; the assets and pages are made or handed over by the caller. */
+function siteOn(config: Config, log: Logger, db: Db, assets: AssetStore, pages: readonly PrebuiltPage[], compress: Compress, mailer: Pick<MailSender, "wake">) {
+  const write = writerFor(db, config);
+  const documents = createDocumentRenderer({ config, assets });
+  const staticPages = createStaticPages({ documents, log, config, prebuilt: pages, compress });
   const render = createRenderer({ config, assets, log });
-  const now = () => new Date();
-  const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
-  const mailer = createMailSender({ db, write, config, log, transport, now });
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: loadIpHashSecret(config.ipHashSecret, config.dataDir) });
-  const app = createApp({ config, db, write, assets, log, render, mailer, rateLimits, now });
-  app.listen({ port: config.port, hostname: config.host });
-  const port = app.server?.port ?? config.port;
-  log.info(`listening on http://localhost:${port}`, {
+  const app = createApp({ config, db, write, assets, log, render, staticPages, mailer, rateLimits, now: () => new Date() });
+  return { staticPages, rateLimits, app };
+}
+
+async function serve(config: Config, embedded: Embedded | undefined, self: string[], compress: Compress): Promise<void> {
+  const log = createLogger(config.logLevel, undefined, { secrets: configSecrets(config) });
+  // Migrations run here, before any worker opens the database.
+  const db = dbOrExit(config);
+  const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
+  const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
+  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now: () => new Date() });
+  const site = siteOn(config, log, db, assets, embedded?.prebuilt?.pages ?? [], compress, mailer);
+  const server = listenShared(site.app, config, config.workers > 1 ? "first" : "alone");
+  log.info(`listening on http://localhost:${server.port}`, {
     data: config.dbPath,
     checkout: config.stripe ? "stripe" : "test",
     chat: config.anthropic ? "claude" : "offline",
     mail: mailer.describe,
+    processes: config.workers,
   });
   mailer.start();
+  // Started now, so that they load while this process renders the pages they will be handed.
+  const workers = config.workers > 1 ? startWorkers({ count: config.workers, command: self, log, onWakeMailer: () => mailer.wake() }) : null;
 
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     log.info("shutting down", { signal });
-    await app.stop();
+    await Promise.all([site.app.stop(), workers?.stop()]);
     await mailer.stop();
     db.$client.close();
-    rateLimits.close();
+    site.rateLimits.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  // Every page the same for all visitors, rendered and compressed now rather than by a visitor's
+  // request (the executable brings them made at build time when its settings give the same pages).
+  const started = performance.now();
+  const made = await site.staticPages.warm(staticPageRefs());
+  log.info("pages ready", { ...made, ms: Math.round(performance.now() - started) });
+
+  workers?.begin({ port: server.port, assets: { urls: assets.urls, files: assets.entries() }, pages: site.staticPages.finished() });
+}
+
+/** A second (third…) process: serves the first process's pages and files on its port, sends no e-mail. */
+async function serveAsWorker(config: Config, worker: number, compress: Compress): Promise<void> {
+  const log = createLogger(config.logLevel, undefined, { secrets: configSecrets(config), fields: { worker } });
+  const stopped = new Promise<string>((resolve) => {
+    // Ctrl-C in a terminal reaches every process of the group; the first process also sends SIGTERM.
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+    process.once("SIGINT", () => resolve("SIGINT"));
+    whenFirstProcessGone(() => resolve("first process gone"));
+  });
+  const start = await Promise.race([receiveWorkerStart(), stopped.then(() => null)]);
+  if (start === null) process.exit(0);
+
+  const db = dbOrExit(config);
+  const site = siteOn(config, log, db, assetStoreFrom(start.assets), start.pages, compress, { wake: wakeMailerOfFirstProcess });
+  const server = listenShared(site.app, { ...config, port: start.port }, "join");
+  log.info("worker listening", { port: server.port, pages: start.pages.length });
+
+  log.info("worker stopping", { reason: await stopped });
+  await site.app.stop();
+  db.$client.close();
+  site.rateLimits.close();
+  process.exit(0);
 }
 
 if (import.meta.main) await main(process.argv.slice(2));

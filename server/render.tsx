@@ -1,6 +1,4 @@
-import { renderToReadableStream } from "react-dom/server";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { Document } from "../client/app";
 import { siteValues, type MessageValues } from "../shared/i18n";
 import type { PageData, View } from "../shared/page-data";
 import type { Locale } from "../shared/locales";
@@ -8,7 +6,6 @@ import { alternatesFor, isSitePageId, pathFor } from "../shared/routes";
 import { buildSiteFacts, type SiteFacts } from "../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
-import { pageIslands } from "./islands";
 import { COMPILED } from "./locales";
 import { pickEncoding } from "./http/accept-encoding";
 import type { Logger } from "./log";
@@ -16,27 +13,29 @@ import type { Logger } from "./log";
 export type RenderOptions = {
   view: View;
   locale: Locale;
-  nonce: string;
   status?: number;
   acceptEncoding?: string | null;
-  /**
-   * Set when the page depends on nothing but its view and language (not on the database or the
-   * request): its HTML is then rendered once per process and reused, with this request's nonce.
-   */
-  cacheable?: boolean;
   /** A query string the page's language alternates keep (the success page's `?session_id=`). */
   query?: string;
 };
 
+/** Renders a page for one request (pages that read the database or the request). */
 export type Renderer = (options: RenderOptions) => Promise<Response>;
 
+/** A page's document, in two steps, so that a page the same for everyone can be rendered once and kept. */
+export type DocumentRenderer = {
+  /** Everything the page shows: the document is a function of this alone. */
+  pageData(view: View, locale: Locale, query?: string): PageData;
+  /** The whole document as HTML, `<!DOCTYPE html>` included. */
+  html(data: PageData): Promise<string>;
+};
+
 /**
- * Renders a whole document with React on the server. The body is compressed (br, else gzip) when
- * the client accepts it; the page has no Suspense boundaries, so waiting for `allReady` costs
- * nothing and lets a failure become a 500 page instead of a half-sent document.
+ * Renders whole documents with React on the server. The page has no Suspense boundaries, so waiting
+ * for `allReady` costs nothing and lets a failure become a 500 page instead of a half-sent document.
  */
-export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger }): Renderer {
-  const { config, assets, log } = deps;
+export function createDocumentRenderer(deps: { config: Config; assets: AssetStore }): DocumentRenderer {
+  const { config, assets } = deps;
   // Keyed by year too: the footer's "© year" must turn over on New Year's Day without a restart.
   const factsCache = new Map<string, { facts: SiteFacts; values: MessageValues }>();
   const factsFor = (locale: Locale) => {
@@ -69,70 +68,77 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
     };
   };
 
-  const toHtml = async (data: PageData, nonce: string): Promise<string> => {
+  const html = async (data: PageData): Promise<string> => {
+    // Loaded on first use: a process serving only pages made ahead (the executable's) never needs
+    // React's server renderer nor the page's components.
+    const [{ renderToReadableStream }, { Document }, { pageIslands }] = await Promise.all([
+      import("react-dom/server"),
+      import("../client/app"),
+      import("./islands"),
+    ]);
     let failure: unknown = null;
     const stream = await renderToReadableStream(<Document data={data} islands={pageIslands(data)} />, {
-      nonce,
       onError(error) {
         failure = error;
       },
     });
     await stream.allReady;
-    const html = await new Response(stream).text();
+    const text = await new Response(stream).text();
     if (failure !== null) throw failure;
-    return html;
+    return `<!DOCTYPE html>${text.startsWith("<!DOCTYPE") ? text.slice(15) : text}`;
   };
 
-  // React renders the nonce as a plain attribute value, so a page rendered with a placeholder can
-  // be reused by swapping in each request's nonce.
-  const NONCE_PLACEHOLDER = "nonce0placeholder0x7c5f";
-  const cache = new Map<string, string>();
-  const cachedHtml = async (view: View, locale: Locale, nonce: string): Promise<string> => {
-    const key = `${locale}:${new Date().getUTCFullYear()}:${JSON.stringify(view)}`;
-    let html = cache.get(key);
-    if (html === undefined) {
-      html = await toHtml(pageData(view, locale), NONCE_PLACEHOLDER);
-      cache.set(key, html);
-    }
-    return html.replaceAll(NONCE_PLACEHOLDER, nonce);
-  };
+  return { pageData, html };
+}
 
-  return async ({ view, locale, nonce, status = 200, acceptEncoding, cacheable = false, query }) => {
+/** Renders and answers per request: the body is compressed (br, else gzip) when the client accepts it. */
+export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger }): Renderer {
+  const { log } = deps;
+  const documents = createDocumentRenderer(deps);
+  return async ({ view, locale, status = 200, acceptEncoding, query }) => {
     let html: string;
     let finalStatus = status;
     try {
-      html = cacheable ? await cachedHtml(view, locale, nonce) : await toHtml(pageData(view, locale, query), nonce);
+      html = await documents.html(documents.pageData(view, locale, query));
     } catch (error) {
       log.error("render failed", { page: view.page, error: String(error instanceof Error ? (error.stack ?? error.message) : error) });
       finalStatus = 500;
-      try {
-        html = await toHtml(pageData({ page: "error" }, locale), nonce);
-      } catch {
-        html = FALLBACK_ERROR_HTML;
-      }
+      html = await errorPageHtml(documents, locale);
     }
     return htmlResponse(html, finalStatus, acceptEncoding);
   };
 }
 
+/** The error page, or a plain one when even that cannot be rendered. */
+export async function errorPageHtml(documents: DocumentRenderer, locale: Locale): Promise<string> {
+  try {
+    return await documents.html(documents.pageData({ page: "error" }, locale));
+  } catch {
+    return FALLBACK_ERROR_HTML;
+  }
+}
+
 const FALLBACK_ERROR_HTML =
   '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Unexpected Application Error!</title></head><body><h1>Unexpected Application Error!</h1><p><a href="/">Home</a></p></body></html>';
 
+/**
+ * A page rendered for one request: no cache keeps it (it may name the buyer, an order or a token).
+ * Compressed at a quick level, since it is compressed for one answer only.
+ */
 export function htmlResponse(html: string, status: number, acceptEncoding: string | null | undefined): Response {
-  const body = `<!DOCTYPE html>${html.startsWith("<!DOCTYPE") ? html.slice(15) : html}`;
   const headers: Record<string, string> = {
     "content-type": "text/html; charset=utf-8",
-    "cache-control": "no-cache",
+    "cache-control": "no-store",
     vary: "Accept-Encoding",
   };
   const encoding = pickEncoding(acceptEncoding);
   if (encoding === "br") {
     headers["content-encoding"] = "br";
-    return new Response(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), { status, headers });
+    return new Response(brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), { status, headers });
   }
   if (encoding === "gzip") {
     headers["content-encoding"] = "gzip";
-    return new Response(gzipSync(body, { level: 6 }), { status, headers });
+    return new Response(gzipSync(html, { level: 6 }), { status, headers });
   }
-  return new Response(body, { status, headers });
+  return new Response(html, { status, headers });
 }

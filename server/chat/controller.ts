@@ -134,8 +134,9 @@ async function eventStream(pieces: AsyncGenerator<string, void>, conversationId:
   return new Response(body, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
-      // Reverse proxies (nginx) must pass each event on at once rather than buffer the answer.
-      "cache-control": "no-cache",
+      // A visitor's conversation: no cache keeps it (like every API answer). Reverse proxies (nginx)
+      // must pass each event on at once rather than buffer the answer.
+      "cache-control": "no-store",
       "x-accel-buffering": "no",
     },
   });

@@ -4,7 +4,6 @@ import type { Config } from "../config";
 import type { Logger } from "../log";
 import type { ChatRequest } from "../../shared/schemas/chat";
 import { AssistantError, type Assistant } from "./assistant";
-import { createClaudeAssistant } from "./claude-assistant";
 import { createOfflineAssistant } from "./offline-assistant";
 import { readRecentMessages, recordChatMessage } from "./transcripts";
 
@@ -13,7 +12,17 @@ const MAX_HISTORY = 20;
 
 /** Claude when a key is configured, the offline assistant otherwise (DECISIONS.md, "Support chat"). */
 export function assistantFor(config: Config, now?: () => Date): Assistant {
-  return config.anthropic ? createClaudeAssistant(config.anthropic, config, { now }) : createOfflineAssistant(config);
+  const anthropic = config.anthropic;
+  if (anthropic === undefined) return createOfflineAssistant(config);
+  // The Anthropic SDK (about 16 MB of memory per server process) is loaded with the first question.
+  let claude: Promise<Assistant> | null = null;
+  return {
+    kind: "claude",
+    async *reply(request) {
+      claude ??= import("./claude-assistant").then((m) => m.createClaudeAssistant(anthropic, config, { now }));
+      yield* (await claude).reply(request);
+    },
+  };
 }
 
 export type ChatService = {

@@ -30,15 +30,13 @@ const TestSessionId = v.pipe(v.string(), v.regex(/^cs_test_[A-Za-z0-9]{1,64}$/))
 
 /** POST /api/payment, POST /api/stripe/webhook, /checkout/test/:id (issue 4). */
 export function checkoutController(deps: AppDeps) {
-  const { config, log, render, now } = deps;
+  const { config, log, render, staticPages, now } = deps;
   const limiter = createRateLimiter(deps.rateLimits, { name: "payment", ...PAYMENT_RATE_LIMIT });
 
-  const notFound = (request: Request, nonce: string) =>
-    render({ view: { page: "not-found" }, locale: DEFAULT_LOCALE, nonce, status: 404, acceptEncoding: request.headers.get("accept-encoding"), cacheable: true });
+  const notFound = (request: Request) => staticPages.respond(request, { page: "not-found" }, DEFAULT_LOCALE, 404);
 
   const testPage = async (
     request: Request,
-    nonce: string,
     session: TestSession,
     status: number,
     extra: Pick<TestCheckoutView, "values" | "errors"> = { values: { email: "", name: "", city: "" }, errors: {} },
@@ -56,17 +54,15 @@ export function checkoutController(deps: AppDeps) {
       },
       ...extra,
     };
-    const response = await render({ view, locale, nonce, status, acceptEncoding: request.headers.get("accept-encoding") });
-    // The buyer's name and e-mail may be in it: no cache (nor the back button) keeps a copy.
-    response.headers.set("cache-control", "no-store");
-    return response;
+    // The buyer's name and e-mail may be in it: rendered per request, so no cache (nor the back button) keeps a copy.
+    return render({ view, locale, status, acceptEncoding: request.headers.get("accept-encoding") });
   };
 
   return new Elysia({ name: "checkout" })
     .use(requestContext(config))
     .post(
       "/api/payment",
-      async ({ request, ip, nonce }) => {
+      async ({ request, ip }) => {
         const isForm = isFormPost(request);
         let locale: Locale = DEFAULT_LOCALE;
         // Without JavaScript a failure goes back to the payment page, which then shows the error
@@ -106,7 +102,7 @@ export function checkoutController(deps: AppDeps) {
           if (isBusyError(error)) {
             // The pending order could not be recorded: the visitor is not sent to pay.
             log.warn("checkout not started: database busy", { error: error instanceof Error ? error.message : String(error) });
-            return busyAnswer(render, request, { page: isForm, locale, nonce }, error);
+            return busyAnswer(render, request, { page: isForm, locale }, error);
           }
           log.error("checkout creation failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
           if (isForm) return backToPayment("provider");
@@ -155,20 +151,20 @@ export function checkoutController(deps: AppDeps) {
       },
       { parse: "none" },
     )
-    .get("/checkout/test/:id", async ({ request, params, nonce }) => {
+    .get("/checkout/test/:id", async ({ request, params }) => {
       const checkout = testCheckoutFor(deps);
       const id = v.safeParse(TestSessionId, params.id);
       const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
-      if (session === null) return notFound(request, nonce);
-      return testPage(request, nonce, session, session.status === "expired" ? 410 : 200);
+      if (session === null) return notFound(request);
+      return testPage(request, session, session.status === "expired" ? 410 : 200);
     })
     .post(
       "/checkout/test/:id",
-      async ({ request, params, nonce }) => {
+      async ({ request, params }) => {
         const checkout = testCheckoutFor(deps);
         const id = v.safeParse(TestSessionId, params.id);
         const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
-        if (checkout === null || session === null) return notFound(request, nonce);
+        if (checkout === null || session === null) return notFound(request);
 
         let form: Record<string, unknown> = {};
         try {
@@ -183,9 +179,9 @@ export function checkoutController(deps: AppDeps) {
         const values = { email: text("email"), name: text("name"), city: text("city") };
 
         if (session.status === "complete") return seeOther(session.successUrl);
-        if (session.status === "expired") return testPage(request, nonce, session, 410, { values, errors: {} });
+        if (session.status === "expired") return testPage(request, session, 410, { values, errors: {} });
         const checked = checkTestCard(form, now());
-        if (!checked.ok) return testPage(request, nonce, session, 422, { values, errors: checked.errors });
+        if (!checked.ok) return testPage(request, session, 422, { values, errors: checked.errors });
 
         let outcome;
         try {
@@ -194,7 +190,7 @@ export function checkoutController(deps: AppDeps) {
           if (!isBusyError(error)) throw error;
           // Nothing was paid or written: the card page again, filled in, saying to retry shortly.
           log.warn("test checkout not paid: database busy", { checkout: session.id });
-          const page = await testPage(request, nonce, session, 503, { values, errors: { form: "checkout.busy" } });
+          const page = await testPage(request, session, 503, { values, errors: { form: "checkout.busy" } });
           page.headers.set("retry-after", busyRetryAfter(error));
           return page;
         }
@@ -206,11 +202,11 @@ export function checkoutController(deps: AppDeps) {
           case "already-paid":
             return seeOther(outcome.successUrl);
           case "declined":
-            return testPage(request, nonce, session, 402, { values, errors: { card: "checkout.declined", form: "checkout.declined" } });
+            return testPage(request, session, 402, { values, errors: { card: "checkout.declined", form: "checkout.declined" } });
           case "expired":
-            return testPage(request, nonce, { ...session, status: "expired" }, 410, { values, errors: {} });
+            return testPage(request, { ...session, status: "expired" }, 410, { values, errors: {} });
           case "not-found":
-            return notFound(request, nonce);
+            return notFound(request);
         }
       },
       { parse: "none" },

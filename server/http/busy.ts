@@ -17,15 +17,13 @@ export function busyJson(error: unknown): Response {
 }
 
 /** `page`: answer with the error page in `locale` rather than JSON. */
-export async function busyAnswer(render: Renderer, request: Request, answer: { page: boolean; locale: Locale; nonce: string }, error: unknown): Promise<Response> {
+export async function busyAnswer(render: Renderer, request: Request, answer: { page: boolean; locale: Locale }, error: unknown): Promise<Response> {
   if (!answer.page) return busyJson(error);
   const response = await render({
     view: { page: "error", reason: "busy" },
     locale: answer.locale,
-    nonce: answer.nonce,
     status: 503,
     acceptEncoding: request.headers.get("accept-encoding"),
-    cacheable: true,
   });
   response.headers.set("retry-after", busyRetryAfter(error));
   return response;

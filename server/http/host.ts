@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config";
-import { isHttps, newNonce, securityHeaders } from "../security";
+import { isHttps, securityHeaders } from "../security";
 
 /**
  * Bun builds `request.url` from the Host header. When that header is unusable ("a b", "a:99999",
@@ -20,7 +20,7 @@ export function hostGuard(config: Pick<Config, "publicBaseUrl" | "trustProxy">, 
     }
     return Response.json(
       { error: "Bad request: invalid Host header" },
-      { status: 400, headers: securityHeaders(newNonce(), isHttps(request, config.trustProxy)) },
+      { status: 400, headers: securityHeaders(isHttps(request, config.trustProxy)) },
     );
   });
 }

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config";
-import { isHttps, newNonce, securityHeaders } from "../security";
+import { isHttps, securityHeaders } from "../security";
 import type { Logger } from "../log";
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -41,7 +41,7 @@ export function sameOriginGuard(config: Pick<Config, "publicBaseUrl" | "trustPro
     if (!isCrossSite(request, [ownOrigin, url.origin, publicOrigin])) return;
 
     log.info("cross-site request refused", { method: request.method, path: url.pathname.slice(0, 200), origin: request.headers.get("origin")?.slice(0, 200) });
-    const headers = securityHeaders(newNonce(), isHttps(request, config.trustProxy));
+    const headers = securityHeaders(isHttps(request, config.trustProxy));
     if (url.pathname.startsWith("/api/")) return Response.json({ error: "Cross-site request refused" }, { status: 403, headers });
     return new Response("Forbidden: this form was sent from another site.", { status: 403, headers: { ...headers, "content-type": "text/plain; charset=utf-8" } });
   });

@@ -1,5 +1,5 @@
 import type { Logger } from "../log";
-import { newNonce, securityHeaders } from "../security";
+import { securityHeaders } from "../security";
 
 /**
  * Bun's own limit on a request body, far above every endpoint's (each reads at most a few KB, the
@@ -19,7 +19,7 @@ export function serveOptions(log: Logger) {
     maxRequestBodySize: SERVER_MAX_BODY_BYTES,
     error(error: Error): Response {
       log.error("unhandled server error", { error: error.stack ?? error.message });
-      return Response.json({ error: "Internal error" }, { status: 500, headers: securityHeaders(newNonce(), false) });
+      return Response.json({ error: "Internal error" }, { status: 500, headers: securityHeaders(false) });
     },
   };
 }

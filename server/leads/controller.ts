@@ -35,7 +35,7 @@ export function leadsController(deps: AppDeps) {
 
   return new Elysia({ name: "leads" }).use(requestContext(config)).post(
     "/api/leads",
-    async ({ request, ip, nonce }) => {
+    async ({ request, ip }) => {
       const isForm = isFormPost(request);
       let locale: Locale = DEFAULT_LOCALE;
       const readFormLocale = (value: unknown) => {
@@ -72,7 +72,7 @@ export function leadsController(deps: AppDeps) {
         if (isBusyError(error)) {
           // Another program held the database's write lock past the wait: nothing was stored.
           log.warn("lead not stored: database busy", { error: error instanceof Error ? error.message : String(error) });
-          return busyAnswer(render, request, { page: isForm, locale, nonce }, error);
+          return busyAnswer(render, request, { page: isForm, locale }, error);
         }
         // Not the client's doing (disk full...): nothing was acknowledged, so the visitor is told to
         // try again.

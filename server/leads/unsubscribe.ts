@@ -23,7 +23,7 @@ export function unsubscribeController(deps: AppDeps) {
   return new Elysia({ name: "unsubscribe" })
     .use(requestContext(config))
     // A write: with the database locked past the wait, the error handler (app.ts) answers 503.
-    .get("/unsubscribe", async ({ request, nonce, query }) => {
+    .get("/unsubscribe", async ({ request, query }) => {
       const token = tokenOf(query);
       const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;
       if (lead !== null) log.info("lead unsubscribed", { via: "link" });
@@ -31,10 +31,8 @@ export function unsubscribeController(deps: AppDeps) {
       return render({
         view: { page: "unsubscribe", state: lead === null ? "unknown" : "done" },
         locale,
-        nonce,
         status: lead === null ? 404 : 200,
         acceptEncoding: request.headers.get("accept-encoding"),
-        cacheable: true,
       });
     })
     .post(

@@ -106,7 +106,7 @@ export function licensesController(deps: AppDeps) {
     )
     .post(
       "/api/access/resend",
-      async ({ request, ip, nonce }) => {
+      async ({ request, ip }) => {
         const isForm = isFormPost(request);
         let locale: Locale = DEFAULT_LOCALE;
         const back = (flag: AccessFlag) => new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
@@ -139,7 +139,7 @@ export function licensesController(deps: AppDeps) {
           }
           if (isBusyError(error)) {
             log.warn("access resend not handled: database busy", { error: error instanceof Error ? error.message : String(error) });
-            return busyAnswer(render, request, { page: isForm, locale, nonce }, error);
+            return busyAnswer(render, request, { page: isForm, locale }, error);
           }
           log.error("access resend failed", { error: error instanceof Error ? error.message : String(error) });
           if (isForm) return back("error");

@@ -5,7 +5,8 @@ import { emailLeads, orders } from "../../db/schema";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import type { Locale } from "../../shared/locales";
-import { composeMail } from "./compose";
+// The e-mail templates (React Email) are loaded with the first message, not at start-up.
+const loadCompose = () => import("./compose");
 import type { MailContext } from "./templates/messages";
 import { claimDue, recordOutcome, resumeAfterRestart, type MailOutcome, type OutboxRow } from "./outbox";
 import { MailSendError, type MailTransport } from "./transport";
@@ -63,7 +64,7 @@ export function createMailSender(deps: { db: Db; write: Write; config: Config; l
       return { status: "cancelled", reason: skip };
     }
     try {
-      const mail = await composeMail(row, config, contexts);
+      const mail = await (await loadCompose()).composeMail(row, config, contexts);
       if (mail === null) {
         log.error("mail not composed", { id: row.id, kind: row.kind });
         return { status: "failed", reason: "unreadable payload" };

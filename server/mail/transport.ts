@@ -1,6 +1,14 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createTransport } from "nodemailer";
+
+/**
+ * A value made on first use, then kept: nodemailer (about 17 MB of memory in each server process)
+ * is loaded with the first message rather than at start-up.
+ */
+function whenFirstUsed<T>(make: () => Promise<T>) {
+  let made: Promise<T> | null = null;
+  return { get: () => (made ??= make()), ifMade: (use: (value: T) => void) => void made?.then(use) };
+}
 
 // The one seam between the sender and a mail server: nodemailer over SMTP when SMTP_URL is set,
 // otherwise the embedded default that writes each message as an RFC 5322 file. Both compose the
@@ -44,18 +52,18 @@ function messageOf(mail: OutgoingMail) {
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
 
 export function createSmtpTransport(smtpUrl: string): MailTransport {
-  const transporter = createTransport({ url: smtpUrl, pool: true, maxConnections: 3, ...TIMEOUTS });
+  const transporter = whenFirstUsed(async () => (await import("nodemailer")).createTransport({ url: smtpUrl, pool: true, maxConnections: 3, ...TIMEOUTS }));
   const url = new URL(smtpUrl);
   return {
     describe: `${url.protocol}//${url.host}`,
     async send(mail) {
       try {
-        await transporter.sendMail(messageOf(mail));
+        await (await transporter.get()).sendMail(messageOf(mail));
       } catch (error) {
         throw classify(error);
       }
     },
-    close: () => transporter.close(),
+    close: () => transporter.ifMade((t) => t.close()),
   };
 }
 
@@ -77,11 +85,11 @@ function fieldOf(value: unknown, key: string): unknown {
 
 /** The embedded default: `dir/<outbox id>.eml`, written whole (temporary file, then rename). */
 export function createFileTransport(dir: string): MailTransport {
-  const composer = createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  const composer = whenFirstUsed(async () => (await import("nodemailer")).createTransport({ streamTransport: true, buffer: true, newline: "windows" }));
   return {
     describe: `files in ${dir}`,
     async send(mail) {
-      const info = await composer.sendMail(messageOf(mail));
+      const info = await (await composer.get()).sendMail(messageOf(mail));
       if (!Buffer.isBuffer(info.message)) throw new MailSendError("message was not composed", false);
       try {
         mkdirSync(dir, { recursive: true });
@@ -94,6 +102,6 @@ export function createFileTransport(dir: string): MailTransport {
         throw new MailSendError(error instanceof Error ? error.message : String(error), false);
       }
     },
-    close: () => composer.close(),
+    close: () => composer.ifMade((c) => c.close()),
   };
 }

@@ -74,7 +74,7 @@ test("streams server-sent events when asked, with headers that stop proxies from
   const response = await site.request("/api/chat", json(ask("Is there advertising?", { locale: "en" }), { accept: "text/event-stream" }));
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toStartWith("text/event-stream");
-  expect(response.headers.get("cache-control")).toBe("no-cache");
+  expect(response.headers.get("cache-control")).toBe("no-store");
   expect(response.headers.get("x-accel-buffering")).toBe("no");
   const events = parseSse(await response.text());
   expect(events.map((e) => e.event)).toEqual(["delta", "done"]);

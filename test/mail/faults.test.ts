@@ -127,7 +127,7 @@ test("without SMTP_URL every message is a readable .eml file in DATA_DIR/mail, w
   const dir = site.config.mail.dir;
   expect(dir).toBe(join(site.dataDir, "mail"));
   const { createMailSender } = await import("../../server/mail/sender");
-  const sender = createMailSender({ db: site.db, write: site.write, config: site.config, log: { debug() {}, info() {}, warn() {}, error() {} }, transport: createFileTransport(dir), now: () => new Date() });
+  const sender = createMailSender({ db: site.db, write: site.write, config: site.config, log: { debug() {}, info() {}, warn() {}, error() {}, request() {} }, transport: createFileTransport(dir), now: () => new Date() });
   await buy(site, "files@example.com");
   await sender.deliverDue();
   await sender.stop();

@@ -10,7 +10,8 @@ import { openRateLimitStore, rateLimitDbPath } from "../../server/http/rate-limi
 import { createLogger, type Logger } from "../../server/log";
 import { createMailSender, type MailSender } from "../../server/mail/sender";
 import type { MailTransport } from "../../server/mail/transport";
-import { createRenderer } from "../../server/render";
+import { createStaticPages } from "../../server/pages/static-pages";
+import { createDocumentRenderer, createRenderer } from "../../server/render";
 
 let assetsOnce: Promise<AssetStore> | null = null;
 /** The client bundle is built once per test run and shared: it is read-only. */
@@ -46,11 +47,12 @@ export async function createTestSite(
   const log = options.log ?? createLogger("debug", (line) => logs.push(line));
   const assets = await sharedAssets();
   const render = createRenderer({ config, assets, log });
+  const staticPages = createStaticPages({ documents: createDocumentRenderer({ config, assets }), log, config });
   const now = options.now ?? (() => new Date());
   const mailer = options.transport === undefined ? null : createMailSender({ db, write, config, log, transport: options.transport, now });
   mailer?.start();
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: "test-rate-limit-key" });
-  const app = createApp({ config, db, write, assets, log, render, mailer: mailer ?? { wake: () => {} }, rateLimits, now });
+  const app = createApp({ config, db, write, assets, log, render, staticPages, mailer: mailer ?? { wake: () => {} }, rateLimits, now });
   return {
     app,
     mailer,

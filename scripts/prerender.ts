@@ -1,0 +1,44 @@
+// Run by scripts/build.ts with React in production mode (as in the executable): compresses the
+// client files and renders and compresses the pages that are the same for every visitor, with the
+// configuration of the build's environment, into one file the executable embeds (server/prebuilt.ts).
+//   bun run --define 'process.env.NODE_ENV:"production"' scripts/prerender.ts CLIENT_DIR OUT_FILE
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createAssetStore } from "../server/assets";
+import { ConfigError, loadConfig } from "../server/config";
+import { compressBest, contentHash, type Compressed } from "../server/http/compress";
+import { createLogger } from "../server/log";
+import { staticPageRefs } from "../server/pages/controller";
+import { createStaticPages, type PrebuiltPage } from "../server/pages/static-pages";
+import { encodePrebuilt } from "../server/prebuilt";
+import { createDocumentRenderer } from "../server/render";
+
+const [clientDir, outFile] = process.argv.slice(2);
+if (clientDir === undefined || outFile === undefined) throw new Error("usage: prerender.ts CLIENT_DIR OUT_FILE");
+
+const files = readdirSync(clientDir).map((name) => ({ name, body: new Uint8Array(readFileSync(join(clientDir, name))) }));
+const compressed = new Map<string, Compressed>();
+const assets = await createAssetStore(files, async (body) => {
+  const made = await compressBest(body);
+  compressed.set(contentHash(body), made);
+  return made;
+});
+
+let pages: PrebuiltPage[] = [];
+let note = "";
+try {
+  const config = loadConfig();
+  const log = createLogger("warn");
+  const staticPages = createStaticPages({ documents: createDocumentRenderer({ config, assets }), log, config });
+  const made = await staticPages.warm(staticPageRefs());
+  if (made.failed > 0) throw new Error(`${made.failed} pages failed to render`);
+  pages = staticPages.finished();
+  note = `, ${pages.length} pages for ${config.publicBaseUrl}`;
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  // The build does not need the site's configuration: the executable then renders its pages at start-up.
+  note = ` and no pages (${error.message})`;
+}
+
+writeFileSync(outFile, encodePrebuilt({ compressed, pages }));
+console.log(`prerendered ${compressed.size} compressed files${note}`);

@@ -1,0 +1,119 @@
+import { afterEach, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { join } from "node:path";
+import { startServer, type RunningServer } from "../e2e/harness";
+import { logEntries, type LogEntry } from "../support/logs";
+
+// WORKERS=2: two processes share the port (decision 010). Both answer; the first one alone sends
+// e-mail; stopping the first stops both, and a worker whose first process died goes too.
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+async function until<T>(find: () => T | undefined, what: string, ms = 60_000): Promise<T> {
+  for (const started = Date.now(); Date.now() - started < ms; await Bun.sleep(50)) {
+    const found = find();
+    if (found !== undefined) return found;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const entries = (s: RunningServer) => logEntries(s.output);
+const lineOf = (s: RunningServer, msg: string, match: (e: LogEntry) => boolean = () => true) => entries(s).find((e) => e.msg === msg && match(e));
+/** The access-log line of an answer: which process wrote it (`worker` is on the worker's lines only). */
+const answeredBy = (s: RunningServer, requestId: string) =>
+  until(() => lineOf(s, "request", (e) => e.requestId === requestId), `the access line of ${requestId}`).then((e) => (e.worker === undefined ? "first" : `worker ${e.worker}`));
+
+async function startTwoProcesses(): Promise<RunningServer> {
+  const started = await startServer({ env: { WORKERS: "2" } });
+  server = started;
+  await until(() => lineOf(started, "worker listening"), "the worker to listen");
+  return started;
+}
+
+/** One kept-alive connection: its requests all reach the same process. */
+function keepAlive(baseUrl: string) {
+  const { hostname, port } = new URL(baseUrl);
+  const socket: Socket = connect(Number(port), hostname);
+  let buffered = Buffer.alloc(0);
+  let waiting: (() => void) | null = null;
+  socket.on("data", (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    waiting?.();
+  });
+  const send = async (method: string, path: string, body = "") => {
+    socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    for (;;) {
+      const text = buffered.toString("latin1");
+      const end = text.indexOf("\r\n\r\n");
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(text.slice(0, end))?.[1] ?? -1);
+      if (end !== -1 && length >= 0 && buffered.length >= end + 4 + length) {
+        buffered = buffered.subarray(end + 4 + length);
+        return { status: Number(text.slice(9, 12)), requestId: /\r\nx-request-id: ([^\r]+)/i.exec(text.slice(0, end))?.[1] ?? "" };
+      }
+      await new Promise<void>((resolve) => (waiting = resolve));
+    }
+  };
+  return { send, close: () => socket.destroy() };
+}
+
+test("with WORKERS=2 both processes answer on the one port, and only the first sends e-mail", async () => {
+  const s = await startTwoProcesses();
+  const seen = new Set<string>();
+  let lead: { status: number; requestId: string } | undefined;
+  // Each new connection goes to either process (the kernel spreads them): try until a worker took one.
+  for (let i = 0; i < 40 && (lead === undefined || seen.size < 2); i++) {
+    const connection = keepAlive(s.baseUrl);
+    try {
+      const health = await connection.send("GET", "/healthz");
+      expect(health.status).toBe(200);
+      const by = await answeredBy(s, health.requestId);
+      seen.add(by);
+      if (by === "worker 1" && lead === undefined) {
+        lead = await connection.send("POST", "/api/leads", JSON.stringify({ email: "two-processes@example.com", source: "exit_popup", ip_hash: null }));
+      }
+    } finally {
+      connection.close();
+    }
+  }
+  expect([...seen].sort()).toEqual(["first", "worker 1"]);
+  expect(lead?.status).toBe(201);
+  expect(await answeredBy(s, lead?.requestId ?? "")).toBe("worker 1");
+
+  // The worker queued the demo e-mail; the first process's sender sent it (here: an .eml file).
+  const sent = await until(() => lineOf(s, "mail sent", (e) => e.kind === "demo"), "the demo e-mail to be sent");
+  expect(sent.worker).toBeUndefined();
+  expect(readdirSync(join(s.dataDir, "mail")).filter((f) => f.endsWith(".eml"))).toHaveLength(1);
+  expect(entries(s).filter((e) => e.worker !== undefined && /^mail /.test(e.msg))).toEqual([]);
+}, 120_000);
+
+test("stopping the first process (SIGTERM) stops the worker too, and the port is free again", async () => {
+  const s = await startTwoProcesses();
+  const port = Number(new URL(s.baseUrl).port);
+  await s.stop("SIGTERM");
+  server = undefined;
+  expect(s.process.exitCode).toBe(0);
+  await until(() => lineOf(s, "worker stopping"), "the worker to stop", 10_000);
+  // Nothing listens any more: another server can take the port.
+  const again = Bun.serve({ port, hostname: "127.0.0.1", reusePort: false, fetch: () => new Response("x") });
+  await again.stop(true);
+}, 120_000);
+
+test("a worker whose first process was killed (SIGKILL) goes away instead of serving alone", async () => {
+  const s = await startTwoProcesses();
+  s.process.kill("SIGKILL");
+  await s.process.exited;
+  await until(() => lineOf(s, "worker stopping", (e) => e.reason === "first process gone"), "the worker to notice", 10_000);
+  let refused = false;
+  for (const started = Date.now(); !refused && Date.now() - started < 10_000; await Bun.sleep(100)) {
+    refused = await fetch(`${s.baseUrl}/healthz`).then(
+      () => false,
+      () => true,
+    );
+  }
+  expect(refused).toBe(true);
+}, 120_000);
