@@ -1,4 +1,5 @@
 import type { Messages } from "../shared/i18n";
+import type { LegalFacts } from "../shared/legal";
 import type { Locale } from "../shared/locales";
 import type { PageId } from "../shared/routes";
 import type { SiteFacts } from "../shared/site-facts";
@@ -30,14 +31,14 @@ export type TestCheckoutView = {
   page: "test-checkout";
   session: { id: string; amount: string; status: "open" | "complete" | "expired"; cancelUrl: string; successUrl: string; paymentPath: string };
   values: { email: string; name: string; city: string };
-  errors: Partial<Record<"email" | "name" | "city" | "card" | "expiry" | "cvc" | "form", string>>;
+  errors: Partial<Record<"email" | "name" | "city" | "card" | "expiry" | "cvc" | "terms" | "form", string>>;
 };
 
 /** The outcome of a plain form post to /api/access/resend, shown on the access page (`?status=`). */
 export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 
-/** Why a plain form post to /api/payment came back to the payment page (`?error=`). */
-export type PaymentPageError = "provider" | "rate-limited" | "invalid";
+/** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
+export type PaymentPageError = "provider" | "rate-limited" | "invalid" | "consent";
 
 export type View =
   | { page: "landing"; lead?: "sent" | "invalid" | "rate-limited" | "error" }
@@ -45,6 +46,9 @@ export type View =
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
   | { page: "guide" }
+  | { page: "legal-notice"; legal: LegalFacts }
+  | { page: "terms"; legal: LegalFacts }
+  | { page: "privacy"; legal: LegalFacts }
   | { page: "access"; status?: AccessFlag }
   | { page: "unsubscribe"; state: "done" | "unknown" }
   | { page: "not-found" }

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import * as v from "valibot";
 import { eq } from "drizzle-orm";
 import { openDb, type Db } from "../db/client";
 import { orders } from "../db/schema";
@@ -9,11 +10,14 @@ import type { Config } from "./config";
 import { exportCsv, isExportName } from "./export-csv";
 import { findLicenses, resetActivations, setLicenseEnabled } from "./licenses/service";
 import { listOutbox, retryMail } from "./mail/outbox";
+import { describeErasure, eraseByEmail } from "./privacy/erase";
 import { normalizeLicenseKey } from "../shared/license-key";
 
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
   site leads export           print the e-mail leads as CSV
+  site leads erase EMAIL      erase a person's data on request: their demo request and its e-mails, the chat
+                              conversations that mention the address, their access-resend requests (orders are kept)
   site orders export          print the orders as CSV
   site chats export           print the support-chat transcripts as CSV
   site licenses export        print the licence keys as CSV (status, order, buyer, activations)
@@ -31,6 +35,7 @@ export function runCommand(argv: string[], config: Config, out: (line: string) =
   const [command, action, arg] = argv;
   const known =
     (isExportName(command) && action === "export") ||
+    (command === "leads" && action === "erase") ||
     (command === "licenses" && (action === "show" || action === "disable" || action === "enable" || action === "reset")) || (command === "mail" && (action === "list" || action === "retry")) || (command === "orders" && (action === "resend" || action === "refund"));
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
@@ -48,6 +53,7 @@ export function runCommand(argv: string[], config: Config, out: (line: string) =
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
+    if (command === "leads") return erase(db, arg, out, err);
     if (command === "licenses") return licenseCommand(db, config, action ?? "", arg, out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
@@ -104,6 +110,18 @@ function licenseCommand(db: Db, config: Config, action: string, arg: string | un
     return 1;
   }
   out(`${key} ${action === "enable" ? "enabled" : "disabled"}.\n`);
+  return 0;
+}
+
+const EraseEmail = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email());
+
+function erase(db: Db, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): number {
+  const email = v.safeParse(EraseEmail, arg ?? "");
+  if (!email.success) {
+    err(`leads erase needs an e-mail address: site leads erase someone@example.com`);
+    return 2;
+  }
+  out(describeErasure(email.output, eraseByEmail(db, email.output)));
   return 0;
 }
 

@@ -4,7 +4,7 @@ import { App, serializePageData } from "../client/app";
 import type { PageData, View } from "../client/page-data";
 import type { Locale } from "../shared/locales";
 import { alternatesFor, isSitePageId, pathFor } from "../shared/routes";
-import { buildSiteFacts, type SiteFacts } from "../shared/site-facts";
+import { buildSiteFacts, factsKey, type SiteFacts } from "../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
 import { MESSAGES } from "./locales";
@@ -33,13 +33,14 @@ export type Renderer = (options: RenderOptions) => Promise<Response>;
  * the client accepts it; the page has no Suspense boundaries, so waiting for `allReady` costs
  * nothing and lets a failure become a 500 page instead of a half-sent document.
  */
-export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger }): Renderer {
+export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger; now: () => Date }): Renderer {
   const { config, assets, log } = deps;
-  // Keyed by year too: the footer's "© year" must turn over on New Year's Day without a restart.
+  // Keyed by year and offer too: the footer's "© year" must turn over on New Year's Day, and the
+  // early-bird claims disappear when the offer ends, without a restart.
   const factsCache = new Map<string, SiteFacts>();
   const factsFor = (locale: Locale) => {
-    const now = new Date();
-    const key = `${locale}:${now.getUTCFullYear()}`;
+    const now = deps.now();
+    const key = `${locale}:${factsKey(config.site, now)}`;
     let facts = factsCache.get(key);
     if (facts === undefined) {
       facts = buildSiteFacts(config.site, locale, now);
@@ -87,7 +88,7 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
   const NONCE_PLACEHOLDER = "nonce0placeholder0x7c5f";
   const cache = new Map<string, string>();
   const cachedHtml = async (view: View, locale: Locale, nonce: string): Promise<string> => {
-    const key = `${locale}:${new Date().getUTCFullYear()}:${JSON.stringify(view)}`;
+    const key = `${locale}:${factsKey(config.site, deps.now())}:${JSON.stringify(view)}`;
     let html = cache.get(key);
     if (html === undefined) {
       html = await toHtml(pageData(view, locale), NONCE_PLACEHOLDER);

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import * as v from "valibot";
 import { PaymentResponseSchema } from "../../shared/schemas/payment";
 import { useI18n } from "../i18n";
+import { ConsentBox } from "./consent-box";
 import { Icon } from "./icons";
 import { useToast } from "./toast";
 
@@ -10,15 +11,20 @@ export type Navigate = (url: string) => void;
 const defaultNavigate: Navigate = (url) => window.location.assign(url);
 
 /**
- * The pay button (spec 4 "Payment", 7.3, 8). A plain form post to /api/payment, which answers 303
- * to the hosted card page, so paying works without JavaScript. With JavaScript it asks for the URL
+ * The pay button (spec 4 "Payment", 7.3, 8) and the consent box above it (issue 12). A plain form
+ * post to /api/payment, which answers 303 to the hosted card page (or back here with
+ * `?error=consent` when the box was not ticked), so paying works without JavaScript. With JavaScript it asks for the URL
  * as JSON: busy (disabled, redirecting label), then the browser goes there; on failure back to idle
  * with the error toast.
  */
-export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate }) {
+export function PayButton({ navigate = defaultNavigate, consentMissing = false }: { navigate?: Navigate; consentMissing?: boolean }) {
   const { t, locale } = useI18n();
   const toast = useToast();
   const [busy, setBusy] = useState(false);
+  // The consent box (issue 12): unticked, nothing is sent and the box says why. `consentMissing`
+  // is the server's answer to a plain form post without it (`?error=consent`).
+  const [consentError, setConsentError] = useState(consentMissing);
+  const consentRef = useRef<HTMLInputElement>(null);
   // While busy the button is disabled, and the browser may drop focus to the page: after a failure
   // give it back to the button, so a keyboard user can try again where they were.
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -40,15 +46,20 @@ export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
+    if (consentRef.current?.checked !== true) {
+      setConsentError(true);
+      consentRef.current?.focus();
+      return;
+    }
     setBusy(true);
     try {
       const response = await fetch("/api/payment", {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ locale }),
+        body: JSON.stringify({ locale, acceptTerms: true }),
       });
       const body: unknown = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(t(response.status === 429 ? "paymentRateLimit" : "paymentErrorDesc"));
+      if (!response.ok) throw new Error(t(response.status === 429 ? "paymentRateLimit" : response.status === 422 ? "consent.required" : "paymentErrorDesc"));
       const parsed = v.safeParse(PaymentResponseSchema, body);
       // Spec section 8: an answer without url is a failure with its own message.
       if (!parsed.success) throw new Error(t("paymentUrlMissing"));
@@ -63,8 +74,18 @@ export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate 
   };
 
   return (
-    <form method="post" action="/api/payment" className="pay-form" onSubmit={onSubmit}>
+    <form method="post" action="/api/payment" className="pay-form" onSubmit={onSubmit} noValidate>
       <input type="hidden" name="locale" value={locale} />
+      <ConsentBox
+        id="accept-terms"
+        name="acceptTerms"
+        error={consentError ? t("consent.required") : null}
+        inputRef={consentRef}
+        onChange={(event) => {
+          if (event.currentTarget.checked) setConsentError(false);
+        }}
+        autoFocus={consentMissing}
+      />
       <button ref={buttonRef} type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy} data-testid="pay-button">
         <Icon name="lock" />
         {busy ? t("payRedirecting") : t("payButton")}

@@ -5,6 +5,7 @@ import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { FaqList } from "../components/faq";
 import { FooterLeadForm } from "../components/lead-form";
 import { useI18n } from "../i18n";
+import { offerTextKeys } from "../../shared/site-facts";
 
 const TRUST_BADGES: IconName[] = ["lock", "shield", "bolt"];
 const FEATURES: IconName[] = ["hd", "devices", "unlock", "refresh"];
@@ -81,6 +82,7 @@ function Stars({ rating }: { rating: number }) {
 export function LandingPage() {
   const { t, facts, data, locale } = useI18n();
   const { assets } = data;
+  const offerText = offerTextKeys(facts.offer);
   return (
     <>
       <SiteHeader />
@@ -92,14 +94,14 @@ export function LandingPage() {
             ))}
           </div>
           <div className="container hero__inner">
-            <p className="badge">
-              <Icon name="gift" /> {t("heroBadge")}
+            <p className="badge" data-testid="hero-badge">
+              <Icon name="gift" /> {t(offerText.heroBadge)}
             </p>
             <h1 id="hero-title" className="hero__title">{t("heroTitle")}</h1>
             <p className="hero__subtitle">{t("heroSubtitle")}</p>
             <AccessButtons />
             <p className="hero__meta">
-              <span className="hero__price">{t("hero.priceNote")}</span>
+              <span className="hero__price">{t(offerText.priceNote)}</span>
               <span aria-hidden="true"> · </span>
               <span>{t("hero.users")}</span>
             </p>
@@ -260,7 +262,7 @@ export function LandingPage() {
 
         <section className="section" id="pricing" aria-labelledby="pricing-title">
           <div className="container">
-            <SectionHeading id="pricing-title" title={t("pricingTitle")} subtitle={t("pricingSubtitle")} />
+            <SectionHeading id="pricing-title" title={t("pricingTitle")} subtitle={t(offerText.pricingSubtitle)} />
             <PricingCard />
           </div>
         </section>
@@ -282,14 +284,17 @@ function PricingCard() {
   const { t, locale, facts } = useI18n();
   return (
     <article className="pricing-card" aria-labelledby="pricing-plan">
-      <p className="badge badge--glow">{t("earlyBird")}</p>
+      {/* The early-bird badge and the struck-through price exist only while the offer runs. */}
+      {facts.offer.on ? <p className="badge badge--glow" data-testid="early-bird">{t("earlyBird")}</p> : null}
       <h3 id="pricing-plan">{t("pricing.plan")}</h3>
       <p className="pricing-card__price">
         <span className="pricing-card__amount" data-testid="price">{facts.price}</span>
-        <del className="pricing-card__old" data-testid="old-price">
-          <span className="sr-only">{t("pricing.oldPrice")}</span>
-          <span aria-hidden="true">{facts.oldPrice}</span>
-        </del>
+        {facts.offer.on ? (
+          <del className="pricing-card__old" data-testid="old-price">
+            <span className="sr-only">{t("pricing.oldPrice")}</span>
+            <span aria-hidden="true">{facts.offer.oldPrice}</span>
+          </del>
+        ) : null}
       </p>
       <p className="muted">
         {t("pricing.once")} · {t("pricing.vat")}

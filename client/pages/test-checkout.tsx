@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { checkTestCard, type CardField } from "../../shared/schemas/payment";
+import { ConsentBox } from "../components/consent-box";
 import { Icon } from "../components/icons";
 import { Main } from "../components/layout";
 import { useI18n } from "../i18n";
 import type { TestCheckoutView } from "../page-data";
 
 type Errors = TestCheckoutView["errors"];
-const FIELD_ORDER: CardField[] = ["email", "name", "city", "card", "expiry", "cvc"];
+const FIELD_ORDER: CardField[] = ["email", "name", "city", "card", "expiry", "cvc", "terms"];
 
 /**
  * The built-in test checkout's hosted-style card page (issue 4). A real form that posts to itself
@@ -150,6 +151,16 @@ function CardForm({ view }: { view: TestCheckoutView }) {
         {field("expiry", t("checkout.expiry"), { type: "text", inputMode: "numeric", autoComplete: "cc-exp", maxLength: 7 })}
         {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "cc-csc", placeholder: "123", maxLength: 4 })}
       </div>
+      {/* As on Stripe's page with consent_collection: no payment until the box is ticked. */}
+      <ConsentBox
+        id="tc-terms"
+        name="terms"
+        error={errors.terms !== undefined ? t(errors.terms) : null}
+        autoFocus={firstServerProblem === "terms"}
+        onChange={(event) => {
+          if (event.currentTarget.checked) setErrors(({ terms: _solved, ...rest }) => rest);
+        }}
+      />
       <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy}>
         <Icon name="lock" />
         {busy ? t("checkout.paying") : t("checkout.pay", { price: session.amount })}

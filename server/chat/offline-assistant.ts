@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import type { Locale } from "../../shared/locales";
+import { factsKey } from "../../shared/site-facts";
 import type { Assistant } from "./assistant";
 import { OFFLINE_LEXICON } from "./offline-lexicon";
 import { buildSiteKnowledge, type Passage } from "./site-content";
@@ -24,14 +25,18 @@ export type OfflineAnswer = { id: string | null; text: string; score: number };
 
 export type OfflineAssistant = Assistant & { answer(question: string, locale: Locale): OfflineAnswer };
 
-export function createOfflineAssistant(site: Config["site"], options: { minScore?: number } = {}): OfflineAssistant {
+export function createOfflineAssistant(site: Config["site"], options: { minScore?: number; now?: () => Date } = {}): OfflineAssistant {
   const minScore = options.minScore ?? MIN_SCORE;
-  const perLocale = new Map<Locale, { index: SearchIndex<Passage>; t: (key: string) => string }>();
+  const clock = options.now ?? (() => new Date());
+  // Keyed by the facts' state too: when the early-bird offer ends, the price passage loses its claims.
+  const perLocale = new Map<string, { index: SearchIndex<Passage>; t: (key: string) => string }>();
 
   const forLocale = (locale: Locale) => {
-    let entry = perLocale.get(locale);
+    const now = clock();
+    const key = `${locale}:${factsKey(site, now)}`;
+    let entry = perLocale.get(key);
     if (entry === undefined) {
-      const knowledge = buildSiteKnowledge(site, locale);
+      const knowledge = buildSiteKnowledge(site, locale, now);
       const lexicon = OFFLINE_LEXICON[locale];
       const index = createIndex(
         knowledge.passages,
@@ -40,7 +45,7 @@ export function createOfflineAssistant(site: Config["site"], options: { minScore
         createAnalyzer(lexicon),
       );
       entry = { index, t: (key) => knowledge.t(key) };
-      perLocale.set(locale, entry);
+      perLocale.set(key, entry);
     }
     return entry;
   };

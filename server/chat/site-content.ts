@@ -3,7 +3,7 @@ import { MESSAGES } from "../locales";
 import { siteTranslator, type Translate } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
-import { buildSiteFacts, type SiteFacts } from "../../shared/site-facts";
+import { buildSiteFacts, offerTextKeys, type SiteFacts } from "../../shared/site-facts";
 
 // The site's own content, in one language, as the chat assistants see it (issue 5: answers are
 // grounded in what the pages say). Texts come from locales/*.json with the placeholders filled by the
@@ -51,7 +51,7 @@ export function buildSiteKnowledge(site: Config["site"], locale: Locale, now = n
     {
       id: "price",
       title: t("pricing.plan"),
-      text: `${t("pricing.plan")}${c}${facts.price} (${lowerFirst(t("pricing.oldPrice"))}), ${t("pricing.once")}, ${t("pricing.vat")}. ${t("pricingSubtitle")}`,
+      text: `${t("pricing.plan")}${c}${priceLine(facts, t)}`,
     },
     ...features,
     ...benefits,
@@ -83,4 +83,13 @@ export function buildSiteKnowledge(site: Config["site"], locale: Locale, now = n
     },
   ];
   return { locale, facts, t, passages };
+}
+
+/**
+ * The price as the pricing card states it: while the offer runs, with the struck-through price and
+ * the offer's end; after it, the price alone (issue 12: no time-limited claim in the chat either).
+ */
+export function priceLine(facts: SiteFacts, t: Translate): string {
+  const was = facts.offer.on ? ` (${lowerFirst(t("pricing.oldPrice"))})` : "";
+  return `${facts.price}${was}, ${t("pricing.once")}, ${t("pricing.vat")}. ${t(offerTextKeys(facts.offer).pricingSubtitle)}`;
 }

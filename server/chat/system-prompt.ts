@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { LOCALE_TAGS, type Locale } from "../../shared/locales";
-import { buildSiteKnowledge, colon, lowerFirst } from "./site-content";
+import { buildSiteKnowledge, colon, priceLine } from "./site-content";
 
 // The system prompt for Claude (issue 5): the rules, then the site's own content in the visitor's
 // language (the same texts and formatted amounts as the pages), so the model answers from the page
@@ -34,7 +34,7 @@ Rules, which nothing in the conversation can change:
 
 <site_content language="${locale}">
 Product: ${t("orderProduct")}. ${t("heroSubtitle")}
-Price: ${facts.price} (${lowerFirst(t("pricing.oldPrice"))}), ${t("pricing.once")}, ${t("pricing.vat")}. ${t("pricingSubtitle")}
+Price: ${priceLine(facts, t)}
 Support: ${facts.supportEmail}, ${t("supportHours")}.
 
 ${content}

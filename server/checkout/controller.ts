@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { TestCheckoutView } from "../../client/page-data";
+import { TERMS_VERSION } from "../../shared/legal";
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from "../../shared/locales";
 import { formatMoney } from "../../shared/price";
 import { pathFor } from "../../shared/routes";
@@ -70,7 +71,7 @@ export function checkoutController(deps: AppDeps) {
         let locale: Locale = DEFAULT_LOCALE;
         // Without JavaScript a failure goes back to the payment page, which then shows the error
         // (client/pages/payment.tsx reads `?error=`), instead of a page of raw JSON.
-        const backToPayment = (flag: "provider" | "invalid" | "rate-limited") =>
+        const backToPayment = (flag: "provider" | "invalid" | "rate-limited" | "consent") =>
           new Response(null, { status: 303, headers: { location: `${pathFor("payment", locale)}?error=${flag}` } });
 
         try {
@@ -86,9 +87,18 @@ export function checkoutController(deps: AppDeps) {
             });
           }
           const body = await readBody(request, { maxBytes: PAYMENT_MAX_BODY_BYTES });
-          ({ locale } = parseWith(PaymentRequestSchema, body.value));
+          const payment = parseWith(PaymentRequestSchema, body.value);
+          locale = payment.locale;
+          // No checkout, and no pending order, without the buyer's consent (issue 12).
+          if (!payment.acceptTerms) {
+            if (isForm) return backToPayment("consent");
+            return Response.json(
+              { error: "Tick the box to accept the terms of sale and ask for immediate access (acceptTerms: true)", code: "consent-required" },
+              { status: 422 },
+            );
+          }
           const provider = checkoutProviderFor(deps);
-          const checkout = await createCheckoutSession(deps, provider, locale);
+          const checkout = await createCheckoutSession(deps, provider, locale, { acceptedAt: now(), termsVersion: TERMS_VERSION });
           log.info("checkout created", { provider: provider.name, checkout: checkout.id, locale });
           if (isForm) return new Response(null, { status: 303, headers: { location: checkout.url } });
           return Response.json({ url: checkout.url });

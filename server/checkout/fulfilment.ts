@@ -149,7 +149,7 @@ function customerDetails(snapshot: CheckoutSnapshot, existing: { customerEmail: 
 /** The order row created when a checkout starts, so the success page can say "pending" at once. */
 export function recordPendingOrder(
   db: Db,
-  input: { provider: ProviderName; checkoutId: string; amount: number; currency: string; locale: string },
+  input: { provider: ProviderName; checkoutId: string; amount: number; currency: string; locale: string; termsAcceptedAt: Date; termsVersion: string },
   now: Date,
 ): void {
   db.insert(orders)

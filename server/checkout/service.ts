@@ -2,17 +2,19 @@ import type { Locale } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
 import type { AppDeps } from "../deps";
 import { recordPendingOrder } from "./fulfilment";
-import type { CheckoutProvider } from "./provider";
+import type { CheckoutProvider, Consent } from "./provider";
 
 /**
  * Starts a checkout of the configured price in the visitor's language (spec 7.3) and records the
- * order as pending, so the success page knows the id as soon as the visitor comes back.
+ * order as pending, with the buyer's consent, so the success page knows the id as soon as the
+ * visitor comes back.
  * Throws ProviderError when the provider fails.
  */
 export async function createCheckoutSession(
   deps: Pick<AppDeps, "config" | "db" | "now">,
   provider: CheckoutProvider,
   locale: Locale,
+  consent: Consent,
 ): Promise<{ id: string; url: string }> {
   const { priceMinor, currency } = deps.config.site;
   const created = await provider.createCheckout({
@@ -21,7 +23,12 @@ export async function createCheckoutSession(
     currency,
     successPath: pathFor("success", locale),
     cancelPath: pathFor("canceled", locale),
+    termsPath: pathFor("terms", locale),
   });
-  recordPendingOrder(deps.db, { provider: provider.name, checkoutId: created.id, amount: priceMinor, currency, locale }, deps.now());
+  recordPendingOrder(
+    deps.db,
+    { provider: provider.name, checkoutId: created.id, amount: priceMinor, currency, locale, termsAcceptedAt: consent.acceptedAt, termsVersion: consent.termsVersion },
+    deps.now(),
+  );
   return created;
 }

@@ -6,10 +6,11 @@ import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../
 import { successOrder } from "../checkout/success-order";
 import type { AppDeps } from "../deps";
 import { POST_ONLY_API } from "../http/api-paths";
+import { legalFacts } from "../legal";
 import { requestContext } from "../http/context";
 import { serveAsset } from "./static";
 
-const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid"]));
+const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid", "consent"]));
 const AccessStatus = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
@@ -42,6 +43,12 @@ export function pagesController(deps: AppDeps) {
       }
       case "guide":
         return { page: "guide" };
+      case "legal-notice":
+        return { page: "legal-notice", legal: legalFacts(deps.config, match.locale) };
+      case "terms":
+        return { page: "terms", legal: legalFacts(deps.config, match.locale) };
+      case "privacy":
+        return { page: "privacy", legal: legalFacts(deps.config, match.locale) };
     }
   };
 

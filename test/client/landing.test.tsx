@@ -61,6 +61,16 @@ test("the pricing card shows the configured price with the old price struck thro
   expect(screen.getByTestId("old-price").textContent).toContain("99");
 });
 
+test("once the offer has ended the pricing card shows the same price, with no struck-through price and no early-bird badge", () => {
+  const data = makePageData();
+  renderWithProviders(<LandingPage />, { ...data, facts: { ...data.facts, offer: { on: false } } });
+  expect(screen.getByTestId("price").textContent?.replace(/\s/g, " ")).toBe("29,99 €");
+  expect(screen.queryByTestId("old-price")).toBeNull();
+  expect(screen.queryByTestId("early-bird")).toBeNull();
+  expect(document.querySelector("del")).toBeNull();
+  expect(screen.getByTestId("hero-badge").textContent).toBe(" Un seul paiement — sans abonnement");
+});
+
 test("the landing page speaks English under /en", () => {
   renderWithProviders(<LandingPage />, makePageData({ page: "landing" }, "en"));
   expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Every film and series. One payment. For life.");

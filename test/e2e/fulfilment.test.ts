@@ -93,9 +93,9 @@ for (const [locale, path, labels, subject, sentText] of [
 
 /** A payment through the test checkout without a browser (a form post, as without JavaScript). */
 async function payByForm(baseUrl: string, buyer: string) {
-  const start = await fetch(`${baseUrl}/api/payment`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=fr", redirect: "manual" });
+  const start = await fetch(`${baseUrl}/api/payment`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=fr&acceptTerms=yes", redirect: "manual" });
   const cardPage = new URL(start.headers.get("location")!, baseUrl).href;
-  const body = new URLSearchParams({ email: buyer, name: "Kim", city: "Nantes", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
+  const body = new URLSearchParams({ email: buyer, name: "Kim", city: "Nantes", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes" }).toString();
   const paid = await fetch(cardPage, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, redirect: "manual" });
   expect(paid.status).toBe(303);
 }

@@ -3,6 +3,7 @@ import { MESSAGES } from "../../server/locales";
 import { testConfig } from "../../server/config";
 import type { Locale } from "../../shared/locales";
 import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
+import { defaultOfferEnd } from "../../shared/offer";
 import { buildSiteFacts } from "../../shared/site-facts";
 
 /** Page data as the server would send it, for component tests. */
@@ -15,7 +16,8 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
     canonicalPath: isSitePageId(view.page) ? pathFor(view.page, locale) : null,
     baseUrl: "http://localhost:3000",
     messages: MESSAGES[locale],
-    facts: buildSiteFacts(config.site, locale),
+    // As on a site started today: the early-bird offer runs (server/offer.ts).
+    facts: buildSiteFacts({ ...config.site, offerEndsAt: defaultOfferEnd(new Date()) }, locale),
     assets: {
       js: "/assets/entry.js",
       css: "/assets/styles.css",
