@@ -30,7 +30,8 @@ export type SuccessOrder =
 export type TestCheckoutView = {
   page: "test-checkout";
   session: { id: string; amount: string; status: "open" | "complete" | "expired"; cancelUrl: string; successUrl: string; paymentPath: string };
-  values: { email: string; name: string; city: string };
+  /** What the buyer typed, sent back with the page after a problem (never the card); `terms`: the box was ticked. */
+  values: { email: string; name: string; city: string; terms: boolean };
   errors: Partial<Record<"email" | "name" | "city" | "card" | "expiry" | "cvc" | "terms" | "form", string>>;
 };
 

@@ -15,6 +15,8 @@ export function ConsentBox(props: {
   inputRef?: Ref<HTMLInputElement>;
   onChange?: ChangeEventHandler<HTMLInputElement>;
   autoFocus?: boolean;
+  /** Ticked by the buyer in the form the server sends back (no JavaScript); never ticked in advance otherwise. */
+  defaultChecked?: boolean;
 }) {
   const { t, locale } = useI18n();
   const errorId = `${props.id}-error`;
@@ -33,6 +35,7 @@ export function ConsentBox(props: {
           aria-describedby={props.error !== null ? errorId : undefined}
           onChange={props.onChange}
           autoFocus={props.autoFocus}
+          defaultChecked={props.defaultChecked}
           data-testid="consent-box"
         />
         <label htmlFor={props.id} className="consent__label">

@@ -157,6 +157,7 @@ function CardForm({ view }: { view: TestCheckoutView }) {
         name="terms"
         error={errors.terms !== undefined ? t(errors.terms) : null}
         autoFocus={firstServerProblem === "terms"}
+        defaultChecked={values.terms}
         onChange={(event) => {
           if (event.currentTarget.checked) setErrors(({ terms: _solved, ...rest }) => rest);
         }}

@@ -40,7 +40,7 @@ export function checkoutController(deps: AppDeps) {
     nonce: string,
     session: TestSession,
     status: number,
-    extra: Pick<TestCheckoutView, "values" | "errors"> = { values: { email: "", name: "", city: "" }, errors: {} },
+    extra: Pick<TestCheckoutView, "values" | "errors"> = { values: { email: "", name: "", city: "", terms: false }, errors: {} },
   ) => {
     const locale: Locale = isLocale(session.locale) ? session.locale : DEFAULT_LOCALE;
     const view: TestCheckoutView = {
@@ -179,7 +179,8 @@ export function checkoutController(deps: AppDeps) {
         }
         const text = (key: string) => (typeof form[key] === "string" ? String(form[key]).slice(0, 255) : "");
         // The card number is never echoed back into the page.
-        const values = { email: text("email"), name: text("name"), city: text("city") };
+        // The consent box stays as the buyer left it: their own tick, not one given for them.
+        const values = { email: text("email"), name: text("name"), city: text("city"), terms: form.terms === "yes" };
 
         if (session.status === "complete") return seeOther(session.successUrl);
         if (session.status === "expired") return testPage(request, nonce, session, 410, { values, errors: {} });

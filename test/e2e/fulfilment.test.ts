@@ -44,6 +44,7 @@ async function payWithCard(page: Page, path: string, labels: Record<"email" | "n
     const button = document.querySelector('[data-testid="pay-button"]');
     return button !== null && Object.keys(button).some((k) => k.startsWith("__reactProps"));
   });
+  await page.getByTestId("consent-box").check();
   await page.getByTestId("pay-button").click();
   await page.waitForURL("**/checkout/test/**");
   await page.getByLabel(labels.email).fill(buyer);
@@ -52,6 +53,7 @@ async function payWithCard(page: Page, path: string, labels: Record<"email" | "n
   await page.getByLabel(labels.card).fill("4242 4242 4242 4242");
   await page.getByLabel(labels.expiry).fill("12/34");
   await page.getByLabel(labels.cvc).fill("123");
+  await page.getByTestId("consent-box").check();
   await page.getByTestId("pay-button").or(page.locator('form button[type="submit"]')).first().click();
   await page.waitForURL("**/payment-success?session_id=*");
 }
