@@ -2,10 +2,10 @@
 // two SQLite writes with synchronous=FULL), JSON and server-sent events. Run:
 // ./node_modules/.bin/bun bench/chat-endpoint.ts
 import { createTestSite } from "../test/support/app";
-import { REWORDED_QUESTIONS } from "../test/chat/reworded-questions";
+import { TUNING } from "../test/chat/questions/tuning";
 
 const site = await createTestSite({ env: { TRUST_PROXY: "true" } });
-const questions = REWORDED_QUESTIONS.fr.map((q) => q.question);
+const questions = TUNING.filter((q) => q.lang === "fr").map((q) => q.q);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 for (const accept of ["application/json", "text/event-stream"]) {

@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { Config } from "../config";
 import type { Locale } from "../../shared/locales";
 import { AssistantError, type Assistant } from "./assistant";
-import { factsKey } from "../../shared/site-facts";
+import type { ChatSiteConfig } from "./site-content";
 import { buildSystemPrompt } from "./system-prompt";
 
 // Claude through the Anthropic SDK when ANTHROPIC_API_KEY is set (DECISIONS.md, "Support chat").
@@ -18,7 +18,7 @@ export type ClaudeSettings = NonNullable<Config["anthropic"]>;
 
 export function createClaudeAssistant(
   settings: ClaudeSettings,
-  site: Config["site"],
+  site: ChatSiteConfig,
   options: { now?: () => Date; maxRetries?: number } = {},
 ): Assistant {
   const client = new Anthropic({
@@ -31,8 +31,7 @@ export function createClaudeAssistant(
   const prompts = new Map<Locale, { day: string; prompt: string }>();
   const promptFor = (locale: Locale) => {
     const now = options.now?.() ?? new Date();
-    // A new prompt each day, and at once when the early-bird offer ends (its claims leave the prompt).
-    const day = `${now.toISOString().slice(0, 10)}:${factsKey(site, now)}`;
+    const day = now.toISOString().slice(0, 10);
     let cached = prompts.get(locale);
     if (cached === undefined || cached.day !== day) {
       cached = { day, prompt: buildSystemPrompt(site, locale, now) };

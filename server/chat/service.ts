@@ -12,7 +12,7 @@ const MAX_HISTORY = 20;
 
 /** Claude when a key is configured, the offline assistant otherwise (DECISIONS.md, "Support chat"). */
 export function assistantFor(config: Config, now?: () => Date): Assistant {
-  return config.anthropic ? createClaudeAssistant(config.anthropic, config.site, { now }) : createOfflineAssistant(config.site, { now });
+  return config.anthropic ? createClaudeAssistant(config.anthropic, config, { now }) : createOfflineAssistant(config);
 }
 
 export type ChatService = {

@@ -3,93 +3,103 @@ import { MESSAGES } from "../locales";
 import { siteTranslator, type Translate } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
-import { buildSiteFacts, offerTextKeys, type SiteFacts } from "../../shared/site-facts";
+import { buildSiteFacts, type SiteFacts } from "../../shared/site-facts";
 
-// The site's own content, in one language, as the chat assistants see it (issue 5: answers are
-// grounded in what the pages say). Texts come from locales/*.json with the placeholders filled by the
-// same values the pages use (client/i18n.tsx), so the chat quotes exactly the page's price.
+// What the support chat may tell a visitor (issues 5 and 13), in one language: one answer per topic
+// visitors ask about, made of the locale texts (locales/*.json) with the placeholders filled from
+// the configuration, the same values the pages use, so the chat quotes exactly the page's price.
+// The offline assistant answers with these texts word for word; Claude gets them as its facts.
 
-/** One passage a visitor can be answered with: `title` is what it is about, `text` the answer. */
-export type Passage = { id: string; title: string; text: string };
+/** What visitors ask about. Each has one answer, in every language. */
+export const TOPICS = [
+  "product",
+  "price",
+  "payment",
+  "one-time",
+  "refund",
+  "cancel",
+  "devices",
+  "installation",
+  "delivery",
+  "not-received",
+  "offline",
+  "ads",
+  "security",
+  "support",
+  "problem",
+  "catalogue",
+  "legality",
+  "quality",
+  "new-content",
+  "updates",
+  "languages",
+  "savings",
+  "how",
+] as const;
+export type Topic = (typeof TOPICS)[number];
+
+/**
+ * Topics the site has no answer to (which titles are in the catalogue, whether the content is
+ * legal): their answer says so and gives the support address, and asserts nothing else.
+ */
+export const UNANSWERED_TOPICS: ReadonlySet<Topic> = new Set<Topic>(["catalogue", "legality"]);
+
+/** The part of the configuration the chat's facts come from. */
+export type ChatSiteConfig = Pick<Config, "site" | "licenseActivationLimit">;
 
 export type SiteKnowledge = {
   locale: Locale;
   facts: SiteFacts;
   t: Translate;
-  passages: Passage[];
+  answers: Record<Topic, string>;
 };
 
 /** The translator the pages use (shared/i18n.ts), over this language's texts. */
 export const pageTranslator = (locale: Locale, facts: SiteFacts): Translate => siteTranslator(locale, MESSAGES[locale], facts);
 
-export const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
-
 /** French puts a space before a colon; the other three languages do not. */
 export const colon = (locale: Locale) => (locale === "fr" ? " : " : ": ");
 
-export function buildSiteKnowledge(site: Config["site"], locale: Locale, now = new Date()): SiteKnowledge {
-  const facts = buildSiteFacts(site, locale, now);
+// The early-bird offer (struck-through price, launch deadline) is left out on purpose: it ends, and
+// a chat answer must not outlive it.
+export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now = new Date()): SiteKnowledge {
+  const facts = buildSiteFacts(config.site, locale, now);
   const t = pageTranslator(locale, facts);
   const c = colon(locale);
-  const titled = (id: string, titleKey: string, textKey: string): Passage => ({
-    id,
-    title: t(titleKey),
-    text: `${t(titleKey)}${c}${t(textKey)}`,
-  });
-
-  const faq = [1, 2, 3, 4, 5].map((n) => ({ id: `faq${n}`, title: t(`faqQuestion${n}`), text: t(`faqAnswer${n}`) }));
-  const features = [1, 2, 3, 4].map((n) => titled(`feature${n}`, `feature${n}Title`, `feature${n}Desc`));
-  // Benefit 4 (priority support) is the "support" passage below, with the contact address.
-  const benefits = [1, 2, 3, 5, 6].map((n) => titled(`benefit${n}`, `whyAppBenefit${n}`, `whyAppBenefit${n}Desc`));
+  // A sentence of its own after the title: several descriptions hold a colon already.
+  const titled = (titleKey: string, textKey: string) => `${t(titleKey)}. ${t(textKey)}`;
+  const access = pathFor("access", locale);
+  const guide = pathFor("guide", locale);
   const comparison = facts.comparison
     .filter((row) => !row.highlight)
     .map((row) => `${row.name}${c}${row.monthly ?? "—"} ${t("comparison.perMonth").toLowerCase()}, ${row.fiveYears} ${t("comparison.fiveYears").toLowerCase()}.`)
     .join(" ");
 
-  const passages: Passage[] = [
-    ...faq,
-    {
-      id: "price",
-      title: t("pricing.plan"),
-      text: `${t("pricing.plan")}${c}${priceLine(facts, t)}`,
-    },
-    ...features,
-    ...benefits,
-    {
-      id: "preview",
-      title: t("preview.title"),
-      text: `${t("preview.text")} ${t("preview.point3")}.`,
-    },
-    {
-      id: "how",
-      title: t("howTitle"),
-      text: [1, 2, 3, 4].map((n) => `${n}. ${t(`howStep${n}`)}${c}${t(`howStep${n}Desc`)}`).join(" "),
-    },
-    {
-      id: "savings",
-      title: t("comparison"),
-      text: `${t("savingsMessage")} ${comparison} ${facts.siteName}${c}${facts.price} ${t("comparison.oneTime")}.`,
-    },
-    {
-      // A buyer who paid and found no e-mail: the self-serve form first, then a person.
-      id: "access",
-      title: t("access.title"),
-      text: t("chat.accessRecovery", { path: pathFor("access", locale) }),
-    },
-    {
-      id: "support",
-      title: t("whyAppBenefit4"),
-      text: `${t("whyAppBenefit4Desc")} ${t("footer.contact")}.`,
-    },
-  ];
-  return { locale, facts, t, passages };
-}
-
-/**
- * The price as the pricing card states it: while the offer runs, with the struck-through price and
- * the offer's end; after it, the price alone (issue 12: no time-limited claim in the chat either).
- */
-export function priceLine(facts: SiteFacts, t: Translate): string {
-  const was = facts.offer.on ? ` (${lowerFirst(t("pricing.oldPrice"))})` : "";
-  return `${facts.price}${was}, ${t("pricing.once")}, ${t("pricing.vat")}. ${t(offerTextKeys(facts.offer).pricingSubtitle)}`;
+  const answers: Record<Topic, string> = {
+    product: `${t("featuresSubtitle")} ${t("heroSubtitle")}`,
+    price: t("chat.answer.price"),
+    payment: t("chat.answer.payment"),
+    "one-time": t("chat.answer.oneTime"),
+    refund: t("faqAnswer4"),
+    cancel: t("chat.answer.cancel"),
+    devices: `${t("faqAnswer2")} ${t("chat.answer.devicesLimit", { limit: config.licenseActivationLimit })} ${t("chat.answer.guideLink", { path: guide })}`,
+    installation: t("chat.answer.installation", { path: guide }),
+    delivery: `${t("faqAnswer3")} ${t("chat.answer.nothingReceived", { path: access })}`,
+    // A buyer who paid and found no e-mail: the self-serve form first, then a person.
+    "not-received": t("chat.accessRecovery", { path: access }),
+    offline: titled("whyAppBenefit1", "whyAppBenefit1Desc"),
+    ads: titled("whyAppBenefit2", "whyAppBenefit2Desc"),
+    security: t("faqAnswer5"),
+    support: t("chat.answer.support"),
+    problem: t("chat.answer.problem"),
+    catalogue: t("chat.answer.catalogue"),
+    legality: t("chat.answer.legality"),
+    quality: titled("feature1Title", "feature1Desc"),
+    "new-content": titled("feature4Title", "feature4Desc"),
+    updates: titled("whyAppBenefit3", "whyAppBenefit3Desc"),
+    languages: `${t("preview.point3")}. ${t("preview.text")}`,
+    savings: `${t("savingsMessage")} ${comparison} ${t("chat.answer.savingsOnce")}`,
+    how: [1, 2, 3, 4].map((n) => `${n}. ${t(`howStep${n}`)}${c}${t(`howStep${n}Desc`)}`).join(" "),
+  };
+  return { locale, facts, t, answers };
 }

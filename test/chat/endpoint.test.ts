@@ -32,17 +32,34 @@ function parseSse(text: string): SseEvent[] {
     });
 }
 
-test("answers { message } with the offline assistant, in the page's language, with the page's price", async () => {
+test("answers { message } with the offline assistant, in the question's language, with the page's price", async () => {
   site = await createTestSite();
   const response = await site.request("/api/chat", json(ask("Combien ça coûte ?", { locale: "fr" })));
   expect(response.status).toBe(200);
   const body = await response.json();
   expect(body.message).toContain(buildSiteFacts(site.config.site, "fr").price);
-  expect(body.message).toStartWith("Accès à vie");
+  expect(body.message).toStartWith("L'accès à vie coûte");
   expect(body.conversationId).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
 
   const en = await (await site.request("/api/chat", json(ask("How much does it cost?", { locale: "en" })))).json();
   expect(en.message).toContain("€29.99");
+  // An English question on the French page is answered in English.
+  const onFrenchPage = await (await site.request("/api/chat", json(ask("How much does it cost?", { locale: "fr" })))).json();
+  expect(onFrenchPage.message).toStartWith("Lifetime access costs €29.99");
+});
+
+test("a short follow-up is answered in the language of the conversation the server stored", async () => {
+  site = await createTestSite();
+  const first = await (await site.request("/api/chat", json(ask("I paid and got nothing", { locale: "fr" })))).json();
+  expect(first.message).toContain("/en/access");
+  const followUp = await (
+    await site.request("/api/chat", json({ messages: [{ role: "user", content: "PayPal?" }], locale: "fr", conversationId: first.conversationId }))
+  ).json();
+  expect(followUp.conversationId).toBe(first.conversationId);
+  expect(followUp.message).toStartWith("You pay by card");
+  // The same words in a new conversation on the French page get French.
+  const alone = await (await site.request("/api/chat", json(ask("PayPal?", { locale: "fr" })))).json();
+  expect(alone.message).toStartWith("Le paiement se fait par carte");
 });
 
 test("the spec's payload alone ({ messages }) is enough, and answers in French", async () => {

@@ -69,7 +69,7 @@ test("open the chat, send a question, see the answer arrive as it streams", asyn
   // The request carried the French page's language and the visitor's question.
   const sent = fake.requests.at(-1)?.body;
   expect(sent?.messages).toEqual([{ role: "user", content: "C'est un abonnement ?" }]);
-  expect(String(sent?.system)).toContain("Answer in French (Français)");
+  expect(String(sent?.system)).toContain("or else in French (Français), the language of the page");
 
   // The list keeps the newest message in view.
   const log = chat.getByRole("log");
@@ -103,8 +103,52 @@ test("an empty or whitespace-only message is not sent", async () => {
   // A real question is sent and answered by the offline assistant with the page's price.
   await input.fill("Combien ça coûte ?");
   await input.press("Enter");
-  await chat.getByText(/^Accès à vie : 29,99\s€/).waitFor();
+  await chat.getByText(/^L'accès à vie coûte 29,99\s€/).waitFor();
   expect(chatRequests).toHaveLength(1);
+  await context.close();
+}, 90_000);
+
+test("the conversation survives closing the window and going to another page of the site in the same tab", async () => {
+  const { context, page } = await open(offline);
+  const consoleLog = watchConsole(page);
+  const sent: { conversationId?: string; messages: { content: string }[] }[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/api/chat")) sent.push(JSON.parse(r.postData() ?? "{}"));
+  });
+  let chat = await openChat(page);
+  // An English question on the French page: answered in English.
+  await chat.getByLabel("Votre message").fill("How much is it?");
+  await chat.getByLabel("Votre message").press("Enter");
+  await chat.getByText(/^Lifetime access costs €29\.99/).waitFor();
+  await page.keyboard.press("Escape");
+  await chat.waitFor({ state: "detached" });
+
+  // To the installation guide by the footer's link, in the same tab.
+  await page.getByRole("contentinfo").getByRole("link", { name: "Guide d'installation" }).click();
+  await page.waitForURL(/\/guide$/);
+  await page.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
+  chat = await openChat(page);
+  expect(await chat.locator(".chat-msg--user").allTextContents()).toEqual(["Vous: How much is it?"]);
+  expect(await chat.getByText(/^Lifetime access costs €29\.99/).count()).toBe(1);
+
+  // The next question carries on the same conversation on the server: a bare "PayPal?" on a French
+  // page is answered in the English of the conversation the server stored.
+  await chat.getByLabel("Votre message").fill("PayPal?");
+  await chat.getByLabel("Votre message").press("Enter");
+  await chat.getByText(/^You pay by card/).waitFor();
+  expect(sent).toHaveLength(2);
+  expect(sent[0]?.conversationId).toBeUndefined();
+  expect(sent[1]?.conversationId).toMatch(/^[A-Za-z0-9_-]{44}$/);
+  expect(sent[1]?.messages.map((m) => m.content)).toEqual(["How much is it?", expect.stringMatching(/^Lifetime access costs/), "PayPal?"]);
+  expect(await chat.locator(".chat-msg--user").count()).toBe(2);
+
+  // A new tab is a new conversation.
+  const other = await context.newPage();
+  await other.goto("/");
+  await other.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
+  const fresh = await openChat(other);
+  expect(await fresh.locator(".chat-msg--user").count()).toBe(0);
+  expect(consoleLog.errors).toEqual([]);
   await context.close();
 }, 90_000);
 

@@ -1,0 +1,40 @@
+import { expect, test } from "bun:test";
+import { createOfflineAssistant } from "../../server/chat/offline-assistant";
+import { testConfig } from "../../server/config";
+import { LOCALES } from "../../shared/locales";
+import { HELD_OUT } from "./questions/held-out";
+import { createJudge, type ChatQuestion } from "./questions/judge";
+import { TUNING } from "./questions/tuning";
+
+// Issue 13: the offline assistant answers at least 90 % of the held-out questions right in every
+// language (the fact each answer must carry, in the question's language), and never says "yes" to a
+// "no". bench/chat-offline.ts prints the same figures per intent.
+
+const config = testConfig({ SUPPORT_EMAIL: "help@stream.example" });
+const assistant = createOfflineAssistant(config);
+const judge = createJudge(config.site);
+const FLOOR = 0.9;
+
+function run(set: readonly ChatQuestion[]) {
+  return set.map((question) => {
+    const answer = assistant.answer(question.q, question.page ?? question.lang).text;
+    return { question, answer, ...judge(question, answer) };
+  });
+}
+
+for (const [name, set] of [["held-out", HELD_OUT], ["tuning", TUNING]] as const) {
+  const results = run(set);
+  for (const locale of LOCALES) {
+    test(`${name} questions asked in ${locale}: at least ${FLOOR * 100} % answered right`, () => {
+      const mine = results.filter((r) => r.question.lang === locale);
+      expect(mine.length).toBeGreaterThanOrEqual(25);
+      const wrong = mine.filter((r) => !r.right).map((r) => `${r.question.q} (${r.question.intent}): ${r.problems.join(", ")}`);
+      const share = (mine.length - wrong.length) / mine.length;
+      if (share < FLOOR) console.error(`${name}, ${locale}, answered wrong:\n${wrong.join("\n")}`);
+      expect(share).toBeGreaterThanOrEqual(FLOOR);
+    });
+  }
+  test(`${name} questions whose true answer is "no": never a "yes"`, () => {
+    expect(results.filter((r) => r.yesToNo).map((r) => `${r.question.q} -> ${r.answer}`)).toEqual([]);
+  });
+}

@@ -1,0 +1,187 @@
+import type { Config } from "../../../server/config";
+import { MESSAGES } from "../../../server/locales";
+import { siteTranslator } from "../../../shared/i18n";
+import type { Locale } from "../../../shared/locales";
+import { pathFor } from "../../../shared/routes";
+import { buildSiteFacts } from "../../../shared/site-facts";
+
+// How a support-chat answer is judged (issue 13): by the fact it must carry, in the language of the
+// question, never by which entry of the assistant produced it. The same judge scores the offline
+// assistant in bench/chat-offline.ts and in test/chat/held-out.test.ts, and could score Claude's.
+
+/** What visitors ask about, as the issue lists it, plus anything off-topic. */
+export const INTENTS = [
+  "price",
+  "payment-methods",
+  "one-time",
+  "renewal",
+  "refund",
+  "devices",
+  "installation",
+  "delivery",
+  "not-received",
+  "offline",
+  "ads",
+  "catalogue",
+  "legality",
+  "support",
+  "cancel",
+  "security",
+  "off-topic",
+] as const;
+export type Intent = (typeof INTENTS)[number];
+
+/**
+ * One question as a visitor would type it. `lang` is the language it is written in (the answer
+ * must be in it), `page` the language of the page it is asked on (default: the same), `no` marks a
+ * question whose true answer is "no" (the reply must never open with a yes).
+ */
+export type ChatQuestion = { q: string; lang: Locale; page?: Locale; intent: Intent; no?: true };
+
+/** Questions the site itself cannot answer: the reply says so and hands over to the support address. */
+export const HANDOVER_INTENTS: ReadonlySet<Intent> = new Set<Intent>(["catalogue", "legality", "off-topic"]);
+
+/** A reply of more than this is not a chat answer but a dump of everything (which would pass any check). */
+export const MAX_ANSWER_CHARS = 450;
+
+type Words = Record<Locale, RegExp>;
+
+const ONCE: Words = {
+  fr: /une (seule )?fois|paiement unique/i,
+  en: /\bonce\b|one-time|single payment/i,
+  it: /una (sola )?volta|pagamento unico/i,
+  es: /una (sola )?vez|pago único/i,
+};
+const SUBSCRIPTION: Words = { fr: /abonnement/i, en: /subscription/i, it: /abbonamento/i, es: /suscripción/i };
+const CARD: Words = { fr: /\bcarte\b/i, en: /\bcard\b/i, it: /\bcarta\b/i, es: /\btarjeta\b/i };
+const CARD_NUMBER: Words = {
+  fr: /numéro de carte/i,
+  en: /card number/i,
+  it: /numero della (tua )?carta|numero di carta/i,
+  es: /número de (tu )?tarjeta/i,
+};
+const SEVEN_DAYS: Words = { fr: /7 jours/i, en: /7 days|7-day/i, it: /7 giorni/i, es: /7 días/i };
+const MINUTES: Words = { fr: /minutes/i, en: /minutes/i, it: /minuti/i, es: /minutos/i };
+const TWO_MINUTES: Words = { fr: /2 minutes/i, en: /2 minutes/i, it: /2 minuti/i, es: /2 minutos/i };
+const EMAIL_WORD: Words = { fr: /e-?mail/i, en: /e-?mail/i, it: /e-?mail/i, es: /e-?mail|correo/i };
+const DOWNLOAD: Words = { fr: /télécharg/i, en: /download/i, it: /scaric/i, es: /descarg/i };
+const NO_ADS: Words = {
+  fr: /sans publicité|aucune pub/i,
+  en: /no ads|no advertising|without ads/i,
+  it: /nessuna pubblicità|zero pubblicità|senza pubblicità/i,
+  es: /sin publicidad|ni anuncios|sin anuncios/i,
+};
+
+/** Words common in one language and absent from the three others: enough to tell a reply's language. */
+const LANGUAGE_WORDS: Record<Locale, ReadonlySet<string>> = {
+  fr: new Set("vous votre vos nous notre est les des une pas pour avec dans aux sur ou et à du ne je très êtes écrivez jours".split(" ")),
+  en: new Set("the you your we our is are and to of for with it not please days".split(" ")),
+  it: new Set("che per di e è gli della delle dei degli sono tuo tua ti vostro nostro alla nella non ci ogni da mai nessun nessuna niente anche più poi tutto sul sulla scrivi giorni".split(" ")),
+  es: new Set("el los las para por tu su nuestro nuestra y está puedes escribe días".split(" ")),
+};
+
+/** The language a reply is written in, by its commonest words (addresses and paths left out). */
+export function languageOf(text: string): Locale | null {
+  const tokens = text
+    .replace(/\S+@\S+|\/\S*/g, " ")
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter(Boolean);
+  const scores = (Object.keys(LANGUAGE_WORDS) as Locale[]).map((locale) => ({
+    locale,
+    score: tokens.filter((t) => LANGUAGE_WORDS[locale].has(t)).length,
+  }));
+  scores.sort((a, b) => b.score - a.score);
+  const [first, second] = scores;
+  if (first === undefined || first.score === 0 || (second !== undefined && second.score === first.score)) return null;
+  return first.locale;
+}
+
+/** A reply that opens (or opens a sentence) with a yes. */
+export function saysYes(text: string): boolean {
+  return /(^|[.!?:;]\s*)(yes|yeah|sure|oui|sì|sí)(?![\p{L}])/iu.test(text.trim());
+}
+
+const literal = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+/** A site path written as a path of its own ("/access", not the end of "/en/access"). */
+const sitePath = (path: string) => new RegExp(`(^|[\\s(«"'])${path.replace(/\//g, "\\/")}(?![\\w/-])`);
+
+export type Verdict = { right: boolean; yesToNo: boolean; problems: string[] };
+
+export type Judge = (question: ChatQuestion, answer: string) => Verdict;
+
+/** A judge for the site as configured: the facts it checks for are that configuration's. */
+export function createJudge(site: Config["site"]): Judge {
+  const context = (lang: Locale) => {
+    const facts = buildSiteFacts(site, lang);
+    const t = siteTranslator(lang, MESSAGES[lang], facts);
+    return {
+      price: literal(facts.price),
+      email: literal(facts.supportEmail),
+      hours: literal(t("supportHours")),
+      accessPath: sitePath(pathFor("access", lang)),
+      guidePath: sitePath(pathFor("guide", lang)),
+      // The generic "not sure, write to us": the wrong reply to anything the site does answer.
+      handover: literal(t("chat.handover").slice(0, 24)),
+    };
+  };
+
+  const mustCarry = (intent: Intent, lang: Locale): [string, RegExp][] => {
+    const c = context(lang);
+    switch (intent) {
+      case "price":
+        return [["price", c.price]];
+      case "payment-methods":
+        return [["card", CARD[lang]]];
+      case "one-time":
+        return [["price", c.price], ["once", ONCE[lang]]];
+      case "renewal":
+        return [["once", ONCE[lang]]];
+      case "refund":
+        return [["7 days", SEVEN_DAYS[lang]], ["support address", c.email]];
+      case "devices":
+        return [["Android", /Android/], ["Mac", /\bMac\b/]];
+      case "installation":
+        return [["2 minutes", TWO_MINUTES[lang]], ["guide page", c.guidePath]];
+      case "delivery":
+        return [["e-mail", EMAIL_WORD[lang]], ["minutes", MINUTES[lang]]];
+      case "not-received":
+        return [["access page", c.accessPath], ["support address", c.email]];
+      case "offline":
+        return [["download", DOWNLOAD[lang]]];
+      case "ads":
+        return [["no ads", NO_ADS[lang]]];
+      case "support":
+        return [["support address", c.email], ["hours", c.hours]];
+      case "cancel":
+        return [["no subscription", SUBSCRIPTION[lang]], ["support address", c.email]];
+      case "security":
+        return [["card number", CARD_NUMBER[lang]]];
+      case "catalogue":
+      case "legality":
+      case "off-topic":
+        return [["support address", c.email]];
+    }
+  };
+
+  return (question, answer) => {
+    const problems: string[] = [];
+    for (const [name, pattern] of mustCarry(question.intent, question.lang)) {
+      if (!pattern.test(answer)) problems.push(`lacks ${name}`);
+    }
+    const c = context(question.lang);
+    if (HANDOVER_INTENTS.has(question.intent)) {
+      // Nothing the site knows is offered as if it answered this question.
+      if (c.price.test(answer)) problems.push("quotes the price");
+      if (c.accessPath.test(answer)) problems.push("points to the access page");
+    } else if (c.handover.test(answer)) {
+      problems.push("hands over although the site answers this");
+    }
+    const language = languageOf(answer);
+    if (language !== question.lang) problems.push(`written in ${language ?? "no clear language"}, asked in ${question.lang}`);
+    if (answer.length > MAX_ANSWER_CHARS) problems.push(`${answer.length} characters long`);
+    const yesToNo = question.no === true && saysYes(answer);
+    if (yesToNo) problems.push("says yes to a no");
+    return { right: problems.length === 0, yesToNo, problems };
+  };
+}
