@@ -4,7 +4,8 @@ import { App, serializePageData } from "../client/app";
 import type { PageData, View } from "../client/page-data";
 import type { Locale } from "../shared/locales";
 import { alternatesFor, isSitePageId, pathFor } from "../shared/routes";
-import { buildSiteFacts, factsKey, type SiteFacts } from "../shared/site-facts";
+import type { Messages } from "../shared/i18n";
+import { buildSiteFacts, factsKey, OFFER_ONLY_KEYS, type SiteFacts } from "../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
 import { MESSAGES } from "./locales";
@@ -49,8 +50,21 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
     return facts;
   };
 
+  // After the offer, the page data's dictionary leaves out the offer's texts: no page, not even its
+  // source, carries a time-limited claim.
+  const withoutOffer = new Map<Locale, Messages>();
+  const withoutOfferTexts = (locale: Locale): Messages => {
+    let messages = withoutOffer.get(locale);
+    if (messages === undefined) {
+      messages = Object.fromEntries(Object.entries(MESSAGES[locale]).filter(([key]) => !OFFER_ONLY_KEYS.includes(key)));
+      withoutOffer.set(locale, messages);
+    }
+    return messages;
+  };
+
   const pageData = (view: View, locale: Locale, query = ""): PageData => {
     const page = view.page;
+    const facts = factsFor(locale);
     const alternates = isSitePageId(page) ? alternatesFor(page) : null;
     return {
       view,
@@ -61,8 +75,8 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
           : { fr: alternates.fr + query, en: alternates.en + query, it: alternates.it + query, es: alternates.es + query },
       canonicalPath: isSitePageId(page) ? pathFor(page, locale) : null,
       baseUrl: config.publicBaseUrl,
-      messages: MESSAGES[locale],
-      facts: factsFor(locale),
+      messages: facts.offer.on ? MESSAGES[locale] : withoutOfferTexts(locale),
+      facts,
       assets: assets.urls,
     };
   };
