@@ -29,6 +29,9 @@ export type RenderOptions = {
 
 export type Renderer = (options: RenderOptions) => Promise<Response>;
 
+/** Texts only the legal pages show (client/pages/legal.tsx). */
+const LEGAL_PAGE_KEY = /^(legalNotice|terms|privacy|legal)\./;
+
 /**
  * Renders a whole document with React on the server. The body is compressed (br, else gzip) when
  * the client accepts it; the page has no Suspense boundaries, so waiting for `allReady` costs
@@ -50,14 +53,17 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
     return facts;
   };
 
-  // After the offer, the page data's dictionary leaves out the offer's texts: no page, not even its
-  // source, carries a time-limited claim.
-  const withoutOffer = new Map<Locale, Messages>();
-  const withoutOfferTexts = (locale: Locale): Messages => {
-    let messages = withoutOffer.get(locale);
+  // The dictionary a page carries for hydration leaves out what it cannot show: after the offer,
+  // the offer's texts (no page, not even its source, carries a time-limited claim); outside the
+  // three legal pages, their texts (about 13 KB a language that every other page would carry).
+  const dictionaries = new Map<string, Messages>();
+  const messagesFor = (locale: Locale, offerOn: boolean, legalPage: boolean): Messages => {
+    const key = `${locale}:${offerOn}:${legalPage}`;
+    let messages = dictionaries.get(key);
     if (messages === undefined) {
-      messages = Object.fromEntries(Object.entries(MESSAGES[locale]).filter(([key]) => !OFFER_ONLY_KEYS.includes(key)));
-      withoutOffer.set(locale, messages);
+      const shown = (k: string) => (offerOn || !OFFER_ONLY_KEYS.includes(k)) && (legalPage || !LEGAL_PAGE_KEY.test(k));
+      messages = Object.fromEntries(Object.entries(MESSAGES[locale]).filter(([k]) => shown(k)));
+      dictionaries.set(key, messages);
     }
     return messages;
   };
@@ -75,7 +81,7 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
           : { fr: alternates.fr + query, en: alternates.en + query, it: alternates.it + query, es: alternates.es + query },
       canonicalPath: isSitePageId(page) ? pathFor(page, locale) : null,
       baseUrl: config.publicBaseUrl,
-      messages: facts.offer.on ? MESSAGES[locale] : withoutOfferTexts(locale),
+      messages: messagesFor(locale, facts.offer.on, page === "legal-notice" || page === "terms" || page === "privacy"),
       facts,
       assets: assets.urls,
     };
