@@ -41,11 +41,11 @@ export const fmt = (r: LoadResult) =>
   `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.requests} requests, ${r.errors} errors)`;
 
 /**
- * Starts a server as its own process on a random loopback port (`cmd`: the executable, or
- * `bun run server/main.ts`) and resolves once it answers /healthz.
+ * Starts a server as its own process on a loopback port (`env.PORT`, or a random one; `cmd`: the
+ * executable, or `bun run server/main.ts`) and resolves once it answers /healthz.
  */
 export async function startBenchServer(cmd: string[], env: Record<string, string>, cwd: string): Promise<{ base: string; stop: () => Promise<void> }> {
-  const port = 3900 + Math.floor(Math.random() * 99);
+  const port = env.PORT !== undefined ? Number(env.PORT) : 3900 + Math.floor(Math.random() * 99);
   const server = Bun.spawn(cmd, {
     cwd,
     env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", ...env },
@@ -56,6 +56,7 @@ export async function startBenchServer(cmd: string[], env: Record<string, string
   for (let i = 0; i < 300; i++) {
     if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    if (i === 299) throw new Error(`server did not answer ${base}/healthz`);
     await Bun.sleep(100);
   }
   return {

@@ -12,15 +12,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:
 import { join } from "node:path";
 import { createElement } from "react";
 import { render, toPlainText } from "@react-email/render";
-import { count } from "drizzle-orm";
+import { count, inArray } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { openDb, type Db } from "../db/client";
 import { mailOutbox, orders } from "../db/schema";
+import { createWriter } from "../db/writer";
 import { testConfig, type Config } from "../server/config";
 import { createLogger } from "../server/log";
 import { deliverPaidOrder, deliverySettings } from "../server/checkout/delivery";
 import { composeMail, mailContext } from "../server/mail/compose";
-import { markSent, readPayload, type OutboxRow } from "../server/mail/outbox";
+import { readPayload, recordOutcome, type OutboxRow } from "../server/mail/outbox";
 import { createMailSender } from "../server/mail/sender";
 import { createFileTransport, createSmtpTransport, type MailTransport, type OutgoingMail } from "../server/mail/transport";
 import { AccessMail } from "../server/mail/templates/messages";
@@ -192,7 +193,7 @@ async function main() {
     for (const t of transports) {
       const dir = newDir("throughput");
       const { db, config } = seedPaidOrders(dir, MESSAGES);
-      const sender = createMailSender({ db, config, log: quiet(), transport: t.make(dir), now: () => new Date() });
+      const sender = createMailSender({ db, write: createWriter(db, { waitMs: config.dbBusyWaitMs }), config, log: quiet(), transport: t.make(dir), now: () => new Date() });
       const before = sink.accepted.length;
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
@@ -244,13 +245,17 @@ async function main() {
       for (const html of htmls) toPlainText(html);
       const convertMs = (performance.now() - t0) / rows.length;
 
-      // The commit per message: markSent is its own transaction, so one fsync each with FULL.
+      // The commit per message: marking it sent is its own transaction, so one fsync each with FULL.
+      const write = createWriter(db, { waitMs: config.dbBusyWaitMs });
       t0 = performance.now();
-      for (const row of rows) markSent(db, row.id, new Date());
+      for (const row of rows) await recordOutcome(write, row.id, { status: "sent", at: new Date() });
       const markMs = (performance.now() - t0) / rows.length;
       // For comparison only (not what the sender does): the marks of a batch of 20 in one transaction.
       t0 = performance.now();
-      for (let i = 0; i < rows.length; i += 20) db.transaction((tx) => rows.slice(i, i + 20).forEach((row) => markSent(tx as unknown as Db, row.id, new Date())), { behavior: "immediate" });
+      for (let i = 0; i < rows.length; i += 20) {
+        const ids = rows.slice(i, i + 20).map((row) => row.id);
+        await write((tx) => tx.update(mailOutbox).set({ status: "sent", leaseOwner: null, sentAt: new Date(), lastError: null }).where(inArray(mailOutbox.id, ids)).run());
+      }
       const markBatchMs = (performance.now() - t0) / rows.length;
 
       // SMTP alone: the same composed messages, 20 at a time like the sender's batches, pool of 3.
@@ -279,7 +284,7 @@ async function main() {
       const bytes = composed.reduce((n, m) => n + m.html.length + m.text.length, 0) / composed.length;
       console.log(`  composeMail (React Email HTML + plain text)   ${ms(composeMs)} ms/message -> at most ${(1000 / composeMs).toFixed(0)} messages/s on one thread (html ${(bytes / 1024).toFixed(1)} KB + text, avg)`);
       console.log(`    mailContext() alone ${ms(contextMs)} ms; render(html) alone ${ms(htmlMs)} ms; render(plainText) alone ${ms(textMs)} ms, of which toPlainText(html) (html-to-text) ${ms(convertMs)} ms`);
-      console.log(`  markSent (own commit = one WAL fsync, FULL)   ${ms(markMs)} ms/message, blocking the thread (bun:sqlite is synchronous)`);
+      console.log(`  mark sent (own commit = one WAL fsync, FULL)  ${ms(markMs)} ms/message, blocking the thread (bun:sqlite is synchronous)`);
       console.log(`    for comparison, 20 marks in one transaction ${ms(markBatchMs)} ms/message (not what the sender does)`);
       console.log(`  SMTP alone, pre-composed, 20 in flight        ${(sent / smtpSeconds).toFixed(0)} messages/s (${ms((smtpSeconds * 1000) / sent)} ms/message, CPU here ${cpuPer(smtpCpu, sent)} ms/message, ${sent} accepted)`);
       console.log(`  .eml file alone (nodemailer build + write)    ${ms(fileMs)} ms/message (CPU ${cpuPer(fileCpu, composed.length)} ms)`);

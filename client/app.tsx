@@ -73,7 +73,7 @@ function PageBody() {
     case "not-found":
       return <NotFoundPage />;
     case "error":
-      return <ErrorPage />;
+      return <ErrorPage reason={view.reason} />;
     case "test-checkout":
       return <TestCheckoutPage view={view} />;
   }

@@ -53,7 +53,8 @@ export type View =
   | { page: "access"; status?: AccessFlag }
   | { page: "unsubscribe"; state: "done" | "unknown" }
   | { page: "not-found" }
-  | { page: "error" }
+  /** `busy`: a write waited its whole bound for another program's database lock (503); nothing changed. */
+  | { page: "error"; reason?: "busy" }
   | TestCheckoutView;
 
 export type PageData = {

@@ -11,38 +11,48 @@ export type Synchronous = "NORMAL" | "FULL";
 
 /**
  * Opens the site's SQLite file and brings its schema up to date.
- * WAL lets the owner read with the sqlite3 CLI while the server writes; busy_timeout makes a writer
- * wait for such a reader's lock instead of failing. `synchronous` is chosen in the README
- * ("Durability"): FULL survives power loss for every acknowledged write, NORMAL survives a process
- * crash but may lose the last transactions on power loss.
+ * WAL lets the owner read with the sqlite3 CLI while the server writes: readers never wait for a
+ * writer. `synchronous` is chosen in the README ("Durability"): FULL survives power loss for every
+ * acknowledged write, NORMAL survives a process crash but may lose the last transactions on power loss.
+ *
+ * Opening waits up to 5 s, synchronously, for another process's lock (nothing is served yet); then
+ * the connection's busy_timeout becomes `busyTimeoutMs`, 0 unless given: SQLite's busy wait sleeps
+ * on the calling thread, which in the server is the only one, so its writes wait through
+ * `createWriter` (db/writer.ts) instead, without holding up other requests.
  */
-export function openDb(path: string, options: { synchronous?: Synchronous } = {}): Db {
+export function openDb(path: string, options: { synchronous?: Synchronous; busyTimeoutMs?: number } = {}): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   // First of all: switching a new file to WAL takes an exclusive lock, and another process starting
   // on the same folder at the same moment would otherwise get "database is locked" at once.
   sqlite.exec("PRAGMA busy_timeout = 5000");
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec(`PRAGMA synchronous = ${options.synchronous ?? "FULL"}`);
-  sqlite.exec("PRAGMA foreign_keys = ON");
-  migrate(sqlite);
+  try {
+    sqlite.exec("PRAGMA journal_mode = WAL");
+    sqlite.exec(`PRAGMA synchronous = ${options.synchronous ?? "FULL"}`);
+    sqlite.exec("PRAGMA foreign_keys = ON");
+    migrate(sqlite);
+    sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 0))}`);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
   return drizzle({ client: sqlite, schema });
 }
 
 /**
- * Applies the embedded migrations, keeping drizzle-kit's `__drizzle_migrations` bookkeeping. Which
- * migrations are pending is read inside the same write transaction that applies them: a second
- * process waits for the first to commit, then finds nothing left to do.
+ * Applies the embedded migrations, keeping drizzle-kit's `__drizzle_migrations` bookkeeping. An
+ * up-to-date file is only read, so a start-up does not need the write lock (the owner may hold it
+ * from the sqlite3 CLI). Otherwise which migrations are pending is read again inside the write
+ * transaction that applies them: a second process waits for the first to commit, then finds
+ * nothing left to do.
  */
 export function migrate(sqlite: Database): number {
+  if (pendingMigrations(sqlite).length === 0) return 0;
   const apply = sqlite.transaction((): number => {
     sqlite.exec(
       "CREATE TABLE IF NOT EXISTS __drizzle_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, hash text NOT NULL, created_at numeric)",
     );
-    const last = sqlite.query<{ created_at: number }, []>(
-      "SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1",
-    ).get();
-    const pending = MIGRATIONS.filter((m) => last === null || Number(last.created_at) < m.when);
+    const pending = pendingMigrations(sqlite);
     for (const m of pending) {
       for (const statement of m.sql.split("--> statement-breakpoint")) {
         if (statement.trim() !== "") sqlite.exec(statement);
@@ -54,4 +64,13 @@ export function migrate(sqlite: Database): number {
     return pending.length;
   });
   return apply.immediate();
+}
+
+function pendingMigrations(sqlite: Database) {
+  const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (table === null) return MIGRATIONS;
+  const last = sqlite.query<{ created_at: number }, []>(
+    "SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1",
+  ).get();
+  return MIGRATIONS.filter((m) => last === null || Number(last.created_at) < m.when);
 }

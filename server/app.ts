@@ -2,7 +2,9 @@ import { Elysia } from "elysia";
 import { chatController } from "./chat/controller";
 import { checkoutController } from "./checkout/controller";
 import type { AppDeps } from "./deps";
+import { isBusyError } from "../db/writer";
 import { accessLog } from "./http/access-log";
+import { busyAnswer, isFormPost } from "./http/busy";
 import { GET_ONLY_API, POST_ONLY_API } from "./http/api-paths";
 import { clientAbortLog } from "./http/client-abort";
 import { requestContext } from "./http/context";
@@ -55,6 +57,14 @@ export function createApp(deps: AppDeps) {
         if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
         // The client hung up mid-request: not a server fault (clientAbortLog notes it at debug level).
         if (request.signal.aborted) return Response.json({ error: "Client closed the connection" }, { status: 400, headers });
+        if (isBusyError(error)) {
+          // Another program held the database's write lock past the wait: nothing was written, and
+          // the client is told when to try again. Not a fault of the site's.
+          log.warn("database busy", { path, error: error instanceof Error ? error.message : String(error) });
+          const response = await busyAnswer(render, request, { page: !api || isFormPost(request), locale: localeOfPath(path), nonce }, error);
+          for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+          return response;
+        }
         log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
         if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
         const response = await render({ view: { page: "error" }, locale: localeOfPath(path), nonce, status: 500, acceptEncoding: request.headers.get("accept-encoding") });

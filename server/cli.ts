@@ -3,8 +3,9 @@ import * as v from "valibot";
 import { eq } from "drizzle-orm";
 import { openDb, type Db } from "../db/client";
 import { orders } from "../db/schema";
+import { createWriter, isBusyError, type Write } from "../db/writer";
 import { deliverySettings, queueAccessMailAgain } from "./checkout/delivery";
-import { applyOrderEvent } from "./checkout/fulfilment";
+import { applyInTransaction } from "./checkout/fulfilment";
 import { testPaymentIdOf } from "./checkout/test-provider";
 import type { Config } from "./config";
 import { exportCsv, isExportName } from "./export-csv";
@@ -30,8 +31,21 @@ export const USAGE = `Usage:
   site orders refund ID       refund an order paid with the built-in test checkout: licence disabled, notices sent
                               (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)`;
 
+/**
+ * How long a command waits for a write lock held by another program (an open sqlite3 session, the
+ * server in the middle of a write) before it gives up, changing nothing. Longer than the server's
+ * requests wait: the owner is there to read the message.
+ */
+export const CLI_BUSY_WAIT_MS = 30_000;
+
 /** Runs an owner subcommand against the data folder; resolves with the process exit code. */
-export function runCommand(argv: string[], config: Config, out: (line: string) => void, err: (line: string) => void): number {
+export async function runCommand(
+  argv: string[],
+  config: Config,
+  out: (line: string) => void,
+  err: (line: string) => void,
+  options: { busyWaitMs?: number } = {},
+): Promise<number> {
   const [command, action, arg] = argv;
   const known =
     (isExportName(command) && action === "export") ||
@@ -46,29 +60,46 @@ export function runCommand(argv: string[], config: Config, out: (line: string) =
     err(`No database at ${config.dbPath}: run this where the site runs, or set DATA_DIR to the folder that holds site.db.`);
     return 1;
   }
-  const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  const busyWaitMs = options.busyWaitMs ?? CLI_BUSY_WAIT_MS;
+  const busyMessage = `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?)`;
+  let db: Db;
+  try {
+    db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    err(`${busyMessage}: could not open it. Nothing was changed; try again once it is finished.`);
+    return 1;
+  }
+  const write = createWriter(db, {
+    waitMs: busyWaitMs,
+    onWait: () => err(`${busyMessage}: waiting up to ${Math.round(busyWaitMs / 1000)} s for it…`),
+  });
   try {
     if (isExportName(command) && action === "export") {
       exportCsv(db, command, (chunk) => out(chunk));
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
-    if (command === "leads") return erase(db, arg, out, err);
-    if (command === "licenses") return licenseCommand(db, config, action ?? "", arg, out, err);
+    if (command === "leads") return await erase(write, arg, out, err);
+    if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
       err(`${command} ${action} needs a number: site ${command} ${action} ID`);
       return 2;
     }
-    if (command === "mail") return retry(db, id, out, err);
-    if (action === "resend") return resend(db, config, id, out, err);
-    return refund(db, config, id, out, err);
+    if (command === "mail") return await retry(write, id, out, err);
+    if (action === "resend") return await resend(write, config, id, out, err);
+    return await refund(write, config, id, out, err);
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    err(`${busyMessage}, still after ${Math.round(busyWaitMs / 1000)} s. Nothing was changed; try again once it is finished.`);
+    return 1;
   } finally {
     db.$client.close();
   }
 }
 
-function licenseCommand(db: Db, config: Config, action: string, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): number {
+async function licenseCommand(db: Db, write: Write, config: Config, action: string, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   if (arg === undefined || arg.trim() === "") {
     err(`licenses ${action} needs a ${action === "show" ? "key or e-mail address" : "key"}`);
     return 2;
@@ -92,7 +123,7 @@ function licenseCommand(db: Db, config: Config, action: string, arg: string | un
     return 2;
   }
   if (action === "reset") {
-    const freed = resetActivations(db, key, new Date());
+    const freed = await resetActivations(write, key, new Date());
     if (freed === null) {
       err(`No licence for ${key}.`);
       return 1;
@@ -100,7 +131,7 @@ function licenseCommand(db: Db, config: Config, action: string, arg: string | un
     out(`${key}: ${freed} device(s) freed.\n`);
     return 0;
   }
-  const changed = setLicenseEnabled(db, key, action === "enable", new Date());
+  const changed = await setLicenseEnabled(write, key, action === "enable", new Date());
   if (changed === "unknown") {
     err(`No licence for ${key}.`);
     return 1;
@@ -115,13 +146,13 @@ function licenseCommand(db: Db, config: Config, action: string, arg: string | un
 
 const EraseEmail = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email());
 
-function erase(db: Db, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): number {
+async function erase(write: Write, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   const email = v.safeParse(EraseEmail, arg ?? "");
   if (!email.success) {
     err(`leads erase needs an e-mail address: site leads erase someone@example.com`);
     return 2;
   }
-  out(describeErasure(email.output, eraseByEmail(db, email.output)));
+  out(describeErasure(email.output, await eraseByEmail(write, email.output)));
   return 0;
 }
 
@@ -136,8 +167,8 @@ function listMail(db: Db, out: (line: string) => void): number {
   return 0;
 }
 
-function retry(db: Db, id: number, out: (line: string) => void, err: (line: string) => void): number {
-  if (!retryMail(db, id, new Date())) {
+async function retry(write: Write, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  if (!(await retryMail(write, id, new Date()))) {
     err(`No message ${id} waiting or failed in the queue (a sent message is not sent twice; use 'orders resend' for a new copy).`);
     return 1;
   }
@@ -145,8 +176,8 @@ function retry(db: Db, id: number, out: (line: string) => void, err: (line: stri
   return 0;
 }
 
-function resend(db: Db, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): number {
-  const result = db.transaction((tx) => queueAccessMailAgain(tx, id, deliverySettings(config), new Date()), { behavior: "immediate" });
+async function resend(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  const result = await write((tx) => queueAccessMailAgain(tx, id, deliverySettings(config), new Date()));
   if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);
     return 1;
@@ -159,20 +190,26 @@ function resend(db: Db, config: Config, id: number, out: (line: string) => void,
   return 0;
 }
 
-function refund(db: Db, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): number {
-  const order = db.select().from(orders).where(eq(orders.id, id)).get();
-  if (order === undefined || order.status !== "paid") {
+async function refund(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  // Read and changed in one transaction: the order cannot change in between.
+  const result = await write((tx): "refunded" | "not-paid" | "stripe" => {
+    const order = tx.select().from(orders).where(eq(orders.id, id)).get();
+    if (order === undefined || order.status !== "paid") return "not-paid";
+    if (order.provider !== "test") return "stripe";
+    const paymentIntentId = order.paymentIntentId ?? testPaymentIdOf(order.checkoutId);
+    if (order.paymentIntentId === null) tx.update(orders).set({ paymentIntentId }).where(eq(orders.id, id)).run();
+    // The same path as Stripe's charge.refunded, with one event id per order: running it twice is a no-op.
+    applyInTransaction(tx, { eventId: `evt_refund_${paymentIntentId}`, provider: "test", type: "charge.refunded", paymentIntentId, fullyRefunded: true }, new Date(), deliverySettings(config));
+    return "refunded";
+  });
+  if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);
     return 1;
   }
-  if (order.provider !== "test") {
+  if (result === "stripe") {
     err(`Order ${id} was paid with Stripe: refund it in Stripe's dashboard; the webhook then disables the licence and sends the notices.`);
     return 1;
   }
-  const paymentIntentId = order.paymentIntentId ?? testPaymentIdOf(order.checkoutId);
-  if (order.paymentIntentId === null) db.update(orders).set({ paymentIntentId }).where(eq(orders.id, id)).run();
-  // The same path as Stripe's charge.refunded, with one event id per order: running it twice is a no-op.
-  applyOrderEvent(db, { eventId: `evt_refund_${paymentIntentId}`, provider: "test", type: "charge.refunded", paymentIntentId, fullyRefunded: true }, new Date(), deliverySettings(config));
   out(`Order ${id} refunded: licence disabled, refund notice queued.\n`);
   return 0;
 }

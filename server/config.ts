@@ -125,6 +125,7 @@ const EnvSchema = v.object({
   CLAIMED_USERS: positiveInt(PLACEHOLDER_CLAIMED_USERS),
 
   SQLITE_SYNCHRONOUS: v.optional(v.picklist(["NORMAL", "FULL"], "must be NORMAL or FULL"), "FULL"),
+  DB_BUSY_WAIT_MS: positiveInt(5000, 60000),
   IP_HASH_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
 
   STRIPE_SECRET_KEY: secret(["sk_", "rk_"]),
@@ -217,6 +218,12 @@ export type Config = {
   /** Days after which leads and chat transcripts are deleted (server/retention.ts). */
   retention: { leadDays: number; chatDays: number };
   sqliteSynchronous: Env["SQLITE_SYNCHRONOUS"];
+  /**
+   * How long a request's write waits for a lock another connection holds (the owner's sqlite3, a
+   * second server process) before the request is answered 503 with Retry-After. Other requests go
+   * on meanwhile.
+   */
+  dbBusyWaitMs: number;
   ipHashSecret: string | undefined;
   stripe:
     | {
@@ -346,6 +353,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS },
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
+    dbBusyWaitMs: env.DB_BUSY_WAIT_MS,
     ipHashSecret: env.IP_HASH_SECRET,
     stripe:
       env.STRIPE_SECRET_KEY !== undefined && env.STRIPE_WEBHOOK_SECRET !== undefined

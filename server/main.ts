@@ -1,4 +1,5 @@
-import { openDb } from "../db/client";
+import { openDb, type Db } from "../db/client";
+import { createWriter, isBusyError } from "../db/writer";
 import { createApp } from "./app";
 import { buildClient, createAssetStore, type ClientFile } from "./assets";
 import { ConfigError, loadConfig, startupWarnings, type Config } from "./config";
@@ -25,6 +26,21 @@ function configOrExit(): Config {
   }
 }
 
+/**
+ * The database, opened and migrated. Start-up waits 5 s for another program's lock, and only when
+ * there are migrations to apply (an up-to-date file is only read): past that, a message rather
+ * than a stack trace.
+ */
+function dbOrExit(config: Config): Db {
+  try {
+    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    console.error(`The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and its schema needs updating: start again once it is finished.`);
+    process.exit(1);
+  }
+}
+
 /** Entry point shared by `bun run server/main.ts` and the compiled executable (which passes its embedded bundle). */
 export async function main(argv: string[], embeddedClient?: ClientFile[]): Promise<void> {
   const [command] = argv;
@@ -36,24 +52,25 @@ export async function main(argv: string[], embeddedClient?: ClientFile[]): Promi
 
   if (command !== undefined) {
     exitQuietlyWhenStdoutCloses();
-    const code = runCommand(argv, loaded, (chunk) => process.stdout.write(chunk), (line) => console.error(line));
+    const code = await runCommand(argv, loaded, (chunk) => process.stdout.write(chunk), (line) => console.error(line));
     if (code !== 0) process.exit(code);
     return;
   }
 
   const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded) });
   for (const warning of startupWarnings(loaded)) log.warn(warning);
+  const db = dbOrExit(loaded);
+  const write = createWriter(db, { waitMs: loaded.dbBusyWaitMs });
   const now = () => new Date();
-  const db = openDb(loaded.dbPath, { synchronous: loaded.sqliteSynchronous });
   // The default early-bird end is read from (or, on the first start, written to) the database.
-  const config = withOfferEnd(loaded, db, now());
+  const config = await withOfferEnd(loaded, write, now());
   const assets = await createAssetStore(embeddedClient ?? (await buildClient()));
   const render = createRenderer({ config, assets, log, now });
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
-  const mailer = createMailSender({ db, config, log, transport, now });
+  const mailer = createMailSender({ db, write, config, log, transport, now });
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: loadIpHashSecret(config.ipHashSecret, config.dataDir) });
-  const app = createApp({ config, db, assets, log, render, mailer, rateLimits, now });
-  const retention = startRetention({ db, config, log, now });
+  const retention = await startRetention({ write, config, log, now });
+  const app = createApp({ config, db, write, assets, log, render, mailer, rateLimits, now });
   app.listen({ port: config.port, hostname: config.host });
   const port = app.server?.port ?? config.port;
   log.info(`listening on http://localhost:${port}`, {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
 import { siteSettings } from "../db/schema";
+import type { Write } from "../db/writer";
 import { defaultOfferEnd } from "../shared/offer";
 import type { Config } from "./config";
 
@@ -8,14 +8,16 @@ const FIRST_STARTED_AT = "first_started_at";
 
 /**
  * When the site first started on this data folder, recorded by the first start and read by every
- * later one. The insert that does nothing when the row exists makes two processes starting at once
- * agree: whichever commits first wins, and both read its value.
+ * later one. The insert that does nothing when the row exists, and the read, are one transaction:
+ * two processes starting at once agree on whichever committed first.
  */
-export function firstStartedAt(db: Db, now: Date): Date {
-  db.insert(siteSettings).values({ key: FIRST_STARTED_AT, value: String(now.getTime()), createdAt: now }).onConflictDoNothing().run();
-  const row = db.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, FIRST_STARTED_AT)).get();
-  const ms = Number(row?.value);
-  if (row === undefined || !Number.isFinite(ms)) throw new Error(`site_settings.${FIRST_STARTED_AT} is not a time: ${row?.value}`);
+export async function firstStartedAt(write: Write, now: Date): Promise<Date> {
+  const value = await write((tx) => {
+    tx.insert(siteSettings).values({ key: FIRST_STARTED_AT, value: String(now.getTime()), createdAt: now }).onConflictDoNothing().run();
+    return tx.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, FIRST_STARTED_AT)).get()?.value;
+  });
+  const ms = Number(value);
+  if (value === undefined || !Number.isFinite(ms)) throw new Error(`site_settings.${FIRST_STARTED_AT} is not a time: ${value}`);
   return new Date(ms);
 }
 
@@ -24,7 +26,7 @@ export function firstStartedAt(db: Db, now: Date): Date {
  * otherwise DEFAULT_OFFER_DAYS after the first start (so the specification's "two weeks" is true
  * out of the box, and stays the same two weeks across restarts).
  */
-export function withOfferEnd(config: Config, db: Db, now: Date): Config {
+export async function withOfferEnd(config: Config, write: Write, now: Date): Promise<Config> {
   if (config.site.offerEndsAt !== null) return config;
-  return { ...config, site: { ...config.site, offerEndsAt: defaultOfferEnd(firstStartedAt(db, now)) } };
+  return { ...config, site: { ...config.site, offerEndsAt: defaultOfferEnd(await firstStartedAt(write, now)) } };
 }

@@ -153,10 +153,11 @@ export function NotFoundPage() {
   );
 }
 
-export function ErrorPage() {
+export function ErrorPage({ reason }: { reason?: "busy" }) {
   const { t, locale } = useI18n();
+  const busy = reason === "busy";
   return (
-    <StatusCard icon="noAds" tone="warning" title={t("errorTitle")} text={t("errorText")}>
+    <StatusCard icon={busy ? "refresh" : "noAds"} tone={busy ? "neutral" : "warning"} title={t(busy ? "errorBusyTitle" : "errorTitle")} text={t(busy ? "errorBusyText" : "errorText")}>
       <a className="button button--primary" href={pathFor("landing", locale)}>
         {t("errorHome")}
       </a>

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import type { Write } from "../../db/writer";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import type { ChatRequest } from "../../shared/schemas/chat";
@@ -20,13 +21,13 @@ export type ChatService = {
   /**
    * One exchange: records the visitor's message, yields the reply piece by piece, then records the
    * reply (what was produced so far when the visitor leaves mid-answer). Throws AssistantError when
-   * no reply can be had.
+   * no reply can be had, DatabaseBusyError when the question cannot be stored (nothing is asked).
    */
   converse(request: ChatRequest, conversationId: string, options?: { signal?: AbortSignal; stream?: boolean }): AsyncGenerator<string, void>;
 };
 
-export function createChatService(deps: { db: Db; log: Logger; now: () => Date; assistant: Assistant }): ChatService {
-  const { db, log, now, assistant } = deps;
+export function createChatService(deps: { db: Db; write: Write; log: Logger; now: () => Date; assistant: Assistant }): ChatService {
+  const { db, write, log, now, assistant } = deps;
   return {
     assistant,
     async *converse(request, conversationId, options = {}) {
@@ -39,7 +40,7 @@ export function createChatService(deps: { db: Db; log: Logger; now: () => Date; 
       const history = readRecentMessages(db, conversationId, MAX_HISTORY - 1);
       const messages = [...history, { role: "user" as const, content: question.content }];
       // Stored before asking, so the visitor's question is kept even if no answer comes.
-      recordChatMessage(db, { conversationId, role: "user", content: question.content, locale: request.locale, at: now() });
+      await recordChatMessage(write, { conversationId, role: "user", content: question.content, locale: request.locale, at: now() });
       const started = performance.now();
       let reply = "";
       try {
@@ -58,7 +59,14 @@ export function createChatService(deps: { db: Db; log: Logger; now: () => Date; 
         });
         throw error instanceof AssistantError ? error : new AssistantError("The assistant failed", "upstream", { cause: error });
       } finally {
-        if (reply.trim() !== "") recordChatMessage(db, { conversationId, role: "assistant", content: reply, locale: request.locale, at: now() });
+        if (reply.trim() !== "") {
+          try {
+            await recordChatMessage(write, { conversationId, role: "assistant", content: reply, locale: request.locale, at: now() });
+          } catch (error) {
+            // The visitor has the reply already; only the owner's transcript misses it.
+            log.warn("chat reply not stored", { conversationId, error: error instanceof Error ? error.message : String(error) });
+          }
+        }
       }
     },
   };

@@ -1,6 +1,7 @@
 import { asc, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { chatMessages } from "../../db/schema";
+import type { Write } from "../../db/writer";
 import type { ChatRole } from "../../shared/schemas/chat";
 import type { Locale } from "../../shared/locales";
 
@@ -9,10 +10,13 @@ import type { Locale } from "../../shared/locales";
 
 export type TranscriptLine = { conversationId: string; role: ChatRole; content: string; locale: Locale; at: Date };
 
-export function recordChatMessage(db: Db, line: TranscriptLine): void {
-  db.insert(chatMessages)
-    .values({ conversationId: line.conversationId, role: line.role, content: line.content, locale: line.locale, createdAt: line.at })
-    .run();
+export async function recordChatMessage(write: Write, line: TranscriptLine): Promise<void> {
+  await write((tx) =>
+    tx
+      .insert(chatMessages)
+      .values({ conversationId: line.conversationId, role: line.role, content: line.content, locale: line.locale, createdAt: line.at })
+      .run(),
+  );
 }
 
 /** A whole conversation, oldest first (for the owner and tests; a request reads only its end). */

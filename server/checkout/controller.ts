@@ -6,7 +6,9 @@ import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from "../../shared/loc
 import { formatMoney } from "../../shared/price";
 import { pathFor } from "../../shared/routes";
 import { checkTestCard, PaymentRequestSchema } from "../../shared/schemas/payment";
+import { isBusyError } from "../../db/writer";
 import type { AppDeps } from "../deps";
+import { busyAnswer, busyJson, busyRetryAfter, isFormPost } from "../http/busy";
 import { HttpError, jsonError, parseWith, readBody, readRawBody } from "../http/body";
 import { requestContext } from "../http/context";
 import { createRateLimiter } from "../http/rate-limit";
@@ -65,9 +67,8 @@ export function checkoutController(deps: AppDeps) {
     .use(requestContext(config))
     .post(
       "/api/payment",
-      async ({ request, ip }) => {
-        const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-        const isForm = contentType === "application/x-www-form-urlencoded";
+      async ({ request, ip, nonce }) => {
+        const isForm = isFormPost(request);
         let locale: Locale = DEFAULT_LOCALE;
         // Without JavaScript a failure goes back to the payment page, which then shows the error
         // (client/pages/payment.tsx reads `?error=`), instead of a page of raw JSON.
@@ -112,6 +113,11 @@ export function checkoutController(deps: AppDeps) {
             if (isForm) return backToPayment("provider");
             return Response.json({ error: "The payment provider is unavailable, please try again in a moment" }, { status: 502 });
           }
+          if (isBusyError(error)) {
+            // The pending order could not be recorded: the visitor is not sent to pay.
+            log.warn("checkout not started: database busy", { error: error instanceof Error ? error.message : String(error) });
+            return busyAnswer(render, request, { page: isForm, locale, nonce }, error);
+          }
           log.error("checkout creation failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
           if (isForm) return backToPayment("provider");
           return Response.json({ error: "Could not start the payment, please try again" }, { status: 503 });
@@ -142,11 +148,16 @@ export function checkoutController(deps: AppDeps) {
         }
         if (reading.kind === "ignored") return Response.json({ received: true, ignored: reading.type });
         try {
-          const result = applyOrderEvent(deps.db, reading.event, now(), deliverySettings(config));
+          const result = await applyOrderEvent(deps.write, reading.event, now(), deliverySettings(config));
           deps.mailer.wake();
           log.info("webhook applied", { event: reading.event.eventId, type: reading.event.type, ...result });
           return Response.json({ received: true, duplicate: result.outcome === "duplicate" });
         } catch (error) {
+          if (isBusyError(error)) {
+            // Stripe delivers the event again later; nothing of it was written.
+            log.warn("webhook not applied: database busy", { event: reading.event.eventId });
+            return busyJson(error);
+          }
           // Not acknowledged, so Stripe delivers it again later; nothing was half-written (one transaction).
           log.error("webhook not applied", { event: reading.event.eventId, error: error instanceof Error ? error.message : String(error) });
           return Response.json({ error: "Could not record the event, retry later" }, { status: 503 });
@@ -154,10 +165,10 @@ export function checkoutController(deps: AppDeps) {
       },
       { parse: "none" },
     )
-    .get("/checkout/test/:id", ({ request, params, nonce }) => {
+    .get("/checkout/test/:id", async ({ request, params, nonce }) => {
       const checkout = testCheckoutFor(deps);
       const id = v.safeParse(TestSessionId, params.id);
-      const session = checkout !== null && id.success ? checkout.session(id.output) : null;
+      const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
       if (session === null) return notFound(request, nonce);
       return testPage(request, nonce, session, session.status === "expired" ? 410 : 200);
     })
@@ -166,7 +177,7 @@ export function checkoutController(deps: AppDeps) {
       async ({ request, params, nonce }) => {
         const checkout = testCheckoutFor(deps);
         const id = v.safeParse(TestSessionId, params.id);
-        const session = checkout !== null && id.success ? checkout.session(id.output) : null;
+        const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
         if (checkout === null || session === null) return notFound(request, nonce);
 
         let form: Record<string, unknown> = {};
@@ -187,7 +198,17 @@ export function checkoutController(deps: AppDeps) {
         const checked = checkTestCard(form, now());
         if (!checked.ok) return testPage(request, nonce, session, 422, { values, errors: checked.errors });
 
-        const outcome = checkout.pay(session.id, checked.card);
+        let outcome;
+        try {
+          outcome = await checkout.pay(session.id, checked.card);
+        } catch (error) {
+          if (!isBusyError(error)) throw error;
+          // Nothing was paid or written: the card page again, filled in, saying to retry shortly.
+          log.warn("test checkout not paid: database busy", { checkout: session.id });
+          const page = await testPage(request, nonce, session, 503, { values, errors: { form: "checkout.busy" } });
+          page.headers.set("retry-after", busyRetryAfter(error));
+          return page;
+        }
         switch (outcome.kind) {
           case "paid":
             log.info("test checkout paid", { checkout: session.id });

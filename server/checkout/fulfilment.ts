@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { orders, processedEvents, type OrderStatus } from "../../db/schema";
+import type { DbTransaction, Write, WriteOptions } from "../../db/writer";
 import { deliverPaidOrder, deliverRefund, type DeliverySettings } from "./delivery";
 import { firstNameOf, isSettled, type CheckoutSnapshot, type OrderEvent, type ProviderName } from "./provider";
 
@@ -14,17 +14,15 @@ export type FulfilmentResult =
   | { outcome: "duplicate" }
   | { outcome: "applied"; checkoutId: string | null; status: OrderStatus | null };
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 /** Applies one event atomically; safe to call with the same event any number of times. */
-export function applyOrderEvent(db: Db, event: OrderEvent, now: Date, delivery: DeliverySettings): FulfilmentResult {
-  // IMMEDIATE takes the write lock at BEGIN, so two processes cannot both read "pending" and both
-  // write "paid" (busy_timeout makes the second wait instead of failing).
-  return db.transaction((tx) => applyInTransaction(tx, event, now, delivery), { behavior: "immediate" });
+export function applyOrderEvent(write: Write, event: OrderEvent, now: Date, delivery: DeliverySettings, options?: WriteOptions): Promise<FulfilmentResult> {
+  // The writer's IMMEDIATE transaction takes the write lock at BEGIN, so two processes cannot both
+  // read "pending" and both write "paid".
+  return write((tx) => applyInTransaction(tx, event, now, delivery), options);
 }
 
 /** The same, inside a transaction the caller already holds (the test checkout's pay step). */
-export function applyInTransaction(tx: Tx, event: OrderEvent, now: Date, delivery: DeliverySettings): FulfilmentResult {
+export function applyInTransaction(tx: DbTransaction, event: OrderEvent, now: Date, delivery: DeliverySettings): FulfilmentResult {
   const checkoutId = event.type === "charge.refunded" ? null : event.checkout.id;
   // A partial refund is recorded without its payment intent, so that a completion arriving after it
   // does not mistake it for the full refund that makes an order "refunded".
@@ -147,13 +145,16 @@ function customerDetails(snapshot: CheckoutSnapshot, existing: { customerEmail: 
 }
 
 /** The order row created when a checkout starts, so the success page can say "pending" at once. */
-export function recordPendingOrder(
-  db: Db,
+export async function recordPendingOrder(
+  write: Write,
   input: { provider: ProviderName; checkoutId: string; amount: number; currency: string; locale: string; termsAcceptedAt: Date; termsVersion: string },
   now: Date,
-): void {
-  db.insert(orders)
-    .values({ ...input, currency: input.currency.toUpperCase(), status: "pending", createdAt: now, updatedAt: now })
-    .onConflictDoNothing()
-    .run();
+): Promise<void> {
+  await write((tx) =>
+    tx
+      .insert(orders)
+      .values({ ...input, currency: input.currency.toUpperCase(), status: "pending", createdAt: now, updatedAt: now })
+      .onConflictDoNothing()
+      .run(),
+  );
 }

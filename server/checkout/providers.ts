@@ -21,7 +21,7 @@ export function useStripeConnection(config: Config, connection: StripeConnection
   providers.delete(config);
 }
 
-export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "now">): CheckoutProvider {
+export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "write" | "now">): CheckoutProvider {
   let provider = providers.get(deps.config);
   if (provider === undefined) {
     const { config } = deps;
@@ -32,14 +32,14 @@ export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "now">
             { baseUrl: config.publicBaseUrl, productName: textFor(config, "orderProduct"), consentText: textFor(config, "consent.label") },
             connections.get(config),
           )
-        : createTestProvider(deps.db, deps.now, deliverySettings(config));
+        : createTestProvider(deps.db, deps.write, deps.now, deliverySettings(config));
     providers.set(config, provider);
   }
   return provider;
 }
 
 /** The test checkout when it is the site's provider; null in Stripe mode (its pages are then 404). */
-export function testCheckoutFor(deps: Pick<AppDeps, "config" | "db" | "now">): TestCheckout | null {
+export function testCheckoutFor(deps: Pick<AppDeps, "config" | "db" | "write" | "now">): TestCheckout | null {
   const provider = checkoutProviderFor(deps);
   return isTestCheckout(provider) ? provider : null;
 }

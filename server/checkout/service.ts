@@ -8,10 +8,11 @@ import type { CheckoutProvider, Consent } from "./provider";
  * Starts a checkout of the configured price in the visitor's language (spec 7.3) and records the
  * order as pending, with the buyer's consent, so the success page knows the id as soon as the
  * visitor comes back.
- * Throws ProviderError when the provider fails.
+ * Throws ProviderError when the provider fails, DatabaseBusyError when the database stays locked
+ * (the visitor is then not sent to pay; the checkout left at the provider expires unused).
  */
 export async function createCheckoutSession(
-  deps: Pick<AppDeps, "config" | "db" | "now">,
+  deps: Pick<AppDeps, "config" | "write" | "now">,
   provider: CheckoutProvider,
   locale: Locale,
   consent: Consent,
@@ -25,8 +26,8 @@ export async function createCheckoutSession(
     cancelPath: pathFor("canceled", locale),
     termsPath: pathFor("terms", locale),
   });
-  recordPendingOrder(
-    deps.db,
+  await recordPendingOrder(
+    deps.write,
     { provider: provider.name, checkoutId: created.id, amount: priceMinor, currency, locale, termsAcceptedAt: consent.acceptedAt, termsVersion: consent.termsVersion },
     deps.now(),
   );

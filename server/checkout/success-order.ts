@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { SuccessOrder } from "../../client/page-data";
 import { mailOutbox, orders } from "../../db/schema";
+import { isBusyError } from "../../db/writer";
 import type { Config } from "../config";
 import type { AppDeps } from "../deps";
 import { deliverySettings } from "./delivery";
@@ -15,6 +16,11 @@ import { checkoutProviderFor } from "./providers";
  */
 export const LOOKUP_INTERVAL_MS = 3000;
 const MAX_TRACKED_LOOKUPS = 1000;
+/**
+ * A page waits this long at most for another program's database lock before it says "pending"
+ * (and reloads itself 4 s later): the visitor sees an answer at once rather than a slow page.
+ */
+const LOOKUP_WRITE_WAIT_MS = 1000;
 const lastLookups = new WeakMap<Config, Map<string, number>>();
 
 /** true when `checkoutId` may be looked up now (and records it); false inside the interval. */
@@ -57,12 +63,20 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
   }
   if (snapshot === null) return { state: "pending" };
   if (isSettled(snapshot)) {
-    const result = applyOrderEvent(
-      deps.db,
-      { eventId: `lookup_${provider.name}_${snapshot.id}_paid`, provider: provider.name, type: "checkout.session.completed", checkout: snapshot },
-      deps.now(),
-      deliverySettings(deps.config),
-    );
+    let result;
+    try {
+      result = await applyOrderEvent(
+        deps.write,
+        { eventId: `lookup_${provider.name}_${snapshot.id}_paid`, provider: provider.name, type: "checkout.session.completed", checkout: snapshot },
+        deps.now(),
+        deliverySettings(deps.config),
+        { waitMs: Math.min(deps.config.dbBusyWaitMs, LOOKUP_WRITE_WAIT_MS) },
+      );
+    } catch (error) {
+      if (!isBusyError(error)) throw error;
+      deps.log.warn("paid checkout not recorded yet: database busy", { checkout: sessionId });
+      return { state: "pending" };
+    }
     deps.mailer.wake();
     const status = result.outcome === "applied" ? result.status : deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get()?.status;
     const paid = deps.db.select({ id: orders.id, customerEmail: orders.customerEmail }).from(orders).where(eq(orders.checkoutId, sessionId)).get();

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { testCheckoutSessions } from "../../db/schema";
+import type { DbTransaction, Write } from "../../db/writer";
 import { isLocale } from "../../shared/locales";
 import { TEST_CARDS, type TestCard } from "../../shared/schemas/payment";
 import type { DeliverySettings } from "./delivery";
@@ -27,28 +28,29 @@ export type PayOutcome =
 export type TestCheckout = CheckoutProvider & {
   name: "test";
   /** The session as the card page shows it (an open session past its time is expired first). */
-  session(id: string): TestSession | null;
-  pay(id: string, card: TestCard): PayOutcome;
+  session(id: string): Promise<TestSession | null>;
+  pay(id: string, card: TestCard): Promise<PayOutcome>;
 };
 
 export const testCheckoutPath = (id: string) => `/checkout/test/${id}`;
 
-export function createTestProvider(db: Db, now: () => Date, delivery: DeliverySettings): TestCheckout {
-  const expireIfDue = (id: string): void => {
-    db.transaction(
-      (tx) => {
-        const row = tx.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get();
-        if (row === undefined || row.status !== "open" || row.expiresAt.getTime() > now().getTime()) return;
-        tx.update(testCheckoutSessions).set({ status: "expired" }).where(eq(testCheckoutSessions.id, id)).run();
-        applyInTransaction(tx, eventFor({ ...row, status: "expired" }, "checkout.session.expired"), now(), delivery);
-      },
-      { behavior: "immediate" },
-    );
+export function createTestProvider(db: Db, write: Write, now: () => Date, delivery: DeliverySettings): TestCheckout {
+  const isDue = (row: TestSession) => row.status === "open" && row.expiresAt.getTime() <= now().getTime();
+  const select = (reader: Pick<Db, "select">, id: string) => reader.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get();
+
+  const expireIfDue = (tx: DbTransaction, id: string): void => {
+    const row = select(tx, id);
+    if (row === undefined || !isDue(row)) return;
+    tx.update(testCheckoutSessions).set({ status: "expired" }).where(eq(testCheckoutSessions.id, id)).run();
+    applyInTransaction(tx, eventFor({ ...row, status: "expired" }, "checkout.session.expired"), now(), delivery);
   };
 
-  const read = (id: string): TestSession | null => {
-    expireIfDue(id);
-    return db.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get() ?? null;
+  const read = async (id: string): Promise<TestSession | null> => {
+    const row = select(db, id);
+    // Showing a session writes nothing, unless it is past its time and must become expired.
+    if (row === undefined || !isDue(row)) return row ?? null;
+    await write((tx) => expireIfDue(tx, id));
+    return select(db, id) ?? null;
   };
 
   return {
@@ -57,25 +59,28 @@ export function createTestProvider(db: Db, now: () => Date, delivery: DeliverySe
     async createCheckout(request) {
       const id = `cs_test_${randomBytes(18).toString("base64url").replace(/[-_]/g, "0")}`;
       const created = now();
-      db.insert(testCheckoutSessions)
-        .values({
-          id,
-          status: "open",
-          paymentStatus: "unpaid",
-          amount: request.amount,
-          currency: request.currency.toUpperCase(),
-          locale: request.locale,
-          successUrl: `${request.successPath}?session_id=${id}`,
-          cancelUrl: request.cancelPath,
-          createdAt: created,
-          expiresAt: new Date(created.getTime() + TEST_SESSION_TTL_MS),
-        })
-        .run();
+      await write((tx) =>
+        tx
+          .insert(testCheckoutSessions)
+          .values({
+            id,
+            status: "open",
+            paymentStatus: "unpaid",
+            amount: request.amount,
+            currency: request.currency.toUpperCase(),
+            locale: request.locale,
+            successUrl: `${request.successPath}?session_id=${id}`,
+            cancelUrl: request.cancelPath,
+            createdAt: created,
+            expiresAt: new Date(created.getTime() + TEST_SESSION_TTL_MS),
+          })
+          .run(),
+      );
       return { id, url: testCheckoutPath(id) };
     },
 
     async lookupCheckout(id) {
-      const row = read(id);
+      const row = await read(id);
       return row === null ? null : snapshotOf(row);
     },
 
@@ -87,34 +92,32 @@ export function createTestProvider(db: Db, now: () => Date, delivery: DeliverySe
     session: read,
 
     pay(id, card) {
-      expireIfDue(id);
-      return db.transaction(
-        (tx): PayOutcome => {
-          const row = tx.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get();
-          if (row === undefined) return { kind: "not-found" };
-          // A second submit of the form (double click, back button, retry) finds the session
-          // complete: it goes to the success page without running fulfilment again.
-          if (row.status === "complete") return { kind: "already-paid", successUrl: row.successUrl };
-          if (row.status === "expired") return { kind: "expired" };
-          // Like Stripe's test mode: only the documented test numbers are accepted.
-          if (card.card !== TEST_CARDS.pays) return { kind: "declined" };
-          const paid: TestSession = {
-            ...row,
-            status: "complete",
-            paymentStatus: "paid",
-            customerEmail: card.email,
-            customerName: card.name,
-            city: card.city,
-          };
-          tx.update(testCheckoutSessions)
-            .set({ status: paid.status, paymentStatus: paid.paymentStatus, customerEmail: paid.customerEmail, customerName: paid.customerName, city: paid.city })
-            .where(eq(testCheckoutSessions.id, id))
-            .run();
-          applyInTransaction(tx, eventFor(paid, "checkout.session.completed"), now(), delivery);
-          return { kind: "paid", successUrl: row.successUrl };
-        },
-        { behavior: "immediate" },
-      );
+      // One transaction: the session expires, or is paid and its order fulfilled, or nothing changes.
+      return write((tx): PayOutcome => {
+        expireIfDue(tx, id);
+        const row = select(tx, id);
+        if (row === undefined) return { kind: "not-found" };
+        // A second submit of the form (double click, back button, retry) finds the session
+        // complete: it goes to the success page without running fulfilment again.
+        if (row.status === "complete") return { kind: "already-paid", successUrl: row.successUrl };
+        if (row.status === "expired") return { kind: "expired" };
+        // Like Stripe's test mode: only the documented test numbers are accepted.
+        if (card.card !== TEST_CARDS.pays) return { kind: "declined" };
+        const paid: TestSession = {
+          ...row,
+          status: "complete",
+          paymentStatus: "paid",
+          customerEmail: card.email,
+          customerName: card.name,
+          city: card.city,
+        };
+        tx.update(testCheckoutSessions)
+          .set({ status: paid.status, paymentStatus: paid.paymentStatus, customerEmail: paid.customerEmail, customerName: paid.customerName, city: paid.city })
+          .where(eq(testCheckoutSessions.id, id))
+          .run();
+        applyInTransaction(tx, eventFor(paid, "checkout.session.completed"), now(), delivery);
+        return { kind: "paid", successUrl: row.successUrl };
+      });
     },
   };
 }

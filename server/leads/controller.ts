@@ -3,7 +3,9 @@ import * as v from "valibot";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
 import { LeadSchema } from "../../shared/schemas/leads";
+import { isBusyError } from "../../db/writer";
 import type { AppDeps } from "../deps";
+import { busyAnswer, isFormPost } from "../http/busy";
 import { requestContext } from "../http/context";
 import { HttpError, jsonError, parseWith, readBody } from "../http/body";
 import { createRateLimiter } from "../http/rate-limit";
@@ -25,7 +27,7 @@ const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
 /** POST /api/leads (spec 7.1, issue 3): JSON from the popup, or a plain form post without JavaScript. */
 export function leadsController(deps: AppDeps) {
-  const { config, db, log, now } = deps;
+  const { config, log, render, now } = deps;
   const limiter = createRateLimiter(deps.rateLimits, { name: "leads", ...LEAD_RATE_LIMIT });
   // Read on first use, not at start-up: apps built by other features' tests never touch DATA_DIR.
   let secret: string | undefined;
@@ -33,9 +35,8 @@ export function leadsController(deps: AppDeps) {
 
   return new Elysia({ name: "leads" }).use(requestContext(config)).post(
     "/api/leads",
-    async ({ request, ip }) => {
-      const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-      const isForm = contentType === "application/x-www-form-urlencoded";
+    async ({ request, ip, nonce }) => {
+      const isForm = isFormPost(request);
       let locale: Locale = DEFAULT_LOCALE;
       const readFormLocale = (value: unknown) => {
         const parsed = v.safeParse(FormLocale, value);
@@ -57,7 +58,7 @@ export function leadsController(deps: AppDeps) {
         if (body.kind === "form") readFormLocale(body.value);
         const lead = parseWith(LeadSchema, body.value);
         locale = lead.locale;
-        const { created } = recordLead(db, { ...lead, ipHash: ipHash(ip), now: now() }, config.mail.domain);
+        const { created } = await recordLead(deps.write, { ...lead, ipHash: ipHash(ip), now: now() }, config.mail.domain);
         if (created) deps.mailer.wake();
         log.info("lead stored", { created, locale: lead.locale, source: lead.source });
         if (isForm) return backToForm("sent");
@@ -68,8 +69,13 @@ export function leadsController(deps: AppDeps) {
           if (isForm) return backToForm(error.status === 429 ? "rate-limited" : "invalid");
           return jsonError(error);
         }
-        // Not the client's doing (disk full, database locked past busy_timeout...): nothing was
-        // acknowledged, so the visitor is told to try again.
+        if (isBusyError(error)) {
+          // Another program held the database's write lock past the wait: nothing was stored.
+          log.warn("lead not stored: database busy", { error: error instanceof Error ? error.message : String(error) });
+          return busyAnswer(render, request, { page: isForm, locale, nonce }, error);
+        }
+        // Not the client's doing (disk full...): nothing was acknowledged, so the visitor is told to
+        // try again.
         log.error("lead not stored", { error: error instanceof Error ? error.message : String(error) });
         if (isForm) return backToForm("error");
         return Response.json({ error: "Could not store the address right now, please try again" }, { status: 503 });

@@ -1,9 +1,9 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Db } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import { emailLeads } from "../../db/schema";
+import type { Write } from "../../db/writer";
 import { enqueueMail } from "../mail/outbox";
 import type { Lead } from "../../shared/schemas/leads";
 
@@ -12,35 +12,34 @@ import type { Lead } from "../../shared/schemas/leads";
  * so an address the visitor got a success for is never lost (issue 3). An address already stored for
  * the same source is left as it was: the caller answers the same way, giving no hint it existed.
  */
-export function recordLead(db: Db, lead: Lead & { ipHash: string; now: Date }, mailDomain: string): { created: boolean } {
+export function recordLead(write: Write, lead: Lead & { ipHash: string; now: Date }, mailDomain: string): Promise<{ created: boolean }> {
   // The demo e-mail is queued by the same transaction: a stored lead always has its message, and
   // an address already known (the unique index) gets nothing new.
-  return db.transaction(
-    (tx) => {
-      const unsubscribeToken = randomBytes(16).toString("hex");
-      const [inserted] = tx
-        .insert(emailLeads)
-        .values({ email: lead.email, source: lead.source, ipHash: lead.ipHash, locale: lead.locale, createdAt: lead.now, unsubscribeToken })
-        .onConflictDoNothing({ target: [emailLeads.email, emailLeads.source] })
-        .returning({ id: emailLeads.id })
-        .all();
-      if (inserted === undefined) return { created: false };
-      enqueueMail(tx, mailDomain, { kind: "demo", recipient: lead.email, locale: lead.locale, leadId: inserted.id, payload: { unsubscribeToken } }, lead.now);
-      return { created: true };
-    },
-    { behavior: "immediate" },
-  );
+  return write((tx) => {
+    const unsubscribeToken = randomBytes(16).toString("hex");
+    const [inserted] = tx
+      .insert(emailLeads)
+      .values({ email: lead.email, source: lead.source, ipHash: lead.ipHash, locale: lead.locale, createdAt: lead.now, unsubscribeToken })
+      .onConflictDoNothing({ target: [emailLeads.email, emailLeads.source] })
+      .returning({ id: emailLeads.id })
+      .all();
+    if (inserted === undefined) return { created: false };
+    enqueueMail(tx, mailDomain, { kind: "demo", recipient: lead.email, locale: lead.locale, leadId: inserted.id, payload: { unsubscribeToken } }, lead.now);
+    return { created: true };
+  });
 }
 
 /** Marks the lead of an unsubscribe link; its address is never mailed again. false for an unknown token. */
-export function unsubscribeLead(db: Db, token: string, now: Date): { locale: string } | null {
-  const [lead] = db
-    .update(emailLeads)
-    .set({ unsubscribedAt: sql`coalesce(${emailLeads.unsubscribedAt}, ${now.getTime()})` })
-    .where(eq(emailLeads.unsubscribeToken, token))
-    .returning({ locale: emailLeads.locale })
-    .all();
-  return lead ?? null;
+export function unsubscribeLead(write: Write, token: string, now: Date): Promise<{ locale: string } | null> {
+  return write((tx) => {
+    const [lead] = tx
+      .update(emailLeads)
+      .set({ unsubscribedAt: sql`coalesce(${emailLeads.unsubscribedAt}, ${now.getTime()})` })
+      .where(eq(emailLeads.unsubscribeToken, token))
+      .returning({ locale: emailLeads.locale })
+      .all();
+    return lead ?? null;
+  });
 }
 
 /** A keyed hash of the client address: lets the owner see repeats from one client without storing the IP. */

@@ -17,14 +17,15 @@ const UNSUBSCRIBE_MAX_BODY_BYTES = 4 * 1024;
  * lead, at once and without JavaScript; repeating either changes nothing.
  */
 export function unsubscribeController(deps: AppDeps) {
-  const { config, db, log, render, now } = deps;
+  const { config, write, log, render, now } = deps;
   const tokenOf = (query: Record<string, string | undefined>) => v.safeParse(Token, query.token);
 
   return new Elysia({ name: "unsubscribe" })
     .use(requestContext(config))
-    .get("/unsubscribe", ({ request, nonce, query }) => {
+    // A write: with the database locked past the wait, the error handler (app.ts) answers 503.
+    .get("/unsubscribe", async ({ request, nonce, query }) => {
       const token = tokenOf(query);
-      const lead = token.success ? unsubscribeLead(db, token.output, now()) : null;
+      const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;
       if (lead !== null) log.info("lead unsubscribed", { via: "link" });
       const locale = lead !== null && isLocale(lead.locale) ? lead.locale : DEFAULT_LOCALE;
       return render({
@@ -46,7 +47,7 @@ export function unsubscribeController(deps: AppDeps) {
           throw error;
         }
         const token = tokenOf(query);
-        const lead = token.success ? unsubscribeLead(db, token.output, now()) : null;
+        const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;
         if (lead === null) return Response.json({ error: "Unknown unsubscribe link" }, { status: 404 });
         log.info("lead unsubscribed", { via: "one-click" });
         return Response.json({ unsubscribed: true });

@@ -4,7 +4,9 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
 import { AccessResendSchema, ActivateLicenseSchema, DeactivateLicenseSchema, VerifyLicenseSchema } from "../../shared/schemas/licenses";
 import { deliverySettings } from "../checkout/delivery";
+import { isBusyError } from "../../db/writer";
 import type { AppDeps } from "../deps";
+import { busyAnswer, isFormPost } from "../http/busy";
 import { HttpError, jsonError, parseWith, readBody } from "../http/body";
 import { requestContext } from "../http/context";
 import { createRateLimiter } from "../http/rate-limit";
@@ -29,20 +31,23 @@ const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
 /** POST /api/licenses/{verify,activate,deactivate} for the app; POST /api/access/resend for buyers. */
 export function licensesController(deps: AppDeps) {
-  const { config, db, log, now } = deps;
+  const { config, db, write, log, render, now } = deps;
   const licenseLimiter = createRateLimiter(deps.rateLimits, { name: "licenses", ...LICENSE_RATE_LIMIT });
   const accessLimiter = createRateLimiter(deps.rateLimits, { name: "access", ...ACCESS_RATE_LIMIT });
   const limit = config.licenseActivationLimit;
 
-  /** Rate limit, then body, then the schema: the shared steps of the licence endpoints. */
-  const handle = async <S extends v.GenericSchema>(request: Request, ip: string, schema: S, run: (input: v.InferOutput<S>) => Response): Promise<Response> => {
+  /**
+   * Rate limit, then body, then the schema: the shared steps of the licence endpoints. A database
+   * locked past the wait goes on to the error handler (app.ts): 503 with Retry-After.
+   */
+  const handle = async <S extends v.GenericSchema>(request: Request, ip: string, schema: S, run: (input: v.InferOutput<S>) => Response | Promise<Response>): Promise<Response> => {
     try {
       const allowed = licenseLimiter.take(ip);
       if (!allowed.ok) {
         throw new HttpError(429, `Too many licence requests, try again in ${allowed.retryAfterSeconds} s`, { "retry-after": String(allowed.retryAfterSeconds) });
       }
       const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
-      return run(parseWith(schema, body.value, { unprocessable: true }));
+      return await run(parseWith(schema, body.value, { unprocessable: true }));
     } catch (error) {
       if (error instanceof HttpError) return jsonError(error);
       throw error;
@@ -64,8 +69,8 @@ export function licensesController(deps: AppDeps) {
     .post(
       "/api/licenses/activate",
       ({ request, ip }) =>
-        handle(request, ip, ActivateLicenseSchema, ({ key, instanceName }) => {
-          const result = activateLicense(db, key, instanceName, limit, now());
+        handle(request, ip, ActivateLicenseSchema, async ({ key, instanceName }) => {
+          const result = await activateLicense(write, key, instanceName, limit, now());
           switch (result.kind) {
             case "activated":
               log.info("licence activated", { activations: result.activations });
@@ -86,8 +91,8 @@ export function licensesController(deps: AppDeps) {
     .post(
       "/api/licenses/deactivate",
       ({ request, ip }) =>
-        handle(request, ip, DeactivateLicenseSchema, ({ key, instanceId }) => {
-          const result = deactivateLicense(db, key, instanceId, now());
+        handle(request, ip, DeactivateLicenseSchema, async ({ key, instanceId }) => {
+          const result = await deactivateLicense(write, key, instanceId, now());
           switch (result.kind) {
             case "deactivated":
               return Response.json({ deactivated: true, activations: result.activations, activationLimit: limit });
@@ -101,8 +106,8 @@ export function licensesController(deps: AppDeps) {
     )
     .post(
       "/api/access/resend",
-      async ({ request, ip }) => {
-        const isForm = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
+      async ({ request, ip, nonce }) => {
+        const isForm = isFormPost(request);
         let locale: Locale = DEFAULT_LOCALE;
         const back = (flag: AccessFlag) => new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
         try {
@@ -120,7 +125,7 @@ export function licensesController(deps: AppDeps) {
           if (parsedLocale.success) locale = parsedLocale.output.locale;
           const input = parseWith(AccessResendSchema, body.value, { unprocessable: true });
           locale = input.locale;
-          const outcome = resendAccess(db, input.email, deliverySettings(config), now());
+          const outcome = await resendAccess(write, input.email, deliverySettings(config), now());
           // Logged without the address; the answer is the same whatever happened.
           log.info("access resend requested", { outcome });
           if (outcome === "queued") deps.mailer.wake();
@@ -131,6 +136,10 @@ export function licensesController(deps: AppDeps) {
           if (error instanceof HttpError) {
             if (isForm) return back(error.status === 429 ? "rate-limited" : "invalid");
             return jsonError(error);
+          }
+          if (isBusyError(error)) {
+            log.warn("access resend not handled: database busy", { error: error instanceof Error ? error.message : String(error) });
+            return busyAnswer(render, request, { page: isForm, locale, nonce }, error);
           }
           log.error("access resend failed", { error: error instanceof Error ? error.message : String(error) });
           if (isForm) return back("error");

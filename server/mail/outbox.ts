@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "../../db/client";
 import { mailOutbox, type MailKind, type MailStatus } from "../../db/schema";
-import type { DbWriter } from "../../db/writer";
+import type { DbWriter, Write, WriteOptions } from "../../db/writer";
 import { LOCALES, type Locale } from "../../shared/locales";
 
 // The transactional outbox. A message is written by the same transaction as the change it reports
@@ -84,26 +84,23 @@ export function enqueueMail<K extends MailKind>(tx: DbWriter, domain: string, ma
  * process id) until `leaseMs` from now, so no other sender on the same data folder takes it
  * meanwhile; a lease that runs out (a sender that hung) makes the message due again.
  */
-export function claimDue(db: Db, now: Date, limit: number, leaseMs: number, owner: number): OutboxRow[] {
-  return db.transaction(
-    (tx) => {
-      const due = tx
-        .select({ id: mailOutbox.id })
-        .from(mailOutbox)
-        .where(and(inArray(mailOutbox.status, ["pending", "sending"]), lte(mailOutbox.nextAttemptAt, now)))
-        .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
-        .limit(limit)
-        .all();
-      if (due.length === 0) return [];
-      return tx
-        .update(mailOutbox)
-        .set({ status: "sending", leaseOwner: owner, nextAttemptAt: new Date(now.getTime() + leaseMs), attempts: sql`${mailOutbox.attempts} + 1` })
-        .where(inArray(mailOutbox.id, due.map((d) => d.id)))
-        .returning()
-        .all();
-    },
-    { behavior: "immediate" },
-  );
+export function claimDue(write: Write, now: Date, limit: number, leaseMs: number, owner: number): Promise<OutboxRow[]> {
+  return write((tx) => {
+    const due = tx
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(inArray(mailOutbox.status, ["pending", "sending"]), lte(mailOutbox.nextAttemptAt, now)))
+      .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+      .limit(limit)
+      .all();
+    if (due.length === 0) return [];
+    return tx
+      .update(mailOutbox)
+      .set({ status: "sending", leaseOwner: owner, nextAttemptAt: new Date(now.getTime() + leaseMs), attempts: sql`${mailOutbox.attempts} + 1` })
+      .where(inArray(mailOutbox.id, due.map((d) => d.id)))
+      .returning()
+      .all();
+  });
 }
 
 /**
@@ -111,39 +108,41 @@ export function claimDue(db: Db, now: Date, limit: number, leaseMs: number, owne
  * messages waiting for a retry are due now, so a restart delivers at once what was left behind.
  * Rows held by a live process (another server on the same folder) are left to it.
  */
-export function resumeAfterRestart(db: Db, now: Date, isAlive: (pid: number) => boolean): number {
-  return db.transaction(
-    (tx) => {
-      const held = tx
-        .select({ id: mailOutbox.id, owner: mailOutbox.leaseOwner })
-        .from(mailOutbox)
-        .where(eq(mailOutbox.status, "sending"))
-        .all()
-        .filter((r) => r.owner === null || !isAlive(r.owner))
-        .map((r) => r.id);
-      const orphans = held.length === 0 ? [] : tx.update(mailOutbox).set({ status: "pending", leaseOwner: null, nextAttemptAt: now }).where(inArray(mailOutbox.id, held)).returning({ id: mailOutbox.id }).all();
-      const deferred = tx
-        .update(mailOutbox)
-        .set({ nextAttemptAt: now })
-        .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.nextAttemptAt, now)))
-        .returning({ id: mailOutbox.id })
-        .all();
-      return orphans.length + deferred.length;
-    },
-    { behavior: "immediate" },
-  );
+export function resumeAfterRestart(write: Write, now: Date, isAlive: (pid: number) => boolean): Promise<number> {
+  return write((tx) => {
+    const held = tx
+      .select({ id: mailOutbox.id, owner: mailOutbox.leaseOwner })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.status, "sending"))
+      .all()
+      .filter((r) => r.owner === null || !isAlive(r.owner))
+      .map((r) => r.id);
+    const orphans = held.length === 0 ? [] : tx.update(mailOutbox).set({ status: "pending", leaseOwner: null, nextAttemptAt: now }).where(inArray(mailOutbox.id, held)).returning({ id: mailOutbox.id }).all();
+    const deferred = tx
+      .update(mailOutbox)
+      .set({ nextAttemptAt: now })
+      .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.nextAttemptAt, now)))
+      .returning({ id: mailOutbox.id })
+      .all();
+    return orphans.length + deferred.length;
+  });
 }
 
-export function markSent(db: Db, id: number, now: Date): void {
-  db.update(mailOutbox).set({ status: "sent", leaseOwner: null, sentAt: now, lastError: null }).where(eq(mailOutbox.id, id)).run();
-}
+/** What became of a claimed message: sent, to be tried again at a time, or given up for a reason. */
+export type MailOutcome =
+  | { status: "sent"; at: Date }
+  | { status: "pending"; retryAt: Date; reason: string }
+  | { status: Extract<MailStatus, "failed" | "cancelled">; reason: string };
 
-export function markRetry(db: Db, id: number, at: Date, reason: string): void {
-  db.update(mailOutbox).set({ status: "pending", leaseOwner: null, nextAttemptAt: at, lastError: reason.slice(0, 500) }).where(eq(mailOutbox.id, id)).run();
-}
-
-export function markFinal(db: Db, id: number, status: Extract<MailStatus, "failed" | "cancelled">, reason: string): void {
-  db.update(mailOutbox).set({ status, leaseOwner: null, lastError: reason.slice(0, 500) }).where(eq(mailOutbox.id, id)).run();
+/** Records the outcome of a claimed message; it leaves this sender's hands. */
+export async function recordOutcome(write: Write, id: number, outcome: MailOutcome, options?: WriteOptions): Promise<void> {
+  const set =
+    outcome.status === "sent"
+      ? { status: outcome.status, leaseOwner: null, sentAt: outcome.at, lastError: null }
+      : outcome.status === "pending"
+        ? { status: outcome.status, leaseOwner: null, nextAttemptAt: outcome.retryAt, lastError: outcome.reason.slice(0, 500) }
+        : { status: outcome.status, leaseOwner: null, lastError: outcome.reason.slice(0, 500) };
+  await write((tx) => tx.update(mailOutbox).set(set).where(eq(mailOutbox.id, id)).run(), options);
 }
 
 /** The earliest time a pending message is due, or null when nothing waits. */
@@ -164,13 +163,15 @@ export function listOutbox(db: Db, limit = 100): OutboxRow[] {
 }
 
 /** Puts a failed (or cancelled) message back in the queue, due now. false when there is no such message or it was sent. */
-export function retryMail(db: Db, id: number, now: Date): boolean {
-  const updated = db
-    .update(mailOutbox)
-    .set({ status: "pending", nextAttemptAt: now, attempts: 0, lastError: null })
-    .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ["failed", "cancelled", "pending"])))
-    .returning({ id: mailOutbox.id })
-    .all();
+export async function retryMail(write: Write, id: number, now: Date): Promise<boolean> {
+  const updated = await write((tx) =>
+    tx
+      .update(mailOutbox)
+      .set({ status: "pending", nextAttemptAt: now, attempts: 0, lastError: null })
+      .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ["failed", "cancelled", "pending"])))
+      .returning({ id: mailOutbox.id })
+      .all(),
+  );
   return updated.length > 0;
 }
 

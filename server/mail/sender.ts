@@ -1,12 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { isBusyError, type Write } from "../../db/writer";
 import { emailLeads, orders } from "../../db/schema";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import type { Locale } from "../../shared/locales";
 import { composeMail } from "./compose";
 import type { MailContext } from "./templates/messages";
-import { claimDue, markFinal, markRetry, markSent, resumeAfterRestart, type OutboxRow } from "./outbox";
+import { claimDue, recordOutcome, resumeAfterRestart, type MailOutcome, type OutboxRow } from "./outbox";
 import { MailSendError, type MailTransport } from "./transport";
 
 /** Temporary failures are retried this long (a mail server down for a day still gets the message). */
@@ -44,53 +45,65 @@ export type MailSender = {
   deliverDue(): Promise<number>;
 };
 
-export function createMailSender(deps: { db: Db; config: Config; log: Logger; transport: MailTransport; now: () => Date }): MailSender {
-  const { db, config, log, transport, now } = deps;
+export function createMailSender(deps: { db: Db; write: Write; config: Config; log: Logger; transport: MailTransport; now: () => Date }): MailSender {
+  const { db, write, config, log, transport, now } = deps;
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let starting: Promise<void> | null = null;
   let inFlight: Promise<number> | null = null;
   let again = false;
   // Texts and formatters per language, built on first use; the configuration does not change while running.
   const contexts = new Map<Locale, MailContext>();
 
-  const deliverOne = async (row: OutboxRow): Promise<void> => {
+  /** Sends one claimed message (or not) and says what became of it; writes nothing. */
+  const attempt = async (row: OutboxRow): Promise<MailOutcome> => {
     const skip = reasonToSkip(db, row);
     if (skip !== null) {
-      markFinal(db, row.id, "cancelled", skip);
       log.info("mail cancelled", { id: row.id, kind: row.kind, reason: skip });
-      return;
+      return { status: "cancelled", reason: skip };
     }
     try {
       const mail = await composeMail(row, config, contexts);
       if (mail === null) {
-        markFinal(db, row.id, "failed", "unreadable payload");
         log.error("mail not composed", { id: row.id, kind: row.kind });
-        return;
+        return { status: "failed", reason: "unreadable payload" };
       }
       await transport.send(mail);
-      markSent(db, row.id, now());
       log.info("mail sent", { id: row.id, kind: row.kind, attempts: row.attempts });
+      return { status: "sent", at: now() };
     } catch (error) {
       const failure = error instanceof MailSendError ? error : new MailSendError(error instanceof Error ? error.message : String(error), false);
-      const at = now();
       if (failure.permanent) {
-        markFinal(db, row.id, "failed", failure.message);
         log.warn("mail refused", { id: row.id, kind: row.kind, reason: failure.message });
-      } else if (row.attempts >= MAX_ATTEMPTS) {
-        markFinal(db, row.id, "failed", `gave up after ${row.attempts} attempts: ${failure.message}`);
-        log.warn("mail given up", { id: row.id, kind: row.kind, reason: failure.message });
-      } else {
-        const delay = retryDelayMs(row.attempts);
-        markRetry(db, row.id, new Date(at.getTime() + delay), failure.message);
-        log.warn("mail deferred", { id: row.id, kind: row.kind, retryInSeconds: Math.round(delay / 1000), reason: failure.message });
+        return { status: "failed", reason: failure.message };
       }
+      if (row.attempts >= MAX_ATTEMPTS) {
+        log.warn("mail given up", { id: row.id, kind: row.kind, reason: failure.message });
+        return { status: "failed", reason: `gave up after ${row.attempts} attempts: ${failure.message}` };
+      }
+      const delay = retryDelayMs(row.attempts);
+      log.warn("mail deferred", { id: row.id, kind: row.kind, retryInSeconds: Math.round(delay / 1000), reason: failure.message });
+      return { status: "pending", retryAt: new Date(now().getTime() + delay), reason: failure.message };
+    }
+  };
+
+  const deliverOne = async (row: OutboxRow): Promise<void> => {
+    const outcome = await attempt(row);
+    // The message stays this sender's until its lease ends (claimDue set nextAttemptAt to that
+    // time): the outcome may wait that long for another program's lock. A message sent but not
+    // recorded as sent would go out again once the lease is over.
+    const waitMs = Math.max(config.dbBusyWaitMs, row.nextAttemptAt.getTime() - now().getTime());
+    try {
+      await recordOutcome(write, row.id, outcome, { waitMs });
+    } catch (error) {
+      log.error("mail outcome not recorded", { id: row.id, kind: row.kind, outcome: outcome.status, error: error instanceof Error ? error.message : String(error) });
     }
   };
 
   const drain = async (): Promise<number> => {
     let handled = 0;
     for (;;) {
-      const rows = claimDue(db, now(), BATCH, LEASE_MS, process.pid);
+      const rows = await claimDue(write, now(), BATCH, LEASE_MS, process.pid);
       if (rows.length === 0) return handled;
       await Promise.all(rows.map(deliverOne));
       handled += rows.length;
@@ -110,8 +123,11 @@ export function createMailSender(deps: { db: Db; config: Config; log: Logger; tr
           total += await drain();
         } while (again);
       } catch (error) {
-        // The database was busy or closing: the rows stay due and the next poll takes them.
-        log.error("mail sender failed", { error: error instanceof Error ? error.message : String(error) });
+        // The database was locked by another program or closing: the rows stay due and the next
+        // poll takes them.
+        const message = error instanceof Error ? error.message : String(error);
+        if (isBusyError(error)) log.warn("mail waits for the database", { error: message });
+        else log.error("mail sender failed", { error: message });
       } finally {
         inFlight = null;
       }
@@ -133,18 +149,21 @@ export function createMailSender(deps: { db: Db; config: Config; log: Logger; tr
     start() {
       if (running) return;
       running = true;
-      // Messages left behind by a previous run (a crash mid-send, a restart during a retry wait) go out now.
-      try {
-        const resumed = resumeAfterRestart(db, now(), isAlive);
-        if (resumed > 0) log.info("mail resumed", { messages: resumed });
-      } catch (error) {
-        log.error("mail resume failed", { error: error instanceof Error ? error.message : String(error) });
-      }
-      void deliverDue().finally(schedule);
+      starting = (async () => {
+        // Messages left behind by a previous run (a crash mid-send, a restart during a retry wait) go out now.
+        try {
+          const resumed = await resumeAfterRestart(write, now(), isAlive);
+          if (resumed > 0) log.info("mail resumed", { messages: resumed });
+        } catch (error) {
+          log[isBusyError(error) ? "warn" : "error"]("mail resume failed", { error: error instanceof Error ? error.message : String(error) });
+        }
+        if (running) void deliverDue().finally(schedule);
+      })();
     },
     async stop() {
       running = false;
       clearTimeout(timer);
+      await starting;
       await inFlight;
       transport.close();
     },

@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Write } from "../../db/writer";
 import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../db/schema";
 
 // The owner's answer to an erasure request (GDPR art. 17; issue 12): `site leads erase EMAIL`.
@@ -18,10 +18,9 @@ export type ErasureResult = {
   ordersKept: number;
 };
 
-export function eraseByEmail(db: Db, rawEmail: string): ErasureResult {
+export function eraseByEmail(write: Write, rawEmail: string): Promise<ErasureResult> {
   const email = rawEmail.trim().toLowerCase();
-  return db.transaction(
-    (tx) => {
+  return write((tx) => {
       // Leads are stored trimmed and in lower case (shared/schemas/leads.ts).
       const leadIds = tx.select({ id: emailLeads.id }).from(emailLeads).where(eq(emailLeads.email, email)).all().map((r) => r.id);
       const mails = leadIds.length === 0 ? [] : tx.delete(mailOutbox).where(inArray(mailOutbox.leadId, leadIds)).returning({ status: mailOutbox.status }).all();
@@ -48,9 +47,7 @@ export function eraseByEmail(db: Db, rawEmail: string): ErasureResult {
         accessResends: resends.length,
         ordersKept: kept?.n ?? 0,
       };
-    },
-    { behavior: "immediate" },
-  );
+  });
 }
 
 /** What the command prints: every kind of row, deleted or kept, with its count. */

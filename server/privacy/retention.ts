@@ -1,5 +1,5 @@
 import { inArray, lt } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Write } from "../../db/writer";
 import { accessResends, chatMessages, emailLeads, mailOutbox } from "../../db/schema";
 import type { Config } from "../config";
 import type { Logger } from "../log";
@@ -16,12 +16,11 @@ export const RETENTION_INTERVAL_MS = DAY_MS;
 export type RetentionResult = { leads: number; leadMails: number; chatMessages: number; accessResends: number };
 
 /** Deletes what has outlived its retention at `now`, in one transaction. */
-export function deleteExpiredData(db: Db, retention: Config["retention"], now: Date): RetentionResult {
+export function deleteExpiredData(write: Write, retention: Config["retention"], now: Date): Promise<RetentionResult> {
   const leadCutoff = new Date(now.getTime() - retention.leadDays * DAY_MS);
   const chatCutoff = new Date(now.getTime() - retention.chatDays * DAY_MS);
   const resendCutoff = new Date(now.getTime() - ACCESS_RESEND_RETENTION_MS);
-  return db.transaction(
-    (tx) => {
+  return write((tx) => {
       const expired = tx.select({ id: emailLeads.id }).from(emailLeads).where(lt(emailLeads.createdAt, leadCutoff)).all().map((r) => r.id);
       // The demo e-mail goes with its lead: it holds the address (and the foreign key requires it).
       const leadMails = expired.length === 0 ? [] : tx.delete(mailOutbox).where(inArray(mailOutbox.leadId, expired)).returning({ id: mailOutbox.id }).all();
@@ -29,21 +28,22 @@ export function deleteExpiredData(db: Db, retention: Config["retention"], now: D
       const chats = tx.delete(chatMessages).where(lt(chatMessages.createdAt, chatCutoff)).returning({ id: chatMessages.id }).all();
       const resends = tx.delete(accessResends).where(lt(accessResends.createdAt, resendCutoff)).returning({ id: accessResends.id }).all();
       return { leads: leads.length, leadMails: leadMails.length, chatMessages: chats.length, accessResends: resends.length };
-    },
-    { behavior: "immediate" },
-  );
+  });
 }
 
-export type RetentionJob = { runNow(): RetentionResult | null; stop(): void };
+export type RetentionJob = { runNow(): Promise<RetentionResult | null>; stop(): void };
 
-/** Runs the deletion now and every `intervalMs` (a day) while the server runs. */
-export function startRetention(
-  deps: { db: Db; config: Pick<Config, "retention">; log: Logger; now: () => Date },
+/**
+ * Runs the deletion now (resolving once it is done, so a server starts without expired data) and
+ * then every `intervalMs` (a day) while the server runs.
+ */
+export async function startRetention(
+  deps: { write: Write; config: Pick<Config, "retention">; log: Logger; now: () => Date },
   intervalMs = RETENTION_INTERVAL_MS,
-): RetentionJob {
-  const runNow = (): RetentionResult | null => {
+): Promise<RetentionJob> {
+  const runNow = async (): Promise<RetentionResult | null> => {
     try {
-      const result = deleteExpiredData(deps.db, deps.config.retention, deps.now());
+      const result = await deleteExpiredData(deps.write, deps.config.retention, deps.now());
       if (result.leads + result.chatMessages + result.accessResends > 0) deps.log.info("retention: expired data deleted", result);
       return result;
     } catch (error) {
@@ -52,8 +52,8 @@ export function startRetention(
       return null;
     }
   };
-  runNow();
-  const timer = setInterval(runNow, intervalMs);
+  await runNow();
+  const timer = setInterval(() => void runNow(), intervalMs);
   // The daily timer alone must not keep a process alive (tests, a server shutting down).
   timer.unref?.();
   return { runNow, stop: () => clearInterval(timer) };

@@ -241,7 +241,7 @@ test("an id the server did not issue is replaced, never written into, and its tr
   site = await createTestSite({ env: { ANTHROPIC_API_KEY: "sk-ant-test-0000000000", ANTHROPIC_BASE_URL: fake.url } });
   // Another visitor's conversation under a guessable id (as clients could choose before).
   const victim = "visitor-42-conversation";
-  recordChatMessage(site.db, { conversationId: victim, role: "user", content: "My order number is 1234", locale: "en", at: new Date() });
+  await recordChatMessage(site.write, { conversationId: victim, role: "user", content: "My order number is 1234", locale: "en", at: new Date() });
   const issued: string = (await (await site.request("/api/chat", json(ask("Hi", { locale: "en" })))).json()).conversationId;
   // The same id with one character changed is not ours either.
   const tampered = `${issued.slice(0, 10)}${issued[10] === "A" ? "B" : "A"}${issued.slice(11)}`;
@@ -264,7 +264,7 @@ test(`a conversation holds at most ${CHAT_MAX_TURNS} questions; the next is a 40
   const first = await (await site.request("/api/chat", json(ask("Prix ?")))).json();
   const conversationId: string = first.conversationId;
   // The questions in between, straight into the transcript (the rate limit would take hours).
-  for (let i = 2; i < CHAT_MAX_TURNS; i++) recordChatMessage(site.db, { conversationId, role: "user", content: `Question ${i}`, locale: "fr", at: new Date() });
+  for (let i = 2; i < CHAT_MAX_TURNS; i++) await recordChatMessage(site.write, { conversationId, role: "user", content: `Question ${i}`, locale: "fr", at: new Date() });
   expect((await site.request("/api/chat", json(ask("La dernière ?", { conversationId })))).status).toBe(200);
   const stored = readConversation(site.db, conversationId).length;
 

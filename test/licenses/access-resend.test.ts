@@ -71,7 +71,7 @@ test("the fourth request of the day sends nothing; the next day works again", as
 test("a refunded order's address gets nothing", async () => {
   const s = await shopWithBuyer();
   const [order] = s.db.select().from(orders).all();
-  runCommand(["orders", "refund", String(order!.id)], s.config, () => {}, () => {});
+  await runCommand(["orders", "refund", String(order!.id)], s.config, () => {}, () => {});
   await s.mailer!.deliverDue();
   const before = mailsTo(smtp, "buyer@example.com").length;
   expect((await resend(s, "buyer@example.com")).status).toBe(202);

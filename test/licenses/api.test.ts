@@ -82,7 +82,7 @@ test("a refund disables the key: verify says disabled, activation is refused wit
   const { s, key } = await shopWithSale();
   const { instanceId } = await (await call(s, "activate", { key, instanceName: "Phone" })).json();
   const [order] = s.db.select().from(orders).all();
-  expect(runCommand(["orders", "refund", String(order!.id)], s.config, () => {}, () => {})).toBe(0);
+  expect(await runCommand(["orders", "refund", String(order!.id)], s.config, () => {}, () => {})).toBe(0);
   expect(await (await call(s, "verify", { key })).json()).toEqual({ valid: false, status: "disabled", activations: 1, activationLimit: 5 });
   const refused = await call(s, "activate", { key, instanceName: "Tablet" });
   expect(refused.status).toBe(403);
@@ -90,7 +90,7 @@ test("a refund disables the key: verify says disabled, activation is refused wit
   expect((await call(s, "deactivate", { key, instanceId })).status).toBe(200);
   // The owner cannot give a refunded order its access back by mistake; the reason stays "refunded".
   const out: string[] = [];
-  expect(runCommand(["licenses", "enable", key], s.config, (l) => out.push(l), (l) => out.push(l))).toBe(1);
+  expect(await runCommand(["licenses", "enable", key], s.config, (l) => out.push(l), (l) => out.push(l))).toBe(1);
   expect(out.join("")).toContain("refunded order");
   expect(s.db.select().from(licenses).all()[0]).toMatchObject({ status: "disabled", disabledReason: "refunded" });
 });
@@ -155,27 +155,27 @@ test("one client guessing keys is cut off with 429 and Retry-After; another clie
 test("the owner's CLI shows a licence by key or e-mail, disables and enables it, resets its devices, exports CSV", async () => {
   const { s, key } = await shopWithSale();
   await call(s, "activate", { key, instanceName: "Phone" });
-  const run = (...argv: string[]) => {
+  const run = async (...argv: string[]) => {
     const out: string[] = [];
-    const code = runCommand(argv, s.config, (l) => out.push(l), (l) => out.push(l));
+    const code = await runCommand(argv, s.config, (l) => out.push(l), (l) => out.push(l));
     return { code, text: out.join("") };
   };
-  const shown = run("licenses", "show", key.toLowerCase().replace(/-/g, ""));
+  const shown = await run("licenses", "show", key.toLowerCase().replace(/-/g, ""));
   expect(shown.code).toBe(0);
   expect(shown.text).toContain(`${key}\tactive\torder 1 (paid)\tbuyer@example.com\t1/5 devices`);
   expect(shown.text).toContain("Phone");
-  expect(run("licenses", "show", "BUYER@example.com").text).toContain(key);
-  expect(run("licenses", "show", "nobody@example.com").code).toBe(1);
+  expect((await run("licenses", "show", "BUYER@example.com")).text).toContain(key);
+  expect((await run("licenses", "show", "nobody@example.com")).code).toBe(1);
 
-  expect(run("licenses", "disable", key).code).toBe(0);
+  expect((await run("licenses", "disable", key)).code).toBe(0);
   expect((await (await call(s, "verify", { key })).json()).status).toBe("disabled");
-  expect(run("licenses", "enable", key).code).toBe(0);
+  expect((await run("licenses", "enable", key)).code).toBe(0);
   expect((await (await call(s, "verify", { key })).json()).status).toBe("active");
-  expect(run("licenses", "reset", key).text).toContain("1 device(s) freed");
+  expect((await run("licenses", "reset", key)).text).toContain("1 device(s) freed");
   expect((await (await call(s, "verify", { key })).json()).status).toBe("inactive");
-  expect(run("licenses", "disable", "nonsense").code).toBe(2);
+  expect((await run("licenses", "disable", "nonsense")).code).toBe(2);
 
-  const csv = run("licenses", "export").text.split("\r\n");
+  const csv = (await run("licenses", "export")).text.split("\r\n");
   expect(csv[0]).toBe("key,status,disabled_reason,order_id,customer_email,order_status,activations,created_at");
   expect(csv[1]).toStartWith(`${key},active,,1,buyer@example.com,paid,0,`);
 });

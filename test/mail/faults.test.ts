@@ -26,9 +26,9 @@ afterEach(async () => {
 
 const buy = (s: TestSite, email: string) => payWithTestCard(s, { locale: "fr", email });
 const outbox = (s: TestSite) => s.db.select().from(mailOutbox).all();
-const cli = (s: TestSite, ...argv: string[]) => {
+const cli = async (s: TestSite, ...argv: string[]) => {
   const out: string[] = [];
-  const code = runCommand(argv, s.config, (l) => out.push(l), (l) => out.push(l));
+  const code = await runCommand(argv, s.config, (l) => out.push(l), (l) => out.push(l));
   return { code, text: out.join("") };
 };
 
@@ -79,7 +79,7 @@ test("retries go on for at least 24 hours, then the message is marked failed wit
   expect(row!.lastError).toMatch(new RegExp(`^gave up after ${MAX_ATTEMPTS} attempts: .*(ECONNREFUSED|connect)`, "i"));
   // The owner's retry starts a new series of tries rather than giving up at once.
   await smtp.start();
-  expect(cli(site, "mail", "retry", String(row!.id)).code).toBe(0);
+  expect((await cli(site, "mail", "retry", String(row!.id))).code).toBe(0);
   await site.mailer!.deliverDue();
   expect(outbox(site)[0]).toMatchObject({ status: "sent", attempts: 1 });
   expect(retryDelayMs(1)).toBe(30_000);
@@ -97,18 +97,18 @@ test("a permanent 550 refusal marks the message failed with its reason, shown by
   // The owner's notice was not held up by the buyer's bad address.
   expect(mailsTo(smtp, "owner@shop.example")).toHaveLength(1);
 
-  const listing = cli(site, "mail", "list");
+  const listing = await cli(site, "mail", "list");
   expect(listing.code).toBe(0);
   const line = listing.text.split("\n").find((l) => l.startsWith(`${access.id}\t`))!;
   expect(line).toContain("failed\taccess\tnobody@example.com\t1");
   expect(line).toContain("550");
 
   smtp.reject.clear();
-  expect(cli(site, "mail", "retry", String(access.id)).code).toBe(0);
+  expect((await cli(site, "mail", "retry", String(access.id))).code).toBe(0);
   await site.mailer!.deliverDue();
   expect(mailsTo(smtp, "nobody@example.com")).toHaveLength(1);
-  expect(cli(site, "mail", "retry", String(access.id))).toMatchObject({ code: 1 });
-  expect(cli(site, "mail", "retry", "abc")).toMatchObject({ code: 2 });
+  expect(await cli(site, "mail", "retry", String(access.id))).toMatchObject({ code: 1 });
+  expect(await cli(site, "mail", "retry", "abc")).toMatchObject({ code: 2 });
 });
 
 test("after a refused delivery, the success page says the e-mail could not be delivered and how to get access", async () => {
@@ -127,7 +127,7 @@ test("without SMTP_URL every message is a readable .eml file in DATA_DIR/mail, w
   const dir = site.config.mail.dir;
   expect(dir).toBe(join(site.dataDir, "mail"));
   const { createMailSender } = await import("../../server/mail/sender");
-  const sender = createMailSender({ db: site.db, config: site.config, log: { debug() {}, info() {}, warn() {}, error() {} }, transport: createFileTransport(dir), now: () => new Date() });
+  const sender = createMailSender({ db: site.db, write: site.write, config: site.config, log: { debug() {}, info() {}, warn() {}, error() {} }, transport: createFileTransport(dir), now: () => new Date() });
   await buy(site, "files@example.com");
   await sender.deliverDue();
   await sender.stop();

@@ -111,7 +111,7 @@ test("the owner's refund of a test order disables the licence and sends a refund
   await smtp.waitFor(2);
   const [order] = s.db.select().from(orders).all();
   const lines: string[] = [];
-  expect(runCommand(["orders", "refund", String(order!.id)], s.config, (l) => lines.push(l), (l) => lines.push(l))).toBe(0);
+  expect(await runCommand(["orders", "refund", String(order!.id)], s.config, (l) => lines.push(l), (l) => lines.push(l))).toBe(0);
   // The command runs in another process in real life: the server's sender finds the rows by polling.
   await s.mailer!.deliverDue();
   await smtp.waitFor(4);
@@ -121,7 +121,7 @@ test("the owner's refund of a test order disables the licence and sends a refund
   expect(refund.mail.text).toContain(licenseOf(s, order!.id)!.key);
   expect(mailsTo(smtp, OWNER).at(-1)!.mail.subject).toContain("Remboursement");
   // Refunding again changes nothing and sends nothing.
-  expect(runCommand(["orders", "refund", String(order!.id)], s.config, () => {}, () => {})).toBe(1);
+  expect(await runCommand(["orders", "refund", String(order!.id)], s.config, () => {}, () => {})).toBe(1);
   await s.mailer!.deliverDue();
   expect(smtp.received).toHaveLength(4);
 });
@@ -132,13 +132,13 @@ test("'orders resend' queues the same licence key again; an unpaid order is refu
   await smtp.waitFor(2);
   const [order] = s.db.select().from(orders).all();
   const out: string[] = [];
-  expect(runCommand(["orders", "resend", String(order!.id)], s.config, (l) => out.push(l), (l) => out.push(l))).toBe(0);
+  expect(await runCommand(["orders", "resend", String(order!.id)], s.config, (l) => out.push(l), (l) => out.push(l))).toBe(0);
   await s.mailer!.deliverDue();
   const copies = mailsTo(smtp, "lucia@example.com");
   expect(copies).toHaveLength(2);
   expect(copies[1]!.mail.subject).toBe("Tu clave de licencia de Lifetime Stream y tu recibo");
   expect(copies[1]!.mail.text).toContain(licenseOf(s, order!.id)!.key);
-  expect(runCommand(["orders", "resend", "999"], s.config, () => {}, () => {})).toBe(1);
+  expect(await runCommand(["orders", "resend", "999"], s.config, () => {}, () => {})).toBe(1);
 });
 
 test("without OWNER_EMAIL the owner gets nothing, the buyer still gets the access e-mail", async () => {

@@ -101,7 +101,7 @@ test("a demo still queued when the address unsubscribes is not sent", async () =
   const [lead] = site.db.select().from(emailLeads).all();
   expect((await site.request(`/unsubscribe?token=${lead!.unsubscribeToken}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" })).status).toBe(200);
   const { createMailSender } = await import("../../server/mail/sender");
-  const sender = createMailSender({ db: site.db, config: site.config, log: { debug() {}, info() {}, warn() {}, error() {} }, transport: createSmtpTransport(smtp.url), now: () => new Date() });
+  const sender = createMailSender({ db: site.db, write: site.write, config: site.config, log: { debug() {}, info() {}, warn() {}, error() {} }, transport: createSmtpTransport(smtp.url), now: () => new Date() });
   await sender.deliverDue();
   await sender.stop();
   expect(smtp.received).toHaveLength(0);

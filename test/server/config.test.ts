@@ -20,6 +20,7 @@ test("defaults start the site on port 3000 with the test checkout and the offlin
   expect(config.stripe).toBeUndefined();
   expect(config.anthropic).toBeUndefined();
   expect(config.dbPath.endsWith("data/site.db")).toBe(true);
+  expect(config.dbBusyWaitMs).toBe(5000);
 });
 
 test("a bad value stops start-up with a message naming the variable", () => {
@@ -31,6 +32,8 @@ test("a bad value stops start-up with a message naming the variable", () => {
   expect(fails({ TRUST_PROXY: "maybe" })).toContain("TRUST_PROXY");
   expect(fails({ STRIPE_SECRET_KEY: "pk_live_x" })).toContain("STRIPE_SECRET_KEY");
   expect(fails({ PRICE: "120", ORIGINAL_PRICE: "99" })).toContain("ORIGINAL_PRICE");
+  expect(fails({ DB_BUSY_WAIT_MS: "0" })).toContain("DB_BUSY_WAIT_MS");
+  expect(fails({ DB_BUSY_WAIT_MS: "600000" })).toContain("DB_BUSY_WAIT_MS must be at most 60000");
 });
 
 test("Stripe keys go together, and production needs them unless test checkout is allowed", () => {

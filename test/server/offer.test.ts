@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../db/client";
+import { createWriter } from "../../db/writer";
 import { emailLeads, mailOutbox } from "../../db/schema";
 import { composeMail } from "../../server/mail/compose";
 import { MESSAGES } from "../../server/locales";
@@ -156,15 +157,18 @@ test("the offer's end takes effect on a running site without a restart", async (
   expect(oldPricePattern("en").test(message)).toBe(false);
 });
 
-test("two processes starting on one new data folder record a single first start", () => {
+test("two processes starting at once on one new data folder record a single first start", async () => {
   const dir = mkdtempSync(join(tmpdir(), "site-first-start-"));
   try {
     const a = openDb(join(dir, "site.db"));
     const b = openDb(join(dir, "site.db"));
-    const first = firstStartedAt(a, new Date("2026-11-22T09:00:00Z"));
-    const second = firstStartedAt(b, new Date("2026-11-22T09:00:05Z"));
+    const [first, second] = await Promise.all([
+      firstStartedAt(createWriter(a, { waitMs: 5000 }), new Date("2026-11-22T09:00:00Z")),
+      firstStartedAt(createWriter(b, { waitMs: 5000 }), new Date("2026-11-22T09:00:05Z")),
+    ]);
     expect(second.getTime()).toBe(first.getTime());
-    expect(firstStartedAt(a, new Date("2027-01-01T00:00:00Z")).toISOString()).toBe("2026-11-22T09:00:00.000Z");
+    const later = await firstStartedAt(createWriter(a, { waitMs: 5000 }), new Date("2027-01-01T00:00:00Z"));
+    expect(later.getTime()).toBe(first.getTime());
     a.$client.close();
     b.$client.close();
   } finally {

@@ -28,9 +28,9 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails, the chats that
     const at = new Date();
     expect((await site.request("/api/leads", json({ email: "ana@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status).toBeLessThan(300);
     expect((await site.request("/api/leads", json({ email: "other@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status).toBeLessThan(300);
-    recordChatMessage(site.db, { conversationId: "conv-ana", role: "user", content: "Bonjour, je suis Ana@Example.com, où est ma clé ?", locale: "fr", at });
-    recordChatMessage(site.db, { conversationId: "conv-ana", role: "assistant", content: "Regardez dans vos spams.", locale: "fr", at });
-    recordChatMessage(site.db, { conversationId: "conv-other", role: "user", content: "Combien ça coûte ?", locale: "fr", at });
+    await recordChatMessage(site.write, { conversationId: "conv-ana", role: "user", content: "Bonjour, je suis Ana@Example.com, où est ma clé ?", locale: "fr", at });
+    await recordChatMessage(site.write, { conversationId: "conv-ana", role: "assistant", content: "Regardez dans vos spams.", locale: "fr", at });
+    await recordChatMessage(site.write, { conversationId: "conv-other", role: "user", content: "Combien ça coûte ?", locale: "fr", at });
     await payWithTestCard(site, { locale: "fr", email: "ana@example.com" });
     site.db.insert(accessResends).values({ email: "ana@example.com", createdAt: at }).run();
     expect(site.db.select().from(mailOutbox).all().filter((m) => m.kind === "demo")).toHaveLength(2);
@@ -87,23 +87,23 @@ test("retention deletes leads (with their e-mails), chat messages and resend req
     };
     lead("old@example.com", 31);
     lead("recent@example.com", 29);
-    recordChatMessage(site.db, { conversationId: "c1", role: "user", content: "old question", locale: "en", at: ago(8) });
-    recordChatMessage(site.db, { conversationId: "c1", role: "user", content: "new question", locale: "en", at: ago(6) });
+    await recordChatMessage(site.write, { conversationId: "c1", role: "user", content: "old question", locale: "en", at: ago(8) });
+    await recordChatMessage(site.write, { conversationId: "c1", role: "user", content: "new question", locale: "en", at: ago(6) });
     site.db.insert(accessResends).values([{ email: "a@example.com", createdAt: ago(2) }, { email: "b@example.com", createdAt: new Date(now.getTime() - 3600_000) }]).run();
 
-    expect(deleteExpiredData(site.db, site.config.retention, now)).toEqual({ leads: 1, leadMails: 1, chatMessages: 1, accessResends: 1 });
+    expect(await deleteExpiredData(site.write, site.config.retention, now)).toEqual({ leads: 1, leadMails: 1, chatMessages: 1, accessResends: 1 });
     expect(site.db.select({ email: emailLeads.email }).from(emailLeads).all()).toEqual([{ email: "recent@example.com" }]);
     expect(site.db.select({ recipient: mailOutbox.recipient }).from(mailOutbox).all()).toEqual([{ recipient: "recent@example.com" }]);
     expect(site.db.select({ content: chatMessages.content }).from(chatMessages).all()).toEqual([{ content: "new question" }]);
     expect(site.db.select({ email: accessResends.email }).from(accessResends).all()).toEqual([{ email: "b@example.com" }]);
     // Run again: nothing more is due.
-    expect(deleteExpiredData(site.db, site.config.retention, now)).toEqual({ leads: 0, leadMails: 0, chatMessages: 0, accessResends: 0 });
+    expect(await deleteExpiredData(site.write, site.config.retention, now)).toEqual({ leads: 0, leadMails: 0, chatMessages: 0, accessResends: 0 });
 
     // The job runs at once and then on its interval, on the injected clock; orders are never touched.
     await payWithTestCard(site, { locale: "en", email: "buyer@example.com" });
     let clock = now;
     const logs: string[] = [];
-    const job = startRetention({ db: site.db, config: site.config, log: createLogger("info", (l) => logs.push(l)), now: () => clock }, 20);
+    const job = await startRetention({ write: site.write, config: site.config, log: createLogger("info", (l) => logs.push(l)), now: () => clock }, 20);
     clock = new Date(now.getTime() + 40 * DAY);
     await Bun.sleep(80);
     job.stop();
@@ -123,7 +123,7 @@ test("the server deletes expired data when it starts", async () => {
     const old = new Date(Date.now() - 400 * DAY);
     site.db.insert(emailLeads).values({ email: "stale@example.com", source: "exit_popup", locale: "fr", createdAt: old, unsubscribeToken: "t1" }).run();
     site.db.insert(emailLeads).values({ email: "fresh@example.com", source: "exit_popup", locale: "fr", createdAt: new Date(), unsubscribeToken: "t2" }).run();
-    recordChatMessage(site.db, { conversationId: "c-old", role: "user", content: "old", locale: "fr", at: old });
+    await recordChatMessage(site.write, { conversationId: "c-old", role: "user", content: "old", locale: "fr", at: old });
     await site.close();
 
     const server = await startServer({ dataDir });

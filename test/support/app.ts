@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb, type Db } from "../../db/client";
+import { createWriter, type Write } from "../../db/writer";
 import { createApp } from "../../server/app";
 import { buildClient, createAssetStore, type AssetStore } from "../../server/assets";
 import { testConfig, type Config } from "../../server/config";
@@ -19,6 +20,8 @@ export const sharedAssets = () => (assetsOnce ??= buildClient().then(createAsset
 export type TestSite = {
   app: ReturnType<typeof createApp>;
   db: Db;
+  /** The site's writer (its own wait for another connection's lock: DB_BUSY_WAIT_MS). */
+  write: Write;
   config: Config;
   dataDir: string;
   logs: string[];
@@ -39,21 +42,23 @@ export async function createTestSite(
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "site-test-"));
   const loaded = testConfig(options.env ?? {}, dataDir);
   const db = openDb(loaded.dbPath, { synchronous: loaded.sqliteSynchronous });
+  const write = createWriter(db, { waitMs: loaded.dbBusyWaitMs });
   const now = options.now ?? (() => new Date());
   // As at a real start: without OFFER_ENDS_AT, the offer ends two weeks after the folder's first start.
-  const config = withOfferEnd(loaded, db, now());
+  const config = await withOfferEnd(loaded, write, now());
   const logs: string[] = [];
   const log = options.log ?? createLogger("debug", (line) => logs.push(line));
   const assets = await sharedAssets();
   const render = createRenderer({ config, assets, log, now });
-  const mailer = options.transport === undefined ? null : createMailSender({ db, config, log, transport: options.transport, now });
+  const mailer = options.transport === undefined ? null : createMailSender({ db, write, config, log, transport: options.transport, now });
   mailer?.start();
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: "test-rate-limit-key" });
-  const app = createApp({ config, db, assets, log, render, mailer: mailer ?? { wake: () => {} }, rateLimits, now });
+  const app = createApp({ config, db, write, assets, log, render, mailer: mailer ?? { wake: () => {} }, rateLimits, now });
   return {
     app,
     mailer,
     db,
+    write,
     config,
     dataDir,
     logs,
