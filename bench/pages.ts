@@ -39,7 +39,7 @@ try {
   // What a phone loads: the 640 w candidate of each srcset, else the src (the dialog's poster only loads when opened).
   const images = [...html.matchAll(/<img[^>]*>/g)]
     .map((m) => /srcSet="([^" ]+) 640w/i.exec(m[0])?.[1] ?? / src="([^"]+)"/.exec(m[0])?.[1] ?? "")
-    .filter((u) => u !== "" && !u.includes("poster"));
+    .filter((u) => u !== "" && !u.includes("poster") && !u.startsWith("data:"));
   const icon = pick(/<link rel="icon" href="([^"]+)"/g);
   const rows: [string, number][] = [["HTML", htmlBytes]];
   for (const [label, urls] of [["CSS", css], ["JS", [...new Set(js)]], ["font", font], ["images", [...images, ...icon]]] as const) {

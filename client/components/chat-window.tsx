@@ -31,7 +31,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
   const [partial, setPartial] = useState<string | null>(null);
   const nextId = useRef(Math.max(0, ...session.lines.map((line) => line.id)) + 1);
   const abort = useRef<AbortController | null>(null);
-  const logRef = useRef<HTMLOListElement>(null);
+  const logRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -100,7 +100,8 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
 
   return (
     <section className="chat-window" role="dialog" aria-modal="false" aria-labelledby={titleId} onKeyDown={onKeyDown}>
-      <header className="chat-window__header">
+      {/* Not a <header>: that would be a second "banner" landmark beside the site's header. */}
+      <div className="chat-window__header">
         <span className="chat-window__avatar" aria-hidden="true">
           <Icon name="chat" />
         </span>
@@ -110,29 +111,31 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
         <button type="button" className="icon-button chat-window__close" onClick={onClose} aria-label={t("chat.close")}>
           <Icon name="close" />
         </button>
-      </header>
-      <ol ref={logRef} className="chat-log" role="log" aria-live="polite" aria-busy={pending} aria-label={t("chat.title")}>
+      </div>
+      {/* role="log" is not allowed on a list, and messages of a log need no list: plain blocks.
+          Focusable, so that a keyboard can scroll back through a conversation longer than the window. */}
+      <div ref={logRef} className="chat-log" role="log" tabIndex={0} aria-live="polite" aria-busy={pending} aria-label={t("chat.title")}>
         <ChatLine role="assistant" content={t("chat.greeting")} />
         {lines.map((line) => (
           <ChatLine key={line.id} role={line.role} content={line.content} />
         ))}
         {partial !== null && partial !== "" ? <ChatLine role="assistant" content={partial} streaming /> : null}
         {full ? (
-          <li className="chat-msg chat-msg--assistant chat-msg--notice">
+          <div className="chat-msg chat-msg--assistant chat-msg--notice">
             <span className="chat-msg__text">{t("chat.limitReached")}</span>
-          </li>
+          </div>
         ) : null}
         {pending && (partial === null || partial === "") ? (
-          <li className="chat-msg chat-msg--assistant chat-msg--loading">
+          <div className="chat-msg chat-msg--assistant chat-msg--loading">
             <span className="chat-typing" aria-hidden="true">
               <span />
               <span />
               <span />
             </span>
             <span className="chat-loading-text">{t("chat.loading")}</span>
-          </li>
+          </div>
         ) : null}
-      </ol>
+      </div>
       <form className="chat-form" onSubmit={send} noValidate>
         <label htmlFor={inputId} className="sr-only">
           {t("chat.label")}
@@ -161,9 +164,9 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
 function ChatLine({ role, content, streaming = false }: { role: ChatMessage["role"]; content: string; streaming?: boolean }) {
   const { t } = useI18n();
   return (
-    <li className={`chat-msg chat-msg--${role}${streaming ? " chat-msg--streaming" : ""}`}>
+    <div className={`chat-msg chat-msg--${role}${streaming ? " chat-msg--streaming" : ""}`}>
       <span className="sr-only">{role === "user" ? t("chat.you") : t("chat.assistant")}: </span>
       <span className="chat-msg__text">{role === "assistant" ? <ChatText text={content} /> : content}</span>
-    </li>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { LOCALE_TAGS } from "../../shared/locales";
 import { SocialProofResponseSchema, type SocialProofEntry } from "../../shared/schemas/social-proof";
 import { useI18n } from "../i18n";
@@ -11,27 +11,93 @@ export const SOCIAL_PROOF_EVERY_MS = 15_000;
 export const SOCIAL_PROOF_VISIBLE_MS = 5_000;
 /** Dismissed for the rest of the visit (issue 5): the browser tab's session. */
 const DISMISSED_KEY = "social-proof-dismissed";
+/** The orders already shown in this visit (issue 12: each at most once). */
+const SHOWN_KEY = "social-proof-shown";
+/** What the toast must never cover: the hero's price line and buttons, an open support panel. */
+const KEEP_CLEAR = "[data-keep-clear], .support > :not(.support__trigger)";
+/** The toast's box (client/styles.css .social-proof): 16 px from the bottom-left corner (12 px on
+ * phones), up to 340 px wide and, with a long city name on a phone, about 120 px high. */
+const TOAST_MARGIN = 16;
+const TOAST_MAX_WIDTH = 340;
+const TOAST_MAX_HEIGHT = 120;
 
-function wasDismissed(): boolean {
+/**
+ * An order as the visitor's tab remembers it: no id leaves the server, so an order is known by its
+ * initial, its city and when it was paid (minutes ago when the list arrived, which may differ by a
+ * minute from one page to the next: hence the margin).
+ */
+type Purchase = SocialProofEntry & { paidAt: number };
+type ShownMark = { who: string; paidAt: number };
+const SAME_ORDER_MARGIN_MS = 2 * 60_000;
+const whoOf = (entry: SocialProofEntry) => `${entry.initial ?? ""}|${entry.city}`;
+
+function readSession(key: string): string | null {
   try {
-    return window.sessionStorage.getItem(DISMISSED_KEY) !== null;
+    return window.sessionStorage.getItem(key);
   } catch {
-    return false;
+    return null;
   }
+}
+
+function writeSession(key: string, value: string) {
+  try {
+    window.sessionStorage.setItem(key, value);
+  } catch {
+    // storage disabled: remembered for this page view only
+  }
+}
+
+function shownMarks(): ShownMark[] {
+  try {
+    const marks: unknown = JSON.parse(readSession(SHOWN_KEY) ?? "[]");
+    return Array.isArray(marks) ? marks.filter((m): m is ShownMark => typeof m?.who === "string" && typeof m?.paidAt === "number") : [];
+  } catch {
+    return [];
+  }
+}
+
+function wasShown(purchase: Purchase, marks: ShownMark[]): boolean {
+  return marks.some((m) => m.who === whoOf(purchase) && Math.abs(m.paidAt - purchase.paidAt) <= SAME_ORDER_MARGIN_MS);
+}
+
+function markShown(purchase: Purchase) {
+  // The API lists 20 orders at most; keep the newest marks, enough for any visit.
+  const marks = [...shownMarks(), { who: whoOf(purchase), paidAt: purchase.paidAt }].slice(-50);
+  writeSession(SHOWN_KEY, JSON.stringify(marks));
+}
+
+type Box = { left: number; top: number; right: number; bottom: number };
+const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** Whether something the toast must keep clear of is inside `box` right now. */
+function coversSomething(box: Box): boolean {
+  return [...document.querySelectorAll(KEEP_CLEAR)].some((element) => {
+    const rect = element.getBoundingClientRect();
+    return rect.width > 0 && overlaps(box, rect);
+  });
+}
+
+/** Where the toast appears: the bottom-left corner, as wide and high as it can be. */
+function toastArea(): Box {
+  const width = Math.min(TOAST_MAX_WIDTH, window.innerWidth - 104);
+  return { left: TOAST_MARGIN, right: TOAST_MARGIN + width, top: window.innerHeight - TOAST_MARGIN - TOAST_MAX_HEIGHT, bottom: window.innerHeight - TOAST_MARGIN };
 }
 
 /**
  * Recent real purchases, bottom-left (DECISIONS.md: only real paid orders, never invented). With no
- * paid order in the last 30 days the API answers an empty list and nothing ever appears.
+ * paid order in the last 30 days the API answers an empty list and nothing ever appears. Each order
+ * appears once per visit; a turn is skipped while the toast would cover the hero's price line or
+ * buttons or an open support panel (on a phone they share the bottom of the screen).
  */
 export function SocialProofToast() {
   const { t, locale } = useI18n();
-  const [entries, setEntries] = useState<SocialProofEntry[]>([]);
-  const [shown, setShown] = useState<SocialProofEntry | null>(null);
+  const [purchases, setPurchases] = useState<Purchase[]>([]);
+  const [shown, setShown] = useState<Purchase | null>(null);
   const [dismissed, setDismissed] = useState(false);
+  const cardRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (wasDismissed()) {
+    if (readSession(DISMISSED_KEY) !== null) {
       setDismissed(true);
       return;
     }
@@ -39,44 +105,62 @@ export function SocialProofToast() {
     fetch("/api/social-proof", { signal: controller.signal, headers: { accept: "application/json" } })
       .then((response) => (response.ok ? response.json() : null))
       .then((body: unknown) => {
-        if (v.is(SocialProofResponseSchema, body)) setEntries(body.entries);
+        const arrived = Date.now();
+        if (v.is(SocialProofResponseSchema, body)) setPurchases(body.entries.map((e) => ({ ...e, paidAt: arrived - e.minutesAgo * 60_000 })));
       })
       .catch(() => {}); // no social proof is better than an error for a visitor
     return () => controller.abort();
   }, []);
 
   useEffect(() => {
-    if (dismissed || entries.length === 0) return;
-    let last: SocialProofEntry | null = null;
+    if (dismissed || purchases.length === 0) return;
     const timers: ReturnType<typeof setTimeout>[] = [];
     const show = () => {
-      // A random entry, not the same one twice in a row when there is a choice.
-      const choices = entries.length > 1 ? entries.filter((e) => e !== last) : entries;
-      const entry = choices[Math.floor(Math.random() * choices.length)] ?? null;
-      last = entry;
-      setShown(entry);
-      timers.push(setTimeout(() => setShown(null), SOCIAL_PROOF_VISIBLE_MS));
+      const marks = shownMarks();
+      const unseen = purchases.filter((p) => !wasShown(p, marks));
+      if (unseen.length === 0) return; // every order shown once: nothing more in this visit
       timers.push(setTimeout(show, SOCIAL_PROOF_EVERY_MS));
+      if (coversSomething(toastArea())) return; // this turn is skipped, the order waits for the next
+      const purchase = unseen[Math.floor(Math.random() * unseen.length)] ?? null;
+      if (purchase === null) return;
+      markShown(purchase);
+      setShown(purchase);
+      timers.push(setTimeout(() => setShown(null), SOCIAL_PROOF_VISIBLE_MS));
     };
     // Counted from the page load (navigation start), whenever the list arrives.
     timers.push(setTimeout(show, Math.max(0, SOCIAL_PROOF_FIRST_MS - performance.now())));
     return () => timers.forEach(clearTimeout);
-  }, [entries, dismissed]);
+  }, [purchases, dismissed]);
+
+  // Scrolled under the visible toast, the price line or buttons would be covered: it leaves early.
+  useEffect(() => {
+    if (shown === null) return;
+    let frame = 0;
+    const check = () => {
+      frame = 0;
+      const card = cardRef.current;
+      if (card !== null && coversSomething(card.getBoundingClientRect())) setShown(null);
+    };
+    const onScroll = () => {
+      if (frame === 0) frame = requestAnimationFrame(check);
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => {
+      window.removeEventListener("scroll", onScroll);
+      cancelAnimationFrame(frame);
+    };
+  }, [shown]);
 
   const dismiss = () => {
     setDismissed(true);
     setShown(null);
-    try {
-      window.sessionStorage.setItem(DISMISSED_KEY, "1");
-    } catch {
-      // storage disabled: hidden for this page view only
-    }
+    writeSession(DISMISSED_KEY, "1");
   };
 
   return (
     <div className="social-proof" aria-live="polite" aria-atomic="true">
       {shown !== null && !dismissed ? (
-        <div className="social-proof__card">
+        <div ref={cardRef} className="social-proof__card">
           <span className="social-proof__icon" aria-hidden="true">
             <Icon name="check" />
           </span>

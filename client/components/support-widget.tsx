@@ -23,7 +23,7 @@ export function SupportWidget() {
   const triggerRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const addressRef = useRef<HTMLAnchorElement>(null);
-  const rootRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLElement>(null);
 
   useEffect(() => setReady(true), []);
 
@@ -97,7 +97,9 @@ export function SupportWidget() {
   };
 
   return (
-    <div ref={rootRef} className="support" hidden={!ready}>
+    // A landmark of its own: the menu, the chat and the address it shows are not page content of
+    // <main>, and would otherwise sit outside every landmark.
+    <aside ref={rootRef} className="support" hidden={!ready} aria-label={t("support.button")}>
       {panel === "chat" ? <ChatWindow onClose={close} /> : null}
       {panel === "menu" ? (
         <div ref={menuRef} id={menuId} className="support__menu" role="menu" aria-label={t("support.menu")} onKeyDown={onMenuKeyDown}>
@@ -134,6 +136,6 @@ export function SupportWidget() {
       >
         <Icon name={panel === "chat" ? "close" : "support"} />
       </button>
-    </div>
+    </aside>
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { pathFor } from "../../shared/routes";
 import { DemoButton } from "../components/demo-dialog";
 import { Icon, type IconName } from "../components/icons";
@@ -11,6 +12,30 @@ const TRUST_BADGES: IconName[] = ["lock", "shield", "bolt"];
 const FEATURES: IconName[] = ["hd", "devices", "unlock", "refresh"];
 const BENEFITS: IconName[] = ["offline", "noAds", "update", "support", "guide", "shield"];
 const STEPS = [1, 2, 3, 4] as const;
+
+/** A transparent pixel: what phones load in place of the hero's picture (see HeroVisual). */
+const BLANK_PIXEL = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
+
+/**
+ * The app beside the hero text on computers (1024 px and up), so the first screen shows the product.
+ * Phones get the blank pixel, hidden by the stylesheet: their first screen weighs what it did. The
+ * <source> is chosen by the browser's preload scanner, so a computer fetches the picture as early as
+ * the stylesheet; width and height keep its box from moving anything when it arrives.
+ */
+function HeroVisual() {
+  const { t, data } = useI18n();
+  const { assets } = data;
+  return (
+    <picture className="hero__visual">
+      <source
+        media="(min-width: 1024px)"
+        srcSet={`${assets.preview640} 640w, ${assets.preview1280} 1280w`}
+        sizes="(min-width: 1240px) 520px, 42vw"
+      />
+      <img src={BLANK_PIXEL} width="1280" height="800" alt={t("preview.alt")} fetchPriority="high" />
+    </picture>
+  );
+}
 
 /** The pair of buttons that ends a marketing section (spec section 2): exactly five on the page. */
 function CtaRow({ titleKey }: { titleKey: string }) {
@@ -32,10 +57,11 @@ function CtaRow({ titleKey }: { titleKey: string }) {
   );
 }
 
-function AccessButtons() {
+/** `keepClear`: the purchase toast waits rather than cover these (client/components/social-proof-toast.tsx). */
+function AccessButtons({ keepClear = false }: { keepClear?: boolean }) {
   const { t, locale } = useI18n();
   return (
-    <div className="button-row">
+    <div className="button-row" data-keep-clear={keepClear ? "" : undefined}>
       <a className="button button--primary button--large" href={pathFor("payment", locale)}>
         {t("hero.getAccess")}
         <Icon name="arrow" />
@@ -65,6 +91,21 @@ function NotApplicable() {
       <span aria-hidden="true">{t("comparison.notApplicable")}</span>
       <span className="sr-only">{t("comparison.lifetime")}</span>
     </>
+  );
+}
+
+/**
+ * An amount of the comparison. On phones the rows stack (client/styles.css) and each amount shows
+ * its column's name above it; screen readers have the real column header, so the copy is hidden
+ * from them.
+ */
+function ComparisonCell({ labelKey, children }: { labelKey: string; children: ReactNode }) {
+  const { t } = useI18n();
+  return (
+    <td>
+      <span className="comparison__label" aria-hidden="true">{t(labelKey)}</span>
+      {children}
+    </td>
   );
 }
 
@@ -99,12 +140,13 @@ export function LandingPage() {
             </p>
             <h1 id="hero-title" className="hero__title">{t("heroTitle")}</h1>
             <p className="hero__subtitle">{t("heroSubtitle")}</p>
-            <AccessButtons />
-            <p className="hero__meta">
+            <AccessButtons keepClear />
+            <p className="hero__meta" data-keep-clear="">
               <span className="hero__price">{t(offerText.priceNote)}</span>
               <span aria-hidden="true"> · </span>
               <span>{t("hero.users")}</span>
             </p>
+            <HeroVisual />
           </div>
         </section>
 
@@ -226,12 +268,12 @@ export function LandingPage() {
                         {row.name}
                         {row.highlight ? <span className="pill">{t("comparison.ourOffer")}</span> : null}
                       </th>
-                      <td>{row.monthly ?? <NotApplicable />}</td>
-                      <td>{row.yearly ?? <NotApplicable />}</td>
-                      <td>
+                      <ComparisonCell labelKey="comparison.perMonth">{row.monthly ?? <NotApplicable />}</ComparisonCell>
+                      <ComparisonCell labelKey="comparison.perYear">{row.yearly ?? <NotApplicable />}</ComparisonCell>
+                      <ComparisonCell labelKey="comparison.fiveYears">
                         {row.fiveYears}
                         {row.highlight ? <span className="muted"> {t("comparison.oneTime")}</span> : null}
-                      </td>
+                      </ComparisonCell>
                     </tr>
                   ))}
                 </tbody>

@@ -58,6 +58,32 @@ export function TestCheckoutPage({ view }: { view: TestCheckoutView }) {
   );
 }
 
+/** 19 digits (the longest card numbers) and a space after every four. */
+const CARD_INPUT_MAX = 23;
+
+/**
+ * A card number as typed or pasted, in groups of four ("4242 4242 4242 4242"), and where the caret
+ * goes: after the same count of digits as before, so typing, deleting or pasting in the middle
+ * keeps the caret where the visitor is working.
+ */
+export function groupCardNumber(value: string, caret: number): { value: string; caret: number } {
+  const digitsBefore = value.slice(0, caret).replace(/\D/g, "").length;
+  const digits = value.replace(/\D/g, "").slice(0, 19);
+  const grouped = digits.replace(/(\d{4})(?=\d)/g, "$1 ");
+  let position = 0;
+  for (let seen = 0; position < grouped.length && seen < digitsBefore; position += 1) {
+    if (grouped[position] !== " ") seen += 1;
+  }
+  return { value: grouped, caret: position };
+}
+
+function groupCardInput(input: HTMLInputElement) {
+  const next = groupCardNumber(input.value, input.selectionStart ?? input.value.length);
+  if (next.value === input.value) return;
+  input.value = next.value;
+  input.setSelectionRange(next.caret, next.caret);
+}
+
 function CardForm({ view }: { view: TestCheckoutView }) {
   const { t } = useI18n();
   const { session, values } = view;
@@ -81,13 +107,21 @@ function CardForm({ view }: { view: TestCheckoutView }) {
     if (Object.keys(view.errors).length > 0) focusFirstProblem(view.errors);
   }, [view.errors]);
 
-  // Back from the success page through the history cache: the form is usable again.
+  // This page is often the answer to a form post (a decline, a field the server refused). Made a
+  // plain entry of the history, coming Back to it loads the session as it is now (paid, expired)
+  // instead of asking to post again or showing an old "card declined".
   useEffect(() => {
-    const reset = (event: PageTransitionEvent) => {
-      if (event.persisted) setBusy(false);
+    window.history.replaceState(window.history.state, "", window.location.href);
+  }, []);
+
+  // Back through the browser's page cache (which may keep even a no-store page): the copy may be
+  // out of date (paid since, in this tab or another), so ask the server again.
+  useEffect(() => {
+    const reload = (event: PageTransitionEvent) => {
+      if (event.persisted) window.location.reload();
     };
-    window.addEventListener("pageshow", reset);
-    return () => window.removeEventListener("pageshow", reset);
+    window.addEventListener("pageshow", reload);
+    return () => window.removeEventListener("pageshow", reload);
   }, []);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -145,11 +179,21 @@ function CardForm({ view }: { view: TestCheckoutView }) {
       {field("email", t("checkout.email"), { type: "email", autoComplete: "email", maxLength: 255 }, values.email)}
       {field("name", t("checkout.name"), { type: "text", autoComplete: "name", maxLength: 120 }, values.name)}
       {field("city", t("checkout.city"), { type: "text", autoComplete: "address-level2", maxLength: 80 }, values.city)}
-      {field("card", t("checkout.card"), { type: "text", inputMode: "numeric", autoComplete: "cc-number", placeholder: "4242 4242 4242 4242", maxLength: 23 })}
+      {/* The card fields are "off" for the browser's autofill and form restore: this page takes only
+          the published test numbers, so a visitor's saved real card must neither be filled in here
+          nor be put back into the form by the Back button. */}
+      {field("card", t("checkout.card"), {
+        type: "text",
+        inputMode: "numeric",
+        autoComplete: "off",
+        placeholder: "4242 4242 4242 4242",
+        maxLength: CARD_INPUT_MAX,
+        onChange: (event) => groupCardInput(event.currentTarget),
+      })}
       <div className="test-checkout__row">
         {/* No placeholder: the label gives the format in the visitor's language (MM/YY, MM/AA). */}
-        {field("expiry", t("checkout.expiry"), { type: "text", inputMode: "numeric", autoComplete: "cc-exp", maxLength: 7 })}
-        {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "cc-csc", placeholder: "123", maxLength: 4 })}
+        {field("expiry", t("checkout.expiry"), { type: "text", inputMode: "numeric", autoComplete: "off", maxLength: 7 })}
+        {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "off", placeholder: "123", maxLength: 4 })}
       </div>
       {/* As on Stripe's page with consent_collection: no payment until the box is ticked. */}
       <ConsentBox

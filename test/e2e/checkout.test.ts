@@ -37,6 +37,14 @@ async function openCardPage(page: Page, path: "/paiement" | "/en/paiement") {
   await page.waitForURL("**/checkout/test/**");
 }
 
+/** Hydrated: React handles the card form's submit and the card number's grouping. */
+async function waitForCardForm(page: Page) {
+  await page.waitForFunction(() => {
+    const form = document.querySelector("form.test-checkout__form");
+    return form !== null && Object.keys(form).some((k) => k.startsWith("__reactProps"));
+  });
+}
+
 async function fillCard(page: Page, labels: { email: string; name: string; city: string; card: string; expiry: string; cvc: string }, values: { card: string; name?: string; city?: string }) {
   await page.getByLabel(labels.email).fill("buyer@example.com");
   await page.getByLabel(labels.name).fill(values.name ?? "Camille Durand");
@@ -113,14 +121,62 @@ test("a declined card stays on the card page with a clear message and no paid or
   await context.close();
 });
 
+test("declined, then paid, then Back: the card page says the order is paid, with no decline and no card number", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await openCardPage(page, "/en/paiement");
+  await fillCard(page, EN, { card: "4000 0000 0000 0002" });
+  await page.getByRole("button", { name: /Pay €29.99/ }).click();
+  await page.getByTestId("checkout-error").waitFor({ state: "visible" });
+  await waitForCardForm(page);
+  await fillCard(page, EN, { card: "4242 4242 4242 4242" });
+  await page.getByRole("button", { name: /Pay €29.99/ }).click();
+  await page.waitForURL("**/en/payment-success?session_id=*");
+  await page.goBack();
+  await page.getByText("This order is already paid.").waitFor({ state: "visible" });
+  expect(await page.getByTestId("checkout-error").count()).toBe(0);
+  expect(await page.getByLabel("Card number").count()).toBe(0);
+  expect(await page.getByRole("link", { name: "View my order" }).getAttribute("href")).toMatch(/^\/en\/payment-success\?session_id=cs_test_/);
+  await context.close();
+});
+
+test("the card number is grouped by four as it is typed, also when a digit is put in the middle", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await openCardPage(page, "/en/paiement");
+  await waitForCardForm(page);
+  const card = page.getByLabel("Card number");
+  await card.pressSequentially("424242424242");
+  expect(await card.inputValue()).toBe("4242 4242 4242");
+  await page.keyboard.press("Home");
+  await page.keyboard.type("9");
+  expect(await card.inputValue()).toBe("9424 2424 2424 2");
+  // The caret stayed after the 9: the next digit goes right after it.
+  await page.keyboard.type("8");
+  expect(await card.inputValue()).toBe("9842 4242 4242 42");
+  expect(await card.getAttribute("autocomplete")).toBe("off");
+  await context.close();
+});
+
+test("expiry and CVC fields are level on phones in every language, also when the expiry label wraps", async () => {
+  for (const path of ["/paiement", "/en/paiement", "/it/paiement", "/es/paiement"] as const) {
+    const context = await site.newContext({ viewport: { width: 320, height: 740 } });
+    const page = await context.newPage();
+    await page.goto(path);
+    await waitForPayButton(page);
+    await page.getByTestId("pay-button").click();
+    await page.waitForURL("**/checkout/test/**");
+    const tops = await page.evaluate(() => ["expiry", "cvc"].map((name) => document.querySelector(`input[name=${name}]`)!.getBoundingClientRect().top));
+    expect({ path, level: tops[0] === tops[1] }).toEqual({ path, level: true });
+    await context.close();
+  }
+});
+
 test("a card number failing the Luhn check is caught in the page before sending", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
   await openCardPage(page, "/paiement");
-  await page.waitForFunction(() => {
-    const form = document.querySelector("form.test-checkout__form");
-    return form !== null && Object.keys(form).some((k) => k.startsWith("__reactProps"));
-  });
+  await waitForCardForm(page);
   await fillCard(page, FR, { card: "4242 4242 4242 4241" });
   let posted = false;
   page.on("request", (r) => {

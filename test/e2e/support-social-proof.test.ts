@@ -38,9 +38,10 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }, 30_000);
 
-/** Opens a page with the clock paused at load, once the purchase list has arrived. */
-async function openWithPausedClock(baseUrl: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseUrl });
+/** Opens a page with the clock paused at load, once the purchase list has arrived. (The default
+ * screen is tall enough for the toast's corner to be clear of the hero's price line.) */
+async function openWithPausedClock(baseUrl: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport });
   await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
   const page = await context.newPage();
   const start = Date.now();
@@ -108,5 +109,57 @@ test("with no paid order, no toast ever appears", async () => {
     expect(await page.locator(".social-proof__card").count()).toBe(0);
   }
   expect(await page.locator(".social-proof").textContent()).toBe("");
+  await page.context().close();
+}, 90_000);
+
+test("each paid order is shown once per visit: two orders, two toasts, then none, also on the next page", async () => {
+  const page = await openWithPausedClock(withOrders.baseUrl);
+  const card = page.locator(".social-proof__card");
+  const cities: string[] = [];
+  for (let turn = 0; turn < 2; turn++) {
+    await page.clock.runFor(turn === 0 ? 3_200 : 15_000 - 5_000);
+    await card.waitFor({ state: "visible" });
+    cities.push(/Lyon|Bordeaux/.exec((await card.textContent()) ?? "")?.[0] ?? "?");
+    await page.clock.runFor(5_000);
+    await card.waitFor({ state: "detached" });
+  }
+  expect(cities.sort()).toEqual(["Bordeaux", "Lyon"]);
+  for (let i = 0; i < 4; i++) {
+    await page.clock.runFor(10_000);
+    expect(await card.count()).toBe(0);
+  }
+  // The next page of the same visit shows neither again.
+  await page.goto("/en");
+  await page.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
+  for (let i = 0; i < 4; i++) {
+    await page.clock.runFor(10_000);
+    expect(await card.count()).toBe(0);
+  }
+  await page.context().close();
+}, 90_000);
+
+test("on a phone the toast waits while it would cover the hero's price line, and steps aside for the support menu", async () => {
+  const page = await openWithPausedClock(withOrders.baseUrl, { width: 360, height: 740 });
+  // A screen just tall enough to show the price line at its bottom, where the toast would go.
+  const meta = await page.locator(".hero__meta").boundingBox();
+  if (meta === null) throw new Error("no price line");
+  await page.setViewportSize({ width: 360, height: Math.round(meta.y + meta.height + 30) });
+  const card = page.locator(".social-proof__card");
+  await page.clock.runFor(3_200);
+  expect(await card.count()).toBe(0);
+
+  // Scrolled on, the next turn shows an order, clear of the price line.
+  await page.mouse.wheel(0, 500);
+  await page.waitForFunction(() => window.scrollY >= 400);
+  await page.clock.runFor(15_000);
+  await card.waitFor({ state: "visible" });
+  const [toast, price] = await Promise.all([card.boundingBox(), page.locator(".hero__meta").boundingBox()]);
+  expect(toast!.y).toBeGreaterThan(price!.y + price!.height);
+
+  // The support menu opens over the same corner: the toast steps aside.
+  await page.getByRole("button", { name: "Support" }).click();
+  await page.getByRole("menu").waitFor({ state: "visible" });
+  expect(await card.isVisible()).toBe(false);
+  await page.keyboard.press("Escape");
   await page.context().close();
 }, 90_000);

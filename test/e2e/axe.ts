@@ -1,0 +1,25 @@
+import { expect } from "bun:test";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+
+// axe-core, the engine behind most accessibility checkers, with every rule it runs by default: the
+// WCAG 2.x A/AA rules and its best practices (landmarks, headings, regions), and a violation of any
+// impact counts, minor ones too (issue 12). The page must be opened with `bypassCSP: true`: its CSP
+// would block the injected checker; the page itself is unchanged.
+const AXE = join(import.meta.dir, "..", "..", "node_modules", "axe-core", "axe.min.js");
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+type AxeResult = { violations: AxeViolation[]; passes: unknown[] };
+
+/** Every violation on the page as it is now, one line each ("<label>: rule (help) at selectors"). */
+export async function axeViolations(page: Page, label: string): Promise<string[]> {
+  if (!(await page.evaluate(() => Reflect.has(window, "axe")))) await page.addScriptTag({ path: AXE });
+  const result: AxeResult = await page.evaluate(async () => {
+    const axe: { run: (context: Document, options: object) => Promise<AxeResult> } = Reflect.get(window, "axe");
+    const { violations, passes } = await axe.run(document, { resultTypes: ["violations"] });
+    return { violations, passes };
+  });
+  // The checker really ran: dozens of rules pass on any page.
+  expect(result.passes.length).toBeGreaterThan(10);
+  return result.violations.map((v) => `${label}: ${v.id} [${v.impact}] (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+}
