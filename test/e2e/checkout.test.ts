@@ -164,6 +164,7 @@ test("expiry and CVC fields are level on phones in every language, also when the
     const page = await context.newPage();
     await page.goto(path);
     await waitForPayButton(page);
+    await page.getByTestId("consent-box").check();
     await page.getByTestId("pay-button").click();
     await page.waitForURL("**/checkout/test/**");
     const tops = await page.evaluate(() => ["expiry", "cvc"].map((name) => document.querySelector(`input[name=${name}]`)!.getBoundingClientRect().top));
