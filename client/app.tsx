@@ -1,14 +1,11 @@
+import type { MessageKey } from "../shared/i18n";
 import { LOCALE_TAGS, LOCALES } from "../shared/locales";
-import { SvgDefs } from "./components/icons";
-import { DemoDialogProvider } from "./components/demo-dialog";
-import { ExitPopup } from "./components/exit-popup";
-import { SkipLink } from "./components/layout";
-import { SocialProofToast } from "./components/social-proof-toast";
-import { SupportWidget } from "./components/support-widget";
-import { ToastProvider } from "./components/toast";
-import { I18nProvider, useI18n } from "./i18n";
-import type { PageData } from "./page-data";
+import { ISLAND_DATA_ID, type IslandData, type PageData } from "../shared/page-data";
 import { isSitePageId } from "../shared/routes";
+import { SvgDefs } from "./components/icons";
+import { SkipLink } from "./components/layout";
+import { I18nProvider, useI18n } from "./i18n";
+import { Island, IslandRendererContext, type IslandRenderer } from "./island";
 import { LandingPage } from "./pages/landing";
 import { PaymentPage } from "./pages/payment";
 import { AccessPage } from "./pages/access";
@@ -17,32 +14,44 @@ import { LegalNoticePage, PrivacyPage, TermsPage } from "./pages/legal";
 import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
 import { TestCheckoutPage } from "./pages/test-checkout";
 
-export const APP_DATA_ID = "app-data";
-
-/** Serialises page data for a <script type="application/json">, safe against `</script>`. */
-export function serializePageData(data: PageData): string {
+/** Serialises data for a <script type="application/json">, safe against `</script>`. */
+export function serializeJson(data: unknown): string {
   return JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
-/** The whole document, rendered on the server and hydrated as is in the browser. */
-export function App({ data, dataJson }: { data: PageData; dataJson: string }) {
+/**
+ * The whole document, rendered on the server only. Its interactive parts are islands (island.tsx):
+ * `islands` renders each one as its own root and collects its props and texts, which the document
+ * ends with, together with the script that hydrates them (none on a page without islands).
+ */
+export function Document({ data, islands }: { data: PageData; islands: { render: IslandRenderer; data: () => IslandData | null } }) {
   return (
     <I18nProvider data={data}>
-      <html lang={LOCALE_TAGS[data.locale].bcp47.slice(0, 2)} dir="ltr">
-        <Head />
-        <body className={`page-${data.view.page}`}>
-          <SvgDefs />
-          <ToastProvider>
-            <DemoDialogProvider>
-              <SkipLink />
-              <PageBody />
-              <Widgets />
-            </DemoDialogProvider>
-          </ToastProvider>
-          <script type="application/json" id={APP_DATA_ID} dangerouslySetInnerHTML={{ __html: dataJson }} />
-        </body>
-      </html>
+      <IslandRendererContext.Provider value={islands.render}>
+        <html lang={LOCALE_TAGS[data.locale].bcp47.slice(0, 2)} dir="ltr">
+          <Head />
+          <body className={`page-${data.view.page}`}>
+            <SvgDefs />
+            <SkipLink />
+            <PageBody />
+            <Widgets />
+            {/* Rendered last: by then every island of the page has been rendered and collected. */}
+            <IslandScripts collect={islands.data} src={data.assets.js} />
+          </body>
+        </html>
+      </IslandRendererContext.Provider>
     </I18nProvider>
+  );
+}
+
+function IslandScripts({ collect, src }: { collect: () => IslandData | null; src: string }) {
+  const islandData = collect();
+  if (islandData === null) return null;
+  return (
+    <>
+      <script type="application/json" id={ISLAND_DATA_ID} dangerouslySetInnerHTML={{ __html: serializeJson(islandData) }} />
+      <script type="module" src={src} />
+    </>
   );
 }
 
@@ -79,17 +88,26 @@ function PageBody() {
   }
 }
 
-/** Support and social proof on the site's pages; the lead popup only on the landing page (DECISIONS.md). */
+/**
+ * Support and social proof on the site's pages; the lead popup and the demo video only on the
+ * landing page (DECISIONS.md); the toast region where any of them may show a notification.
+ */
 function Widgets() {
-  const { data } = useI18n();
-  const page = data.view.page;
-  if (!isSitePageId(page)) return null;
+  const { data, facts } = useI18n();
+  const view = data.view;
+  if (!isSitePageId(view.page)) return null;
   return (
     <>
-      <SupportWidget />
+      <Island name="support" props={{ supportEmail: facts.supportEmail }} />
       {/* The buyer who just paid would be shown their own purchase. */}
-      {page === "success" ? null : <SocialProofToast />}
-      {page === "landing" ? <ExitPopup /> : null}
+      {view.page === "success" ? null : <Island name="social-proof" props={{}} />}
+      {view.page === "landing" ? (
+        <>
+          <Island name="exit-popup" props={{ usedForm: view.lead !== undefined }} />
+          <Island name="demo" props={{ poster: data.assets.poster, video: data.assets.video }} />
+        </>
+      ) : null}
+      <Island name="toasts" props={{}} />
     </>
   );
 }
@@ -97,7 +115,7 @@ function Widgets() {
 function Head() {
   const { t, data } = useI18n();
   const { view, assets, baseUrl, alternates, locale } = data;
-  const titleKey: Record<PageData["view"]["page"], string> = {
+  const titleKey: Record<PageData["view"]["page"], MessageKey> = {
     landing: "meta.title",
     payment: "meta.paymentTitle",
     success: "meta.successTitle",
@@ -118,7 +136,7 @@ function Head() {
   // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds,
   // and the legal pages are found by what they are: they say what they are about rather than the
   // sales pitch every other page shares.
-  const descriptionKey: Partial<Record<PageData["view"]["page"], string>> = {
+  const descriptionKey: Partial<Record<PageData["view"]["page"], MessageKey>> = {
     guide: "meta.guideDescription",
     "legal-notice": "meta.legalNoticeDescription",
     terms: "meta.termsDescription",

@@ -1,14 +1,15 @@
 import { renderToReadableStream } from "react-dom/server";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { App, serializePageData } from "../client/app";
-import type { PageData, View } from "../client/page-data";
+import { Document } from "../client/app";
+import { siteValues, type MessageValues } from "../shared/i18n";
+import type { PageData, View } from "../shared/page-data";
 import type { Locale } from "../shared/locales";
 import { alternatesFor, isSitePageId, pathFor } from "../shared/routes";
-import type { Messages } from "../shared/i18n";
-import { buildSiteFacts, factsKey, OFFER_ONLY_KEYS, type SiteFacts } from "../shared/site-facts";
+import { buildSiteFacts, factsKey, type SiteFacts } from "../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
-import { MESSAGES } from "./locales";
+import { pageIslands } from "./islands";
+import { COMPILED } from "./locales";
 import { pickEncoding } from "./http/accept-encoding";
 import type { Logger } from "./log";
 
@@ -29,9 +30,6 @@ export type RenderOptions = {
 
 export type Renderer = (options: RenderOptions) => Promise<Response>;
 
-/** Texts only the legal pages show (client/pages/legal.tsx). */
-const LEGAL_PAGE_KEY = /^(legalNotice|terms|privacy|legal)\./;
-
 /**
  * Renders a whole document with React on the server. The body is compressed (br, else gzip) when
  * the client accepts it; the page has no Suspense boundaries, so waiting for `allReady` costs
@@ -41,36 +39,21 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
   const { config, assets, log } = deps;
   // Keyed by year and offer too: the footer's "© year" must turn over on New Year's Day, and the
   // early-bird claims disappear when the offer ends, without a restart.
-  const factsCache = new Map<string, SiteFacts>();
+  const factsCache = new Map<string, { facts: SiteFacts; values: MessageValues }>();
   const factsFor = (locale: Locale) => {
     const now = deps.now();
     const key = `${locale}:${factsKey(config.site, now)}`;
-    let facts = factsCache.get(key);
-    if (facts === undefined) {
-      facts = buildSiteFacts(config.site, locale, now);
-      factsCache.set(key, facts);
+    let cached = factsCache.get(key);
+    if (cached === undefined) {
+      const facts = buildSiteFacts(config.site, locale, now);
+      cached = { facts, values: siteValues(locale, COMPILED[locale], facts) };
+      factsCache.set(key, cached);
     }
-    return facts;
-  };
-
-  // The dictionary a page carries for hydration leaves out what it cannot show: after the offer,
-  // the offer's texts (no page, not even its source, carries a time-limited claim); outside the
-  // three legal pages, their texts (about 13 KB a language that every other page would carry).
-  const dictionaries = new Map<string, Messages>();
-  const messagesFor = (locale: Locale, offerOn: boolean, legalPage: boolean): Messages => {
-    const key = `${locale}:${offerOn}:${legalPage}`;
-    let messages = dictionaries.get(key);
-    if (messages === undefined) {
-      const shown = (k: string) => (offerOn || !OFFER_ONLY_KEYS.includes(k)) && (legalPage || !LEGAL_PAGE_KEY.test(k));
-      messages = Object.fromEntries(Object.entries(MESSAGES[locale]).filter(([k]) => shown(k)));
-      dictionaries.set(key, messages);
-    }
-    return messages;
+    return cached;
   };
 
   const pageData = (view: View, locale: Locale, query = ""): PageData => {
     const page = view.page;
-    const facts = factsFor(locale);
     const alternates = isSitePageId(page) ? alternatesFor(page) : null;
     return {
       view,
@@ -81,18 +64,16 @@ export function createRenderer(deps: { config: Config; assets: AssetStore; log: 
           : { fr: alternates.fr + query, en: alternates.en + query, it: alternates.it + query, es: alternates.es + query },
       canonicalPath: isSitePageId(page) ? pathFor(page, locale) : null,
       baseUrl: config.publicBaseUrl,
-      messages: messagesFor(locale, facts.offer.on, page === "legal-notice" || page === "terms" || page === "privacy"),
-      facts,
+      messages: COMPILED[locale],
+      ...factsFor(locale),
       assets: assets.urls,
     };
   };
 
   const toHtml = async (data: PageData, nonce: string): Promise<string> => {
-    const dataJson = serializePageData(data);
     let failure: unknown = null;
-    const stream = await renderToReadableStream(<App data={data} dataJson={dataJson} />, {
+    const stream = await renderToReadableStream(<Document data={data} islands={pageIslands(data)} />, {
       nonce,
-      bootstrapModules: [assets.urls.js],
       onError(error) {
         failure = error;
       },

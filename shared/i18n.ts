@@ -1,35 +1,55 @@
-import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
+import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import { IntlMessageFormat } from "intl-messageformat";
+import type fr from "../locales/fr.json";
 import { LOCALE_TAGS, type Locale } from "./locales";
 import type { SiteFacts } from "./site-facts";
 
-export type Messages = Record<string, string>;
+/** Every text the site has: the keys of locales/fr.json (the four files hold the same keys). */
+export type MessageKey = keyof typeof fr;
+/** A language's catalogue as written: ICU MessageFormat source texts. */
+export type Messages = Record<MessageKey, string>;
+/**
+ * A text ready to format without the ICU parser: plain text when it has no placeholder, else its
+ * syntax tree (parsed once on the server, server/locales.ts), so the browser ships no parser.
+ */
+export type CompiledMessage = string | MessageFormatElement[];
+export type CompiledMessages = Partial<Record<MessageKey, CompiledMessage>>;
 export type MessageValues = Record<string, string | number>;
-export type Translate = (key: string, values?: MessageValues) => string;
-
-const cache = createIntlCache();
+export type Translate<K extends MessageKey = MessageKey> = (key: K, values?: MessageValues) => string;
 
 /**
- * A translator for one language. Values that every text may mention (site name, price, support
- * address...) are filled in by default, so a text can use them without each caller passing them.
- * A missing key renders the key itself (spec section 3).
+ * A translator for one language over compiled texts. Values that every text may mention (site name,
+ * price, support address...) are filled in by default, so a text can use them without each caller
+ * passing them. A missing key renders the key itself (spec section 3), and so does a text whose
+ * values are missing, rather than failing the page.
  */
-export function createTranslator(locale: Locale, messages: Messages, defaults: MessageValues = {}): Translate {
-  const intl: IntlShape<string> = createIntl(
-    { locale: LOCALE_TAGS[locale].bcp47, messages, onError: () => {} },
-    cache,
-  );
+export function createTranslator(locale: Locale, messages: CompiledMessages, defaults: MessageValues = {}): Translate {
+  const formats = new Map<MessageKey, IntlMessageFormat>();
   return (key, values) => {
-    if (!(key in messages)) return key;
-    return intl.formatMessage({ id: key }, { ...defaults, ...values });
+    const message = messages[key];
+    if (message === undefined) return key;
+    if (typeof message === "string") return message;
+    let format = formats.get(key);
+    if (format === undefined) {
+      format = new IntlMessageFormat(message, LOCALE_TAGS[locale].bcp47);
+      formats.set(key, format);
+    }
+    try {
+      const text = format.format<string>({ ...defaults, ...values });
+      return Array.isArray(text) ? text.join("") : String(text);
+    } catch {
+      return key;
+    }
   };
 }
 
 /**
- * The translator every page (and the support chat) uses: the site's facts are the default values,
- * and `supportHours` is itself a translated text, so any message can say "{supportHours}".
+ * The values every page text may name: the site's facts, and `supportHours`, itself a translated
+ * text, so that any message can say "{supportHours}". Computed on the server and sent to the
+ * browser with the texts its interactive parts use.
  */
-export function siteTranslator(locale: Locale, messages: Messages, facts: SiteFacts): Translate {
-  const base = createTranslator(locale, messages, {
+export function siteValues(locale: Locale, messages: CompiledMessages, facts: SiteFacts): MessageValues {
+  const values: MessageValues = {
     siteName: facts.siteName,
     email: facts.supportEmail,
     price: facts.price,
@@ -39,7 +59,11 @@ export function siteTranslator(locale: Locale, messages: Messages, facts: SiteFa
     users: facts.users,
     year: String(facts.year),
     years: "5",
-  });
-  const supportHours = base("supportHours");
-  return (key, values) => base(key, { supportHours, ...values });
+  };
+  return { ...values, supportHours: createTranslator(locale, messages, values)("supportHours") };
+}
+
+/** The translator every page (and the support chat and e-mails) uses, with the site's values. */
+export function siteTranslator(locale: Locale, messages: CompiledMessages, facts: SiteFacts): Translate {
+  return createTranslator(locale, messages, siteValues(locale, messages, facts));
 }

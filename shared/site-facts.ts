@@ -30,13 +30,10 @@ export type OfferFacts = { on: true; endsOn: string; oldPrice: string } | { on: 
  * The texts that differ while the offer runs, chosen in one place for the pages, the chat and the
  * e-mails. After the offer: no badge, no struck-through price, no date, the same price.
  */
-/** Texts that exist only for the running offer: a page after it does not even carry them. */
-export const OFFER_ONLY_KEYS: readonly string[] = ["heroBadge", "hero.priceNote", "pricingSubtitle", "earlyBird", "offer.endsOn", "pricing.oldPrice"];
-
 export function offerTextKeys(offer: OfferFacts) {
   return offer.on
-    ? { heroBadge: "heroBadge", priceNote: "hero.priceNote", pricingSubtitle: "pricingSubtitle" }
-    : { heroBadge: "heroBadgeStandard", priceNote: "hero.priceNoteStandard", pricingSubtitle: "pricingSubtitleStandard" };
+    ? ({ heroBadge: "heroBadge", priceNote: "hero.priceNote", pricingSubtitle: "pricingSubtitle" } as const)
+    : ({ heroBadge: "heroBadgeStandard", priceNote: "hero.priceNoteStandard", pricingSubtitle: "pricingSubtitleStandard" } as const);
 }
 
 export type SiteFacts = {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { checkLeadEmail, emailIssueKey } from "../../shared/schemas/leads";
-import type { AccessFlag } from "../page-data";
-import { useI18n } from "../i18n";
+import type { IslandProps } from "../../shared/page-data";
+import { checkLeadEmail, EMAIL_ISSUE_KEYS, emailIssueKey } from "../../shared/schemas/leads";
+import { useText } from "../i18n";
 import { Icon } from "./icons";
 
 // "Lost your access e-mail?" (POST /api/access/resend): on the access page, the success page and in
@@ -9,11 +9,23 @@ import { Icon } from "./icons";
 // plain post with a redirect to the access page and its outcome); with JavaScript it posts JSON and
 // shows the outcome in place. The answer never says whether the address bought.
 
-export function AccessForm({ posted }: { posted?: AccessFlag }) {
-  const { t, locale } = useI18n();
+export const ACCESS_FORM_TEXT = [
+  "access.sent",
+  "access.rateLimited",
+  "lead.emailError",
+  "access.error",
+  "access.label",
+  "emailPlaceholder",
+  "access.submitting",
+  "access.submit",
+  ...EMAIL_ISSUE_KEYS,
+] as const;
+
+export function AccessForm({ posted }: IslandProps["access-form"]) {
+  const { t, locale } = useText(ACCESS_FORM_TEXT);
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const [status, setStatus] = useState<AccessFlag | "field" | undefined>(posted);
+  const [status, setStatus] = useState<IslandProps["access-form"]["posted"] | "field">(posted);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   useEffect(() => {

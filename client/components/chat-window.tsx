@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { CHAT_MAX_CHARS, type ChatMessage } from "../../shared/schemas/chat";
-import { useI18n } from "../i18n";
-import { ChatText } from "./chat-text";
+import { useText } from "../i18n";
+import { CHAT_LINE_TEXT, CHAT_WINDOW_OWN_TEXT, ChatText } from "./chat-text";
 import { ChatFailure, chatPayload, sendChat } from "./chat-client";
 import { loadChatSession, saveChatSession, type ChatSession } from "./chat-session";
 import { Icon } from "./icons";
-import { useToast } from "./toast";
+import { showToast } from "./toast";
 
 type Line = ChatSession["lines"][number];
 
@@ -17,8 +17,7 @@ type Line = ChatSession["lines"][number];
  * so and points to the support address instead of offering to send more.
  */
 export function ChatWindow({ onClose }: { onClose: () => void }) {
-  const { t, locale } = useI18n();
-  const toast = useToast();
+  const { t, locale } = useText(CHAT_WINDOW_OWN_TEXT);
   const titleId = useId();
   const inputId = useId();
   const [session] = useState(loadChatSession);
@@ -79,7 +78,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
       if (controller.signal.aborted) return; // the window was closed
       if (error instanceof ChatFailure && error.reason === "full") setFull(true);
       // Spec section 8: the "Erreur" toast; the question goes back in the field to try again.
-      else toast.show({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
+      else showToast({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
       setLines((current) => current.filter((line) => line.id !== question.id));
       setDraft((current) => (current === "" ? text : current));
     } finally {
@@ -162,7 +161,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
 }
 
 function ChatLine({ role, content, streaming = false }: { role: ChatMessage["role"]; content: string; streaming?: boolean }) {
-  const { t } = useI18n();
+  const { t } = useText(CHAT_LINE_TEXT);
   return (
     <div className={`chat-msg chat-msg--${role}${streaming ? " chat-msg--streaming" : ""}`}>
       <span className="sr-only">{role === "user" ? t("chat.you") : t("chat.assistant")}: </span>

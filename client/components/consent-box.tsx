@@ -1,7 +1,10 @@
 import type { ChangeEventHandler, Ref } from "react";
 import { pathFor } from "../../shared/routes";
-import { useI18n } from "../i18n";
+import { useText } from "../i18n";
 import { LinkedText } from "./linked-text";
+
+/** The texts the box shows: its islands (pay button, test card form) list them. */
+export const CONSENT_TEXT = ["consent.label", "consent.required"] as const;
 
 /**
  * The one box a buyer ticks before paying (issue 12): the terms of sale accepted (linked), immediate
@@ -18,7 +21,7 @@ export function ConsentBox(props: {
   /** Ticked by the buyer in the form the server sends back (no JavaScript); never ticked in advance otherwise. */
   defaultChecked?: boolean;
 }) {
-  const { t, locale } = useI18n();
+  const { t, locale } = useText(CONSENT_TEXT);
   const errorId = `${props.id}-error`;
   return (
     <div className="consent">

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, type MouseEvent } from "react";
-import { useI18n } from "../i18n";
+import type { IslandProps } from "../../shared/page-data";
+import { useText } from "../i18n";
+import { EXIT_POPUP_DELAY_MS, exitPopupWasShown, markExitPopupShown } from "./exit-popup-memory";
 import { Icon } from "./icons";
-import { exitPopupWasShown, LeadForm, markExitPopupShown, useLeadSubmit } from "./lead-form";
+import { LEAD_FORM_TEXT, LEAD_SUBMIT_TEXT, LeadForm, useLeadSubmit } from "./lead-form";
 
-/** Spec sections 4 and 9: the popup opens once, 30 s after the page loaded. */
-export const EXIT_POPUP_DELAY_MS = 30_000;
 /** When the visitor is busy at that moment (see visitorIsBusy), look again this much later. */
 const BUSY_RETRY_MS = 3_000;
 
@@ -26,23 +26,25 @@ function isOnBackdrop(event: MouseEvent<HTMLDialogElement>): boolean {
   return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom;
 }
 
+const EXIT_POPUP_OWN_TEXT = ["toast.close", "exitPopup.title", "exitPopup.text", "exitPopup.close"] as const;
+export const EXIT_POPUP_TEXT = [...EXIT_POPUP_OWN_TEXT, ...LEAD_FORM_TEXT, ...LEAD_SUBMIT_TEXT] as const;
+
 /**
- * Exit-intent lead capture (issue 3). Mounted on the landing page only (client/app.tsx), so it never
- * opens on the payment, success or cancelled pages. A modal <dialog>: the browser keeps focus inside,
- * Escape closes it, and screen readers announce it by its title and text.
+ * Exit-intent lead capture (issue 3). On the landing page only (client/app.tsx), so it never opens on
+ * the payment, success or cancelled pages. A modal <dialog>: the browser keeps focus inside, Escape
+ * closes it, and screen readers announce it by its title and text. `usedForm`: the visitor just
+ * posted the free-demo form at the end of the page, and is not asked again.
  */
-export function ExitPopup() {
-  const { t, data } = useI18n();
+export function ExitPopup({ usedForm }: IslandProps["exit-popup"]) {
+  const { t } = useText(EXIT_POPUP_OWN_TEXT);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const pressedOnBackdrop = useRef(false);
   const close = useCallback(() => dialogRef.current?.close(), []);
   const lead = useLeadSubmit(close);
-  const usedForm = data.view.page === "landing" && data.view.lead !== undefined;
 
   useEffect(() => {
-    // A visitor who just used the form at the end of the page is not asked again.
     if (usedForm) markExitPopupShown();
     if (exitPopupWasShown()) return;
     let timer: ReturnType<typeof setTimeout>;

@@ -1,45 +1,29 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type RefObject } from "react";
-import { checkLeadEmail, emailIssueKey, type LeadInput } from "../../shared/schemas/leads";
-import { useI18n } from "../i18n";
+import type { IslandProps } from "../../shared/page-data";
+import { checkLeadEmail, EMAIL_ISSUE_KEYS, emailIssueKey, type LeadInput } from "../../shared/schemas/leads";
+import { useText } from "../i18n";
+import { markExitPopupShown } from "./exit-popup-memory";
 import { Icon } from "./icons";
-import { useToast } from "./toast";
+import { showToast } from "./toast";
 
 // The free-demo form (issue 3), in two places: the exit popup and a section at the end of the
 // landing page. Both are real forms posting to /api/leads, so the section works without JavaScript;
 // with it, the same schema as the server checks the address first and the post is sent as JSON.
 
-const SHOWN_KEY = "exit-popup-shown";
-
-/** Whether this visitor has seen the popup (or already left an address) on this browser. */
-export function exitPopupWasShown(): boolean {
-  try {
-    return window.localStorage.getItem(SHOWN_KEY) !== null;
-  } catch {
-    return false; // storage disabled: the popup may show once per page view at worst
-  }
-}
-
-export function markExitPopupShown(): void {
-  try {
-    window.localStorage.setItem(SHOWN_KEY, String(Date.now()));
-  } catch {
-    // storage disabled or full: nothing to remember it in
-  }
-}
-
 type LeadState = { submitting: boolean; fieldError: string | null };
+
+export const LEAD_SUBMIT_TEXT = ["demoSent", "demoSentDesc", "lead.rateLimit", "lead.emailError", "lead.unexpectedError", ...EMAIL_ISSUE_KEYS] as const;
 
 /**
  * Submits the form's address, at most one request at a time, and reports the outcome as the spec's
  * error catalogue says (section 8). `onSent` runs after the server has stored the address.
  */
 export function useLeadSubmit(onSent: (email: string) => void) {
-  const { t, locale } = useI18n();
-  const toast = useToast();
+  const { t, locale } = useText(LEAD_SUBMIT_TEXT);
   const [state, setState] = useState<LeadState>({ submitting: false, fieldError: null });
   const inFlight = useRef(false);
   // The spec gives English fallbacks for texts a language might lack (section 8).
-  const text = useCallback((key: string, fallback: string, values?: Record<string, string>) => {
+  const text = useCallback((key: (typeof LEAD_SUBMIT_TEXT)[number], fallback: string, values?: Record<string, string>) => {
     const translated = t(key, values);
     return translated === key ? fallback : translated;
   }, [t]);
@@ -61,7 +45,7 @@ export function useLeadSubmit(onSent: (email: string) => void) {
       // The toast, and the same text next to the field: inside the modal popup the page around it
       // (where toasts live) is inert, so the error must also be in the dialog to be read and seen.
       const fail = (title: string) => {
-        toast.show({ title, tone: "error" });
+        showToast({ title, tone: "error" });
         setState((s) => ({ ...s, fieldError: title }));
       };
       try {
@@ -73,7 +57,7 @@ export function useLeadSubmit(onSent: (email: string) => void) {
         });
         if (response.ok) {
           field.value = "";
-          toast.show({ title: text("demoSent", "Demo sent! Check your inbox."), description: t("demoSentDesc", { email: checked.email }), tone: "success" });
+          showToast({ title: text("demoSent", "Demo sent! Check your inbox."), description: t("demoSentDesc", { email: checked.email }), tone: "success" });
           onSent(checked.email);
           return;
         }
@@ -92,7 +76,7 @@ export function useLeadSubmit(onSent: (email: string) => void) {
         setState((s) => ({ ...s, submitting: false }));
       }
     },
-    [locale, onSent, t, text, toast],
+    [locale, onSent, t, text],
   );
 
   const clearError = useCallback(() => setState((s) => (s.fieldError === null ? s : { ...s, fieldError: null })), []);
@@ -108,6 +92,8 @@ function errorMessage(body: unknown): string {
  * post answers with a redirect; once hydrated, our check replaces them so every language gets the
  * same translated messages.
  */
+export const LEAD_FORM_TEXT = ["exitPopup.label", "emailPlaceholder", "exitPopup.submitting", "exitPopup.submit", "exitPopup.privacy"] as const;
+
 export function LeadForm({
   lead,
   inputRef,
@@ -120,7 +106,7 @@ export function LeadForm({
   /** The id of an error shown outside the form (a refused plain form post) that describes the field. */
   postedErrorId?: string;
 }) {
-  const { t, locale } = useI18n();
+  const { t, locale } = useText(LEAD_FORM_TEXT);
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -165,11 +151,17 @@ export function LeadForm({
   );
 }
 
-/** The free-demo section at the end of the landing page: the no-JavaScript path to a lead. */
-export function FooterLeadForm() {
-  const { t, data } = useI18n();
-  // The outcome of a plain form post comes back in the URL (server/leads/controller.ts).
-  const posted = data.view.page === "landing" ? data.view.lead : undefined;
+const LEAD_SECTION_TEXT = ["demoSent", "lead.rateLimit", "lead.emailError", "lead.unexpectedError"] as const;
+/** Everything the free-demo section's island shows. */
+export const LEAD_ISLAND_TEXT = [...LEAD_SECTION_TEXT, ...LEAD_FORM_TEXT, ...LEAD_SUBMIT_TEXT] as const;
+
+/**
+ * The free-demo section's form and its outcome, at the end of the landing page: the no-JavaScript
+ * path to a lead. `posted` is the outcome of a plain form post, which came back in the URL
+ * (server/leads/controller.ts).
+ */
+export function LeadSection({ posted }: IslandProps["lead-form"]) {
+  const { t } = useText(LEAD_SECTION_TEXT);
   const [sent, setSent] = useState(false);
   // Once the visitor submits again here, the outcome of the earlier post no longer applies.
   const [resubmitted, setResubmitted] = useState(false);
@@ -188,27 +180,22 @@ export function FooterLeadForm() {
     },
     [lead.submit],
   );
+  const problem: (typeof LEAD_SECTION_TEXT)[number] = status === "rate-limited" ? "lead.rateLimit" : status === "invalid" ? "lead.emailError" : "lead.unexpectedError";
   return (
-    <section className="section lead-section" id="free-demo" aria-labelledby="free-demo-title">
-      <div className="container container--narrow">
-        <div className="lead-section__card">
-          <h2 id="free-demo-title">{t("freeDemo.title")}</h2>
-          <p className="muted">{t("exitPopup.text")}</p>
-          <div className="lead-section__status" aria-live="polite">
-            {status === "sent" ? (
-              <p className="lead-section__sent" data-testid="lead-sent">
-                <Icon name="check" />
-                {t("demoSent")}
-              </p>
-            ) : status !== undefined ? (
-              <p id={postedErrorId} className="form-error" role="alert">
-                {t(status === "rate-limited" ? "lead.rateLimit" : status === "invalid" ? "lead.emailError" : "lead.unexpectedError")}
-              </p>
-            ) : null}
-          </div>
-          <LeadForm lead={{ ...lead, submit }} postedErrorId={status !== undefined && status !== "sent" ? postedErrorId : undefined} />
-        </div>
+    <>
+      <div className="lead-section__status" aria-live="polite">
+        {status === "sent" ? (
+          <p className="lead-section__sent" data-testid="lead-sent">
+            <Icon name="check" />
+            {t("demoSent")}
+          </p>
+        ) : status !== undefined ? (
+          <p id={postedErrorId} className="form-error" role="alert">
+            {t(problem)}
+          </p>
+        ) : null}
       </div>
-    </section>
+      <LeadForm lead={{ ...lead, submit }} postedErrorId={status !== undefined && status !== "sent" ? postedErrorId : undefined} />
+    </>
   );
 }

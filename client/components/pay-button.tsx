@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import * as v from "valibot";
 import { PaymentResponseSchema } from "../../shared/schemas/payment";
-import { useI18n } from "../i18n";
-import { ConsentBox } from "./consent-box";
+import type { IslandProps } from "../../shared/page-data";
+import { useText } from "../i18n";
+import { ConsentBox, CONSENT_TEXT } from "./consent-box";
 import { Icon } from "./icons";
-import { useToast } from "./toast";
+import { showToast } from "./toast";
 
 /** Where the browser goes; replaceable in component tests (happy-dom does not navigate). */
 export type Navigate = (url: string) => void;
@@ -12,17 +13,18 @@ const defaultNavigate: Navigate = (url) => window.location.assign(url);
 
 /**
  * The pay button (spec 4 "Payment", 7.3, 8) and the consent box above it (issue 12). A plain form
- * post to /api/payment, which answers 303 to the hosted card page (or back here with
- * `?error=consent` when the box was not ticked), so paying works without JavaScript. With JavaScript it asks for the URL
- * as JSON: busy (disabled, redirecting label), then the browser goes there; on failure back to idle
- * with the error toast.
+ * post to /api/payment, which answers 303 to the hosted card page (or back to the payment page
+ * with `?error=consent` when the box was not ticked), so paying works without JavaScript. With
+ * JavaScript it asks for the URL as JSON: busy (disabled, redirecting label), then the browser goes
+ * there; on failure back to idle with the error toast.
  */
-export function PayButton({ navigate = defaultNavigate, consentMissing = false }: { navigate?: Navigate; consentMissing?: boolean }) {
-  const { t, locale } = useI18n();
-  const toast = useToast();
+export const PAY_BUTTON_TEXT = ["paymentRateLimit", "paymentErrorDesc", "paymentUrlMissing", "paymentError", "payRedirecting", "payButton", ...CONSENT_TEXT] as const;
+
+export function PayButton({ navigate = defaultNavigate, consentMissing = false }: IslandProps["pay-button"] & { navigate?: Navigate }) {
+  const { t, locale } = useText(PAY_BUTTON_TEXT);
   const [busy, setBusy] = useState(false);
-  // The consent box (issue 12): unticked, nothing is sent and the box says why. `consentMissing`
-  // is the server's answer to a plain form post without it (`?error=consent`).
+  // The consent box: unticked, nothing is sent and the box says why. `consentMissing` is the
+  // server's answer to a plain form post without it (`?error=consent`).
   const [consentError, setConsentError] = useState(consentMissing);
   const consentRef = useRef<HTMLInputElement>(null);
   // While busy the button is disabled, and the browser may drop focus to the page: after a failure
@@ -67,7 +69,7 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
     } catch (error) {
       // A network failure's own message is the browser's (English, technical): show ours instead.
       const description = error instanceof Error && !(error instanceof TypeError) ? error.message : t("paymentErrorDesc");
-      toast.show({ title: t("paymentError"), description, tone: "error" });
+      showToast({ title: t("paymentError"), description, tone: "error" });
       setBusy(false);
       setFailures((n) => n + 1);
     }

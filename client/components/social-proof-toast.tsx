@@ -1,16 +1,17 @@
 import * as v from "valibot";
 import { useEffect, useRef, useState } from "react";
-import { LOCALE_TAGS } from "../../shared/locales";
+import type { Translate } from "../../shared/i18n";
+import { LOCALE_TAGS, type Locale } from "../../shared/locales";
+import type { IslandProps } from "../../shared/page-data";
 import { SocialProofResponseSchema, type SocialProofEntry } from "../../shared/schemas/social-proof";
-import { useI18n } from "../i18n";
+import { useText } from "../i18n";
 import { Icon } from "./icons";
+import { dismissSocialProof, readSession, socialProofDismissed, writeSession } from "./social-proof-memory";
 
 /** Spec sections 4 and 9: first 3 s after load, then every 15 s, each visible 5 s. */
 export const SOCIAL_PROOF_FIRST_MS = 3_000;
 export const SOCIAL_PROOF_EVERY_MS = 15_000;
 export const SOCIAL_PROOF_VISIBLE_MS = 5_000;
-/** Dismissed for the rest of the visit (issue 5): the browser tab's session. */
-const DISMISSED_KEY = "social-proof-dismissed";
 /** The orders already shown in this visit (issue 12: each at most once). */
 const SHOWN_KEY = "social-proof-shown";
 /** What the toast must never cover: the hero's price line and buttons, an open support panel. */
@@ -30,22 +31,6 @@ type Purchase = SocialProofEntry & { paidAt: number };
 type ShownMark = { who: string; paidAt: number };
 const SAME_ORDER_MARGIN_MS = 2 * 60_000;
 const whoOf = (entry: SocialProofEntry) => `${entry.initial ?? ""}|${entry.city}`;
-
-function readSession(key: string): string | null {
-  try {
-    return window.sessionStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function writeSession(key: string, value: string) {
-  try {
-    window.sessionStorage.setItem(key, value);
-  } catch {
-    // storage disabled: remembered for this page view only
-  }
-}
 
 function shownMarks(): ShownMark[] {
   try {
@@ -83,33 +68,28 @@ function toastArea(): Box {
   return { left: TOAST_MARGIN, right: TOAST_MARGIN + width, top: window.innerHeight - TOAST_MARGIN - TOAST_MAX_HEIGHT, bottom: window.innerHeight - TOAST_MARGIN };
 }
 
+export const SOCIAL_PROOF_TEXT = ["socialProof.text", "socialProof.someone", "socialProof.justNow", "socialProof.ago", "socialProof.dismiss"] as const;
+
 /**
- * Recent real purchases, bottom-left (DECISIONS.md: only real paid orders, never invented). With no
- * paid order in the last 30 days the API answers an empty list and nothing ever appears. Each order
- * appears once per visit; a turn is skipped while the toast would cover the hero's price line or
- * buttons or an open support panel (on a phone they share the bottom of the screen).
+ * Recent real purchases, bottom-left (DECISIONS.md: only real paid orders, never invented). The
+ * islands' loader asks GET /api/social-proof first and loads this island only when the answer lists
+ * a purchase (`feed`, checked here): with no paid order in the last 30 days, nothing is loaded and
+ * nothing ever appears. Each order appears once per visit; a turn is skipped while the toast would
+ * cover the hero's price line or buttons or an open support panel (on a phone they share the bottom
+ * of the screen).
  */
-export function SocialProofToast() {
-  const { t, locale } = useI18n();
-  const [purchases, setPurchases] = useState<Purchase[]>([]);
+export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
+  const { t, locale } = useText(SOCIAL_PROOF_TEXT);
+  const [purchases] = useState<Purchase[]>(() => {
+    const arrived = Date.now();
+    return v.is(SocialProofResponseSchema, feed) ? feed.entries.map((e) => ({ ...e, paidAt: arrived - e.minutesAgo * 60_000 })) : [];
+  });
   const [shown, setShown] = useState<Purchase | null>(null);
   const [dismissed, setDismissed] = useState(false);
   const cardRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (readSession(DISMISSED_KEY) !== null) {
-      setDismissed(true);
-      return;
-    }
-    const controller = new AbortController();
-    fetch("/api/social-proof", { signal: controller.signal, headers: { accept: "application/json" } })
-      .then((response) => (response.ok ? response.json() : null))
-      .then((body: unknown) => {
-        const arrived = Date.now();
-        if (v.is(SocialProofResponseSchema, body)) setPurchases(body.entries.map((e) => ({ ...e, paidAt: arrived - e.minutesAgo * 60_000 })));
-      })
-      .catch(() => {}); // no social proof is better than an error for a visitor
-    return () => controller.abort();
+    if (socialProofDismissed()) setDismissed(true);
   }, []);
 
   useEffect(() => {
@@ -154,7 +134,7 @@ export function SocialProofToast() {
   const dismiss = () => {
     setDismissed(true);
     setShown(null);
-    writeSession(DISMISSED_KEY, "1");
+    dismissSocialProof();
   };
 
   return (
@@ -180,7 +160,7 @@ export function SocialProofToast() {
 }
 
 /** "il y a 12 min" up to an hour, then the language's own "il y a 3 heures" / "hier". */
-function ago(minutes: number, locale: keyof typeof LOCALE_TAGS, t: (key: string, values?: Record<string, string | number>) => string): string {
+function ago(minutes: number, locale: Locale, t: Translate<(typeof SOCIAL_PROOF_TEXT)[number]>): string {
   if (minutes < 1) return t("socialProof.justNow");
   if (minutes < 60) return t("socialProof.ago", { minutes });
   const format = new Intl.RelativeTimeFormat(LOCALE_TAGS[locale].bcp47, { numeric: "auto" });

@@ -1,8 +1,11 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { useI18n } from "../i18n";
-import { ChatWindow } from "./chat-window";
+import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from "react";
+import type { IslandProps } from "../../shared/page-data";
+import { useText } from "../i18n";
+import { CHAT_WINDOW_TEXT } from "./chat-text";
 import { Icon } from "./icons";
-import { useToast } from "./toast";
+import { showToast } from "./toast";
+
+type ChatWindowComponent = ComponentType<{ onClose: () => void }>;
 
 type Panel = "none" | "menu" | "chat" | "email";
 
@@ -11,21 +14,52 @@ type Panel = "none" | "menu" | "chat" | "email";
  * support address and confirms with the toast "Email copié !" (spec section 2, issue 5). Where the
  * clipboard is refused, the address is shown selected with a mailto: link instead.
  *
- * Needs JavaScript: it renders hidden on the server and shows once hydrated, so a visitor without
- * scripts never meets a button that does nothing (the footer carries the address for them).
+ * Needs JavaScript: the stylesheet hides it from browsers without scripts (`scripting: none`), so a
+ * visitor without them never meets a button that does nothing (the footer carries the address). The
+ * islands' loader loads it when a visitor reaches for the button, and replays the click.
  */
-export function SupportWidget() {
-  const { t, facts } = useI18n();
-  const toast = useToast();
-  const [ready, setReady] = useState(false);
+const SUPPORT_OWN_TEXT = [
+  "support.emailCopied",
+  "support.emailCopiedDesc",
+  "support.menu",
+  "support.chat",
+  "support.email",
+  "support.emailManual",
+  "toast.close",
+  "chat.close",
+  "chat.error",
+  "chat.errorDesc",
+  "support.button",
+] as const;
+export const SUPPORT_TEXT = [...SUPPORT_OWN_TEXT, ...CHAT_WINDOW_TEXT] as const;
+
+export function SupportWidget({ supportEmail }: IslandProps["support"]) {
+  const { t } = useText(SUPPORT_OWN_TEXT);
   const [panel, setPanel] = useState<Panel>("none");
+  // The chat window's code (with its client, schemas and session) is a file of its own, fetched
+  // when the menu opens, so it is usually there by the time "Chat" is chosen.
+  const [ChatWindow, setChatWindow] = useState<ChatWindowComponent | null>(null);
   const menuId = useId();
   const triggerRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const addressRef = useRef<HTMLAnchorElement>(null);
   const rootRef = useRef<HTMLElement>(null);
 
-  useEffect(() => setReady(true), []);
+  useEffect(() => {
+    if ((panel !== "menu" && panel !== "chat") || ChatWindow !== null) return;
+    let current = true;
+    import("./chat-window").then(
+      (module) => current && setChatWindow(() => module.ChatWindow),
+      () => {
+        if (!current || panel !== "chat") return;
+        showToast({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
+        setPanel("none");
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [panel, ChatWindow, t]);
 
   // The menu takes focus on its first item; a click elsewhere closes it.
   useEffect(() => {
@@ -56,10 +90,10 @@ export function SupportWidget() {
   const copyEmail = async () => {
     try {
       if (navigator.clipboard === undefined) throw new Error("no clipboard");
-      await navigator.clipboard.writeText(facts.supportEmail);
+      await navigator.clipboard.writeText(supportEmail);
       setPanel("none");
       triggerRef.current?.focus();
-      toast.show({ title: t("support.emailCopied"), description: t("support.emailCopiedDesc"), tone: "success" });
+      showToast({ title: t("support.emailCopied"), description: t("support.emailCopiedDesc"), tone: "success" });
     } catch {
       setPanel("email");
     }
@@ -99,8 +133,8 @@ export function SupportWidget() {
   return (
     // A landmark of its own: the menu, the chat and the address it shows are not page content of
     // <main>, and would otherwise sit outside every landmark.
-    <aside ref={rootRef} className="support" hidden={!ready} aria-label={t("support.button")}>
-      {panel === "chat" ? <ChatWindow onClose={close} /> : null}
+    <aside ref={rootRef} className="support" aria-label={t("support.button")}>
+      {panel === "chat" && ChatWindow !== null ? <ChatWindow onClose={close} /> : null}
       {panel === "menu" ? (
         <div ref={menuRef} id={menuId} className="support__menu" role="menu" aria-label={t("support.menu")} onKeyDown={onMenuKeyDown}>
           <button type="button" role="menuitem" tabIndex={-1} className="support__item" onClick={() => setPanel("chat")}>
@@ -116,8 +150,8 @@ export function SupportWidget() {
       {panel === "email" ? (
         <div className="support__email panel" role="group" aria-label={t("support.email")} onKeyDown={(event) => event.key === "Escape" && close()}>
           <p className="support__email-text">{t("support.emailManual")}</p>
-          <a ref={addressRef} className="support__address" href={`mailto:${facts.supportEmail}`}>
-            {facts.supportEmail}
+          <a ref={addressRef} className="support__address" href={`mailto:${supportEmail}`}>
+            {supportEmail}
           </a>
           <button type="button" className="icon-button support__email-close" onClick={close} aria-label={t("toast.close")}>
             <Icon name="close" />

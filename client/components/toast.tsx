@@ -1,37 +1,43 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
-import { useI18n } from "../i18n";
+import { useEffect, useState } from "react";
+import { useText } from "../i18n";
 import { Icon } from "./icons";
 
 export type ToastInput = { title: string; description?: string; tone?: "info" | "success" | "error"; durationMs?: number };
 type Toast = ToastInput & { id: number };
-type ToastApi = { show: (toast: ToastInput) => void; dismiss: (id: number) => void };
 
-const ToastContext = createContext<ToastApi | null>(null);
+// Islands are separate React roots, so they cannot share a context: a form shows a toast by
+// handing it to the page's one toast region (the `toasts` island), which is listening once hydrated.
+const listeners = new Set<(toast: ToastInput) => void>();
 
 /** Notifications for errors and confirmations (spec section 8), announced by a live region. */
-export function ToastProvider({ children }: { children: ReactNode }) {
-  const [toasts, setToasts] = useState<Toast[]>([]);
-  const nextId = useRef(1);
-  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
-  const show = useCallback(
-    (input: ToastInput) => {
-      const id = nextId.current++;
-      setToasts((list) => [...list.slice(-2), { ...input, id }]);
-      setTimeout(() => dismiss(id), input.durationMs ?? (input.tone === "error" ? 8000 : 4000));
-    },
-    [dismiss],
-  );
-  const api = useMemo(() => ({ show, dismiss }), [show, dismiss]);
-  return (
-    <ToastContext.Provider value={api}>
-      {children}
-      <ToastRegion toasts={toasts} dismiss={dismiss} />
-    </ToastContext.Provider>
-  );
+export function showToast(toast: ToastInput): void {
+  for (const listener of listeners) listener(toast);
 }
 
-function ToastRegion({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) => void }) {
-  const { t } = useI18n();
+export const TOASTS_TEXT = ["toast.close"] as const;
+
+export function Toasts() {
+  const { t } = useText(TOASTS_TEXT);
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  useEffect(() => {
+    let nextId = 1;
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const show = (input: ToastInput) => {
+      const id = nextId++;
+      setToasts((list) => [...list.slice(-2), { ...input, id }]);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        setToasts((list) => list.filter((toast) => toast.id !== id));
+      }, input.durationMs ?? (input.tone === "error" ? 8000 : 4000));
+      timers.add(timer);
+    };
+    listeners.add(show);
+    return () => {
+      listeners.delete(show);
+      timers.forEach(clearTimeout);
+    };
+  }, []);
+  const dismiss = (id: number) => setToasts((list) => list.filter((toast) => toast.id !== id));
   return (
     <div className="toast-region" role="status" aria-live="polite" aria-atomic="false">
       {toasts.map((toast) => (
@@ -47,10 +53,4 @@ function ToastRegion({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: numbe
       ))}
     </div>
   );
-}
-
-export function useToast(): ToastApi {
-  const api = useContext(ToastContext);
-  if (api === null) throw new Error("useToast outside ToastProvider");
-  return api;
 }

@@ -1,7 +1,7 @@
-import { AccessForm } from "../components/access-form";
+import type { AccessFlag } from "../../shared/page-data";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
-import type { AccessFlag } from "../page-data";
+import { Island } from "../island";
 
 /** The page of the access-recovery form: where the support chat sends a buyer who got nothing. */
 export function AccessPage({ status }: { status?: AccessFlag }) {
@@ -13,7 +13,7 @@ export function AccessPage({ status }: { status?: AccessFlag }) {
         <div className="status-card status-card--neutral access-card" id="lost-access">
           <h1 className="page__title">{t("access.title")}</h1>
           <p>{t("access.text")}</p>
-          <AccessForm posted={status} />
+          <Island name="access-form" props={{ posted: status }} />
           <p className="muted">{t("access.help")}</p>
         </div>
       </Main>

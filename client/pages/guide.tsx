@@ -61,7 +61,7 @@ export function GuidePage() {
 function DeviceSteps({ device }: { device: Device }) {
   const { t } = useI18n();
   // Getting the app differs per device; once it is installed, every device asks for the same thing.
-  const steps = [`guide.${device}.store`, `guide.${device}.install`, "guide.step.open", "guide.step.key", "guide.step.watch"];
+  const steps = [`guide.${device}.store`, `guide.${device}.install`, "guide.step.open", "guide.step.key", "guide.step.watch"] as const;
   return (
     <section className="guide-device" id={device} aria-labelledby={`${device}-title`} data-testid="guide-device">
       <h2 id={`${device}-title`}>{t(`guide.${device}.title`)}</h2>

@@ -1,17 +1,22 @@
 import type { ReactNode } from "react";
+import type { MessageKey } from "../../shared/i18n";
 import { pathFor } from "../../shared/routes";
-import { DemoButton } from "../components/demo-dialog";
+import { DemoButton } from "../components/demo-button";
 import { Icon, type IconName } from "../components/icons";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { FaqList } from "../components/faq";
-import { FooterLeadForm } from "../components/lead-form";
 import { useI18n } from "../i18n";
+import { Island } from "../island";
 import { offerTextKeys } from "../../shared/site-facts";
 
-const TRUST_BADGES: IconName[] = ["lock", "shield", "bolt"];
-const FEATURES: IconName[] = ["hd", "devices", "unlock", "refresh"];
-const BENEFITS: IconName[] = ["offline", "noAds", "update", "support", "guide", "shield"];
+// Numbered texts (`feature2Title`...) are built from these numbers: a number with no text fails the typecheck.
+const TRUST_BADGES = [[1, "lock"], [2, "shield"], [3, "bolt"]] as const satisfies readonly (readonly [number, IconName])[];
+const FEATURES = [[1, "hd"], [2, "devices"], [3, "unlock"], [4, "refresh"]] as const satisfies readonly (readonly [number, IconName])[];
+const BENEFITS = [[1, "offline"], [2, "noAds"], [3, "update"], [4, "support"], [5, "guide"], [6, "shield"]] as const satisfies readonly (readonly [number, IconName])[];
+const PREVIEW_POINTS = [1, 2, 3] as const;
+const TESTIMONIALS = [1, 2, 3, 4] as const;
 const STEPS = [1, 2, 3, 4] as const;
+const PRICING_FEATURES = [1, 2, 3, 4, 5, 6] as const;
 
 /** A transparent pixel: what phones load in place of the hero's picture (see HeroVisual). */
 const BLANK_PIXEL = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
@@ -29,7 +34,7 @@ function HeroVisual() {
     <picture className="hero__visual">
       <source
         media="(min-width: 1024px)"
-        srcSet={`${assets.preview640} 640w, ${assets.preview1280} 1280w`}
+        srcSet={`${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`}
         sizes="(min-width: 1240px) 520px, 42vw"
       />
       <img src={BLANK_PIXEL} width="1280" height="800" alt={t("preview.alt")} fetchPriority="high" />
@@ -38,7 +43,7 @@ function HeroVisual() {
 }
 
 /** The pair of buttons that ends a marketing section (spec section 2): exactly five on the page. */
-function CtaRow({ titleKey }: { titleKey: string }) {
+function CtaRow({ titleKey }: { titleKey: MessageKey }) {
   const { t, locale } = useI18n();
   return (
     <div className="cta-row">
@@ -99,7 +104,7 @@ function NotApplicable() {
  * its column's name above it; screen readers have the real column header, so the copy is hidden
  * from them.
  */
-function ComparisonCell({ labelKey, children }: { labelKey: string; children: ReactNode }) {
+function ComparisonCell({ labelKey, children }: { labelKey: MessageKey; children: ReactNode }) {
   const { t } = useI18n();
   return (
     <td>
@@ -152,10 +157,10 @@ export function LandingPage() {
 
         <div className="trust">
           <ul className="container trust__list" role="list">
-            {TRUST_BADGES.map((icon, i) => (
+            {TRUST_BADGES.map(([n, icon]) => (
               <li key={icon} className="trust-badge" data-testid="trust-badge">
                 <Icon name={icon} />
-                {t(`trustBadge${i + 1}`)}
+                {t(`trustBadge${n}`)}
               </li>
             ))}
           </ul>
@@ -165,11 +170,11 @@ export function LandingPage() {
           <div className="container">
             <SectionHeading id="features-title" title={t("featuresTitle")} subtitle={t("featuresSubtitle")} />
             <ul className="card-grid card-grid--4" role="list">
-              {FEATURES.map((icon, i) => (
+              {FEATURES.map(([n, icon]) => (
                 <li key={icon} className="card feature-card" data-testid="feature-card">
                   <span className="card__icon"><Icon name={icon} /></span>
-                  <h3>{t(`feature${i + 1}Title`)}</h3>
-                  <p>{t(`feature${i + 1}Desc`)}</p>
+                  <h3>{t(`feature${n}Title`)}</h3>
+                  <p>{t(`feature${n}Desc`)}</p>
                 </li>
               ))}
             </ul>
@@ -182,7 +187,7 @@ export function LandingPage() {
             <div className="preview__text">
               <SectionHeading id="preview-title" title={t("preview.title")} subtitle={t("preview.text")} />
               <ul className="check-list" role="list">
-                {[1, 2, 3].map((n) => (
+                {PREVIEW_POINTS.map((n) => (
                   <li key={n}><Icon name="check" />{t(`preview.point${n}`)}</li>
                 ))}
               </ul>
@@ -191,8 +196,10 @@ export function LandingPage() {
             <picture className="preview__image">
               <img
                 src={assets.preview1280}
-                srcSet={`${assets.preview640} 640w, ${assets.preview1280} 1280w`}
-                sizes="(min-width: 960px) 560px, 100vw"
+                srcSet={`${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`}
+                // Its width in the layout (styles.css: beside the text from 900 px, else the
+                // container less its padding), so a 2x phone takes the 640 or 960 px file.
+                sizes="(min-width: 900px) 568px, calc(100vw - 40px)"
                 width="1280"
                 height="800"
                 alt={t("preview.alt")}
@@ -207,21 +214,24 @@ export function LandingPage() {
           <div className="container">
             <SectionHeading id="testimonials-title" title={t("testimonialsTitle")} subtitle={t("testimonialsSubtitle")} />
             <ul className="card-grid card-grid--4" role="list">
-              {facts.testimonials.map((person, i) => (
-                <li key={person.name} className="card testimonial" data-testid="testimonial">
-                  <Stars rating={person.rating} />
-                  <blockquote>
-                    <p>{t(`testimonial${i + 1}`)}</p>
-                  </blockquote>
-                  <footer className="testimonial__person">
-                    <span className="avatar" aria-hidden="true">{person.initials}</span>
-                    <span>
-                      <strong>{person.name}</strong>
-                      <span className="muted">{person.city}</span>
-                    </span>
-                  </footer>
-                </li>
-              ))}
+              {TESTIMONIALS.map((n) => {
+                const person = facts.testimonials[n - 1];
+                return person === undefined ? null : (
+                  <li key={person.name} className="card testimonial" data-testid="testimonial">
+                    <Stars rating={person.rating} />
+                    <blockquote>
+                      <p>{t(`testimonial${n}`)}</p>
+                    </blockquote>
+                    <footer className="testimonial__person">
+                      <span className="avatar" aria-hidden="true">{person.initials}</span>
+                      <span>
+                        <strong>{person.name}</strong>
+                        <span className="muted">{person.city}</span>
+                      </span>
+                    </footer>
+                  </li>
+                );
+              })}
             </ul>
             <CtaRow titleKey="cta.testimonialsTitle" />
           </div>
@@ -231,11 +241,11 @@ export function LandingPage() {
           <div className="container">
             <SectionHeading id="why-title" title={t("whyTitle")} subtitle={t("whySubtitle")} />
             <ul className="card-grid card-grid--3" role="list">
-              {BENEFITS.map((icon, i) => (
-                <li key={`${icon}-${i}`} className="card benefit-card" data-testid="benefit-card">
+              {BENEFITS.map(([n, icon]) => (
+                <li key={n} className="card benefit-card" data-testid="benefit-card">
                   <span className="card__icon"><Icon name={icon} /></span>
-                  <h3>{t(`whyAppBenefit${i + 1}`)}</h3>
-                  <p>{t(`whyAppBenefit${i + 1}Desc`)}</p>
+                  <h3>{t(`whyAppBenefit${n}`)}</h3>
+                  <p>{t(`whyAppBenefit${n}Desc`)}</p>
                   {icon === "guide" ? (
                     <p className="benefit-card__link">
                       <a href={pathFor("guide", locale)}>{t("guide.landingLink")}</a>
@@ -315,10 +325,28 @@ export function LandingPage() {
             <FaqList />
           </div>
         </section>
-        <FooterLeadForm />
+        <FreeDemoSection />
       </Main>
       <SiteFooter />
     </>
+  );
+}
+
+/** The free-demo form at the end of the page: the no-JavaScript path to a lead. */
+function FreeDemoSection() {
+  const { t, data } = useI18n();
+  // The outcome of a plain form post comes back in the URL (server/leads/controller.ts).
+  const posted = data.view.page === "landing" ? data.view.lead : undefined;
+  return (
+    <section className="section lead-section" id="free-demo" aria-labelledby="free-demo-title">
+      <div className="container container--narrow">
+        <div className="lead-section__card">
+          <h2 id="free-demo-title">{t("freeDemo.title")}</h2>
+          <p className="muted">{t("exitPopup.text")}</p>
+          <Island name="lead-form" props={{ posted }} />
+        </div>
+      </div>
+    </section>
   );
 }
 
@@ -342,7 +370,7 @@ function PricingCard() {
         {t("pricing.once")} · {t("pricing.vat")}
       </p>
       <ul className="check-list" role="list">
-        {[1, 2, 3, 4, 5, 6].map((n) => (
+        {PRICING_FEATURES.map((n) => (
           <li key={n}><Icon name="check" />{t(`pricing.feature${n}`)}</li>
         ))}
       </ul>

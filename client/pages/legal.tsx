@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { MessageKey } from "../../shared/i18n";
 import { identityIncomplete, type LegalFacts, type LegalIdentity } from "../../shared/legal";
 import { pathFor } from "../../shared/routes";
 import { LinkedText } from "../components/linked-text";
@@ -12,7 +13,7 @@ import { useI18n } from "../i18n";
 
 type IdentityField = keyof LegalIdentity;
 
-const LABELS: Record<IdentityField, string> = {
+const LABELS: Record<IdentityField, MessageKey> = {
   sellerName: "legal.sellerName",
   sellerAddress: "legal.sellerAddress",
   sellerRegistration: "legal.sellerRegistration",
@@ -30,7 +31,7 @@ function useIdentity(identity: LegalIdentity) {
   return (field: IdentityField): string => identity[field] ?? t("legal.todo", { what: t(LABELS[field]) });
 }
 
-function LegalPage({ titleKey, introKey, legal, after, children }: { titleKey: string; introKey: string; legal: LegalFacts; after?: ReactNode; children: ReactNode }) {
+function LegalPage({ titleKey, introKey, legal, after, children }: { titleKey: MessageKey; introKey: MessageKey; legal: LegalFacts; after?: ReactNode; children: ReactNode }) {
   const { t } = useI18n();
   return (
     <>

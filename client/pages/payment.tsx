@@ -1,9 +1,11 @@
 import { pathFor } from "../../shared/routes";
 import { Icon } from "../components/icons";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
-import { PayButton } from "../components/pay-button";
 import { useI18n } from "../i18n";
-import type { PaymentPageError } from "../page-data";
+import { Island } from "../island";
+import type { PaymentPageError } from "../../shared/page-data";
+
+const DELIVERY_STEPS = [1, 2, 3] as const;
 
 export function PaymentPage({ error }: { error?: PaymentPageError }) {
   const { t, locale, facts } = useI18n();
@@ -50,7 +52,7 @@ export function PaymentPage({ error }: { error?: PaymentPageError }) {
                   <strong>{t("paymentError")}</strong> {t(error === "rate-limited" ? "paymentRateLimit" : "paymentErrorDesc")}
                 </p>
               ) : null}
-              <PayButton consentMissing={error === "consent"} />
+              <Island name="pay-button" props={{ consentMissing: error === "consent" }} />
               <p className="secure-note">
                 <Icon name="lock" /> {t("securePayment")}
               </p>
@@ -59,7 +61,7 @@ export function PaymentPage({ error }: { error?: PaymentPageError }) {
               <section className="panel" aria-labelledby="delivery-title">
                 <h2 id="delivery-title">{t("deliveryTitle")}</h2>
                 <ol className="delivery-steps" role="list">
-                  {[1, 2, 3].map((n) => (
+                  {DELIVERY_STEPS.map((n) => (
                     <li key={n} data-testid="delivery-step">
                       <span className="step__number" aria-hidden="true">{n}</span>
                       <span>{t(`deliveryStep${n}`)}</span>

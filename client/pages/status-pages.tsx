@@ -1,13 +1,13 @@
-import { useEffect } from "react";
+import type { ReactNode } from "react";
 import type { Translate } from "../../shared/i18n";
+import type { SuccessOrder } from "../../shared/page-data";
 import { pathFor } from "../../shared/routes";
 import { Icon, type IconName } from "../components/icons";
-import { AccessForm } from "../components/access-form";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
-import type { SuccessOrder } from "../page-data";
+import { Island } from "../island";
 
-function StatusCard({ icon, tone, title, text, children, after }: { icon: IconName; tone: "success" | "warning" | "neutral"; title: string; text: string; children?: React.ReactNode; after?: React.ReactNode }) {
+function StatusCard({ icon, tone, title, text, children, after }: { icon: IconName; tone: "success" | "warning" | "neutral"; title: string; text: string; children?: ReactNode; after?: ReactNode }) {
   return (
     <>
       <SiteHeader minimal />
@@ -35,7 +35,7 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
   if (order.state === "pending") {
     return (
       <StatusCard icon="refresh" tone="neutral" title={t("successPendingTitle")} text={t("successPendingText")}>
-        <PendingRefresh />
+        <Island name="pending-refresh" props={{}} />
         <a className="button button--ghost" href="">
           {t("successRefresh")}
         </a>
@@ -72,7 +72,7 @@ function LostAccess() {
   return (
     <section className="status-card__access" id="lost-access" aria-labelledby="lost-access-title">
       <h2 id="lost-access-title" className="status-card__access-title">{t("access.title")}</h2>
-      <AccessForm />
+      <Island name="access-form" props={{}} />
     </section>
   );
 }
@@ -102,27 +102,6 @@ export function UnsubscribePage({ state }: { state: "done" | "unknown" }) {
   );
 }
 
-/**
- * A pending order: look again every few seconds until the provider's confirmation has arrived, for
- * two minutes at most (then the visitor has the refresh button and the e-mail that will follow).
- */
-function PendingRefresh() {
-  useEffect(() => {
-    const key = `pending-refresh:${window.location.search}`;
-    let started = Date.now();
-    try {
-      started = Number(window.sessionStorage.getItem(key) ?? Date.now());
-      window.sessionStorage.setItem(key, String(started));
-    } catch {
-      // no storage: refresh for two minutes from this load
-    }
-    if (Date.now() - started > 120_000) return;
-    const timer = setTimeout(() => window.location.reload(), 4000);
-    return () => clearTimeout(timer);
-  }, []);
-  return null;
-}
-
 export function CanceledPage() {
   const { t, locale } = useI18n();
   return (
@@ -139,13 +118,8 @@ export function CanceledPage() {
 
 export function NotFoundPage() {
   const { t, locale } = useI18n();
-  useEffect(() => {
-    // Spec section 2: the unknown path is logged to the console. (The page itself does not carry
-    // the path, so the server renders it once per language.)
-    console.error("404 Error: User attempted to access non-existent route:", window.location.pathname);
-  }, []);
   return (
-    <StatusCard icon="globe" tone="neutral" title={t("notFoundTitle")} text={t("notFoundText")}>
+    <StatusCard icon="globe" tone="neutral" title={t("notFoundTitle")} text={t("notFoundText")} after={<Island name="not-found-log" props={{}} />}>
       <a className="button button--primary" href={pathFor("landing", locale)}>
         {t("notFoundHome")}
       </a>

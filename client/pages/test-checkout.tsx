@@ -1,19 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
-import { checkTestCard, type CardField } from "../../shared/schemas/payment";
-import { ConsentBox } from "../components/consent-box";
-import { Icon } from "../components/icons";
+import type { TestCheckoutView } from "../../shared/page-data";
+import { Island } from "../island";
 import { Main } from "../components/layout";
 import { useI18n } from "../i18n";
-import type { TestCheckoutView } from "../page-data";
 
-type Errors = TestCheckoutView["errors"];
-const FIELD_ORDER: CardField[] = ["email", "name", "city", "card", "expiry", "cvc", "terms"];
-
-/**
- * The built-in test checkout's hosted-style card page (issue 4). A real form that posts to itself
- * (CSP form-action 'self'), so it works without JavaScript; the script only checks the fields with
- * the same schema before sending and blocks a second submit.
- */
+/** The built-in test checkout's hosted-style card page (issue 4); its form is an island (card-form.tsx). */
 export function TestCheckoutPage({ view }: { view: TestCheckoutView }) {
   const { t } = useI18n();
   const { session } = view;
@@ -50,169 +40,10 @@ export function TestCheckoutPage({ view }: { view: TestCheckoutView }) {
               </a>
             </div>
           ) : (
-            <CardForm view={view} />
+            <Island name="card-form" props={{ view }} />
           )}
         </div>
       </Main>
     </>
-  );
-}
-
-/** 19 digits (the longest card numbers) and a space after every four. */
-const CARD_INPUT_MAX = 23;
-
-/**
- * A card number as typed or pasted, in groups of four ("4242 4242 4242 4242"), and where the caret
- * goes: after the same count of digits as before, so typing, deleting or pasting in the middle
- * keeps the caret where the visitor is working.
- */
-export function groupCardNumber(value: string, caret: number): { value: string; caret: number } {
-  const digitsBefore = value.slice(0, caret).replace(/\D/g, "").length;
-  const digits = value.replace(/\D/g, "").slice(0, 19);
-  const grouped = digits.replace(/(\d{4})(?=\d)/g, "$1 ");
-  let position = 0;
-  for (let seen = 0; position < grouped.length && seen < digitsBefore; position += 1) {
-    if (grouped[position] !== " ") seen += 1;
-  }
-  return { value: grouped, caret: position };
-}
-
-function groupCardInput(input: HTMLInputElement) {
-  const next = groupCardNumber(input.value, input.selectionStart ?? input.value.length);
-  if (next.value === input.value) return;
-  input.value = next.value;
-  input.setSelectionRange(next.caret, next.caret);
-}
-
-function CardForm({ view }: { view: TestCheckoutView }) {
-  const { t } = useI18n();
-  const { session, values } = view;
-  const [errors, setErrors] = useState<Errors>(view.errors);
-  const [busy, setBusy] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  // Without JavaScript the effect below never runs: the server's answer puts the browser's own
-  // focus (autofocus) on the first field with a problem instead.
-  const firstServerProblem = FIELD_ORDER.find((f) => view.errors[f] !== undefined);
-  const alertRef = useRef<HTMLParagraphElement>(null);
-
-  const focusFirstProblem = (problems: Errors) => {
-    const first = FIELD_ORDER.find((f) => problems[f] !== undefined);
-    const input = first ? formRef.current?.elements.namedItem(first) : null;
-    if (input instanceof HTMLInputElement) input.focus();
-    else alertRef.current?.focus();
-  };
-
-  // After a server answer with problems (no-JS round trip or decline), put focus where they are.
-  useEffect(() => {
-    if (Object.keys(view.errors).length > 0) focusFirstProblem(view.errors);
-  }, [view.errors]);
-
-  // This page is often the answer to a form post (a decline, a field the server refused). Made a
-  // plain entry of the history, coming Back to it loads the session as it is now (paid, expired)
-  // instead of asking to post again or showing an old "card declined".
-  useEffect(() => {
-    window.history.replaceState(window.history.state, "", window.location.href);
-  }, []);
-
-  // Back through the browser's page cache (which may keep even a no-store page): the copy may be
-  // out of date (paid since, in this tab or another), so ask the server again.
-  useEffect(() => {
-    const reload = (event: PageTransitionEvent) => {
-      if (event.persisted) window.location.reload();
-    };
-    window.addEventListener("pageshow", reload);
-    return () => window.removeEventListener("pageshow", reload);
-  }, []);
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    if (busy) {
-      event.preventDefault();
-      return;
-    }
-    const data = Object.fromEntries(new FormData(event.currentTarget));
-    const checked = checkTestCard(data, new Date());
-    if (!checked.ok) {
-      event.preventDefault();
-      setErrors(checked.errors);
-      focusFirstProblem(checked.errors);
-      return;
-    }
-    // The browser posts the form itself; the button only shows that it is on its way.
-    setErrors({});
-    setBusy(true);
-  };
-
-  const field = (name: CardField, label: string, props: React.InputHTMLAttributes<HTMLInputElement>, defaultValue = "") => {
-    const error = errors[name];
-    const errorId = `${name}-error`;
-    return (
-      <div className={`test-checkout__field test-checkout__field--${name}`}>
-        <label htmlFor={`tc-${name}`}>{label}</label>
-        <input
-          id={`tc-${name}`}
-          name={name}
-          defaultValue={defaultValue}
-          required
-          aria-invalid={error !== undefined ? true : undefined}
-          aria-describedby={error !== undefined ? errorId : undefined}
-          autoFocus={name === firstServerProblem}
-          {...props}
-        />
-        {error !== undefined ? (
-          <p className="test-checkout__error" id={errorId}>
-            {t(error)}
-          </p>
-        ) : null}
-      </div>
-    );
-  };
-
-  return (
-    <form ref={formRef} method="post" action={`/checkout/test/${session.id}`} className="test-checkout__form" onSubmit={onSubmit} noValidate>
-      <div aria-live="assertive">
-        {errors.form !== undefined ? (
-          <p ref={alertRef} className="form-error" role="alert" tabIndex={-1} data-testid="checkout-error">
-            {t(errors.form)}
-          </p>
-        ) : null}
-      </div>
-      {field("email", t("checkout.email"), { type: "email", autoComplete: "email", maxLength: 255 }, values.email)}
-      {field("name", t("checkout.name"), { type: "text", autoComplete: "name", maxLength: 120 }, values.name)}
-      {field("city", t("checkout.city"), { type: "text", autoComplete: "address-level2", maxLength: 80 }, values.city)}
-      {/* The card fields are "off" for the browser's autofill and form restore: this page takes only
-          the published test numbers, so a visitor's saved real card must neither be filled in here
-          nor be put back into the form by the Back button. */}
-      {field("card", t("checkout.card"), {
-        type: "text",
-        inputMode: "numeric",
-        autoComplete: "off",
-        placeholder: "4242 4242 4242 4242",
-        maxLength: CARD_INPUT_MAX,
-        onChange: (event) => groupCardInput(event.currentTarget),
-      })}
-      <div className="test-checkout__row">
-        {/* No placeholder: the label gives the format in the visitor's language (MM/YY, MM/AA). */}
-        {field("expiry", t("checkout.expiry"), { type: "text", inputMode: "numeric", autoComplete: "off", maxLength: 7 })}
-        {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "off", placeholder: "123", maxLength: 4 })}
-      </div>
-      {/* As on Stripe's page with consent_collection: no payment until the box is ticked. */}
-      <ConsentBox
-        id="tc-terms"
-        name="terms"
-        error={errors.terms !== undefined ? t(errors.terms) : null}
-        autoFocus={firstServerProblem === "terms"}
-        defaultChecked={values.terms}
-        onChange={(event) => {
-          if (event.currentTarget.checked) setErrors(({ terms: _solved, ...rest }) => rest);
-        }}
-      />
-      <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy}>
-        <Icon name="lock" />
-        {busy ? t("checkout.paying") : t("checkout.pay", { price: session.amount })}
-      </button>
-      <p className="test-checkout__cancel">
-        <a href={session.cancelUrl}>{t("checkout.cancel")}</a>
-      </p>
-    </form>
   );
 }

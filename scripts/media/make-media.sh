@@ -17,6 +17,7 @@
 #   demo-video.mp4        ~25.5 s, 1280x720, 30 fps, H.264 main@4.0, yuv420p, no audio, faststart
 #   demo-poster.webp      1280x720, first frame of the video
 #   app-preview-1280.webp 1280x800, transparent background (laptop + phone)
+#   app-preview-960.webp  960x600, same (a 2x phone of 412 px and up)
 #   app-preview-640.webp  640x400, same
 #   og-image.jpg          1200x630
 #   favicon.svg           copied from src/favicon.svg
@@ -172,9 +173,9 @@ echo "== demo-poster.webp (first frame of the video)"
 "${FF[@]}" -i "$WORK/s1-0.png" \
   -c:v libwebp -quality 75 -compression_level 6 -preset picture "$OUT/demo-poster.webp"
 
-echo "== app-preview-1280.webp / app-preview-640.webp (transparent background)"
+echo "== app-preview-1280.webp / -960.webp / -640.webp (transparent background)"
 shot app-preview.html "$WORK/app-preview.png" 1280 800 2 --default-background-color=00000000
-for w in 1280 640; do
+for w in 1280 960 640; do
   h=$((w * 10 / 16))
   "${FF[@]}" -i "$WORK/app-preview.png" -vf "scale=${w}:${h}:flags=lanczos,format=yuva420p" \
     -c:v libwebp -quality 75 -compression_level 6 -preset picture "$OUT/app-preview-$w.webp"
@@ -191,6 +192,6 @@ shot touch-icon.html "$WORK/touch.png" 180 180 1
 "${FF[@]}" -i "$WORK/touch.png" -vf "format=rgb24" -compression_level 9 "$OUT/apple-touch-icon.png"
 
 echo "== done"
-for f in demo-video.mp4 demo-poster.webp app-preview-1280.webp app-preview-640.webp og-image.jpg favicon.svg apple-touch-icon.png; do
+for f in demo-video.mp4 demo-poster.webp app-preview-1280.webp app-preview-960.webp app-preview-640.webp og-image.jpg favicon.svg apple-touch-icon.png; do
   printf '  %-24s %8s bytes\n' "$f" "$(stat -c %s "$OUT/$f")"
 done

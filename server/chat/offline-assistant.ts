@@ -1,4 +1,4 @@
-import { MESSAGES } from "../locales";
+import { SOURCE_MESSAGES } from "../locales";
 import { LOCALES, type Locale } from "../../shared/locales";
 import type { Assistant } from "./assistant";
 import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
@@ -49,7 +49,7 @@ function buildReader(config: ChatSiteConfig) {
     search: createTopicSearch(docs, stopWords),
     guess: createLanguageGuesser(
       byLocale((locale) => [
-        ...Object.values(MESSAGES[locale]).map((text) => text.replace(/\{\w+\}/g, " ")),
+        ...Object.values(SOURCE_MESSAGES[locale]).map((text) => text.replace(/\{\w+\}/g, " ")),
         STOP_WORDS[locale],
         GREETINGS[locale],
         THANKS[locale],

@@ -1,6 +1,6 @@
 import type { Config } from "../config";
-import { MESSAGES } from "../locales";
-import { siteTranslator, type Translate } from "../../shared/i18n";
+import { COMPILED } from "../locales";
+import { siteTranslator, type MessageKey, type Translate } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
 import { buildSiteFacts, type SiteFacts } from "../../shared/site-facts";
@@ -55,7 +55,7 @@ export type SiteKnowledge = {
 };
 
 /** The translator the pages use (shared/i18n.ts), over this language's texts. */
-export const pageTranslator = (locale: Locale, facts: SiteFacts): Translate => siteTranslator(locale, MESSAGES[locale], facts);
+export const pageTranslator = (locale: Locale, facts: SiteFacts): Translate => siteTranslator(locale, COMPILED[locale], facts);
 
 /** French puts a space before a colon; the other three languages do not. */
 export const colon = (locale: Locale) => (locale === "fr" ? " : " : ": ");
@@ -67,7 +67,7 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
   const t = pageTranslator(locale, facts);
   const c = colon(locale);
   // A sentence of its own after the title: several descriptions hold a colon already.
-  const titled = (titleKey: string, textKey: string) => `${t(titleKey)}. ${t(textKey)}`;
+  const titled = (titleKey: MessageKey, textKey: MessageKey) => `${t(titleKey)}. ${t(textKey)}`;
   const access = pathFor("access", locale);
   const guide = pathFor("guide", locale);
   const comparison = facts.comparison
@@ -99,7 +99,7 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     updates: titled("whyAppBenefit3", "whyAppBenefit3Desc"),
     languages: `${t("preview.point3")}. ${t("preview.text")}`,
     savings: `${t("savingsMessage")} ${comparison} ${t("chat.answer.savingsOnce")}`,
-    how: [1, 2, 3, 4].map((n) => `${n}. ${t(`howStep${n}`)}${c}${t(`howStep${n}Desc`)}`).join(" "),
+    how: ([1, 2, 3, 4] as const).map((n) => `${n}. ${t(`howStep${n}`)}${c}${t(`howStep${n}Desc`)}`).join(" "),
   };
   return { locale, facts, t, answers };
 }

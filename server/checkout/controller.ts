@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { TestCheckoutView } from "../../client/page-data";
 import { TERMS_VERSION } from "../../shared/legal";
+import type { TestCheckoutView } from "../../shared/page-data";
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from "../../shared/locales";
 import { formatMoney } from "../../shared/price";
 import { pathFor } from "../../shared/routes";

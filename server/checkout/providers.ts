@@ -1,8 +1,8 @@
-import { createTranslator } from "../../shared/i18n";
+import { createTranslator, type MessageKey } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import type { Config } from "../config";
 import type { AppDeps } from "../deps";
-import { MESSAGES } from "../locales";
+import { COMPILED } from "../locales";
 import { deliverySettings } from "./delivery";
 import type { CheckoutProvider } from "./provider";
 import { createStripeProvider, type StripeConnection } from "./stripe-provider";
@@ -50,6 +50,6 @@ const isTestCheckout = (provider: CheckoutProvider): provider is TestCheckout =>
  * A text of Stripe's page in the visitor's language: the line item's name ("Lifetime Stream —
  * lifetime access"), and the consent box's sentence, the same words as the payment page's.
  */
-function textFor(config: Config, key: string): (locale: Locale) => string {
-  return (locale) => createTranslator(locale, MESSAGES[locale], { siteName: config.site.name })(key);
+function textFor(config: Config, key: MessageKey): (locale: Locale) => string {
+  return (locale) => createTranslator(locale, COMPILED[locale], { siteName: config.site.name })(key);
 }

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { SuccessOrder } from "../../client/page-data";
+import type { SuccessOrder } from "../../shared/page-data";
 import { mailOutbox, orders } from "../../db/schema";
 import { isBusyError } from "../../db/writer";
 import type { Config } from "../config";

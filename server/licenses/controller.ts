@@ -10,7 +10,7 @@ import { busyAnswer, isFormPost } from "../http/busy";
 import { HttpError, jsonError, parseWith, readBody } from "../http/body";
 import { requestContext } from "../http/context";
 import { createRateLimiter } from "../http/rate-limit";
-import { MESSAGES } from "../locales";
+import { COMPILED } from "../locales";
 import { createTranslator } from "../../shared/i18n";
 import { activateLicense, deactivateLicense, resendAccess, verifyLicense } from "./service";
 
@@ -130,7 +130,7 @@ export function licensesController(deps: AppDeps) {
           log.info("access resend requested", { outcome });
           if (outcome === "queued") deps.mailer.wake();
           if (isForm) return back("sent");
-          const t = createTranslator(locale, MESSAGES[locale]);
+          const t = createTranslator(locale, COMPILED[locale]);
           return Response.json({ ok: true, message: t("access.sent") }, { status: 202 });
         } catch (error) {
           if (error instanceof HttpError) {

@@ -7,7 +7,7 @@ import { SELLER_TIME_ZONE } from "../../shared/offer";
 import { pathFor } from "../../shared/routes";
 import { buildSiteFacts } from "../../shared/site-facts";
 import type { Config } from "../config";
-import { MESSAGES } from "../locales";
+import { COMPILED } from "../locales";
 import { readPayload, type OutboxRow } from "./outbox";
 import type { OutgoingMail } from "./transport";
 import { AccessMail, DemoMail, OwnerMail, RefundMail, type MailContext } from "./templates/messages";
@@ -81,7 +81,7 @@ export function mailContext(config: Config, locale: Locale): MailContext {
   const dates = new Intl.DateTimeFormat(bcp47, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short", timeZone: RECEIPT_TIME_ZONE });
   return {
     locale,
-    t: siteTranslator(locale, MESSAGES[locale], facts),
+    t: siteTranslator(locale, COMPILED[locale], facts),
     siteName: config.site.name,
     supportEmail: config.site.supportEmail,
     baseUrl: config.publicBaseUrl,

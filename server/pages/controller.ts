@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { View } from "../../client/page-data";
+import type { View } from "../../shared/page-data";
 import { LOCALES } from "../../shared/locales";
 import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../../shared/routes";
 import { successOrder } from "../checkout/success-order";

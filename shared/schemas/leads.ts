@@ -42,8 +42,11 @@ export const LeadSchema = v.object({
 export type LeadInput = v.InferInput<typeof LeadSchema>;
 export type Lead = v.InferOutput<typeof LeadSchema>;
 
+/** The texts a visitor may see for an e-mail validation failure. */
+export const EMAIL_ISSUE_KEYS = ["lead.emailRequired", "lead.emailInvalid", "lead.emailTooShort", "lead.emailTooLong"] as const;
+
 /** The locale key of the text a visitor sees for an e-mail validation failure. */
-export function emailIssueKey(message: string): "lead.emailRequired" | "lead.emailInvalid" | "lead.emailTooShort" | "lead.emailTooLong" {
+export function emailIssueKey(message: string): (typeof EMAIL_ISSUE_KEYS)[number] {
   switch (message) {
     case EMAIL_MESSAGES.required:
       return "lead.emailRequired";

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { MessageKey } from "../i18n";
 import { LOCALES } from "../locales";
 
 // Payloads of the checkout feature (spec 7.3; issue 4): the pay button's request, the answer it
@@ -59,7 +60,7 @@ export const CARD_FIELDS = ["email", "name", "city", "card", "expiry", "cvc", "t
 export type CardField = (typeof CARD_FIELDS)[number];
 
 /** Messages are locale keys: the page shows their translation next to the field. */
-export const CARD_FIELD_KEYS: Record<CardField, string> = {
+export const CARD_FIELD_KEYS = {
   email: "checkout.invalidEmail",
   name: "checkout.invalidName",
   city: "checkout.invalidCity",
@@ -68,7 +69,14 @@ export const CARD_FIELD_KEYS: Record<CardField, string> = {
   cvc: "checkout.invalidCvc",
   // The hosted page asks for the same consent as Stripe's does with consent_collection.
   terms: "consent.required",
-};
+} as const satisfies Record<CardField, MessageKey>;
+
+/**
+ * Every text the test checkout's form may show as a problem: a field's, a declined card, or the
+ * database busy with another program's lock.
+ */
+export const CHECKOUT_ERROR_KEYS = [...Object.values(CARD_FIELD_KEYS), "checkout.declined", "checkout.busy"] as const;
+export type CheckoutErrorKey = (typeof CHECKOUT_ERROR_KEYS)[number];
 
 const text = (key: string, max: number) => v.pipe(v.string(key), v.trim(), v.nonEmpty(key), v.maxLength(max, key));
 
@@ -95,10 +103,10 @@ export type TestCard = v.InferOutput<ReturnType<typeof testCardSchema>>;
 export function checkTestCard(
   value: unknown,
   now: Date,
-): { ok: true; card: TestCard } | { ok: false; errors: Partial<Record<CardField, string>> } {
+): { ok: true; card: TestCard } | { ok: false; errors: Partial<Record<CardField, CheckoutErrorKey>> } {
   const result = v.safeParse(testCardSchema(now), value, { abortPipeEarly: true });
   if (result.success) return { ok: true, card: result.output };
-  const errors: Partial<Record<CardField, string>> = {};
+  const errors: Partial<Record<CardField, CheckoutErrorKey>> = {};
   for (const issue of result.issues) {
     const key = issue.path?.[0]?.key;
     const field = CARD_FIELDS.find((f) => f === key);

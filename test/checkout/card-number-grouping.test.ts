@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { groupCardNumber } from "../../client/pages/test-checkout";
+import { groupCardNumber } from "../../client/components/card-form";
 
 // The test checkout groups the card number by four as it is typed; the caret stays after the digit
 // the visitor just typed or deleted. "|" marks the caret in these cases.

@@ -5,8 +5,7 @@ import { makePageData } from "../support/page-data";
 useDom();
 
 const { render, screen, fireEvent, waitFor } = await import("@testing-library/react");
-const { I18nProvider } = await import("../../client/i18n");
-const { ToastProvider } = await import("../../client/components/toast");
+const { IslandTestRoot } = await import("../support/islands");
 const { PayButton } = await import("../../client/components/pay-button");
 
 // The pay button with JavaScript (spec 4 "Payment", 8): busy, then redirect; or back to idle with
@@ -34,11 +33,9 @@ function stubFetch(answer: Answer) {
 function renderButton(locale: "fr" | "en" = "fr", consent = true) {
   const navigations: string[] = [];
   render(
-    <I18nProvider data={makePageData({ page: "payment" }, locale)}>
-      <ToastProvider>
-        <PayButton navigate={(url) => navigations.push(url)} />
-      </ToastProvider>
-    </I18nProvider>,
+    <IslandTestRoot names={["pay-button"]} page={makePageData({ page: "payment" }, locale)}>
+      <PayButton consentMissing={false} navigate={(url) => navigations.push(url)} />
+    </IslandTestRoot>,
   );
   if (consent) fireEvent.click(screen.getByRole("checkbox"));
   return navigations;

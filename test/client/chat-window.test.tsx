@@ -1,5 +1,5 @@
 import { afterEach, expect, mock, spyOn, test } from "bun:test";
-import { MESSAGES } from "../../server/locales";
+import { SOURCE_MESSAGES as MESSAGES } from "../../server/locales";
 import { LOCALES, type Locale } from "../../shared/locales";
 import { useDom } from "../support/dom";
 import { makePageData } from "../support/page-data";
@@ -7,8 +7,7 @@ import { makePageData } from "../support/page-data";
 useDom();
 
 const { render, screen, fireEvent, waitFor, act, cleanup } = await import("@testing-library/react");
-const { I18nProvider } = await import("../../client/i18n");
-const { ToastProvider } = await import("../../client/components/toast");
+const { IslandTestRoot } = await import("../support/islands");
 const { ChatWindow } = await import("../../client/components/chat-window");
 
 // The chat window with the server's answers faked: the conversation outlives the window, under the
@@ -26,11 +25,9 @@ const ISSUED = "AAAAAAAAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBBBBBBB";
 function openWindow(locale: Locale = "fr") {
   const data = makePageData({ page: "landing" }, locale);
   render(
-    <I18nProvider data={data}>
-      <ToastProvider>
-        <ChatWindow onClose={() => {}} />
-      </ToastProvider>
-    </I18nProvider>,
+    <IslandTestRoot names={["support"]} page={data}>
+      <ChatWindow onClose={() => {}} />
+    </IslandTestRoot>,
   );
   const input = screen.getByRole("textbox");
   if (!(input instanceof HTMLInputElement)) throw new Error("no input");

@@ -1,53 +1,44 @@
 import { expect, test } from "bun:test";
 import { useDom } from "../support/dom";
+import { serverHtml } from "../support/islands";
 import { makePageData } from "../support/page-data";
 
 useDom();
 
-const { render, screen, within, fireEvent } = await import("@testing-library/react");
-const { I18nProvider } = await import("../../client/i18n");
-const { ToastProvider } = await import("../../client/components/toast");
-const { DemoDialogProvider } = await import("../../client/components/demo-dialog");
+const { within } = await import("@testing-library/react");
 const { LandingPage } = await import("../../client/pages/landing");
-const { FaqList } = await import("../../client/components/faq");
 const { LanguageSwitcher } = await import("../../client/components/language-switcher");
 
-type Data = ReturnType<typeof makePageData>;
-function renderWithProviders(ui: React.ReactNode, data: Data = makePageData()) {
-  return render(
-    <I18nProvider data={data}>
-      <ToastProvider>
-        <DemoDialogProvider>{ui}</DemoDialogProvider>
-      </ToastProvider>
-    </I18nProvider>,
-  );
-}
+// The landing page as the server renders it (it is server HTML but for its islands).
+const landing = (data = makePageData()) => within(serverHtml(data, <LandingPage />));
 
 test("the landing page has the spec's count of cards in every section", () => {
-  renderWithProviders(<LandingPage />);
-  expect(screen.getAllByTestId("trust-badge")).toHaveLength(3);
-  expect(screen.getAllByTestId("feature-card")).toHaveLength(4);
-  expect(screen.getAllByTestId("testimonial")).toHaveLength(4);
-  expect(screen.getAllByTestId("benefit-card")).toHaveLength(6);
-  expect(screen.getAllByTestId("comparison-row")).toHaveLength(3);
-  expect(screen.getAllByTestId("step")).toHaveLength(4);
-  expect(screen.getAllByTestId("faq-item")).toHaveLength(5);
+  const page = landing();
+  expect(page.getAllByTestId("trust-badge")).toHaveLength(3);
+  expect(page.getAllByTestId("feature-card")).toHaveLength(4);
+  expect(page.getAllByTestId("testimonial")).toHaveLength(4);
+  expect(page.getAllByTestId("benefit-card")).toHaveLength(6);
+  expect(page.getAllByTestId("comparison-row")).toHaveLength(3);
+  expect(page.getAllByTestId("step")).toHaveLength(4);
+  expect(page.getAllByTestId("faq-item")).toHaveLength(5);
 });
 
 test("exactly five 'Voir la démo' buttons, each next to an 'Obtenir l'accès' link to the payment page", () => {
-  renderWithProviders(<LandingPage />);
-  const demo = screen.getAllByRole("link", { name: "Voir la démo" });
+  const html = serverHtml(makePageData(), <LandingPage />);
+  const page = within(html);
+  const demo = page.getAllByRole("link", { name: "Voir la démo" });
   expect(demo).toHaveLength(5);
-  const access = screen.getAllByRole("link", { name: "Obtenir l'accès" });
+  const access = page.getAllByRole("link", { name: "Obtenir l'accès" });
   expect(access).toHaveLength(5);
   for (const link of access) expect(link.getAttribute("href")).toBe("/paiement");
-  // The hero and the app preview each have the see-details button too.
-  expect(document.querySelectorAll("[data-demo-button]")).toHaveLength(7);
+  // The hero and the app preview each have the see-details button too, all links to the video
+  // that the demo island opens in its dialog.
+  const buttons = [...html.querySelectorAll("[data-demo-button]")];
+  expect(buttons.map((a) => a.getAttribute("href"))).toEqual(Array(7).fill("/demo-video.mp4"));
 });
 
 test("every testimonial shows initials, name, city and five stars", () => {
-  renderWithProviders(<LandingPage />);
-  for (const card of screen.getAllByTestId("testimonial")) {
+  for (const card of landing().getAllByTestId("testimonial")) {
     expect(within(card).getByRole("img", { name: "Noté 5 sur 5" })).toBeTruthy();
     expect(card.querySelectorAll(".stars svg")).toHaveLength(5);
     expect(card.querySelector(".avatar")?.textContent).toMatch(/^[A-Z]{2}$/);
@@ -55,47 +46,46 @@ test("every testimonial shows initials, name, city and five stars", () => {
 });
 
 test("the pricing card shows the configured price with the old price struck through", () => {
-  renderWithProviders(<LandingPage />);
-  expect(screen.getByTestId("price").textContent?.replace(/\s/g, " ")).toBe("29,99 €");
-  expect(screen.getByTestId("old-price").tagName).toBe("DEL");
-  expect(screen.getByTestId("old-price").textContent).toContain("99");
+  const page = landing();
+  expect(page.getByTestId("price").textContent?.replace(/\s/g, " ")).toBe("29,99 €");
+  expect(page.getByTestId("old-price").tagName).toBe("DEL");
+  expect(page.getByTestId("old-price").textContent).toContain("99");
 });
 
 test("once the offer has ended the pricing card shows the same price, with no struck-through price and no early-bird badge", () => {
   const data = makePageData();
-  renderWithProviders(<LandingPage />, { ...data, facts: { ...data.facts, offer: { on: false } } });
-  expect(screen.getByTestId("price").textContent?.replace(/\s/g, " ")).toBe("29,99 €");
-  expect(screen.queryByTestId("old-price")).toBeNull();
-  expect(screen.queryByTestId("early-bird")).toBeNull();
-  expect(document.querySelector("del")).toBeNull();
-  expect(screen.getByTestId("hero-badge").textContent).toBe(" Un seul paiement — sans abonnement");
+  const html = serverHtml({ ...data, facts: { ...data.facts, offer: { on: false } } }, <LandingPage />);
+  const page = within(html);
+  expect(page.getByTestId("price").textContent?.replace(/\s/g, " ")).toBe("29,99 €");
+  expect(page.queryByTestId("old-price")).toBeNull();
+  expect(page.queryByTestId("early-bird")).toBeNull();
+  expect(html.querySelector("del")).toBeNull();
+  expect(page.getByTestId("hero-badge").textContent).toBe(" Un seul paiement — sans abonnement");
 });
 
 test("the landing page speaks English under /en", () => {
-  renderWithProviders(<LandingPage />, makePageData({ page: "landing" }, "en"));
-  expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Every film and series. One payment. For life.");
-  expect(screen.getAllByRole("link", { name: "See the demo" })).toHaveLength(5);
-  expect(screen.getByTestId("price").textContent).toBe("€29.99");
+  const page = landing(makePageData({ page: "landing" }, "en"));
+  expect(page.getByRole("heading", { level: 1 }).textContent).toBe("Every film and series. One payment. For life.");
+  expect(page.getAllByRole("link", { name: "See the demo" })).toHaveLength(5);
+  expect(page.getByTestId("price").textContent).toBe("€29.99");
 });
 
-test("FAQ: opening a question closes the open one, and the open one can be closed again", () => {
-  renderWithProviders(<FaqList />);
-  const items = screen.getAllByTestId("faq-item");
-  const [first, second] = items;
-  if (!(first instanceof HTMLDetailsElement) || !(second instanceof HTMLDetailsElement)) throw new Error("not <details>");
-  fireEvent.click(first.querySelector("summary")!);
-  expect(first.open).toBe(true);
-  fireEvent.click(second.querySelector("summary")!);
-  expect(second.open).toBe(true);
-  expect(first.open).toBe(false);
-  expect(items.filter((d) => d instanceof HTMLDetailsElement && d.open)).toHaveLength(1);
-  fireEvent.click(second.querySelector("summary")!);
-  expect(items.filter((d) => d instanceof HTMLDetailsElement && d.open)).toHaveLength(0);
+test("the app preview offers a 640, 960 and 1280 px file for the width it takes, loaded lazily", () => {
+  const html = serverHtml(makePageData(), <LandingPage />);
+  const image = html.querySelector(".preview__image img");
+  if (image === null) throw new Error("no app preview");
+  expect(image.getAttribute("srcset")).toBe("/assets/app-preview-640.webp 640w, /assets/app-preview-960.webp 960w, /assets/app-preview-1280.webp 1280w");
+  expect(image.getAttribute("sizes")).toBe("(min-width: 900px) 568px, calc(100vw - 40px)");
+  expect(image.getAttribute("loading")).toBe("lazy");
+});
+
+test("FAQ: the five questions are one group of <details>, which the browser keeps to one open, script or not", () => {
+  const items = landing().getAllByTestId("faq-item");
+  expect(items.map((item) => [item.tagName, item.getAttribute("name")])).toEqual(Array(5).fill(["DETAILS", "faq"]));
 });
 
 test("language switcher: four flags, the active one marked and not a link, the others link to the same page", () => {
-  renderWithProviders(<LanguageSwitcher />, makePageData({ page: "payment" }, "it"));
-  const nav = screen.getByRole("navigation");
+  const nav = within(serverHtml(makePageData({ page: "payment" }, "it"), <LanguageSwitcher />)).getByRole("navigation");
   const current = nav.querySelector('[aria-current="true"]');
   expect(current?.textContent).toBe("Italiano");
   expect(current?.tagName).not.toBe("A");

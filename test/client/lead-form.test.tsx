@@ -1,5 +1,5 @@
 import { afterEach, expect, mock, spyOn, test } from "bun:test";
-import { MESSAGES } from "../../server/locales";
+import { COMPILED, SOURCE_MESSAGES as MESSAGES } from "../../server/locales";
 import { LOCALES, type Locale } from "../../shared/locales";
 import { useDom } from "../support/dom";
 import { makePageData } from "../support/page-data";
@@ -7,9 +7,8 @@ import { makePageData } from "../support/page-data";
 useDom();
 
 const { render, screen, fireEvent, waitFor, act, cleanup } = await import("@testing-library/react");
-const { I18nProvider } = await import("../../client/i18n");
-const { ToastProvider } = await import("../../client/components/toast");
-const { FooterLeadForm } = await import("../../client/components/lead-form");
+const { IslandTestRoot } = await import("../support/islands");
+const { LeadSection } = await import("../../client/components/lead-form");
 
 // The spec's error catalogue for lead submits (section 8), through the free-demo form (the popup
 // uses the same hook; its browser journey is in test/e2e/leads.test.ts).
@@ -20,12 +19,11 @@ afterEach(() => {
 });
 
 function renderForm(locale: Locale = "fr", data = makePageData({ page: "landing" }, locale)) {
+  const posted = data.view.page === "landing" ? data.view.lead : undefined;
   const view = render(
-    <I18nProvider data={data}>
-      <ToastProvider>
-        <FooterLeadForm />
-      </ToastProvider>
-    </I18nProvider>,
+    <IslandTestRoot names={["lead-form"]} page={data}>
+      <LeadSection posted={posted} />
+    </IslandTestRoot>,
   );
   const form = view.container.querySelector("form");
   const input = view.container.querySelector('input[type="email"]');
@@ -94,9 +92,7 @@ test("another refusal shows the translated e-mail error; a server failure or net
 });
 
 test("without a translation the spec's English fallbacks are shown", async () => {
-  const messages = { ...MESSAGES.fr };
-  delete messages["lead.rateLimit"];
-  delete messages["lead.emailError"];
+  const { "lead.rateLimit": _rateLimit, "lead.emailError": _emailError, ...messages } = COMPILED.fr;
   answer(429, { error: "Rate limit exceeded" });
   const first = renderForm("fr", makePageData({ page: "landing" }, "fr", { messages }));
   await submit(first.form, first.input, "someone@example.com");

@@ -55,14 +55,10 @@ function openContext(width: number): Promise<BrowserContext> {
   return site.newContext({ viewport: { width, height: width < 768 ? 740 : 900 }, bypassCSP: true, reducedMotion: "reduce" });
 }
 
-/** Loaded, hydrated (React's props on <main>, the support button shown where there is one) and in its font. */
+/** Loaded, its islands seen by their loader (client/entry.ts: each has a state), and in its font. */
 async function visit(page: Page, path: string) {
   await page.goto(path);
-  await page.waitForFunction(() => {
-    const main = document.querySelector("main");
-    const support = document.querySelector("aside.support");
-    return main !== null && Object.keys(main).some((k) => k.startsWith("__reactProps")) && (support === null || !support.hasAttribute("hidden"));
-  });
+  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>("[data-island]")].every((c) => c.dataset.islandState !== undefined));
   await page.evaluate(() => document.fonts.ready);
 }
 

@@ -36,6 +36,19 @@ test("npm run build makes one executable that serves the whole site from another
     const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThan(3);
     for (const url of assets) expect({ url, status: (await fetch(base + url)).status }).toEqual({ url, status: 200 });
+    // The islands' code: every chunk the loader's script imports, directly or through another chunk.
+    const scripts = assets.filter((url) => url.endsWith(".js"));
+    const chunks = new Set<string>();
+    for (let i = 0; i < scripts.length; i++) {
+      const code = await (await fetch(base + scripts[i])).text();
+      for (const m of code.matchAll(/"\.\/(chunk-[a-z0-9]+\.js)"/g)) {
+        const url = `/assets/${m[1]}`;
+        if (!chunks.has(url)) scripts.push(url);
+        chunks.add(url);
+      }
+    }
+    expect(chunks.size).toBeGreaterThan(5);
+    for (const url of chunks) expect({ url, status: (await fetch(base + url)).status }).toEqual({ url, status: 200 });
     const video = await fetch(`${base}/demo-video.mp4`);
     expect(video.headers.get("content-type")).toBe("video/mp4");
     expect((await video.arrayBuffer()).byteLength).toBeGreaterThan(10_000);

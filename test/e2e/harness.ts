@@ -132,6 +132,33 @@ export function useSite(options: { env?: Record<string, string> } = {}) {
   };
 }
 
+/** Where each island of the page stands (client/entry.ts), as "name:state". */
+export function islandStates(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...document.querySelectorAll<HTMLElement>("[data-island]")].map((c) => `${c.dataset.island}:${c.dataset.islandState}`));
+}
+
+/**
+ * Does what brings every island of the page to life, as a visitor would: opens the <details> that
+ * hold one, scrolls to the end, points at each island, and (when the page runs under Playwright's
+ * clock) lets the exit popup's time come. Resolves once every island is hydrated or had nothing to do.
+ */
+export async function hydrateAllIslands(page: Page, options: { clock?: boolean } = {}): Promise<void> {
+  await page.evaluate(async () => {
+    for (const details of document.querySelectorAll("details")) if (details.querySelector("[data-island]")) details.open = true;
+    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight / 2) {
+      window.scrollTo(0, y);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    for (const container of document.querySelectorAll<HTMLElement>("[data-island]")) {
+      container.firstElementChild?.dispatchEvent(new PointerEvent("pointerover", { bubbles: true }));
+    }
+  });
+  if (options.clock) await page.clock.runFor(30_000);
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLElement>("[data-island]")].every((c) => c.dataset.islandState === "hydrated" || c.dataset.islandState === "skipped"),
+  );
+}
+
 export function artifactPath(name: string): string {
   mkdirSync(ARTIFACTS, { recursive: true });
   return join(ARTIFACTS, name);

@@ -50,8 +50,8 @@ async function openWithPausedClock(baseUrl: string, viewport = { width: 1280, he
   const list = page.waitForResponse((r) => r.url().endsWith("/api/social-proof"));
   await page.goto("/");
   await list;
-  // Hydrated: the support button (hidden until then) is visible.
-  await page.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
+  // The loader has decided: the toast's island is hydrated when there is a purchase to show.
+  await page.waitForFunction(() => ["hydrated", "skipped"].includes(document.querySelector('[data-island="social-proof"]')?.getAttribute("data-island-state") ?? ""));
   return page;
 }
 
@@ -95,7 +95,7 @@ test("once dismissed, the toast stays hidden for the rest of the visit", async (
   const requests: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
   await page.goto("/paiement");
-  await page.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
+  await page.locator('[data-island="social-proof"][data-island-state="skipped"]').waitFor({ state: "attached" });
   await page.clock.runFor(20_000);
   expect(await page.locator(".social-proof__card").count()).toBe(0);
   expect(requests.filter((u) => u.endsWith("/api/social-proof"))).toEqual([]);
@@ -109,6 +109,8 @@ test("with no paid order, no toast ever appears", async () => {
     expect(await page.locator(".social-proof__card").count()).toBe(0);
   }
   expect(await page.locator(".social-proof").textContent()).toBe("");
+  // Nothing to show: the toast's code was never loaded.
+  expect(await page.locator('[data-island="social-proof"]').getAttribute("data-island-state")).toBe("skipped");
   await page.context().close();
 }, 90_000);
 

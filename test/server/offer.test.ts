@@ -6,7 +6,7 @@ import { openDb } from "../../db/client";
 import { createWriter } from "../../db/writer";
 import { emailLeads, mailOutbox } from "../../db/schema";
 import { composeMail } from "../../server/mail/compose";
-import { MESSAGES } from "../../server/locales";
+import { SOURCE_MESSAGES as MESSAGES } from "../../server/locales";
 import { firstStartedAt } from "../../server/offer";
 import { LOCALES, type Locale } from "../../shared/locales";
 import { defaultOfferEnd, formatOfferEnd } from "../../shared/offer";
@@ -36,7 +36,8 @@ function oldPricePattern(locale: Locale): RegExp {
 /** The literal words of the offer's texts (before their first placeholder): "Launch offer — ends on"... */
 function offerPhrases(locale: Locale): string[] {
   const m = MESSAGES[locale];
-  return ["heroBadge", "pricingSubtitle", "earlyBird", "offer.endsOn", "pricing.oldPrice"].map((k) => (m[k] ?? "").split("{")[0]!.trim()).filter((p) => p.length >= 5);
+  const keys = ["heroBadge", "pricingSubtitle", "earlyBird", "offer.endsOn", "pricing.oldPrice"] as const;
+  return keys.map((k) => m[k].split("{")[0]!.trim()).filter((p) => p.length >= 5);
 }
 
 async function everyPage(s: TestSite): Promise<{ locale: Locale; path: string; html: string }[]> {

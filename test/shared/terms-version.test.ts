@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { MESSAGES } from "../../server/locales";
+import { SOURCE_MESSAGES as MESSAGES } from "../../server/locales";
 import { TERMS_VERSION } from "../../shared/legal";
 import { LOCALES } from "../../shared/locales";
 
@@ -15,9 +15,9 @@ const TERMS_TEXT_HASHES: Record<string, string> = {
 function termsTextHash(): string {
   const hash = createHash("sha256");
   for (const locale of LOCALES) {
-    const messages = MESSAGES[locale];
-    for (const key of Object.keys(messages).filter((k) => k.startsWith("terms.") || k === "consent.label").sort()) {
-      hash.update(`${locale}\u0000${key}\u0000${messages[key]}\u0000`);
+    const entries = Object.entries(MESSAGES[locale]).filter(([key]) => key.startsWith("terms.") || key === "consent.label");
+    for (const [key, text] of entries.sort(([a], [b]) => (a < b ? -1 : 1))) {
+      hash.update(`${locale}\u0000${key}\u0000${text}\u0000`);
     }
   }
   return hash.digest("hex");

@@ -1,23 +1,27 @@
-import type { PageData, View } from "../../client/page-data";
-import { MESSAGES } from "../../server/locales";
 import { testConfig } from "../../server/config";
+import { COMPILED } from "../../server/locales";
+import { siteValues } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
+import type { PageData, View } from "../../shared/page-data";
 import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
 import { defaultOfferEnd } from "../../shared/offer";
 import { buildSiteFacts } from "../../shared/site-facts";
 
-/** Page data as the server would send it, for component tests. */
+/** Page data as the server would render a page from, for component tests. */
 export function makePageData(view: View = { page: "landing" }, locale: Locale = "fr", overrides: Partial<PageData> = {}): PageData {
   const config = testConfig();
+  // As on a site started today: the early-bird offer runs (server/offer.ts).
+  const facts = buildSiteFacts({ ...config.site, offerEndsAt: defaultOfferEnd(new Date()) }, locale);
+  const messages = overrides.messages ?? COMPILED[locale];
   return {
     view,
     locale,
     alternates: isSitePageId(view.page) ? alternatesFor(view.page) : null,
     canonicalPath: isSitePageId(view.page) ? pathFor(view.page, locale) : null,
     baseUrl: "http://localhost:3000",
-    messages: MESSAGES[locale],
-    // As on a site started today: the early-bird offer runs (server/offer.ts).
-    facts: buildSiteFacts({ ...config.site, offerEndsAt: defaultOfferEnd(new Date()) }, locale),
+    messages,
+    values: siteValues(locale, messages, facts),
+    facts,
     assets: {
       js: "/assets/entry.js",
       css: "/assets/styles.css",
@@ -25,6 +29,7 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
       poster: "/assets/demo-poster.webp",
       video: "/demo-video.mp4",
       preview640: "/assets/app-preview-640.webp",
+      preview960: "/assets/app-preview-960.webp",
       preview1280: "/assets/app-preview-1280.webp",
       ogImage: "/assets/og-image.jpg",
       favicon: "/favicon.svg",

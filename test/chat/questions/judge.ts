@@ -1,5 +1,5 @@
 import type { Config } from "../../../server/config";
-import { MESSAGES } from "../../../server/locales";
+import { COMPILED } from "../../../server/locales";
 import { siteTranslator } from "../../../shared/i18n";
 import type { Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
@@ -114,7 +114,7 @@ export type Judge = (question: ChatQuestion, answer: string) => Verdict;
 export function createJudge(site: Config["site"]): Judge {
   const context = (lang: Locale) => {
     const facts = buildSiteFacts(site, lang);
-    const t = siteTranslator(lang, MESSAGES[lang], facts);
+    const t = siteTranslator(lang, COMPILED[lang], facts);
     return {
       price: literal(facts.price),
       email: literal(facts.supportEmail),

@@ -1,0 +1,36 @@
+import { useEffect } from "react";
+
+// Islands that show nothing: what a page does in the browser besides its HTML.
+
+/**
+ * A pending order's success page: look again every few seconds until the provider's confirmation
+ * has arrived, for two minutes at most (then the visitor has the refresh button and the e-mail that
+ * will follow).
+ */
+export function PendingRefresh() {
+  useEffect(() => {
+    const key = `pending-refresh:${window.location.search}`;
+    let started = Date.now();
+    try {
+      started = Number(window.sessionStorage.getItem(key) ?? Date.now());
+      window.sessionStorage.setItem(key, String(started));
+    } catch {
+      // no storage: refresh for two minutes from this load
+    }
+    if (Date.now() - started > 120_000) return;
+    const timer = setTimeout(() => window.location.reload(), 4000);
+    return () => clearTimeout(timer);
+  }, []);
+  return null;
+}
+
+/**
+ * Spec section 2: the unknown path is logged to the console. (The page itself does not carry the
+ * path, so the server renders it once per language.)
+ */
+export function NotFoundLog() {
+  useEffect(() => {
+    console.error("404 Error: User attempted to access non-existent route:", window.location.pathname);
+  }, []);
+  return null;
+}

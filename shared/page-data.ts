@@ -1,0 +1,128 @@
+import type { CompiledMessages, MessageValues } from "./i18n";
+import type { LegalFacts } from "./legal";
+import type { Locale } from "./locales";
+import type { CardField, CheckoutErrorKey } from "./schemas/payment";
+import type { SiteFacts } from "./site-facts";
+
+// The page contract: what the server renders a page from, and the part of it the browser receives
+// to bring the page's interactive parts ("islands") to life.
+
+/** URLs of the static assets, content-hashed where the file allows it. */
+export type AssetUrls = {
+  /** The islands' loader (client/entry.ts); everything else it needs, it imports when needed. */
+  js: string;
+  css: string;
+  font: string | null;
+  poster: string;
+  video: string;
+  preview640: string;
+  preview960: string;
+  preview1280: string;
+  ogImage: string;
+  favicon: string;
+  appleTouchIcon: string;
+};
+
+/** What the success page knows about the order named by `session_id` (issue 4). */
+export type SuccessOrder =
+  | { state: "none" } // no session_id: the spec's text
+  // Where the access e-mail of a paid order stands, so the page says only what is true.
+  | { state: "paid"; email: string | null; delivery: "sent" | "sending" | "failed" | "none" }
+  | { state: "pending" }
+  | { state: "unknown" };
+
+/** The built-in test checkout's card page (issue 4). Errors are the texts' keys. */
+export type TestCheckoutView = {
+  page: "test-checkout";
+  session: { id: string; amount: string; status: "open" | "complete" | "expired"; cancelUrl: string; successUrl: string; paymentPath: string };
+  /** What the buyer typed, sent back with the page after a problem (never the card); `terms`: the box was ticked. */
+  values: { email: string; name: string; city: string; terms: boolean };
+  errors: Partial<Record<CardField | "form", CheckoutErrorKey>>;
+};
+
+/** The outcome of a plain form post to /api/access/resend, shown on the access page (`?status=`). */
+export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
+
+/** The outcome of a plain form post to /api/leads, shown on the landing page (`?lead=`). */
+export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
+
+/** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
+export type PaymentPageError = "provider" | "rate-limited" | "invalid" | "consent";
+
+export type View =
+  | { page: "landing"; lead?: LeadFlag }
+  | { page: "payment"; error?: PaymentPageError }
+  | { page: "success"; order: SuccessOrder }
+  | { page: "canceled" }
+  | { page: "guide" }
+  | { page: "legal-notice"; legal: LegalFacts }
+  | { page: "terms"; legal: LegalFacts }
+  | { page: "privacy"; legal: LegalFacts }
+  | { page: "access"; status?: AccessFlag }
+  | { page: "unsubscribe"; state: "done" | "unknown" }
+  | { page: "not-found" }
+  /** `busy`: a write waited its whole bound for another program's database lock (503); nothing changed. */
+  | { page: "error"; reason?: "busy" }
+  | TestCheckoutView;
+
+/** Everything a page is rendered from on the server. Only `IslandData` reaches the browser. */
+export type PageData = {
+  view: View;
+  locale: Locale;
+  /** The path of this page in each language, for the switcher and hreflang; null when none. */
+  alternates: Record<Locale, string> | null;
+  /** The page's canonical path; null for pages that are not one of the site's (404, error, test checkout). */
+  canonicalPath: string | null;
+  baseUrl: string;
+  /** The language's whole catalogue, compiled (server/locales.ts). */
+  messages: CompiledMessages;
+  /** The values any text may name (shared/i18n.ts siteValues). */
+  values: MessageValues;
+  facts: SiteFacts;
+  assets: AssetUrls;
+};
+
+type NoProps = Record<string, never>;
+
+/**
+ * The interactive parts of the pages, each rendered on the server inside its own container and
+ * hydrated on its own, with these props. A new one is a name here, a component in client/islands/
+ * (registered in client/islands/index.ts for the browser and server/islands.tsx for the server).
+ */
+export type IslandProps = {
+  /** The demo video's dialog, opened by any `[data-demo-button]` link of the page. */
+  demo: { poster: string; video: string };
+  /** The free-demo form at the end of the landing page. */
+  "lead-form": { posted?: LeadFlag };
+  /** "Lost your access e-mail?" (FAQ, success page, access page). */
+  "access-form": { posted?: AccessFlag };
+  /** `consentMissing`: the server sent the page back because the consent box was not ticked. */
+  "pay-button": { consentMissing: boolean };
+  /** The test checkout's card form. */
+  "card-form": { view: TestCheckoutView };
+  /** The lead popup; `usedForm`: the visitor just posted the free-demo form without JavaScript. */
+  "exit-popup": { usedForm: boolean };
+  /** The floating support button, its menu and (loaded when opened) the chat window. */
+  support: { supportEmail: string };
+  /** Recent real purchases: the answer of GET /api/social-proof, fetched in the browser before the island is loaded. */
+  "social-proof": { feed?: unknown };
+  /** Where every island's notifications appear (one region per page). */
+  toasts: NoProps;
+  /** A pending order's success page looks again until the payment is confirmed. */
+  "pending-refresh": NoProps;
+  /** The 404 page logs the unknown path to the console (spec section 2). */
+  "not-found-log": NoProps;
+};
+export type IslandName = keyof IslandProps;
+
+/** The page's islands and the texts they use, as a JSON script element (`ISLAND_DATA_ID`). */
+export type IslandData = {
+  locale: Locale;
+  values: MessageValues;
+  /** Only the texts the page's islands use, compiled. */
+  messages: CompiledMessages;
+  /** Props of each island, by the index in its container's `data-island-props`. */
+  islands: IslandProps[IslandName][];
+};
+
+export const ISLAND_DATA_ID = "island-data";

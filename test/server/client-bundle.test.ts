@@ -1,0 +1,38 @@
+import { expect, test } from "bun:test";
+import { buildClient, type ClientFile } from "../../server/assets";
+
+// What the browser is sent (issue 10): the page's one script is the islands' loader, and the code
+// of React, the forms, payment and chat comes in files of their own, loaded when an island needs
+// them. The ICU message parser is in none of them: texts arrive compiled.
+
+const files = await buildClient();
+const text = (file: ClientFile) => new TextDecoder().decode(file.body);
+const scripts = files.filter((file) => file.name.endsWith(".js"));
+const entry = scripts.find((file) => file.name.startsWith("entry-"));
+const holding = (marker: string) => scripts.filter((file) => text(file).includes(marker)).map((file) => file.name);
+
+test("the page's script holds no React and no code for payment, chat or leads: those are chunks it imports when needed", () => {
+  if (entry === undefined) throw new Error("no entry script");
+  const code = text(entry);
+  // React's element marker, and the endpoints the forms and the chat call.
+  for (const marker of ["react.transitional.element", "/api/payment", "/api/chat", "/api/leads", "/api/access/resend"]) {
+    expect({ marker, inEntry: code.includes(marker) }).toEqual({ marker, inEntry: false });
+    expect({ marker, chunks: holding(marker).length > 0 }).toEqual({ marker, chunks: true });
+  }
+  expect(code).toContain('import("./chunk-');
+});
+
+test("the chat window's code is a chunk apart from the support button's, which imports it only when the menu opens", () => {
+  const chat = holding("/api/chat");
+  const support = holding("support.emailCopiedDesc");
+  expect(chat).toHaveLength(1);
+  expect(support).toHaveLength(1);
+  expect(chat).not.toEqual(support);
+  expect(text(scripts.find((file) => file.name === support[0])!)).toContain(`import("./${chat[0]}")`);
+});
+
+test("no file holds the ICU message parser", () => {
+  // An error name only the parser has (its no-parser build, which the browser gets, has none).
+  expect(holding("EXPECT_ARGUMENT_CLOSING_BRACE")).toEqual([]);
+  expect(holding("IntlMessageFormat").length + holding("formatToParts").length).toBeGreaterThan(0);
+});
