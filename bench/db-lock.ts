@@ -58,7 +58,7 @@ try {
   // One test checkout per moment, opened before the lock (opening one writes its pending order).
   const cardPages: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const start = await fetch(`${base}/api/payment`, { method: "POST", headers: form, body: "locale=fr", redirect: "manual" });
+    const start = await fetch(`${base}/api/payment`, { method: "POST", headers: form, body: "locale=fr&acceptTerms=yes", redirect: "manual" });
     cardPages.push(start.headers.get("location") ?? "");
   }
   // Warm: the first render of / is cached afterwards, as on a server that has been up a while.
@@ -89,7 +89,7 @@ try {
         fetch(`${base}${cardPages[i]}`, {
           method: "POST",
           headers: form,
-          body: new URLSearchParams({ email: `buyer-${i}@example.com`, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString(),
+          body: new URLSearchParams({ email: `buyer-${i}@example.com`, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes" }).toString(),
           redirect: "manual",
         }),
       ),

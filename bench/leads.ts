@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
+import { PRODUCTION_READY_ENV } from "../test/support/production-env";
 import { fmt, runLoad, type LoadResult, startBenchServer } from "./load";
 
 const root = join(import.meta.dir, "..");
@@ -18,7 +19,7 @@ mkdirSync(benchRoot, { recursive: true });
 
 async function benchOne(synchronous: "FULL" | "NORMAL", run: number): Promise<LoadResult> {
   const dataDir = mkdtempSync(join(benchRoot, `bench-leads-${synchronous.toLowerCase()}-`));
-  const server = await startBenchServer([process.execPath, "run", join(root, "server/main.ts")], { DATA_DIR: dataDir, NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true", TRUST_PROXY: "true", SQLITE_SYNCHRONOUS: synchronous }, root);
+  const server = await startBenchServer([process.execPath, "run", join(root, "server/main.ts")], { ...PRODUCTION_READY_ENV, DATA_DIR: dataDir, ALLOW_TEST_CHECKOUT: "true", TRUST_PROXY: "true", SQLITE_SYNCHRONOUS: synchronous }, root);
   const base = server.base;
   try {
     let n = 0;

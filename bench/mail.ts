@@ -304,10 +304,10 @@ async function main() {
       const buy = async (email: string): Promise<{ committed: number; requestMs: number }> => {
         const n = ++ipCounter; // each buyer from its own address: the payment rate limit is per address
         const headers = { ...FORM, "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
-        const start = await site.request("/api/payment", { method: "POST", headers, body: "locale=fr" });
+        const start = await site.request("/api/payment", { method: "POST", headers, body: "locale=fr&acceptTerms=yes" });
         const cardPage = start.headers.get("location") ?? "";
         if (start.status !== 303 || !cardPage.startsWith("/checkout/test/")) throw new Error(`POST /api/payment: ${start.status} ${cardPage}`);
-        const body = new URLSearchParams({ email, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
+        const body = new URLSearchParams({ email, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes" }).toString();
         const t0 = wallMs();
         const paid = await site.request(cardPage, { method: "POST", headers, body });
         const committed = wallMs();

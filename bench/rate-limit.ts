@@ -8,6 +8,7 @@ import { LEAD_RATE_LIMIT } from "../server/leads/controller";
 import { createLogger } from "../server/log";
 import { createRateLimiter } from "../server/http/rate-limit";
 import { openRateLimitStore, rateLimitDbPath } from "../server/http/rate-limit-store";
+import { PRODUCTION_READY_ENV } from "../test/support/production-env";
 import { startBenchServer } from "./load";
 
 const root = join(import.meta.dir, "..");
@@ -43,7 +44,7 @@ for (const tracked of [0, 50_000, 200_000]) {
 }
 
 const dataDir = mkdtempSync(join(benchRoot, "bench-rate-limit-shared-"));
-const env = { DATA_DIR: dataDir, NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true", TRUST_PROXY: "true" };
+const env = { ...PRODUCTION_READY_ENV, DATA_DIR: dataDir, ALLOW_TEST_CHECKOUT: "true", TRUST_PROXY: "true" };
 const cmd = [process.execPath, "run", join(root, "server/main.ts")];
 const servers = [await startBenchServer(cmd, env, root), await startBenchServer(cmd, env, root)];
 try {

@@ -8,6 +8,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Stripe from "stripe";
+import { PRODUCTION_READY_ENV } from "../test/support/production-env";
 import { startBenchServer } from "./load";
 
 const root = join(import.meta.dir, "..");
@@ -57,7 +58,9 @@ for (let i = deliveries.length - 1; i > 0; i--) {
 
 const server = await startBenchServer(
   [process.execPath, "run", join(root, "server/main.ts")],
-  { DATA_DIR: dataDir, NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example", STRIPE_SECRET_KEY: "sk_test_bench", STRIPE_WEBHOOK_SECRET: SECRET },
+  // A live-mode key (no call reaches Stripe: only signed webhooks are sent) and an SMTP server that
+  // refuses at once, as production requires both; the access e-mails then wait in the outbox.
+  { ...PRODUCTION_READY_ENV, DATA_DIR: dataDir, STRIPE_SECRET_KEY: "sk_live_bench", STRIPE_WEBHOOK_SECRET: SECRET, SMTP_URL: "smtp://127.0.0.1:1" },
   root,
 );
 const base = server.base;

@@ -10,6 +10,7 @@ import { LandingPage } from "./pages/landing";
 import { PaymentPage } from "./pages/payment";
 import { AccessPage } from "./pages/access";
 import { GuidePage } from "./pages/guide";
+import { LegalNoticePage, PrivacyPage, TermsPage } from "./pages/legal";
 import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
 import { TestCheckoutPage } from "./pages/test-checkout";
 
@@ -68,6 +69,12 @@ function PageBody() {
       return <CanceledPage />;
     case "guide":
       return <GuidePage />;
+    case "legal-notice":
+      return <LegalNoticePage legal={view.legal} />;
+    case "terms":
+      return <TermsPage legal={view.legal} />;
+    case "privacy":
+      return <PrivacyPage legal={view.legal} />;
     case "access":
       return <AccessPage status={view.status} />;
     case "unsubscribe":
@@ -115,15 +122,27 @@ function Head() {
     canceled: "meta.canceledTitle",
     guide: "meta.guideTitle",
     access: "meta.accessTitle",
+    "legal-notice": "meta.legalNoticeTitle",
+    terms: "meta.termsTitle",
+    privacy: "meta.privacyTitle",
     unsubscribe: "meta.unsubscribeTitle",
     "not-found": "meta.notFoundTitle",
     error: "meta.title",
     "test-checkout": "meta.checkoutTitle",
   };
-  const title = t(titleKey[view.page]);
-  // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds:
-  // it says what it is about rather than the sales pitch every other page shares.
-  const description = t(view.page === "guide" ? "meta.guideDescription" : "meta.description");
+  // The success page claims success only for a paid order (issue 12); its title says what it shows.
+  const successTitles = { paid: "meta.successTitle", pending: "meta.successPendingTitle", unknown: "meta.successUnknownTitle", none: "meta.successNoneTitle" } as const;
+  const title = t(view.page === "success" ? successTitles[view.order.state] : titleKey[view.page]);
+  // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds,
+  // and the legal pages are found by what they are: they say what they are about rather than the
+  // sales pitch every other page shares.
+  const descriptionKey: Partial<Record<PageData["view"]["page"], MessageKey>> = {
+    guide: "meta.guideDescription",
+    "legal-notice": "meta.legalNoticeDescription",
+    terms: "meta.termsDescription",
+    privacy: "meta.privacyDescription",
+  };
+  const description = t(descriptionKey[view.page] ?? "meta.description");
   const indexable = isSitePageId(view.page) && view.page !== "success" && view.page !== "canceled" && view.page !== "access";
   return (
     <head>

@@ -43,6 +43,14 @@ export const orders = sqliteTable(
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
+    /**
+     * When the buyer ticked the payment page's box: the terms of sale accepted, immediate access
+     * asked for and the withdrawal right's loss acknowledged (Directive 2011/83/EU art. 16(m)).
+     * Null only for an order the site did not start itself (a checkout found by a webhook alone).
+     */
+    termsAcceptedAt: integer("terms_accepted_at", { mode: "timestamp_ms" }),
+    /** The TERMS_VERSION (shared/legal.ts) the buyer accepted. */
+    termsVersion: text("terms_version"),
   },
   (t) => [
     uniqueIndex("orders_checkout_id_unique").on(t.checkoutId),
@@ -194,3 +202,13 @@ export const accessResends = sqliteTable(
   },
   (t) => [index("access_resends_email_idx").on(t.email, t.createdAt)],
 );
+
+/**
+ * Facts about the site itself, each written once and never changed: `first_started_at` (ms since
+ * the epoch) is the default early-bird offer's starting point (server/offer.ts).
+ */
+export const siteSettings = sqliteTable("site_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -29,8 +29,8 @@ let note = "";
 try {
   const config = loadConfig();
   const log = createLogger("warn");
-  const staticPages = createStaticPages({ documents: createDocumentRenderer({ config, assets }), log, config });
-  const made = await staticPages.warm(staticPageRefs());
+  const staticPages = createStaticPages({ documents: createDocumentRenderer({ config, assets, now: () => new Date() }), log, config });
+  const made = await staticPages.warm(staticPageRefs(config));
   if (made.failed > 0) throw new Error(`${made.failed} pages failed to render`);
   pages = staticPages.finished();
   note = `, ${pages.length} pages for ${config.publicBaseUrl}`;

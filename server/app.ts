@@ -22,7 +22,7 @@ import { socialProofController } from "./social-proof/controller";
 /** Builds the whole site as one Elysia app; `server/main.ts` only listens. */
 export function createApp(deps: AppDeps) {
   const { config, log, render } = deps;
-  const plainPages = plainPageAnswers(deps.staticPages);
+  const plainPages = plainPageAnswers(deps.staticPages, deps.config);
   const app = (
     new Elysia({
       // Route by the path alone. By default Elysia looks for the path from the 12th character of the

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import * as v from "valibot";
 import { eq } from "drizzle-orm";
 import { openDb, type Db } from "../db/client";
 import { orders } from "../db/schema";
@@ -10,11 +11,14 @@ import type { Config } from "./config";
 import { exportCsv, isExportName } from "./export-csv";
 import { findLicenses, resetActivations, setLicenseEnabled } from "./licenses/service";
 import { listOutbox, retryMail } from "./mail/outbox";
+import { describeErasure, eraseByEmail } from "./privacy/erase";
 import { normalizeLicenseKey } from "../shared/license-key";
 
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
   site leads export           print the e-mail leads as CSV
+  site leads erase EMAIL      erase a person's data on request: their demo request and its e-mails, the chat
+                              conversations that mention the address, their access-resend requests (orders are kept)
   site orders export          print the orders as CSV
   site chats export           print the support-chat transcripts as CSV
   site licenses export        print the licence keys as CSV (status, order, buyer, activations)
@@ -45,6 +49,7 @@ export async function runCommand(
   const [command, action, arg] = argv;
   const known =
     (isExportName(command) && action === "export") ||
+    (command === "leads" && action === "erase") ||
     (command === "licenses" && (action === "show" || action === "disable" || action === "enable" || action === "reset")) || (command === "mail" && (action === "list" || action === "retry")) || (command === "orders" && (action === "resend" || action === "refund"));
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
@@ -75,6 +80,7 @@ export async function runCommand(
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
+    if (command === "leads") return await erase(write, arg, out, err);
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
@@ -135,6 +141,18 @@ async function licenseCommand(db: Db, write: Write, config: Config, action: stri
     return 1;
   }
   out(`${key} ${action === "enable" ? "enabled" : "disabled"}.\n`);
+  return 0;
+}
+
+const EraseEmail = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email());
+
+async function erase(write: Write, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  const email = v.safeParse(EraseEmail, arg ?? "");
+  if (!email.success) {
+    err(`leads erase needs an e-mail address: site leads erase someone@example.com`);
+    return 2;
+  }
+  out(describeErasure(email.output, await eraseByEmail(write, email.output)));
   return 0;
 }
 

@@ -3,7 +3,7 @@ import { openDb, type Db } from "../db/client";
 import { createWriter, isBusyError } from "../db/writer";
 import { createApp } from "./app";
 import { assetStoreFrom, buildClient, createAssetStore, type AssetStore, type ClientFile } from "./assets";
-import { ConfigError, loadConfig, type Config } from "./config";
+import { ConfigError, loadConfig, startupWarnings, type Config } from "./config";
 import { runCommand, USAGE } from "./cli";
 import { configSecrets, createLogger, type Logger } from "./log";
 import type { MailSender } from "./mail/sender";
@@ -13,9 +13,11 @@ import { openRateLimitStore, rateLimitDbPath } from "./http/rate-limit-store";
 import { listenShared } from "./http/listen";
 import { loadIpHashSecret } from "./leads/service";
 import { createFileTransport, createSmtpTransport } from "./mail/transport";
+import { withOfferEnd } from "./offer";
 import { staticPageRefs } from "./pages/controller";
 import { createStaticPages, type PrebuiltPage } from "./pages/static-pages";
 import type { Prebuilt } from "./prebuilt";
+import { startRetention } from "./privacy/retention";
 import { receiveWorkerStart, startWorkers, wakeMailerOfFirstProcess, whenFirstProcessGone, WORKER_COMMAND } from "./processes";
 import { createDocumentRenderer, createRenderer } from "./render";
 import { exitQuietlyWhenStdoutCloses } from "./stdout-pipe";
@@ -81,21 +83,27 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
 /** The site's server parts on one process; the assets and pages are made or handed over by the caller. */
 function siteOn(config: Config, log: Logger, db: Db, assets: AssetStore, pages: readonly PrebuiltPage[], compress: Compress, mailer: Pick<MailSender, "wake">) {
   const write = writerFor(db, config);
-  const documents = createDocumentRenderer({ config, assets });
+  const now = () => new Date();
+  const documents = createDocumentRenderer({ config, assets, now });
   const staticPages = createStaticPages({ documents, log, config, prebuilt: pages, compress });
-  const render = createRenderer({ config, assets, log });
+  const render = createRenderer({ config, assets, log, now });
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: loadIpHashSecret(config.ipHashSecret, config.dataDir) });
-  const app = createApp({ config, db, write, assets, log, render, staticPages, mailer, rateLimits, now: () => new Date() });
+  const app = createApp({ config, db, write, assets, log, render, staticPages, mailer, rateLimits, now });
   return { staticPages, rateLimits, app };
 }
 
-async function serve(config: Config, embedded: Embedded | undefined, self: string[], compress: Compress): Promise<void> {
-  const log = createLogger(config.logLevel, undefined, { secrets: configSecrets(config) });
+async function serve(loaded: Config, embedded: Embedded | undefined, self: string[], compress: Compress): Promise<void> {
+  const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded) });
+  for (const warning of startupWarnings(loaded)) log.warn(warning);
   // Migrations run here, before any worker opens the database.
-  const db = dbOrExit(config);
+  const db = dbOrExit(loaded);
+  const now = () => new Date();
+  // The default early-bird end is read from (or, on the first start, written to) the database.
+  const config = await withOfferEnd(loaded, writerFor(db, loaded), now());
+  const retention = await startRetention({ write: writerFor(db, config), config, log, now });
   const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
-  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now: () => new Date() });
+  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now });
   const site = siteOn(config, log, db, assets, embedded?.prebuilt?.pages ?? [], compress, mailer);
   const server = listenShared(site.app, config, config.workers > 1 ? "first" : "alone");
   log.info(`listening on http://localhost:${server.port}`, {
@@ -104,6 +112,7 @@ async function serve(config: Config, embedded: Embedded | undefined, self: strin
     chat: config.anthropic ? "claude" : "offline",
     mail: mailer.describe,
     processes: config.workers,
+    offerEndsAt: config.site.offerEndsAt?.toISOString() ?? null,
   });
   mailer.start();
   // Started now, so that they load while this process renders the pages they will be handed.
@@ -115,6 +124,7 @@ async function serve(config: Config, embedded: Embedded | undefined, self: strin
     stopping = true;
     log.info("shutting down", { signal });
     await Promise.all([site.app.stop(), workers?.stop()]);
+    retention.stop();
     await mailer.stop();
     db.$client.close();
     site.rateLimits.close();
@@ -126,15 +136,15 @@ async function serve(config: Config, embedded: Embedded | undefined, self: strin
   // Every page the same for all visitors, rendered and compressed now rather than by a visitor's
   // request (the executable brings them made at build time when its settings give the same pages).
   const started = performance.now();
-  const made = await site.staticPages.warm(staticPageRefs());
+  const made = await site.staticPages.warm(staticPageRefs(config));
   log.info("pages ready", { ...made, ms: Math.round(performance.now() - started) });
 
   workers?.begin({ port: server.port, assets: { urls: assets.urls, files: assets.entries() }, pages: site.staticPages.finished() });
 }
 
 /** A second (third…) process: serves the first process's pages and files on its port, sends no e-mail. */
-async function serveAsWorker(config: Config, worker: number, compress: Compress): Promise<void> {
-  const log = createLogger(config.logLevel, undefined, { secrets: configSecrets(config), fields: { worker } });
+async function serveAsWorker(loaded: Config, worker: number, compress: Compress): Promise<void> {
+  const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded), fields: { worker } });
   const stopped = new Promise<string>((resolve) => {
     // Ctrl-C in a terminal reaches every process of the group; the first process also sends SIGTERM.
     process.once("SIGTERM", () => resolve("SIGTERM"));
@@ -144,7 +154,9 @@ async function serveAsWorker(config: Config, worker: number, compress: Compress)
   const start = await Promise.race([receiveWorkerStart(), stopped.then(() => null)]);
   if (start === null) process.exit(0);
 
-  const db = dbOrExit(config);
+  const db = dbOrExit(loaded);
+  // The first process recorded the offer's default end before starting this one: this only reads it.
+  const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date());
   const site = siteOn(config, log, db, assetStoreFrom(start.assets), start.pages, compress, { wake: wakeMailerOfFirstProcess });
   const server = listenShared(site.app, { ...config, port: start.port }, "join");
   log.info("worker listening", { port: server.port, pages: start.pages.length });

@@ -3,7 +3,7 @@ import { siteValues, type MessageValues } from "../shared/i18n";
 import type { PageData, View } from "../shared/page-data";
 import type { Locale } from "../shared/locales";
 import { alternatesFor, isSitePageId, pathFor } from "../shared/routes";
-import { buildSiteFacts, type SiteFacts } from "../shared/site-facts";
+import { buildSiteFacts, factsKey, type SiteFacts } from "../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "./config";
 import { COMPILED } from "./locales";
@@ -28,19 +28,26 @@ export type DocumentRenderer = {
   pageData(view: View, locale: Locale, query?: string): PageData;
   /** The whole document as HTML, `<!DOCTYPE html>` included. */
   html(data: PageData): Promise<string>;
+  /**
+   * Names what, besides view and language, the documents depend on at this instant (the year of the
+   * footer, whether the early-bird offer runs): pages kept from an earlier value are out of date.
+   */
+  edition(): string;
 };
 
 /**
  * Renders whole documents with React on the server. The page has no Suspense boundaries, so waiting
  * for `allReady` costs nothing and lets a failure become a 500 page instead of a half-sent document.
  */
-export function createDocumentRenderer(deps: { config: Config; assets: AssetStore }): DocumentRenderer {
+export function createDocumentRenderer(deps: { config: Config; assets: AssetStore; now: () => Date }): DocumentRenderer {
   const { config, assets } = deps;
-  // Keyed by year too: the footer's "© year" must turn over on New Year's Day without a restart.
+  // Keyed by year and offer too: the footer's "© year" must turn over on New Year's Day, and the
+  // early-bird claims disappear when the offer ends, without a restart.
   const factsCache = new Map<string, { facts: SiteFacts; values: MessageValues }>();
+  const edition = () => factsKey(config.site, deps.now());
   const factsFor = (locale: Locale) => {
-    const now = new Date();
-    const key = `${locale}:${now.getUTCFullYear()}`;
+    const now = deps.now();
+    const key = `${locale}:${factsKey(config.site, now)}`;
     let cached = factsCache.get(key);
     if (cached === undefined) {
       const facts = buildSiteFacts(config.site, locale, now);
@@ -88,11 +95,11 @@ export function createDocumentRenderer(deps: { config: Config; assets: AssetStor
     return `<!DOCTYPE html>${text.startsWith("<!DOCTYPE") ? text.slice(15) : text}`;
   };
 
-  return { pageData, html };
+  return { pageData, html, edition };
 }
 
 /** Renders and answers per request: the body is compressed (br, else gzip) when the client accepts it. */
-export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger }): Renderer {
+export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger; now: () => Date }): Renderer {
   const { log } = deps;
   const documents = createDocumentRenderer(deps);
   return async ({ view, locale, status = 200, acceptEncoding, query }) => {

@@ -53,7 +53,8 @@ export function siteValues(locale: Locale, messages: CompiledMessages, facts: Si
     siteName: facts.siteName,
     email: facts.supportEmail,
     price: facts.price,
-    oldPrice: facts.oldPrice,
+    // Only while the offer runs: after it no text can show the struck-through price or the date.
+    ...(facts.offer.on ? { oldPrice: facts.offer.oldPrice, offerEnd: facts.offer.endsOn } : {}),
     saving: facts.saving,
     users: facts.users,
     year: String(facts.year),

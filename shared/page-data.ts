@@ -1,4 +1,5 @@
 import type { CompiledMessages, MessageValues } from "./i18n";
+import type { LegalFacts } from "./legal";
 import type { Locale } from "./locales";
 import type { CardField, CheckoutErrorKey } from "./schemas/payment";
 import type { SiteFacts } from "./site-facts";
@@ -34,7 +35,8 @@ export type SuccessOrder =
 export type TestCheckoutView = {
   page: "test-checkout";
   session: { id: string; amount: string; status: "open" | "complete" | "expired"; cancelUrl: string; successUrl: string; paymentPath: string };
-  values: { email: string; name: string; city: string };
+  /** What the buyer typed, sent back with the page after a problem (never the card); `terms`: the box was ticked. */
+  values: { email: string; name: string; city: string; terms: boolean };
   errors: Partial<Record<CardField | "form", CheckoutErrorKey>>;
 };
 
@@ -44,8 +46,8 @@ export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 /** The outcome of a plain form post to /api/leads, shown on the landing page (`?lead=`). */
 export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
-/** Why a plain form post to /api/payment came back to the payment page (`?error=`). */
-export type PaymentPageError = "provider" | "rate-limited" | "invalid";
+/** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
+export type PaymentPageError = "provider" | "rate-limited" | "invalid" | "consent";
 
 export type View =
   | { page: "landing"; lead?: LeadFlag }
@@ -53,6 +55,9 @@ export type View =
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
   | { page: "guide" }
+  | { page: "legal-notice"; legal: LegalFacts }
+  | { page: "terms"; legal: LegalFacts }
+  | { page: "privacy"; legal: LegalFacts }
   | { page: "access"; status?: AccessFlag }
   | { page: "unsubscribe"; state: "done" | "unknown" }
   | { page: "not-found" }
@@ -91,7 +96,8 @@ export type IslandProps = {
   "lead-form": { posted?: LeadFlag };
   /** "Lost your access e-mail?" (FAQ, success page, access page). */
   "access-form": { posted?: AccessFlag };
-  "pay-button": NoProps;
+  /** `consentMissing`: the server sent the page back because the consent box was not ticked. */
+  "pay-button": { consentMissing: boolean };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };
   /** The lead popup; `usedForm`: the visitor just posted the free-demo form without JavaScript. */

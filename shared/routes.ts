@@ -2,7 +2,7 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "./locales";
 
 // One typed route table read by the server renderer and the client (DECISIONS.md: French at the
 // spec's paths, other languages under a prefix, the same segment in every language).
-export const PAGE_IDS = ["landing", "payment", "success", "canceled", "guide", "access"] as const;
+export const PAGE_IDS = ["landing", "payment", "success", "canceled", "guide", "access", "legal-notice", "terms", "privacy"] as const;
 export type PageId = (typeof PAGE_IDS)[number];
 export const PAGES: Record<PageId, string> = {
   landing: "",
@@ -11,6 +11,10 @@ export const PAGES: Record<PageId, string> = {
   canceled: "payment-canceled",
   guide: "guide",
   access: "access",
+  // The legal pages keep their French names in every language (DECISIONS.md), like /paiement.
+  "legal-notice": "mentions-legales",
+  terms: "cgv",
+  privacy: "confidentialite",
 };
 
 export function pathFor(page: PageId, locale: Locale): string {

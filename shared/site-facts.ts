@@ -1,4 +1,5 @@
 import type { Locale } from "./locales";
+import { formatOfferEnd, offerIsOn } from "./offer";
 import { formatCount, formatMoney } from "./price";
 
 // The owner's content with every amount already formatted for one language. Built on the server
@@ -15,19 +16,46 @@ export type SiteContent = {
   claimedUsers: number;
   testimonials: { name: string; city: string; rating: number; initials: string }[];
   comparison: { name: string; monthly: number | null; yearly: number | null; fiveYears: number; highlight?: boolean }[];
+  /** When the early-bird offer ends; null: no offer. */
+  offerEndsAt: Date | null;
 };
+
+/**
+ * The early-bird offer as every text sees it (pages, meta, e-mails, chat): while it runs, its end
+ * day formatted for the language; after it, nothing, so no text can claim a limit in time.
+ */
+export type OfferFacts = { on: true; endsOn: string; oldPrice: string } | { on: false };
+
+/**
+ * The texts that differ while the offer runs, chosen in one place for the pages, the chat and the
+ * e-mails. After the offer: no badge, no struck-through price, no date, the same price.
+ */
+export function offerTextKeys(offer: OfferFacts) {
+  return offer.on
+    ? ({ heroBadge: "heroBadge", priceNote: "hero.priceNote", pricingSubtitle: "pricingSubtitle" } as const)
+    : ({ heroBadge: "heroBadgeStandard", priceNote: "hero.priceNoteStandard", pricingSubtitle: "pricingSubtitleStandard" } as const);
+}
 
 export type SiteFacts = {
   siteName: string;
   supportEmail: string;
   price: string;
-  oldPrice: string;
   saving: string;
   users: string;
   year: number;
   testimonials: { name: string; city: string; rating: number; initials: string }[];
   comparison: { name: string; monthly: string | null; yearly: string | null; fiveYears: string; highlight: boolean }[];
+  offer: OfferFacts;
 };
+
+/**
+ * What, besides the language, the facts depend on at `now`: the year (the footer's "©") and whether
+ * the offer runs. Caches of anything built from the facts are keyed by it, so the offer's end takes
+ * effect everywhere at once, without a restart.
+ */
+export function factsKey(site: Pick<SiteContent, "offerEndsAt">, now: Date): string {
+  return `${now.getUTCFullYear()}:${offerIsOn(site.offerEndsAt, now) ? "offer" : "no-offer"}`;
+}
 
 /**
  * The largest five-year saving against the comparison rows (DECISIONS.md: computed, not claimed),
@@ -45,7 +73,6 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
     siteName: site.name,
     supportEmail: site.supportEmail,
     price: money(site.priceMinor),
-    oldPrice: money(site.originalPriceMinor),
     saving: money(maxSavingMinor(site)),
     users: formatCount(site.claimedUsers, locale),
     year: now.getUTCFullYear(),
@@ -57,5 +84,9 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
       fiveYears: money(r.fiveYears),
       highlight: r.highlight === true,
     })),
+    offer:
+      site.offerEndsAt !== null && offerIsOn(site.offerEndsAt, now)
+        ? { on: true, endsOn: formatOfferEnd(site.offerEndsAt, locale), oldPrice: money(site.originalPriceMinor) }
+        : { on: false },
   };
 }

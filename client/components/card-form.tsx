@@ -2,10 +2,11 @@ import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes }
 import type { IslandProps, TestCheckoutView } from "../../shared/page-data";
 import { CHECKOUT_ERROR_KEYS, checkTestCard, type CardField } from "../../shared/schemas/payment";
 import { useText } from "../i18n";
+import { ConsentBox, CONSENT_TEXT } from "./consent-box";
 import { Icon } from "./icons";
 
 type Errors = TestCheckoutView["errors"];
-const FIELD_ORDER: CardField[] = ["email", "name", "city", "card", "expiry", "cvc"];
+const FIELD_ORDER: CardField[] = ["email", "name", "city", "card", "expiry", "cvc", "terms"];
 
 export const CARD_FORM_TEXT = [
   "checkout.email",
@@ -18,6 +19,7 @@ export const CARD_FORM_TEXT = [
   "checkout.pay",
   "checkout.cancel",
   ...CHECKOUT_ERROR_KEYS,
+  ...CONSENT_TEXT,
 ] as const;
 
 /** 19 digits (the longest card numbers) and a space after every four. */
@@ -162,6 +164,17 @@ export function CardForm({ view }: IslandProps["card-form"]) {
         {field("expiry", t("checkout.expiry"), { type: "text", inputMode: "numeric", autoComplete: "off", maxLength: 7 })}
         {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "off", placeholder: "123", maxLength: 4 })}
       </div>
+      {/* As on Stripe's page with consent_collection: no payment until the box is ticked. */}
+      <ConsentBox
+        id="tc-terms"
+        name="terms"
+        error={errors.terms !== undefined ? t(errors.terms) : null}
+        autoFocus={firstServerProblem === "terms"}
+        defaultChecked={values.terms}
+        onChange={(event) => {
+          if (event.currentTarget.checked) setErrors(({ terms: _solved, ...rest }) => rest);
+        }}
+      />
       <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy}>
         <Icon name="lock" />
         {busy ? t("checkout.paying") : t("checkout.pay", { price: session.amount })}

@@ -65,6 +65,14 @@ export function SiteFooter() {
             <li className="muted">{t("footer.support")}</li>
           </ul>
         </nav>
+        <nav aria-label={t("footer.legal")}>
+          <h2 className="site-footer__title">{t("footer.legal")}</h2>
+          <ul role="list">
+            <li><a href={pathFor("legal-notice", locale)}>{t("footer.legalNotice")}</a></li>
+            <li><a href={pathFor("terms", locale)}>{t("footer.terms")}</a></li>
+            <li><a href={pathFor("privacy", locale)}>{t("footer.privacy")}</a></li>
+          </ul>
+        </nav>
       </div>
       <div className="container site-footer__bottom">
         <p>{t("footer.rights")}</p>

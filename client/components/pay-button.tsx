@@ -1,7 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import * as v from "valibot";
 import { PaymentResponseSchema } from "../../shared/schemas/payment";
+import type { IslandProps } from "../../shared/page-data";
 import { useText } from "../i18n";
+import { ConsentBox, CONSENT_TEXT } from "./consent-box";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
 
@@ -10,16 +12,21 @@ export type Navigate = (url: string) => void;
 const defaultNavigate: Navigate = (url) => window.location.assign(url);
 
 /**
- * The pay button (spec 4 "Payment", 7.3, 8). A plain form post to /api/payment, which answers 303
- * to the hosted card page, so paying works without JavaScript. With JavaScript it asks for the URL
- * as JSON: busy (disabled, redirecting label), then the browser goes there; on failure back to idle
- * with the error toast.
+ * The pay button (spec 4 "Payment", 7.3, 8) and the consent box above it (issue 12). A plain form
+ * post to /api/payment, which answers 303 to the hosted card page (or back to the payment page
+ * with `?error=consent` when the box was not ticked), so paying works without JavaScript. With
+ * JavaScript it asks for the URL as JSON: busy (disabled, redirecting label), then the browser goes
+ * there; on failure back to idle with the error toast.
  */
-export const PAY_BUTTON_TEXT = ["paymentRateLimit", "paymentErrorDesc", "paymentUrlMissing", "paymentError", "payRedirecting", "payButton"] as const;
+export const PAY_BUTTON_TEXT = ["paymentRateLimit", "paymentErrorDesc", "paymentUrlMissing", "paymentError", "payRedirecting", "payButton", ...CONSENT_TEXT] as const;
 
-export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate }) {
+export function PayButton({ navigate = defaultNavigate, consentMissing = false }: IslandProps["pay-button"] & { navigate?: Navigate }) {
   const { t, locale } = useText(PAY_BUTTON_TEXT);
   const [busy, setBusy] = useState(false);
+  // The consent box: unticked, nothing is sent and the box says why. `consentMissing` is the
+  // server's answer to a plain form post without it (`?error=consent`).
+  const [consentError, setConsentError] = useState(consentMissing);
+  const consentRef = useRef<HTMLInputElement>(null);
   // While busy the button is disabled, and the browser may drop focus to the page: after a failure
   // give it back to the button, so a keyboard user can try again where they were.
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -41,15 +48,20 @@ export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
+    if (consentRef.current?.checked !== true) {
+      setConsentError(true);
+      consentRef.current?.focus();
+      return;
+    }
     setBusy(true);
     try {
       const response = await fetch("/api/payment", {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ locale }),
+        body: JSON.stringify({ locale, acceptTerms: true }),
       });
       const body: unknown = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(t(response.status === 429 ? "paymentRateLimit" : "paymentErrorDesc"));
+      if (!response.ok) throw new Error(t(response.status === 429 ? "paymentRateLimit" : response.status === 422 ? "consent.required" : "paymentErrorDesc"));
       const parsed = v.safeParse(PaymentResponseSchema, body);
       // Spec section 8: an answer without url is a failure with its own message.
       if (!parsed.success) throw new Error(t("paymentUrlMissing"));
@@ -64,8 +76,18 @@ export function PayButton({ navigate = defaultNavigate }: { navigate?: Navigate 
   };
 
   return (
-    <form method="post" action="/api/payment" className="pay-form" onSubmit={onSubmit}>
+    <form method="post" action="/api/payment" className="pay-form" onSubmit={onSubmit} noValidate>
       <input type="hidden" name="locale" value={locale} />
+      <ConsentBox
+        id="accept-terms"
+        name="acceptTerms"
+        error={consentError ? t("consent.required") : null}
+        inputRef={consentRef}
+        onChange={(event) => {
+          if (event.currentTarget.checked) setConsentError(false);
+        }}
+        autoFocus={consentMissing}
+      />
       <button ref={buttonRef} type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy} data-testid="pay-button">
         <Icon name="lock" />
         {busy ? t("payRedirecting") : t("payButton")}

@@ -7,6 +7,7 @@ import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { FaqList } from "../components/faq";
 import { useI18n } from "../i18n";
 import { Island } from "../island";
+import { offerTextKeys } from "../../shared/site-facts";
 
 // Numbered texts (`feature2Title`...) are built from these numbers: a number with no text fails the typecheck.
 const TRUST_BADGES = [[1, "lock"], [2, "shield"], [3, "bolt"]] as const satisfies readonly (readonly [number, IconName])[];
@@ -127,6 +128,7 @@ function Stars({ rating }: { rating: number }) {
 export function LandingPage() {
   const { t, facts, data, locale } = useI18n();
   const { assets } = data;
+  const offerText = offerTextKeys(facts.offer);
   return (
     <>
       <SiteHeader />
@@ -138,14 +140,14 @@ export function LandingPage() {
             ))}
           </div>
           <div className="container hero__inner">
-            <p className="badge">
-              <Icon name="gift" /> {t("heroBadge")}
+            <p className="badge" data-testid="hero-badge">
+              <Icon name="gift" /> {t(offerText.heroBadge)}
             </p>
             <h1 id="hero-title" className="hero__title">{t("heroTitle")}</h1>
             <p className="hero__subtitle">{t("heroSubtitle")}</p>
             <AccessButtons keepClear />
             <p className="hero__meta" data-keep-clear="">
-              <span className="hero__price">{t("hero.priceNote")}</span>
+              <span className="hero__price">{t(offerText.priceNote)}</span>
               <span aria-hidden="true"> · </span>
               <span>{t("hero.users")}</span>
             </p>
@@ -312,7 +314,7 @@ export function LandingPage() {
 
         <section className="section" id="pricing" aria-labelledby="pricing-title">
           <div className="container">
-            <SectionHeading id="pricing-title" title={t("pricingTitle")} subtitle={t("pricingSubtitle")} />
+            <SectionHeading id="pricing-title" title={t("pricingTitle")} subtitle={t(offerText.pricingSubtitle)} />
             <PricingCard />
           </div>
         </section>
@@ -352,14 +354,17 @@ function PricingCard() {
   const { t, locale, facts } = useI18n();
   return (
     <article className="pricing-card" aria-labelledby="pricing-plan">
-      <p className="badge badge--glow">{t("earlyBird")}</p>
+      {/* The early-bird badge and the struck-through price exist only while the offer runs. */}
+      {facts.offer.on ? <p className="badge badge--glow" data-testid="early-bird">{t("earlyBird")}</p> : null}
       <h3 id="pricing-plan">{t("pricing.plan")}</h3>
       <p className="pricing-card__price">
         <span className="pricing-card__amount" data-testid="price">{facts.price}</span>
-        <del className="pricing-card__old" data-testid="old-price">
-          <span className="sr-only">{t("pricing.oldPrice")}</span>
-          <span aria-hidden="true">{facts.oldPrice}</span>
-        </del>
+        {facts.offer.on ? (
+          <del className="pricing-card__old" data-testid="old-price">
+            <span className="sr-only">{t("pricing.oldPrice")}</span>
+            <span aria-hidden="true">{facts.offer.oldPrice}</span>
+          </del>
+        ) : null}
       </p>
       <p className="muted">
         {t("pricing.once")} · {t("pricing.vat")}

@@ -20,7 +20,7 @@ export function PaymentPage({ error }: { error?: PaymentPageError }) {
             <section className="panel order-summary" aria-labelledby="summary-title">
               <div className="order-summary__head">
                 <h2 id="summary-title">{t("orderSummary")}</h2>
-                <span className="badge badge--glow">{t("earlyBird")}</span>
+                {facts.offer.on ? <span className="badge badge--glow" data-testid="early-bird">{t("earlyBird")}</span> : null}
               </div>
               <div className="order-line">
                 <div>
@@ -28,24 +28,31 @@ export function PaymentPage({ error }: { error?: PaymentPageError }) {
                   <p className="muted">{t("orderProductDesc")}</p>
                 </div>
                 <p className="order-line__price">
-                  <del>
-                    <span className="sr-only">{t("pricing.oldPrice")}</span>
-                    <span aria-hidden="true">{facts.oldPrice}</span>
-                  </del>
+                  {facts.offer.on ? (
+                    <del data-testid="old-price">
+                      <span className="sr-only">{t("pricing.oldPrice")}</span>
+                      <span aria-hidden="true">{facts.offer.oldPrice}</span>
+                    </del>
+                  ) : null}
                   <span>{facts.price}</span>
                 </p>
               </div>
+              {facts.offer.on ? (
+                <p className="muted order-summary__offer" data-testid="offer-end">
+                  {t("offer.endsOn")}
+                </p>
+              ) : null}
               <div className="order-total">
                 <span>{t("orderTotal")}</span>
                 <span className="order-total__amount" data-testid="order-total">{facts.price}</span>
               </div>
               <p className="muted order-total__vat">{t("orderVat")}</p>
-              {error ? (
+              {error !== undefined && error !== "consent" ? (
                 <p className="form-error" role="alert">
                   <strong>{t("paymentError")}</strong> {t(error === "rate-limited" ? "paymentRateLimit" : "paymentErrorDesc")}
                 </p>
               ) : null}
-              <Island name="pay-button" props={{}} />
+              <Island name="pay-button" props={{ consentMissing: error === "consent" }} />
               <p className="secure-note">
                 <Icon name="lock" /> {t("securePayment")}
               </p>

@@ -50,8 +50,17 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
       </StatusCard>
     );
   }
+  // Without an order id there is no payment to confirm (issue 12): the page says what it is for
+  // and offers the access e-mail again, never "payment successful" to whoever opens it.
+  if (order.state === "none") {
+    return (
+      <StatusCard icon="mail" tone="neutral" title={t("successNoneTitle")} text={t("successNoneText")} after={<LostAccess />}>
+        {home}
+      </StatusCard>
+    );
+  }
   return (
-    <StatusCard icon="check" tone="success" title={t("successTitle")} text={order.state === "paid" ? deliveryText(t, order) : t("successText")} after={<LostAccess />}>
+    <StatusCard icon="check" tone="success" title={t("successTitle")} text={deliveryText(t, order)} after={<LostAccess />}>
       {home}
     </StatusCard>
   );

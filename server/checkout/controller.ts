@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
+import { TERMS_VERSION } from "../../shared/legal";
 import type { TestCheckoutView } from "../../shared/page-data";
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from "../../shared/locales";
 import { formatMoney } from "../../shared/price";
@@ -39,7 +40,7 @@ export function checkoutController(deps: AppDeps) {
     request: Request,
     session: TestSession,
     status: number,
-    extra: Pick<TestCheckoutView, "values" | "errors"> = { values: { email: "", name: "", city: "" }, errors: {} },
+    extra: Pick<TestCheckoutView, "values" | "errors"> = { values: { email: "", name: "", city: "", terms: false }, errors: {} },
   ) => {
     const locale: Locale = isLocale(session.locale) ? session.locale : DEFAULT_LOCALE;
     const view: TestCheckoutView = {
@@ -67,7 +68,7 @@ export function checkoutController(deps: AppDeps) {
         let locale: Locale = DEFAULT_LOCALE;
         // Without JavaScript a failure goes back to the payment page, which then shows the error
         // (client/pages/payment.tsx reads `?error=`), instead of a page of raw JSON.
-        const backToPayment = (flag: "provider" | "invalid" | "rate-limited") =>
+        const backToPayment = (flag: "provider" | "invalid" | "rate-limited" | "consent") =>
           new Response(null, { status: 303, headers: { location: `${pathFor("payment", locale)}?error=${flag}` } });
 
         try {
@@ -83,9 +84,18 @@ export function checkoutController(deps: AppDeps) {
             });
           }
           const body = await readBody(request, { maxBytes: PAYMENT_MAX_BODY_BYTES });
-          ({ locale } = parseWith(PaymentRequestSchema, body.value));
+          const payment = parseWith(PaymentRequestSchema, body.value);
+          locale = payment.locale;
+          // No checkout, and no pending order, without the buyer's consent (issue 12).
+          if (!payment.acceptTerms) {
+            if (isForm) return backToPayment("consent");
+            return Response.json(
+              { error: "Tick the box to accept the terms of sale and ask for immediate access (acceptTerms: true)", code: "consent-required" },
+              { status: 422 },
+            );
+          }
           const provider = checkoutProviderFor(deps);
-          const checkout = await createCheckoutSession(deps, provider, locale);
+          const checkout = await createCheckoutSession(deps, provider, locale, { acceptedAt: now(), termsVersion: TERMS_VERSION });
           log.info("checkout created", { provider: provider.name, checkout: checkout.id, locale });
           if (isForm) return new Response(null, { status: 303, headers: { location: checkout.url } });
           return Response.json({ url: checkout.url });
@@ -176,7 +186,8 @@ export function checkoutController(deps: AppDeps) {
         }
         const text = (key: string) => (typeof form[key] === "string" ? String(form[key]).slice(0, 255) : "");
         // The card number is never echoed back into the page.
-        const values = { email: text("email"), name: text("name"), city: text("city") };
+        // The consent box stays as the buyer left it: their own tick, not one given for them.
+        const values = { email: text("email"), name: text("name"), city: text("city"), terms: form.terms === "yes" };
 
         if (session.status === "complete") return seeOther(session.successUrl);
         if (session.status === "expired") return testPage(request, session, 410, { values, errors: {} });

@@ -69,7 +69,16 @@ function queueAccessMail(tx: DbWriter, order: Order, recipient: string, key: str
       recipient,
       locale: localeOf(order),
       orderId: order.id,
-      payload: { orderId: order.id, licenseKey: key, paidAt: (order.paidAt ?? now).getTime(), amountMinor: order.amount, currency: order.currency, email: recipient },
+      payload: {
+        orderId: order.id,
+        licenseKey: key,
+        paidAt: (order.paidAt ?? now).getTime(),
+        amountMinor: order.amount,
+        currency: order.currency,
+        email: recipient,
+        termsAcceptedAt: order.termsAcceptedAt?.getTime() ?? null,
+        termsVersion: order.termsVersion,
+      },
     },
     now,
   );

@@ -147,7 +147,7 @@ function customerDetails(snapshot: CheckoutSnapshot, existing: { customerEmail: 
 /** The order row created when a checkout starts, so the success page can say "pending" at once. */
 export async function recordPendingOrder(
   write: Write,
-  input: { provider: ProviderName; checkoutId: string; amount: number; currency: string; locale: string },
+  input: { provider: ProviderName; checkoutId: string; amount: number; currency: string; locale: string; termsAcceptedAt: Date; termsVersion: string },
   now: Date,
 ): Promise<void> {
   await write((tx) =>

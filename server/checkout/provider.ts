@@ -13,7 +13,12 @@ export type CheckoutRequest = {
   /** Site paths (no origin); a hosted provider makes them absolute. */
   successPath: string;
   cancelPath: string;
+  /** The terms of sale in the visitor's language, which a hosted page links to. */
+  termsPath: string;
 };
+
+/** What the buyer agreed to on the payment page before the checkout was created (issue 12). */
+export type Consent = { acceptedAt: Date; termsVersion: string };
 
 export type CreatedCheckout = { id: string; url: string };
 

@@ -1,4 +1,4 @@
-import { createTranslator } from "../../shared/i18n";
+import { createTranslator, type MessageKey } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import type { Config } from "../config";
 import type { AppDeps } from "../deps";
@@ -27,7 +27,11 @@ export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "write
     const { config } = deps;
     provider =
       config.stripe !== undefined
-        ? createStripeProvider(config.stripe, { baseUrl: config.publicBaseUrl, productName: productNameFor(config) }, connections.get(config))
+        ? createStripeProvider(
+            config.stripe,
+            { baseUrl: config.publicBaseUrl, productName: textFor(config, "orderProduct"), consentText: textFor(config, "consent.label") },
+            connections.get(config),
+          )
         : createTestProvider(deps.db, deps.write, deps.now, deliverySettings(config));
     providers.set(config, provider);
   }
@@ -42,7 +46,10 @@ export function testCheckoutFor(deps: Pick<AppDeps, "config" | "db" | "write" | 
 
 const isTestCheckout = (provider: CheckoutProvider): provider is TestCheckout => provider.name === "test" && "pay" in provider;
 
-/** The line item's name on Stripe's page, in the visitor's language ("Lifetime Stream — lifetime access"). */
-function productNameFor(config: Config): (locale: Locale) => string {
-  return (locale) => createTranslator(locale, COMPILED[locale], { siteName: config.site.name })("orderProduct");
+/**
+ * A text of Stripe's page in the visitor's language: the line item's name ("Lifetime Stream —
+ * lifetime access"), and the consent box's sentence, the same words as the payment page's.
+ */
+function textFor(config: Config, key: MessageKey): (locale: Locale) => string {
+  return (locale) => createTranslator(locale, COMPILED[locale], { siteName: config.site.name })(key);
 }

@@ -3,6 +3,7 @@ import type { ReactElement } from "react";
 import { siteTranslator } from "../../shared/i18n";
 import { DEFAULT_LOCALE, isLocale, LOCALE_TAGS, type Locale } from "../../shared/locales";
 import { formatMoney } from "../../shared/price";
+import { SELLER_TIME_ZONE } from "../../shared/offer";
 import { pathFor } from "../../shared/routes";
 import { buildSiteFacts } from "../../shared/site-facts";
 import type { Config } from "../config";
@@ -12,7 +13,7 @@ import type { OutgoingMail } from "./transport";
 import { AccessMail, DemoMail, OwnerMail, RefundMail, type MailContext } from "./templates/messages";
 
 /** Receipts show the seller's local date and time. */
-export const RECEIPT_TIME_ZONE = "Europe/Paris";
+export const RECEIPT_TIME_ZONE = SELLER_TIME_ZONE;
 
 /** The public unsubscribe address of a lead (the List-Unsubscribe header and the visible link). */
 export const unsubscribeUrl = (baseUrl: string, token: string) => `${baseUrl}/unsubscribe?token=${encodeURIComponent(token)}`;

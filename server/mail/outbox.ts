@@ -29,7 +29,15 @@ const OwnerNotice = v.object({
 
 /** What each kind of message needs to be written, frozen when the change happens. */
 export const PAYLOADS = {
-  access: v.object({ ...OrderFacts, licenseKey: v.string(), paidAt: v.number(), email: v.string() }),
+  access: v.object({
+    ...OrderFacts,
+    licenseKey: v.string(),
+    paidAt: v.number(),
+    email: v.string(),
+    // The consent given on the payment page (issue 12); absent from messages queued before it existed.
+    termsAcceptedAt: v.nullish(v.number()),
+    termsVersion: v.nullish(v.string()),
+  }),
   refund: v.object({ ...OrderFacts, licenseKey: v.nullable(v.string()), refundedAt: v.number() }),
   demo: v.object({ unsubscribeToken: v.string() }),
   "owner-sale": OwnerNotice,

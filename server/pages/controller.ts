@@ -6,11 +6,13 @@ import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../
 import { successOrder } from "../checkout/success-order";
 import type { AppDeps } from "../deps";
 import { POST_ONLY_API } from "../http/api-paths";
+import type { Config } from "../config";
+import { legalFacts } from "../legal";
 import { requestContext } from "../http/context";
 import { serveAsset } from "./static";
 import type { StaticPageRef, StaticPages } from "./static-pages";
 
-const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid"]));
+const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid", "consent"]));
 const AccessStatus = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
@@ -20,7 +22,7 @@ const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
  * post comes back with are picklists, so each page has a few variants at most); null for the
  * success page of an order, which reads the database.
  */
-export function staticViewFor(match: RouteMatch, query: URLSearchParams): View | null {
+export function staticViewFor(match: RouteMatch, query: URLSearchParams, config: Config): View | null {
   switch (match.page) {
     case "landing": {
       const lead = v.safeParse(LeadFlag, query.get("lead") ?? undefined);
@@ -40,6 +42,12 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams): View |
     }
     case "guide":
       return { page: "guide" };
+    case "legal-notice":
+      return { page: "legal-notice", legal: legalFacts(config, match.locale) };
+    case "terms":
+      return { page: "terms", legal: legalFacts(config, match.locale) };
+    case "privacy":
+      return { page: "privacy", legal: legalFacts(config, match.locale) };
   }
 }
 
@@ -48,11 +56,11 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams): View |
  * are answered from memory before Elysia's routing and request context (app.ts), which cost more
  * than the answer itself (security headers are in the page's answer). Undefined for anything else.
  */
-export function plainPageAnswers(staticPages: StaticPages): (request: Request) => Response | Promise<Response> | undefined {
+export function plainPageAnswers(staticPages: StaticPages, config: Config): (request: Request) => Response | Promise<Response> | undefined {
   const plainPages = new Map<string, { view: View; locale: Locale }>();
   for (const page of PAGE_IDS) {
     for (const locale of LOCALES) {
-      const view = staticViewFor({ page, locale }, new URLSearchParams());
+      const view = staticViewFor({ page, locale }, new URLSearchParams(), config);
       if (view !== null) plainPages.set(pathFor(page, locale), { view, locale });
     }
   }
@@ -74,12 +82,12 @@ function plainPathOf(url: string): string | null {
 }
 
 /** Every page of the route table in every language without a query, and the 404 page: rendered ahead. */
-export function staticPageRefs(): StaticPageRef[] {
+export function staticPageRefs(config: Config): StaticPageRef[] {
   const none = new URLSearchParams();
   const refs: StaticPageRef[] = [];
   for (const locale of LOCALES) {
     for (const page of PAGE_IDS) {
-      const view = staticViewFor({ page, locale }, none);
+      const view = staticViewFor({ page, locale }, none, config);
       if (view !== null) refs.push({ view, locale });
     }
     refs.push({ view: { page: "not-found" }, locale, status: 404 });
@@ -108,12 +116,12 @@ export function pagesController(deps: AppDeps) {
   for (const page of PAGE_IDS) {
     for (const locale of LOCALES) {
       // Most requests have no query: their view is known before any request.
-      const plain = staticViewFor({ page, locale }, new URLSearchParams());
+      const plain = staticViewFor({ page, locale }, new URLSearchParams(), deps.config);
       app.get(pathFor(page, locale), ({ request }) => {
         const queryAt = request.url.indexOf("?");
         if (plain !== null && queryAt === -1) return staticPages.respond(request, plain, locale);
         const query = new URLSearchParams(queryAt === -1 ? "" : request.url.slice(queryAt + 1));
-        const view = staticViewFor({ page, locale }, query);
+        const view = staticViewFor({ page, locale }, query, deps.config);
         if (view !== null) return staticPages.respond(request, view, locale);
         return orderPage(request, locale, query.get("session_id") ?? "");
       });

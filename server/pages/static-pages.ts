@@ -116,9 +116,6 @@ function variant(body: Bytes, status: number, encoding: Encoding | null): Varian
   };
 }
 
-/** The first instant at which the pages' footer year changes (they are then rendered anew). */
-const nextYearStarts = (now: number) => Date.UTC(new Date(now).getUTCFullYear() + 1, 0, 1);
-
 export function createStaticPages(deps: {
   documents: DocumentRenderer;
   log: Logger;
@@ -130,7 +127,7 @@ export function createStaticPages(deps: {
   const prebuilt = new Map((deps.prebuilt ?? []).map((page) => [page.key, page]));
   let pages = new Map<string, Page>();
   let loading = new Map<string, Promise<Page | null>>();
-  let validUntil = nextYearStarts(Date.now());
+  let edition = documents.edition();
   let warnedFull = false;
   const encodingOf = encodingReader();
   // The views of pages without a query are the same objects on every request (pages/controller.ts).
@@ -223,17 +220,19 @@ export function createStaticPages(deps: {
     return answer(request, page, page[encoding] ?? page.identity);
   };
 
-  const startNewYearIfDue = () => {
-    const now = Date.now();
-    if (now < validUntil) return;
+  // The pages are made anew when what they show changes with time: the footer's year on New Year's
+  // Day, the early-bird claims when the offer ends.
+  const startNewEditionIfDue = () => {
+    const now = documents.edition();
+    if (now === edition) return;
     pages = new Map();
     loading = new Map();
-    validUntil = nextYearStarts(now);
+    edition = now;
   };
 
   return {
     respond(request, view, locale, status = 200) {
-      startNewYearIfDue();
+      startNewEditionIfDue();
       const key = keyOf(view, locale, status);
       const encoding = encodingOf(request.headers.get("accept-encoding"));
       const page = pages.get(key);
@@ -247,7 +246,7 @@ export function createStaticPages(deps: {
       let reused = 0;
       let failed = 0;
       for (const { view, locale, status = 200 } of refs) {
-        startNewYearIfDue();
+        startNewEditionIfDue();
         const key = pageKey(view, locale, status);
         const page = pages.get(key) ?? (await load(key, view, locale, status));
         if (page === null) {

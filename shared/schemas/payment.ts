@@ -5,9 +5,21 @@ import { LOCALES } from "../locales";
 // Payloads of the checkout feature (spec 7.3; issue 4): the pay button's request, the answer it
 // reads, and the built-in test checkout's card form. Shared by the browser and the endpoints.
 
+/**
+ * The payment page's box (issue 12): the terms of sale accepted, immediate access asked for and the
+ * loss of the withdrawal right acknowledged. `true` from the pay button, "yes" from the plain form;
+ * absent when not ticked (a browser sends nothing for an unticked box). The endpoint refuses to
+ * start a checkout without it.
+ */
+const AcceptTerms = v.pipe(
+  v.optional(v.union([v.literal(true), v.literal(false), v.literal("yes")], "acceptTerms must be true or \"yes\""), false),
+  v.transform((value) => value === true || value === "yes"),
+);
+
 /** POST /api/payment, as JSON from the pay button or as a plain form post without JavaScript. */
 export const PaymentRequestSchema = v.object({
   locale: v.picklist(LOCALES, "Unknown locale"),
+  acceptTerms: AcceptTerms,
 });
 export type PaymentRequest = v.InferOutput<typeof PaymentRequestSchema>;
 
@@ -44,7 +56,7 @@ export function expiryValid(raw: string, now: Date): boolean {
   return expiry >= current && expiry <= current + 12 * 20;
 }
 
-export const CARD_FIELDS = ["email", "name", "city", "card", "expiry", "cvc"] as const;
+export const CARD_FIELDS = ["email", "name", "city", "card", "expiry", "cvc", "terms"] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
 
 /** Messages are locale keys: the page shows their translation next to the field. */
@@ -55,6 +67,8 @@ export const CARD_FIELD_KEYS = {
   card: "checkout.invalidCard",
   expiry: "checkout.invalidExpiry",
   cvc: "checkout.invalidCvc",
+  // The hosted page asks for the same consent as Stripe's does with consent_collection.
+  terms: "consent.required",
 } as const satisfies Record<CardField, MessageKey>;
 
 /**
@@ -79,6 +93,7 @@ export function testCardSchema(now: Date) {
     ),
     expiry: v.pipe(v.string(CARD_FIELD_KEYS.expiry), v.check((s) => expiryValid(s, now), CARD_FIELD_KEYS.expiry)),
     cvc: v.pipe(v.string(CARD_FIELD_KEYS.cvc), v.trim(), v.regex(/^\d{3,4}$/, CARD_FIELD_KEYS.cvc)),
+    terms: v.literal("yes", CARD_FIELD_KEYS.terms),
   });
 }
 export type TestCardInput = v.InferInput<ReturnType<typeof testCardSchema>>;

@@ -29,15 +29,39 @@ function stubFetch(answer: Answer) {
   return calls;
 }
 
-function renderButton(locale: "fr" | "en" = "fr") {
+/** The button on the payment page; the buyer ticks the consent box first unless `consent` is false. */
+function renderButton(locale: "fr" | "en" = "fr", consent = true) {
   const navigations: string[] = [];
   render(
     <IslandTestRoot names={["pay-button"]} page={makePageData({ page: "payment" }, locale)}>
-      <PayButton navigate={(url) => navigations.push(url)} />
+      <PayButton consentMissing={false} navigate={(url) => navigations.push(url)} />
     </IslandTestRoot>,
   );
+  if (consent) fireEvent.click(screen.getByRole("checkbox"));
   return navigations;
 }
+
+test("without the consent box ticked nothing is sent: the box says why and takes the focus; ticking it clears the message", async () => {
+  const calls = stubFetch({ status: 200, body: { url: "/checkout/test/cs_test_abc" } });
+  const navigations = renderButton("en", false);
+  const box = screen.getByRole("checkbox", { name: /I accept the terms of sale and ask for immediate access/ });
+  expect(box.hasAttribute("checked")).toBe(false);
+  fireEvent.click(screen.getByRole("button", { name: /Pay €29.99/ }));
+  const message = await screen.findByText("To pay, tick the box: you accept the terms of sale and ask for immediate access.");
+  expect(calls).toEqual([]);
+  expect(navigations).toEqual([]);
+  expect(document.activeElement).toBe(box);
+  expect(box.getAttribute("aria-invalid")).toBe("true");
+  expect(box.getAttribute("aria-describedby")).toBe(message.id);
+  // The terms are one click away, in the visitor's language.
+  expect(screen.getByRole("link", { name: "terms of sale" }).getAttribute("href")).toBe("/en/cgv");
+
+  fireEvent.click(box);
+  expect(screen.queryByText("To pay, tick the box: you accept the terms of sale and ask for immediate access.")).toBeNull();
+  fireEvent.click(screen.getByRole("button", { name: /Pay €29.99/ }));
+  await waitFor(() => expect(navigations).toEqual(["/checkout/test/cs_test_abc"]));
+  expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "en", acceptTerms: true }) }]);
+});
 
 test("while the checkout is being created the button is disabled and says it is redirecting", async () => {
   const calls = stubFetch("never");
@@ -45,7 +69,7 @@ test("while the checkout is being created the button is disabled and says it is 
   fireEvent.click(screen.getByRole("button", { name: /Payer 29,99/ }));
   const busy = await screen.findByRole("button", { name: "Redirection vers le paiement sécurisé…" });
   expect(busy.hasAttribute("disabled")).toBe(true);
-  expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "fr" }) }]);
+  expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "fr", acceptTerms: true }) }]);
 });
 
 test("the browser is sent to the returned URL", async () => {

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../server/config";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 // Issue 4: in production without Stripe keys the server refuses to start unless the test checkout is
 // explicitly allowed, so a real shop never takes "payments" on the test card page by mistake.
@@ -9,10 +10,9 @@ test("production without Stripe keys refuses to start, naming the variable", () 
   expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/STRIPE_SECRET_KEY.*ALLOW_TEST_CHECKOUT/);
 });
 
-test("production with ALLOW_TEST_CHECKOUT=true, or with both Stripe keys, the public address and SMTP, starts", () => {
-  expect(loadConfig({ NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true" }).stripe).toBeUndefined();
-  const stripe = { NODE_ENV: "production", STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
-  expect(() => loadConfig(stripe)).toThrow(/PUBLIC_BASE_URL/);
-  expect(() => loadConfig({ ...stripe, PUBLIC_BASE_URL: "https://shop.example.com" })).toThrow(/SMTP_URL/);
-  expect(loadConfig({ ...stripe, PUBLIC_BASE_URL: "https://shop.example.com", SMTP_URL: "smtps://shop:secret@mail.example.com" }).stripe?.secretKey).toBe("sk_live_x");
+test("production with ALLOW_TEST_CHECKOUT=true, or with both Stripe keys and SMTP, starts", () => {
+  expect(loadConfig({ ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" }).stripe).toBeUndefined();
+  const stripe = { ...PRODUCTION_READY_ENV, STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
+  expect(() => loadConfig(stripe)).toThrow(/SMTP_URL/);
+  expect(loadConfig({ ...stripe, SMTP_URL: "smtps://shop:secret@mail.example.com" }).stripe?.secretKey).toBe("sk_live_x");
 });

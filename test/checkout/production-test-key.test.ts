@@ -1,10 +1,11 @@
 import { expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../server/config";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 // A Stripe test-mode key takes no money: a production site configured with one would hand out
 // access for nothing, so it does not start.
 
-const production = { NODE_ENV: "production", STRIPE_WEBHOOK_SECRET: "whsec_x", PUBLIC_BASE_URL: "https://shop.example.com", SMTP_URL: "smtp://mail.example.com:587" };
+const production = { ...PRODUCTION_READY_ENV, STRIPE_WEBHOOK_SECRET: "whsec_x", SMTP_URL: "smtp://mail.example.com:587" };
 
 test("production refuses a Stripe test-mode secret or restricted key, naming STRIPE_SECRET_KEY", () => {
   for (const key of ["sk_test_abc", "rk_test_abc"]) {

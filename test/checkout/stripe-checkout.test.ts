@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { orders } from "../../db/schema";
 import { useStripeConnection } from "../../server/checkout/providers";
 import { STRIPE_API_VERSION } from "../../server/checkout/stripe-provider";
+import { TERMS_VERSION } from "../../shared/legal";
 import { LOCALES } from "../../shared/locales";
 import { createTestSite, type TestSite } from "../support/app";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
@@ -34,8 +35,9 @@ async function stripeSite(env: Record<string, string> = {}) {
   return site;
 }
 
-const pay = (site: TestSite, body: unknown) =>
-  site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+/** The pay button's request, with the consent box ticked unless the test says otherwise. */
+const pay = (site: TestSite, body: Record<string, unknown>) =>
+  site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ acceptTerms: true, ...body }) });
 
 const EXPECTED_PATHS = {
   fr: { success: "/payment-success", cancel: "/payment-canceled", name: "Lifetime Stream — accès à vie" },
@@ -72,6 +74,11 @@ for (const locale of LOCALES) {
       "metadata[locale]": locale,
     });
     if ("name" in paths) expect(params["line_items[0][price_data][product_data][name]"]).toBe(paths.name);
+    // Stripe's own consent box, required, with the withdrawal-right waiver linking to our terms.
+    expect(params["consent_collection[terms_of_service]"]).toBe("required");
+    const waiver = params["custom_text[terms_of_service_acceptance][message]"] ?? "";
+    expect(waiver).toContain(`](https://shop.example${locale === "fr" ? "" : `/${locale}`}/cgv)`);
+    expect(waiver).toContain("7");
     // Off unless configured.
     expect(params.allow_promotion_codes).toBeUndefined();
     expect(params["automatic_tax[enabled]"]).toBeUndefined();
@@ -79,9 +86,34 @@ for (const locale of LOCALES) {
     // The order exists at once, pending, so the success page can say "confirmation on its way".
     const rows = site.db.select().from(orders).all();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ provider: "stripe", status: "pending", amount: 2999, currency: "EUR", locale, paidAt: null });
+    expect(rows[0]).toMatchObject({ provider: "stripe", status: "pending", amount: 2999, currency: "EUR", locale, paidAt: null, termsVersion: TERMS_VERSION });
+    expect(rows[0]?.termsAcceptedAt).toBeInstanceOf(Date);
   });
 }
+
+test("Stripe's consent text carries the waiver in the buyer's language, as a Markdown link to the terms", async () => {
+  const site = await stripeSite();
+  await pay(site, { locale: "fr" });
+  await pay(site, { locale: "en" });
+  const [fr, en] = fake.requests.map((r) => r.body.get("custom_text[terms_of_service_acceptance][message]"));
+  expect(fr).toBe(
+    "J'accepte les [conditions générales de vente](https://shop.example/cgv) et je demande l'accès immédiat à Lifetime Stream. Je reconnais perdre mon droit de rétractation dès que l'accès m'est fourni ; la garantie satisfait ou remboursé de 7 jours reste valable.",
+  );
+  expect(en).toContain("I accept the [terms of sale](https://shop.example/en/cgv) and ask for immediate access to Lifetime Stream.");
+  expect(en).toContain("I lose my right of withdrawal once access is delivered");
+});
+
+test("without the consent box Stripe is not called and no order is created, with and without JavaScript", async () => {
+  const site = await stripeSite();
+  const json = await pay(site, { locale: "en", acceptTerms: false });
+  expect(json.status).toBe(422);
+  expect(await json.json()).toMatchObject({ code: "consent-required" });
+  const form = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=en" });
+  expect(form.status).toBe(303);
+  expect(form.headers.get("location")).toBe("/en/paiement?error=consent");
+  expect(fake.requests).toHaveLength(0);
+  expect(site.db.select().from(orders).all()).toHaveLength(0);
+});
 
 test("a configured Stripe price, promotion codes and automatic tax are passed on", async () => {
   const site = await stripeSite({ STRIPE_PRICE_ID: "price_123", STRIPE_PROMOTION_CODES: "true", STRIPE_AUTOMATIC_TAX: "true", PRICE: "19.99", ORIGINAL_PRICE: "49" });
@@ -98,7 +130,7 @@ test("a plain form post (no JavaScript) is sent on to Stripe's page with a 303",
   const response = await site.request("/api/payment", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: "locale=en",
+    body: "locale=en&acceptTerms=yes",
   });
   expect(response.status).toBe(303);
   expect(response.headers.get("location")).toStartWith("https://checkout.stripe.com/c/pay/");
@@ -127,7 +159,7 @@ test("a Stripe error answers 502 with a message and logs Stripe's request id", a
 test("a Stripe error after a form post goes back to the payment page in the visitor's language", async () => {
   const site = await stripeSite();
   fake.mode = { kind: "error", status: 500, type: "api_error", message: "Something went wrong" };
-  const response = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=it" });
+  const response = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=it&acceptTerms=yes" });
   expect(response.status).toBe(303);
   expect(response.headers.get("location")).toBe("/it/paiement?error=provider");
   const page = await site.request("/it/paiement?error=provider");

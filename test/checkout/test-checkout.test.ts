@@ -10,12 +10,12 @@ afterEach(() => site?.close());
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const card = (overrides: Record<string, string> = {}) =>
-  new URLSearchParams({ email: "Jean@Example.com", name: "Jean Martin", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", ...overrides }).toString();
+  new URLSearchParams({ email: "Jean@Example.com", name: "Jean Martin", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes", ...overrides }).toString();
 const h1Of = (html: string) => /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1];
 
 async function startCheckout(locale = "fr", now?: () => Date) {
   site = await createTestSite(now ? { now } : {});
-  const response = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale }) });
+  const response = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale, acceptTerms: true }) });
   expect(response.status).toBe(200);
   const { url }: { url: string } = await response.json();
   expect(url).toMatch(/^\/checkout\/test\/cs_test_[A-Za-z0-9]+$/);
@@ -37,7 +37,7 @@ test("without Stripe keys, paying opens the test checkout page in the visitor's 
 
 test("the form post without JavaScript also lands on the test checkout", async () => {
   site = await createTestSite();
-  const response = await site.request("/api/payment", { method: "POST", headers: FORM, body: "locale=es" });
+  const response = await site.request("/api/payment", { method: "POST", headers: FORM, body: "locale=es&acceptTerms=yes" });
   expect(response.status).toBe(303);
   expect(response.headers.get("location")).toMatch(/^\/checkout\/test\/cs_test_/);
 });

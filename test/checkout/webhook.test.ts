@@ -174,7 +174,7 @@ test("completed but unpaid waits as pending; async success then pays, async fail
 test("an expired checkout expires its pending order, but an expiry arriving late does not undo a payment", async () => {
   const s = await stripeSite();
   // A pending order as POST /api/payment leaves it.
-  const created = await s.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr" }) });
+  const created = await s.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
   expect(created.status).toBe(200);
   const [pending] = allOrders();
   await deliver(event("checkout.session.expired", checkoutSession({ id: pending!.checkoutId, status: "expired", payment_status: "unpaid", payment_intent: null })));
@@ -254,7 +254,7 @@ test("success page: paid order thanks the buyer, pending waits, unknown id is ne
   expect(paid).toContain("paul@example.com");
   expect(h1Of(paid)).toBe("Payment successful — Thank you!");
 
-  const created = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr" }) });
+  const created = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
   const pendingId = allOrders().find((o) => o.status === "pending")!.checkoutId;
   expect(created.status).toBe(200);
   const pending = await (await site.request(`/payment-success?session_id=${pendingId}`)).text();
@@ -266,13 +266,14 @@ test("success page: paid order thanks the buyer, pending waits, unknown id is ne
   // An id this site never created is not looked up at Stripe: nobody can make the page call it.
   expect(fake.requests.filter((r) => r.path.includes("cs_nobody"))).toEqual([]);
 
+  // No order id: nothing to confirm, so no "payment successful" (issue 12).
   const none = await (await site.request("/payment-success")).text();
-  expect(h1Of(none)).toBe("Paiement réussi — Merci !");
+  expect(h1Of(none)).toBe("Vous cherchez votre commande ?");
 });
 
 test("success page: when Stripe says paid before the webhook arrives, the order is paid once", async () => {
   await stripeSite();
-  await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr" }) });
+  await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
   const id = allOrders()[0]!.checkoutId;
   const session = fake.sessions.get(id)!;
   Object.assign(session, checkoutSession({ id, email: "lea@example.com", name: "Léa Martin", city: "Nantes" }));
@@ -288,7 +289,7 @@ test("success page: when Stripe says paid before the webhook arrives, the order 
 test("success page: reloading a pending order quickly asks Stripe once per few seconds, not once per load", async () => {
   let clock = new Date("2026-05-01T10:00:00Z");
   await stripeSite(() => clock);
-  await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr" }) });
+  await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
   const id = allOrders()[0]!.checkoutId;
   const lookups = () => fake.requests.filter((r) => r.method === "GET" && r.path.endsWith(`/${id}`)).length;
   const pages = await Promise.all(Array.from({ length: 5 }, () => site.request(`/payment-success?session_id=${id}`)));

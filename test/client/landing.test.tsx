@@ -52,6 +52,17 @@ test("the pricing card shows the configured price with the old price struck thro
   expect(page.getByTestId("old-price").textContent).toContain("99");
 });
 
+test("once the offer has ended the pricing card shows the same price, with no struck-through price and no early-bird badge", () => {
+  const data = makePageData();
+  const html = serverHtml({ ...data, facts: { ...data.facts, offer: { on: false } } }, <LandingPage />);
+  const page = within(html);
+  expect(page.getByTestId("price").textContent?.replace(/\s/g, " ")).toBe("29,99 €");
+  expect(page.queryByTestId("old-price")).toBeNull();
+  expect(page.queryByTestId("early-bird")).toBeNull();
+  expect(html.querySelector("del")).toBeNull();
+  expect(page.getByTestId("hero-badge").textContent).toBe(" Un seul paiement — sans abonnement");
+});
+
 test("the landing page speaks English under /en", () => {
   const page = landing(makePageData({ page: "landing" }, "en"));
   expect(page.getByRole("heading", { level: 1 }).textContent).toBe("Every film and series. One payment. For life.");

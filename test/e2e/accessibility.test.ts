@@ -24,3 +24,8 @@ test("no accessibility violation on the access-recovery page and form, the succe
   }
   expect(found).toEqual([]);
 });
+
+// The legal pages themselves are in the browser sweep (every page of the route table).
+test("no accessibility violation on the payment page showing the consent box's error, phone and desktop", async () => {
+  expect([...(await violations("/paiement?error=consent", 320)), ...(await violations("/en/paiement?error=consent", 1280))]).toEqual([]);
+});

@@ -42,7 +42,8 @@ async function newTestCheckout(locale: Locale): Promise<string> {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", origin: site.server.baseUrl },
-    body: new URLSearchParams({ locale }),
+    // The payment page's consent box, ticked (without it the answer is the payment page again).
+    body: new URLSearchParams({ locale, acceptTerms: "yes" }),
   });
   const location = response.headers.get("location");
   if (response.status !== 303 || location === null) throw new Error(`no test checkout: ${response.status}`);

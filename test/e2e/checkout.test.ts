@@ -32,6 +32,7 @@ async function waitForPayButton(page: Page) {
 async function openCardPage(page: Page, path: "/paiement" | "/en/paiement") {
   await page.goto(path);
   await waitForPayButton(page);
+  await page.getByTestId("consent-box").check();
   await page.getByTestId("pay-button").click();
   await page.waitForURL("**/checkout/test/**");
 }
@@ -51,6 +52,7 @@ async function fillCard(page: Page, labels: { email: string; name: string; city:
   await page.getByLabel(labels.card).fill(values.card);
   await page.getByLabel(labels.expiry).fill("12/34");
   await page.getByLabel(labels.cvc).fill("123");
+  await page.getByTestId("consent-box").check();
 }
 
 const FR = { email: "Email", name: "Nom complet", city: "Ville", card: "Numéro de carte", expiry: "Expiration (MM/AA)", cvc: "CVC" };
@@ -67,8 +69,9 @@ test("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiement r
   await waitForPayButton(page);
 
   const request = page.waitForRequest((r) => r.url().endsWith("/api/payment"));
+  await page.getByRole("checkbox", { name: /J'accepte les conditions générales de vente/ }).check();
   await page.getByRole("button", { name: /Payer 29,99/ }).click();
-  expect((await request).postData()).toBe(JSON.stringify({ locale: "fr" }));
+  expect((await request).postData()).toBe(JSON.stringify({ locale: "fr", acceptTerms: true }));
   await page.waitForURL("**/checkout/test/**");
   expect(await page.getAttribute("html", "lang")).toBe("fr");
   expect(await page.getByTestId("test-mode").textContent()).toBe("TEST MODE");
@@ -90,6 +93,7 @@ test("en: the same journey in English ends on 'Payment successful'", async () =>
   await page.getByRole("link", { name: "Get access", exact: true }).first().click();
   await page.waitForURL("**/en/paiement");
   await waitForPayButton(page);
+  await page.getByTestId("consent-box").check();
   await page.getByRole("button", { name: /Pay €29.99/ }).click();
   await page.waitForURL("**/checkout/test/**");
   expect(await page.getAttribute("html", "lang")).toBe("en");
@@ -160,6 +164,7 @@ test("expiry and CVC fields are level on phones in every language, also when the
     const page = await context.newPage();
     await page.goto(path);
     await waitForPayButton(page);
+    await page.getByTestId("consent-box").check();
     await page.getByTestId("pay-button").click();
     await page.waitForURL("**/checkout/test/**");
     const tops = await page.evaluate(() => ["expiry", "cvc"].map((name) => document.querySelector(`input[name=${name}]`)!.getBoundingClientRect().top));
@@ -196,6 +201,7 @@ test("cancel -> cancelled page -> retry -> back on a fresh card page", async () 
   await page.getByRole("link", { name: "Réessayer" }).click();
   await page.waitForURL("**/paiement");
   await waitForPayButton(page);
+  await page.getByTestId("consent-box").check();
   await page.getByRole("button", { name: /Payer/ }).click();
   await page.waitForURL("**/checkout/test/**");
   expect(page.url()).not.toBe(first);
@@ -208,6 +214,7 @@ test("with JavaScript disabled the whole purchase still works through plain form
   const context = await site.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/en/paiement");
+  await page.getByTestId("consent-box").check();
   await page.getByRole("button", { name: /Pay €29.99/ }).click();
   await page.waitForURL("**/checkout/test/**");
   // A mistake is answered by the server, next to the field.
@@ -234,6 +241,7 @@ test("a provider failure: the button comes back with the error toast, and the ke
   );
   await page.goto("/paiement");
   await waitForPayButton(page);
+  await page.getByTestId("consent-box").check();
   const button = page.getByTestId("pay-button");
   await button.focus();
   await page.keyboard.press("Enter");

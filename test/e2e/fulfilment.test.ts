@@ -44,6 +44,7 @@ async function payWithCard(page: Page, path: string, labels: Record<"email" | "n
     const button = document.querySelector('[data-testid="pay-button"]');
     return button !== null && Object.keys(button).some((k) => k.startsWith("__reactProps"));
   });
+  await page.getByTestId("consent-box").check();
   await page.getByTestId("pay-button").click();
   await page.waitForURL("**/checkout/test/**");
   await page.getByLabel(labels.email).fill(buyer);
@@ -52,6 +53,7 @@ async function payWithCard(page: Page, path: string, labels: Record<"email" | "n
   await page.getByLabel(labels.card).fill("4242 4242 4242 4242");
   await page.getByLabel(labels.expiry).fill("12/34");
   await page.getByLabel(labels.cvc).fill("123");
+  await page.getByTestId("consent-box").check();
   await page.getByTestId("pay-button").or(page.locator('form button[type="submit"]')).first().click();
   await page.waitForURL("**/payment-success?session_id=*");
 }
@@ -93,9 +95,9 @@ for (const [locale, path, labels, subject, sentText] of [
 
 /** A payment through the test checkout without a browser (a form post, as without JavaScript). */
 async function payByForm(baseUrl: string, buyer: string) {
-  const start = await fetch(`${baseUrl}/api/payment`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=fr", redirect: "manual" });
+  const start = await fetch(`${baseUrl}/api/payment`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=fr&acceptTerms=yes", redirect: "manual" });
   const cardPage = new URL(start.headers.get("location")!, baseUrl).href;
-  const body = new URLSearchParams({ email: buyer, name: "Kim", city: "Nantes", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
+  const body = new URLSearchParams({ email: buyer, name: "Kim", city: "Nantes", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes" }).toString();
   const paid = await fetch(cardPage, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, redirect: "manual" });
   expect(paid.status).toBe(303);
 }

@@ -43,7 +43,7 @@ async function expectQuietAbort(site: TestSite, request: Request) {
 test("hanging up mid-upload on the leads, payment, chat and test card endpoints is a debug line, not an error", async () => {
   const site = await createTestSite();
   sites.push(site);
-  const created = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr" }) });
+  const created = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
   const { url }: { url: string } = await created.json();
   const json = "application/json";
   const form = "application/x-www-form-urlencoded";

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../server/config";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 const fails = (env: Record<string, string>) => {
   try {
@@ -38,16 +39,16 @@ test("a bad value stops start-up with a message naming the variable", () => {
 test("Stripe keys go together, and production needs them unless test checkout is allowed", () => {
   expect(fails({ STRIPE_SECRET_KEY: "sk_test_123" })).toContain("STRIPE_WEBHOOK_SECRET");
   expect(fails({ NODE_ENV: "production" })).toContain("STRIPE_SECRET_KEY");
-  expect(loadConfig({ NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true" }).stripe).toBeUndefined();
+  expect(loadConfig({ ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" }).stripe).toBeUndefined();
   const keys = { STRIPE_SECRET_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_abc" };
   const liveKeys = { ...keys, STRIPE_SECRET_KEY: "sk_live_123" };
   expect(fails({ NODE_ENV: "production", ...liveKeys })).toContain("PUBLIC_BASE_URL");
-  expect(fails({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.com/", ...liveKeys })).toContain("SMTP_URL");
+  expect(fails({ ...PRODUCTION_READY_ENV, PUBLIC_BASE_URL: "https://shop.example.com/", ...liveKeys })).toContain("SMTP_URL");
   expect(fails({ SMTP_URL: "smtp://" })).toContain("SMTP_URL");
   expect(fails({ SMTP_URL: "http://mail.example.com" })).toContain("SMTP_URL");
   expect(fails({ MAIL_FROM: "Shop <not an address>" })).toContain("MAIL_FROM");
   expect(loadConfig({ MAIL_FROM: "Shop <shop@example.com>", SMTP_URL: "smtps://u:p@mail.example.com:465" }).mail).toMatchObject({ from: "Shop <shop@example.com>", smtpUrl: "smtps://u:p@mail.example.com:465" });
-  expect(loadConfig({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.com/", SMTP_URL: "smtp://mail.example.com:587", ...liveKeys }).publicBaseUrl).toBe("https://shop.example.com");
+  expect(loadConfig({ ...PRODUCTION_READY_ENV, PUBLIC_BASE_URL: "https://shop.example.com/", SMTP_URL: "smtp://mail.example.com:587", ...liveKeys }).publicBaseUrl).toBe("https://shop.example.com");
   const stripe = loadConfig(keys).stripe;
   expect(stripe?.secretKey).toBe("sk_test_123");
 });

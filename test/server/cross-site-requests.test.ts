@@ -15,7 +15,7 @@ const leadForm = new URLSearchParams({ email: "visitor@example.com", source: "ex
 const leadCount = (s: TestSite) => s.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM email_leads").get()?.n;
 
 const postLead = (s: TestSite, headers: Record<string, string>) => s.request("/api/leads", { method: "POST", headers: { ...FORM, ...headers }, body: leadForm });
-const postPayment = (s: TestSite, headers: Record<string, string>) => s.request("/api/payment", { method: "POST", headers: { ...FORM, ...headers }, body: "locale=fr" });
+const postPayment = (s: TestSite, headers: Record<string, string>) => s.request("/api/payment", { method: "POST", headers: { ...FORM, ...headers }, body: "locale=fr&acceptTerms=yes" });
 
 test("a form on another site posting to /api/leads is refused with 403 JSON and stores nothing", async () => {
   site = await createTestSite();
@@ -41,7 +41,7 @@ test("the test card form posted from another site is refused and pays nothing", 
   site = await createTestSite();
   const created = await postPayment(site, {});
   const url = created.headers.get("location")!;
-  const card = new URLSearchParams({ email: "a@example.com", name: "A B", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
+  const card = new URLSearchParams({ email: "a@example.com", name: "A B", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes" }).toString();
   const response = await site.request(url, { method: "POST", headers: { ...FORM, origin: EVIL }, body: card });
   expect(response.status).toBe(403);
   expect(response.headers.get("content-type")).toStartWith("text/plain");

@@ -54,11 +54,11 @@ const JSON_BODY = { "content-type": "application/json" };
 const post = (path: string, headers: Record<string, string>, body: string) => fetch(`${server.baseUrl}${path}`, { method: "POST", headers, body, redirect: "manual" });
 const postLead = (email: string) => post("/api/leads", JSON_BODY, JSON.stringify({ email, source: "exit_popup", ip_hash: null, locale: "fr" }));
 
-const cardForm = (email: string) => new URLSearchParams({ email, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
+const cardForm = (email: string) => new URLSearchParams({ email, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes" }).toString();
 
 /** A purchase through the test checkout without JavaScript; resolves with its card page. */
 async function buy(email: string): Promise<string> {
-  const start = await post("/api/payment", FORM, "locale=en");
+  const start = await post("/api/payment", FORM, "locale=en&acceptTerms=yes");
   const cardPage = start.headers.get("location");
   if (cardPage === null) throw new Error(`no checkout: ${start.status}`);
   expect((await post(cardPage, FORM, cardForm(email))).status).toBe(303);
@@ -129,7 +129,7 @@ test("a lead whose wait runs out gets 503 with Retry-After (JSON, or the error p
 });
 
 test("a test payment during the lock is never a 500: past the wait the card page says to retry and nothing is paid; once the lock goes it is paid", async () => {
-  const start = await post("/api/payment", FORM, "locale=en");
+  const start = await post("/api/payment", FORM, "locale=en&acceptTerms=yes");
   const cardPage = start.headers.get("location")!;
   expect(cardPage).toStartWith("/checkout/test/");
   const sessionId = cardPage.split("/").at(-1)!;
@@ -144,7 +144,7 @@ test("a test payment during the lock is never a 500: past the wait the card page
   expect(page).toContain("Your payment could not be recorded just now, and nothing was charged.");
   expect(page).toContain('value="locked-buyer@example.com"');
   // Starting another checkout needs its pending order written: 503 too, JSON for the script.
-  expectBusy(await post("/api/payment", JSON_BODY, JSON.stringify({ locale: "en" })));
+  expectBusy(await post("/api/payment", JSON_BODY, JSON.stringify({ locale: "en", acceptTerms: true })));
   await letGo();
 
   // Nothing half-written: the session is still open, no order is paid, no key, no e-mail.

@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { cleanCity, initialOf } from "../../server/social-proof/service";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
 import { createTestSite, type TestSite } from "../support/app";
 import { seedOrder } from "./seed-orders";
 
@@ -76,7 +77,7 @@ test("only purchases through the site's active payment provider count: never tes
   site.close();
 
   // A production server that allows the test checkout as a demo: those orders took no money.
-  site = await createTestSite({ now: () => NOW, env: { NODE_ENV: "production", ALLOW_TEST_CHECKOUT: "true" } });
+  site = await createTestSite({ now: () => NOW, env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" } });
   seedAll(site);
   expect(await cities(site)).toEqual([]);
 });

@@ -10,6 +10,7 @@ import { openRateLimitStore, rateLimitDbPath } from "../../server/http/rate-limi
 import { createLogger, type Logger } from "../../server/log";
 import { createMailSender, type MailSender } from "../../server/mail/sender";
 import type { MailTransport } from "../../server/mail/transport";
+import { withOfferEnd } from "../../server/offer";
 import { createStaticPages } from "../../server/pages/static-pages";
 import { createDocumentRenderer, createRenderer } from "../../server/render";
 
@@ -40,15 +41,17 @@ export async function createTestSite(
   options: { env?: Record<string, string>; now?: () => Date; log?: Logger; transport?: MailTransport; dataDir?: string } = {},
 ): Promise<TestSite> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "site-test-"));
-  const config = testConfig(options.env ?? {}, dataDir);
-  const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
-  const write = createWriter(db, { waitMs: config.dbBusyWaitMs });
+  const loaded = testConfig(options.env ?? {}, dataDir);
+  const db = openDb(loaded.dbPath, { synchronous: loaded.sqliteSynchronous });
+  const write = createWriter(db, { waitMs: loaded.dbBusyWaitMs });
+  const now = options.now ?? (() => new Date());
+  // As at a real start: without OFFER_ENDS_AT, the offer ends two weeks after the folder's first start.
+  const config = await withOfferEnd(loaded, write, now());
   const logs: string[] = [];
   const log = options.log ?? createLogger("debug", (line) => logs.push(line));
   const assets = await sharedAssets();
-  const render = createRenderer({ config, assets, log });
-  const staticPages = createStaticPages({ documents: createDocumentRenderer({ config, assets }), log, config });
-  const now = options.now ?? (() => new Date());
+  const render = createRenderer({ config, assets, log, now });
+  const staticPages = createStaticPages({ documents: createDocumentRenderer({ config, assets, now }), log, config });
   const mailer = options.transport === undefined ? null : createMailSender({ db, write, config, log, transport: options.transport, now });
   mailer?.start();
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: "test-rate-limit-key" });

@@ -4,12 +4,14 @@ import { siteValues } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import type { PageData, View } from "../../shared/page-data";
 import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
+import { defaultOfferEnd } from "../../shared/offer";
 import { buildSiteFacts } from "../../shared/site-facts";
 
 /** Page data as the server would render a page from, for component tests. */
 export function makePageData(view: View = { page: "landing" }, locale: Locale = "fr", overrides: Partial<PageData> = {}): PageData {
   const config = testConfig();
-  const facts = buildSiteFacts(config.site, locale);
+  // As on a site started today: the early-bird offer runs (server/offer.ts).
+  const facts = buildSiteFacts({ ...config.site, offerEndsAt: defaultOfferEnd(new Date()) }, locale);
   const messages = overrides.messages ?? COMPILED[locale];
   return {
     view,

@@ -1,4 +1,5 @@
 import { Button, Link, Section, Text } from "@react-email/components";
+import { formatTermsVersion } from "../../../shared/legal";
 import type { Translate } from "../../../shared/i18n";
 import type { Locale } from "../../../shared/locales";
 import type { MailPayloads } from "../outbox";
@@ -44,6 +45,10 @@ export function AccessMail({ c, p, guideUrl }: { c: MailContext; p: MailPayloads
       <Fact locale={c.locale} label={t("mail.receipt.amount")} value={t("mail.receipt.amountValue", { amount: c.money(p.amountMinor, p.currency) })} />
       <Fact locale={c.locale} label={t("mail.receipt.payment")} value={t("mail.receipt.card")} />
       <Fact locale={c.locale} label={t("mail.receipt.email")} value={p.email} />
+      {/* The confirmation on a durable medium of the consent to immediate access (Directive 2011/83/EU art. 8(7)(b)). */}
+      {p.termsAcceptedAt != null && p.termsVersion != null ? (
+        <Text style={{ ...text, marginTop: "20px" }}>{t("mail.access.consent", { version: formatTermsVersion(p.termsVersion, c.locale), date: c.date(p.termsAcceptedAt) })}</Text>
+      ) : null}
       <Text style={{ ...text, marginTop: "20px" }}>{t("mail.access.guarantee", { email: c.supportEmail })}</Text>
       <Text style={text}>{t("mail.access.keep")}</Text>
     </MailLayout>

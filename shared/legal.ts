@@ -1,0 +1,55 @@
+import { LOCALE_TAGS, type Locale } from "./locales";
+
+// The legal pages' facts (issue 12): who sells, who hosts, who mediates, and what the running
+// system really does with personal data. Built on the server from configuration and sent to the
+// three legal pages as data; the texts themselves are templates in locales/*.json.
+
+/** The owner's identity settings; null where not set (development shows a marked placeholder). */
+export type LegalIdentity = {
+  sellerName: string | null;
+  sellerAddress: string | null;
+  sellerRegistration: string | null;
+  sellerVatId: string | null;
+  sellerPhone: string | null;
+  publicationDirector: string | null;
+  hostingProvider: string | null;
+  mediatorName: string | null;
+  mediatorUrl: string | null;
+};
+
+/**
+ * The version of the terms of sale a buyer accepts, stored on their order with the time of consent.
+ * Change it whenever the terms' texts change (test/shared/terms-version.test.ts fails until then),
+ * so that an order always names the text its buyer saw; git history keeps each version.
+ */
+export const TERMS_VERSION = "2026-11-22";
+
+export type LegalFacts = {
+  identity: LegalIdentity;
+  termsVersion: string;
+  /** The version's date as the page's language writes it ("22 novembre 2026"). */
+  termsVersionDate: string;
+  /** Devices one licence key may be active on (LICENSE_ACTIVATION_LIMIT). */
+  activationLimit: number;
+  retention: { leadDays: number; chatDays: number };
+  /** Who takes the card payment: Stripe, or the built-in test checkout (no real payment). */
+  payment: "stripe" | "test";
+  /** Who answers the chat: Claude (Anthropic) or the assistant running on the site's own server. */
+  chat: "claude" | "offline";
+  /** Whether e-mail leaves through an SMTP provider (otherwise files on the site's own server). */
+  smtp: boolean;
+};
+
+/** "2026-11-22" as a date in the language ("22 novembre 2026"); the text itself if it is no date. */
+export function formatTermsVersion(version: string, locale: Locale): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(version) ? new Date(`${version}T12:00:00Z`) : null;
+  if (day === null || Number.isNaN(day.getTime())) return version;
+  return new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }).format(day);
+}
+
+/** Which identity fields production requires; the pages mark them "to be completed" while unset. */
+export const REQUIRED_IDENTITY = ["sellerName", "sellerAddress", "sellerRegistration", "hostingProvider", "mediatorName", "mediatorUrl"] as const;
+
+export function identityIncomplete(identity: LegalIdentity): boolean {
+  return REQUIRED_IDENTITY.some((field) => identity[field] === null);
+}

@@ -1,0 +1,63 @@
+import { LOCALE_TAGS, type Locale } from "./locales";
+
+// The early-bird offer (DECISIONS.md, "Money and claims"; issue 12): real, with an end. Until it
+// ends the pages show the badge, the struck-through price and the end date; after it, nothing that
+// says the price is limited in time. The price itself never changes with it.
+
+/** The seller's time zone: the offer's last day, and receipts' times, are read in it. */
+export const SELLER_TIME_ZONE = "Europe/Paris";
+
+/** Without OFFER_ENDS_AT, the offer runs this many days from the site's first start. */
+export const DEFAULT_OFFER_DAYS = 14;
+
+/** Whether the offer still runs at `now`. No known end means no offer: never a claim without a date. */
+export function offerIsOn(endsAt: Date | null, now: Date): boolean {
+  return endsAt !== null && now.getTime() < endsAt.getTime();
+}
+
+/** The calendar date (`YYYY-MM-DD`) of an instant in a time zone. */
+export function dateIn(timeZone: string, instant: Date): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
+}
+
+/** How far ahead of UTC a time zone's clock is at an instant, in ms. */
+function zoneOffsetMs(timeZone: string, instant: Date): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const asUtc = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
+  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/**
+ * The last millisecond of a calendar day (`YYYY-MM-DD`) in a time zone: an offer that "ends on
+ * 6 December" runs through the whole of that day where the seller is.
+ */
+export function endOfDayIn(timeZone: string, isoDate: string): Date {
+  const [y, m, d] = isoDate.split("-").map(Number);
+  // Midnight after the day, as if the zone were UTC, moved by the zone's offset at that moment (a
+  // clock change happens in the small hours, never across midnight in Europe).
+  const nextMidnightUtc = Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + 1);
+  const offset = zoneOffsetMs(timeZone, new Date(nextMidnightUtc));
+  return new Date(nextMidnightUtc - offset - 1);
+}
+
+/** The default end: the whole day, in the seller's zone, `DEFAULT_OFFER_DAYS` days after the first start. */
+export function defaultOfferEnd(firstStartedAt: Date): Date {
+  const day = dateIn(SELLER_TIME_ZONE, new Date(firstStartedAt.getTime() + DEFAULT_OFFER_DAYS * 24 * 60 * 60 * 1000));
+  return endOfDayIn(SELLER_TIME_ZONE, day);
+}
+
+/** "6 décembre 2026", "6 December 2026": the day the offer ends, in the seller's zone. */
+export function formatOfferEnd(endsAt: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: SELLER_TIME_ZONE, day: "numeric", month: "long", year: "numeric" }).format(endsAt);
+}

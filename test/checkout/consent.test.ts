@@ -1,0 +1,98 @@
+import { afterEach, expect, test } from "bun:test";
+import { mailOutbox, orders, testCheckoutSessions } from "../../db/schema";
+import { composeMail } from "../../server/mail/compose";
+import { TERMS_VERSION } from "../../shared/legal";
+import { createTestSite, type TestSite } from "../support/app";
+
+// Issue 12, "Consent at checkout": no checkout (and no pending order) without the box ticked, with
+// and without JavaScript; with it, the order records when and which terms; the card page asks the
+// same; the access e-mail confirms the consent on a durable medium.
+
+let site: TestSite;
+afterEach(() => site?.close());
+
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" };
+const NOW = new Date("2026-11-22T10:15:00Z");
+const card = (extra: Record<string, string> = {}) =>
+  new URLSearchParams({ email: "ana@example.com", name: "Ana Lopez", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", ...extra }).toString();
+
+test("the pay button's request without the consent is refused with 422; nothing is created", async () => {
+  site = await createTestSite();
+  for (const body of [{ locale: "en" }, { locale: "en", acceptTerms: false }]) {
+    const response = await site.request("/api/payment", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body) });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ code: "consent-required" });
+  }
+  // Not a yes in disguise: anything but true or "yes" is a bad request.
+  const odd = await site.request("/api/payment", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ locale: "en", acceptTerms: "on" }) });
+  expect(odd.status).toBe(400);
+  expect(site.db.select().from(orders).all()).toHaveLength(0);
+  expect(site.db.select().from(testCheckoutSessions).all()).toHaveLength(0);
+});
+
+test("without JavaScript, a post without the box goes back to the payment page, which says why next to the box", async () => {
+  site = await createTestSite();
+  const response = await site.request("/api/payment", { method: "POST", headers: FORM, body: "locale=es" });
+  expect(response.status).toBe(303);
+  expect(response.headers.get("location")).toBe("/es/paiement?error=consent");
+  expect(site.db.select().from(orders).all()).toHaveLength(0);
+
+  const html = await (await site.request("/es/paiement?error=consent")).text();
+  const box = /<input[^>]*id="accept-terms"[^>]*>/.exec(html)?.[0] ?? "";
+  expect(box).toContain('aria-invalid="true"');
+  expect(box).toContain('aria-describedby="accept-terms-error"');
+  expect(box).not.toContain("checked");
+  expect(html).toContain('id="accept-terms-error"');
+  expect(html).toContain("Para pagar, marca la casilla: aceptas las condiciones generales de venta y solicitas el acceso inmediato.");
+  // The box's label links to the terms of sale in the page's language.
+  expect(html).toMatch(/<label for="accept-terms"[^>]*>Acepto las <a href="\/es\/cgv">condiciones generales de venta<\/a> y solicito el acceso inmediato/);
+});
+
+test("the payment page's box is never ticked in advance and names the waiver of the withdrawal right", async () => {
+  site = await createTestSite();
+  const html = await (await site.request("/en/paiement")).text();
+  const box = /<input[^>]*id="accept-terms"[^>]*>/.exec(html)?.[0] ?? "";
+  expect(box).toContain('type="checkbox"');
+  expect(box).toContain('name="acceptTerms"');
+  expect(box).toContain('value="yes"');
+  expect(box).not.toContain("checked");
+  expect(box).not.toContain("aria-invalid");
+  expect(html).toContain("I understand that I lose my right of withdrawal once access is delivered; the 7-day money-back guarantee still applies.");
+});
+
+test("with the box ticked the pending order records when the consent was given and the terms' version", async () => {
+  site = await createTestSite({ now: () => NOW });
+  const json = await site.request("/api/payment", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
+  expect(json.status).toBe(200);
+  const form = await site.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en&acceptTerms=yes" });
+  expect(form.status).toBe(303);
+  const rows = site.db.select().from(orders).all();
+  expect(rows).toHaveLength(2);
+  for (const row of rows) expect(row).toMatchObject({ status: "pending", termsAcceptedAt: NOW, termsVersion: TERMS_VERSION });
+});
+
+test("the test card page also needs its box ticked; then the paid order's access e-mail confirms the consent", async () => {
+  site = await createTestSite({ now: () => NOW });
+  const start = await site.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en&acceptTerms=yes" });
+  const cardPage = start.headers.get("location") ?? "";
+  expect(await (await site.request(cardPage)).text()).toMatch(/<input[^>]*type="checkbox"[^>]*id="tc-terms"[^>]*name="terms"/);
+
+  const refused = await site.request(cardPage, { method: "POST", headers: FORM, body: card() });
+  expect(refused.status).toBe(422);
+  const page = await refused.text();
+  expect(page).toContain("To pay, tick the box: you accept the terms of sale and ask for immediate access.");
+  expect(/<input[^>]*id="tc-terms"[^>]*>/.exec(page)?.[0]).toContain('aria-invalid="true"');
+  expect(site.db.select().from(orders).all()[0]?.status).toBe("pending");
+
+  const paid = await site.request(cardPage, { method: "POST", headers: FORM, body: card({ terms: "yes" }) });
+  expect(paid.status).toBe(303);
+  const order = site.db.select().from(orders).all()[0];
+  expect(order).toMatchObject({ status: "paid", termsAcceptedAt: NOW, termsVersion: TERMS_VERSION });
+
+  const access = site.db.select().from(mailOutbox).all().find((m) => m.kind === "access");
+  if (access === undefined) throw new Error("no access e-mail queued");
+  const mail = await composeMail(access, site.config);
+  expect(mail?.text).toContain("Before paying you accepted the terms of sale (version of 22 November 2026)");
+  expect(mail?.text).toContain("acknowledging that you lose your right of withdrawal once access is delivered");
+});

@@ -1,0 +1,145 @@
+import { expect, test } from "bun:test";
+import { spawnSync } from "bun";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../db/schema";
+import { recordChatMessage } from "../../server/chat/transcripts";
+import { createLogger } from "../../server/log";
+import { deleteExpiredData, startRetention } from "../../server/privacy/retention";
+import { startServer } from "../e2e/harness";
+import { createTestSite } from "../support/app";
+import { payWithTestCard } from "../support/purchase";
+
+// Issue 12: the owner erases a person's data on request (`site leads erase EMAIL`), and leads, chat
+// transcripts and access-resend requests are deleted when their retention is over, by the server
+// itself (at start-up and daily).
+
+const main = join(import.meta.dir, "..", "..", "server", "main.ts");
+const DAY = 24 * 60 * 60 * 1000;
+const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const count = (db: Database, table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0;
+
+test("`leads erase EMAIL` deletes the person's lead, its e-mails, the chats that mention the address and their resend requests, keeps their order, and says so", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "site-erase-"));
+  try {
+    const site = await createTestSite({ dataDir });
+    const at = new Date();
+    expect((await site.request("/api/leads", json({ email: "ana@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status).toBeLessThan(300);
+    expect((await site.request("/api/leads", json({ email: "other@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status).toBeLessThan(300);
+    await recordChatMessage(site.write, { conversationId: "conv-ana", role: "user", content: "Bonjour, je suis Ana@Example.com, où est ma clé ?", locale: "fr", at });
+    await recordChatMessage(site.write, { conversationId: "conv-ana", role: "assistant", content: "Regardez dans vos spams.", locale: "fr", at });
+    await recordChatMessage(site.write, { conversationId: "conv-other", role: "user", content: "Combien ça coûte ?", locale: "fr", at });
+    await payWithTestCard(site, { locale: "fr", email: "ana@example.com" });
+    site.db.insert(accessResends).values({ email: "ana@example.com", createdAt: at }).run();
+    expect(site.db.select().from(mailOutbox).all().filter((m) => m.kind === "demo")).toHaveLength(2);
+    await site.close();
+
+    const result = spawnSync({
+      cmd: [process.execPath, "run", main, "leads", "erase", " Ana@Example.com "],
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(result.stderr.toString()).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.toString()).toBe(
+      [
+        "Erased for ana@example.com:",
+        "  1 demo request(s) (email_leads)",
+        "  1 e-mail(s) of the outbox (1 not yet sent, 0 sent, 0 failed or cancelled)",
+        "  1 chat conversation(s) mentioning the address (2 message(s))",
+        "  1 access-resend request(s)",
+        "Kept: 1 order(s) paid with this address (accounting records; the licence check reads them).",
+        "",
+      ].join("\n"),
+    );
+
+    const db = new Database(join(dataDir, "site.db"), { readonly: true });
+    try {
+      expect(db.query<{ email: string }, []>("SELECT email FROM email_leads").all()).toEqual([{ email: "other@example.com" }]);
+      expect(db.query<{ recipient: string }, []>("SELECT recipient FROM mail_outbox WHERE kind = 'demo'").all()).toEqual([{ recipient: "other@example.com" }]);
+      expect(db.query<{ c: string }, []>("SELECT DISTINCT conversation_id AS c FROM chat_messages").all()).toEqual([{ c: "conv-other" }]);
+      expect(count(db, "access_resends")).toBe(0);
+      expect(count(db, "orders")).toBe(1);
+    } finally {
+      db.close();
+    }
+
+    // A bad address changes nothing and says how to call the command.
+    const bad = spawnSync({ cmd: [process.execPath, "run", main, "leads", "erase", "nobody"], env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, stdout: "pipe", stderr: "pipe" });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.toString()).toContain("leads erase needs an e-mail address");
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("retention deletes leads (with their e-mails), chat messages and resend requests older than configured, and nothing newer", async () => {
+  const now = new Date("2027-06-01T12:00:00Z");
+  const site = await createTestSite({ env: { LEAD_RETENTION_DAYS: "30", CHAT_RETENTION_DAYS: "7" }, now: () => now });
+  try {
+    const ago = (days: number) => new Date(now.getTime() - days * DAY);
+    const lead = (email: string, days: number) => {
+      const [row] = site.db.insert(emailLeads).values({ email, source: "exit_popup", locale: "en", createdAt: ago(days), unsubscribeToken: email }).returning({ id: emailLeads.id }).all();
+      site.db.insert(mailOutbox).values({ kind: "demo", recipient: email, locale: "en", payload: "{}", messageId: `<${email}>`, status: "sent", nextAttemptAt: ago(days), leadId: row!.id, createdAt: ago(days) }).run();
+    };
+    lead("old@example.com", 31);
+    lead("recent@example.com", 29);
+    await recordChatMessage(site.write, { conversationId: "c1", role: "user", content: "old question", locale: "en", at: ago(8) });
+    await recordChatMessage(site.write, { conversationId: "c1", role: "user", content: "new question", locale: "en", at: ago(6) });
+    site.db.insert(accessResends).values([{ email: "a@example.com", createdAt: ago(2) }, { email: "b@example.com", createdAt: new Date(now.getTime() - 3600_000) }]).run();
+
+    expect(await deleteExpiredData(site.write, site.config.retention, now)).toEqual({ leads: 1, leadMails: 1, chatMessages: 1, accessResends: 1 });
+    expect(site.db.select({ email: emailLeads.email }).from(emailLeads).all()).toEqual([{ email: "recent@example.com" }]);
+    expect(site.db.select({ recipient: mailOutbox.recipient }).from(mailOutbox).all()).toEqual([{ recipient: "recent@example.com" }]);
+    expect(site.db.select({ content: chatMessages.content }).from(chatMessages).all()).toEqual([{ content: "new question" }]);
+    expect(site.db.select({ email: accessResends.email }).from(accessResends).all()).toEqual([{ email: "b@example.com" }]);
+    // Run again: nothing more is due.
+    expect(await deleteExpiredData(site.write, site.config.retention, now)).toEqual({ leads: 0, leadMails: 0, chatMessages: 0, accessResends: 0 });
+
+    // The job runs at once and then on its interval, on the injected clock; orders are never touched.
+    await payWithTestCard(site, { locale: "en", email: "buyer@example.com" });
+    let clock = now;
+    const logs: string[] = [];
+    const job = await startRetention({ write: site.write, config: site.config, log: createLogger("info", (l) => logs.push(l)), now: () => clock }, 20);
+    clock = new Date(now.getTime() + 40 * DAY);
+    await Bun.sleep(80);
+    job.stop();
+    expect(site.db.select().from(emailLeads).all()).toHaveLength(0);
+    expect(site.db.select().from(chatMessages).all()).toHaveLength(0);
+    expect(site.db.select().from(orders).all()).toHaveLength(1);
+    expect(logs.some((l) => l.includes("retention: expired data deleted"))).toBe(true);
+  } finally {
+    await site.close();
+  }
+});
+
+test("the server deletes expired data when it starts", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "site-retention-"));
+  try {
+    const site = await createTestSite({ dataDir });
+    const old = new Date(Date.now() - 400 * DAY);
+    site.db.insert(emailLeads).values({ email: "stale@example.com", source: "exit_popup", locale: "fr", createdAt: old, unsubscribeToken: "t1" }).run();
+    site.db.insert(emailLeads).values({ email: "fresh@example.com", source: "exit_popup", locale: "fr", createdAt: new Date(), unsubscribeToken: "t2" }).run();
+    await recordChatMessage(site.write, { conversationId: "c-old", role: "user", content: "old", locale: "fr", at: old });
+    await site.close();
+
+    const server = await startServer({ dataDir });
+    try {
+      const db = new Database(join(dataDir, "site.db"), { readonly: true });
+      try {
+        expect(db.query<{ email: string }, []>("SELECT email FROM email_leads").all()).toEqual([{ email: "fresh@example.com" }]);
+        expect(count(db, "chat_messages")).toBe(0);
+      } finally {
+        db.close();
+      }
+      expect(server.output.some((line) => line.includes("retention: expired data deleted"))).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,86 @@
+import { expect, test } from "bun:test";
+import { spawnSync } from "bun";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { NotReadyForProductionError, loadConfig } from "../../server/config";
+import { startServer } from "../e2e/harness";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
+
+// Issue 12: a production start refuses, in one message, while anything a real shop needs is
+// missing; it warns once each about the specification's placeholder reviews and user count.
+
+const main = join(import.meta.dir, "..", "..", "server", "main.ts");
+
+test("the server started with NODE_ENV=production and nothing else exits with 1, listing every missing item on its own line", () => {
+  const dir = mkdtempSync(join(tmpdir(), "site-prod-"));
+  try {
+    const result = spawnSync({
+      cmd: [process.execPath, "run", main],
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATA_DIR: dir, PORT: "0" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(result.exitCode).toBe(1);
+    const message = result.stderr.toString();
+    const lines = message.trim().split("\n");
+    expect(lines[0]).toBe("Not ready for production (NODE_ENV=production): 9 settings to fix before the site may start.");
+    const items = lines.slice(1).map((line) => /^ {2}- (\w+) /.exec(line)?.[1]);
+    expect(items).toEqual([
+      "STRIPE_SECRET_KEY",
+      "PUBLIC_BASE_URL",
+      "SUPPORT_EMAIL",
+      "SELLER_NAME",
+      "SELLER_ADDRESS",
+      "SELLER_REGISTRATION",
+      "HOSTING_PROVIDER",
+      "MEDIATOR_NAME",
+      "MEDIATOR_URL",
+    ]);
+    expect(message).toContain("SUPPORT_EMAIL is an example address (support@example.com)");
+    // Nothing was started: no database was created.
+    expect(spawnSync({ cmd: ["ls", dir] }).stdout.toString().trim()).toBe("");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("PUBLIC_BASE_URL on this machine and an example SUPPORT_EMAIL are refused; the rest of a ready configuration passes", () => {
+  const ready = { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" };
+  expect(loadConfig(ready).legal.sellerName).toBe("Stream Shop SAS");
+  for (const local of ["http://localhost:3000", "http://127.0.0.1", "http://shop.localhost", "http://[::1]:8080", "http://0.0.0.0"]) {
+    let problems: string[] = [];
+    try {
+      loadConfig({ ...ready, PUBLIC_BASE_URL: local });
+    } catch (error) {
+      if (error instanceof NotReadyForProductionError) problems = error.problems.map((p) => p.variable);
+    }
+    expect({ local, problems }).toEqual({ local, problems: ["PUBLIC_BASE_URL"] });
+  }
+  for (const address of ["support@example.com", "help@example.org", "me@shop.example", "a@b.test"]) {
+    expect(() => loadConfig({ ...ready, SUPPORT_EMAIL: address })).toThrow(/SUPPORT_EMAIL is an example address/);
+  }
+  // Development runs without any of it.
+  expect(loadConfig({}).legal.sellerName).toBeNull();
+});
+
+test("a ready production server starts, and warns once each about placeholder testimonials and the default user count", async () => {
+  const server = await startServer({ env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" } });
+  try {
+    const warnings = server.output.filter((line) => line.includes('"level":"warn"'));
+    expect(warnings.filter((line) => line.includes("placeholder testimonial"))).toHaveLength(1);
+    expect(warnings.filter((line) => line.includes("CLAIMED_USERS"))).toHaveLength(1);
+    const notice = await (await fetch(`${server.baseUrl}/mentions-legales`)).text();
+    expect(notice).toContain("Stream Shop SAS");
+    expect(notice).not.toContain('data-testid="legal-incomplete"');
+  } finally {
+    await server.stop();
+  }
+  const counted = await startServer({ env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", CLAIMED_USERS: "120" } });
+  try {
+    expect(counted.output.filter((line) => line.includes("CLAIMED_USERS"))).toHaveLength(0);
+    expect(counted.output.filter((line) => line.includes("placeholder testimonial"))).toHaveLength(1);
+  } finally {
+    await counted.stop();
+  }
+});

@@ -1,0 +1,28 @@
+import { expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { SOURCE_MESSAGES as MESSAGES } from "../../server/locales";
+import { TERMS_VERSION } from "../../shared/legal";
+import { LOCALES } from "../../shared/locales";
+
+// Each order stores the TERMS_VERSION its buyer accepted (issue 12). That record is only worth
+// something if a version names one text: when the terms or the consent sentence change in any
+// language, TERMS_VERSION must change too. Add the new version and its hash below (keep the old).
+
+const TERMS_TEXT_HASHES: Record<string, string> = {
+  "2026-11-22": "7c0fc0c476dd3ce551e6aa96686a6b78d97d47ec5a22aeb8468f7a6ee2c0b7dd",
+};
+
+function termsTextHash(): string {
+  const hash = createHash("sha256");
+  for (const locale of LOCALES) {
+    const entries = Object.entries(MESSAGES[locale]).filter(([key]) => key.startsWith("terms.") || key === "consent.label");
+    for (const [key, text] of entries.sort(([a], [b]) => (a < b ? -1 : 1))) {
+      hash.update(`${locale}\u0000${key}\u0000${text}\u0000`);
+    }
+  }
+  return hash.digest("hex");
+}
+
+test("the terms of sale's texts are the ones recorded for TERMS_VERSION (bump it when they change)", () => {
+  expect({ version: TERMS_VERSION, sha256: termsTextHash() }).toEqual({ version: TERMS_VERSION, sha256: TERMS_TEXT_HASHES[TERMS_VERSION] ?? "no hash recorded for this version" });
+});
