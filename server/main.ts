@@ -99,7 +99,7 @@ async function serve(loaded: Config, embedded: Embedded | undefined, self: strin
   const db = dbOrExit(loaded);
   const now = () => new Date();
   // The default early-bird end is read from (or, on the first start, written to) the database.
-  const config = await withOfferEnd(loaded, writerFor(db, loaded), now());
+  const config = await withOfferEnd(loaded, writerFor(db, loaded), now(), db);
   const retention = await startRetention({ write: writerFor(db, config), config, log, now });
   const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
@@ -156,7 +156,7 @@ async function serveAsWorker(loaded: Config, worker: number, compress: Compress)
 
   const db = dbOrExit(loaded);
   // The first process recorded the offer's default end before starting this one: this only reads it.
-  const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date());
+  const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
   const site = siteOn(config, log, db, assetStoreFrom(start.assets), start.pages, compress, { wake: wakeMailerOfFirstProcess });
   const server = listenShared(site.app, { ...config, port: start.port }, "join");
   log.info("worker listening", { port: server.port, pages: start.pages.length });

@@ -46,7 +46,7 @@ export async function createTestSite(
   const write = createWriter(db, { waitMs: loaded.dbBusyWaitMs });
   const now = options.now ?? (() => new Date());
   // As at a real start: without OFFER_ENDS_AT, the offer ends two weeks after the folder's first start.
-  const config = await withOfferEnd(loaded, write, now());
+  const config = await withOfferEnd(loaded, write, now(), db);
   const logs: string[] = [];
   const log = options.log ?? createLogger("debug", (line) => logs.push(line));
   const assets = await sharedAssets();
