@@ -99,7 +99,12 @@ async function serve(loaded: Config, embedded: Embedded | undefined, self: strin
   const db = dbOrExit(loaded);
   const now = () => new Date();
   // The default early-bird end is read from (or, on the first start, written to) the database.
-  const config = await withOfferEnd(loaded, writerFor(db, loaded), now(), db);
+  const config = await withOfferEnd(loaded, writerFor(db, loaded), now(), db).catch((error: unknown) => {
+    // Only the very first start writes here (the offer's start date); later ones only read it.
+    if (!isBusyError(error)) throw error;
+    console.error(`The database ${loaded.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and this first start must record its date: start again once it is finished.`);
+    process.exit(1);
+  });
   const retention = await startRetention({ write: writerFor(db, config), config, log, now });
   const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
@@ -155,7 +160,7 @@ async function serveAsWorker(loaded: Config, worker: number, compress: Compress)
   if (start === null) process.exit(0);
 
   const db = dbOrExit(loaded);
-  // The first process recorded the offer's default end before starting this one: this only reads it.
+  // The first process recorded the first start before starting this one: this only reads it.
   const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
   const site = siteOn(config, log, db, assetStoreFrom(start.assets), start.pages, compress, { wake: wakeMailerOfFirstProcess });
   const server = listenShared(site.app, { ...config, port: start.port }, "join");
