@@ -18,8 +18,19 @@ import { staticPageRefs } from "./pages/controller";
 import { createStaticPages, type PrebuiltPage } from "./pages/static-pages";
 import type { Prebuilt } from "./prebuilt";
 import { startRetention } from "./privacy/retention";
-import { receiveWorkerStart, startWorkers, wakeMailerOfFirstProcess, whenFirstProcessGone, WORKER_COMMAND } from "./processes";
+import {
+  receiveRenderRequest,
+  receiveWorkerStart,
+  RENDER_COMMAND,
+  renderPagesApart,
+  sendRenderedPages,
+  startWorkers,
+  wakeMailerOfFirstProcess,
+  whenFirstProcessGone,
+  WORKER_COMMAND,
+} from "./processes";
 import { createDocumentRenderer, createRenderer } from "./render";
+import { startWithHeapSizing } from "./heap";
 import { exitQuietlyWhenStdoutCloses } from "./stdout-pipe";
 
 /** What the compiled executable carries inside it (scripts/build.ts). */
@@ -69,14 +80,16 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
     embedded !== undefined ? { made: embedded.prebuilt?.compressed } : { cacheDir: join(import.meta.dir, "..", "node_modules", ".cache", "site-compressed") },
   );
   if (command === WORKER_COMMAND) return serveAsWorker(config, Number(argv[1] ?? 0), compress);
+  if (command === RENDER_COMMAND) return renderForFirstProcess(config, embedded, compress);
   if (command !== undefined) {
     exitQuietlyWhenStdoutCloses();
     const code = await runCommand(argv, config, (chunk) => process.stdout.write(chunk), (line) => console.error(line));
     if (code !== 0) process.exit(code);
     return;
   }
-  // How a worker process is started: this executable, or Bun running this file.
+  // How this program is started again: this executable, or Bun running this file.
   const self = embedded !== undefined ? [process.execPath] : [process.execPath, "run", import.meta.path];
+  startWithHeapSizing(self);
   await serve(config, embedded, self, compress);
 }
 
@@ -139,12 +152,36 @@ async function serve(loaded: Config, embedded: Embedded | undefined, self: strin
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   // Every page the same for all visitors, rendered and compressed now rather than by a visitor's
-  // request (the executable brings them made at build time when its settings give the same pages).
+  // request. The executable brings them made at build time when its settings give the same pages;
+  // otherwise (the offer's end is only known once the site has started) a short-lived process
+  // renders them, and this one only takes them.
   const started = performance.now();
-  const made = await site.staticPages.warm(staticPageRefs(config));
-  log.info("pages ready", { ...made, ms: Math.round(performance.now() - started) });
+  const refs = staticPageRefs(config);
+  const unmade = site.staticPages.unmade(refs);
+  const apart = unmade === 0 ? null : await renderPagesApart({ command: self, urls: assets.urls, log });
+  if (apart !== null) site.staticPages.adopt(apart);
+  const made = await site.staticPages.warm(refs);
+  log.info("pages ready", { ...made, renderedApart: apart?.length ?? 0, ms: Math.round(performance.now() - started) });
 
   workers?.begin({ port: server.port, assets: { urls: assets.urls, files: assets.entries() }, pages: site.staticPages.finished() });
+}
+
+/**
+ * The page renderer: renders and compresses the pages the same for every visitor, with the first
+ * process's configuration and client files, hands them over and is stopped. It reads the database
+ * (the offer's end) and writes nothing.
+ */
+async function renderForFirstProcess(loaded: Config, embedded: Embedded | undefined, compress: Compress): Promise<void> {
+  const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded), fields: { process: RENDER_COMMAND } });
+  whenFirstProcessGone(() => process.exit(0));
+  const urls = await receiveRenderRequest();
+  const db = dbOrExit(loaded);
+  const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
+  db.$client.close();
+  const documents = createDocumentRenderer({ config, assets: assetStoreFrom({ urls, files: [] }), now: () => new Date() });
+  const staticPages = createStaticPages({ documents, log, config, prebuilt: embedded?.prebuilt?.pages ?? [], compress });
+  await staticPages.warm(staticPageRefs(config));
+  sendRenderedPages(staticPages.finished());
 }
 
 /** A second (third…) process: serves the first process's pages and files on its port, sends no e-mail. */

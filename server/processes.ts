@@ -14,6 +14,9 @@ import type { PrebuiltPage } from "./pages/static-pages";
 /** The internal subcommand a worker is started with (not for the owner: it waits for its parent). */
 export const WORKER_COMMAND = "serve-worker";
 
+/** The internal subcommand of the short-lived process that renders the pages for the first one. */
+export const RENDER_COMMAND = "render-pages";
+
 /** What a worker needs from the first process to serve exactly the same site. */
 export type WorkerStart = { port: number; assets: AssetSnapshot; pages: PrebuiltPage[] };
 
@@ -24,6 +27,7 @@ const UrlsSchema = v.custom<AssetUrls>(
   (x) => typeof x === "object" && x !== null && Object.values(x).every((u) => typeof u === "string" || u === null),
   "asset URLs",
 );
+const PagesSchema = v.array(v.object({ key: v.string(), dataHash: v.string(), status: v.number(), html: BytesSchema, br: BytesSchema, gzip: BytesSchema }));
 const StartMessage = v.object({
   kind: v.literal("start"),
   port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
@@ -36,9 +40,11 @@ const StartMessage = v.object({
       ]),
     ),
   }),
-  pages: v.array(v.object({ key: v.string(), dataHash: v.string(), status: v.number(), html: BytesSchema, br: BytesSchema, gzip: BytesSchema })),
+  pages: PagesSchema,
 });
 const WakeMailer = v.object({ kind: v.literal("wake-mailer") });
+const RenderRequest = v.object({ kind: v.literal("render"), urls: UrlsSchema });
+const RenderedPages = v.object({ kind: v.literal("pages"), pages: PagesSchema });
 
 export type Workers = {
   /** Hands the workers what they serve (to those running, and to any started again later). */
@@ -146,4 +152,77 @@ export function wakeMailerOfFirstProcess(): void {
  */
 export function whenFirstProcessGone(stop: () => void): void {
   process.on("disconnect", stop);
+}
+
+/**
+ * Renders the pages the same for every visitor in a short-lived process of this program (`command`)
+ * and resolves with them; null when that process fails or takes longer than `timeoutMs` (the
+ * caller then renders them itself). Rendering leaves a process about 15 MB larger for good (the
+ * compiled code of React's server renderer, the heap it grew to): done apart, the processes that
+ * serve requests stay small. Until it is done, a page asked for is rendered where it is asked.
+ */
+export function renderPagesApart(options: { command: string[]; urls: AssetUrls; log: Logger; timeoutMs?: number }): Promise<PrebuiltPage[] | null> {
+  const { command, urls, log, timeoutMs = 120_000 } = options;
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (pages: PrebuiltPage[] | null, child?: Subprocess) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child?.kill("SIGTERM");
+      resolve(pages);
+    };
+    let child: Subprocess;
+    try {
+      child = Bun.spawn({
+        cmd: [...command, RENDER_COMMAND],
+        stdin: "ignore",
+        stdout: "inherit",
+        stderr: "inherit",
+        serialization: "advanced",
+        ipc(message, self) {
+          const parsed = v.safeParse(RenderedPages, message);
+          if (!parsed.success) log.warn("page renderer: unreadable message", { issue: parsed.issues[0].message });
+          settle(parsed.success ? parsed.output.pages : null, self);
+        },
+      });
+    } catch (error) {
+      log.warn("page renderer not started", { error: error instanceof Error ? error.message : String(error) });
+      resolve(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      log.warn("page renderer too slow, stopped", { afterMs: timeoutMs });
+      settle(null, child);
+    }, timeoutMs);
+    void child.exited.then((code) => {
+      if (!settled) log.warn("page renderer exited without pages", { code });
+      settle(null);
+    });
+    try {
+      child.send({ kind: "render", urls });
+    } catch {
+      // Gone already: its exit settles this.
+    }
+  });
+}
+
+/** In the page renderer: waits for the first process's request (the client files' URLs). */
+export function receiveRenderRequest(): Promise<AssetUrls> {
+  return new Promise((resolve, reject) => {
+    if (process.send === undefined) {
+      reject(new Error(`'${RENDER_COMMAND}' is started by the server itself, not by hand`));
+      return;
+    }
+    process.once("message", (message: unknown) => {
+      const parsed = v.safeParse(RenderRequest, message);
+      if (parsed.success) resolve(parsed.output.urls);
+      else reject(new Error(`page renderer: unreadable request (${parsed.issues[0].message})`));
+    });
+  });
+}
+
+/** In the page renderer: hands the pages to the first process, which stops this one once it has them. */
+export function sendRenderedPages(pages: PrebuiltPage[]): void {
+  process.send?.({ kind: "pages", pages });
 }

@@ -47,6 +47,10 @@ export type StaticPages = {
   warm(pages: readonly StaticPageRef[]): Promise<{ rendered: number; reused: number; failed: number }>;
   /** Every page kept and compressed, to embed in the executable or hand to another process. */
   finished(): PrebuiltPage[];
+  /** How many of these pages have neither been made here nor been given ready (`warm` would render them). */
+  unmade(pages: readonly StaticPageRef[]): number;
+  /** Pages made elsewhere (another process): used like the build's, when their page data matches. */
+  adopt(pages: readonly PrebuiltPage[]): void;
 };
 
 type Encoding = "br" | "gzip";
@@ -138,6 +142,10 @@ export function createStaticPages(deps: {
     return `${locale} ${status} ${json}`;
   };
 
+  const hashOf = (data: unknown) => contentHash(encoder.encode(JSON.stringify(data)));
+  const usable = (made: PrebuiltPage | undefined, dataHash: string, status: number): made is PrebuiltPage =>
+    made !== undefined && made.dataHash === dataHash && made.status === status;
+
   const keep = (page: Page, generation: Map<string, Page>) => {
     if (generation !== pages) return;
     if (pages.size >= MAX_PAGES) {
@@ -156,10 +164,10 @@ export function createStaticPages(deps: {
     pending = (async (): Promise<Page | null> => {
       try {
         const data = documents.pageData(view, locale);
-        const dataHash = contentHash(encoder.encode(JSON.stringify(data)));
+        const dataHash = hashOf(data);
         const made = prebuilt.get(key);
         let page: Page;
-        if (made !== undefined && made.dataHash === dataHash && made.status === status) {
+        if (usable(made, dataHash, status)) {
           page = {
             key,
             status,
@@ -267,6 +275,18 @@ export function createStaticPages(deps: {
         done.push({ key: page.key, dataHash: page.dataHash, status: page.status, html: page.identity.body, br: page.br.body, gzip: page.gzip.body });
       }
       return done;
+    },
+
+    unmade(refs) {
+      startNewEditionIfDue();
+      return refs.filter(({ view, locale, status = 200 }) => {
+        const key = pageKey(view, locale, status);
+        return !pages.has(key) && !usable(prebuilt.get(key), hashOf(documents.pageData(view, locale)), status);
+      }).length;
+    },
+
+    adopt(made) {
+      for (const page of made) prebuilt.set(page.key, page);
     },
   };
 }

@@ -1,9 +1,13 @@
 import { afterEach, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../e2e/harness";
 import { logEntries, type LogEntry } from "../support/logs";
+import { HEAP_SIZING_BYTES, HEAP_SIZING_ENV } from "../../server/heap";
+import { createLogger } from "../../server/log";
+import { renderPagesApart } from "../../server/processes";
+import type { AssetUrls } from "../../shared/page-data";
 
 // WORKERS=2: two processes share the port (decision 010). Both answer; the first one alone sends
 // e-mail; stopping the first stops both, and a worker whose first process died goes too.
@@ -117,3 +121,61 @@ test("a worker whose first process was killed (SIGKILL) goes away instead of ser
   }
   expect(refused).toBe(true);
 }, 120_000);
+
+/** A process's environment as it was started (Linux): what the runtime read its settings from. */
+const environmentOf = (pid: number) =>
+  new Map(readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+
+test("the serving processes render no page: a short-lived process renders them and hands them over, and is gone", async () => {
+  const s = await startTwoProcesses();
+  const ready = await until(() => lineOf(s, "pages ready"), "the pages to be ready");
+  expect(ready.rendered).toBe(0);
+  expect(ready.renderedApart).toBeGreaterThanOrEqual(40);
+  expect(ready.reused).toBe(ready.renderedApart);
+  const worker = await until(() => lineOf(s, "worker listening"), "the worker");
+  expect(worker.pages).toBe(ready.renderedApart);
+  // Both processes answer with those pages: the same bytes and ETag on every connection.
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      const response = await fetch(`${s.baseUrl}/en`, { headers: { "accept-encoding": "br", connection: "close" }, decompress: false });
+      return `${response.status} ${response.headers.get("etag")} ${Bun.hash(await response.arrayBuffer())}`;
+    }),
+  );
+  expect(new Set(answers).size).toBe(1);
+  expect(answers[0]).toStartWith("200 ");
+  // The renderer was stopped once it had handed the pages over: only the two serving processes are left.
+  const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+  const [left] = await until(() => (childrenOf(s.process.pid).length === 1 ? childrenOf(s.process.pid) : undefined), "the renderer to be gone", 10_000);
+  expect(readFileSync(`/proc/${left}/cmdline`, "utf8")).toContain("serve-worker");
+}, 120_000);
+
+test("the server and its workers run with the heap sized for a small machine, unless the owner sized it", async () => {
+  const s = await startTwoProcesses();
+  const children = readFileSync(`/proc/${s.process.pid}/task/${s.process.pid}/children`, "utf8").trim().split(/\s+/).map(Number);
+  const worker = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("serve-worker")) ?? 0;
+  for (const pid of [s.process.pid, worker]) expect(environmentOf(pid).get(HEAP_SIZING_ENV)).toBe(String(HEAP_SIZING_BYTES));
+  // The same process (one pid for a service manager), started once more with the setting.
+  expect(readFileSync(`/proc/${s.process.pid}/cmdline`, "utf8")).toContain("server/main.ts");
+  await s.stop();
+  server = undefined;
+
+  const owned = await startServer({ env: { WORKERS: "1", [HEAP_SIZING_ENV]: "1073741824" } });
+  server = owned;
+  expect(environmentOf(owned.process.pid).get(HEAP_SIZING_ENV)).toBe("1073741824");
+}, 120_000);
+
+test("a page renderer that fails or answers nonsense gives no pages (the first process then renders them itself)", async () => {
+  const warnings: string[] = [];
+  const log = { ...createLogger("silent"), warn: (message: string) => void warnings.push(message) };
+  const urls = { "/assets/entry.js": "/assets/entry-1.js" } as unknown as AssetUrls;
+  // Exits at once, without a word.
+  const quits = [process.execPath, "-e", "process.exit(3)", "--"];
+  expect(await renderPagesApart({ command: quits, urls, log })).toBeNull();
+  // Answers with something that is not pages.
+  const babbles = [process.execPath, "-e", "process.once('message', () => process.send({ kind: 'pages', pages: [{ key: 1 }] })); setInterval(() => {}, 1000)", "--"];
+  expect(await renderPagesApart({ command: babbles, urls, log })).toBeNull();
+  // Never answers.
+  const silent = [process.execPath, "-e", "setInterval(() => {}, 1000)", "--"];
+  expect(await renderPagesApart({ command: silent, urls, log, timeoutMs: 500 })).toBeNull();
+  expect(warnings).toEqual(["page renderer exited without pages", "page renderer: unreadable message", "page renderer too slow, stopped"]);
+}, 30_000);
