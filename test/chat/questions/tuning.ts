@@ -1,7 +1,7 @@
 import type { ChatQuestion } from "./judge";
 
 // The tuning questions (issue 13): the ones the offline assistant's vocabulary
-// (server/chat/offline-intents.ts) is adjusted on, including the issue's own examples. Add the
+// (server/chat/offline-vocabulary.ts) is adjusted on, including the issue's own examples. Add the
 // questions visitors really ask here (see the transcripts: `site chats export`); the held-out set
 // (held-out.ts) stays as it was written.
 
@@ -89,6 +89,12 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "On peut partager la licence à plusieurs ?", lang: "fr", intent: "sharing", no: true },
   { q: "Question numéro 1 : c'est quoi le prix ?", lang: "fr", intent: "price" },
   { q: "Petite question numéro deux : ça coûte combien ?", lang: "fr", intent: "price" },
+  { q: "la licence marche sur combien de tel ?", lang: "fr", intent: "device-limit" },
+  { q: "combien de personnes peuvent l'utiliser", lang: "fr", intent: "sharing", no: true },
+  { q: "clé refusée trop d'appareils", lang: "fr", intent: "limit-reached" },
+  { q: "j'ai un nouveau pc, ma clé ne s'active plus", lang: "fr", intent: "limit-reached" },
+  { q: "J'ai un nouveau téléphone, comment installer l'app ?", lang: "fr", intent: "installation" },
+  { q: "Comment activer ma clé ?", lang: "fr", intent: "installation" },
 
   // English
   { q: "How much is it?", lang: "en", intent: "price" },
@@ -169,6 +175,13 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "Can I share it with my family?", lang: "en", intent: "sharing", no: true },
   { q: "Can my brother use my licence key too?", lang: "en", intent: "sharing", no: true },
   { q: "Question number 1: what's the price?", lang: "en", intent: "price" },
+  { q: "can i use it on multiple devices at once", lang: "en", intent: "device-limit" },
+  { q: "how many people can use one licence", lang: "en", intent: "sharing", no: true },
+  { q: "can my kids use it too", lang: "en", intent: "sharing", no: true },
+  { q: "can the whole family use it", lang: "en", intent: "sharing", no: true },
+  { q: "my key won't activate on my new laptop", lang: "en", intent: "limit-reached" },
+  { q: "I got a new phone, how do I install it?", lang: "en", intent: "installation" },
+  { q: "How do I activate my key?", lang: "en", intent: "installation" },
 
   // Italian
   { q: "Quanto costa?", lang: "it", intent: "price" },
@@ -243,6 +256,9 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "Mio fratello può usare la mia chiave?", lang: "it", intent: "sharing", no: true },
   { q: "La licenza si può condividere?", lang: "it", intent: "sharing", no: true },
   { q: "Domanda numero 1: qual è il prezzo?", lang: "it", intent: "price" },
+  { q: "posso usarla su più dispositivi?", lang: "it", intent: "device-limit" },
+  { q: "posso condividerla con mia moglie?", lang: "it", intent: "sharing", no: true },
+  { q: "come attivo la chiave?", lang: "it", intent: "installation" },
 
   // Spanish
   { q: "¿Cuánto es?", lang: "es", intent: "price" },
@@ -316,5 +332,8 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "¿Mi hermano puede usar mi clave?", lang: "es", intent: "sharing", no: true },
   { q: "¿Se puede compartir la licencia?", lang: "es", intent: "sharing", no: true },
   { q: "Pregunta número 1: ¿cuál es el precio?", lang: "es", intent: "price" },
+  { q: "puedo usarla en varios dispositivos?", lang: "es", intent: "device-limit" },
+  { q: "la puede usar toda mi familia?", lang: "es", intent: "sharing", no: true },
+  { q: "como activo la clave?", lang: "es", intent: "installation" },
 
 ];
