@@ -210,22 +210,22 @@ export const TOPIC_PAIRS: Partial<Record<Topic, Record<Locale, readonly string[]
     fr: [
       "combien nombre plusieurs trop + appareils écrans télés téléviseurs téléphones tel portables ordinateurs pc tablettes",
       "libérer libère + appareil appareils clé",
-      "pas plus refusée refusé impossible + active activer activation",
+      "arrive plus refusée refusé impossible échoue échec + active activer activation",
     ],
     en: [
       "many number several multiple too + devices screens tvs tellies phones computers laptops tablets",
       "free + device devices key",
-      "won wont cant cannot doesnt not failed fails refused + activate activation",
+      "won wont doesn doesnt cant cannot unable failed fails refused + activate activation",
     ],
     it: [
       "quanti quante numero più vari diversi troppi + dispositivi schermi televisori tv telefoni computer pc tablet",
       "liberare libero + dispositivo dispositivi chiave",
-      "non più rifiutata impossibile + attiva attivare attivazione",
+      "riesco più rifiutata impossibile fallita + attiva attivare attivazione",
     ],
     es: [
       "cuantos cuantas numero varios varias demasiados + dispositivos pantallas teles televisores moviles telefonos ordenadores pc tablets",
       "liberar libero + dispositivo dispositivos clave",
-      "no rechazada imposible + activa activar activacion",
+      "consigo ya rechazada imposible fallida + activa activar activacion",
     ],
   },
   security: {

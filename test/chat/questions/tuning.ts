@@ -95,6 +95,7 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "j'ai un nouveau pc, ma clé ne s'active plus", lang: "fr", intent: "limit-reached" },
   { q: "J'ai un nouveau téléphone, comment installer l'app ?", lang: "fr", intent: "installation" },
   { q: "Comment activer ma clé ?", lang: "fr", intent: "installation" },
+  { q: "Je ne sais pas comment activer ma clé", lang: "fr", intent: "installation" },
 
   // English
   { q: "How much is it?", lang: "en", intent: "price" },
@@ -182,6 +183,7 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "my key won't activate on my new laptop", lang: "en", intent: "limit-reached" },
   { q: "I got a new phone, how do I install it?", lang: "en", intent: "installation" },
   { q: "How do I activate my key?", lang: "en", intent: "installation" },
+  { q: "I don't know how to activate the key", lang: "en", intent: "installation" },
 
   // Italian
   { q: "Quanto costa?", lang: "it", intent: "price" },
@@ -259,6 +261,7 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "posso usarla su più dispositivi?", lang: "it", intent: "device-limit" },
   { q: "posso condividerla con mia moglie?", lang: "it", intent: "sharing", no: true },
   { q: "come attivo la chiave?", lang: "it", intent: "installation" },
+  { q: "non so come attivare la chiave", lang: "it", intent: "installation" },
 
   // Spanish
   { q: "¿Cuánto es?", lang: "es", intent: "price" },
@@ -335,5 +338,6 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "puedo usarla en varios dispositivos?", lang: "es", intent: "device-limit" },
   { q: "la puede usar toda mi familia?", lang: "es", intent: "sharing", no: true },
   { q: "como activo la clave?", lang: "es", intent: "installation" },
+  { q: "¿Cómo puedo activar la clave?", lang: "es", intent: "installation" },
 
 ];
