@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startFakeAnthropic, type FakeAnthropic } from "../chat/fake-anthropic";
+import { axeViolations } from "./axe";
 import { launchBrowser, startServer, watchConsole, type RunningServer } from "./harness";
 
 // The support widget's journeys (issue 5). One server talks to a fake Anthropic API in this process
@@ -167,6 +168,37 @@ test("when no reply can be had, the 'Erreur' toast names the support address", a
   expect(await input.inputValue()).toBe("Hello?");
   expect(await chat.locator(".chat-msg--user").count()).toBe(0);
   await context.close();
+}, 90_000);
+
+test("past the chat's limit of messages a minute, the window says to wait about a minute, in the page's language, and keeps the question", async () => {
+  // A server of its own: the messages sent here use up this client's allowance for a minute.
+  const limited = await startServer({ env: { SUPPORT_EMAIL: EMAIL } });
+  try {
+    const { context, page } = await open(limited, "/", { bypassCSP: true, reducedMotion: "reduce" });
+    const chat = await openChat(page);
+    const input = chat.getByLabel("Votre message");
+    const answers = chat.locator(".chat-msg--assistant:not(.chat-msg--notice)");
+    // The server's burst allowance (8 a minute): each question answered, until the 429.
+    let allowed = 0;
+    for (; allowed < 20; allowed++) {
+      await input.fill(`Combien ça coûte ? (${allowed + 1})`);
+      const response = page.waitForResponse((r) => r.url().endsWith("/api/chat"));
+      await input.press("Enter");
+      if ((await response).status() === 429) break;
+      await answers.nth(allowed + 1).waitFor();
+    }
+    expect(allowed).toBe(8);
+    const notice = chat.getByRole("log").locator(".chat-msg--notice");
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/^Vous avez envoyé beaucoup de messages en peu de temps\. Patientez environ (une minute|\d+ secondes), puis envoyez à nouveau votre question\.$/);
+    // Not the "Erreur" toast, and the question is still in the field, ready to send again.
+    expect(await page.locator(".toast--error").count()).toBe(0);
+    expect(await input.inputValue()).toBe("Combien ça coûte ? (9)");
+    expect(await axeViolations(page, "chat asked to wait")).toEqual([]);
+    await context.close();
+  } finally {
+    await limited.stop();
+  }
 }, 90_000);
 
 test("Email Support copies the address and shows 'Email copié !'", async () => {
