@@ -151,7 +151,7 @@ export function LeadForm({
   );
 }
 
-const LEAD_SECTION_TEXT = ["demoSent", "lead.rateLimit", "lead.emailError", "lead.unexpectedError"] as const;
+const LEAD_SECTION_TEXT = ["demoSent", "demoSentNote", "lead.rateLimit", "lead.emailError", "lead.unexpectedError"] as const;
 /** Everything the free-demo section's island shows. */
 export const LEAD_ISLAND_TEXT = [...LEAD_SECTION_TEXT, ...LEAD_FORM_TEXT, ...LEAD_SUBMIT_TEXT] as const;
 
@@ -185,10 +185,17 @@ export function LeadSection({ posted }: IslandProps["lead-form"]) {
     <>
       <div className="lead-section__status" aria-live="polite">
         {status === "sent" ? (
-          <p className="lead-section__sent" data-testid="lead-sent">
-            <Icon name="check" />
-            {t("demoSent")}
-          </p>
+          <>
+            <p className="lead-section__sent" data-testid="lead-sent">
+              <Icon name="check" />
+              {t("demoSent")}
+            </p>
+            {/* The same answer whatever the address's history (new, asked again, unsubscribed): this
+                says what was done in each case without telling which one it was. */}
+            <p className="lead-section__note muted" data-testid="lead-sent-note">
+              {t("demoSentNote")}
+            </p>
+          </>
         ) : status !== undefined ? (
           <p id={postedErrorId} className="form-error" role="alert">
             {t(problem)}
