@@ -57,7 +57,9 @@ export function useLeadSubmit(onSent: (email: string) => void) {
         });
         if (response.ok) {
           field.value = "";
-          showToast({ title: text("demoSent", "Demo sent! Check your inbox."), description: t("demoSentDesc", { email: checked.email }), tone: "success" });
+          // Longer than a toast's usual 4 s: the description is a few sentences, and after the popup
+          // closes it is the only place they are shown.
+          showToast({ title: text("demoSent", "Demo sent! Check your inbox."), description: t("demoSentDesc", { email: checked.email }), tone: "success", durationMs: 10_000 });
           onSent(checked.email);
           return;
         }
