@@ -17,8 +17,9 @@ import { normalizeLicenseKey } from "../shared/license-key";
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
   site leads export           print the e-mail leads as CSV
-  site leads erase EMAIL      erase a person's data on request: their demo request and its e-mails, the chat
-                              conversations that mention the address, their access-resend requests (orders are kept)
+  site leads erase EMAIL      erase a person's data on request: their demo request and its e-mails (their .eml files
+                              too), the chat conversations that mention the address, their access-resend requests
+                              (orders are kept)
   site orders export          print the orders as CSV
   site chats export           print the support-chat transcripts as CSV
   site licenses export        print the licence keys as CSV (status, order, buyer, activations)
@@ -80,7 +81,7 @@ export async function runCommand(
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
-    if (command === "leads") return await erase(write, arg, out, err);
+    if (command === "leads") return await erase(write, config, arg, out, err);
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
@@ -146,14 +147,17 @@ async function licenseCommand(db: Db, write: Write, config: Config, action: stri
 
 const EraseEmail = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email());
 
-async function erase(write: Write, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+async function erase(write: Write, config: Config, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   const email = v.safeParse(EraseEmail, arg ?? "");
   if (!email.success) {
     err(`leads erase needs an e-mail address: site leads erase someone@example.com`);
     return 2;
   }
-  out(describeErasure(email.output, await eraseByEmail(write, email.output)));
-  return 0;
+  const result = await eraseByEmail(write, email.output, config.mail.dir);
+  out(describeErasure(email.output, result));
+  // The rows are gone either way; a file the command could not delete is the owner's to delete.
+  for (const f of result.mailFiles.failed) err(`Could not delete ${f.path} (${f.reason}): delete it yourself, it holds the address.`);
+  return result.mailFiles.failed.length > 0 ? 1 : 0;
 }
 
 function listMail(db: Db, out: (line: string) => void): number {
