@@ -182,6 +182,7 @@ async function retry(write: Write, id: number, out: (line: string) => void, err:
 
 async function resend(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   const result = await write((tx) => queueAccessMailAgain(tx, id, deliverySettings(config), new Date()));
+  if (result === "not-found") return noSuchOrder(id, err);
   if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);
     return 1;
@@ -196,9 +197,10 @@ async function resend(write: Write, config: Config, id: number, out: (line: stri
 
 async function refund(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   // Read and changed in one transaction: the order cannot change in between.
-  const result = await write((tx): "refunded" | "not-paid" | "stripe" => {
+  const result = await write((tx): "refunded" | "not-found" | "not-paid" | "stripe" => {
     const order = tx.select().from(orders).where(eq(orders.id, id)).get();
-    if (order === undefined || order.status !== "paid") return "not-paid";
+    if (order === undefined) return "not-found";
+    if (order.status !== "paid") return "not-paid";
     if (order.provider !== "test") return "stripe";
     const paymentIntentId = order.paymentIntentId ?? testPaymentIdOf(order.checkoutId);
     if (order.paymentIntentId === null) tx.update(orders).set({ paymentIntentId }).where(eq(orders.id, id)).run();
@@ -206,6 +208,7 @@ async function refund(write: Write, config: Config, id: number, out: (line: stri
     applyInTransaction(tx, { eventId: `evt_refund_${paymentIntentId}`, provider: "test", type: "charge.refunded", paymentIntentId, fullyRefunded: true }, new Date(), deliverySettings(config));
     return "refunded";
   });
+  if (result === "not-found") return noSuchOrder(id, err);
   if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);
     return 1;
@@ -216,4 +219,9 @@ async function refund(write: Write, config: Config, id: number, out: (line: stri
   }
   out(`Order ${id} refunded: licence disabled, refund notice queued.\n`);
   return 0;
+}
+
+function noSuchOrder(id: number, err: (line: string) => void): number {
+  err(`Order ${id} does not exist (site orders export lists the orders).`);
+  return 1;
 }
