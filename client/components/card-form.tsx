@@ -3,6 +3,7 @@ import type { IslandProps, TestCheckoutView } from "../../shared/page-data";
 import { CHECKOUT_ERROR_KEYS, checkTestCard, type CardField } from "../../shared/schemas/payment";
 import { useText } from "../i18n";
 import { ConsentBox, CONSENT_TEXT } from "./consent-box";
+import { applyFormat, CARD_INPUT_MAX, EXPIRY_INPUT_MAX, formatExpiryInput, groupCardNumber } from "./card-input";
 import { Icon } from "./icons";
 
 type Errors = TestCheckoutView["errors"];
@@ -21,32 +22,6 @@ export const CARD_FORM_TEXT = [
   ...CHECKOUT_ERROR_KEYS,
   ...CONSENT_TEXT,
 ] as const;
-
-/** 19 digits (the longest card numbers) and a space after every four. */
-const CARD_INPUT_MAX = 23;
-
-/**
- * A card number as typed or pasted, in groups of four ("4242 4242 4242 4242"), and where the caret
- * goes: after the same count of digits as before, so typing, deleting or pasting in the middle
- * keeps the caret where the visitor is working.
- */
-export function groupCardNumber(value: string, caret: number): { value: string; caret: number } {
-  const digitsBefore = value.slice(0, caret).replace(/\D/g, "").length;
-  const digits = value.replace(/\D/g, "").slice(0, 19);
-  const grouped = digits.replace(/(\d{4})(?=\d)/g, "$1 ");
-  let position = 0;
-  for (let seen = 0; position < grouped.length && seen < digitsBefore; position += 1) {
-    if (grouped[position] !== " ") seen += 1;
-  }
-  return { value: grouped, caret: position };
-}
-
-function groupCardInput(input: HTMLInputElement) {
-  const next = groupCardNumber(input.value, input.selectionStart ?? input.value.length);
-  if (next.value === input.value) return;
-  input.value = next.value;
-  input.setSelectionRange(next.caret, next.caret);
-}
 
 /**
  * The test checkout's card form: a real form that posts to itself (CSP form-action 'self'), so it
@@ -157,11 +132,18 @@ export function CardForm({ view }: IslandProps["card-form"]) {
         autoComplete: "off",
         placeholder: "4242 4242 4242 4242",
         maxLength: CARD_INPUT_MAX,
-        onChange: (event) => groupCardInput(event.currentTarget),
+        onChange: (event) => applyFormat(event.currentTarget, groupCardNumber),
       })}
       <div className="test-checkout__row">
-        {/* No placeholder: the label gives the format in the visitor's language (MM/YY, MM/AA). */}
-        {field("expiry", t("checkout.expiry"), { type: "text", inputMode: "numeric", autoComplete: "off", maxLength: 7 })}
+        {/* No placeholder: the label gives the format in the visitor's language (MM/YY, MM/AA). The
+            slash is added as the digits are typed ("1234" becomes "12/34"). */}
+        {field("expiry", t("checkout.expiry"), {
+          type: "text",
+          inputMode: "numeric",
+          autoComplete: "off",
+          maxLength: EXPIRY_INPUT_MAX,
+          onChange: (event) => applyFormat(event.currentTarget, formatExpiryInput),
+        })}
         {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "off", placeholder: "123", maxLength: 4 })}
       </div>
       {/* As on Stripe's page with consent_collection: no payment until the box is ticked. */}

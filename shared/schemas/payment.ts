@@ -44,12 +44,20 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** "MM/YY" (also "MM / YY", "MM/YYYY") not before the current month. */
+/**
+ * An expiry as people type it, as hosted card forms take it: "MM/YY", "MM / YY", "MM/YYYY", "M/YY",
+ * or without the slash "MMYY" and "MMYYYY" (the card form adds the slash as digits are typed, but a
+ * form sent without JavaScript gets what was typed).
+ */
+const EXPIRY = /^\s*(?:(\d{1,2})\s*\/\s*(\d{2}|\d{4})|(\d{2})(\d{2}|\d{4}))\s*$/;
+
+/** An expiry (see EXPIRY) not before the current month. */
 export function expiryValid(raw: string, now: Date): boolean {
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(raw);
+  const match = EXPIRY.exec(raw);
   if (match === null) return false;
-  const month = Number(match[1]);
-  const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  const month = Number(match[1] ?? match[3]);
+  const yearDigits = match[2] ?? match[4] ?? "";
+  const year = yearDigits.length === 2 ? 2000 + Number(yearDigits) : Number(yearDigits);
   if (month < 1 || month > 12) return false;
   const current = now.getUTCFullYear() * 12 + now.getUTCMonth();
   const expiry = year * 12 + (month - 1);
