@@ -64,7 +64,11 @@ export function expiryValid(raw: string, now: Date): boolean {
   return expiry >= current && expiry <= current + 12 * 20;
 }
 
-export const CARD_FIELDS = ["email", "name", "city", "card", "expiry", "cvc", "terms"] as const;
+/**
+ * The card page's fields. No consent box: the buyer gave it on the payment page, which is recorded
+ * with the checkout before the card page exists, and a hosted provider's page does not ask again.
+ */
+export const CARD_FIELDS = ["email", "name", "city", "card", "expiry", "cvc"] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
 
 /** Messages are locale keys: the page shows their translation next to the field. */
@@ -75,8 +79,6 @@ export const CARD_FIELD_KEYS = {
   card: "checkout.invalidCard",
   expiry: "checkout.invalidExpiry",
   cvc: "checkout.invalidCvc",
-  // The hosted page asks for the same consent as Stripe's does with consent_collection.
-  terms: "consent.required",
 } as const satisfies Record<CardField, MessageKey>;
 
 /**
@@ -101,7 +103,6 @@ export function testCardSchema(now: Date) {
     ),
     expiry: v.pipe(v.string(CARD_FIELD_KEYS.expiry), v.check((s) => expiryValid(s, now), CARD_FIELD_KEYS.expiry)),
     cvc: v.pipe(v.string(CARD_FIELD_KEYS.cvc), v.trim(), v.regex(/^\d{3,4}$/, CARD_FIELD_KEYS.cvc)),
-    terms: v.literal("yes", CARD_FIELD_KEYS.terms),
   });
 }
 export type TestCardInput = v.InferInput<ReturnType<typeof testCardSchema>>;

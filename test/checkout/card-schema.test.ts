@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { checkTestCard, expiryValid, luhnValid } from "../../shared/schemas/payment";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
-const good = { email: " Ana@Example.com ", name: "Ana Lopez", city: "Madrid", card: "4242 4242 4242 4242", expiry: "12/30", cvc: "123", terms: "yes" as const };
+const good = { email: " Ana@Example.com ", name: "Ana Lopez", city: "Madrid", card: "4242 4242 4242 4242", expiry: "12/30", cvc: "123" };
 
 test("Luhn: the test cards pass, a single wrong digit fails", () => {
   expect(luhnValid("4242424242424242")).toBe(true);
@@ -43,15 +43,8 @@ test("every problem is reported at once, as the page's message keys", () => {
       card: "checkout.invalidCard",
       expiry: "checkout.invalidExpiry",
       cvc: "checkout.invalidCvc",
-      terms: "consent.required",
     },
   });
-});
-
-test("the card page refuses to pay unless its consent box is ticked, like Stripe's with consent_collection", () => {
-  const { terms: _ticked, ...unticked } = good;
-  expect(checkTestCard(unticked, NOW)).toEqual({ ok: false, errors: { terms: "consent.required" } });
-  expect(checkTestCard({ ...good, terms: "on" }, NOW).ok).toBe(false);
 });
 
 test("a CVC of letters or five digits is refused; four digits are fine", () => {
@@ -63,5 +56,5 @@ test("a CVC of letters or five digits is refused; four digits are fine", () => {
 test("missing fields are reported, not thrown", () => {
   const result = checkTestCard({}, NOW);
   expect(result.ok).toBe(false);
-  if (!result.ok) expect(Object.keys(result.errors).sort()).toEqual(["card", "city", "cvc", "email", "expiry", "name", "terms"]);
+  if (!result.ok) expect(Object.keys(result.errors).sort()).toEqual(["card", "city", "cvc", "email", "expiry", "name"]);
 });
