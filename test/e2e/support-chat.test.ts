@@ -40,7 +40,8 @@ async function open(server: RunningServer, path = "/", init: Parameters<Browser[
   return { context, page };
 }
 
-async function openChat(page: Page, name = "Chat Support") {
+/** The menu's chat item: its label is in the page's language (the English page keeps the spec's "Chat Support"). */
+async function openChat(page: Page, name = "Support par chat") {
   await page.getByRole("button", { name: "Support" }).click();
   await page.getByRole("menuitem", { name }).click();
   return page.getByRole("dialog");
@@ -155,7 +156,7 @@ test("the conversation survives closing the window and going to another page of 
 test("when no reply can be had, the 'Erreur' toast names the support address", async () => {
   fake.behave({ kind: "error", status: 500, type: "api_error", message: "Internal server error" });
   const { context, page } = await open(claude, "/en");
-  const chat = await openChat(page);
+  const chat = await openChat(page, "Chat Support");
   const input = chat.getByLabel("Your message");
   await input.fill("Hello?");
   await input.press("Enter");
@@ -169,10 +170,10 @@ test("when no reply can be had, the 'Erreur' toast names the support address", a
   await context.close();
 }, 90_000);
 
-test("Email Support copies the address and shows 'Email copié !'", async () => {
+test("« Support par email » copies the address and shows 'Email copié !'", async () => {
   const { context, page } = await open(offline, "/", { permissions: ["clipboard-read", "clipboard-write"] });
   await page.getByRole("button", { name: "Support" }).click();
-  await page.getByRole("menuitem", { name: "Email Support" }).click();
+  await page.getByRole("menuitem", { name: "Support par email" }).click();
   await page.getByText("Email copié !").waitFor();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(EMAIL);
   expect(await page.getByRole("menu").count()).toBe(0);
@@ -202,9 +203,9 @@ test("the menu works from the keyboard and Escape closes it", async () => {
   const menu = page.getByRole("menu");
   await menu.waitFor();
   expect(await trigger.getAttribute("aria-expanded")).toBe("true");
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Chat Support");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Assistenza via chat");
   await page.keyboard.press("ArrowDown");
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Email Support");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Assistenza via email");
   await page.keyboard.press("Escape");
   await menu.waitFor({ state: "detached" });
   expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true);
