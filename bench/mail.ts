@@ -185,7 +185,7 @@ async function main() {
       {
         // What the sender costs without any delivery: claim, compose (React Email), mark sent.
         label: "no delivery (transport that does nothing)",
-        make: () => ({ describe: "nothing", send: async () => {}, close: () => {} }),
+        make: () => ({ describe: "nothing", send: async () => {}, discard: () => ({ deleted: 0, failed: [] }), close: () => {} }),
         check: async () => null,
       },
     ];

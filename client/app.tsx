@@ -62,7 +62,7 @@ function PageBody() {
     case "landing":
       return <LandingPage />;
     case "payment":
-      return <PaymentPage error={view.error} />;
+      return <PaymentPage error={view.error} purchaseNotice={view.purchaseNotice} />;
     case "success":
       return <SuccessPage order={view.order} />;
     case "canceled":

@@ -17,8 +17,9 @@ import { normalizeLicenseKey } from "../shared/license-key";
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
   site leads export           print the e-mail leads as CSV
-  site leads erase EMAIL      erase a person's data on request: their demo request and its e-mails, the chat
-                              conversations that mention the address, their access-resend requests (orders are kept)
+  site leads erase EMAIL      erase a person's data on request: their demo request and its e-mails (their .eml files
+                              too), the chat conversations that mention the address, their access-resend requests
+                              (orders are kept)
   site orders export          print the orders as CSV
   site chats export           print the support-chat transcripts as CSV
   site licenses export        print the licence keys as CSV (status, order, buyer, activations)
@@ -80,7 +81,7 @@ export async function runCommand(
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
-    if (command === "leads") return await erase(write, arg, out, err);
+    if (command === "leads") return await erase(write, config, arg, out, err);
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
@@ -146,14 +147,17 @@ async function licenseCommand(db: Db, write: Write, config: Config, action: stri
 
 const EraseEmail = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email());
 
-async function erase(write: Write, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+async function erase(write: Write, config: Config, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   const email = v.safeParse(EraseEmail, arg ?? "");
   if (!email.success) {
     err(`leads erase needs an e-mail address: site leads erase someone@example.com`);
     return 2;
   }
-  out(describeErasure(email.output, await eraseByEmail(write, email.output)));
-  return 0;
+  const result = await eraseByEmail(write, email.output, config.mail.dir);
+  out(describeErasure(email.output, result));
+  // The rows are gone either way; a file the command could not delete is the owner's to delete.
+  for (const f of result.mailFiles.failed) err(`Could not delete ${f.path} (${f.reason}): delete it yourself, it holds the address.`);
+  return result.mailFiles.failed.length > 0 ? 1 : 0;
 }
 
 function listMail(db: Db, out: (line: string) => void): number {
@@ -178,6 +182,7 @@ async function retry(write: Write, id: number, out: (line: string) => void, err:
 
 async function resend(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   const result = await write((tx) => queueAccessMailAgain(tx, id, deliverySettings(config), new Date()));
+  if (result === "not-found") return noSuchOrder(id, err);
   if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);
     return 1;
@@ -192,9 +197,10 @@ async function resend(write: Write, config: Config, id: number, out: (line: stri
 
 async function refund(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   // Read and changed in one transaction: the order cannot change in between.
-  const result = await write((tx): "refunded" | "not-paid" | "stripe" => {
+  const result = await write((tx): "refunded" | "not-found" | "not-paid" | "stripe" => {
     const order = tx.select().from(orders).where(eq(orders.id, id)).get();
-    if (order === undefined || order.status !== "paid") return "not-paid";
+    if (order === undefined) return "not-found";
+    if (order.status !== "paid") return "not-paid";
     if (order.provider !== "test") return "stripe";
     const paymentIntentId = order.paymentIntentId ?? testPaymentIdOf(order.checkoutId);
     if (order.paymentIntentId === null) tx.update(orders).set({ paymentIntentId }).where(eq(orders.id, id)).run();
@@ -202,6 +208,7 @@ async function refund(write: Write, config: Config, id: number, out: (line: stri
     applyInTransaction(tx, { eventId: `evt_refund_${paymentIntentId}`, provider: "test", type: "charge.refunded", paymentIntentId, fullyRefunded: true }, new Date(), deliverySettings(config));
     return "refunded";
   });
+  if (result === "not-found") return noSuchOrder(id, err);
   if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);
     return 1;
@@ -212,4 +219,9 @@ async function refund(write: Write, config: Config, id: number, out: (line: stri
   }
   out(`Order ${id} refunded: licence disabled, refund notice queued.\n`);
   return 0;
+}
+
+function noSuchOrder(id: number, err: (line: string) => void): number {
+  err(`Order ${id} does not exist (site orders export lists the orders).`);
+  return 1;
 }

@@ -34,9 +34,20 @@ export type SuccessOrder =
 /** The built-in test checkout's card page (issue 4). Errors are the texts' keys. */
 export type TestCheckoutView = {
   page: "test-checkout";
-  session: { id: string; amount: string; status: "open" | "complete" | "expired"; cancelUrl: string; successUrl: string; paymentPath: string };
-  /** What the buyer typed, sent back with the page after a problem (never the card); `terms`: the box was ticked. */
-  values: { email: string; name: string; city: string; terms: boolean };
+  session: {
+    id: string;
+    amount: string;
+    status: "open" | "complete" | "expired";
+    cancelUrl: string;
+    successUrl: string;
+    paymentPath: string;
+    /** The buyer's consent is recorded with this checkout (payment page); without it, it cannot be paid. */
+    consented: boolean;
+  };
+  /** The first-name initial and city typed here may show in the recent-purchases notice: say so next to them. */
+  purchaseNotice: boolean;
+  /** What the buyer typed, sent back with the page after a problem (never the card). */
+  values: { email: string; name: string; city: string };
   errors: Partial<Record<CardField | "form", CheckoutErrorKey>>;
 };
 
@@ -51,7 +62,12 @@ export type PaymentPageError = "provider" | "rate-limited" | "invalid" | "consen
 
 export type View =
   | { page: "landing"; lead?: LeadFlag }
-  | { page: "payment"; error?: PaymentPageError }
+  | {
+      page: "payment";
+      error?: PaymentPageError;
+      /** Stripe's page collects the billing address whose city the recent-purchases notice may show: say so. */
+      purchaseNotice: boolean;
+    }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
   | { page: "guide" }

@@ -1,12 +1,16 @@
 import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import type { IslandProps, TestCheckoutView } from "../../shared/page-data";
+import { pathFor } from "../../shared/routes";
 import { CHECKOUT_ERROR_KEYS, checkTestCard, type CardField } from "../../shared/schemas/payment";
 import { useText } from "../i18n";
-import { ConsentBox, CONSENT_TEXT } from "./consent-box";
+import { applyFormat, CARD_INPUT_MAX, EXPIRY_INPUT_MAX, formatExpiryInput, groupCardNumber } from "./card-input";
 import { Icon } from "./icons";
+import { LinkedText } from "./linked-text";
 
 type Errors = TestCheckoutView["errors"];
-const FIELD_ORDER: CardField[] = ["email", "name", "city", "card", "expiry", "cvc", "terms"];
+const FIELD_ORDER: CardField[] = ["email", "name", "city", "card", "expiry", "cvc"];
+/** The note that says where the name's initial and the city are shown; it describes both fields. */
+const PURCHASE_NOTICE_ID = "tc-purchase-notice";
 
 export const CARD_FORM_TEXT = [
   "checkout.email",
@@ -18,35 +22,10 @@ export const CARD_FORM_TEXT = [
   "checkout.paying",
   "checkout.pay",
   "checkout.cancel",
+  "checkout.consentGiven",
+  "purchaseNotice.text",
   ...CHECKOUT_ERROR_KEYS,
-  ...CONSENT_TEXT,
 ] as const;
-
-/** 19 digits (the longest card numbers) and a space after every four. */
-const CARD_INPUT_MAX = 23;
-
-/**
- * A card number as typed or pasted, in groups of four ("4242 4242 4242 4242"), and where the caret
- * goes: after the same count of digits as before, so typing, deleting or pasting in the middle
- * keeps the caret where the visitor is working.
- */
-export function groupCardNumber(value: string, caret: number): { value: string; caret: number } {
-  const digitsBefore = value.slice(0, caret).replace(/\D/g, "").length;
-  const digits = value.replace(/\D/g, "").slice(0, 19);
-  const grouped = digits.replace(/(\d{4})(?=\d)/g, "$1 ");
-  let position = 0;
-  for (let seen = 0; position < grouped.length && seen < digitsBefore; position += 1) {
-    if (grouped[position] !== " ") seen += 1;
-  }
-  return { value: grouped, caret: position };
-}
-
-function groupCardInput(input: HTMLInputElement) {
-  const next = groupCardNumber(input.value, input.selectionStart ?? input.value.length);
-  if (next.value === input.value) return;
-  input.value = next.value;
-  input.setSelectionRange(next.caret, next.caret);
-}
 
 /**
  * The test checkout's card form: a real form that posts to itself (CSP form-action 'self'), so it
@@ -54,8 +33,9 @@ function groupCardInput(input: HTMLInputElement) {
  * and blocks a second submit.
  */
 export function CardForm({ view }: IslandProps["card-form"]) {
-  const { t } = useText(CARD_FORM_TEXT);
+  const { t, locale } = useText(CARD_FORM_TEXT);
   const { session, values } = view;
+  const notice = view.purchaseNotice ? PURCHASE_NOTICE_ID : undefined;
   const [errors, setErrors] = useState<Errors>(view.errors);
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -111,9 +91,10 @@ export function CardForm({ view }: IslandProps["card-form"]) {
     setBusy(true);
   };
 
-  const field = (name: CardField, label: string, props: InputHTMLAttributes<HTMLInputElement>, defaultValue = "") => {
+  const field = (name: CardField, label: string, props: InputHTMLAttributes<HTMLInputElement>, defaultValue = "", note?: string) => {
     const error = errors[name];
     const errorId = `${name}-error`;
+    const describedBy = [error !== undefined ? errorId : null, note ?? null].filter((id) => id !== null).join(" ");
     return (
       <div className={`test-checkout__field test-checkout__field--${name}`}>
         <label htmlFor={`tc-${name}`}>{label}</label>
@@ -123,7 +104,7 @@ export function CardForm({ view }: IslandProps["card-form"]) {
           defaultValue={defaultValue}
           required
           aria-invalid={error !== undefined ? true : undefined}
-          aria-describedby={error !== undefined ? errorId : undefined}
+          aria-describedby={describedBy === "" ? undefined : describedBy}
           autoFocus={name === firstServerProblem}
           {...props}
         />
@@ -146,8 +127,15 @@ export function CardForm({ view }: IslandProps["card-form"]) {
         ) : null}
       </div>
       {field("email", t("checkout.email"), { type: "email", autoComplete: "email", maxLength: 255 }, values.email)}
-      {field("name", t("checkout.name"), { type: "text", autoComplete: "name", maxLength: 120 }, values.name)}
-      {field("city", t("checkout.city"), { type: "text", autoComplete: "address-level2", maxLength: 80 }, values.city)}
+      {/* What is typed here is shown to other visitors (the first name's initial and the city, in
+          the recent-purchases notice): said where it is typed, read with both fields. */}
+      {field("name", t("checkout.name"), { type: "text", autoComplete: "name", maxLength: 120 }, values.name, notice)}
+      {field("city", t("checkout.city"), { type: "text", autoComplete: "address-level2", maxLength: 80 }, values.city, notice)}
+      {notice !== undefined ? (
+        <p className="test-checkout__note test-checkout__note--field" id={notice} data-testid="purchase-notice">
+          {t("purchaseNotice.text")}
+        </p>
+      ) : null}
       {/* The card fields are "off" for the browser's autofill and form restore: this page takes only
           the published test numbers, so a visitor's saved real card must neither be filled in here
           nor be put back into the form by the Back button. */}
@@ -157,24 +145,28 @@ export function CardForm({ view }: IslandProps["card-form"]) {
         autoComplete: "off",
         placeholder: "4242 4242 4242 4242",
         maxLength: CARD_INPUT_MAX,
-        onChange: (event) => groupCardInput(event.currentTarget),
+        onChange: (event) => applyFormat(event.currentTarget, groupCardNumber),
       })}
       <div className="test-checkout__row">
-        {/* No placeholder: the label gives the format in the visitor's language (MM/YY, MM/AA). */}
-        {field("expiry", t("checkout.expiry"), { type: "text", inputMode: "numeric", autoComplete: "off", maxLength: 7 })}
+        {/* No placeholder: the label gives the format in the visitor's language (MM/YY, MM/AA). The
+            slash is added as the digits are typed ("1234" becomes "12/34"). */}
+        {field("expiry", t("checkout.expiry"), {
+          type: "text",
+          inputMode: "numeric",
+          autoComplete: "off",
+          maxLength: EXPIRY_INPUT_MAX,
+          onChange: (event) => applyFormat(event.currentTarget, formatExpiryInput),
+        })}
         {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "off", placeholder: "123", maxLength: 4 })}
       </div>
-      {/* As on Stripe's page with consent_collection: no payment until the box is ticked. */}
-      <ConsentBox
-        id="tc-terms"
-        name="terms"
-        error={errors.terms !== undefined ? t(errors.terms) : null}
-        autoFocus={firstServerProblem === "terms"}
-        defaultChecked={values.terms}
-        onChange={(event) => {
-          if (event.currentTarget.checked) setErrors(({ terms: _solved, ...rest }) => rest);
-        }}
-      />
+      {/* The consent was given on the payment page and is recorded with this checkout (the page
+          is never shown payable without it): said again, not asked again. */}
+      <p className="test-checkout__consent" data-testid="consent-given">
+        <Icon name="check" />
+        <span>
+          <LinkedText text={t("checkout.consentGiven")} href={pathFor("terms", locale)} />
+        </span>
+      </p>
       <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy}>
         <Icon name="lock" />
         {busy ? t("checkout.paying") : t("checkout.pay", { price: session.amount })}

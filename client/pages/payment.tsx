@@ -7,7 +7,7 @@ import type { PaymentPageError } from "../../shared/page-data";
 
 const DELIVERY_STEPS = [1, 2, 3] as const;
 
-export function PaymentPage({ error }: { error?: PaymentPageError }) {
+export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageError; purchaseNotice: boolean }) {
   const { t, locale, facts } = useI18n();
   return (
     <>
@@ -56,6 +56,11 @@ export function PaymentPage({ error }: { error?: PaymentPageError }) {
               <p className="secure-note">
                 <Icon name="lock" /> {t("securePayment")}
               </p>
+              {purchaseNotice ? (
+                <p className="muted purchase-notice" data-testid="purchase-notice">
+                  {`${t("purchaseNotice.billing")} ${t("purchaseNotice.text")}`}
+                </p>
+              ) : null}
             </section>
             <div className="payment-side">
               <section className="panel" aria-labelledby="delivery-title">

@@ -30,10 +30,10 @@ export function TestCheckoutPage({ view }: { view: TestCheckoutView }) {
                 {t("checkout.toOrder")}
               </a>
             </div>
-          ) : session.status === "expired" ? (
+          ) : session.status === "expired" || !session.consented ? (
             <div className="test-checkout__state">
               <p className="form-error" role="alert">
-                {t("checkout.expired")}
+                {t(session.status === "expired" ? "checkout.expired" : "checkout.consentMissing")}
               </p>
               <a className="button button--primary" href={session.paymentPath}>
                 {t("canceledRetry")}

@@ -8,12 +8,13 @@ import { pathFor } from "../../shared/routes";
 import { checkTestCard, PaymentRequestSchema } from "../../shared/schemas/payment";
 import { isBusyError } from "../../db/writer";
 import type { AppDeps } from "../deps";
+import { purchasesInNotice } from "../social-proof/service";
 import { busyAnswer, busyJson, busyRetryAfter, isFormPost } from "../http/busy";
 import { HttpError, jsonError, parseWith, readBody, readRawBody } from "../http/body";
 import { requestContext } from "../http/context";
 import { createRateLimiter } from "../http/rate-limit";
 import { deliverySettings } from "./delivery";
-import { applyOrderEvent } from "./fulfilment";
+import { applyOrderEvent, recordedConsent } from "./fulfilment";
 import { ProviderError, WebhookPayloadError, WebhookSignatureError } from "./provider";
 import { checkoutProviderFor, testCheckoutFor } from "./providers";
 import { createCheckoutSession } from "./service";
@@ -40,7 +41,7 @@ export function checkoutController(deps: AppDeps) {
     request: Request,
     session: TestSession,
     status: number,
-    extra: Pick<TestCheckoutView, "values" | "errors"> = { values: { email: "", name: "", city: "", terms: false }, errors: {} },
+    extra: Pick<TestCheckoutView, "values" | "errors"> = { values: { email: "", name: "", city: "" }, errors: {} },
   ) => {
     const locale: Locale = isLocale(session.locale) ? session.locale : DEFAULT_LOCALE;
     const view: TestCheckoutView = {
@@ -52,7 +53,9 @@ export function checkoutController(deps: AppDeps) {
         cancelUrl: session.cancelUrl,
         successUrl: session.successUrl,
         paymentPath: pathFor("payment", locale),
+        consented: recordedConsent(deps.db, session.id) !== null,
       },
+      purchaseNotice: purchasesInNotice(config),
       ...extra,
     };
     // The buyer's name and e-mail may be in it: rendered per request, so no cache (nor the back button) keeps a copy.
@@ -186,11 +189,14 @@ export function checkoutController(deps: AppDeps) {
         }
         const text = (key: string) => (typeof form[key] === "string" ? String(form[key]).slice(0, 255) : "");
         // The card number is never echoed back into the page.
-        // The consent box stays as the buyer left it: their own tick, not one given for them.
-        const values = { email: text("email"), name: text("name"), city: text("city"), terms: form.terms === "yes" };
+        const values = { email: text("email"), name: text("name"), city: text("city") };
 
         if (session.status === "complete") return seeOther(session.successUrl);
         if (session.status === "expired") return testPage(request, session, 410, { values, errors: {} });
+        // The card page does not ask for the consent: a checkout without the one given on the
+        // payment page (its order could not be recorded) is never paid. Consent is never withdrawn
+        // from an order, so checking it before paying is enough.
+        if (recordedConsent(deps.db, session.id) === null) return testPage(request, session, 409, { values, errors: {} });
         const checked = checkTestCard(form, now());
         if (!checked.ok) return testPage(request, session, 422, { values, errors: checked.errors });
 

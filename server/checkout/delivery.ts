@@ -50,9 +50,10 @@ export function deliverRefund(tx: DbWriter, orderId: number, settings: DeliveryS
 }
 
 /** Queues the access e-mail of a paid order once more (the owner's CLI; a buyer who lost it). */
-export function queueAccessMailAgain(tx: DbWriter, orderId: number, settings: DeliverySettings, now: Date): "queued" | "not-paid" | "no-email" {
+export function queueAccessMailAgain(tx: DbWriter, orderId: number, settings: DeliverySettings, now: Date): "queued" | "not-found" | "not-paid" | "no-email" {
   const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
-  if (order === undefined || order.status !== "paid") return "not-paid";
+  if (order === undefined) return "not-found";
+  if (order.status !== "paid") return "not-paid";
   if (order.customerEmail === null) return "no-email";
   const license = tx.select().from(licenses).where(eq(licenses.orderId, order.id)).get();
   const key = license?.key ?? createLicense(tx, order.id, "active", now);

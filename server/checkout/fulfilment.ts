@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
 import { orders, processedEvents, type OrderStatus } from "../../db/schema";
 import type { DbTransaction, Write, WriteOptions } from "../../db/writer";
 import { deliverPaidOrder, deliverRefund, type DeliverySettings } from "./delivery";
-import { firstNameOf, isSettled, type CheckoutSnapshot, type OrderEvent, type ProviderName } from "./provider";
+import { firstNameOf, isSettled, type CheckoutSnapshot, type Consent, type OrderEvent, type ProviderName } from "./provider";
 
 // The one place an order changes state (issue 4): Stripe webhooks, the test checkout's pay button and
 // the success page's server-side lookup all come through `applyOrderEvent`. The event id goes into
@@ -157,4 +158,11 @@ export async function recordPendingOrder(
       .onConflictDoNothing()
       .run(),
   );
+}
+
+/** The consent recorded with a checkout's order when the site started it; null without one. */
+export function recordedConsent(db: Pick<Db, "select">, checkoutId: string): Consent | null {
+  const order = db.select({ acceptedAt: orders.termsAcceptedAt, termsVersion: orders.termsVersion }).from(orders).where(eq(orders.checkoutId, checkoutId)).get();
+  if (order?.acceptedAt == null || order.termsVersion === null) return null;
+  return { acceptedAt: order.acceptedAt, termsVersion: order.termsVersion };
 }

@@ -13,8 +13,11 @@ export type CheckoutRequest = {
   /** Site paths (no origin); a hosted provider makes them absolute. */
   successPath: string;
   cancelPath: string;
-  /** The terms of sale in the visitor's language, which a hosted page links to. */
-  termsPath: string;
+  /**
+   * The consent the buyer gave on the payment page, before any checkout exists: the provider's
+   * card page does not ask again. A provider may keep it with the checkout as evidence.
+   */
+  consent: Consent;
 };
 
 /** What the buyer agreed to on the payment page before the checkout was created (issue 12). */

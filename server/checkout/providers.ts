@@ -29,7 +29,7 @@ export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "write
       config.stripe !== undefined
         ? createStripeProvider(
             config.stripe,
-            { baseUrl: config.publicBaseUrl, productName: textFor(config, "orderProduct"), consentText: textFor(config, "consent.label") },
+            { baseUrl: config.publicBaseUrl, productName: textFor(config, "orderProduct") },
             connections.get(config),
           )
         : createTestProvider(deps.db, deps.write, deps.now, deliverySettings(config));
@@ -46,10 +46,7 @@ export function testCheckoutFor(deps: Pick<AppDeps, "config" | "db" | "write" | 
 
 const isTestCheckout = (provider: CheckoutProvider): provider is TestCheckout => provider.name === "test" && "pay" in provider;
 
-/**
- * A text of Stripe's page in the visitor's language: the line item's name ("Lifetime Stream —
- * lifetime access"), and the consent box's sentence, the same words as the payment page's.
- */
+/** A text of Stripe's page in the visitor's language: the line item's name ("Lifetime Stream — lifetime access"). */
 function textFor(config: Config, key: MessageKey): (locale: Locale) => string {
   return (locale) => createTranslator(locale, COMPILED[locale], { siteName: config.site.name })(key);
 }

@@ -24,7 +24,7 @@ export async function createCheckoutSession(
     currency,
     successPath: pathFor("success", locale),
     cancelPath: pathFor("canceled", locale),
-    termsPath: pathFor("terms", locale),
+    consent,
   });
   await recordPendingOrder(
     deps.write,

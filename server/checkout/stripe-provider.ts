@@ -1,6 +1,5 @@
 import * as v from "valibot";
 import Stripe from "stripe";
-import { linkedToMarkdown } from "../../shared/linked-text";
 import { isLocale, type Locale } from "../../shared/locales";
 import type { Config } from "../config";
 import {
@@ -28,7 +27,7 @@ export type StripeConnection = { host?: string; port?: number; protocol?: "http"
 
 export function createStripeProvider(
   settings: StripeSettings,
-  site: { baseUrl: string; productName: (locale: Locale) => string; consentText: (locale: Locale) => string },
+  site: { baseUrl: string; productName: (locale: Locale) => string },
   connection: StripeConnection = {},
 ): CheckoutProvider {
   const stripe = new Stripe(settings.secretKey, {
@@ -69,13 +68,13 @@ export function createStripeProvider(
         cancel_url: `${site.baseUrl}${request.cancelPath}`,
         // The city of the billing address is what the social-proof toast may show (issue 5).
         billing_address_collection: "required",
-        metadata: { locale: request.locale },
-        // Stripe's own box, in the buyer's language, with the waiver of the withdrawal right for
-        // immediate digital delivery (issue 12; the Stripe account needs a terms URL in its public
-        // details for this option). Its text links to this site's terms of sale.
-        consent_collection: { terms_of_service: "required" },
-        custom_text: {
-          terms_of_service_acceptance: { message: linkedToMarkdown(site.consentText(request.locale), `${site.baseUrl}${request.termsPath}`) },
+        // The buyer ticked the payment page's box before this session was created, and the order
+        // records it; Stripe's page does not ask again (no consent_collection), so the buyer is
+        // asked once. The session carries the same facts, for the Dashboard and a dispute.
+        metadata: {
+          locale: request.locale,
+          terms_version: request.consent.termsVersion,
+          terms_accepted_at: request.consent.acceptedAt.toISOString(),
         },
       };
       if (settings.promotionCodes) params.allow_promotion_codes = true;

@@ -134,15 +134,19 @@ export type MailOutcome =
   | { status: "pending"; retryAt: Date; reason: string }
   | { status: Extract<MailStatus, "failed" | "cancelled">; reason: string };
 
-/** Records the outcome of a claimed message; it leaves this sender's hands. */
-export async function recordOutcome(write: Write, id: number, outcome: MailOutcome, options?: WriteOptions): Promise<void> {
+/**
+ * Records the outcome of a claimed message; it leaves this sender's hands. false when the row is
+ * no longer there: erased (on request, or expired) while it was being sent.
+ */
+export async function recordOutcome(write: Write, id: number, outcome: MailOutcome, options?: WriteOptions): Promise<boolean> {
   const set =
     outcome.status === "sent"
       ? { status: outcome.status, leaseOwner: null, sentAt: outcome.at, lastError: null }
       : outcome.status === "pending"
         ? { status: outcome.status, leaseOwner: null, nextAttemptAt: outcome.retryAt, lastError: outcome.reason.slice(0, 500) }
         : { status: outcome.status, leaseOwner: null, lastError: outcome.reason.slice(0, 500) };
-  await write((tx) => tx.update(mailOutbox).set(set).where(eq(mailOutbox.id, id)).run(), options);
+  const updated = await write((tx) => tx.update(mailOutbox).set(set).where(eq(mailOutbox.id, id)).returning({ id: mailOutbox.id }).all(), options);
+  return updated.length > 0;
 }
 
 /** The earliest time a pending message is due, or null when nothing waits. */

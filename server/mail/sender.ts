@@ -95,7 +95,12 @@ export function createMailSender(deps: { db: Db; write: Write; config: Config; l
     // recorded as sent would go out again once the lease is over.
     const waitMs = Math.max(config.dbBusyWaitMs, row.nextAttemptAt.getTime() - now().getTime());
     try {
-      await recordOutcome(write, row.id, outcome, { waitMs });
+      const kept = await recordOutcome(write, row.id, outcome, { waitMs });
+      // Erased while it was on its way: what the transport kept of it (a .eml file) goes too.
+      if (!kept && outcome.status === "sent") {
+        const removed = transport.discard(row.id);
+        for (const f of removed.failed) log.warn("mail file of an erased message not deleted", { id: row.id, path: f.path, reason: f.reason });
+      }
     } catch (error) {
       log.error("mail outcome not recorded", { id: row.id, kind: row.kind, outcome: outcome.status, error: error instanceof Error ? error.message : String(error) });
     }

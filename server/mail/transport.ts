@@ -1,5 +1,5 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mailFilePath, removeMailFiles, type MailFilesRemoved } from "./mail-files";
 
 /**
  * A value made on first use, then kept: nodemailer (about 17 MB of memory in each server process)
@@ -31,6 +31,11 @@ export type MailTransport = {
   /** For the start-up log line: where mail goes (never the password). */
   describe: string;
   send(mail: OutgoingMail): Promise<void>;
+  /**
+   * The outbox row of a message just sent was deleted meanwhile (erased on request, or expired):
+   * drop whatever this transport kept of it. Nothing to do for SMTP, where the message has left.
+   */
+  discard(outboxId: number): MailFilesRemoved;
   close(): void;
 };
 
@@ -63,6 +68,7 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
         throw classify(error);
       }
     },
+    discard: () => ({ deleted: 0, failed: [] }),
     close: () => transporter.ifMade((t) => t.close()),
   };
 }
@@ -93,7 +99,7 @@ export function createFileTransport(dir: string): MailTransport {
       if (!Buffer.isBuffer(info.message)) throw new MailSendError("message was not composed", false);
       try {
         mkdirSync(dir, { recursive: true });
-        const path = join(dir, `${mail.outboxId}.eml`);
+        const path = mailFilePath(dir, mail.outboxId);
         const temp = `${path}.${process.pid}.tmp`;
         writeFileSync(temp, info.message);
         renameSync(temp, path);
@@ -102,6 +108,7 @@ export function createFileTransport(dir: string): MailTransport {
         throw new MailSendError(error instanceof Error ? error.message : String(error), false);
       }
     },
+    discard: (outboxId) => removeMailFiles(dir, [outboxId]),
     close: () => composer.ifMade((c) => c.close()),
   };
 }

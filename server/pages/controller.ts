@@ -8,6 +8,7 @@ import type { AppDeps } from "../deps";
 import { POST_ONLY_API } from "../http/api-paths";
 import type { Config } from "../config";
 import { legalFacts } from "../legal";
+import { purchasesInNotice } from "../social-proof/service";
 import { requestContext } from "../http/context";
 import { serveAsset } from "./static";
 import type { StaticPageRef, StaticPages } from "./static-pages";
@@ -30,7 +31,12 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
     }
     case "payment": {
       const error = v.safeParse(PaymentError, query.get("error") ?? undefined);
-      return { page: "payment", error: error.success ? error.output : query.has("error") ? "provider" : undefined };
+      return {
+        page: "payment",
+        error: error.success ? error.output : query.has("error") ? "provider" : undefined,
+        // The test checkout's card page says it next to its own name and city fields.
+        purchaseNotice: config.stripe !== undefined && purchasesInNotice(config),
+      };
     }
     case "success":
       return query.has("session_id") ? null : { page: "success", order: { state: "none" } };

@@ -1,16 +1,20 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Write } from "../../db/writer";
 import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../db/schema";
+import { removeMailFiles, type MailFilesRemoved } from "../mail/mail-files";
 
 // The owner's answer to an erasure request (GDPR art. 17; issue 12): `site leads erase EMAIL`.
-// Deleted: the person's demo requests, every e-mail queued or sent for them, the support-chat
-// conversations in which they wrote that address (the only link between a transcript and a
-// person), and their access-resend requests. Orders are kept: accounting law requires them and the
+// Deleted: the person's demo requests, every e-mail queued or sent for them (the outbox rows and
+// the .eml files the embedded transport wrote for those rows), the support-chat conversations in
+// which they wrote that address (the only link between a transcript and a person), and their
+// access-resend requests. Orders are kept: accounting law requires them and the
 // licence check reads them; the privacy page says so.
 
 export type ErasureResult = {
   leads: number;
   mails: { pending: number; sent: number; other: number };
+  /** The e-mails' files in the mail folder (written when no SMTP server is configured). */
+  mailFiles: MailFilesRemoved & { dir: string };
   conversations: number;
   chatMessages: number;
   accessResends: number;
@@ -18,12 +22,13 @@ export type ErasureResult = {
   ordersKept: number;
 };
 
-export function eraseByEmail(write: Write, rawEmail: string): Promise<ErasureResult> {
+/** `mailDir`: the folder of the file transport (DATA_DIR/mail). */
+export async function eraseByEmail(write: Write, rawEmail: string, mailDir: string): Promise<ErasureResult> {
   const email = rawEmail.trim().toLowerCase();
-  return write((tx) => {
+  const { mailIds, ...rows } = await write((tx) => {
       // Leads are stored trimmed and in lower case (shared/schemas/leads.ts).
       const leadIds = tx.select({ id: emailLeads.id }).from(emailLeads).where(eq(emailLeads.email, email)).all().map((r) => r.id);
-      const mails = leadIds.length === 0 ? [] : tx.delete(mailOutbox).where(inArray(mailOutbox.leadId, leadIds)).returning({ status: mailOutbox.status }).all();
+      const mails = leadIds.length === 0 ? [] : tx.delete(mailOutbox).where(inArray(mailOutbox.leadId, leadIds)).returning({ id: mailOutbox.id, status: mailOutbox.status }).all();
       const leads = leadIds.length === 0 ? [] : tx.delete(emailLeads).where(inArray(emailLeads.id, leadIds)).returning({ id: emailLeads.id }).all();
       // instr() rather than LIKE: an address may hold "_" or "%", which LIKE would read as wildcards.
       const conversations = tx
@@ -46,8 +51,11 @@ export function eraseByEmail(write: Write, rawEmail: string): Promise<ErasureRes
         chatMessages: messages.length,
         accessResends: resends.length,
         ordersKept: kept?.n ?? 0,
+        mailIds: mails.map((m) => m.id),
       };
   });
+  // After the commit: the transaction may run more than once, and a file deleted cannot come back.
+  return { ...rows, mailFiles: { dir: mailDir, ...removeMailFiles(mailDir, mailIds) } };
 }
 
 /** What the command prints: every kind of row, deleted or kept, with its count. */
@@ -57,6 +65,7 @@ export function describeErasure(email: string, r: ErasureResult): string {
     `Erased for ${email}:`,
     `  ${r.leads} demo request(s) (email_leads)`,
     `  ${mails} e-mail(s) of the outbox (${r.mails.pending} not yet sent, ${r.mails.sent} sent, ${r.mails.other} failed or cancelled)`,
+    `  ${r.mailFiles.deleted} e-mail file(s) in ${r.mailFiles.dir}`,
     `  ${r.conversations} chat conversation(s) mentioning the address (${r.chatMessages} message(s))`,
     `  ${r.accessResends} access-resend request(s)`,
     r.ordersKept > 0

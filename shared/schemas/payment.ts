@@ -44,19 +44,31 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** "MM/YY" (also "MM / YY", "MM/YYYY") not before the current month. */
+/**
+ * An expiry as people type it, as hosted card forms take it: "MM/YY", "MM / YY", "MM/YYYY", "M/YY",
+ * or without the slash "MMYY" and "MMYYYY" (the card form adds the slash as digits are typed, but a
+ * form sent without JavaScript gets what was typed).
+ */
+const EXPIRY = /^\s*(?:(\d{1,2})\s*\/\s*(\d{2}|\d{4})|(\d{2})(\d{2}|\d{4}))\s*$/;
+
+/** An expiry (see EXPIRY) not before the current month. */
 export function expiryValid(raw: string, now: Date): boolean {
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(raw);
+  const match = EXPIRY.exec(raw);
   if (match === null) return false;
-  const month = Number(match[1]);
-  const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  const month = Number(match[1] ?? match[3]);
+  const yearDigits = match[2] ?? match[4] ?? "";
+  const year = yearDigits.length === 2 ? 2000 + Number(yearDigits) : Number(yearDigits);
   if (month < 1 || month > 12) return false;
   const current = now.getUTCFullYear() * 12 + now.getUTCMonth();
   const expiry = year * 12 + (month - 1);
   return expiry >= current && expiry <= current + 12 * 20;
 }
 
-export const CARD_FIELDS = ["email", "name", "city", "card", "expiry", "cvc", "terms"] as const;
+/**
+ * The card page's fields. No consent box: the buyer gave it on the payment page, which is recorded
+ * with the checkout before the card page exists, and a hosted provider's page does not ask again.
+ */
+export const CARD_FIELDS = ["email", "name", "city", "card", "expiry", "cvc"] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
 
 /** Messages are locale keys: the page shows their translation next to the field. */
@@ -67,8 +79,6 @@ export const CARD_FIELD_KEYS = {
   card: "checkout.invalidCard",
   expiry: "checkout.invalidExpiry",
   cvc: "checkout.invalidCvc",
-  // The hosted page asks for the same consent as Stripe's does with consent_collection.
-  terms: "consent.required",
 } as const satisfies Record<CardField, MessageKey>;
 
 /**
@@ -93,7 +103,6 @@ export function testCardSchema(now: Date) {
     ),
     expiry: v.pipe(v.string(CARD_FIELD_KEYS.expiry), v.check((s) => expiryValid(s, now), CARD_FIELD_KEYS.expiry)),
     cvc: v.pipe(v.string(CARD_FIELD_KEYS.cvc), v.trim(), v.regex(/^\d{3,4}$/, CARD_FIELD_KEYS.cvc)),
-    terms: v.literal("yes", CARD_FIELD_KEYS.terms),
   });
 }
 export type TestCardInput = v.InferInput<ReturnType<typeof testCardSchema>>;

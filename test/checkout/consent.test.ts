@@ -1,12 +1,14 @@
 import { afterEach, expect, test } from "bun:test";
 import { mailOutbox, orders, testCheckoutSessions } from "../../db/schema";
+import { testCheckoutFor } from "../../server/checkout/providers";
 import { composeMail } from "../../server/mail/compose";
 import { TERMS_VERSION } from "../../shared/legal";
 import { createTestSite, type TestSite } from "../support/app";
 
 // Issue 12, "Consent at checkout": no checkout (and no pending order) without the box ticked, with
-// and without JavaScript; with it, the order records when and which terms; the card page asks the
-// same; the access e-mail confirms the consent on a durable medium.
+// and without JavaScript; with it, the order records when and which terms; the card page does not
+// ask again (trial item 5) but says what was accepted, and a checkout without a recorded consent is
+// never paid; the access e-mail confirms the consent on a durable medium.
 
 let site: TestSite;
 afterEach(() => site?.close());
@@ -72,20 +74,17 @@ test("with the box ticked the pending order records when the consent was given a
   for (const row of rows) expect(row).toMatchObject({ status: "pending", termsAcceptedAt: NOW, termsVersion: TERMS_VERSION });
 });
 
-test("the test card page also needs its box ticked; then the paid order's access e-mail confirms the consent", async () => {
+test("the test card page does not ask for the consent again: it says what was accepted, and pays; the access e-mail confirms the consent", async () => {
   site = await createTestSite({ now: () => NOW });
   const start = await site.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en&acceptTerms=yes" });
   const cardPage = start.headers.get("location") ?? "";
-  expect(await (await site.request(cardPage)).text()).toMatch(/<input[^>]*type="checkbox"[^>]*id="tc-terms"[^>]*name="terms"/);
+  const html = await (await site.request(cardPage)).text();
+  expect(html).not.toContain('type="checkbox"');
+  expect(html).toContain('On the previous page you accepted the <a href="/en/cgv">terms of sale</a> and asked for immediate access');
+  expect(html).toContain("your right of withdrawal ends once access is delivered; the 7-day money-back guarantee still applies.");
 
-  const refused = await site.request(cardPage, { method: "POST", headers: FORM, body: card() });
-  expect(refused.status).toBe(422);
-  const page = await refused.text();
-  expect(page).toContain("To pay, tick the box: you accept the terms of sale and ask for immediate access.");
-  expect(/<input[^>]*id="tc-terms"[^>]*>/.exec(page)?.[0]).toContain('aria-invalid="true"');
-  expect(site.db.select().from(orders).all()[0]?.status).toBe("pending");
-
-  const paid = await site.request(cardPage, { method: "POST", headers: FORM, body: card({ terms: "yes" }) });
+  // Without JavaScript too: the form as a browser sends it, no box in it.
+  const paid = await site.request(cardPage, { method: "POST", headers: FORM, body: card() });
   expect(paid.status).toBe(303);
   const order = site.db.select().from(orders).all()[0];
   expect(order).toMatchObject({ status: "paid", termsAcceptedAt: NOW, termsVersion: TERMS_VERSION });
@@ -95,4 +94,27 @@ test("the test card page also needs its box ticked; then the paid order's access
   const mail = await composeMail(access, site.config);
   expect(mail?.text).toContain("Before paying you accepted the terms of sale (version of 22 November 2026)");
   expect(mail?.text).toContain("acknowledging that you lose your right of withdrawal once access is delivered");
+});
+
+test("a test checkout without a consent recorded for it (its order could not be written) is never paid: its page sends the buyer back to the payment page", async () => {
+  site = await createTestSite({ now: () => NOW });
+  // The provider's half of a start whose pending order (with the consent) was never recorded.
+  const checkout = testCheckoutFor({ config: site.config, db: site.db, write: site.write, now: () => NOW });
+  if (checkout === null) throw new Error("no test checkout");
+  const created = await checkout.createCheckout({ locale: "es", amount: 2999, currency: "EUR", successPath: "/es/payment-success", cancelPath: "/es/payment-canceled", consent: { acceptedAt: NOW, termsVersion: TERMS_VERSION } });
+  expect(site.db.select().from(orders).all()).toEqual([]);
+
+  const shown = await site.request(created.url);
+  expect(shown.status).toBe(200);
+  const html = await shown.text();
+  expect(html).toContain("Este pago no se inició desde la página de pago, donde aceptas las condiciones generales de venta, así que no se puede pagar.");
+  expect(html).toContain('href="/es/paiement"');
+  expect(html).not.toContain('name="card"');
+
+  const refused = await site.request(created.url, { method: "POST", headers: FORM, body: card() });
+  expect(refused.status).toBe(409);
+  expect(await refused.text()).toContain("Este pago no se inició desde la página de pago");
+  expect(site.db.select().from(testCheckoutSessions).all()[0]).toMatchObject({ status: "open", paymentStatus: "unpaid", customerEmail: null });
+  expect(site.db.select().from(orders).all()).toEqual([]);
+  expect(site.db.select().from(mailOutbox).all()).toEqual([]);
 });

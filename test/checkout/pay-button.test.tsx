@@ -33,7 +33,7 @@ function stubFetch(answer: Answer) {
 function renderButton(locale: "fr" | "en" = "fr", consent = true) {
   const navigations: string[] = [];
   render(
-    <IslandTestRoot names={["pay-button"]} page={makePageData({ page: "payment" }, locale)}>
+    <IslandTestRoot names={["pay-button"]} page={makePageData({ page: "payment", purchaseNotice: false }, locale)}>
       <PayButton consentMissing={false} navigate={(url) => navigations.push(url)} />
     </IslandTestRoot>,
   );

@@ -10,7 +10,7 @@ afterEach(() => site?.close());
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const card = (overrides: Record<string, string> = {}) =>
-  new URLSearchParams({ email: "Jean@Example.com", name: "Jean Martin", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes", ...overrides }).toString();
+  new URLSearchParams({ email: "Jean@Example.com", name: "Jean Martin", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", ...overrides }).toString();
 const h1Of = (html: string) => /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1];
 
 async function startCheckout(locale = "fr", now?: () => Date) {

@@ -1,14 +1,14 @@
 import { expect, test } from "bun:test";
 import { axeViolations } from "./axe";
-import { useSite } from "./harness";
+import { startServer, useSite } from "./harness";
 
 // No accessibility violation of any impact, under every rule axe-core runs by default, on any screen
 // (contrast, labels, names, landmarks, lang...). test/e2e/browser-sweep.test.ts checks every page in
 // every language too; these are the screens it does not reach (forms answered, query flags).
 const site = useSite();
 
-async function violations(path: string, width: number): Promise<string[]> {
-  const context = await site.newContext({ bypassCSP: true, viewport: { width, height: 900 }, reducedMotion: "reduce" });
+async function violations(path: string, width: number, baseURL = site.server.baseUrl): Promise<string[]> {
+  const context = await site.newContext({ baseURL, bypassCSP: true, viewport: { width, height: 900 }, reducedMotion: "reduce" });
   const page = await context.newPage();
   await page.goto(path);
   await page.waitForLoadState("networkidle");
@@ -28,4 +28,35 @@ test("no accessibility violation on the access-recovery page and form, the succe
 // The legal pages themselves are in the browser sweep (every page of the route table).
 test("no accessibility violation on the payment page showing the consent box's error, phone and desktop", async () => {
   expect([...(await violations("/paiement?error=consent", 320)), ...(await violations("/en/paiement?error=consent", 1280))]).toEqual([]);
+});
+
+test("no accessibility violation on the test card page with every field in error (the consent line, the purchase-notice note), phone and desktop", async () => {
+  const found: string[] = [];
+  for (const [path, width] of [["/paiement", 320], ["/en/paiement", 1280]] as const) {
+    const context = await site.newContext({ bypassCSP: true, viewport: { width, height: 900 }, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    await page.goto(path);
+    await page.waitForFunction(() => Object.keys(document.querySelector('[data-testid="pay-button"]') ?? {}).some((k) => k.startsWith("__reactProps")));
+    await page.getByTestId("consent-box").check();
+    await page.getByTestId("pay-button").click();
+    await page.waitForURL("**/checkout/test/**");
+    await page.waitForFunction(() => Object.keys(document.querySelector("form.test-checkout__form") ?? {}).some((k) => k.startsWith("__reactProps")));
+    await page.locator('form.test-checkout__form button[type="submit"]').click();
+    await page.locator(".test-checkout__error").first().waitFor({ state: "visible" });
+    expect(await page.getByTestId("purchase-notice").isVisible()).toBe(true);
+    found.push(...(await axeViolations(page, `card page in error ${path} @${width}px`)));
+    await context.close();
+  }
+  expect(found).toEqual([]);
+});
+
+test("no accessibility violation on the payment page with Stripe (its purchase-notice note), phone and desktop", async () => {
+  const stripe = await startServer({ env: { STRIPE_SECRET_KEY: "sk_test_a11y", STRIPE_WEBHOOK_SECRET: "whsec_a11y" } });
+  try {
+    expect(await (await fetch(`${stripe.baseUrl}/it/paiement`)).text()).toContain('data-testid="purchase-notice"');
+    const found = [...(await violations("/it/paiement", 320, stripe.baseUrl)), ...(await violations("/paiement", 1280, stripe.baseUrl))];
+    expect(found).toEqual([]);
+  } finally {
+    await stripe.stop();
+  }
 });

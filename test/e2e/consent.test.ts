@@ -58,7 +58,7 @@ test("with JavaScript: paying without ticking the box sends nothing, says why ne
   await context.close();
 });
 
-test("without JavaScript: the server sends the page back with the message; ticked, the card page also asks for its box", async () => {
+test("without JavaScript: the server sends the page back with the message; ticked, the card page says what was accepted and does not ask again", async () => {
   const before = orderCount();
   const context = await site.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
@@ -79,13 +79,10 @@ test("without JavaScript: the server sends the page back with the message; ticke
   await page.getByLabel("Numéro de carte").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiration (MM/AA)").fill("12/34");
   await page.getByLabel("CVC").fill("123");
-  await page.getByRole("button", { name: /Payer 29,99/ }).click();
-  await page.getByTestId("consent-error").waitFor({ state: "visible" });
-  // The card's details are never sent back into the page: typed again, with the box ticked.
-  await page.getByTestId("consent-box").check();
-  await page.getByLabel("Numéro de carte").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiration (MM/AA)").fill("12/34");
-  await page.getByLabel("CVC").fill("123");
+  // The consent was given on the previous page: said, with the terms one click away, not asked again.
+  expect(await page.getByTestId("consent-box").count()).toBe(0);
+  expect(await page.getByTestId("consent-given").textContent()).toContain("À l'étape précédente, vous avez accepté les conditions générales de vente");
+  expect(await page.getByTestId("consent-given").getByRole("link", { name: "conditions générales de vente" }).getAttribute("href")).toBe("/cgv");
   await page.getByRole("button", { name: /Payer 29,99/ }).click();
   await page.waitForURL("**/payment-success?session_id=*");
   expect(await page.locator("h1").textContent()).toBe("Paiement réussi — Merci !");

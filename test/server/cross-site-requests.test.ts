@@ -41,7 +41,7 @@ test("the test card form posted from another site is refused and pays nothing", 
   site = await createTestSite();
   const created = await postPayment(site, {});
   const url = created.headers.get("location")!;
-  const card = new URLSearchParams({ email: "a@example.com", name: "A B", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes" }).toString();
+  const card = new URLSearchParams({ email: "a@example.com", name: "A B", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
   const response = await site.request(url, { method: "POST", headers: { ...FORM, origin: EVIL }, body: card });
   expect(response.status).toBe(403);
   expect(response.headers.get("content-type")).toStartWith("text/plain");

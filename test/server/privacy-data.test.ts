@@ -1,12 +1,15 @@
 import { expect, test } from "bun:test";
 import { spawnSync } from "bun";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../db/schema";
 import { recordChatMessage } from "../../server/chat/transcripts";
 import { createLogger } from "../../server/log";
+import { mailFilePath, removeMailFiles } from "../../server/mail/mail-files";
+import { createFileTransport } from "../../server/mail/transport";
+import { eraseByEmail } from "../../server/privacy/erase";
 import { deleteExpiredData, startRetention } from "../../server/privacy/retention";
 import { startServer } from "../e2e/harness";
 import { createTestSite } from "../support/app";
@@ -14,17 +17,24 @@ import { payWithTestCard } from "../support/purchase";
 
 // Issue 12: the owner erases a person's data on request (`site leads erase EMAIL`), and leads, chat
 // transcripts and access-resend requests are deleted when their retention is over, by the server
-// itself (at start-up and daily).
+// itself (at start-up and hourly).
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");
 const DAY = 24 * 60 * 60 * 1000;
 const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 const count = (db: Database, table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0;
+/** The recipients of the .eml files in a mail folder, one per file, sorted. */
+const fileRecipients = (dir: string) =>
+  readdirSync(dir)
+    .map((name) => /^To: (.+)$/m.exec(readFileSync(join(dir, name), "utf8"))?.[1] ?? `? ${name}`)
+    .sort();
 
-test("`leads erase EMAIL` deletes the person's lead, its e-mails, the chats that mention the address and their resend requests, keeps their order, and says so", async () => {
+test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml files), the chats that mention the address and their resend requests, keeps their order, and says so", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "site-erase-"));
+  const mailDir = join(dataDir, "mail");
   try {
-    const site = await createTestSite({ dataDir });
+    // The default mail mode: every e-mail becomes DATA_DIR/mail/<outbox id>.eml.
+    const site = await createTestSite({ dataDir, transport: createFileTransport(mailDir) });
     const at = new Date();
     expect((await site.request("/api/leads", json({ email: "ana@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status).toBeLessThan(300);
     expect((await site.request("/api/leads", json({ email: "other@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status).toBeLessThan(300);
@@ -34,6 +44,9 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails, the chats that
     await payWithTestCard(site, { locale: "fr", email: "ana@example.com" });
     site.db.insert(accessResends).values({ email: "ana@example.com", createdAt: at }).run();
     expect(site.db.select().from(mailOutbox).all().filter((m) => m.kind === "demo")).toHaveLength(2);
+    await site.mailer?.deliverDue();
+    // Two demo e-mails and Ana's access e-mail.
+    expect(fileRecipients(mailDir)).toEqual(["ana@example.com", "ana@example.com", "other@example.com"]);
     await site.close();
 
     const result = spawnSync({
@@ -48,7 +61,8 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails, the chats that
       [
         "Erased for ana@example.com:",
         "  1 demo request(s) (email_leads)",
-        "  1 e-mail(s) of the outbox (1 not yet sent, 0 sent, 0 failed or cancelled)",
+        "  1 e-mail(s) of the outbox (0 not yet sent, 1 sent, 0 failed or cancelled)",
+        `  1 e-mail file(s) in ${mailDir}`,
         "  1 chat conversation(s) mentioning the address (2 message(s))",
         "  1 access-resend request(s)",
         "Kept: 1 order(s) paid with this address (accounting records; the licence check reads them).",
@@ -63,6 +77,10 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails, the chats that
       expect(db.query<{ c: string }, []>("SELECT DISTINCT conversation_id AS c FROM chat_messages").all()).toEqual([{ c: "conv-other" }]);
       expect(count(db, "access_resends")).toBe(0);
       expect(count(db, "orders")).toBe(1);
+      // Left on disk: the other person's demo e-mail and the access e-mail kept with Ana's order.
+      const files = db.query<{ id: number; recipient: string }, []>("SELECT id, recipient FROM mail_outbox WHERE kind IN ('demo', 'access') ORDER BY recipient").all();
+      expect(files.map((f) => existsSync(mailFilePath(mailDir, f.id)))).toEqual([true, true]);
+      expect(fileRecipients(mailDir)).toEqual(["ana@example.com", "other@example.com"]);
     } finally {
       db.close();
     }
@@ -76,14 +94,22 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails, the chats that
   }
 });
 
-test("retention deletes leads (with their e-mails), chat messages and resend requests older than configured, and nothing newer", async () => {
+test("retention deletes leads (with their e-mails, rows and .eml files), chat messages and resend requests older than configured, and nothing newer", async () => {
   const now = new Date("2027-06-01T12:00:00Z");
   const site = await createTestSite({ env: { LEAD_RETENTION_DAYS: "30", CHAT_RETENTION_DAYS: "7" }, now: () => now });
   try {
+    const mailDir = site.config.mail.dir;
+    mkdirSync(mailDir, { recursive: true });
     const ago = (days: number) => new Date(now.getTime() - days * DAY);
     const lead = (email: string, days: number) => {
       const [row] = site.db.insert(emailLeads).values({ email, source: "exit_popup", locale: "en", createdAt: ago(days), unsubscribeToken: email }).returning({ id: emailLeads.id }).all();
-      site.db.insert(mailOutbox).values({ kind: "demo", recipient: email, locale: "en", payload: "{}", messageId: `<${email}>`, status: "sent", nextAttemptAt: ago(days), leadId: row!.id, createdAt: ago(days) }).run();
+      const [mail] = site.db
+        .insert(mailOutbox)
+        .values({ kind: "demo", recipient: email, locale: "en", payload: "{}", messageId: `<${email}>`, status: "sent", nextAttemptAt: ago(days), leadId: row!.id, createdAt: ago(days) })
+        .returning({ id: mailOutbox.id })
+        .all();
+      // As the file transport left it when it sent the demo e-mail.
+      writeFileSync(mailFilePath(mailDir, mail!.id), `To: ${email}\r\nSubject: Your demo\r\n\r\nHello\r\n`);
     };
     lead("old@example.com", 31);
     lead("recent@example.com", 29);
@@ -91,13 +117,15 @@ test("retention deletes leads (with their e-mails), chat messages and resend req
     await recordChatMessage(site.write, { conversationId: "c1", role: "user", content: "new question", locale: "en", at: ago(6) });
     site.db.insert(accessResends).values([{ email: "a@example.com", createdAt: ago(2) }, { email: "b@example.com", createdAt: new Date(now.getTime() - 3600_000) }]).run();
 
-    expect(await deleteExpiredData(site.write, site.config.retention, now)).toEqual({ leads: 1, leadMails: 1, chatMessages: 1, accessResends: 1 });
+    const none = { deleted: 0, failed: [] };
+    expect(await deleteExpiredData(site.write, site.config.retention, mailDir, now)).toEqual({ leads: 1, leadMails: 1, leadMailFiles: { deleted: 1, failed: [] }, chatMessages: 1, accessResends: 1 });
     expect(site.db.select({ email: emailLeads.email }).from(emailLeads).all()).toEqual([{ email: "recent@example.com" }]);
     expect(site.db.select({ recipient: mailOutbox.recipient }).from(mailOutbox).all()).toEqual([{ recipient: "recent@example.com" }]);
+    expect(fileRecipients(mailDir)).toEqual(["recent@example.com"]);
     expect(site.db.select({ content: chatMessages.content }).from(chatMessages).all()).toEqual([{ content: "new question" }]);
     expect(site.db.select({ email: accessResends.email }).from(accessResends).all()).toEqual([{ email: "b@example.com" }]);
     // Run again: nothing more is due.
-    expect(await deleteExpiredData(site.write, site.config.retention, now)).toEqual({ leads: 0, leadMails: 0, chatMessages: 0, accessResends: 0 });
+    expect(await deleteExpiredData(site.write, site.config.retention, mailDir, now)).toEqual({ leads: 0, leadMails: 0, leadMailFiles: none, chatMessages: 0, accessResends: 0 });
 
     // The job runs at once and then on its interval, on the injected clock; orders are never touched.
     await payWithTestCard(site, { locale: "en", email: "buyer@example.com" });
@@ -138,6 +166,45 @@ test("the server deletes expired data when it starts", async () => {
       expect(server.output.some((line) => line.includes("retention: expired data deleted"))).toBe(true);
     } finally {
       await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("removing an outbox row's mail files: its .eml and a half-written copy go, other rows' files stay, a missing file or folder is no error", () => {
+  const dir = mkdtempSync(join(tmpdir(), "site-mailfiles-"));
+  try {
+    for (const name of ["7.eml", "7.eml.4242.tmp", "17.eml", "70.eml", "notes.txt"]) writeFileSync(join(dir, name), "To: someone@example.com\r\n");
+    expect(removeMailFiles(dir, [7, 8])).toEqual({ deleted: 2, failed: [] });
+    expect(readdirSync(dir).sort()).toEqual(["17.eml", "70.eml", "notes.txt"]);
+    expect(removeMailFiles(dir, [7])).toEqual({ deleted: 0, failed: [] });
+    expect(removeMailFiles(join(dir, "never-made"), [17])).toEqual({ deleted: 0, failed: [] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("an e-mail erased while it is being sent leaves no .eml file behind", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "site-erase-race-"));
+  const mailDir = join(dataDir, "mail");
+  try {
+    const files = createFileTransport(mailDir);
+    let site: Awaited<ReturnType<typeof createTestSite>> | null = null;
+    // The owner's erasure commits after the sender took the message and before the file is written.
+    const erasingFirst = { ...files, send: async (mail: Parameters<typeof files.send>[0]) => {
+      const erased = await eraseByEmail(site!.write, mail.to, mailDir);
+      expect(erased.mails.pending).toBe(1);
+      await files.send(mail);
+    } };
+    site = await createTestSite({ dataDir, transport: erasingFirst });
+    try {
+      expect((await site.request("/api/leads", json({ email: "late@example.com", source: "exit_popup", ip_hash: null, locale: "en" }))).status).toBeLessThan(300);
+      await site.mailer?.deliverDue();
+      expect(site.db.select().from(mailOutbox).all()).toEqual([]);
+      expect(existsSync(mailDir) ? readdirSync(mailDir) : []).toEqual([]);
+    } finally {
+      await site.close();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -8,7 +8,15 @@ import { afterAll, afterEach } from "bun:test";
  * Import Testing Library and components with `await import(...)` after calling this.
  */
 export function useDom() {
-  if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/" });
+  if (!GlobalRegistrator.isRegistered) {
+    // React DOM keeps the queueMicrotask it finds when first loaded. A file's happy-dom window's
+    // stops when the window is removed: in the next component-test file, React would never render
+    // an update made after an await (pay-button.test.tsx failed after any other such file). So
+    // React sees Bun's own.
+    const own = { queueMicrotask };
+    GlobalRegistrator.register({ url: "http://localhost:3000/" });
+    Object.assign(globalThis, own);
+  }
   // Testing Library binds `screen` to the document.body it saw when first imported; a later
   // component-test file in the same process has a new document, so bind it again.
   const dom: typeof import("@testing-library/dom") = require("@testing-library/dom");

@@ -1,0 +1,54 @@
+import { readdirSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+
+// The embedded mail transport keeps every message it "sends" as `<outbox id>.eml` in the mail
+// folder (DATA_DIR/mail). Those files hold the address and the whole e-mail, so whatever deletes
+// outbox rows for privacy (erasure on request, retention) deletes their files too. Outbox ids are
+// never reused (AUTOINCREMENT), so a file name always belongs to the row that wrote it, even files
+// left from a time before SMTP was configured.
+
+/** Where the file transport writes the message of outbox row `outboxId`. */
+export const mailFilePath = (dir: string, outboxId: number) => join(dir, `${outboxId}.eml`);
+
+/** A message file (or the temporary file of a write a crash interrupted) and the row it belongs to. */
+const MAIL_FILE = /^(\d+)\.eml(?:\.\d+\.tmp)?$/;
+
+export type MailFilesRemoved = {
+  /** Files deleted: the messages, and any half-written copy a crash left behind. */
+  deleted: number;
+  /** Files that could not be deleted (permissions, a read-only disk), with the reason. */
+  failed: { path: string; reason: string }[];
+};
+
+/**
+ * Deletes the mail folder's files of these outbox rows. Rows without a file (sent by SMTP, never
+ * sent, or already deleted) are no error, nor is a folder that does not exist.
+ */
+export function removeMailFiles(dir: string, outboxIds: readonly number[]): MailFilesRemoved {
+  const result: MailFilesRemoved = { deleted: 0, failed: [] };
+  if (outboxIds.length === 0) return result;
+  const ids = new Set(outboxIds);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return result;
+    return { deleted: 0, failed: [{ path: dir, reason: reasonOf(error) }] };
+  }
+  for (const name of names) {
+    const id = MAIL_FILE.exec(name)?.[1];
+    if (id === undefined || !ids.has(Number(id))) continue;
+    const path = join(dir, name);
+    try {
+      unlinkSync(path);
+      result.deleted += 1;
+    } catch (error) {
+      // Gone meanwhile (another process erased it first) is what was wanted.
+      if (codeOf(error) !== "ENOENT") result.failed.push({ path, reason: reasonOf(error) });
+    }
+  }
+  return result;
+}
+
+const codeOf = (error: unknown) => (error instanceof Error && "code" in error ? error.code : undefined);
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
