@@ -13,7 +13,7 @@ import { TUNING } from "../test/chat/questions/tuning";
 
 const verbose = process.argv.includes("--verbose");
 const config = testConfig();
-const judge = createJudge(config.site);
+const judge = createJudge(config);
 
 type Tally = { right: number; total: number };
 const share = ({ right, total }: Tally) => `${right}/${total} (${total === 0 ? "-" : ((100 * right) / total).toFixed(0)} %)`;

@@ -133,6 +133,8 @@ async function serve(loaded: Config, embedded: Embedded | undefined, self: strin
     offerEndsAt: config.site.offerEndsAt?.toISOString() ?? null,
   });
   mailer.start();
+  // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
+  if (process.stderr.isTTY) process.stderr.write(`\n  ${config.site.name} is running: open http://localhost:${server.port}  (Ctrl-C stops it; below, the server's log)\n\n`);
   // Started now, so that they load while this process renders the pages they will be handed.
   const workers = config.workers > 1 ? startWorkers({ count: config.workers, command: self, log, onWakeMailer: () => mailer.wake() }) : null;
 

@@ -4,15 +4,30 @@ import { CHAT_MAX_CHARS, CHAT_MAX_MESSAGES, ChatRequestSchema, type ChatMessage,
 // The browser side of POST /api/chat (spec 7.2, issue 5): asks for server-sent events so the reply
 // shows as it is produced, and still understands a plain JSON answer.
 
-/** No reply; `full` when the conversation has reached CHAT_MAX_TURNS (the server's 409). */
+/**
+ * No reply; `full` when the conversation has reached CHAT_MAX_TURNS (the server's 409),
+ * `rate-limited` when this visitor sent too many messages in a short time (429), with the seconds
+ * the server asks to wait (its Retry-After) when it said.
+ */
 export class ChatFailure extends Error {
   constructor(
     message: string,
-    readonly reason: "failed" | "full" = "failed",
+    readonly reason: "failed" | "full" | "rate-limited" = "failed",
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = "ChatFailure";
   }
+}
+
+/** A Retry-After header in seconds: a number of seconds or an HTTP date (RFC 9110 10.2.3); null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
+  if (header === null) return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value);
+  // An HTTP date ends in GMT; the parser would also take "-5" or "2027" as dates.
+  const at = /GMT$/.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** The payload for the next question: the latest messages, each within the endpoint's limits. */
@@ -39,6 +54,7 @@ export async function sendChat(
     throw new ChatFailure("network");
   });
   if (response.status === 409) throw new ChatFailure("conversation full", "full");
+  if (response.status === 429) throw new ChatFailure("rate limited", "rate-limited", retryAfterSeconds(response.headers.get("retry-after")));
   if (!response.ok) throw new ChatFailure(`status ${response.status}`);
   const type = response.headers.get("content-type") ?? "";
   if (!type.startsWith("text/event-stream") || response.body === null) {

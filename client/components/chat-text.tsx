@@ -9,6 +9,7 @@ export const CHAT_WINDOW_OWN_TEXT = [
   "chat.close",
   "chat.greeting",
   "chat.limitReached",
+  "chat.rateLimited",
   "chat.loading",
   "chat.label",
   "chat.placeholder",
@@ -17,9 +18,9 @@ export const CHAT_WINDOW_OWN_TEXT = [
 export const CHAT_LINE_TEXT = ["chat.you", "chat.assistant"] as const;
 export const CHAT_WINDOW_TEXT = [...CHAT_WINDOW_OWN_TEXT, ...CHAT_LINE_TEXT] as const;
 
-// Assistant replies are plain text; a site path in them ("/en/access") or a web address becomes a
-// link, so a buyer sent to the access form can open it from the chat.
-const LINKABLE = /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)]|(?<![\w/])\/(?:[a-z]{2}\/)?(?:access|guide|paiement)\b)/g;
+// Assistant replies are plain text; a site path in them ("/en/access", "/cgv") or a web address
+// becomes a link, so a buyer sent to the access form or the terms of sale can open it from the chat.
+const LINKABLE = /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)]|(?<![\w/])\/(?:[a-z]{2}\/)?(?:access|guide|paiement|cgv)\b)/g;
 
 export function ChatText({ text }: { text: string }): ReactNode {
   const parts: ReactNode[] = [];

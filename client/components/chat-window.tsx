@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { CHAT_MAX_CHARS, type ChatMessage } from "../../shared/schemas/chat";
+import type { MessageValues } from "../../shared/i18n";
 import { useText } from "../i18n";
 import { CHAT_LINE_TEXT, CHAT_WINDOW_OWN_TEXT, ChatText } from "./chat-text";
 import { ChatFailure, chatPayload, sendChat } from "./chat-client";
@@ -10,11 +11,22 @@ import { showToast } from "./toast";
 type Line = ChatSession["lines"][number];
 
 /**
+ * How long to wait, in the words of chat.rateLimited: seconds under 45, else minutes rounded up (53 s
+ * is "about a minute"), so a visitor who waits as told is not refused again.
+ */
+export function waitValues(seconds: number | null): MessageValues {
+  if (seconds === null || seconds <= 0) return { unit: "moment", count: 0 };
+  if (seconds < 45) return { unit: "second", count: seconds };
+  return { unit: "minute", count: Math.ceil(seconds / 60) };
+}
+
+/**
  * The chat window (spec sections 4, 5, 8; issue 5): starts with the assistant's greeting, sends only
  * non-empty messages and one at a time, shows the reply as it streams in and scrolls to it. The
  * conversation is kept for the browser tab (chat-session.ts): closed and reopened, it carries on
  * under the id the server issued. When the server says the conversation is full, the window says
- * so and points to the support address instead of offering to send more.
+ * so and points to the support address instead of offering to send more; when it says to slow
+ * down (429), the window says how long to wait, and the question stays in the field to send again.
  */
 export function ChatWindow({ onClose }: { onClose: () => void }) {
   const { t, locale } = useText(CHAT_WINDOW_OWN_TEXT);
@@ -24,6 +36,8 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
   const [lines, setLines] = useState<Line[]>(session.lines);
   const [conversationId, setConversationId] = useState<string | null>(session.conversationId);
   const [full, setFull] = useState(session.full);
+  /** The server asked to wait (429): a new id each time, so that the live region announces it again. */
+  const [wait, setWait] = useState<{ id: number; seconds: number | null } | null>(null);
   const [draft, setDraft] = useState("");
   const [pending, setPending] = useState(false);
   /** The reply being streamed, shown as it grows; null when none is on its way. */
@@ -42,7 +56,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     const log = logRef.current;
     if (log !== null) log.scrollTop = log.scrollHeight;
-  }, [lines, partial, pending, full]);
+  }, [lines, partial, pending, full, wait]);
 
   // Saved once each exchange is over: a question whose reply never came (window closed meanwhile)
   // is not shown again as if it had been answered.
@@ -61,6 +75,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
     setDraft("");
     setPending(true);
     setPartial(null);
+    setWait(null);
     const controller = new AbortController();
     abort.current = controller;
     let streamed = "";
@@ -77,6 +92,8 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
     } catch (error) {
       if (controller.signal.aborted) return; // the window was closed
       if (error instanceof ChatFailure && error.reason === "full") setFull(true);
+      // Not an error to report to the support address: the visitor only has to wait a little.
+      else if (error instanceof ChatFailure && error.reason === "rate-limited") setWait({ id: nextId.current++, seconds: error.retryAfterSeconds });
       // Spec section 8: the "Erreur" toast; the question goes back in the field to try again.
       else showToast({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
       setLines((current) => current.filter((line) => line.id !== question.id));
@@ -122,6 +139,11 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
         {full ? (
           <div className="chat-msg chat-msg--assistant chat-msg--notice">
             <span className="chat-msg__text">{t("chat.limitReached")}</span>
+          </div>
+        ) : null}
+        {wait !== null ? (
+          <div key={wait.id} className="chat-msg chat-msg--assistant chat-msg--notice">
+            <span className="chat-msg__text">{t("chat.rateLimited", waitValues(wait.seconds))}</span>
           </div>
         ) : null}
         {pending && (partial === null || partial === "") ? (

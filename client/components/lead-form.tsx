@@ -57,7 +57,9 @@ export function useLeadSubmit(onSent: (email: string) => void) {
         });
         if (response.ok) {
           field.value = "";
-          showToast({ title: text("demoSent", "Demo sent! Check your inbox."), description: t("demoSentDesc", { email: checked.email }), tone: "success" });
+          // Longer than a toast's usual 4 s: the description is a few sentences, and after the popup
+          // closes it is the only place they are shown.
+          showToast({ title: text("demoSent", "Demo sent! Check your inbox."), description: t("demoSentDesc", { email: checked.email }), tone: "success", durationMs: 10_000 });
           onSent(checked.email);
           return;
         }
@@ -151,7 +153,7 @@ export function LeadForm({
   );
 }
 
-const LEAD_SECTION_TEXT = ["demoSent", "lead.rateLimit", "lead.emailError", "lead.unexpectedError"] as const;
+const LEAD_SECTION_TEXT = ["demoSent", "demoSentNote", "lead.rateLimit", "lead.emailError", "lead.unexpectedError"] as const;
 /** Everything the free-demo section's island shows. */
 export const LEAD_ISLAND_TEXT = [...LEAD_SECTION_TEXT, ...LEAD_FORM_TEXT, ...LEAD_SUBMIT_TEXT] as const;
 
@@ -185,10 +187,17 @@ export function LeadSection({ posted }: IslandProps["lead-form"]) {
     <>
       <div className="lead-section__status" aria-live="polite">
         {status === "sent" ? (
-          <p className="lead-section__sent" data-testid="lead-sent">
-            <Icon name="check" />
-            {t("demoSent")}
-          </p>
+          <>
+            <p className="lead-section__sent" data-testid="lead-sent">
+              <Icon name="check" />
+              {t("demoSent")}
+            </p>
+            {/* The same answer whatever the address's history (new, asked again, unsubscribed): this
+                says what was done in each case without telling which one it was. */}
+            <p className="lead-section__note muted" data-testid="lead-sent-note">
+              {t("demoSentNote")}
+            </p>
+          </>
         ) : status !== undefined ? (
           <p id={postedErrorId} className="form-error" role="alert">
             {t(problem)}

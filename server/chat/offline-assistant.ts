@@ -2,7 +2,7 @@ import { SOURCE_MESSAGES } from "../locales";
 import { LOCALES, type Locale } from "../../shared/locales";
 import type { Assistant } from "./assistant";
 import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
-import { GREETINGS, STOP_WORDS, THANKS, TOPIC_WORDS } from "./offline-vocabulary";
+import { GREETINGS, STOP_WORDS, THANKS, TOPIC_PAIRS, TOPIC_WORDS } from "./offline-vocabulary";
 import { buildSiteKnowledge, TOPICS, type ChatSiteConfig, type Topic } from "./site-content";
 import { words } from "./words";
 import { createTopicSearch, type TopicDoc } from "./topic-search";
@@ -41,6 +41,7 @@ function buildReader(config: ChatSiteConfig) {
       topic,
       locale,
       words: topic === "product" ? `${TOPIC_WORDS[topic][locale]} ${config.site.name}` : TOPIC_WORDS[topic][locale],
+      pairs: TOPIC_PAIRS[topic]?.[locale] ?? [],
       answer: knowledge[locale].answers[topic],
     })),
   );
@@ -54,6 +55,7 @@ function buildReader(config: ChatSiteConfig) {
         GREETINGS[locale],
         THANKS[locale],
         ...TOPICS.map((topic) => TOPIC_WORDS[topic][locale]),
+        ...TOPICS.flatMap((topic) => TOPIC_PAIRS[topic]?.[locale] ?? []),
       ]),
     ),
     greetings: new Set(LOCALES.flatMap((locale) => words(GREETINGS[locale]))),
@@ -99,18 +101,20 @@ export function createOfflineAssistant(config: ChatSiteConfig, options: { minSco
       return { topic, locale, text: knowledge[locale].t(topic === "greeting" ? "chat.greeting" : "chat.thanks"), score: 0 };
     }
     const { terms, hits } = search(question);
-    const best = hits[0];
     // Matched only through near spellings, every word must have found its match ("refnd"): a
     // question with words left over is about something else ("share with my family" is not "sharp").
-    const trusted = best !== undefined && best.score >= minScore && (best.exact || best.matchedTerms >= terms.length);
-    if (best === undefined || !trusted) {
+    // A near match in another language that scores higher does not hide an exact one ("I got a new
+    // phone, how do I install it?" is not Italian "installa").
+    const best = hits.find((hit) => hit.score >= minScore && (hit.exact || hit.matchedTerms >= terms.length));
+    if (best === undefined) {
       const locale = pick(evidence, prior);
-      return { topic: null, locale, text: knowledge[locale].t("chat.handover"), score: best?.score ?? 0 };
+      return { topic: null, locale, text: knowledge[locale].t("chat.handover"), score: hits[0]?.score ?? 0 };
     }
     // How well the topic's words matched in each language, relative to the best: a typo or a word
     // shared by several languages tells little, a word of one language's list tells its language.
+    // The near matches that scored above the best trusted hit tell nothing.
     const matched: Partial<Record<Locale, number>> = {};
-    for (const hit of hits) {
+    for (const hit of hits.slice(hits.indexOf(best))) {
       if (hit.topic === best.topic && matched[hit.locale] === undefined) matched[hit.locale] = hit.score / best.score;
     }
     const locale = pick(evidence, prior, matched);

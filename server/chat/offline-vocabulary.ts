@@ -89,11 +89,23 @@ export const TOPIC_WORDS: Record<Topic, Record<Locale, string>> = {
     it: "dispositivo dispositivi compatibile compatibilità funziona va iphone ipad ios android samsung lg smart tv televisione televisore telefono cellulare smartphone tablet computer portatile pc mac windows linux firestick fire chromecast box console xbox playstation ps4 ps5 nintendo switch schermi schermo",
     es: "dispositivo dispositivos compatible compatibilidad funciona sirve iphone ipad ios android samsung lg smart tv tele television televisor telefono movil celular smartphone tablet ordenador portatil computadora pc mac windows linux firestick fire chromecast box consola xbox playstation ps4 ps5 nintendo switch pantallas pantalla",
   },
+  "device-limit": {
+    fr: "limite limitée limité maximum max nombre simultanément simultané atteinte atteint dépassé libérer libère désactiver remplacer remplacé changé",
+    en: "limit limited maximum max number simultaneous simultaneously reached exceeded exceed release deactivate replace replaced replacing",
+    it: "limite limitato massimo max numero contemporaneamente simultaneo raggiunto superato liberare libero disattivare sostituire sostituito cambiato troppi",
+    es: "limite limitado maximo max numero simultaneo simultaneamente alcanzado alcanzo superado liberar libero desactivar sustituir cambiado demasiados",
+  },
+  sharing: {
+    fr: "partager partage partagé partagée famille familial proches amis ami copain copine conjoint femme mari enfants frère soeur parents compte personnelle personnel revendre revente prêter",
+    en: "share sharing shared family friend friends household relatives partner wife husband kids children brother sister parents account personal resell resale lend",
+    it: "condividere condivisione condiviso condivisa famiglia familiari amici amico parenti moglie marito figli fratello sorella genitori account personale rivendere prestare",
+    es: "compartir compartida compartido familia familiares amigos amigo pareja esposa marido hijos hermano hermana padres cuenta personal revender prestar",
+  },
   installation: {
-    fr: "installer installation installe appli application configurer configuration guide étapes démarrer mettre place difficile compliqué facile longtemps minutes",
-    en: "install installing installation setup set configure guide steps start difficult hard easy complicated long minutes",
-    it: "installare installazione installa installo installarla installarlo configurare configurazione guida passaggi iniziare difficile complicato facile minuti",
-    es: "instalar instalacion instala instalo instalarla instalarlo configurar configuracion guia pasos empezar dificil complicado facil minutos",
+    fr: "installer installation installe activer activation appli application configurer configuration guide étapes démarrer mettre place difficile compliqué facile longtemps minutes",
+    en: "install installing installation activate activation setup set configure guide steps start difficult hard easy complicated long minutes",
+    it: "installare installazione installa installo installarla installarlo attivare attivarla attivo attivazione configurare configurazione guida passaggi iniziare difficile complicato facile minuti",
+    es: "instalar instalacion instala instalo instalarla instalarlo activar activarla activo activacion configurar configuracion guia pasos empezar dificil complicado facil minutos",
   },
   delivery: {
     fr: "recevoir reçois reçoit identifiants codes accès quand après paiement email mail délai livraison livré envoi envoyé",
@@ -120,10 +132,10 @@ export const TOPIC_WORDS: Record<Topic, Record<Locale, string>> = {
     es: "anuncios anuncio publicidad cortes interrupciones",
   },
   security: {
-    fr: "sécurisé sécurisée sécurité sûr fiable confiance arnaque données numéro carte stockez gardez conservez infos informations protégé",
-    en: "secure security safe trust trustworthy scam data number card store keep details information protected",
-    it: "sicuro sicura sicurezza affidabile fiducia truffa dati numero carta salvate conservate memorizzate informazioni protetto",
-    es: "seguro segura seguridad fiable confianza estafa datos numero tarjeta guardais guardan almacenan informacion protegido",
+    fr: "sécurisé sécurisée sécurité sûr fiable confiance arnaque données carte stockez gardez conservez infos informations protégé",
+    en: "secure security safe trust trustworthy scam data card store keep details information protected",
+    it: "sicuro sicura sicurezza affidabile fiducia truffa dati carta salvate conservate memorizzate informazioni protetto",
+    es: "seguro segura seguridad fiable confianza estafa datos tarjeta guardais guardan almacenan informacion protegido",
   },
   support: {
     fr: "contacter contact joindre support service client aide humain personne quelqu conseiller parler écrire adresse téléphone heures horaires ouvert dimanche week end répondez répond",
@@ -184,5 +196,48 @@ export const TOPIC_WORDS: Record<Topic, Record<Locale, string>> = {
     en: "work works process steps",
     it: "funziona funzionamento passaggi processo",
     es: "funciona funcionamiento pasos proceso",
+  },
+};
+
+/**
+ * Pairs of word groups, "words + words": a question holding a word of each group is about the topic,
+ * although either word alone says another: "combien" is the price and "appareils" the devices that
+ * work, "combien d'appareils" is the device limit; "numéro de carte" is payment security, "question
+ * numéro 1" is not. Matched among all the question's words, stop words included ("how many").
+ */
+export const TOPIC_PAIRS: Partial<Record<Topic, Record<Locale, readonly string[]>>> = {
+  "device-limit": {
+    fr: [
+      "combien nombre plusieurs trop + appareils écrans télés téléviseurs téléphones tel portables ordinateurs pc tablettes",
+      "libérer libère + appareil appareils clé",
+      "arrive plus refusée refusé impossible échoue échec + active activer activation",
+    ],
+    en: [
+      "many number several multiple too + devices screens tvs tellies phones computers laptops tablets",
+      "free + device devices key",
+      "won wont doesn doesnt cant cannot unable failed fails refused + activate activation",
+    ],
+    it: [
+      "quanti quante numero più vari diversi troppi + dispositivi schermi televisori tv telefoni computer pc tablet",
+      "liberare libero + dispositivo dispositivi chiave",
+      "riesco più rifiutata impossibile fallita + attiva attivare attivazione",
+    ],
+    es: [
+      "cuantos cuantas numero varios varias demasiados + dispositivos pantallas teles televisores moviles telefonos ordenadores pc tablets",
+      "liberar libero + dispositivo dispositivos clave",
+      "consigo ya rechazada imposible fallida + activa activar activacion",
+    ],
+  },
+  security: {
+    fr: ["numéro + carte cb"],
+    en: ["number + card"],
+    it: ["numero + carta"],
+    es: ["numero + tarjeta"],
+  },
+  sharing: {
+    fr: ["frère sœur famille ami amis enfants femme mari conjoint copain copine parents + clé licence compte", "combien plusieurs + personnes gens utilisateurs"],
+    en: ["brother sister family friend friends kids children wife husband partner parents + key licence license account", "many several + people persons users"],
+    it: ["fratello sorella famiglia amico amici figli moglie marito genitori + chiave licenza account", "quante quanti più + persone utenti"],
+    es: ["hermano hermana familia amigo amigos hijos mujer esposa marido pareja padres + clave licencia cuenta", "cuantas cuantos varias + personas usuarios"],
   },
 };

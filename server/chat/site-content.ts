@@ -19,6 +19,8 @@ export const TOPICS = [
   "refund",
   "cancel",
   "devices",
+  "device-limit",
+  "sharing",
   "installation",
   "delivery",
   "not-received",
@@ -70,6 +72,8 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
   const titled = (titleKey: MessageKey, textKey: MessageKey) => `${t(titleKey)}. ${t(textKey)}`;
   const access = pathFor("access", locale);
   const guide = pathFor("guide", locale);
+  const terms = pathFor("terms", locale);
+  const limit = config.licenseActivationLimit;
   const comparison = facts.comparison
     .filter((row) => !row.highlight)
     .map((row) => `${row.name}${c}${row.monthly ?? "—"} ${t("comparison.perMonth").toLowerCase()}, ${row.fiveYears} ${t("comparison.fiveYears").toLowerCase()}.`)
@@ -82,7 +86,11 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     "one-time": t("chat.answer.oneTime"),
     refund: t("faqAnswer4"),
     cancel: t("chat.answer.cancel"),
-    devices: `${t("faqAnswer2")} ${t("chat.answer.devicesLimit", { limit: config.licenseActivationLimit })} ${t("chat.answer.guideLink", { path: guide })}`,
+    devices: `${t("faqAnswer2")} ${t("chat.answer.devicesLimit", { limit })} ${t("chat.answer.guideLink", { path: guide })}`,
+    // How many devices, and what the terms promise when the app says the limit is reached.
+    "device-limit": t("chat.answer.activationLimit", { limit, path: terms }),
+    // The terms of sale's own words: the licence is personal, its key is not to be shared.
+    sharing: `${t("terms.licence.text", { devices: limit })} ${t("footer.terms")}${c}${terms}.`,
     installation: t("chat.answer.installation", { path: guide }),
     delivery: `${t("faqAnswer3")} ${t("chat.answer.nothingReceived", { path: access })}`,
     // A buyer who paid and found no e-mail: the self-serve form first, then a person.

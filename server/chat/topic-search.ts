@@ -4,10 +4,16 @@ import type { Topic } from "./site-content";
 import { words } from "./words";
 
 // Finds which topic a question is about (issue 13). One document per topic and language: the words
-// visitors use for it (offline-vocabulary.ts) and the answer itself. Every language is searched at
-// once, so a question in another language than the page's, or mixing two, still finds its topic.
+// visitors use for it (offline-vocabulary.ts), the pairs of words that say it together, and the
+// answer itself. Every language is searched at once, so a question in another language than the
+// page's, or mixing two, still finds its topic.
 
-export type TopicDoc = { topic: Topic; locale: Locale; words: string; answer: string };
+/**
+ * `pairs`: "words + words", two groups of which a question holding a word of each is about this
+ * topic, although either word alone says another ("combien" is the price, "combien d'appareils"
+ * the device limit).
+ */
+export type TopicDoc = { topic: Topic; locale: Locale; words: string; pairs: readonly string[]; answer: string };
 /**
  * `exact`: at least one word of the question is spelt as in the document (not a typo's near match);
  * `matchedTerms`: how many of the question's terms matched, exactly or not.
@@ -18,13 +24,34 @@ export type TopicSearch = (question: string) => { terms: string[]; hits: TopicHi
 
 /** The visitors' words count this many times more than a word of the answer. */
 const WORDS_BOOST = 3;
+/**
+ * A pair found in the question outweighs a single word, which may belong to another topic. From 4×
+ * the words' boost up every tuning question is right (bench/chat-offline.ts); below, "how many
+ * devices can I install it on" is the install time again. 10× sits well inside that range.
+ */
+const PAIRS_BOOST = 10 * WORDS_BOOST;
+
+/** "appareils" and "appareil" are one word; short words keep their "s" ("ads", "gps"). */
+const singular = (word: string) => (word.length > 3 && word.endsWith("s") ? word.slice(0, -1) : word);
 
 /** Lowercase, no accents, no stop words, a plural "s" dropped: the terms both sides are compared on. */
 export function createTermMaker(stopWords: ReadonlySet<string>) {
   return (text: string): string[] =>
     words(text)
       .filter((w) => !stopWords.has(w))
-      .map((w) => (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w));
+      .map(singular);
+}
+
+type Pair = { term: string; left: ReadonlySet<string>; right: ReadonlySet<string> };
+
+function parsePair(definition: string): Pair {
+  const [left, right, ...rest] = definition.split("+").map((side) => new Set(words(side).map(singular)));
+  if (left === undefined || right === undefined || left.size === 0 || right.size === 0 || rest.length > 0) {
+    throw new Error(`A pair of the chat's vocabulary is "words + words", not "${definition}"`);
+  }
+  // The term a matched pair adds to the question. It starts with "+", which no word does, so that
+  // a word's prefix search ("combien" as the start of a longer word) never reaches it.
+  return { term: `+${[...left].join(" ")}+${[...right].join(" ")}`, left, right };
 }
 
 /**
@@ -48,20 +75,30 @@ export function createTopicSearch(docs: readonly TopicDoc[], stopWords: Readonly
 type Terms = (text: string) => string[];
 
 function miniSearchIndex(docs: readonly TopicDoc[], terms: Terms): (question: string) => TopicHit[] {
-  const index = new MiniSearch<TopicDoc & { id: number }>({
-    fields: ["words", "answer"],
-    tokenize: terms,
+  const pairsOf = docs.map((doc) => doc.pairs.map(parsePair));
+  const pairs = pairsOf.flat();
+  // Pairs are looked for among all the question's words: "how many" is a stop word's doing.
+  const pairTerms = (question: string) => {
+    const said = new Set(words(question).map(singular));
+    const found = pairs.filter((pair) => [...pair.left].some((w) => said.has(w)) && [...pair.right].some((w) => said.has(w)));
+    return [...new Set(found.map((pair) => pair.term))];
+  };
+  const isPairTerm = (term: string) => term.startsWith("+");
+  const index = new MiniSearch<{ id: number; words: string; pairs: string; answer: string }>({
+    fields: ["words", "pairs", "answer"],
+    tokenize: (text, field) => (field === "pairs" ? text.split("\n").filter(Boolean) : terms(text)),
     // Terms are made whole by `tokenize`; MiniSearch must not lowercase or split them again.
     processTerm: (term) => term,
     searchOptions: {
-      boost: { words: WORDS_BOOST },
+      tokenize: (question) => [...terms(question), ...pairTerms(question)],
+      boost: { words: WORDS_BOOST, pairs: PAIRS_BOOST },
       // A typo ("refnd", "rimborzo") is one letter off in a short word, two in a long one...
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      fuzzy: (term) => (term.length >= 5 && !isPairTerm(term) ? 0.2 : false),
       // ... and a word cut short ("rembours", "install") is the start of the right one.
-      prefix: (term) => term.length >= 5,
+      prefix: (term) => term.length >= 5 && !isPairTerm(term),
     },
   });
-  index.addAll(docs.map((doc, id) => ({ ...doc, id })));
+  index.addAll(docs.map((doc, id) => ({ id, words: doc.words, answer: doc.answer, pairs: (pairsOf[id] ?? []).map((pair) => pair.term).join("\n") })));
   return (question) =>
     index.search(question).map((result) => {
       const doc = docs[Number(result.id)];

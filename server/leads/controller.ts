@@ -58,11 +58,12 @@ export function leadsController(deps: AppDeps) {
         if (body.kind === "form") readFormLocale(body.value);
         const lead = parseWith(LeadSchema, body.value);
         locale = lead.locale;
-        const { created } = await recordLead(deps.write, { ...lead, ipHash: ipHash(ip), now: now() }, config.mail.domain);
-        if (created) deps.mailer.wake();
-        log.info("lead stored", { created, locale: lead.locale, source: lead.source });
+        const outcome = await recordLead(deps.write, { ...lead, ipHash: ipHash(ip), now: now() }, config.mail.domain);
+        if (outcome === "new" || outcome === "sent-again") deps.mailer.wake();
+        log.info("lead stored", { outcome, locale: lead.locale, source: lead.source });
         if (isForm) return backToForm("sent");
-        // The same answer for a new and a known address: the endpoint must not reveal who signed up.
+        // The same answer whatever the outcome: the endpoint must not reveal who signed up (or
+        // unsubscribed). The confirmation's wording is true in every case (demoSentDesc).
         return Response.json({ ok: true }, { status: 201 });
       } catch (error) {
         if (error instanceof HttpError) {

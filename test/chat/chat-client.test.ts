@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { ChatFailure, sendChat } from "../../client/components/chat-client";
+import { ChatFailure, retryAfterSeconds, sendChat } from "../../client/components/chat-client";
 
 // The browser's reader of POST /api/chat (issue 5): a reply streamed as server-sent events, cut
 // anywhere by the network, or broken before its end.
@@ -92,6 +92,28 @@ test("an error status or a plain JSON answer are understood", async () => {
   const pieces: string[] = [];
   expect(await sendChat(payload, { onDelta: (t) => pieces.push(t) })).toEqual({ message: "Oui.", conversationId: "conv_12345678" });
   expect(pieces).toEqual(["Oui."]);
+});
+
+test("too many messages (429) is told apart from a failure, with the seconds of Retry-After", async () => {
+  globalThis.fetch = Object.assign(async () => Response.json({ error: "Too many messages." }, { status: 429, headers: { "retry-after": "53" } }), { preconnect: realFetch.preconnect });
+  const failure = await sendChat(payload, { onDelta: () => {} }).catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(ChatFailure);
+  expect(failure).toMatchObject({ reason: "rate-limited", retryAfterSeconds: 53 });
+
+  globalThis.fetch = Object.assign(async () => new Response(null, { status: 500, headers: { "retry-after": "53" } }), { preconnect: realFetch.preconnect });
+  expect(await sendChat(payload, { onDelta: () => {} }).catch((error: unknown) => error)).toMatchObject({ reason: "failed" });
+});
+
+test("Retry-After is read as seconds or as an HTTP date; anything else is unknown", () => {
+  const now = Date.parse("2026-11-22T10:00:00Z");
+  expect(retryAfterSeconds("53", now)).toBe(53);
+  expect(retryAfterSeconds(" 120 ", now)).toBe(120);
+  expect(retryAfterSeconds("Sun, 22 Nov 2026 10:01:30 GMT", now)).toBe(90);
+  // A date already past: no wait left.
+  expect(retryAfterSeconds("Sun, 22 Nov 2026 09:00:00 GMT", now)).toBe(0);
+  expect(retryAfterSeconds(null, now)).toBeNull();
+  expect(retryAfterSeconds("soon", now)).toBeNull();
+  expect(retryAfterSeconds("-5", now)).toBeNull();
 });
 
 test("closing the chat aborts the request it made", async () => {

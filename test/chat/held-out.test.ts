@@ -12,7 +12,7 @@ import { TUNING } from "./questions/tuning";
 
 const config = testConfig({ SUPPORT_EMAIL: "help@stream.example" });
 const assistant = createOfflineAssistant(config);
-const judge = createJudge(config.site);
+const judge = createJudge(config);
 const FLOOR = 0.9;
 
 function run(set: readonly ChatQuestion[]) {

@@ -98,9 +98,10 @@ test("anything off-topic hands over to the support address, in the question's la
 });
 
 test("facts come from the configuration: the activation limit, the support address", () => {
-  const devices = assistant.answer("How many devices can I use?", "en");
+  const devices = assistant.answer("Which devices does it work on?", "en");
   expect(devices.text).toContain("One licence key works on 3 devices at a time.");
   expect(devices.text).toContain("/en/guide");
+  expect(assistant.answer("How many devices can I use?", "en").text).toStartWith("One licence key can be active on up to 3 devices at the same time.");
   expect(assistant.answer("comment vous contacter", "fr").text).toBe("Écrivez à notre équipe à help@stream.example : une vraie personne vous répond 7 jours sur 7.");
 });
 
@@ -151,4 +152,49 @@ test("questions whose true answer is 'no' never get a 'yes'", () => {
     }
   }
   expect(assistant.answer("Can I pay with PayPal?", "en").text).toContain("by card");
+});
+
+test("'how many devices can I install it on?' gets the configured limit, not the install time", () => {
+  const fr = assistant.answer("Sur combien d'appareils je peux l'installer ?", "fr");
+  expect(fr.topic).toBe("device-limit");
+  expect(fr.text).toStartWith("Une clé de licence peut être active sur 3 appareils au plus en même temps.");
+  const en = assistant.answer("How many devices can I install it on?", "en");
+  expect(en.text).toStartWith("One licence key can be active on up to 3 devices at the same time.");
+  expect(en.text).not.toContain("2 minutes");
+  // Installing is still the installation answer.
+  expect(assistant.answer("How do I install it?", "en").topic).toBe("installation");
+});
+
+test("a key refused because the device limit is reached gets what the terms promise: write to support, who free the key", () => {
+  const cases = [
+    { question: "Je n'arrive pas à activer ma clé, elle dit limite atteinte", page: "fr", promise: "nous libérons la clé", terms: "/cgv" },
+    { question: "My key says the device limit is reached, what do I do?", page: "en", promise: "we free the key", terms: "/en/cgv" },
+    { question: "la chiave dice limite raggiunto", page: "it", promise: "liberiamo la chiave", terms: "/it/cgv" },
+    { question: "mi clave dice límite alcanzado", page: "es", promise: "liberamos la clave", terms: "/es/cgv" },
+  ] as const;
+  for (const { question, page, promise, terms } of cases) {
+    const { text, locale } = assistant.answer(question, page);
+    expect({ question, locale }).toEqual({ question, locale: page });
+    expect(text).toContain(promise);
+    expect(text).toContain("help@stream.example");
+    expect(text).toContain(`(${terms})`);
+  }
+});
+
+test("'can I share it with my family?' gets the terms of sale's own words: the licence is personal, never a yes", () => {
+  const fr = assistant.answer("Est-ce que je peux partager mon compte avec ma famille ?", "fr");
+  expect(fr.topic).toBe("sharing");
+  expect(fr.text).toStartWith("Votre licence est personnelle : vous ne pouvez ni revendre ni partager sa clé. Une clé peut être active sur 3 appareils au plus");
+  expect(fr.text).toEndWith("Conditions générales de vente : /cgv.");
+  const en = assistant.answer("Can I share it with my family?", "en");
+  expect(en.text).toStartWith("Your licence is personal: you may not resell or share its key.");
+  expect(en.text).toContain("help@stream.example");
+  for (const { text } of [fr, en]) expect(saysYes(text)).toBe(false);
+});
+
+test("a word of another topic around the question does not take it over: 'Question numéro 1 : c'est quoi le prix ?' gets the price", () => {
+  expect(assistant.answer("Question numéro 1 : c'est quoi le prix ?", "fr").text).toContain(price("fr"));
+  expect(assistant.answer("Question number 1: what's the price?", "en").text).toContain("€34.50");
+  // The card number is still the card-security answer.
+  expect(assistant.answer("Vous stockez mon numéro de carte ?", "fr").topic).toBe("security");
 });

@@ -74,7 +74,7 @@ test("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiement r
   expect((await request).postData()).toBe(JSON.stringify({ locale: "fr", acceptTerms: true }));
   await page.waitForURL("**/checkout/test/**");
   expect(await page.getAttribute("html", "lang")).toBe("fr");
-  expect(await page.getByTestId("test-mode").textContent()).toBe("TEST MODE");
+  expect(await page.getByTestId("test-mode").textContent()).toBe("MODE TEST");
 
   await fillCard(page, FR, { card: "4242 4242 4242 4242", name: "Camille Durand", city: "Lyon" });
   await page.getByRole("button", { name: /Payer 29,99/ }).click();
@@ -205,7 +205,7 @@ test("cancel -> cancelled page -> retry -> back on a fresh card page", async () 
   await page.getByRole("button", { name: /Payer/ }).click();
   await page.waitForURL("**/checkout/test/**");
   expect(page.url()).not.toBe(first);
-  expect(await page.getByTestId("test-mode").textContent()).toBe("TEST MODE");
+  expect(await page.getByTestId("test-mode").textContent()).toBe("MODE TEST");
   await context.close();
 });
 

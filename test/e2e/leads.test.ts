@@ -54,7 +54,7 @@ test("the popup opens at 30 s and not before, takes focus, stores the address, c
 
   await popup(page).getByLabel("Adresse email").fill("  Visiteur.Popup@Example.COM ");
   await popup(page).getByRole("button", { name: "Envoyez-moi la démo" }).click();
-  await page.getByText("Votre démo est en route ! Vérifiez vos emails.").waitFor({ state: "visible" });
+  await page.getByText("Demande reçue ! Vérifiez vos emails.").waitFor({ state: "visible" });
   await popup(page).waitFor({ state: "hidden" });
   expect(leadRows()).toEqual([expect.objectContaining({ email: "visiteur.popup@example.com", source: "exit_popup", locale: "fr" })]);
   expect(leadRows()[0]?.ip_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -139,7 +139,7 @@ test("without JavaScript the free-demo form posts, stores the lead and shows the
   await section.getByLabel("Indirizzo email").fill("senza.js@example.it");
   await section.getByRole("button", { name: "Inviami la demo" }).click();
   await page.waitForURL("**/it?lead=sent#free-demo");
-  await page.locator("#free-demo").getByText("La tua demo è in arrivo! Controlla la tua email.").waitFor({ state: "visible" });
+  await page.locator("#free-demo").getByText("Richiesta ricevuta! Controlla la tua email.").waitFor({ state: "visible" });
   expect(leadRows()).toContainEqual(expect.objectContaining({ email: "senza.js@example.it", locale: "it" }));
   await context.close();
 }, 90_000);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startFakeAnthropic, type FakeAnthropic } from "../chat/fake-anthropic";
+import { axeViolations } from "./axe";
 import { launchBrowser, startServer, watchConsole, type RunningServer } from "./harness";
 
 // The support widget's journeys (issue 5). One server talks to a fake Anthropic API in this process
@@ -40,7 +41,8 @@ async function open(server: RunningServer, path = "/", init: Parameters<Browser[
   return { context, page };
 }
 
-async function openChat(page: Page, name = "Chat Support") {
+/** The menu's chat item: its label is in the page's language (the English page keeps the spec's "Chat Support"). */
+async function openChat(page: Page, name = "Support par chat") {
   await page.getByRole("button", { name: "Support" }).click();
   await page.getByRole("menuitem", { name }).click();
   return page.getByRole("dialog");
@@ -155,7 +157,7 @@ test("the conversation survives closing the window and going to another page of 
 test("when no reply can be had, the 'Erreur' toast names the support address", async () => {
   fake.behave({ kind: "error", status: 500, type: "api_error", message: "Internal server error" });
   const { context, page } = await open(claude, "/en");
-  const chat = await openChat(page);
+  const chat = await openChat(page, "Chat Support");
   const input = chat.getByLabel("Your message");
   await input.fill("Hello?");
   await input.press("Enter");
@@ -169,10 +171,41 @@ test("when no reply can be had, the 'Erreur' toast names the support address", a
   await context.close();
 }, 90_000);
 
-test("Email Support copies the address and shows 'Email copié !'", async () => {
+test("past the chat's limit of messages a minute, the window says to wait about a minute, in the page's language, and keeps the question", async () => {
+  // A server of its own: the messages sent here use up this client's allowance for a minute.
+  const limited = await startServer({ env: { SUPPORT_EMAIL: EMAIL } });
+  try {
+    const { context, page } = await open(limited, "/", { bypassCSP: true, reducedMotion: "reduce" });
+    const chat = await openChat(page);
+    const input = chat.getByLabel("Votre message");
+    const answers = chat.locator(".chat-msg--assistant:not(.chat-msg--notice)");
+    // The server's burst allowance (8 a minute): each question answered, until the 429.
+    let allowed = 0;
+    for (; allowed < 20; allowed++) {
+      await input.fill(`Combien ça coûte ? (${allowed + 1})`);
+      const response = page.waitForResponse((r) => r.url().endsWith("/api/chat"));
+      await input.press("Enter");
+      if ((await response).status() === 429) break;
+      await answers.nth(allowed + 1).waitFor();
+    }
+    expect(allowed).toBe(8);
+    const notice = chat.getByRole("log").locator(".chat-msg--notice");
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/^Vous avez envoyé beaucoup de messages en peu de temps\. Patientez environ (une minute|\d+ secondes), puis envoyez à nouveau votre question\.$/);
+    // Not the "Erreur" toast, and the question is still in the field, ready to send again.
+    expect(await page.locator(".toast--error").count()).toBe(0);
+    expect(await input.inputValue()).toBe("Combien ça coûte ? (9)");
+    expect(await axeViolations(page, "chat asked to wait")).toEqual([]);
+    await context.close();
+  } finally {
+    await limited.stop();
+  }
+}, 90_000);
+
+test("« Support par email » copies the address and shows 'Email copié !'", async () => {
   const { context, page } = await open(offline, "/", { permissions: ["clipboard-read", "clipboard-write"] });
   await page.getByRole("button", { name: "Support" }).click();
-  await page.getByRole("menuitem", { name: "Email Support" }).click();
+  await page.getByRole("menuitem", { name: "Support par email" }).click();
   await page.getByText("Email copié !").waitFor();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(EMAIL);
   expect(await page.getByRole("menu").count()).toBe(0);
@@ -202,9 +235,9 @@ test("the menu works from the keyboard and Escape closes it", async () => {
   const menu = page.getByRole("menu");
   await menu.waitFor();
   expect(await trigger.getAttribute("aria-expanded")).toBe("true");
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Chat Support");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Assistenza via chat");
   await page.keyboard.press("ArrowDown");
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Email Support");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Assistenza via email");
   await page.keyboard.press("Escape");
   await menu.waitFor({ state: "detached" });
   expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true);

@@ -204,7 +204,8 @@ test("a plain form post stores the lead and redirects back to the page's form wi
   const page = await s.request(res.headers.get("location")!);
   expect(page.status).toBe(200);
   const html = await page.text();
-  expect(html.includes("¡Tu demo está en camino!")).toBe(true);
+  expect(html.includes("¡Solicitud recibida! Revisa tu correo.")).toBe(true);
+  expect(html.includes("Enviamos la demo a la dirección indicada, como mucho una vez cada 24 horas")).toBe(true);
   expect(html.includes('id="free-demo"')).toBe(true);
 });
 

@@ -1,11 +1,15 @@
 import { afterEach, expect, test } from "bun:test";
 import { emailLeads, mailOutbox } from "../../db/schema";
+import { DEMO_REPEAT_WINDOW_MS } from "../../server/leads/service";
+import { SOURCE_MESSAGES } from "../../server/locales";
 import { createSmtpTransport } from "../../server/mail/transport";
+import { LOCALES } from "../../shared/locales";
 import { createTestSite, type TestSite } from "../support/app";
 import { mailsTo, useSmtp } from "../support/smtp";
 
-// What a lead gets: one demo e-mail per address, in the visitor's language, with a one-click
-// unsubscribe that works from the mail provider's button (RFC 8058 POST) and from the visible link.
+// What a lead gets: the demo e-mail in the visitor's language, again when they ask again but at most
+// once a day, with a one-click unsubscribe that works from the mail provider's button (RFC 8058 POST)
+// and from the visible link, after which nothing is sent.
 
 const smtp = useSmtp();
 let site: TestSite | undefined;
@@ -14,8 +18,15 @@ afterEach(async () => {
   site = undefined;
 });
 
+/** The site's clock, moved on by the tests that span days. */
+let clock = Date.parse("2026-11-22T10:00:00Z");
+afterEach(() => {
+  clock = Date.parse("2026-11-22T10:00:00Z");
+});
+const HOUR = 60 * 60 * 1000;
+
 async function shop() {
-  site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example" }, transport: createSmtpTransport(smtp.url) });
+  site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example" }, transport: createSmtpTransport(smtp.url), now: () => new Date(clock) });
   return site;
 }
 const signUp = (s: TestSite, email: string, locale = "fr") =>
@@ -47,16 +58,66 @@ test("a new lead gets one demo e-mail in their language with the video, the offe
   expect(demo!.mail.html).toContain(url.href.replace(/&/g, "&amp;"));
 });
 
-test("signing up again with the same address sends nothing new (and answers the same)", async () => {
+test("asking again within 24 hours (a double submit, a reload) sends nothing new and answers the same", async () => {
   const s = await shop();
-  expect((await signUp(s, "twice@example.com")).status).toBe(201);
+  const first = await signUp(s, "twice@example.com");
   await smtp.waitFor(1);
-  expect((await signUp(s, "twice@example.com")).status).toBe(201);
-  expect((await signUp(s, "TWICE@example.com")).status).toBe(201);
+  clock += 23 * HOUR;
+  for (const again of [await signUp(s, "twice@example.com"), await signUp(s, "TWICE@example.com")]) {
+    expect({ status: again.status, body: await again.json() }).toEqual({ status: first.status, body: { ok: true } });
+  }
   await s.mailer!.deliverDue();
   await Bun.sleep(200);
   expect(mailsTo(smtp, "twice@example.com")).toHaveLength(1);
   expect(s.db.select().from(mailOutbox).all()).toHaveLength(1);
+  expect(s.db.select().from(emailLeads).all()).toHaveLength(1);
+});
+
+test("asking again after 24 hours sends the demo again, in the language asked in, with the same unsubscribe link; the lead stays one row", async () => {
+  const s = await shop();
+  await signUp(s, "lost-in-spam@example.com", "fr");
+  const [first] = await smtp.waitFor(1);
+  clock += DEMO_REPEAT_WINDOW_MS + 60_000;
+  expect((await signUp(s, "lost-in-spam@example.com", "en")).status).toBe(201);
+  const [, second] = await smtp.waitFor(2);
+  expect(second!.to).toEqual(["lost-in-spam@example.com"]);
+  expect(second!.mail.subject).toBe("Your Lifetime Stream demo");
+  expect(unsubscribeUrlOf(second!.raw).href).toBe(unsubscribeUrlOf(first!.raw).href);
+  expect(second!.mail.messageId).not.toBe(first!.mail.messageId);
+  expect(s.db.select().from(emailLeads).all()).toEqual([expect.objectContaining({ email: "lost-in-spam@example.com", locale: "fr" })]);
+  // And the window starts again from this second e-mail.
+  clock += 12 * HOUR;
+  await signUp(s, "lost-in-spam@example.com", "en");
+  await s.mailer!.deliverDue();
+  expect(mailsTo(smtp, "lost-in-spam@example.com")).toHaveLength(2);
+});
+
+test("a demo still waiting for the mail server is not queued twice, however long it waits", async () => {
+  // No sender: the first demo stays in the outbox, as while the mail server is unreachable.
+  site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example" }, now: () => new Date(clock) });
+  await signUp(site, "patient@example.com");
+  clock += 3 * DEMO_REPEAT_WINDOW_MS;
+  expect((await signUp(site, "patient@example.com")).status).toBe(201);
+  expect(site.db.select({ status: mailOutbox.status }).from(mailOutbox).all()).toEqual([{ status: "pending" }]);
+});
+
+test("a lead stored before unsubscribe links existed, asking again, gets the demo with a working one-click unsubscribe", async () => {
+  const s = await shop();
+  s.db.insert(emailLeads).values({ email: "early@example.com", source: "exit_popup", locale: "it", createdAt: new Date(clock - 400 * HOUR) }).run();
+  await signUp(s, "early@example.com", "it");
+  const [demo] = await smtp.waitFor(1);
+  const url = unsubscribeUrlOf(demo!.raw);
+  expect((await s.request(`${url.pathname}${url.search}`)).status).toBe(200);
+  expect(s.db.select().from(emailLeads).all()[0]!.unsubscribedAt).toBeInstanceOf(Date);
+});
+
+test("the confirmation states the rule the server applies: at most once every 24 hours, never after unsubscribing", () => {
+  const hours = String(DEMO_REPEAT_WINDOW_MS / HOUR);
+  for (const locale of LOCALES) {
+    for (const key of ["demoSentDesc", "demoSentNote"] as const) {
+      expect({ locale, key, mentionsWindow: SOURCE_MESSAGES[locale][key].includes(` ${hours} `) }).toEqual({ locale, key, mentionsWindow: true });
+    }
+  }
 });
 
 test("the one-click unsubscribe (a POST to the List-Unsubscribe address) marks the lead, which is never mailed again", async () => {
@@ -72,10 +133,13 @@ test("the one-click unsubscribe (a POST to the List-Unsubscribe address) marks t
   expect(response.status).toBe(200);
   const [lead] = s.db.select().from(emailLeads).all();
   expect(lead!.unsubscribedAt).toBeInstanceOf(Date);
-  // Another sign-up of the same address stays silent.
-  await signUp(s, "bye@example.com");
+  // Another sign-up of the same address, days later, stays silent, and its answer says nothing of it.
+  clock += 3 * DEMO_REPEAT_WINDOW_MS;
+  const again = await signUp(s, "bye@example.com");
+  expect({ status: again.status, body: await again.json() }).toEqual({ status: 201, body: { ok: true } });
   await s.mailer!.deliverDue();
   expect(mailsTo(smtp, "bye@example.com")).toHaveLength(1);
+  expect(s.db.select().from(mailOutbox).all()).toHaveLength(1);
 });
 
 test("the visible link unsubscribes with one click, without JavaScript, and says so in the lead's language", async () => {

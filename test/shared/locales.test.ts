@@ -54,3 +54,14 @@ test("a missing text renders its key; a text formats its values, without a parse
   expect(t("nav.skip")).toBe("Aller à l'essentiel");
   expect(t("faqQuestion1")).toBe("faqQuestion1");
 });
+
+test("every text that says what the buyer receives by e-mail names the licence key, the word the access e-mail uses", () => {
+  // "identifiants" (login and password) or "access details" promised something the buyer never gets.
+  const deliveryTexts = ["howStep3Desc", "faqAnswer3", "deliveryStep2", "successPendingText", "successUnknownText", "successNoneText", "successMailSent", "access.text"];
+  for (const locale of LOCALES) {
+    const messages = load(`${locale}.json`);
+    const term = messages["mail.owner.license"]!.toLowerCase();
+    expect(messages["mail.access.subject"]!.toLowerCase()).toContain(term);
+    for (const key of deliveryTexts) expect({ locale, key, text: messages[key] }).toEqual({ locale, key, text: expect.stringContaining(term) });
+  }
+});

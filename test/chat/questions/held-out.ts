@@ -56,6 +56,14 @@ export const HELD_OUT: readonly ChatQuestion[] = [
   { q: "combien ca coute en euros", lang: "fr", page: "en", intent: "price" },
   { q: "ya une garantie satisfait ou rembourse ?", lang: "fr", page: "es", intent: "refund" },
   { q: "jai paye mais pas de mail", lang: "fr", page: "it", intent: "not-received" },
+  // Written after the tuning for the new-user trial's licence questions, and not tuned on.
+  { q: "ma licence marche sur combien d'ordis ?", lang: "fr", intent: "device-limit" },
+  { q: "nombre max d'ecrans ?", lang: "fr", intent: "device-limit" },
+  { q: "activation impossible, il me dit que j'ai trop d'appareils", lang: "fr", intent: "limit-reached" },
+  { q: "j'ai depasse la limite d'appareils, comment je fais", lang: "fr", intent: "limit-reached" },
+  { q: "je peux filer mon code a ma soeur ?", lang: "fr", intent: "sharing", no: true },
+  { q: "la licence est partageable ?", lang: "fr", intent: "sharing", no: true },
+  { q: "question 2 : c'est combien ?", lang: "fr", intent: "price" },
 
   // English
   { q: "how much", lang: "en", intent: "price" },
@@ -108,6 +116,14 @@ export const HELD_OUT: readonly ChatQuestion[] = [
   { q: "do i have to pay monthly", lang: "en", page: "fr", intent: "one-time", no: true },
   { q: "is there a refund", lang: "en", page: "it", intent: "refund" },
   { q: "i bought it but no key came", lang: "en", page: "es", intent: "not-received" },
+  // Written after the tuning for the new-user trial's licence questions, and not tuned on.
+  { q: "how many computers can i put it on", lang: "en", intent: "device-limit" },
+  { q: "max devices?", lang: "en", intent: "device-limit" },
+  { q: "app says too many activations", lang: "en", intent: "limit-reached" },
+  { q: "hit the device limit, help", lang: "en", intent: "limit-reached" },
+  { q: "can me and my wife both use it", lang: "en", intent: "sharing", no: true },
+  { q: "is one licence enough for the whole household", lang: "en", intent: "sharing", no: true },
+  { q: "quick question number 3, whats the cost", lang: "en", intent: "price" },
 
   // Italian
   { q: "quanto costa", lang: "it", intent: "price" },
@@ -159,6 +175,14 @@ export const HELD_OUT: readonly ChatQuestion[] = [
   { q: "quanto costa l'accesso a vita", lang: "it", page: "fr", intent: "price" },
   { q: "funziona sulla tv?", lang: "it", page: "en", intent: "devices" },
   { q: "ho pagato e non e arrivato nulla", lang: "it", page: "fr", intent: "not-received" },
+  // Written after the tuning for the new-user trial's licence questions, and not tuned on.
+  { q: "su quanti telefoni posso metterla", lang: "it", intent: "device-limit" },
+  { q: "numero di dispositivi?", lang: "it", intent: "device-limit" },
+  { q: "limite dispositivi superato, che faccio", lang: "it", intent: "limit-reached" },
+  { q: "la chiave non si attiva piu, ho cambiato pc", lang: "it", intent: "limit-reached" },
+  { q: "posso condividere la licenza con un amico?", lang: "it", intent: "sharing", no: true },
+  { q: "la puo usare anche mia figlia?", lang: "it", intent: "sharing", no: true },
+  { q: "domanda numero 2, quanto costa?", lang: "it", intent: "price" },
 
   // Spanish
   { q: "cuanto es", lang: "es", intent: "price" },
@@ -210,4 +234,12 @@ export const HELD_OUT: readonly ChatQuestion[] = [
   { q: "cuanto cuesta el acceso de por vida", lang: "es", page: "fr", intent: "price" },
   { q: "hay garantia de devolucion", lang: "es", page: "en", intent: "refund" },
   { q: "ya pague y no tengo nada", lang: "es", page: "it", intent: "not-received" },
+  // Written after the tuning for the new-user trial's licence questions, and not tuned on.
+  { q: "en cuantas teles funciona", lang: "es", intent: "device-limit" },
+  { q: "maximo de dispositivos?", lang: "es", intent: "device-limit" },
+  { q: "limite de activaciones superado que hago", lang: "es", intent: "limit-reached" },
+  { q: "no consigo activar la clave, dice que hay demasiados dispositivos", lang: "es", intent: "limit-reached" },
+  { q: "puedo compartirla con mis padres?", lang: "es", intent: "sharing", no: true },
+  { q: "la cuenta se puede compartir?", lang: "es", intent: "sharing", no: true },
+  { q: "pregunta 1, cuanto cuesta?", lang: "es", intent: "price" },
 ];

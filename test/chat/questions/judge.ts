@@ -9,7 +9,11 @@ import { buildSiteFacts } from "../../../shared/site-facts";
 // question, never by which entry of the assistant produced it. The same judge scores the offline
 // assistant in bench/chat-offline.ts and in test/chat/held-out.test.ts, and could score Claude's.
 
-/** What visitors ask about, as the issue lists it, plus anything off-topic. */
+/**
+ * What visitors ask about, as the issue lists it, plus anything off-topic. Added after the new-user
+ * trial: how many devices a key works on ("device-limit"), what to do when the app says the limit is
+ * reached ("limit-reached"), and sharing the licence with others ("sharing").
+ */
 export const INTENTS = [
   "price",
   "payment-methods",
@@ -17,6 +21,9 @@ export const INTENTS = [
   "renewal",
   "refund",
   "devices",
+  "device-limit",
+  "limit-reached",
+  "sharing",
   "installation",
   "delivery",
   "not-received",
@@ -59,6 +66,16 @@ const CARD_NUMBER: Words = {
   en: /card number/i,
   it: /numero della (tua )?carta|numero di carta/i,
   es: /número de (tu )?tarjeta/i,
+};
+const DEVICES: Words = { fr: /appareils/i, en: /devices/i, it: /dispositivi/i, es: /dispositivos/i };
+/** The licence is personal (terms of sale, "Licence"). */
+const PERSONAL: Words = { fr: /personnelle/i, en: /personal/i, it: /personale/i, es: /personal/i };
+/** The terms' promise to a buyer who replaced their devices: "we free the key". */
+const FREE_KEY: Words = {
+  fr: /libérons la clé/i,
+  en: /free the key/i,
+  it: /liberiamo la chiave/i,
+  es: /liberamos la clave/i,
 };
 const SEVEN_DAYS: Words = { fr: /7 jours/i, en: /7 days|7-day/i, it: /7 giorni/i, es: /7 días/i };
 const MINUTES: Words = { fr: /minutes/i, en: /minutes/i, it: /minuti/i, es: /minutos/i };
@@ -111,7 +128,7 @@ export type Verdict = { right: boolean; yesToNo: boolean; problems: string[] };
 export type Judge = (question: ChatQuestion, answer: string) => Verdict;
 
 /** A judge for the site as configured: the facts it checks for are that configuration's. */
-export function createJudge(site: Config["site"]): Judge {
+export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site" | "licenseActivationLimit">): Judge {
   const context = (lang: Locale) => {
     const facts = buildSiteFacts(site, lang);
     const t = siteTranslator(lang, COMPILED[lang], facts);
@@ -119,6 +136,7 @@ export function createJudge(site: Config["site"]): Judge {
       price: literal(facts.price),
       email: literal(facts.supportEmail),
       hours: literal(t("supportHours")),
+      deviceLimit: new RegExp(`\\b${licenseActivationLimit} ${DEVICES[lang].source}`, "i"),
       accessPath: sitePath(pathFor("access", lang)),
       guidePath: sitePath(pathFor("guide", lang)),
       // The generic "not sure, write to us": the wrong reply to anything the site does answer.
@@ -141,6 +159,12 @@ export function createJudge(site: Config["site"]): Judge {
         return [["7 days", SEVEN_DAYS[lang]], ["support address", c.email]];
       case "devices":
         return [["Android", /Android/], ["Mac", /\bMac\b/]];
+      case "device-limit":
+        return [["device limit", c.deviceLimit]];
+      case "limit-reached":
+        return [["device limit", c.deviceLimit], ["we free the key", FREE_KEY[lang]], ["support address", c.email]];
+      case "sharing":
+        return [["personal licence", PERSONAL[lang]], ["device limit", c.deviceLimit]];
       case "installation":
         return [["2 minutes", TWO_MINUTES[lang]], ["guide page", c.guidePath]];
       case "delivery":

@@ -1,7 +1,7 @@
 import type { ChatQuestion } from "./judge";
 
 // The tuning questions (issue 13): the ones the offline assistant's vocabulary
-// (server/chat/offline-intents.ts) is adjusted on, including the issue's own examples. Add the
+// (server/chat/offline-vocabulary.ts) is adjusted on, including the issue's own examples. Add the
 // questions visitors really ask here (see the transcripts: `site chats export`); the held-out set
 // (held-out.ts) stays as it was written.
 
@@ -72,6 +72,31 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "ça marche hors connexion ?", lang: "fr", intent: "offline" },
   { q: "C'est quoi Lifetime Stream ?", lang: "fr", intent: "price" },
 
+  // The new-user trial's licence questions: how many devices, the limit reached, sharing, and a
+  // word of another topic ("numéro") around a price question.
+  { q: "Sur combien d'appareils je peux l'installer ?", lang: "fr", intent: "device-limit" },
+  { q: "combien d'appareils ?", lang: "fr", intent: "device-limit" },
+  { q: "Je peux l'utiliser sur combien d'écrans en même temps ?", lang: "fr", intent: "device-limit" },
+  { q: "Il y a une limite d'appareils ?", lang: "fr", intent: "device-limit" },
+  { q: "Combien de télés je peux connecter avec une seule clé ?", lang: "fr", intent: "device-limit" },
+  { q: "Nombre d'appareils maximum ?", lang: "fr", intent: "device-limit" },
+  { q: "Je n'arrive pas à activer ma clé, elle dit limite atteinte", lang: "fr", intent: "limit-reached" },
+  { q: "J'ai changé de téléphone et la clé est refusée, limite d'appareils atteinte", lang: "fr", intent: "limit-reached" },
+  { q: "L'app me dit que j'ai atteint le nombre maximum d'appareils", lang: "fr", intent: "limit-reached" },
+  { q: "Comment libérer un appareil de ma clé ?", lang: "fr", intent: "limit-reached" },
+  { q: "Est-ce que je peux partager mon compte avec ma famille ?", lang: "fr", intent: "sharing", no: true },
+  { q: "Mon frère peut utiliser ma clé aussi ?", lang: "fr", intent: "sharing", no: true },
+  { q: "On peut partager la licence à plusieurs ?", lang: "fr", intent: "sharing", no: true },
+  { q: "Question numéro 1 : c'est quoi le prix ?", lang: "fr", intent: "price" },
+  { q: "Petite question numéro deux : ça coûte combien ?", lang: "fr", intent: "price" },
+  { q: "la licence marche sur combien de tel ?", lang: "fr", intent: "device-limit" },
+  { q: "combien de personnes peuvent l'utiliser", lang: "fr", intent: "sharing", no: true },
+  { q: "clé refusée trop d'appareils", lang: "fr", intent: "limit-reached" },
+  { q: "j'ai un nouveau pc, ma clé ne s'active plus", lang: "fr", intent: "limit-reached" },
+  { q: "J'ai un nouveau téléphone, comment installer l'app ?", lang: "fr", intent: "installation" },
+  { q: "Comment activer ma clé ?", lang: "fr", intent: "installation" },
+  { q: "Je ne sais pas comment activer ma clé", lang: "fr", intent: "installation" },
+
   // English
   { q: "How much is it?", lang: "en", intent: "price" },
   { q: "How much does it cost?", lang: "en", intent: "price" },
@@ -92,7 +117,7 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "How do I get my money back?", lang: "en", intent: "refund" },
   { q: "Will it run on my iPhone?", lang: "en", intent: "devices" },
   { q: "Can I put it on the TV in my living room?", lang: "en", intent: "devices" },
-  { q: "How many devices can I use?", lang: "en", intent: "devices" },
+  { q: "How many devices can I use?", lang: "en", intent: "device-limit" },
   { q: "How long does the setup take?", lang: "en", intent: "installation" },
   { q: "How do I set it up on my TV?", lang: "en", intent: "installation" },
   { q: "When do I get my login after buying?", lang: "en", intent: "delivery" },
@@ -133,9 +158,32 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "is it free?", lang: "en", intent: "price", no: true },
   { q: "is there a free trial?", lang: "en", intent: "refund" },
   { q: "does it work offline", lang: "en", intent: "offline" },
-  { q: "Can I share my account with my family?", lang: "en", intent: "off-topic" },
+  { q: "Can I share my account with my family?", lang: "en", intent: "sharing", no: true },
   { q: "What do you sell?", lang: "en", intent: "price" },
   { q: "Where is my licence key? I paid an hour ago", lang: "en", intent: "not-received" },
+
+  // The new-user trial's licence questions, as in French above.
+  { q: "How many devices can I install it on?", lang: "en", intent: "device-limit" },
+  { q: "How many devices can I use it on?", lang: "en", intent: "device-limit" },
+  { q: "How many screens at the same time?", lang: "en", intent: "device-limit" },
+  { q: "Is there a limit on devices?", lang: "en", intent: "device-limit" },
+  { q: "On how many TVs can I activate my key?", lang: "en", intent: "device-limit" },
+  { q: "What's the maximum number of devices?", lang: "en", intent: "device-limit" },
+  { q: "My key says the device limit is reached, what do I do?", lang: "en", intent: "limit-reached" },
+  { q: "Activation failed: too many devices", lang: "en", intent: "limit-reached" },
+  { q: "I got a new phone and my key won't activate, it says limit reached", lang: "en", intent: "limit-reached" },
+  { q: "How do I free up a device on my key?", lang: "en", intent: "limit-reached" },
+  { q: "Can I share it with my family?", lang: "en", intent: "sharing", no: true },
+  { q: "Can my brother use my licence key too?", lang: "en", intent: "sharing", no: true },
+  { q: "Question number 1: what's the price?", lang: "en", intent: "price" },
+  { q: "can i use it on multiple devices at once", lang: "en", intent: "device-limit" },
+  { q: "how many people can use one licence", lang: "en", intent: "sharing", no: true },
+  { q: "can my kids use it too", lang: "en", intent: "sharing", no: true },
+  { q: "can the whole family use it", lang: "en", intent: "sharing", no: true },
+  { q: "my key won't activate on my new laptop", lang: "en", intent: "limit-reached" },
+  { q: "I got a new phone, how do I install it?", lang: "en", intent: "installation" },
+  { q: "How do I activate my key?", lang: "en", intent: "installation" },
+  { q: "I don't know how to activate the key", lang: "en", intent: "installation" },
 
   // Italian
   { q: "Quanto costa?", lang: "it", intent: "price" },
@@ -156,7 +204,7 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "rimbroso", lang: "it", intent: "refund" },
   { q: "Funziona sul mio iPhone?", lang: "it", intent: "devices" },
   { q: "Posso installarla sulla televisione del salotto?", lang: "it", intent: "devices" },
-  { q: "Su quanti dispositivi posso usarla?", lang: "it", intent: "devices" },
+  { q: "Su quanti dispositivi posso usarla?", lang: "it", intent: "device-limit" },
   { q: "Quanto tempo ci vuole per installarla?", lang: "it", intent: "installation" },
   { q: "Come installo l'app?", lang: "it", intent: "installation" },
   { q: "Quando ricevo le credenziali dopo l'acquisto?", lang: "it", intent: "delivery" },
@@ -197,6 +245,24 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "funziona anche offline?", lang: "it", intent: "offline" },
   { q: "Dov'è la mia chiave? Ho pagato un'ora fa", lang: "it", intent: "not-received" },
 
+  // The new-user trial's licence questions, as in French above.
+  { q: "Su quanti dispositivi posso installarla?", lang: "it", intent: "device-limit" },
+  { q: "Quanti schermi contemporaneamente?", lang: "it", intent: "device-limit" },
+  { q: "C'è un limite di dispositivi?", lang: "it", intent: "device-limit" },
+  { q: "Numero massimo di dispositivi?", lang: "it", intent: "device-limit" },
+  { q: "La chiave dice limite raggiunto, cosa faccio?", lang: "it", intent: "limit-reached" },
+  { q: "Non riesco ad attivare la chiave: troppi dispositivi", lang: "it", intent: "limit-reached" },
+  { q: "Ho cambiato telefono e la chiave non si attiva più", lang: "it", intent: "limit-reached" },
+  { q: "Come libero un dispositivo dalla mia chiave?", lang: "it", intent: "limit-reached" },
+  { q: "Posso condividere l'account con la mia famiglia?", lang: "it", intent: "sharing", no: true },
+  { q: "Mio fratello può usare la mia chiave?", lang: "it", intent: "sharing", no: true },
+  { q: "La licenza si può condividere?", lang: "it", intent: "sharing", no: true },
+  { q: "Domanda numero 1: qual è il prezzo?", lang: "it", intent: "price" },
+  { q: "posso usarla su più dispositivi?", lang: "it", intent: "device-limit" },
+  { q: "posso condividerla con mia moglie?", lang: "it", intent: "sharing", no: true },
+  { q: "come attivo la chiave?", lang: "it", intent: "installation" },
+  { q: "non so come attivare la chiave", lang: "it", intent: "installation" },
+
   // Spanish
   { q: "¿Cuánto es?", lang: "es", intent: "price" },
   { q: "¿Cuánto cuesta?", lang: "es", intent: "price" },
@@ -217,7 +283,7 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "rembolso", lang: "es", intent: "refund" },
   { q: "¿Funciona en mi iPhone?", lang: "es", intent: "devices" },
   { q: "¿Puedo ponerla en la tele del salón?", lang: "es", intent: "devices" },
-  { q: "¿En cuántos dispositivos puedo usarla?", lang: "es", intent: "devices" },
+  { q: "¿En cuántos dispositivos puedo usarla?", lang: "es", intent: "device-limit" },
   { q: "¿Cuánto tiempo lleva instalarla?", lang: "es", intent: "installation" },
   { q: "¿Cómo la instalo?", lang: "es", intent: "installation" },
   { q: "¿Cuándo recibo las credenciales después de comprar?", lang: "es", intent: "delivery" },
@@ -255,5 +321,23 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "¿es gratis?", lang: "es", intent: "price", no: true },
   { q: "¿Funciona sin conexión?", lang: "es", intent: "offline" },
   { q: "¿Dónde está mi clave? Pagué hace una hora", lang: "es", intent: "not-received" },
+
+  // The new-user trial's licence questions, as in French above.
+  { q: "¿En cuántos dispositivos puedo instalarla?", lang: "es", intent: "device-limit" },
+  { q: "¿Cuántas pantallas a la vez?", lang: "es", intent: "device-limit" },
+  { q: "¿Hay un límite de dispositivos?", lang: "es", intent: "device-limit" },
+  { q: "¿Número máximo de dispositivos?", lang: "es", intent: "device-limit" },
+  { q: "Mi clave dice que se alcanzó el límite de dispositivos, ¿qué hago?", lang: "es", intent: "limit-reached" },
+  { q: "No puedo activar la clave: demasiados dispositivos", lang: "es", intent: "limit-reached" },
+  { q: "He cambiado de móvil y la clave ya no se activa", lang: "es", intent: "limit-reached" },
+  { q: "¿Cómo libero un dispositivo de mi clave?", lang: "es", intent: "limit-reached" },
+  { q: "¿Puedo compartir mi cuenta con mi familia?", lang: "es", intent: "sharing", no: true },
+  { q: "¿Mi hermano puede usar mi clave?", lang: "es", intent: "sharing", no: true },
+  { q: "¿Se puede compartir la licencia?", lang: "es", intent: "sharing", no: true },
+  { q: "Pregunta número 1: ¿cuál es el precio?", lang: "es", intent: "price" },
+  { q: "puedo usarla en varios dispositivos?", lang: "es", intent: "device-limit" },
+  { q: "la puede usar toda mi familia?", lang: "es", intent: "sharing", no: true },
+  { q: "como activo la clave?", lang: "es", intent: "installation" },
+  { q: "¿Cómo puedo activar la clave?", lang: "es", intent: "installation" },
 
 ];
