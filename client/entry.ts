@@ -1,5 +1,6 @@
 import { ISLAND_DATA_ID, type IslandData, type IslandName, type IslandProps } from "../shared/page-data";
 import { ISLANDS, isIslandName, type IslandTrigger } from "./islands";
+import { watchSupportCorner } from "./islands/support-corner";
 
 // The page's only script: it finds the islands the server marked (client/island.tsx) and hydrates
 // each one when it is needed (client/islands/index.ts says when). React and each island's code are
@@ -152,4 +153,5 @@ async function activate<N extends IslandName>(
 
 // Last, once everything above is defined.
 const script = document.getElementById(ISLAND_DATA_ID);
+if (document.querySelector('[data-island="support"]') !== null) watchSupportCorner();
 if (script?.textContent) start(JSON.parse(script.textContent));

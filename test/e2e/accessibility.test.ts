@@ -60,3 +60,39 @@ test("no accessibility violation on the payment page with Stripe (its purchase-n
     await stripe.stop();
   }
 });
+
+// axe cannot see a focus ring: every stop of the keyboard is checked for it here. The ring is a
+// box-shadow (client/styles.css :focus-visible), which a component's own shadow would replace.
+test("every keyboard stop on the landing, payment and success pages shows the focus ring, phone and desktop", async () => {
+  const missing: string[] = [];
+  for (const width of [360, 1280]) {
+    const context = await site.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });
+    await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
+    const page = await context.newPage();
+    for (const path of ["/", "/en/payment", "/es/payment-success?session_id=cs_test_unknown"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      const seen = new Set<string>();
+      for (let stop = 0; stop < 200; stop += 1) {
+        await page.keyboard.press("Tab");
+        const focused = await page.evaluate(async () => {
+          const e = document.activeElement;
+          if (e === null || e === document.body) return null;
+          // The ring as it ends up (a button's shadow is transitioned).
+          await Promise.all(e.getAnimations().map((animation) => animation.finished));
+          const style = getComputedStyle(e);
+          const ring = style.boxShadow.includes("rgb(255, 209, 102)") || (style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) >= 2);
+          const path = [];
+          for (let n: Element | null = e; n !== null && n !== document.body; n = n.parentElement) path.push(`${n.tagName}${n.id ? `#${n.id}` : ""}:${[...(n.parentElement?.children ?? [])].indexOf(n)}`);
+          return { key: path.join("<"), ring, what: `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} "${(e.getAttribute("aria-label") ?? e.textContent ?? "").trim().slice(0, 30)}"` };
+        });
+        if (focused === null || seen.has(focused.key)) break;
+        seen.add(focused.key);
+        if (!focused.ring) missing.push(`${path} @${width}px: ${focused.what}`);
+      }
+      expect({ path, stops: seen.size > 10 }).toEqual({ path, stops: true });
+    }
+    await context.close();
+  }
+  expect(missing).toEqual([]);
+}, 120_000);

@@ -150,9 +150,10 @@ test("on a phone the toast waits while it would cover the hero's price line, and
   await page.clock.runFor(3_200);
   expect(await card.count()).toBe(0);
 
-  // Scrolled on, the next turn shows an order, clear of the price line.
-  await page.mouse.wheel(0, 500);
-  await page.waitForFunction(() => window.scrollY >= 400);
+  // Scrolled on past the first screen (where the support button comes in), the next turn shows an
+  // order, clear of the price line.
+  await page.mouse.wheel(0, 1_000);
+  await page.waitForFunction(() => window.scrollY >= window.innerHeight);
   await page.clock.runFor(15_000);
   await card.waitFor({ state: "visible" });
   const [toast, price] = await Promise.all([card.boundingBox(), page.locator(".hero__meta").boundingBox()]);

@@ -6,7 +6,7 @@ import type { TestSite } from "./app";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
-export async function payWithTestCard(site: TestSite, options: { locale: string; email: string; name?: string; city?: string }) {
+export async function payWithTestCard(site: Pick<TestSite, "request">, options: { locale: string; email: string; name?: string; city?: string }) {
   // The payment page's consent box ticked (issue 12); the card page does not ask again.
   const start = await site.request("/api/payment", { method: "POST", headers: FORM, body: `locale=${options.locale}&acceptTerms=yes` });
   const cardPage = start.headers.get("location");

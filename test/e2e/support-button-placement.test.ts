@@ -1,0 +1,225 @@
+import { expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { LOCALES } from "../../shared/locales";
+import { PAGE_IDS, pathFor } from "../../shared/routes";
+import { payWithTestCard } from "../support/purchase";
+import { artifactPath, useSite } from "./harness";
+import { visit } from "./visit";
+
+// The floating support button must never sit on what a visitor reads or uses when a page first
+// shows (new-user trial: on a 360 px phone it covered the hero's price line, the payment page's
+// consent text and the success page's resend form). Every page of the route table in every
+// language, with the states a visitor meets (the consent error, a paid and an unknown order, the
+// access form answered), on the phones people use and a tablet and a laptop. Each text line (Range
+// client rects, so the exact glyph boxes, not their paragraph's) and each link, control and label
+// box is compared with the button's box: any overlap counts. The same at the end of each page
+// (the footer's room for the button), and the button must be there to use once the visitor scrolls.
+
+const site = useSite();
+
+/** Phones, a tablet, and a laptop; `atOnce`: wide enough for the button to stand beside the page's
+ * column, so it shows from the start rather than once scrolled. */
+const SCREENS = [
+  { width: 320, height: 568, atOnce: false },
+  { width: 360, height: 740, atOnce: false },
+  { width: 390, height: 844, atOnce: false },
+  { width: 412, height: 915, atOnce: false },
+  { width: 768, height: 1024, atOnce: false },
+  { width: 1280, height: 800, atOnce: true },
+] as const;
+
+/** First screens kept for a person to look at (artifacts/). */
+const SCREENSHOT_PATHS: ReadonlySet<string> = new Set(["/", "/es", "/it", "/paiement", "/en/payment", "/payment-success"]);
+
+type Placement = {
+  /** On screen and painted (the button may wait out of view until the visitor scrolls). */
+  shown: boolean;
+  box: { left: number; top: number; width: number; height: number };
+  /** What it covers: "text: …" for a line of text, "<tag>: …" for a link, control or label. */
+  covers: string[];
+  /** Out of view, yet on top of what is under it (a tap there would reach it, not the page). */
+  catchesTaps: boolean;
+  name: string;
+};
+
+/** The button against everything a visitor reads or uses in the viewport, measured in the page. */
+function placement(page: Page): Promise<Placement> {
+  return page.evaluate(() => {
+    const trigger = document.querySelector<HTMLElement>(".support__trigger");
+    if (trigger === null) throw new Error("no support button");
+    const b = trigger.getBoundingClientRect();
+    const inView = b.right > 0 && b.bottom > 0 && b.left < document.documentElement.clientWidth && b.top < window.innerHeight;
+    const shown = inView && trigger.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    const overlaps = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+    // Not page content: the widgets that float over it, and text only a screen reader gets.
+    const ignored = (e: Element | null) => e === null || e.closest(".support, .social-proof, .toast-region, .sr-only, script, style, template, svg") !== null;
+    const painted = (e: Element) => e.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    const covers: string[] = [];
+    if (shown) {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const text = (node.textContent ?? "").replace(/\s+/g, " ").trim();
+        const parent = node.parentElement;
+        if (text === "" || parent === null || ignored(parent) || !painted(parent)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        if ([...range.getClientRects()].some(overlaps)) covers.push(`text: ${text.slice(0, 50)}`);
+      }
+      const usable = "a[href], button, input:not([type=hidden]), select, textarea, summary, label, video, iframe, [role=button], [role=link], [tabindex]:not([tabindex='-1'])";
+      for (const element of document.body.querySelectorAll(usable)) {
+        if (ignored(element) || !painted(element) || !overlaps(element.getBoundingClientRect())) continue;
+        const label = element.getAttribute("aria-label") ?? (element instanceof HTMLInputElement ? element.placeholder || element.type : element.textContent);
+        covers.push(`<${element.tagName.toLowerCase()}>: ${(label ?? "").replace(/\s+/g, " ").trim().slice(0, 40)}`);
+      }
+    }
+    const centre = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+    return {
+      shown,
+      box: { left: Math.round(b.left), top: Math.round(b.top), width: Math.round(b.width), height: Math.round(b.height) },
+      covers,
+      catchesTaps: !shown && centre !== null && centre.closest(".support") !== null,
+      name: trigger.getAttribute("aria-label") ?? "",
+    };
+  });
+}
+
+/** Lets a scroll's reaction and the button's transition (if any) run to their end. */
+async function settle(page: Page) {
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(document.getAnimations().map((animation) => animation.finished));
+  });
+}
+
+type Visited = { label: string; path: string };
+
+/** Every page of the route table in every language, and the states of a page a visitor meets
+ * (made once for the file: four purchases). */
+let pagesOnce: Promise<Visited[]> | null = null;
+const pagesToCheck = () => (pagesOnce ??= listPages());
+
+async function listPages(): Promise<Visited[]> {
+  const request = (path: string, init?: RequestInit) => fetch(`${site.server.baseUrl}${path}`, { ...init, redirect: "manual" });
+  const pages: Visited[] = [];
+  for (const locale of LOCALES) {
+    const at = (id: (typeof PAGE_IDS)[number]) => pathFor(id, locale);
+    for (const id of PAGE_IDS) pages.push({ label: `${id} (${locale})`, path: at(id) });
+    const { successPath } = await payWithTestCard({ request }, { locale, email: `buyer-${locale}@example.com` });
+    pages.push(
+      { label: `payment, consent missing (${locale})`, path: `${at("payment")}?error=consent` },
+      { label: `success, paid (${locale})`, path: successPath },
+      { label: `success, unknown order (${locale})`, path: `${at("success")}?session_id=cs_test_unknown` },
+      { label: `access, sent (${locale})`, path: `${at("access")}?status=sent` },
+    );
+  }
+  return pages;
+}
+
+type Screen = (typeof SCREENS)[number];
+const where = (label: string, width: number, moment: string) => `${label} @${width}px ${moment}`;
+
+/** One page on one screen: its first screen, one screen down (where the page is that long) and its
+ * end. Once scrolled the button is there, big enough to tap and labelled; at the end it covers
+ * nothing (the footer's room). */
+async function problemsOf(page: Page, { label, path }: Visited, screen: Screen): Promise<string[]> {
+  const problems: string[] = [];
+  await visit(page, path);
+  await settle(page);
+  const first = await placement(page);
+  for (const covered of first.covers) problems.push(`${where(label, screen.width, "first screen")}: covers ${covered}`);
+  if (first.catchesTaps) problems.push(`${where(label, screen.width, "first screen")}: hidden button still catches taps`);
+  if (screen.atOnce && !first.shown) problems.push(`${where(label, screen.width, "first screen")}: button not shown`);
+  if (SCREENSHOT_PATHS.has(path) && screen.width <= 412) await page.screenshot({ path: artifactPath(`support-${path.replaceAll("/", "_") || "_"}-${screen.width}-top.png`) });
+
+  const scrollable = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  const stops = scrollable > 0 ? [Math.min(screen.height, scrollable), scrollable] : [0];
+  for (const y of new Set(stops)) {
+    await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
+    await settle(page);
+    const scrolled = await placement(page);
+    const moment = y === scrollable ? "at the end" : `scrolled ${y}px`;
+    if (!scrolled.shown) problems.push(`${where(label, screen.width, moment)}: button not shown`);
+    else if (scrolled.box.width < 44 || scrolled.box.height < 44) problems.push(`${where(label, screen.width, moment)}: button ${scrolled.box.width}x${scrolled.box.height}px`);
+    if (scrolled.name === "") problems.push(`${where(label, screen.width, moment)}: button without a name`);
+    if (y === scrollable) for (const covered of scrolled.covers) problems.push(`${where(label, screen.width, moment)}: covers ${covered}`);
+  }
+  return problems;
+}
+
+/** Tabs working through the pages side by side (most of a page's time is waiting for it). */
+const TABS = 3;
+
+for (const screen of SCREENS) {
+  test(`at ${screen.width}x${screen.height}, on every page in every language the support button covers no text, link or control on the first screen or at the end, and is there once scrolled`, async () => {
+    const context = await site.newContext({ viewport: { width: screen.width, height: screen.height } });
+    // The exit popup (30 s) is not what is measured here.
+    await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
+    const queue = [...(await pagesToCheck())];
+    const problems: string[] = [];
+    await Promise.all(
+      Array.from({ length: TABS }, async () => {
+        const page = await context.newPage();
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) problems.push(...(await problemsOf(page, next, screen)));
+      }),
+    );
+    expect(problems.sort()).toEqual([]);
+    await context.close();
+  }, 300_000);
+}
+
+test("on a phone the button waits below the screen until the first screen is scrolled past, and a keyboard reaches it at any time, with its focus ring", async () => {
+  const context = await site.newContext({ viewport: { width: 360, height: 740 } });
+  await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
+  const page = await context.newPage();
+  await visit(page, "/");
+  await settle(page);
+  expect(await placement(page)).toMatchObject({ shown: false, catchesTaps: false });
+
+  // Scrolled by a screen it comes in; back at the top it goes again.
+  const scrollTo = async (top: number) => {
+    await page.evaluate((y) => window.scrollTo({ top: y, behavior: "instant" }), top);
+    await settle(page);
+    return (await placement(page)).shown;
+  };
+  expect(await scrollTo(739)).toBe(false);
+  expect(await scrollTo(740)).toBe(true);
+  expect(await scrollTo(0)).toBe(false);
+
+  // From the keyboard at the top of the page: it is the page's last stop (Shift+Tab from the
+  // start), and shows while it has focus, ring included.
+  await page.keyboard.press("Shift+Tab");
+  await settle(page);
+  const trigger = page.locator(".support__trigger");
+  expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await placement(page)).toMatchObject({ shown: true, name: "Support" });
+  expect(await trigger.evaluate((el) => getComputedStyle(el).boxShadow)).toContain("rgb(255, 209, 102)");
+
+  // Its menu and chat open from there, and keep it shown while they are open, focus or not.
+  await page.keyboard.press("Enter");
+  await page.getByRole("menu").waitFor();
+  await page.keyboard.press("Enter");
+  await page.locator(".chat-window").waitFor({ state: "visible" });
+  const blur = () => page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  await blur();
+  await settle(page);
+  expect(await placement(page)).toMatchObject({ shown: true, name: "Fermer le chat" });
+  await page.locator(".support__trigger").click();
+  await page.locator(".chat-window").waitFor({ state: "detached" });
+  await blur();
+  await settle(page);
+  expect((await placement(page)).shown).toBe(false);
+  await context.close();
+});
+
+test("the button comes in without movement when the visitor asks for reduced motion", async () => {
+  const durations = async (reducedMotion: "reduce" | "no-preference") => {
+    const context = await site.newContext({ viewport: { width: 360, height: 740 }, reducedMotion });
+    const page = await context.newPage();
+    await visit(page, "/");
+    const seconds = await page.locator(".support__trigger").evaluate((el) => getComputedStyle(el).transitionDuration.split(",").map((d) => Number.parseFloat(d) * (d.trim().endsWith("ms") ? 0.001 : 1)));
+    await context.close();
+    return Math.max(...seconds);
+  };
+  expect(await durations("no-preference")).toBeGreaterThan(0.1);
+  expect(await durations("reduce")).toBeLessThanOrEqual(0.00001);
+});
