@@ -30,7 +30,7 @@ import {
   WORKER_COMMAND,
 } from "./processes";
 import { createDocumentRenderer, createRenderer } from "./render";
-import { startWithHeapSizing } from "./heap";
+import { startWithEngineSettings } from "./engine-settings";
 import { exitQuietlyWhenStdoutCloses } from "./stdout-pipe";
 
 /** What the compiled executable carries inside it (scripts/build.ts). */
@@ -89,7 +89,7 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
   }
   // How this program is started again: this executable, or Bun running this file.
   const self = embedded !== undefined ? [process.execPath] : [process.execPath, "run", import.meta.path];
-  startWithHeapSizing(self);
+  startWithEngineSettings(self);
   await serve(config, embedded, self, compress);
 }
 

@@ -4,7 +4,7 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../e2e/harness";
 import { logEntries, type LogEntry } from "../support/logs";
-import { HEAP_SIZING_BYTES, HEAP_SIZING_ENV } from "../../server/heap";
+import { ENGINE_SETTINGS } from "../../server/engine-settings";
 import { createLogger } from "../../server/log";
 import { renderPagesApart } from "../../server/processes";
 import type { AssetUrls } from "../../shared/page-data";
@@ -149,19 +149,25 @@ test("the serving processes render no page: a short-lived process renders them a
   expect(readFileSync(`/proc/${left}/cmdline`, "utf8")).toContain("serve-worker");
 }, 120_000);
 
-test("the server and its workers run with the heap sized for a small machine, unless the owner sized it", async () => {
+test("the server and its workers run with the engine's settings for a small server, unless the owner set one", async () => {
   const s = await startTwoProcesses();
   const children = readFileSync(`/proc/${s.process.pid}/task/${s.process.pid}/children`, "utf8").trim().split(/\s+/).map(Number);
   const worker = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("serve-worker")) ?? 0;
-  for (const pid of [s.process.pid, worker]) expect(environmentOf(pid).get(HEAP_SIZING_ENV)).toBe(String(HEAP_SIZING_BYTES));
-  // The same process (one pid for a service manager), started once more with the setting.
+  expect(Object.keys(ENGINE_SETTINGS).sort()).toEqual(["BUN_JSC_forceRAMSize", "BUN_JSC_useFTLJIT"]);
+  for (const pid of [s.process.pid, worker]) {
+    const environment = environmentOf(pid);
+    for (const [name, value] of Object.entries(ENGINE_SETTINGS)) expect(`${name}=${environment.get(name)}`).toBe(`${name}=${value}`);
+  }
+  // The same process (one pid for a service manager), started once more with the settings.
   expect(readFileSync(`/proc/${s.process.pid}/cmdline`, "utf8")).toContain("server/main.ts");
   await s.stop();
   server = undefined;
 
-  const owned = await startServer({ env: { WORKERS: "1", [HEAP_SIZING_ENV]: "1073741824" } });
+  const owned = await startServer({ env: { WORKERS: "1", BUN_JSC_forceRAMSize: "1073741824" } });
   server = owned;
-  expect(environmentOf(owned.process.pid).get(HEAP_SIZING_ENV)).toBe("1073741824");
+  const environment = environmentOf(owned.process.pid);
+  expect(environment.get("BUN_JSC_forceRAMSize")).toBe("1073741824");
+  expect(environment.get("BUN_JSC_useFTLJIT")).toBe("0");
 }, 120_000);
 
 test("a page renderer that fails or answers nonsense gives no pages (the first process then renders them itself)", async () => {
