@@ -4,8 +4,8 @@
 // Run: ./node_modules/.bin/bun bench/chat-offline.ts [--verbose]
 // --verbose lists the tuning questions answered wrong. Held-out misses are never listed one by one:
 // reading them would be tuning on them.
-import { createOfflineAssistant } from "../server/chat/offline-assistant";
-import { testConfig } from "../server/config";
+import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
+import { testConfig } from "../server/platform/config";
 import { LOCALES, type Locale } from "../shared/locales";
 import { HELD_OUT } from "../test/chat/questions/held-out";
 import { INTENTS, createJudge, type ChatQuestion, type Intent } from "../test/chat/questions/judge";

@@ -1,4 +1,4 @@
-// The e-mail outbox (server/mail/): (1) messages delivered per second from the outbox, over SMTP to a
+// The e-mail outbox (server/shop/mail/): (1) messages delivered per second from the outbox, over SMTP to a
 // real SMTP server on loopback and as .eml files, with where the time of one message goes (React
 // Email rendering, the commit per message, SMTP alone); (2) time from a payment through the test
 // checkout to the SMTP server's acceptance of that buyer's access e-mail: one buyer at a time on an
@@ -17,14 +17,14 @@ import { SMTPServer } from "smtp-server";
 import { openDb, type Db } from "../db/client";
 import { mailOutbox, orders } from "../db/schema";
 import { createWriter } from "../db/writer";
-import { testConfig, type Config } from "../server/config";
-import { createLogger } from "../server/log";
-import { deliverPaidOrder, deliverySettings } from "../server/checkout/delivery";
-import { composeMail, mailContext } from "../server/mail/compose";
-import { readPayload, recordOutcome, type OutboxRow } from "../server/mail/outbox";
-import { createMailSender } from "../server/mail/sender";
-import { createFileTransport, createSmtpTransport, type MailTransport, type OutgoingMail } from "../server/mail/transport";
-import { AccessMail } from "../server/mail/templates/messages";
+import { testConfig, type Config } from "../server/platform/config";
+import { createLogger } from "../server/platform/log";
+import { deliverPaidOrder, deliverySettings } from "../server/shop/checkout/delivery";
+import { composeMail, mailContext } from "../server/shop/mail/compose";
+import { readPayload, recordOutcome, type OutboxRow } from "../server/shop/mail/outbox";
+import { createMailSender } from "../server/shop/mail/sender";
+import { createFileTransport, createSmtpTransport, type MailTransport, type OutgoingMail } from "../server/shop/mail/transport";
+import { AccessMail } from "../server/shop/mail/templates/messages";
 import { LOCALES } from "../shared/locales";
 import { pathFor } from "../shared/routes";
 import { createTestSite } from "../test/support/app";

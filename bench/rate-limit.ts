@@ -1,13 +1,13 @@
-// The rate limiter (server/http/rate-limit.ts): checks per second for a new client and for a
+// The rate limiter (server/platform/http/rate-limit.ts): checks per second for a new client and for a
 // returning one with 0, 50,000 and 200,000 clients already tracked, then two real server processes
 // on one data folder, each sent leads from one client: together they must accept exactly the limit.
 // Run: ./node_modules/.bin/bun run bench/rate-limit.ts
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { LEAD_RATE_LIMIT } from "../server/leads/controller";
-import { createLogger } from "../server/log";
-import { createRateLimiter } from "../server/http/rate-limit";
-import { openRateLimitStore, rateLimitDbPath } from "../server/http/rate-limit-store";
+import { LEAD_RATE_LIMIT } from "../server/shop/leads/controller";
+import { createLogger } from "../server/platform/log";
+import { createRateLimiter } from "../server/platform/http/rate-limit";
+import { openRateLimitStore, rateLimitDbPath } from "../server/platform/http/rate-limit-store";
 import { PRODUCTION_READY_ENV } from "../test/support/production-env";
 import { startBenchServer } from "./load";
 

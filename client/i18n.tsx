@@ -64,6 +64,6 @@ export function useText<const K extends MessageKey>(keys: readonly K[]): { t: Tr
   if (text === null) throw new Error("useText outside an island");
   const { listed } = text;
   const missing = listed === null ? [] : keys.filter((key) => !listed.has(key));
-  if (missing.length > 0) throw new Error(`The island does not list the texts ${missing.join(", ")} (server/islands.tsx)`);
+  if (missing.length > 0) throw new Error(`The island does not list the texts ${missing.join(", ")} (server/site/islands.tsx)`);
   return text;
 }

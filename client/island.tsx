@@ -8,7 +8,7 @@ export const IslandRendererContext = createContext<IslandRenderer | null>(null);
 
 /**
  * An interactive part of a page, rendered on the server as a React root of its own inside a marked
- * container (server/islands.tsx), which client/entry.ts hydrates on its own when it is needed. The
+ * container (server/site/islands.tsx), which client/entry.ts hydrates on its own when it is needed. The
  * container takes no box (styles.css), so an island sits in the layout as its content would.
  */
 export function Island<N extends IslandName>({ name, props }: { name: N; props: IslandProps[N] }) {

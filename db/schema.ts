@@ -205,7 +205,7 @@ export const accessResends = sqliteTable(
 
 /**
  * Facts about the site itself, each written once and never changed: `first_started_at` (ms since
- * the epoch) is the default early-bird offer's starting point (server/offer.ts).
+ * the epoch) is the default early-bird offer's starting point (server/site/offer.ts).
  */
 export const siteSettings = sqliteTable("site_settings", {
   key: text("key").primaryKey(),

@@ -1,17 +1,17 @@
 // Run by scripts/build.ts with React in production mode (as in the executable): compresses the
 // client files and renders and compresses the pages that are the same for every visitor, with the
-// configuration of the build's environment, into one file the executable embeds (server/prebuilt.ts).
+// configuration of the build's environment, into one file the executable embeds (server/site/prebuilt.ts).
 //   bun run --define 'process.env.NODE_ENV:"production"' scripts/prerender.ts CLIENT_DIR OUT_FILE
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createAssetStore } from "../server/assets";
-import { ConfigError, loadConfig } from "../server/config";
-import { compressBest, contentHash, type Compressed } from "../server/http/compress";
-import { createLogger } from "../server/log";
-import { staticPageRefs } from "../server/pages/controller";
-import { createStaticPages, type PrebuiltPage } from "../server/pages/static-pages";
-import { encodePrebuilt } from "../server/prebuilt";
-import { createDocumentRenderer } from "../server/render";
+import { createAssetStore } from "../server/site/assets";
+import { ConfigError, loadConfig } from "../server/platform/config";
+import { compressBest, contentHash, type Compressed } from "../server/platform/http/compress";
+import { createLogger } from "../server/platform/log";
+import { staticPageRefs } from "../server/site/pages/controller";
+import { createStaticPages, type PrebuiltPage } from "../server/site/pages/static-pages";
+import { encodePrebuilt } from "../server/site/prebuilt";
+import { createDocumentRenderer } from "../server/site/render";
 
 const [clientDir, outFile] = process.argv.slice(2);
 if (clientDir === undefined || outFile === undefined) throw new Error("usage: prerender.ts CLIENT_DIR OUT_FILE");

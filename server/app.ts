@@ -1,23 +1,23 @@
 import { Elysia } from "elysia";
-import { chatController } from "./chat/controller";
-import { checkoutController } from "./checkout/controller";
+import { chatController } from "./shop/chat/controller";
+import { checkoutController } from "./shop/checkout/controller";
 import type { AppDeps } from "./deps";
 import { isBusyError } from "../db/writer";
-import { accessLog } from "./http/access-log";
-import { busyAnswer, isFormPost } from "./http/busy";
-import { GET_ONLY_API, POST_ONLY_API } from "./http/api-paths";
-import { clientAbortLog } from "./http/client-abort";
-import { requestContext } from "./http/context";
-import { hostGuard } from "./http/host";
-import { sameOriginGuard } from "./http/same-origin";
-import { serveOptions } from "./http/serve-options";
-import { leadsController } from "./leads/controller";
-import { unsubscribeController } from "./leads/unsubscribe";
-import { licensesController } from "./licenses/controller";
-import { pagesController, plainPageAnswers } from "./pages/controller";
+import { accessLog } from "./platform/http/access-log";
+import { busyAnswer, isFormPost } from "./platform/http/busy";
+import { GET_ONLY_API, POST_ONLY_API } from "./platform/http/api-paths";
+import { clientAbortLog } from "./platform/http/client-abort";
+import { requestContext } from "./platform/http/context";
+import { hostGuard } from "./platform/http/host";
+import { sameOriginGuard } from "./platform/http/same-origin";
+import { serveOptions } from "./platform/http/serve-options";
+import { leadsController } from "./shop/leads/controller";
+import { unsubscribeController } from "./shop/leads/unsubscribe";
+import { licensesController } from "./shop/licenses/controller";
+import { pagesController, plainPageAnswers } from "./site/pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
-import { securityHeaders, isHttps } from "./security";
-import { socialProofController } from "./social-proof/controller";
+import { securityHeaders, isHttps } from "./platform/http/security";
+import { socialProofController } from "./shop/social-proof/controller";
 
 /** Builds the whole site as one Elysia app; `server/main.ts` only listens. */
 export function createApp(deps: AppDeps) {

@@ -1,12 +1,12 @@
 import type { Db } from "../db/client";
 import type { Write } from "../db/writer";
-import type { AssetStore } from "./assets";
-import type { Config } from "./config";
-import type { RateLimitStore } from "./http/rate-limit-store";
-import type { Logger } from "./log";
-import type { MailSender } from "./mail/sender";
-import type { StaticPages } from "./pages/static-pages";
-import type { Renderer } from "./render";
+import type { AssetStore } from "./site/assets";
+import type { Config } from "./platform/config";
+import type { RateLimitStore } from "./platform/http/rate-limit-store";
+import type { Logger } from "./platform/log";
+import type { MailSender } from "./shop/mail/sender";
+import type { StaticPages } from "./site/pages/static-pages";
+import type { Renderer } from "./site/render";
 
 /** What every feature controller gets from the app: no globals, so tests build their own. */
 export type AppDeps = {

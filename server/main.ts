@@ -2,22 +2,22 @@ import { join } from "node:path";
 import { openDb, type Db } from "../db/client";
 import { createWriter, isBusyError } from "../db/writer";
 import { createApp } from "./app";
-import { assetStoreFrom, buildClient, createAssetStore, type AssetStore, type ClientFile } from "./assets";
-import { ConfigError, loadConfig, startupWarnings, type Config } from "./config";
-import { runCommand, USAGE } from "./cli";
-import { configSecrets, createLogger, type Logger } from "./log";
-import type { MailSender } from "./mail/sender";
-import { createMailSender } from "./mail/sender";
-import { createCompressor, type Compress } from "./http/compress";
-import { openRateLimitStore, rateLimitDbPath } from "./http/rate-limit-store";
-import { listenShared } from "./http/listen";
-import { loadIpHashSecret } from "./leads/service";
-import { createFileTransport, createSmtpTransport } from "./mail/transport";
-import { withOfferEnd } from "./offer";
-import { staticPageRefs } from "./pages/controller";
-import { createStaticPages, type PrebuiltPage } from "./pages/static-pages";
-import type { Prebuilt } from "./prebuilt";
-import { startRetention } from "./privacy/retention";
+import { assetStoreFrom, buildClient, createAssetStore, type AssetStore, type ClientFile } from "./site/assets";
+import { ConfigError, loadConfig, startupWarnings, type Config } from "./platform/config";
+import { runCommand, USAGE } from "./owner/cli";
+import { configSecrets, createLogger, type Logger } from "./platform/log";
+import type { MailSender } from "./shop/mail/sender";
+import { createMailSender } from "./shop/mail/sender";
+import { createCompressor, type Compress } from "./platform/http/compress";
+import { openRateLimitStore, rateLimitDbPath } from "./platform/http/rate-limit-store";
+import { listenShared } from "./platform/http/listen";
+import { loadIpHashSecret } from "./shop/leads/service";
+import { createFileTransport, createSmtpTransport } from "./shop/mail/transport";
+import { withOfferEnd } from "./site/offer";
+import { staticPageRefs } from "./site/pages/controller";
+import { createStaticPages, type PrebuiltPage } from "./site/pages/static-pages";
+import type { Prebuilt } from "./site/prebuilt";
+import { startRetention } from "./shop/privacy/retention";
 import {
   receiveRenderRequest,
   receiveWorkerStart,
@@ -28,10 +28,10 @@ import {
   wakeMailerOfFirstProcess,
   whenFirstProcessGone,
   WORKER_COMMAND,
-} from "./processes";
-import { createDocumentRenderer, createRenderer } from "./render";
-import { startWithEngineSettings } from "./engine-settings";
-import { exitQuietlyWhenStdoutCloses } from "./stdout-pipe";
+} from "./platform/processes";
+import { createDocumentRenderer, createRenderer } from "./site/render";
+import { startWithEngineSettings } from "./platform/engine-settings";
+import { exitQuietlyWhenStdoutCloses } from "./platform/stdout-pipe";
 
 /** What the compiled executable carries inside it (scripts/build.ts). */
 export type Embedded = { client: ClientFile[]; prebuilt: Prebuilt | null };

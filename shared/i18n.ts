@@ -10,7 +10,7 @@ export type MessageKey = keyof typeof fr;
 export type Messages = Record<MessageKey, string>;
 /**
  * A text ready to format without the ICU parser: plain text when it has no placeholder, else its
- * syntax tree (parsed once on the server, server/locales.ts), so the browser ships no parser.
+ * syntax tree (parsed once on the server, server/site/locales.ts), so the browser ships no parser.
  */
 export type CompiledMessage = string | MessageFormatElement[];
 export type CompiledMessages = Partial<Record<MessageKey, CompiledMessage>>;

@@ -90,7 +90,7 @@ export type PageData = {
   /** The page's canonical path; null for pages that are not one of the site's (404, error, test checkout). */
   canonicalPath: string | null;
   baseUrl: string;
-  /** The language's whole catalogue, compiled (server/locales.ts). */
+  /** The language's whole catalogue, compiled (server/site/locales.ts). */
   messages: CompiledMessages;
   /** The values any text may name (shared/i18n.ts siteValues). */
   values: MessageValues;
@@ -103,7 +103,7 @@ type NoProps = Record<string, never>;
 /**
  * The interactive parts of the pages, each rendered on the server inside its own container and
  * hydrated on its own, with these props. A new one is a name here, a component in client/islands/
- * (registered in client/islands/index.ts for the browser and server/islands.tsx for the server).
+ * (registered in client/islands/index.ts for the browser and server/site/islands.tsx for the server).
  */
 export type IslandProps = {
   /** The demo video's dialog, opened by any `[data-demo-button]` link of the page. */

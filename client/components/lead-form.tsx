@@ -160,7 +160,7 @@ export const LEAD_ISLAND_TEXT = [...LEAD_SECTION_TEXT, ...LEAD_FORM_TEXT, ...LEA
 /**
  * The free-demo section's form and its outcome, at the end of the landing page: the no-JavaScript
  * path to a lead. `posted` is the outcome of a plain form post, which came back in the URL
- * (server/leads/controller.ts).
+ * (server/shop/leads/controller.ts).
  */
 export function LeadSection({ posted }: IslandProps["lead-form"]) {
   const { t } = useText(LEAD_SECTION_TEXT);

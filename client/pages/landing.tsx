@@ -335,7 +335,7 @@ export function LandingPage() {
 /** The free-demo form at the end of the page: the no-JavaScript path to a lead. */
 function FreeDemoSection() {
   const { t, data } = useI18n();
-  // The outcome of a plain form post comes back in the URL (server/leads/controller.ts).
+  // The outcome of a plain form post comes back in the URL (server/shop/leads/controller.ts).
   const posted = data.view.page === "landing" ? data.view.lead : undefined;
   return (
     <section className="section lead-section" id="free-demo" aria-labelledby="free-demo-title">

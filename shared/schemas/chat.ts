@@ -30,7 +30,7 @@ export type ChatMessage = v.InferOutput<typeof ChatMessageSchema>;
 
 /**
  * A conversation id issued by the server and echoed back by the browser. One the server did not
- * issue is not refused but replaced by a new one (server/chat/conversation-ids.ts).
+ * issue is not refused but replaced by a new one (server/shop/chat/conversation-ids.ts).
  */
 export const ConversationIdSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,64}$/, "conversationId is malformed"));
 

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { mailOutbox, orders, testCheckoutSessions } from "../../db/schema";
-import { testCheckoutFor } from "../../server/checkout/providers";
-import { composeMail } from "../../server/mail/compose";
+import { testCheckoutFor } from "../../server/shop/checkout/providers";
+import { composeMail } from "../../server/shop/mail/compose";
 import { TERMS_VERSION } from "../../shared/legal";
 import { createTestSite, type TestSite } from "../support/app";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../server/config";
+import { ConfigError, loadConfig } from "../../server/platform/config";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 // A Stripe test-mode key takes no money: a production site configured with one would hand out

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { orders } from "../../db/schema";
-import { useStripeConnection } from "../../server/checkout/providers";
-import { STRIPE_API_VERSION } from "../../server/checkout/stripe-provider";
+import { useStripeConnection } from "../../server/shop/checkout/providers";
+import { STRIPE_API_VERSION } from "../../server/shop/checkout/stripe-provider";
 import { TERMS_VERSION } from "../../shared/legal";
 import { LOCALES } from "../../shared/locales";
 import { createTestSite, type TestSite } from "../support/app";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { orders, processedEvents } from "../../db/schema";
-import { useStripeConnection } from "../../server/checkout/providers";
+import { useStripeConnection } from "../../server/shop/checkout/providers";
 import { createTestSite, type TestSite } from "../support/app";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
 import { charge, checkoutSession, event, signed, type SessionFields } from "./stripe-events";

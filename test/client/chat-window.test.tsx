@@ -1,5 +1,5 @@
 import { afterEach, expect, mock, spyOn, test } from "bun:test";
-import { COMPILED, SOURCE_MESSAGES as MESSAGES } from "../../server/locales";
+import { COMPILED, SOURCE_MESSAGES as MESSAGES } from "../../server/site/locales";
 import { createTranslator } from "../../shared/i18n";
 import { LOCALES, type Locale } from "../../shared/locales";
 import { useDom } from "../support/dom";

@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { licenses, orders } from "../../db/schema";
-import { runCommand } from "../../server/cli";
-import { ACCESS_RESENDS_PER_DAY } from "../../server/licenses/service";
-import { createSmtpTransport } from "../../server/mail/transport";
+import { runCommand } from "../../server/owner/cli";
+import { ACCESS_RESENDS_PER_DAY } from "../../server/shop/licenses/service";
+import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard, testClock } from "../support/purchase";
 import { mailsTo, useSmtp } from "../support/smtp";

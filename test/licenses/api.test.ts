@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { licenseActivations, licenses, orders } from "../../db/schema";
-import { runCommand } from "../../server/cli";
-import { LICENSE_RATE_LIMIT } from "../../server/licenses/controller";
+import { runCommand } from "../../server/owner/cli";
+import { LICENSE_RATE_LIMIT } from "../../server/shop/licenses/controller";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { generateLicenseKey, LICENSE_KEY_BITS } from "../../server/licenses/key";
+import { generateLicenseKey, LICENSE_KEY_BITS } from "../../server/shop/licenses/key";
 import { LICENSE_ALPHABET, normalizeLicenseKey } from "../../shared/license-key";
 
 test("a licence key is five groups of five characters without look-alikes, with more than 100 bits of randomness", () => {

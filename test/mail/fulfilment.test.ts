@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { licenses, mailOutbox, orders } from "../../db/schema";
-import { runCommand } from "../../server/cli";
-import { useStripeConnection } from "../../server/checkout/providers";
+import { runCommand } from "../../server/owner/cli";
+import { useStripeConnection } from "../../server/shop/checkout/providers";
 import { LICENSE_ALPHABET } from "../../shared/license-key";
-import { createSmtpTransport } from "../../server/mail/transport";
+import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { formatMoney } from "../../shared/price";
 import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
 import { charge, checkoutSession, event, signed } from "../checkout/stripe-events";

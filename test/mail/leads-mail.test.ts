@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { emailLeads, mailOutbox } from "../../db/schema";
-import { DEMO_REPEAT_WINDOW_MS } from "../../server/leads/service";
-import { SOURCE_MESSAGES } from "../../server/locales";
-import { createSmtpTransport } from "../../server/mail/transport";
+import { DEMO_REPEAT_WINDOW_MS } from "../../server/shop/leads/service";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
+import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { LOCALES } from "../../shared/locales";
 import { createTestSite, type TestSite } from "../support/app";
 import { mailsTo, useSmtp } from "../support/smtp";
@@ -164,7 +164,7 @@ test("a demo still queued when the address unsubscribes is not sent", async () =
   await signUp(site, "quick@example.com");
   const [lead] = site.db.select().from(emailLeads).all();
   expect((await site.request(`/unsubscribe?token=${lead!.unsubscribeToken}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" })).status).toBe(200);
-  const { createMailSender } = await import("../../server/mail/sender");
+  const { createMailSender } = await import("../../server/shop/mail/sender");
   const sender = createMailSender({ db: site.db, write: site.write, config: site.config, log: { debug() {}, info() {}, warn() {}, error() {}, request() {} }, transport: createSmtpTransport(smtp.url), now: () => new Date() });
   await sender.deliverDue();
   await sender.stop();

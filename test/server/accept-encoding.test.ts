@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { pickEncoding } from "../../server/http/accept-encoding";
+import { pickEncoding } from "../../server/platform/http/accept-encoding";
 
 test("brotli is preferred, then gzip, honouring q-values", () => {
   expect(pickEncoding("gzip, deflate, br")).toBe("br");

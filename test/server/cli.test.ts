@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { orders } from "../../db/schema";
-import { runCommand } from "../../server/cli";
+import { runCommand } from "../../server/owner/cli";
 import { createTestSite } from "../support/app";
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../server/config";
+import { ConfigError, loadConfig } from "../../server/platform/config";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 const fails = (env: Record<string, string>) => {

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { runCommand } from "../../server/cli";
+import { runCommand } from "../../server/owner/cli";
 import { startServer, type RunningServer } from "../e2e/harness";
 import { checkoutSession, event, signed } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { csvCell, isExportName } from "../../server/export-csv";
+import { csvCell, isExportName } from "../../server/owner/export-csv";
 
 test("only the three tables are export names, not inherited object keys", () => {
   expect(["leads", "orders", "chats"].every(isExportName)).toBe(true);

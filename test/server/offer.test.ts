@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { openDb } from "../../db/client";
 import { createWriter } from "../../db/writer";
 import { emailLeads, mailOutbox } from "../../db/schema";
-import { composeMail } from "../../server/mail/compose";
-import { SOURCE_MESSAGES as MESSAGES } from "../../server/locales";
-import { firstStartedAt } from "../../server/offer";
+import { composeMail } from "../../server/shop/mail/compose";
+import { SOURCE_MESSAGES as MESSAGES } from "../../server/site/locales";
+import { firstStartedAt } from "../../server/site/offer";
 import { LOCALES, type Locale } from "../../shared/locales";
 import { defaultOfferEnd, formatOfferEnd } from "../../shared/offer";
 import { formatMoney } from "../../shared/price";
@@ -178,7 +178,7 @@ test("two processes starting at once on one new data folder record a single firs
 });
 
 test("OFFER_ENDS_AT must be a real date; a day means the whole day in the seller's time zone", async () => {
-  const { loadConfig } = await import("../../server/config");
+  const { loadConfig } = await import("../../server/platform/config");
   expect(() => loadConfig({ OFFER_ENDS_AT: "next week" })).toThrow(/OFFER_ENDS_AT/);
   expect(() => loadConfig({ OFFER_ENDS_AT: "2026-02-30" })).toThrow(/OFFER_ENDS_AT/);
   expect(loadConfig({ OFFER_ENDS_AT: "2026-12-31" }).site.offerEndsAt?.toISOString()).toBe("2026-12-31T22:59:59.999Z");

@@ -5,12 +5,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../db/schema";
-import { recordChatMessage } from "../../server/chat/transcripts";
-import { createLogger } from "../../server/log";
-import { mailFilePath, removeMailFiles } from "../../server/mail/mail-files";
-import { createFileTransport } from "../../server/mail/transport";
-import { eraseByEmail } from "../../server/privacy/erase";
-import { deleteExpiredData, startRetention } from "../../server/privacy/retention";
+import { recordChatMessage } from "../../server/shop/chat/transcripts";
+import { createLogger } from "../../server/platform/log";
+import { mailFilePath, removeMailFiles } from "../../server/shop/mail/mail-files";
+import { createFileTransport } from "../../server/shop/mail/transport";
+import { eraseByEmail } from "../../server/shop/privacy/erase";
+import { deleteExpiredData, startRetention } from "../../server/shop/privacy/retention";
 import { startServer } from "../e2e/harness";
 import { createTestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";

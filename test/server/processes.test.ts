@@ -4,9 +4,9 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../e2e/harness";
 import { logEntries, type LogEntry } from "../support/logs";
-import { ENGINE_SETTINGS } from "../../server/engine-settings";
-import { createLogger } from "../../server/log";
-import { renderPagesApart } from "../../server/processes";
+import { ENGINE_SETTINGS } from "../../server/platform/engine-settings";
+import { createLogger } from "../../server/platform/log";
+import { renderPagesApart } from "../../server/platform/processes";
 import type { AssetUrls } from "../../shared/page-data";
 
 // WORKERS=2: two processes share the port (decision 010). Both answer; the first one alone sends

@@ -3,7 +3,7 @@ import { spawnSync } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NotReadyForProductionError, loadConfig } from "../../server/config";
+import { NotReadyForProductionError, loadConfig } from "../../server/platform/config";
 import { startServer } from "../e2e/harness";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
-import { STATIC_PAGE_CACHE_CONTROL } from "../../server/pages/static-pages";
+import { STATIC_PAGE_CACHE_CONTROL } from "../../server/site/pages/static-pages";
 import { payWithTestCard } from "../support/purchase";
 import { createTestSite, type TestSite } from "../support/app";
 

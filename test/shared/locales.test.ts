@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LOCALES } from "../../shared/locales";
-import { compileMessage } from "../../server/locales";
+import { compileMessage } from "../../server/site/locales";
 import { createTranslator } from "../../shared/i18n";
 
 const dir = join(import.meta.dir, "..", "..", "locales");

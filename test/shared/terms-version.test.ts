@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { SOURCE_MESSAGES as MESSAGES } from "../../server/locales";
+import { SOURCE_MESSAGES as MESSAGES } from "../../server/site/locales";
 import { TERMS_VERSION } from "../../shared/legal";
 import { LOCALES } from "../../shared/locales";
 

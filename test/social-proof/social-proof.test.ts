@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { cleanCity, initialOf } from "../../server/social-proof/service";
+import { cleanCity, initialOf } from "../../server/shop/social-proof/service";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 import { createTestSite, type TestSite } from "../support/app";
 import { seedOrder } from "./seed-orders";

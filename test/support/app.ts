@@ -4,15 +4,15 @@ import { join } from "node:path";
 import { openDb, type Db } from "../../db/client";
 import { createWriter, type Write } from "../../db/writer";
 import { createApp } from "../../server/app";
-import { buildClient, createAssetStore, type AssetStore } from "../../server/assets";
-import { testConfig, type Config } from "../../server/config";
-import { openRateLimitStore, rateLimitDbPath } from "../../server/http/rate-limit-store";
-import { createLogger, type Logger } from "../../server/log";
-import { createMailSender, type MailSender } from "../../server/mail/sender";
-import type { MailTransport } from "../../server/mail/transport";
-import { withOfferEnd } from "../../server/offer";
-import { createStaticPages } from "../../server/pages/static-pages";
-import { createDocumentRenderer, createRenderer } from "../../server/render";
+import { buildClient, createAssetStore, type AssetStore } from "../../server/site/assets";
+import { testConfig, type Config } from "../../server/platform/config";
+import { openRateLimitStore, rateLimitDbPath } from "../../server/platform/http/rate-limit-store";
+import { createLogger, type Logger } from "../../server/platform/log";
+import { createMailSender, type MailSender } from "../../server/shop/mail/sender";
+import type { MailTransport } from "../../server/shop/mail/transport";
+import { withOfferEnd } from "../../server/site/offer";
+import { createStaticPages } from "../../server/site/pages/static-pages";
+import { createDocumentRenderer, createRenderer } from "../../server/site/render";
 
 let assetsOnce: Promise<AssetStore> | null = null;
 /** The client bundle is built once per test run and shared: it is read-only. */

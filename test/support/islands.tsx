@@ -4,7 +4,7 @@ import { Toasts, TOASTS_TEXT } from "../../client/components/toast";
 import { I18nProvider } from "../../client/i18n";
 import { IslandRendererContext } from "../../client/island";
 import { IslandRoot } from "../../client/island-root";
-import { islandText, pageIslands, pickMessages } from "../../server/islands";
+import { islandText, pageIslands, pickMessages } from "../../server/site/islands";
 import type { IslandName, PageData } from "../../shared/page-data";
 
 /**

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 
-// The server's log lines are JSON (server/log.ts); tests read them back as entries.
+// The server's log lines are JSON (server/platform/log.ts); tests read them back as entries.
 
 const EntrySchema = v.looseObject({ level: v.string(), time: v.string(), msg: v.string() });
 export type LogEntry = v.InferOutput<typeof EntrySchema>;

@@ -1,5 +1,5 @@
-import { testConfig } from "../../server/config";
-import { COMPILED } from "../../server/locales";
+import { testConfig } from "../../server/platform/config";
+import { COMPILED } from "../../server/site/locales";
 import { siteValues } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import type { PageData, View } from "../../shared/page-data";
@@ -10,7 +10,7 @@ import { buildSiteFacts } from "../../shared/site-facts";
 /** Page data as the server would render a page from, for component tests. */
 export function makePageData(view: View = { page: "landing" }, locale: Locale = "fr", overrides: Partial<PageData> = {}): PageData {
   const config = testConfig();
-  // As on a site started today: the early-bird offer runs (server/offer.ts).
+  // As on a site started today: the early-bird offer runs (server/site/offer.ts).
   const facts = buildSiteFacts({ ...config.site, offerEndsAt: defaultOfferEnd(new Date()) }, locale);
   const messages = overrides.messages ?? COMPILED[locale];
   return {

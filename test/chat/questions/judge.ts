@@ -1,5 +1,5 @@
-import type { Config } from "../../../server/config";
-import { COMPILED } from "../../../server/locales";
+import type { Config } from "../../../server/platform/config";
+import { COMPILED } from "../../../server/site/locales";
 import { siteTranslator } from "../../../shared/i18n";
 import type { Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";

@@ -1,7 +1,7 @@
 import type { ChatQuestion } from "./judge";
 
 // The tuning questions (issue 13): the ones the offline assistant's vocabulary
-// (server/chat/offline-vocabulary.ts) is adjusted on, including the issue's own examples. Add the
+// (server/shop/chat/offline-vocabulary.ts) is adjusted on, including the issue's own examples. Add the
 // questions visitors really ask here (see the transcripts: `site chats export`); the held-out set
 // (held-out.ts) stays as it was written.
 

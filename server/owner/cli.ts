@@ -1,0 +1,227 @@
+import { existsSync } from "node:fs";
+import * as v from "valibot";
+import { eq } from "drizzle-orm";
+import { openDb, type Db } from "../../db/client";
+import { orders } from "../../db/schema";
+import { createWriter, isBusyError, type Write } from "../../db/writer";
+import { deliverySettings, queueAccessMailAgain } from "../shop/checkout/delivery";
+import { applyInTransaction } from "../shop/checkout/fulfilment";
+import { testPaymentIdOf } from "../shop/checkout/test-provider";
+import type { Config } from "../platform/config";
+import { exportCsv, isExportName } from "./export-csv";
+import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licenses/service";
+import { listOutbox, retryMail } from "../shop/mail/outbox";
+import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
+import { normalizeLicenseKey } from "../../shared/license-key";
+
+export const USAGE = `Usage:
+  site                        start the web server (configuration from the environment, see README)
+  site leads export           print the e-mail leads as CSV
+  site leads erase EMAIL      erase a person's data on request: their demo request and its e-mails (their .eml files
+                              too), the chat conversations that mention the address, their access-resend requests
+                              (orders are kept)
+  site orders export          print the orders as CSV
+  site chats export           print the support-chat transcripts as CSV
+  site licenses export        print the licence keys as CSV (status, order, buyer, activations)
+  site licenses show KEY|EMAIL   a licence (by key, any case, with or without dashes, or by buyer's e-mail) and its devices
+  site licenses disable KEY   block a key (the app's checks answer "disabled"); enable KEY unblocks it
+  site licenses reset KEY     free every device of a key (a buyer who replaced their devices)
+  site mail list              the e-mail queue, newest first: status, kind, recipient, attempts, last error
+  site mail retry ID          send a failed message again (the running server picks it up within seconds)
+  site orders resend ID       queue the access e-mail of a paid order again (same licence key)
+  site orders refund ID       refund an order paid with the built-in test checkout: licence disabled, notices sent
+                              (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)`;
+
+/**
+ * How long a command waits for a write lock held by another program (an open sqlite3 session, the
+ * server in the middle of a write) before it gives up, changing nothing. Longer than the server's
+ * requests wait: the owner is there to read the message.
+ */
+export const CLI_BUSY_WAIT_MS = 30_000;
+
+/** Runs an owner subcommand against the data folder; resolves with the process exit code. */
+export async function runCommand(
+  argv: string[],
+  config: Config,
+  out: (line: string) => void,
+  err: (line: string) => void,
+  options: { busyWaitMs?: number } = {},
+): Promise<number> {
+  const [command, action, arg] = argv;
+  const known =
+    (isExportName(command) && action === "export") ||
+    (command === "leads" && action === "erase") ||
+    (command === "licenses" && (action === "show" || action === "disable" || action === "enable" || action === "reset")) || (command === "mail" && (action === "list" || action === "retry")) || (command === "orders" && (action === "resend" || action === "refund"));
+  if (!known) {
+    err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
+    return 2;
+  }
+  // Run from the wrong folder, a command must not quietly create an empty database and print nothing.
+  if (!existsSync(config.dbPath)) {
+    err(`No database at ${config.dbPath}: run this where the site runs, or set DATA_DIR to the folder that holds site.db.`);
+    return 1;
+  }
+  const busyWaitMs = options.busyWaitMs ?? CLI_BUSY_WAIT_MS;
+  const busyMessage = `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?)`;
+  let db: Db;
+  try {
+    db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    err(`${busyMessage}: could not open it. Nothing was changed; try again once it is finished.`);
+    return 1;
+  }
+  const write = createWriter(db, {
+    waitMs: busyWaitMs,
+    onWait: () => err(`${busyMessage}: waiting up to ${Math.round(busyWaitMs / 1000)} s for it…`),
+  });
+  try {
+    if (isExportName(command) && action === "export") {
+      exportCsv(db, command, (chunk) => out(chunk));
+      return 0;
+    }
+    if (command === "mail" && action === "list") return listMail(db, out);
+    if (command === "leads") return await erase(write, config, arg, out, err);
+    if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
+    const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
+    if (id === null) {
+      err(`${command} ${action} needs a number: site ${command} ${action} ID`);
+      return 2;
+    }
+    if (command === "mail") return await retry(write, id, out, err);
+    if (action === "resend") return await resend(write, config, id, out, err);
+    return await refund(write, config, id, out, err);
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    err(`${busyMessage}, still after ${Math.round(busyWaitMs / 1000)} s. Nothing was changed; try again once it is finished.`);
+    return 1;
+  } finally {
+    db.$client.close();
+  }
+}
+
+async function licenseCommand(db: Db, write: Write, config: Config, action: string, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  if (arg === undefined || arg.trim() === "") {
+    err(`licenses ${action} needs a ${action === "show" ? "key or e-mail address" : "key"}`);
+    return 2;
+  }
+  const key = normalizeLicenseKey(arg);
+  if (action === "show") {
+    const found = findLicenses(db, arg, key);
+    if (found.length === 0) {
+      err(`No licence for ${arg}.`);
+      return 1;
+    }
+    for (const l of found) {
+      const state = l.status === "disabled" ? `disabled (${l.disabledReason ?? "owner"})` : "active";
+      out(`${l.key}\t${state}\torder ${l.orderId} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`);
+      for (const a of l.activations) out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC\n`);
+    }
+    return 0;
+  }
+  if (key === null) {
+    err(`${arg} is not a licence key (25 letters and digits).`);
+    return 2;
+  }
+  if (action === "reset") {
+    const freed = await resetActivations(write, key, new Date());
+    if (freed === null) {
+      err(`No licence for ${key}.`);
+      return 1;
+    }
+    out(`${key}: ${freed} device(s) freed.\n`);
+    return 0;
+  }
+  const changed = await setLicenseEnabled(write, key, action === "enable", new Date());
+  if (changed === "unknown") {
+    err(`No licence for ${key}.`);
+    return 1;
+  }
+  if (changed === "refunded") {
+    err(`${key} belongs to a refunded order: it stays disabled.`);
+    return 1;
+  }
+  out(`${key} ${action === "enable" ? "enabled" : "disabled"}.\n`);
+  return 0;
+}
+
+const EraseEmail = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email());
+
+async function erase(write: Write, config: Config, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  const email = v.safeParse(EraseEmail, arg ?? "");
+  if (!email.success) {
+    err(`leads erase needs an e-mail address: site leads erase someone@example.com`);
+    return 2;
+  }
+  const result = await eraseByEmail(write, email.output, config.mail.dir);
+  out(describeErasure(email.output, result));
+  // The rows are gone either way; a file the command could not delete is the owner's to delete.
+  for (const f of result.mailFiles.failed) err(`Could not delete ${f.path} (${f.reason}): delete it yourself, it holds the address.`);
+  return result.mailFiles.failed.length > 0 ? 1 : 0;
+}
+
+function listMail(db: Db, out: (line: string) => void): number {
+  const rows = listOutbox(db, 200);
+  const when = (d: Date | null) => (d === null ? "" : d.toISOString().slice(0, 19).replace("T", " "));
+  out("id\tstatus\tkind\tto\tattempts\tcreated\tsent_or_next_try\tlast_error\n");
+  for (const r of rows) {
+    const next = r.status === "sent" ? when(r.sentAt) : r.status === "pending" ? when(r.nextAttemptAt) : "";
+    out(`${r.id}\t${r.status}\t${r.kind}\t${r.recipient}\t${r.attempts}\t${when(r.createdAt)}\t${next}\t${(r.lastError ?? "").replace(/\s+/g, " ")}\n`);
+  }
+  return 0;
+}
+
+async function retry(write: Write, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  if (!(await retryMail(write, id, new Date()))) {
+    err(`No message ${id} waiting or failed in the queue (a sent message is not sent twice; use 'orders resend' for a new copy).`);
+    return 1;
+  }
+  out(`Message ${id} queued again.\n`);
+  return 0;
+}
+
+async function resend(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  const result = await write((tx) => queueAccessMailAgain(tx, id, deliverySettings(config), new Date()));
+  if (result === "not-found") return noSuchOrder(id, err);
+  if (result === "not-paid") {
+    err(`Order ${id} is not a paid order.`);
+    return 1;
+  }
+  if (result === "no-email") {
+    err(`Order ${id} has no e-mail address.`);
+    return 1;
+  }
+  out(`Access e-mail of order ${id} queued.\n`);
+  return 0;
+}
+
+async function refund(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  // Read and changed in one transaction: the order cannot change in between.
+  const result = await write((tx): "refunded" | "not-found" | "not-paid" | "stripe" => {
+    const order = tx.select().from(orders).where(eq(orders.id, id)).get();
+    if (order === undefined) return "not-found";
+    if (order.status !== "paid") return "not-paid";
+    if (order.provider !== "test") return "stripe";
+    const paymentIntentId = order.paymentIntentId ?? testPaymentIdOf(order.checkoutId);
+    if (order.paymentIntentId === null) tx.update(orders).set({ paymentIntentId }).where(eq(orders.id, id)).run();
+    // The same path as Stripe's charge.refunded, with one event id per order: running it twice is a no-op.
+    applyInTransaction(tx, { eventId: `evt_refund_${paymentIntentId}`, provider: "test", type: "charge.refunded", paymentIntentId, fullyRefunded: true }, new Date(), deliverySettings(config));
+    return "refunded";
+  });
+  if (result === "not-found") return noSuchOrder(id, err);
+  if (result === "not-paid") {
+    err(`Order ${id} is not a paid order.`);
+    return 1;
+  }
+  if (result === "stripe") {
+    err(`Order ${id} was paid with Stripe: refund it in Stripe's dashboard; the webhook then disables the licence and sends the notices.`);
+    return 1;
+  }
+  out(`Order ${id} refunded: licence disabled, refund notice queued.\n`);
+  return 0;
+}
+
+function noSuchOrder(id: number, err: (line: string) => void): number {
+  err(`Order ${id} does not exist (site orders export lists the orders).`);
+  return 1;
+}

@@ -1,0 +1,34 @@
+import type { Db } from "../../db/client";
+
+/** Owner exports (`site leads export > leads.csv`): one table as RFC 4180 CSV, oldest first. */
+export const EXPORTS = {
+  leads: "SELECT id, email, source, locale, ip_hash, datetime(created_at / 1000, 'unixepoch') AS created_at, datetime(unsubscribed_at / 1000, 'unixepoch') AS unsubscribed_at FROM email_leads ORDER BY id",
+  orders:
+    "SELECT o.id, o.provider, o.checkout_id, o.status, o.amount, o.currency, o.locale, o.customer_email, o.first_name, o.city, datetime(o.created_at / 1000, 'unixepoch') AS created_at, datetime(o.paid_at / 1000, 'unixepoch') AS paid_at, datetime(o.refunded_at / 1000, 'unixepoch') AS refunded_at, datetime(o.terms_accepted_at / 1000, 'unixepoch') AS terms_accepted_at, o.terms_version, l.key AS license_key, l.status AS license_status FROM orders o LEFT JOIN licenses l ON l.order_id = o.id ORDER BY o.id",
+  licenses:
+    "SELECT l.key, l.status, l.disabled_reason, l.order_id, o.customer_email, o.status AS order_status, (SELECT count(*) FROM license_activations a WHERE a.license_id = l.id AND a.deactivated_at IS NULL) AS activations, datetime(l.created_at / 1000, 'unixepoch') AS created_at FROM licenses l JOIN orders o ON o.id = l.order_id ORDER BY l.id",
+  chats:
+    "SELECT conversation_id, id, role, locale, datetime(created_at / 1000, 'unixepoch') AS created_at, content FROM chat_messages ORDER BY conversation_id, id",
+} as const;
+export type ExportName = keyof typeof EXPORTS;
+export const isExportName = (name: string | undefined): name is ExportName => name !== undefined && Object.hasOwn(EXPORTS, name);
+
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const text = String(value);
+  // Quote when needed; neutralise spreadsheet formulas (CSV injection) in visitor-provided text.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function exportCsv(db: Db, name: ExportName, write: (chunk: string) => void): number {
+  const query = db.$client.query<Record<string, unknown>, []>(EXPORTS[name]);
+  const columns = query.columnNames;
+  write(`${columns.join(",")}\r\n`);
+  let count = 0;
+  for (const row of query.iterate()) {
+    write(`${columns.map((c) => csvCell(row[c])).join(",")}\r\n`);
+    count += 1;
+  }
+  return count;
+}

@@ -1,0 +1,111 @@
+import * as v from "valibot";
+
+// Reading request bodies ourselves (routes use `parse: "none"`) so that every endpoint answers the
+// same way to what a client can send: 413 too large, 415 wrong type, 400 unreadable, 422 invalid.
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+/**
+ * The client went away before it had sent the whole body: its doing, not the server's, so endpoints
+ * treat it as any refused request (nobody reads the answer) and it is logged below warning level.
+ */
+export class ClientAbortError extends HttpError {
+  constructor() {
+    super(400, "The client closed the connection before sending the whole body");
+    this.name = "ClientAbortError";
+  }
+}
+
+export type ParsedBody = { kind: "json" | "form"; value: unknown };
+
+export async function readBody(
+  request: Request,
+  options: { maxBytes: number; accept?: ("json" | "form")[] },
+): Promise<ParsedBody> {
+  const accept = options.accept ?? ["json", "form"];
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const kind = type === "application/json" ? "json" : type === "application/x-www-form-urlencoded" ? "form" : null;
+  if (kind === null || !accept.includes(kind)) {
+    throw new HttpError(415, `Unsupported content type: send ${accept.map((k) => (k === "json" ? "application/json" : "a form")).join(" or ")}`);
+  }
+  const text = await readRawBody(request, options.maxBytes);
+  if (kind === "form") return { kind, value: Object.fromEntries(new URLSearchParams(text)) };
+  try {
+    return { kind, value: JSON.parse(text) };
+  } catch {
+    throw new HttpError(400, "Malformed JSON body");
+  }
+}
+
+/**
+ * The body exactly as sent (a webhook's signature covers these bytes), at most maxBytes: 413 when the
+ * declared length is larger, or as soon as the stream goes past it (chunked bodies too).
+ */
+export async function readRawBody(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => new HttpError(413, `Request body too large (limit ${maxBytes} bytes)`);
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) {
+    if (request.body !== null) await discardRest(request.body.getReader());
+    throw tooLarge();
+  }
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      if (request.signal.aborted || (error instanceof DOMException && error.name === "AbortError")) throw new ClientAbortError();
+      throw error;
+    });
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await discardRest(reader);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * Reads what the client is still sending, and drops it, before the 413 is sent. Closing a connection
+ * with unread data in it makes the kernel reset it, and a client still busy sending then gets the
+ * reset instead of the answer. Bun's own limit (server/platform/http/serve-options.ts) bounds the reading.
+ */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  try {
+    for (;;) if ((await reader.read()).done) return;
+  } catch {
+    // The client went away, or went past Bun's limit: nobody is left to answer.
+  }
+}
+
+/**
+ * Validates with a valibot schema; failure -> 400 with the first issue's message. With
+ * `unprocessable`, a field of the right type whose value cannot be right (a failed check) is a 422,
+ * and only a body of the wrong shape (not an object, a field missing or of another type) a 400.
+ */
+export function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown, options: { unprocessable?: boolean } = {}): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, value);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const path = v.getDotPath(issue);
+    const status = options.unprocessable === true && issue.kind === "validation" ? 422 : 400;
+    throw new HttpError(status, path ? `${path}: ${issue.message}` : issue.message);
+  }
+  return result.output;
+}
+
+export function jsonError(error: HttpError): Response {
+  return Response.json({ error: error.message }, { status: error.status, headers: error.headers });
+}

@@ -1,0 +1,34 @@
+import { DatabaseBusyError } from "../../../db/writer";
+import type { Locale } from "../../../shared/locales";
+import type { Renderer } from "../../site/render";
+
+// The answer to a write that waited its whole bound for another connection's database lock
+// (db/writer.ts): 503 with Retry-After, nothing written. JSON for the API's clients; the site's own
+// page for a browser (a form post without JavaScript, a link), never a stack trace.
+
+/** Seconds for the Retry-After header. */
+export const busyRetryAfter = (error: unknown) => String(error instanceof DatabaseBusyError ? error.retryAfterSeconds : 5);
+
+export function busyJson(error: unknown): Response {
+  return Response.json(
+    { error: "The site could not record this right now, and nothing was changed: please try again in a few seconds" },
+    { status: 503, headers: { "retry-after": busyRetryAfter(error) } },
+  );
+}
+
+/** `page`: answer with the error page in `locale` rather than JSON. */
+export async function busyAnswer(render: Renderer, request: Request, answer: { page: boolean; locale: Locale }, error: unknown): Promise<Response> {
+  if (!answer.page) return busyJson(error);
+  const response = await render({
+    view: { page: "error", reason: "busy" },
+    locale: answer.locale,
+    status: 503,
+    acceptEncoding: request.headers.get("accept-encoding"),
+  });
+  response.headers.set("retry-after", busyRetryAfter(error));
+  return response;
+}
+
+/** A browser's form post (no JavaScript) gets a page; a script's JSON gets JSON. */
+export const isFormPost = (request: Request) =>
+  (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";

@@ -1,0 +1,20 @@
+import { Elysia } from "elysia";
+import type { Config } from "../config";
+import { isHttps, securityHeaders } from "./security";
+import { clientIp } from "./client-ip";
+
+/**
+ * Per-request values every controller can read: the client address. The security headers are set
+ * here, on every response, with `Cache-Control: no-store` as the default: an answer that depends on
+ * the visitor, an order or the database is kept by no cache; the pages that are the same for
+ * everyone and the static files set their own. Controllers `.use()` it for the types; Elysia runs it
+ * once per request because it is named.
+ */
+export function requestContext(config: Pick<Config, "trustProxy">) {
+  return new Elysia({ name: "request-context" }).derive({ as: "global" }, ({ request, set, server }) => {
+    Object.assign(set.headers, securityHeaders(isHttps(request, config.trustProxy)));
+    set.headers["cache-control"] = "no-store";
+    const ip = clientIp(request, server?.requestIP(request)?.address, config.trustProxy);
+    return { ip };
+  });
+}

@@ -1,0 +1,228 @@
+import type { Subprocess } from "bun";
+import * as v from "valibot";
+import type { AssetUrls } from "../../shared/page-data";
+import type { AssetSnapshot } from "../site/assets";
+import type { Bytes } from "./http/compress";
+import type { Logger } from "./log";
+import type { PrebuiltPage } from "../site/pages/static-pages";
+
+// One server process per core (decision 010). The first process does everything the site has to
+// do once: migrations, the e-mail sender, the client bundle, rendering and compressing the pages.
+// It then starts the others ("workers") and hands them what it made over an IPC channel; they only
+// answer requests, on the same port (SO_REUSEPORT: the kernel spreads connections between them).
+
+/** The internal subcommand a worker is started with (not for the owner: it waits for its parent). */
+export const WORKER_COMMAND = "serve-worker";
+
+/** The internal subcommand of the short-lived process that renders the pages for the first one. */
+export const RENDER_COMMAND = "render-pages";
+
+/** What a worker needs from the first process to serve exactly the same site. */
+export type WorkerStart = { port: number; assets: AssetSnapshot; pages: PrebuiltPage[] };
+
+// The first process's messages come from the same program, but a message is still checked before
+// use: a worker started by hand from a terminal, or a newer version, must fail clearly.
+const BytesSchema = v.custom<Bytes>((x) => x instanceof Uint8Array && x.buffer instanceof ArrayBuffer, "bytes");
+const UrlsSchema = v.custom<AssetUrls>(
+  (x) => typeof x === "object" && x !== null && Object.values(x).every((u) => typeof u === "string" || u === null),
+  "asset URLs",
+);
+const PagesSchema = v.array(v.object({ key: v.string(), dataHash: v.string(), status: v.number(), html: BytesSchema, br: BytesSchema, gzip: BytesSchema }));
+const StartMessage = v.object({
+  kind: v.literal("start"),
+  port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
+  assets: v.object({
+    urls: UrlsSchema,
+    files: v.array(
+      v.tuple([
+        v.string(),
+        v.object({ body: BytesSchema, type: v.string(), etag: v.string(), immutable: v.boolean(), br: v.optional(BytesSchema), gzip: v.optional(BytesSchema) }),
+      ]),
+    ),
+  }),
+  pages: PagesSchema,
+});
+const WakeMailer = v.object({ kind: v.literal("wake-mailer") });
+const RenderRequest = v.object({ kind: v.literal("render"), urls: UrlsSchema });
+const RenderedPages = v.object({ kind: v.literal("pages"), pages: PagesSchema });
+
+export type Workers = {
+  /** Hands the workers what they serve (to those running, and to any started again later). */
+  begin(start: WorkerStart): void;
+  /** Stops every worker (SIGTERM, then SIGKILL after `graceMs`) and starts no new one. */
+  stop(graceMs?: number): Promise<void>;
+};
+
+/**
+ * Starts `count - 1` workers running `command` (this program) at once, so that they load while
+ * this process renders the pages, and keeps them running: one that dies is started again after a
+ * second (ten after a crash within ten seconds of starting). Their output goes where this
+ * process's goes.
+ */
+export function startWorkers(options: {
+  count: number;
+  command: string[];
+  log: Logger;
+  /** A worker queued e-mail: the sender, which runs in this process only, should look now. */
+  onWakeMailer: () => void;
+}): Workers {
+  const { count, command, log, onWakeMailer } = options;
+  const running = new Map<number, Subprocess>();
+  let start: WorkerStart | null = null;
+  let stopping = false;
+
+  const send = (child: Subprocess, message: WorkerStart) => {
+    try {
+      child.send({ kind: "start", ...message });
+    } catch (error) {
+      // The worker is gone already: it is started again (and handed this) when its exit is seen.
+      log.warn("worker not reachable", { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  const spawn = (worker: number) => {
+    const startedAt = Date.now();
+    const child = Bun.spawn({
+      cmd: [...command, WORKER_COMMAND, String(worker)],
+      stdin: "ignore",
+      stdout: "inherit",
+      stderr: "inherit",
+      serialization: "advanced",
+      ipc(message) {
+        if (v.is(WakeMailer, message)) onWakeMailer();
+      },
+    });
+    running.set(worker, child);
+    if (start !== null) send(child, start);
+    void child.exited.then((code) => {
+      running.delete(worker);
+      if (stopping) return;
+      const delay = Date.now() - startedAt < 10_000 ? 10_000 : 1000;
+      log.error("worker exited, starting it again", { worker, code, inMs: delay });
+      setTimeout(() => {
+        if (!stopping) spawn(worker);
+      }, delay);
+    });
+  };
+  for (let worker = 1; worker < count; worker++) spawn(worker);
+
+  return {
+    begin(message) {
+      start = message;
+      if (stopping) return;
+      for (const child of running.values()) send(child, message);
+    },
+    async stop(graceMs = 10_000) {
+      stopping = true;
+      await Promise.all(
+        [...running.values()].map(async (child) => {
+          child.kill("SIGTERM");
+          const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+          await child.exited;
+          clearTimeout(timer);
+        }),
+      );
+    },
+  };
+}
+
+/** In a worker: waits for the first process's start message. */
+export function receiveWorkerStart(): Promise<WorkerStart> {
+  return new Promise((resolve, reject) => {
+    if (process.send === undefined) {
+      reject(new Error(`'${WORKER_COMMAND}' is started by the server itself, not by hand`));
+      return;
+    }
+    process.once("message", (message: unknown) => {
+      const parsed = v.safeParse(StartMessage, message);
+      if (parsed.success) resolve({ port: parsed.output.port, assets: parsed.output.assets, pages: parsed.output.pages });
+      else reject(new Error(`worker: unreadable start message (${parsed.issues[0].message})`));
+    });
+  });
+}
+
+/** In a worker: asks the first process's e-mail sender to look for queued mail now. */
+export function wakeMailerOfFirstProcess(): void {
+  process.send?.({ kind: "wake-mailer" });
+}
+
+/**
+ * In a worker: `stop` runs when the first process goes away without stopping it (killed with
+ * SIGKILL, crashed), so that no worker keeps serving the port on its own.
+ */
+export function whenFirstProcessGone(stop: () => void): void {
+  process.on("disconnect", stop);
+}
+
+/**
+ * Renders the pages the same for every visitor in a short-lived process of this program (`command`)
+ * and resolves with them; null when that process fails or takes longer than `timeoutMs` (the
+ * caller then renders them itself). Rendering leaves a process about 15 MB larger for good (the
+ * compiled code of React's server renderer, the heap it grew to): done apart, the processes that
+ * serve requests stay small. Until it is done, a page asked for is rendered where it is asked.
+ */
+export function renderPagesApart(options: { command: string[]; urls: AssetUrls; log: Logger; timeoutMs?: number }): Promise<PrebuiltPage[] | null> {
+  const { command, urls, log, timeoutMs = 120_000 } = options;
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (pages: PrebuiltPage[] | null, child?: Subprocess) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child?.kill("SIGTERM");
+      resolve(pages);
+    };
+    let child: Subprocess;
+    try {
+      child = Bun.spawn({
+        cmd: [...command, RENDER_COMMAND],
+        stdin: "ignore",
+        stdout: "inherit",
+        stderr: "inherit",
+        serialization: "advanced",
+        ipc(message, self) {
+          const parsed = v.safeParse(RenderedPages, message);
+          if (!parsed.success) log.warn("page renderer: unreadable message", { issue: parsed.issues[0].message });
+          settle(parsed.success ? parsed.output.pages : null, self);
+        },
+      });
+    } catch (error) {
+      log.warn("page renderer not started", { error: error instanceof Error ? error.message : String(error) });
+      resolve(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      log.warn("page renderer too slow, stopped", { afterMs: timeoutMs });
+      settle(null, child);
+    }, timeoutMs);
+    void child.exited.then((code) => {
+      if (!settled) log.warn("page renderer exited without pages", { code });
+      settle(null);
+    });
+    try {
+      child.send({ kind: "render", urls });
+    } catch {
+      // Gone already: its exit settles this.
+    }
+  });
+}
+
+/** In the page renderer: waits for the first process's request (the client files' URLs). */
+export function receiveRenderRequest(): Promise<AssetUrls> {
+  return new Promise((resolve, reject) => {
+    if (process.send === undefined) {
+      reject(new Error(`'${RENDER_COMMAND}' is started by the server itself, not by hand`));
+      return;
+    }
+    process.once("message", (message: unknown) => {
+      const parsed = v.safeParse(RenderRequest, message);
+      if (parsed.success) resolve(parsed.output.urls);
+      else reject(new Error(`page renderer: unreadable request (${parsed.issues[0].message})`));
+    });
+  });
+}
+
+/** In the page renderer: hands the pages to the first process, which stops this one once it has them. */
+export function sendRenderedPages(pages: PrebuiltPage[]): void {
+  process.send?.({ kind: "pages", pages });
+}

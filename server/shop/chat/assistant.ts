@@ -1,0 +1,34 @@
+import type { ChatMessage } from "../../../shared/schemas/chat";
+import type { Locale } from "../../../shared/locales";
+
+// The support chat's third party sits behind this small interface (STYLE.md): Claude through the
+// Anthropic SDK when a key is configured, the offline assistant otherwise (DECISIONS.md, "Support
+// chat"). Both answer as a stream of text pieces so the visitor sees the reply as it is produced.
+
+export type AssistantRequest = {
+  /** The conversation so far, the last message from the visitor (validated by ChatRequestSchema). */
+  messages: ChatMessage[];
+  locale: Locale;
+  /** Aborted when the visitor goes away or the answer takes too long. */
+  signal?: AbortSignal;
+  /** False when the caller wants the reply in one piece (the JSON answer): no need to stream then. */
+  stream?: boolean;
+};
+
+export type Assistant = {
+  kind: "claude" | "offline";
+  /** Yields the reply piece by piece; throws AssistantError when no reply can be had. */
+  reply(request: AssistantRequest): AsyncIterable<string>;
+};
+
+/** A reply that could not be obtained: the visitor sees the spec's "Erreur" toast (section 8). */
+export class AssistantError extends Error {
+  constructor(
+    message: string,
+    readonly reason: "timeout" | "upstream" | "broken-stream" | "aborted",
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "AssistantError";
+  }
+}

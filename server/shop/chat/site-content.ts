@@ -1,0 +1,113 @@
+import type { Config } from "../../platform/config";
+import { COMPILED } from "../../site/locales";
+import { siteTranslator, type MessageKey, type Translate } from "../../../shared/i18n";
+import type { Locale } from "../../../shared/locales";
+import { pathFor } from "../../../shared/routes";
+import { buildSiteFacts, type SiteFacts } from "../../../shared/site-facts";
+
+// What the support chat may tell a visitor (issues 5 and 13), in one language: one answer per topic
+// visitors ask about, made of the locale texts (locales/*.json) with the placeholders filled from
+// the configuration, the same values the pages use, so the chat quotes exactly the page's price.
+// The offline assistant answers with these texts word for word; Claude gets them as its facts.
+
+/** What visitors ask about. Each has one answer, in every language. */
+export const TOPICS = [
+  "product",
+  "price",
+  "payment",
+  "one-time",
+  "refund",
+  "cancel",
+  "devices",
+  "device-limit",
+  "sharing",
+  "installation",
+  "delivery",
+  "not-received",
+  "offline",
+  "ads",
+  "security",
+  "support",
+  "problem",
+  "catalogue",
+  "legality",
+  "quality",
+  "new-content",
+  "updates",
+  "languages",
+  "savings",
+  "how",
+] as const;
+export type Topic = (typeof TOPICS)[number];
+
+/**
+ * Topics the site has no answer to (which titles are in the catalogue, whether the content is
+ * legal): their answer says so and gives the support address, and asserts nothing else.
+ */
+export const UNANSWERED_TOPICS: ReadonlySet<Topic> = new Set<Topic>(["catalogue", "legality"]);
+
+/** The part of the configuration the chat's facts come from. */
+export type ChatSiteConfig = Pick<Config, "site" | "licenseActivationLimit">;
+
+export type SiteKnowledge = {
+  locale: Locale;
+  facts: SiteFacts;
+  t: Translate;
+  answers: Record<Topic, string>;
+};
+
+/** The translator the pages use (shared/i18n.ts), over this language's texts. */
+export const pageTranslator = (locale: Locale, facts: SiteFacts): Translate => siteTranslator(locale, COMPILED[locale], facts);
+
+/** French puts a space before a colon; the other three languages do not. */
+export const colon = (locale: Locale) => (locale === "fr" ? " : " : ": ");
+
+// The early-bird offer (struck-through price, launch deadline) is left out on purpose: it ends, and
+// a chat answer must not outlive it.
+export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now = new Date()): SiteKnowledge {
+  const facts = buildSiteFacts(config.site, locale, now);
+  const t = pageTranslator(locale, facts);
+  const c = colon(locale);
+  // A sentence of its own after the title: several descriptions hold a colon already.
+  const titled = (titleKey: MessageKey, textKey: MessageKey) => `${t(titleKey)}. ${t(textKey)}`;
+  const access = pathFor("access", locale);
+  const guide = pathFor("guide", locale);
+  const terms = pathFor("terms", locale);
+  const limit = config.licenseActivationLimit;
+  const comparison = facts.comparison
+    .filter((row) => !row.highlight)
+    .map((row) => `${row.name}${c}${row.monthly ?? "—"} ${t("comparison.perMonth").toLowerCase()}, ${row.fiveYears} ${t("comparison.fiveYears").toLowerCase()}.`)
+    .join(" ");
+
+  const answers: Record<Topic, string> = {
+    product: `${t("featuresSubtitle")} ${t("heroSubtitle")}`,
+    price: t("chat.answer.price"),
+    payment: t("chat.answer.payment"),
+    "one-time": t("chat.answer.oneTime"),
+    refund: t("faqAnswer4"),
+    cancel: t("chat.answer.cancel"),
+    devices: `${t("faqAnswer2")} ${t("chat.answer.devicesLimit", { limit })} ${t("chat.answer.guideLink", { path: guide })}`,
+    // How many devices, and what the terms promise when the app says the limit is reached.
+    "device-limit": t("chat.answer.activationLimit", { limit, path: terms }),
+    // The terms of sale's own words: the licence is personal, its key is not to be shared.
+    sharing: `${t("terms.licence.text", { devices: limit })} ${t("footer.terms")}${c}${terms}.`,
+    installation: t("chat.answer.installation", { path: guide }),
+    delivery: `${t("faqAnswer3")} ${t("chat.answer.nothingReceived", { path: access })}`,
+    // A buyer who paid and found no e-mail: the self-serve form first, then a person.
+    "not-received": t("chat.accessRecovery", { path: access }),
+    offline: titled("whyAppBenefit1", "whyAppBenefit1Desc"),
+    ads: titled("whyAppBenefit2", "whyAppBenefit2Desc"),
+    security: t("faqAnswer5"),
+    support: t("chat.answer.support"),
+    problem: t("chat.answer.problem"),
+    catalogue: t("chat.answer.catalogue"),
+    legality: t("chat.answer.legality"),
+    quality: titled("feature1Title", "feature1Desc"),
+    "new-content": titled("feature4Title", "feature4Desc"),
+    updates: titled("whyAppBenefit3", "whyAppBenefit3Desc"),
+    languages: `${t("preview.point3")}. ${t("preview.text")}`,
+    savings: `${t("savingsMessage")} ${comparison} ${t("chat.answer.savingsOnce")}`,
+    how: ([1, 2, 3, 4] as const).map((n) => `${n}. ${t(`howStep${n}`)}${c}${t(`howStep${n}Desc`)}`).join(" "),
+  };
+  return { locale, facts, t, answers };
+}

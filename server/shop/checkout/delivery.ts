@@ -1,0 +1,124 @@
+import { eq } from "drizzle-orm";
+import { licenses, orders } from "../../../db/schema";
+import type { DbWriter } from "../../../db/writer";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
+import type { Config } from "../../platform/config";
+import { generateLicenseKey } from "../licenses/key";
+import { enqueueMail } from "../mail/outbox";
+
+// What a paid or refunded order sets off, written inside the transaction that records the change
+// (fulfilment.ts): the licence key and every e-mail exist exactly when the order's new status does.
+
+export type DeliverySettings = { domain: string; ownerEmail: string | undefined };
+
+export const deliverySettings = (config: Pick<Config, "mail">): DeliverySettings => ({ domain: config.mail.domain, ownerEmail: config.mail.ownerEmail });
+
+type Order = typeof orders.$inferSelect;
+
+/** The order just became paid: its licence key, the buyer's access e-mail, the owner's notice. */
+export function deliverPaidOrder(tx: DbWriter, orderId: number, settings: DeliverySettings, now: Date): void {
+  const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+  if (order === undefined) return;
+  const key = createLicense(tx, order.id, "active", now);
+  if (order.customerEmail !== null) queueAccessMail(tx, order, order.customerEmail, key, settings, now);
+  notifyOwner(tx, order, "owner-sale", key, settings, now);
+}
+
+/** The order was refunded: its licence is disabled, the buyer and the owner are told. */
+export function deliverRefund(tx: DbWriter, orderId: number, settings: DeliverySettings, now: Date): void {
+  const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+  if (order === undefined) return;
+  // A refund that overtook the payment's own event: the order was paid, so it gets its (disabled) key.
+  const existing = tx.select().from(licenses).where(eq(licenses.orderId, order.id)).get();
+  const key = existing?.key ?? createLicense(tx, order.id, "disabled", now);
+  tx.update(licenses).set({ status: "disabled", disabledReason: "refunded", updatedAt: now }).where(eq(licenses.orderId, order.id)).run();
+  if (order.customerEmail !== null) {
+    enqueueMail(
+      tx,
+      settings.domain,
+      {
+        kind: "refund",
+        recipient: order.customerEmail,
+        locale: localeOf(order),
+        orderId: order.id,
+        payload: { orderId: order.id, licenseKey: key, refundedAt: (order.refundedAt ?? now).getTime(), amountMinor: order.amount, currency: order.currency },
+      },
+      now,
+    );
+  }
+  notifyOwner(tx, order, "owner-refund", key, settings, now);
+}
+
+/** Queues the access e-mail of a paid order once more (the owner's CLI; a buyer who lost it). */
+export function queueAccessMailAgain(tx: DbWriter, orderId: number, settings: DeliverySettings, now: Date): "queued" | "not-found" | "not-paid" | "no-email" {
+  const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+  if (order === undefined) return "not-found";
+  if (order.status !== "paid") return "not-paid";
+  if (order.customerEmail === null) return "no-email";
+  const license = tx.select().from(licenses).where(eq(licenses.orderId, order.id)).get();
+  const key = license?.key ?? createLicense(tx, order.id, "active", now);
+  queueAccessMail(tx, order, order.customerEmail, key, settings, now);
+  return "queued";
+}
+
+function queueAccessMail(tx: DbWriter, order: Order, recipient: string, key: string, settings: DeliverySettings, now: Date): void {
+  enqueueMail(
+    tx,
+    settings.domain,
+    {
+      kind: "access",
+      recipient,
+      locale: localeOf(order),
+      orderId: order.id,
+      payload: {
+        orderId: order.id,
+        licenseKey: key,
+        paidAt: (order.paidAt ?? now).getTime(),
+        amountMinor: order.amount,
+        currency: order.currency,
+        email: recipient,
+        termsAcceptedAt: order.termsAcceptedAt?.getTime() ?? null,
+        termsVersion: order.termsVersion,
+      },
+    },
+    now,
+  );
+}
+
+function createLicense(tx: DbWriter, orderId: number, status: "active" | "disabled", now: Date): string {
+  // 124 random bits: a collision is not a practical concern, but the unique index would turn one
+  // into a failed transaction (and a retried webhook) rather than two orders sharing a key.
+  const key = generateLicenseKey();
+  tx.insert(licenses)
+    .values({ orderId, key, status, disabledReason: status === "disabled" ? "refunded" : null, createdAt: now, updatedAt: now })
+    .run();
+  return key;
+}
+
+function notifyOwner(tx: DbWriter, order: Order, kind: "owner-sale" | "owner-refund", licenseKey: string, settings: DeliverySettings, now: Date): void {
+  if (settings.ownerEmail === undefined) return;
+  enqueueMail(
+    tx,
+    settings.domain,
+    {
+      kind,
+      recipient: settings.ownerEmail,
+      locale: DEFAULT_LOCALE,
+      orderId: order.id,
+      payload: {
+        orderId: order.id,
+        amountMinor: order.amount,
+        currency: order.currency,
+        locale: localeOf(order),
+        city: order.city,
+        licenseKey,
+        customerEmail: order.customerEmail,
+        provider: order.provider,
+        at: now.getTime(),
+      },
+    },
+    now,
+  );
+}
+
+const localeOf = (order: Order): Locale => (isLocale(order.locale) ? order.locale : DEFAULT_LOCALE);

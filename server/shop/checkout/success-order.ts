@@ -1,0 +1,99 @@
+import { and, eq } from "drizzle-orm";
+import type { SuccessOrder } from "../../../shared/page-data";
+import { mailOutbox, orders } from "../../../db/schema";
+import { isBusyError } from "../../../db/writer";
+import type { Config } from "../../platform/config";
+import type { AppDeps } from "../../deps";
+import { deliverySettings } from "./delivery";
+import { applyOrderEvent } from "./fulfilment";
+import { isSettled } from "./provider";
+import { checkoutProviderFor } from "./providers";
+
+/**
+ * At most one provider lookup per checkout in this interval. The pending page reloads every 4 s;
+ * someone reloading faster (or many tabs, or a script) must not turn each load into a call to
+ * Stripe, whose rate limit the site's own checkouts share. Within it the page just says "pending".
+ */
+export const LOOKUP_INTERVAL_MS = 3000;
+const MAX_TRACKED_LOOKUPS = 1000;
+/**
+ * A page waits this long at most for another program's database lock before it says "pending"
+ * (and reloads itself 4 s later): the visitor sees an answer at once rather than a slow page.
+ */
+const LOOKUP_WRITE_WAIT_MS = 1000;
+const lastLookups = new WeakMap<Config, Map<string, number>>();
+
+/** true when `checkoutId` may be looked up now (and records it); false inside the interval. */
+function mayLookUp(config: Config, checkoutId: string, now: number): boolean {
+  let seen = lastLookups.get(config);
+  if (seen === undefined) lastLookups.set(config, (seen = new Map()));
+  const last = seen.get(checkoutId);
+  if (last !== undefined && now - last < LOOKUP_INTERVAL_MS && now >= last) return false;
+  if (seen.size >= MAX_TRACKED_LOOKUPS) {
+    for (const [id, at] of seen) if (now - at >= LOOKUP_INTERVAL_MS) seen.delete(id);
+    // Still full of lookups from the last few seconds: forget them rather than grow.
+    if (seen.size >= MAX_TRACKED_LOOKUPS) seen.clear();
+  }
+  seen.set(checkoutId, now);
+  return true;
+}
+
+/**
+ * What the success page shows for `?session_id=` (issue 4): the orders table first, the provider
+ * second. Reaching this page never marks anything paid by itself (DECISIONS.md, "Payments"); a
+ * provider lookup that says "paid" goes through fulfilment like a webhook, once.
+ */
+export async function successOrder(deps: AppDeps, sessionId: string | null): Promise<SuccessOrder> {
+  if (sessionId === null) return { state: "none" };
+  const order = deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get();
+  if (order?.status === "paid") return paidOrder(deps, order);
+  if (order !== undefined && order.status !== "pending") return { state: "unknown" };
+  // Every checkout of this site has its pending row from the moment it was created, so an id we do
+  // not know is not worth a call to the provider (and anyone could otherwise make us call it).
+  if (order === undefined) return { state: "unknown" };
+
+  if (!mayLookUp(deps.config, sessionId, deps.now().getTime())) return { state: "pending" };
+  const provider = checkoutProviderFor(deps);
+  let snapshot;
+  try {
+    snapshot = await provider.lookupCheckout(sessionId);
+  } catch (error) {
+    deps.log.warn("checkout lookup failed", { checkout: sessionId, error: error instanceof Error ? error.message : String(error) });
+    return { state: "pending" };
+  }
+  if (snapshot === null) return { state: "pending" };
+  if (isSettled(snapshot)) {
+    let result;
+    try {
+      result = await applyOrderEvent(
+        deps.write,
+        { eventId: `lookup_${provider.name}_${snapshot.id}_paid`, provider: provider.name, type: "checkout.session.completed", checkout: snapshot },
+        deps.now(),
+        deliverySettings(deps.config),
+        { waitMs: Math.min(deps.config.dbBusyWaitMs, LOOKUP_WRITE_WAIT_MS) },
+      );
+    } catch (error) {
+      if (!isBusyError(error)) throw error;
+      deps.log.warn("paid checkout not recorded yet: database busy", { checkout: sessionId });
+      return { state: "pending" };
+    }
+    deps.mailer.wake();
+    const status = result.outcome === "applied" ? result.status : deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get()?.status;
+    const paid = deps.db.select({ id: orders.id, customerEmail: orders.customerEmail }).from(orders).where(eq(orders.checkoutId, sessionId)).get();
+    return status === "paid" && paid !== undefined ? paidOrder(deps, paid) : { state: "unknown" };
+  }
+  if (snapshot.status === "expired") return { state: "unknown" };
+  return { state: "pending" };
+}
+
+/** A paid order and where its access e-mail stands in the outbox (the newest message counts). */
+function paidOrder(deps: AppDeps, order: { id: number; customerEmail: string | null }): SuccessOrder {
+  const mails = deps.db
+    .select({ status: mailOutbox.status })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.orderId, order.id), eq(mailOutbox.kind, "access")))
+    .all();
+  const has = (status: string) => mails.some((m) => m.status === status);
+  const delivery = has("sent") ? "sent" : has("pending") || has("sending") ? "sending" : has("failed") ? "failed" : "none";
+  return { state: "paid", email: order.customerEmail, delivery };
+}

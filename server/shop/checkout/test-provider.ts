@@ -1,0 +1,147 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { testCheckoutSessions } from "../../../db/schema";
+import type { DbTransaction, Write } from "../../../db/writer";
+import { isLocale } from "../../../shared/locales";
+import { TEST_CARDS, type TestCard } from "../../../shared/schemas/payment";
+import type { DeliverySettings } from "./delivery";
+import { applyInTransaction } from "./fulfilment";
+import { WebhookSignatureError, type CheckoutProvider, type CheckoutSnapshot, type OrderEvent } from "./provider";
+
+// The built-in test checkout (DECISIONS.md, "Payments"; issue 4): the site plays the hosted card
+// page and keeps the session state a provider would keep, in test_checkout_sessions. Paying applies
+// the same `checkout.session.completed` event a Stripe webhook would, through the same fulfilment.
+
+/** Like Stripe's minimum, long enough for a visitor who steps away; short enough to clean up. */
+export const TEST_SESSION_TTL_MS = 60 * 60 * 1000;
+
+export type TestSession = typeof testCheckoutSessions.$inferSelect;
+
+export type PayOutcome =
+  | { kind: "paid"; successUrl: string }
+  | { kind: "already-paid"; successUrl: string }
+  | { kind: "declined" }
+  | { kind: "expired" }
+  | { kind: "not-found" };
+
+export type TestCheckout = CheckoutProvider & {
+  name: "test";
+  /** The session as the card page shows it (an open session past its time is expired first). */
+  session(id: string): Promise<TestSession | null>;
+  pay(id: string, card: TestCard): Promise<PayOutcome>;
+};
+
+export const testCheckoutPath = (id: string) => `/checkout/test/${id}`;
+
+export function createTestProvider(db: Db, write: Write, now: () => Date, delivery: DeliverySettings): TestCheckout {
+  const isDue = (row: TestSession) => row.status === "open" && row.expiresAt.getTime() <= now().getTime();
+  const select = (reader: Pick<Db, "select">, id: string) => reader.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get();
+
+  const expireIfDue = (tx: DbTransaction, id: string): void => {
+    const row = select(tx, id);
+    if (row === undefined || !isDue(row)) return;
+    tx.update(testCheckoutSessions).set({ status: "expired" }).where(eq(testCheckoutSessions.id, id)).run();
+    applyInTransaction(tx, eventFor({ ...row, status: "expired" }, "checkout.session.expired"), now(), delivery);
+  };
+
+  const read = async (id: string): Promise<TestSession | null> => {
+    const row = select(db, id);
+    // Showing a session writes nothing, unless it is past its time and must become expired.
+    if (row === undefined || !isDue(row)) return row ?? null;
+    await write((tx) => expireIfDue(tx, id));
+    return select(db, id) ?? null;
+  };
+
+  return {
+    name: "test",
+
+    async createCheckout(request) {
+      const id = `cs_test_${randomBytes(18).toString("base64url").replace(/[-_]/g, "0")}`;
+      const created = now();
+      await write((tx) =>
+        tx
+          .insert(testCheckoutSessions)
+          .values({
+            id,
+            status: "open",
+            paymentStatus: "unpaid",
+            amount: request.amount,
+            currency: request.currency.toUpperCase(),
+            locale: request.locale,
+            successUrl: `${request.successPath}?session_id=${id}`,
+            cancelUrl: request.cancelPath,
+            createdAt: created,
+            expiresAt: new Date(created.getTime() + TEST_SESSION_TTL_MS),
+          })
+          .run(),
+      );
+      return { id, url: testCheckoutPath(id) };
+    },
+
+    async lookupCheckout(id) {
+      const row = await read(id);
+      return row === null ? null : snapshotOf(row);
+    },
+
+    async readWebhook() {
+      // Nothing outside this process can speak for the test checkout: paying fulfils directly.
+      throw new WebhookSignatureError("The test checkout has no webhook");
+    },
+
+    session: read,
+
+    pay(id, card) {
+      // One transaction: the session expires, or is paid and its order fulfilled, or nothing changes.
+      return write((tx): PayOutcome => {
+        expireIfDue(tx, id);
+        const row = select(tx, id);
+        if (row === undefined) return { kind: "not-found" };
+        // A second submit of the form (double click, back button, retry) finds the session
+        // complete: it goes to the success page without running fulfilment again.
+        if (row.status === "complete") return { kind: "already-paid", successUrl: row.successUrl };
+        if (row.status === "expired") return { kind: "expired" };
+        // Like Stripe's test mode: only the documented test numbers are accepted.
+        if (card.card !== TEST_CARDS.pays) return { kind: "declined" };
+        const paid: TestSession = {
+          ...row,
+          status: "complete",
+          paymentStatus: "paid",
+          customerEmail: card.email,
+          customerName: card.name,
+          city: card.city,
+        };
+        tx.update(testCheckoutSessions)
+          .set({ status: paid.status, paymentStatus: paid.paymentStatus, customerEmail: paid.customerEmail, customerName: paid.customerName, city: paid.city })
+          .where(eq(testCheckoutSessions.id, id))
+          .run();
+        applyInTransaction(tx, eventFor(paid, "checkout.session.completed"), now(), delivery);
+        return { kind: "paid", successUrl: row.successUrl };
+      });
+    },
+  };
+}
+
+function eventFor(row: TestSession, type: "checkout.session.completed" | "checkout.session.expired"): OrderEvent {
+  // One event id per session and type: the unique key makes a repeat a no-op, as with Stripe.
+  return { eventId: `evt_${row.id}_${type.split(".").at(-1)}`, provider: "test", type, checkout: snapshotOf(row) };
+}
+
+function snapshotOf(row: TestSession): CheckoutSnapshot {
+  return {
+    id: row.id,
+    status: row.status,
+    paymentStatus: row.paymentStatus,
+    amount: row.amount,
+    currency: row.currency,
+    locale: isLocale(row.locale) ? row.locale : null,
+    email: row.customerEmail,
+    name: row.customerName,
+    city: row.city,
+    // Like Stripe, a paid checkout has a payment, which a refund names (the owner's CLI refunds test orders).
+    paymentIntentId: row.paymentStatus === "paid" ? testPaymentIdOf(row.id) : null,
+  };
+}
+
+/** The payment of a paid test checkout, as Stripe's payment_intent of a session. */
+export const testPaymentIdOf = (checkoutId: string) => `pi_${checkoutId}`;

@@ -1,0 +1,87 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
+import { pathFor } from "../../../shared/routes";
+import { LeadSchema } from "../../../shared/schemas/leads";
+import { isBusyError } from "../../../db/writer";
+import type { AppDeps } from "../../deps";
+import { busyAnswer, isFormPost } from "../../platform/http/busy";
+import { requestContext } from "../../platform/http/context";
+import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { createRateLimiter } from "../../platform/http/rate-limit";
+import { hashIp, loadIpHashSecret, recordLead } from "./service";
+
+/** A lead body is three short fields; anything past this is not a visitor filling in a form. */
+export const LEAD_MAX_BODY_BYTES = 4 * 1024;
+/**
+ * Per client address. A visitor submits once or twice; the margin is for people sharing one address
+ * (office, mobile carrier NAT). Counted before the body is read, so floods cost almost nothing.
+ */
+export const LEAD_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as const;
+
+/** Where the no-JavaScript footer form lands after a post (client/components/lead-form.tsx). */
+export const LEAD_FORM_ANCHOR = "free-demo";
+type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
+
+const FormLocale = v.object({ locale: v.picklist(LOCALES) });
+
+/** POST /api/leads (spec 7.1, issue 3): JSON from the popup, or a plain form post without JavaScript. */
+export function leadsController(deps: AppDeps) {
+  const { config, log, render, now } = deps;
+  const limiter = createRateLimiter(deps.rateLimits, { name: "leads", ...LEAD_RATE_LIMIT });
+  // Read on first use, not at start-up: apps built by other features' tests never touch DATA_DIR.
+  let secret: string | undefined;
+  const ipHash = (ip: string) => hashIp((secret ??= loadIpHashSecret(config.ipHashSecret, config.dataDir)), ip);
+
+  return new Elysia({ name: "leads" }).use(requestContext(config)).post(
+    "/api/leads",
+    async ({ request, ip }) => {
+      const isForm = isFormPost(request);
+      let locale: Locale = DEFAULT_LOCALE;
+      const readFormLocale = (value: unknown) => {
+        const parsed = v.safeParse(FormLocale, value);
+        if (parsed.success) locale = parsed.output.locale;
+      };
+      const backToForm = (flag: LeadFlag) =>
+        new Response(null, { status: 303, headers: { location: `${pathFor("landing", locale)}?lead=${flag}#${LEAD_FORM_ANCHOR}` } });
+
+      try {
+        const allowed = limiter.take(ip);
+        if (!allowed.ok) {
+          // A form post is sent back to its own language's page, so read its (small) body for that.
+          if (isForm) readFormLocale((await readBody(request, { maxBytes: LEAD_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null))?.value);
+          throw new HttpError(429, `Rate limit exceeded: too many submissions, try again in ${allowed.retryAfterSeconds} s`, {
+            "retry-after": String(allowed.retryAfterSeconds),
+          });
+        }
+        const body = await readBody(request, { maxBytes: LEAD_MAX_BODY_BYTES });
+        if (body.kind === "form") readFormLocale(body.value);
+        const lead = parseWith(LeadSchema, body.value);
+        locale = lead.locale;
+        const outcome = await recordLead(deps.write, { ...lead, ipHash: ipHash(ip), now: now() }, config.mail.domain);
+        if (outcome === "new" || outcome === "sent-again") deps.mailer.wake();
+        log.info("lead stored", { outcome, locale: lead.locale, source: lead.source });
+        if (isForm) return backToForm("sent");
+        // The same answer whatever the outcome: the endpoint must not reveal who signed up (or
+        // unsubscribed). The confirmation's wording is true in every case (demoSentDesc).
+        return Response.json({ ok: true }, { status: 201 });
+      } catch (error) {
+        if (error instanceof HttpError) {
+          if (isForm) return backToForm(error.status === 429 ? "rate-limited" : "invalid");
+          return jsonError(error);
+        }
+        if (isBusyError(error)) {
+          // Another program held the database's write lock past the wait: nothing was stored.
+          log.warn("lead not stored: database busy", { error: error instanceof Error ? error.message : String(error) });
+          return busyAnswer(render, request, { page: isForm, locale }, error);
+        }
+        // Not the client's doing (disk full...): nothing was acknowledged, so the visitor is told to
+        // try again.
+        log.error("lead not stored", { error: error instanceof Error ? error.message : String(error) });
+        if (isForm) return backToForm("error");
+        return Response.json({ error: "Could not store the address right now, please try again" }, { status: 503 });
+      }
+    },
+    { parse: "none" },
+  );
+}

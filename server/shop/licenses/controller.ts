@@ -1,0 +1,151 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
+import { pathFor } from "../../../shared/routes";
+import { AccessResendSchema, ActivateLicenseSchema, DeactivateLicenseSchema, VerifyLicenseSchema } from "../../../shared/schemas/licenses";
+import { deliverySettings } from "../checkout/delivery";
+import { isBusyError } from "../../../db/writer";
+import type { AppDeps } from "../../deps";
+import { busyAnswer, isFormPost } from "../../platform/http/busy";
+import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { requestContext } from "../../platform/http/context";
+import { createRateLimiter } from "../../platform/http/rate-limit";
+import { COMPILED } from "../../site/locales";
+import { createTranslator } from "../../../shared/i18n";
+import { activateLicense, deactivateLicense, resendAccess, verifyLicense } from "./service";
+
+/** A licence call is a few short fields. */
+export const LICENSE_MAX_BODY_BYTES = 2 * 1024;
+/**
+ * Per client address, for the three licence endpoints together. An app checks its key at start-up
+ * and now and then; a script guessing keys gets a few hundred tries an hour against 2^124 keys.
+ */
+export const LICENSE_RATE_LIMIT = { limit: 60, windowMs: 10 * 60 * 1000 } as const;
+/** The recovery form: a person sends it once or twice; a script must not mail-bomb buyers through it. */
+export const ACCESS_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as const;
+
+/** Why a plain form post to /api/access/resend came back to the access page (`?status=`). */
+export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
+
+const FormLocale = v.object({ locale: v.picklist(LOCALES) });
+
+/** POST /api/licenses/{verify,activate,deactivate} for the app; POST /api/access/resend for buyers. */
+export function licensesController(deps: AppDeps) {
+  const { config, db, write, log, render, now } = deps;
+  const licenseLimiter = createRateLimiter(deps.rateLimits, { name: "licenses", ...LICENSE_RATE_LIMIT });
+  const accessLimiter = createRateLimiter(deps.rateLimits, { name: "access", ...ACCESS_RATE_LIMIT });
+  const limit = config.licenseActivationLimit;
+
+  /**
+   * Rate limit, then body, then the schema: the shared steps of the licence endpoints. A database
+   * locked past the wait goes on to the error handler (app.ts): 503 with Retry-After.
+   */
+  const handle = async <S extends v.GenericSchema>(request: Request, ip: string, schema: S, run: (input: v.InferOutput<S>) => Response | Promise<Response>): Promise<Response> => {
+    try {
+      const allowed = licenseLimiter.take(ip);
+      if (!allowed.ok) {
+        throw new HttpError(429, `Too many licence requests, try again in ${allowed.retryAfterSeconds} s`, { "retry-after": String(allowed.retryAfterSeconds) });
+      }
+      const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
+      return await run(parseWith(schema, body.value, { unprocessable: true }));
+    } catch (error) {
+      if (error instanceof HttpError) return jsonError(error);
+      throw error;
+    }
+  };
+
+  return new Elysia({ name: "licenses" })
+    .use(requestContext(config))
+    .post(
+      "/api/licenses/verify",
+      ({ request, ip }) =>
+        handle(request, ip, VerifyLicenseSchema, ({ key }) => {
+          const found = verifyLicense(db, key, limit);
+          if (found === null) return Response.json({ valid: false }, { status: 404 });
+          return Response.json(found);
+        }),
+      { parse: "none" },
+    )
+    .post(
+      "/api/licenses/activate",
+      ({ request, ip }) =>
+        handle(request, ip, ActivateLicenseSchema, async ({ key, instanceName }) => {
+          const result = await activateLicense(write, key, instanceName, limit, now());
+          switch (result.kind) {
+            case "activated":
+              log.info("licence activated", { activations: result.activations });
+              return Response.json({ instanceId: result.instanceId, activations: result.activations, activationLimit: limit }, { status: 201 });
+            case "not-found":
+              return Response.json({ error: "Unknown licence key" }, { status: 404 });
+            case "disabled":
+              return Response.json({ error: "This licence key is disabled (refunded or blocked); write to support" }, { status: 403 });
+            case "limit":
+              return Response.json(
+                { error: `This key is already active on ${result.activations} devices, the limit: deactivate one of them first`, activations: result.activations, activationLimit: limit },
+                { status: 409 },
+              );
+          }
+        }),
+      { parse: "none" },
+    )
+    .post(
+      "/api/licenses/deactivate",
+      ({ request, ip }) =>
+        handle(request, ip, DeactivateLicenseSchema, async ({ key, instanceId }) => {
+          const result = await deactivateLicense(write, key, instanceId, now());
+          switch (result.kind) {
+            case "deactivated":
+              return Response.json({ deactivated: true, activations: result.activations, activationLimit: limit });
+            case "not-found":
+              return Response.json({ error: "Unknown licence key" }, { status: 404 });
+            case "unknown-instance":
+              return Response.json({ error: "No active installation with this instanceId for this key" }, { status: 404 });
+          }
+        }),
+      { parse: "none" },
+    )
+    .post(
+      "/api/access/resend",
+      async ({ request, ip }) => {
+        const isForm = isFormPost(request);
+        let locale: Locale = DEFAULT_LOCALE;
+        const back = (flag: AccessFlag) => new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
+        try {
+          const allowed = accessLimiter.take(ip);
+          if (!allowed.ok) {
+            if (isForm) {
+              const small = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null);
+              const parsed = v.safeParse(FormLocale, small?.value);
+              if (parsed.success) locale = parsed.output.locale;
+            }
+            throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, { "retry-after": String(allowed.retryAfterSeconds) });
+          }
+          const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
+          const parsedLocale = v.safeParse(FormLocale, body.value);
+          if (parsedLocale.success) locale = parsedLocale.output.locale;
+          const input = parseWith(AccessResendSchema, body.value, { unprocessable: true });
+          locale = input.locale;
+          const outcome = await resendAccess(write, input.email, deliverySettings(config), now());
+          // Logged without the address; the answer is the same whatever happened.
+          log.info("access resend requested", { outcome });
+          if (outcome === "queued") deps.mailer.wake();
+          if (isForm) return back("sent");
+          const t = createTranslator(locale, COMPILED[locale]);
+          return Response.json({ ok: true, message: t("access.sent") }, { status: 202 });
+        } catch (error) {
+          if (error instanceof HttpError) {
+            if (isForm) return back(error.status === 429 ? "rate-limited" : "invalid");
+            return jsonError(error);
+          }
+          if (isBusyError(error)) {
+            log.warn("access resend not handled: database busy", { error: error instanceof Error ? error.message : String(error) });
+            return busyAnswer(render, request, { page: isForm, locale }, error);
+          }
+          log.error("access resend failed", { error: error instanceof Error ? error.message : String(error) });
+          if (isForm) return back("error");
+          return Response.json({ error: "Could not handle the request right now, please try again" }, { status: 503 });
+        }
+      },
+      { parse: "none" },
+    );
+}

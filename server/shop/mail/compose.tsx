@@ -1,0 +1,92 @@
+import { render, toPlainText } from "@react-email/render";
+import type { ReactElement } from "react";
+import { siteTranslator } from "../../../shared/i18n";
+import { DEFAULT_LOCALE, isLocale, LOCALE_TAGS, type Locale } from "../../../shared/locales";
+import { formatMoney } from "../../../shared/price";
+import { SELLER_TIME_ZONE } from "../../../shared/offer";
+import { pathFor } from "../../../shared/routes";
+import { buildSiteFacts } from "../../../shared/site-facts";
+import type { Config } from "../../platform/config";
+import { COMPILED } from "../../site/locales";
+import { readPayload, type OutboxRow } from "./outbox";
+import type { OutgoingMail } from "./transport";
+import { AccessMail, DemoMail, OwnerMail, RefundMail, type MailContext } from "./templates/messages";
+
+/** Receipts show the seller's local date and time. */
+export const RECEIPT_TIME_ZONE = SELLER_TIME_ZONE;
+
+/** The public unsubscribe address of a lead (the List-Unsubscribe header and the visible link). */
+export const unsubscribeUrl = (baseUrl: string, token: string) => `${baseUrl}/unsubscribe?token=${encodeURIComponent(token)}`;
+
+/** The message written from an outbox row, in the row's language; null when its payload is unreadable. */
+export async function composeMail(row: OutboxRow, config: Config, contexts?: Map<Locale, MailContext>): Promise<OutgoingMail | null> {
+  const locale: Locale = isLocale(row.locale) ? row.locale : DEFAULT_LOCALE;
+  // The sender keeps one context per language: building the facts and Intl formatters is a third
+  // of the cost of a message otherwise.
+  let c = contexts?.get(locale);
+  if (c === undefined) {
+    c = mailContext(config, locale);
+    contexts?.set(locale, c);
+  }
+  const base = { outboxId: row.id, from: config.mail.from, to: row.recipient, messageId: row.messageId, date: row.createdAt };
+  const buyerHeaders = { "Reply-To": config.site.supportEmail };
+
+  switch (row.kind) {
+    case "access": {
+      const p = readPayload("access", row.payload);
+      if (p === null) return null;
+      const guideUrl = c.link(pathFor("guide", locale));
+      return { ...base, ...(await both(<AccessMail c={c} p={p} guideUrl={guideUrl} />)), subject: c.t("mail.access.subject"), headers: buyerHeaders };
+    }
+    case "refund": {
+      const p = readPayload("refund", row.payload);
+      if (p === null) return null;
+      return { ...base, ...(await both(<RefundMail c={c} p={p} />)), subject: c.t("mail.refund.subject", { order: `#${p.orderId}` }), headers: buyerHeaders };
+    }
+    case "demo": {
+      const p = readPayload("demo", row.payload);
+      if (p === null) return null;
+      const unsubscribe = unsubscribeUrl(config.publicBaseUrl, p.unsubscribeToken);
+      const element = <DemoMail c={c} videoUrl={`${config.publicBaseUrl}/demo-video.mp4`} paymentUrl={c.link(pathFor("payment", locale))} unsubscribeUrl={unsubscribe} />;
+      return {
+        ...base,
+        ...(await both(element)),
+        subject: c.t("mail.demo.subject"),
+        // RFC 8058: mail providers offer their own unsubscribe button and POST to this address.
+        headers: { ...buyerHeaders, "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      };
+    }
+    case "owner-sale":
+    case "owner-refund": {
+      const p = readPayload(row.kind, row.payload);
+      if (p === null) return null;
+      const refund = row.kind === "owner-refund";
+      const amount = c.money(p.amountMinor, p.currency);
+      const subject = c.t(refund ? "mail.owner.refundSubject" : "mail.owner.saleSubject", { amount, order: `#${p.orderId}` });
+      return { ...base, ...(await both(<OwnerMail c={c} p={p} refund={refund} />)), subject: p.provider === "test" ? `[TEST] ${subject}` : subject, headers: {} };
+    }
+  }
+}
+
+/** The HTML part, and the plain-text part made from it (rather than rendering the template twice). */
+async function both(element: ReactElement): Promise<{ html: string; text: string }> {
+  const html = await render(element);
+  return { html, text: toPlainText(html) };
+}
+
+export function mailContext(config: Config, locale: Locale): MailContext {
+  const facts = buildSiteFacts(config.site, locale);
+  const bcp47 = LOCALE_TAGS[locale].bcp47;
+  // The zone is named ("CET", "UTC+1"): a buyer elsewhere reads the time right.
+  const dates = new Intl.DateTimeFormat(bcp47, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short", timeZone: RECEIPT_TIME_ZONE });
+  return {
+    locale,
+    t: siteTranslator(locale, COMPILED[locale], facts),
+    siteName: config.site.name,
+    supportEmail: config.site.supportEmail,
+    baseUrl: config.publicBaseUrl,
+    money: (minor, currency) => formatMoney(minor, currency, locale),
+    date: (ms) => dates.format(new Date(ms)),
+    link: (path) => `${config.publicBaseUrl}${path}`,
+  };
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "../../../db/client";
+import { mailOutbox, type MailKind, type MailStatus } from "../../../db/schema";
+import type { DbWriter, Write, WriteOptions } from "../../../db/writer";
+import { LOCALES, type Locale } from "../../../shared/locales";
+
+// The transactional outbox. A message is written by the same transaction as the change it reports
+// (an order paid or refunded, a lead stored), so it exists exactly when the change does; the sender
+// (sender.ts) delivers it afterwards and a crash in between only delays it.
+
+const OrderFacts = {
+  orderId: v.number(),
+  amountMinor: v.number(),
+  currency: v.string(),
+};
+
+/** The owner's notice of a sale or a refund: the same facts either way. */
+const OwnerNotice = v.object({
+  ...OrderFacts,
+  locale: v.picklist(LOCALES),
+  city: v.nullable(v.string()),
+  licenseKey: v.nullable(v.string()),
+  customerEmail: v.nullable(v.string()),
+  provider: v.string(),
+  at: v.number(),
+});
+
+/** What each kind of message needs to be written, frozen when the change happens. */
+export const PAYLOADS = {
+  access: v.object({
+    ...OrderFacts,
+    licenseKey: v.string(),
+    paidAt: v.number(),
+    email: v.string(),
+    // The consent given on the payment page (issue 12); absent from messages queued before it existed.
+    termsAcceptedAt: v.nullish(v.number()),
+    termsVersion: v.nullish(v.string()),
+  }),
+  refund: v.object({ ...OrderFacts, licenseKey: v.nullable(v.string()), refundedAt: v.number() }),
+  demo: v.object({ unsubscribeToken: v.string() }),
+  "owner-sale": OwnerNotice,
+  "owner-refund": OwnerNotice,
+} satisfies Record<MailKind, v.GenericSchema>;
+
+export type MailPayloads = { [K in MailKind]: v.InferOutput<(typeof PAYLOADS)[K]> };
+
+export type NewMail<K extends MailKind = MailKind> = {
+  kind: K;
+  recipient: string;
+  locale: Locale;
+  payload: MailPayloads[K];
+  orderId?: number;
+  leadId?: number;
+};
+
+export type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/** Writes a message to the outbox, due at once; call it inside the transaction of the change it reports. */
+export function enqueueMail<K extends MailKind>(tx: DbWriter, domain: string, mail: NewMail<K>, now: Date): number {
+  const [row] = tx
+    .insert(mailOutbox)
+    .values({
+      kind: mail.kind,
+      recipient: mail.recipient,
+      locale: mail.locale,
+      payload: JSON.stringify(mail.payload),
+      messageId: `<${randomUUID()}@${domain}>`,
+      status: "pending",
+      nextAttemptAt: now,
+      orderId: mail.orderId ?? null,
+      leadId: mail.leadId ?? null,
+      createdAt: now,
+    })
+    .returning({ id: mailOutbox.id })
+    .all();
+  if (row === undefined) throw new Error("outbox insert returned no row");
+  return row.id;
+}
+
+/**
+ * Takes up to `limit` due messages for this sender: each becomes "sending", held by `owner` (this
+ * process id) until `leaseMs` from now, so no other sender on the same data folder takes it
+ * meanwhile; a lease that runs out (a sender that hung) makes the message due again.
+ */
+export function claimDue(write: Write, now: Date, limit: number, leaseMs: number, owner: number): Promise<OutboxRow[]> {
+  return write((tx) => {
+    const due = tx
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(inArray(mailOutbox.status, ["pending", "sending"]), lte(mailOutbox.nextAttemptAt, now)))
+      .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+      .limit(limit)
+      .all();
+    if (due.length === 0) return [];
+    return tx
+      .update(mailOutbox)
+      .set({ status: "sending", leaseOwner: owner, nextAttemptAt: new Date(now.getTime() + leaseMs), attempts: sql`${mailOutbox.attempts} + 1` })
+      .where(inArray(mailOutbox.id, due.map((d) => d.id)))
+      .returning()
+      .all();
+  });
+}
+
+/**
+ * At start-up: messages held by a sender process that no longer exists (killed mid-send) and
+ * messages waiting for a retry are due now, so a restart delivers at once what was left behind.
+ * Rows held by a live process (another server on the same folder) are left to it.
+ */
+export function resumeAfterRestart(write: Write, now: Date, isAlive: (pid: number) => boolean): Promise<number> {
+  return write((tx) => {
+    const held = tx
+      .select({ id: mailOutbox.id, owner: mailOutbox.leaseOwner })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.status, "sending"))
+      .all()
+      .filter((r) => r.owner === null || !isAlive(r.owner))
+      .map((r) => r.id);
+    const orphans = held.length === 0 ? [] : tx.update(mailOutbox).set({ status: "pending", leaseOwner: null, nextAttemptAt: now }).where(inArray(mailOutbox.id, held)).returning({ id: mailOutbox.id }).all();
+    const deferred = tx
+      .update(mailOutbox)
+      .set({ nextAttemptAt: now })
+      .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.nextAttemptAt, now)))
+      .returning({ id: mailOutbox.id })
+      .all();
+    return orphans.length + deferred.length;
+  });
+}
+
+/** What became of a claimed message: sent, to be tried again at a time, or given up for a reason. */
+export type MailOutcome =
+  | { status: "sent"; at: Date }
+  | { status: "pending"; retryAt: Date; reason: string }
+  | { status: Extract<MailStatus, "failed" | "cancelled">; reason: string };
+
+/**
+ * Records the outcome of a claimed message; it leaves this sender's hands. false when the row is
+ * no longer there: erased (on request, or expired) while it was being sent.
+ */
+export async function recordOutcome(write: Write, id: number, outcome: MailOutcome, options?: WriteOptions): Promise<boolean> {
+  const set =
+    outcome.status === "sent"
+      ? { status: outcome.status, leaseOwner: null, sentAt: outcome.at, lastError: null }
+      : outcome.status === "pending"
+        ? { status: outcome.status, leaseOwner: null, nextAttemptAt: outcome.retryAt, lastError: outcome.reason.slice(0, 500) }
+        : { status: outcome.status, leaseOwner: null, lastError: outcome.reason.slice(0, 500) };
+  const updated = await write((tx) => tx.update(mailOutbox).set(set).where(eq(mailOutbox.id, id)).returning({ id: mailOutbox.id }).all(), options);
+  return updated.length > 0;
+}
+
+/** The earliest time a pending message is due, or null when nothing waits. */
+export function nextDueAt(db: Db): Date | null {
+  const row = db
+    .select({ at: mailOutbox.nextAttemptAt })
+    .from(mailOutbox)
+    .where(inArray(mailOutbox.status, ["pending", "sending"]))
+    .orderBy(asc(mailOutbox.nextAttemptAt))
+    .limit(1)
+    .get();
+  return row?.at ?? null;
+}
+
+/** The queue for the owner's CLI, newest first. */
+export function listOutbox(db: Db, limit = 100): OutboxRow[] {
+  return db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(limit).all();
+}
+
+/** Puts a failed (or cancelled) message back in the queue, due now. false when there is no such message or it was sent. */
+export async function retryMail(write: Write, id: number, now: Date): Promise<boolean> {
+  const updated = await write((tx) =>
+    tx
+      .update(mailOutbox)
+      .set({ status: "pending", nextAttemptAt: now, attempts: 0, lastError: null })
+      .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ["failed", "cancelled", "pending"])))
+      .returning({ id: mailOutbox.id })
+      .all(),
+  );
+  return updated.length > 0;
+}
+
+const parseOr = <S extends v.GenericSchema>(schema: S) => (value: unknown): v.InferOutput<S> | null => {
+  const result = v.safeParse(schema, value);
+  return result.success ? result.output : null;
+};
+const READERS: { [K in MailKind]: (value: unknown) => MailPayloads[K] | null } = {
+  access: parseOr(PAYLOADS.access),
+  refund: parseOr(PAYLOADS.refund),
+  demo: parseOr(PAYLOADS.demo),
+  "owner-sale": parseOr(PAYLOADS["owner-sale"]),
+  "owner-refund": parseOr(PAYLOADS["owner-refund"]),
+};
+
+/** The payload of a row, checked against its kind's schema (the row may come from an older version). */
+export function readPayload<K extends MailKind>(kind: K, payload: string): MailPayloads[K] | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  return READERS[kind](parsed);
+}

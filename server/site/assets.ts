@@ -1,0 +1,163 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import type { BunPlugin } from "bun";
+import type { AssetUrls } from "../../shared/page-data";
+import { compressBest, type Bytes, type Compress } from "../platform/http/compress";
+import { PUBLIC_FILES } from "./public-files";
+
+export type Asset = {
+  body: Bytes;
+  type: string;
+  etag: string;
+  /** Content-hashed URL: cache for a year, never revalidate. */
+  immutable: boolean;
+  br?: Bytes;
+  gzip?: Bytes;
+};
+
+export type AssetStore = { urls: AssetUrls; get(pathname: string): Asset | undefined; entries(): [string, Asset][] };
+
+/** A built client file: the bundler already put the content hash in its name. */
+export type ClientFile = { name: string; body: Bytes };
+
+const TYPES: Record<string, string> = {
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  woff2: "font/woff2",
+  png: "image/png",
+  webp: "image/webp",
+  jpg: "image/jpeg",
+  mp4: "video/mp4",
+  svg: "image/svg+xml",
+  txt: "text/plain; charset=utf-8",
+  map: "application/json",
+};
+const COMPRESSIBLE = new Set(["js", "css", "svg", "txt", "map"]);
+
+const FONT_PLACEHOLDER = "/fonts/inter-latin.woff2";
+
+const hashOf = (body: Uint8Array) => createHash("sha256").update(body).digest("hex").slice(0, 12);
+const extOf = (name: string) => name.slice(name.lastIndexOf(".") + 1);
+
+async function makeAsset(body: Bytes, ext: string, immutable: boolean, compress: Compress): Promise<Asset> {
+  const asset: Asset = { body, type: TYPES[ext] ?? "application/octet-stream", etag: `"${hashOf(body)}"`, immutable };
+  if (COMPRESSIBLE.has(ext) && body.byteLength > 512) {
+    const { br, gzip } = await compress(body);
+    asset.br = br;
+    asset.gzip = gzip;
+  }
+  return asset;
+}
+
+/**
+ * All static files in memory, each under a content-hashed URL below /assets/. The demo video is
+ * also served at /demo-video.mp4 (the spec's path), revalidated by ETag since that name never changes.
+ * Text files are compressed at the best levels, all at once on the thread pool (the executable
+ * brings them compressed by the build, so it answers at once).
+ */
+export async function createAssetStore(clientFiles: ClientFile[], compress: Compress = compressBest): Promise<AssetStore> {
+  const byPath = new Map<string, Asset>();
+  const publicUrls: Record<string, string> = {};
+  for (const [key, file] of Object.entries(PUBLIC_FILES)) {
+    const body = new Uint8Array(await Bun.file(file.path).arrayBuffer());
+    const asset = await makeAsset(body, file.ext, true, compress);
+    const url = `/assets/${file.name}-${asset.etag.slice(1, 9)}.${file.ext}`;
+    byPath.set(url, asset);
+    publicUrls[key] = url;
+  }
+
+  let js = "";
+  let css = "";
+  const clientAssets: Promise<void>[] = [];
+  for (const file of clientFiles) {
+    let { name, body } = file;
+    if (name.endsWith(".css")) {
+      // Bun inlines any url() under 128 KB as a data: URI, so the stylesheet names the font by a
+      // fixed address that is swapped here for its hashed URL (and the stylesheet renamed to match).
+      const text = new TextDecoder().decode(body).replaceAll(FONT_PLACEHOLDER, publicUrls.font ?? "");
+      body = new TextEncoder().encode(text);
+      name = `styles-${hashOf(body).slice(0, 8)}.css`;
+    }
+    const url = `/assets/${name}`;
+    clientAssets.push(makeAsset(body, extOf(name), true, compress).then((asset) => void byPath.set(url, asset)));
+    if (/^entry-.*\.js$/.test(name)) js = url;
+    if (name.endsWith(".css")) css = url;
+  }
+  await Promise.all(clientAssets);
+  if (js === "" || css === "") throw new Error("Client bundle is missing its entry script or stylesheet");
+
+  const videoAsset = byPath.get(publicUrls.video ?? "");
+  if (videoAsset) byPath.set("/demo-video.mp4", { ...videoAsset, immutable: false });
+  const faviconAsset = byPath.get(publicUrls.favicon ?? "");
+  if (faviconAsset) byPath.set("/favicon.svg", { ...faviconAsset, immutable: false });
+  byPath.set("/robots.txt", await makeAsset(new TextEncoder().encode("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /checkout/\n"), "txt", false, compress));
+
+  const url = (key: keyof typeof PUBLIC_FILES) => publicUrls[key] ?? "";
+  return assetStoreFrom({
+    urls: {
+      js,
+      css,
+      font: url("font"),
+      poster: url("poster"),
+      video: "/demo-video.mp4",
+      preview640: url("preview640"),
+      preview960: url("preview960"),
+      preview1280: url("preview1280"),
+      ogImage: url("ogImage"),
+      favicon: url("favicon"),
+      appleTouchIcon: url("appleTouchIcon"),
+    },
+    files: [...byPath.entries()],
+  });
+}
+
+/** Everything an asset store holds, as plain data: a second server process gets it from the first. */
+export type AssetSnapshot = { urls: AssetUrls; files: [string, Asset][] };
+
+export function assetStoreFrom(snapshot: AssetSnapshot): AssetStore {
+  const byPath = new Map(snapshot.files);
+  return { urls: snapshot.urls, get: (pathname) => byPath.get(pathname), entries: () => [...byPath.entries()] };
+}
+
+const CLIENT_ENTRY = join(import.meta.dir, "..", "..", "client", "entry.ts");
+const CLIENT_STYLES = join(import.meta.dir, "..", "..", "client", "styles.css");
+
+/**
+ * The browser formats texts the server has already parsed (server/site/locales.ts), so intl-messageformat
+ * gets FormatJS's parser-less build of its parser module: the same syntax-tree helpers, and a
+ * `parse` that throws, in place of about 12 KB (compressed) of parser.
+ */
+const withoutIcuParser: BunPlugin = {
+  name: "without-icu-parser",
+  setup(build) {
+    const noParser = Bun.resolveSync("@formatjs/icu-messageformat-parser/no-parser.js", import.meta.dir);
+    build.onResolve({ filter: /^@formatjs\/icu-messageformat-parser$/ }, () => ({ path: noParser }));
+  },
+};
+
+/**
+ * Bundles the browser code in memory (used when running from source; the executable embeds the
+ * result): the entry (the islands' loader), and a chunk per island and per shared dependency
+ * (React among them) that the loader imports when a page needs it.
+ */
+export async function buildClient(): Promise<ClientFile[]> {
+  const result = await Bun.build({
+    entrypoints: [CLIENT_ENTRY, CLIENT_STYLES],
+    target: "browser",
+    format: "esm",
+    minify: true,
+    splitting: true,
+    naming: { entry: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]" },
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    plugins: [withoutIcuParser],
+    // Keep the font a file of its own (Bun would inline it into the CSS as a data: URL).
+    external: [FONT_PLACEHOLDER],
+    throw: false,
+  });
+  if (!result.success) {
+    throw new Error(`Client build failed:\n${result.logs.map(String).join("\n")}`);
+  }
+  return Promise.all(
+    result.outputs.map(async (out) => ({ name: out.path.replace(/^.*\//, ""), body: new Uint8Array(await out.arrayBuffer()) })),
+  );
+}

@@ -1,0 +1,21 @@
+import { formatTermsVersion, TERMS_VERSION, type LegalFacts } from "../../shared/legal";
+import type { Locale } from "../../shared/locales";
+import type { Config } from "../platform/config";
+
+/**
+ * What the legal pages state, from the configuration of the running site: who sells, and what the
+ * site really does (which payment provider, which chat assistant, how long data is kept), so that
+ * every sentence of the privacy policy and the terms is true of this installation.
+ */
+export function legalFacts(config: Config, locale: Locale): LegalFacts {
+  return {
+    identity: config.legal,
+    termsVersion: TERMS_VERSION,
+    termsVersionDate: formatTermsVersion(TERMS_VERSION, locale),
+    activationLimit: config.licenseActivationLimit,
+    retention: config.retention,
+    payment: config.stripe !== undefined ? "stripe" : "test",
+    chat: config.anthropic !== undefined ? "claude" : "offline",
+    smtp: config.mail.smtpUrl !== undefined,
+  };
+}

@@ -1,0 +1,44 @@
+import { parse, TYPE } from "@formatjs/icu-messageformat-parser";
+import en from "../../locales/en.json";
+import es from "../../locales/es.json";
+import fr from "../../locales/fr.json";
+import it from "../../locales/it.json";
+import type { CompiledMessage, MessageKey, Messages } from "../../shared/i18n";
+import type { Locale } from "../../shared/locales";
+
+/** The texts as written (ICU MessageFormat source): what the compiled catalogues below come from. */
+export const SOURCE_MESSAGES: Record<Locale, Messages> = { fr, en, it, es };
+
+/**
+ * ICU source text to what the translator formats without a parser: the text itself when it has no
+ * placeholder (once the parser has resolved its quoting), else its syntax tree.
+ */
+export function compileMessage(source: string): CompiledMessage {
+  const ast = parse(source, { ignoreTag: true });
+  let text = "";
+  for (const element of ast) {
+    if (element.type !== TYPE.literal) return ast;
+    text += element.value;
+  }
+  return text;
+}
+
+export type CompiledCatalogue = Record<MessageKey, CompiledMessage>;
+
+function compileCatalogue(messages: Messages): CompiledCatalogue {
+  const compiled: CompiledCatalogue = { ...messages };
+  for (const key of Object.keys(messages)) {
+    if (isMessageKey(messages, key)) compiled[key] = compileMessage(messages[key]);
+  }
+  return compiled;
+}
+
+const isMessageKey = (messages: Messages, key: string): key is MessageKey => key in messages;
+
+/** Every language's texts, parsed once when the server starts (and so never in the browser). */
+export const COMPILED: Record<Locale, CompiledCatalogue> = {
+  fr: compileCatalogue(fr),
+  en: compileCatalogue(en),
+  it: compileCatalogue(it),
+  es: compileCatalogue(es),
+};

@@ -1,0 +1,36 @@
+import { eq } from "drizzle-orm";
+import { siteSettings } from "../../db/schema";
+import type { Db } from "../../db/client";
+import type { Write } from "../../db/writer";
+import { defaultOfferEnd } from "../../shared/offer";
+import type { Config } from "../platform/config";
+
+const FIRST_STARTED_AT = "first_started_at";
+
+/**
+ * When the site first started on this data folder, recorded by the first start and read by every
+ * later one. The insert that does nothing when the row exists, and the read, are one transaction:
+ * two processes starting at once agree on whichever committed first.
+ */
+export async function firstStartedAt(write: Write, now: Date, db?: Db): Promise<Date> {
+  // Once recorded it is only read: a restart, or a second process, then needs no write lock (the
+  // owner may be holding it from the sqlite3 CLI).
+  const recorded = db?.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, FIRST_STARTED_AT)).get()?.value;
+  const value = recorded ?? await write((tx) => {
+    tx.insert(siteSettings).values({ key: FIRST_STARTED_AT, value: String(now.getTime()), createdAt: now }).onConflictDoNothing().run();
+    return tx.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, FIRST_STARTED_AT)).get()?.value;
+  });
+  const ms = Number(value);
+  if (value === undefined || !Number.isFinite(ms)) throw new Error(`site_settings.${FIRST_STARTED_AT} is not a time: ${value}`);
+  return new Date(ms);
+}
+
+/**
+ * The configuration with the early-bird offer's end settled: OFFER_ENDS_AT when the owner set it,
+ * otherwise DEFAULT_OFFER_DAYS after the first start (so the specification's "two weeks" is true
+ * out of the box, and stays the same two weeks across restarts).
+ */
+export async function withOfferEnd(config: Config, write: Write, now: Date, db?: Db): Promise<Config> {
+  if (config.site.offerEndsAt !== null) return config;
+  return { ...config, site: { ...config.site, offerEndsAt: defaultOfferEnd(await firstStartedAt(write, now, db)) } };
+}

@@ -1,0 +1,160 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import type { SuccessOrder, View } from "../../../shared/page-data";
+import { LOCALES, type Locale } from "../../../shared/locales";
+import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../../../shared/routes";
+import { successOrder } from "../../shop/checkout/success-order";
+import type { AppDeps } from "../../deps";
+import { POST_ONLY_API } from "../../platform/http/api-paths";
+import type { Config } from "../../platform/config";
+import { legalFacts } from "../legal";
+import { purchasesInNotice } from "../../shop/social-proof/service";
+import { requestContext } from "../../platform/http/context";
+import { serveAsset } from "./static";
+import type { StaticPageRef, StaticPages } from "./static-pages";
+
+const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid", "consent"]));
+const AccessStatus = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
+const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
+const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));
+
+/**
+ * The view of a page when it depends only on its route, language and query (the flags a plain form
+ * post comes back with are picklists, so each page has a few variants at most); null for the
+ * success page of an order, which reads the database.
+ */
+export function staticViewFor(match: RouteMatch, query: URLSearchParams, config: Config): View | null {
+  switch (match.page) {
+    case "landing": {
+      const lead = v.safeParse(LeadFlag, query.get("lead") ?? undefined);
+      return { page: "landing", lead: lead.success ? lead.output : undefined };
+    }
+    case "payment": {
+      const error = v.safeParse(PaymentError, query.get("error") ?? undefined);
+      return {
+        page: "payment",
+        error: error.success ? error.output : query.has("error") ? "provider" : undefined,
+        // The test checkout's card page says it next to its own name and city fields.
+        purchaseNotice: config.stripe !== undefined && purchasesInNotice(config),
+      };
+    }
+    case "success":
+      return query.has("session_id") ? null : { page: "success", order: { state: "none" } };
+    case "canceled":
+      return { page: "canceled" };
+    case "access": {
+      const status = v.safeParse(AccessStatus, query.get("status") ?? undefined);
+      return { page: "access", status: status.success ? status.output : undefined };
+    }
+    case "guide":
+      return { page: "guide" };
+    case "legal-notice":
+      return { page: "legal-notice", legal: legalFacts(config, match.locale) };
+    case "terms":
+      return { page: "terms", legal: legalFacts(config, match.locale) };
+    case "privacy":
+      return { page: "privacy", legal: legalFacts(config, match.locale) };
+  }
+}
+
+/**
+ * Most requests are a GET of a page without a query, whose view is known before any request: they
+ * are answered from memory before Elysia's routing and request context (app.ts), which cost more
+ * than the answer itself (security headers are in the page's answer). Undefined for anything else.
+ */
+export function plainPageAnswers(staticPages: StaticPages, config: Config): (request: Request) => Response | Promise<Response> | undefined {
+  const plainPages = new Map<string, { view: View; locale: Locale }>();
+  for (const page of PAGE_IDS) {
+    for (const locale of LOCALES) {
+      const view = staticViewFor({ page, locale }, new URLSearchParams(), config);
+      if (view !== null) plainPages.set(pathFor(page, locale), { view, locale });
+    }
+  }
+  return (request) => {
+    if (request.method !== "GET" && request.method !== "HEAD") return undefined;
+    const path = plainPathOf(request.url);
+    const plain = path === null ? undefined : plainPages.get(path);
+    // A URL that does not parse (an unusable Host header) is the Host guard's to answer.
+    if (plain === undefined || !URL.canParse(request.url)) return undefined;
+    return staticPages.respond(request, plain.view, plain.locale);
+  };
+}
+
+/** The path of an absolute URL without query (`http://host/en` → `/en`); null when it has one. */
+function plainPathOf(url: string): string | null {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1 || url.includes("?", start)) return null;
+  return url.slice(start);
+}
+
+/** Every page of the route table in every language without a query, and the 404 page: rendered ahead. */
+export function staticPageRefs(config: Config): StaticPageRef[] {
+  const none = new URLSearchParams();
+  const refs: StaticPageRef[] = [];
+  for (const locale of LOCALES) {
+    for (const page of PAGE_IDS) {
+      const view = staticViewFor({ page, locale }, none, config);
+      if (view !== null) refs.push({ view, locale });
+    }
+    refs.push({ view: { page: "not-found" }, locale, status: 404 });
+  }
+  return refs;
+}
+
+/** The site's pages in four languages, the static files, and the 404 page for everything else. */
+export function pagesController(deps: AppDeps) {
+  const { render, assets, log, staticPages } = deps;
+
+  // The success page of an order: rendered per request, never kept by a cache.
+  const orderPage = async (request: Request, locale: Locale, sessionId: string) => {
+    const id = v.safeParse(SessionId, sessionId);
+    const order: SuccessOrder = id.success ? await successOrder(deps, id.output) : { state: "unknown" };
+    return render({
+      view: { page: "success", order },
+      locale,
+      acceptEncoding: request.headers.get("accept-encoding"),
+      // Switching language on that page keeps the order it is about.
+      query: `?session_id=${encodeURIComponent(sessionId)}`,
+    });
+  };
+
+  const app = new Elysia({ name: "pages" }).use(requestContext(deps.config));
+  for (const page of PAGE_IDS) {
+    for (const locale of LOCALES) {
+      // Most requests have no query: their view is known before any request.
+      const plain = staticViewFor({ page, locale }, new URLSearchParams(), deps.config);
+      app.get(pathFor(page, locale), ({ request }) => {
+        const queryAt = request.url.indexOf("?");
+        if (plain !== null && queryAt === -1) return staticPages.respond(request, plain, locale);
+        const query = new URLSearchParams(queryAt === -1 ? "" : request.url.slice(queryAt + 1));
+        const view = staticViewFor({ page, locale }, query, deps.config);
+        if (view !== null) return staticPages.respond(request, view, locale);
+        return orderPage(request, locale, query.get("session_id") ?? "");
+      });
+    }
+  }
+
+  return app
+    .get("/healthz", () => ({ ok: true }))
+    .get("*", ({ request, path }) => {
+      if (path.startsWith("/api/")) {
+        // The API answers in JSON, also to a GET it does not serve.
+        if (POST_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { allow: "POST" } });
+        return Response.json({ error: "Not found" }, { status: 404 });
+      }
+      const asset = assets.get(path);
+      if (asset !== undefined) return serveAsset(request, asset);
+      // A redundant /fr prefix: send to the canonical path. (Elysia already serves `/en/` as `/en`.)
+      const match = matchPath(path) ?? (path === "/fr" || path.startsWith("/fr/") ? matchPath(path.slice(3) || "/") : null);
+      // A relative Location: never built from the request's Host header.
+      if (match !== null) return new Response(null, { status: 308, headers: { location: pathFor(match.page, match.locale) } });
+      return notFound(request, path);
+    });
+
+  function notFound(request: Request, path: string) {
+    // A probe may send a path of many kilobytes: the log keeps enough of it to recognise.
+    log.warn("404 page not found", { path: path.length > 200 ? `${path.slice(0, 200)}…` : path });
+    // The same for every unknown path of a language: rendered once, not once per probe.
+    return staticPages.respond(request, { page: "not-found" }, localeOfPath(path), 404);
+  }
+}
