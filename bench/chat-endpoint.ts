@@ -23,6 +23,8 @@ for (const accept of ["application/json", "text/event-stream"]) {
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
-  console.log(`${accept}: p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms over ${times.length} requests`);
+  console.log(
+    `${accept}: p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms over ${times.length} requests`,
+  );
 }
 site.close();

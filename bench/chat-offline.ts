@@ -36,7 +36,9 @@ function score(name: string, set: readonly ChatQuestion[], answerOf: (q: ChatQue
     }
     if (verdict.yesToNo) yesToNo += 1;
     if (listMisses && !verdict.right) {
-      console.log(`  MISS [${question.lang}${question.page ? ` on ${question.page} page` : ""}] ${question.q} (${question.intent}): ${verdict.problems.join(", ")}\n       -> ${answer}`);
+      console.log(
+        `  MISS [${question.lang}${question.page ? ` on ${question.page} page` : ""}] ${question.q} (${question.intent}): ${verdict.problems.join(", ")}\n       -> ${answer}`,
+      );
     }
   }
   console.log(`\n${name}: ${share(all)} right, "yes" to a "no" question: ${yesToNo}`);
@@ -70,4 +72,6 @@ for (let round = 0; round < 50; round++) {
   }
 }
 times.sort((a, b) => a - b);
-console.log(`\nfirst answer (builds the indexes) ${buildMs.toFixed(1)} ms; answer time p50 ${(percentile(times, 50) * 1000).toFixed(0)} µs, p99 ${(percentile(times, 99) * 1000).toFixed(0)} µs over ${times.length} answers`);
+console.log(
+  `\nfirst answer (builds the indexes) ${buildMs.toFixed(1)} ms; answer time p50 ${(percentile(times, 50) * 1000).toFixed(0)} µs, p99 ${(percentile(times, 99) * 1000).toFixed(0)} µs over ${times.length} answers`,
+);

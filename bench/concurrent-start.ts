@@ -9,20 +9,39 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MIGRATIONS } from "../db/migrations";
 
-const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "3" }, servers: { type: "string", default: "20" }, "first-port": { type: "string", default: "4410" } } });
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    servers: { type: "string", default: "20" },
+    "first-port": { type: "string", default: "4410" },
+  },
+});
 const root = join(import.meta.dir, "..");
 const servers = Number(args.servers);
 
 async function startOne(dataDir: string, port: number): Promise<{ up: boolean; why: string }> {
   const proc = Bun.spawn([process.execPath, "run", "server/main.ts"], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "error",
+    },
     stdout: "ignore",
     stderr: "pipe",
   });
   try {
     for (let i = 0; i < 1200; i++) {
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return { up: true, why: "" };
+      if (
+        await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return { up: true, why: "" };
       if (proc.exitCode !== null) {
         const stderr = await new Response(proc.stderr).text();
         return { up: false, why: stderr.split("\n").find((l) => /error|locked|exists/i.test(l)) ?? `exit ${proc.exitCode}` };
@@ -52,7 +71,9 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     const ok = results.filter((r) => r.up).length;
     total += servers;
     up += ok;
-    console.log(`round ${round}: ${ok} of ${servers} started (${seconds.toFixed(1)} s), migrations applied ${applied} (expected ${MIGRATIONS.length}), journal ${mode}`);
+    console.log(
+      `round ${round}: ${ok} of ${servers} started (${seconds.toFixed(1)} s), migrations applied ${applied} (expected ${MIGRATIONS.length}), journal ${mode}`,
+    );
     for (const r of results.filter((r) => !r.up)) console.log(`  failed: ${r.why}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

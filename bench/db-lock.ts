@@ -12,7 +12,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startBenchServer } from "./load";
 
-const { values: args } = parseArgs({ options: { port: { type: "string", default: "4400" }, "hold-ms": { type: "string", default: "12000" }, root: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: { port: { type: "string", default: "4400" }, "hold-ms": { type: "string", default: "12000" }, root: { type: "string" } },
+});
 const root = args.root ?? join(import.meta.dir, "..");
 const holdMs = Number(args["hold-ms"]);
 const dataDir = mkdtempSync(join(tmpdir(), "bench-db-lock-"));
@@ -26,7 +28,11 @@ async function holdLock(ms: number): Promise<{ how: string; released: Promise<nu
   const proc =
     cli !== null
       ? Bun.spawn([cli, dbPath], { stdin: "pipe", stdout: "pipe", stderr: "inherit" })
-      : Bun.spawn([process.execPath, "run", join(import.meta.dir, "../test/support/hold-db-lock.ts"), dbPath, String(ms)], { stdin: "ignore", stdout: "pipe", stderr: "inherit" });
+      : Bun.spawn([process.execPath, "run", join(import.meta.dir, "../test/support/hold-db-lock.ts"), dbPath, String(ms)], {
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "inherit",
+        });
   if (cli !== null && proc.stdin !== undefined && typeof proc.stdin !== "number") {
     proc.stdin.write("BEGIN IMMEDIATE;\nSELECT 'locked';\n");
     proc.stdin.flush();
@@ -58,7 +64,12 @@ try {
   // One test checkout per moment, opened before the lock (opening one writes its pending order).
   const cardPages: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const start = await fetch(`${base}/api/payment`, { method: "POST", headers: form, body: "locale=fr&acceptTerms=yes", redirect: "manual" });
+    const start = await fetch(`${base}/api/payment`, {
+      method: "POST",
+      headers: form,
+      body: "locale=fr&acceptTerms=yes",
+      redirect: "manual",
+    });
     cardPages.push(start.headers.get("location") ?? "");
   }
   // Warm: the first render of / is cached afterwards, as on a server that has been up a while.
@@ -83,13 +94,25 @@ try {
       probe(moment, "GET /healthz", () => fetch(`${base}/healthz`)),
       probe(moment, "GET /", () => fetch(`${base}/`)),
       probe(moment, "POST /api/leads (JSON)", () =>
-        fetch(`${base}/api/leads`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `lock-${i}@example.com`, source: "exit_popup", ip_hash: null, locale: "fr" }) }),
+        fetch(`${base}/api/leads`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: `lock-${i}@example.com`, source: "exit_popup", ip_hash: null, locale: "fr" }),
+        }),
       ),
       probe(moment, "test payment (card form)", () =>
         fetch(`${base}${cardPages[i]}`, {
           method: "POST",
           headers: form,
-          body: new URLSearchParams({ email: `buyer-${i}@example.com`, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes" }).toString(),
+          body: new URLSearchParams({
+            email: `buyer-${i}@example.com`,
+            name: "Camille Durand",
+            city: "Lyon",
+            card: "4242 4242 4242 4242",
+            expiry: "12/34",
+            cvc: "123",
+            terms: "yes",
+          }).toString(),
           redirect: "manual",
         }),
       ),
@@ -109,7 +132,9 @@ try {
 
   console.log(`${"moment".padEnd(22)} ${"request".padEnd(26)} ${"sent at".padStart(8)} ${"status".padStart(6)} ${"latency".padStart(10)}`);
   for (const p of probes.sort((a, b) => a.startedAt - b.startedAt || a.name.localeCompare(b.name))) {
-    console.log(`${p.moment.padEnd(22)} ${p.name.padEnd(26)} ${`${p.startedAt.toFixed(2)} s`.padStart(8)} ${String(p.status).padStart(6)} ${`${p.ms.toFixed(1)} ms`.padStart(10)}`);
+    console.log(
+      `${p.moment.padEnd(22)} ${p.name.padEnd(26)} ${`${p.startedAt.toFixed(2)} s`.padStart(8)} ${String(p.status).padStart(6)} ${`${p.ms.toFixed(1)} ms`.padStart(10)}`,
+    );
   }
   const fiveHundreds = probes.filter((p) => p.status === 500);
   console.log(`\n500 answers: ${fiveHundreds.length}`);

@@ -14,15 +14,34 @@ const port = process.argv[3] === undefined ? undefined : Number(process.argv[3])
 
 /** Lighthouse's mobile network (slow 4G) and a plain broadband line; the CPU is not slowed. */
 const DEVICES = [
-  { name: "phone 360x740 @2x", viewport: { width: 360, height: 740 }, scale: 2, network: { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 }, label: "1.6 Mbit/s, 150 ms RTT" },
-  { name: "computer 1280x800 @1x", viewport: { width: 1280, height: 800 }, scale: 1, network: { latency: 40, downloadThroughput: (10 * 1024 * 1024) / 8, uploadThroughput: (5 * 1024 * 1024) / 8 }, label: "10 Mbit/s, 40 ms RTT" },
+  {
+    name: "phone 360x740 @2x",
+    viewport: { width: 360, height: 740 },
+    scale: 2,
+    network: { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 },
+    label: "1.6 Mbit/s, 150 ms RTT",
+  },
+  {
+    name: "computer 1280x800 @1x",
+    viewport: { width: 1280, height: 800 },
+    scale: 1,
+    network: { latency: 40, downloadThroughput: (10 * 1024 * 1024) / 8, uploadThroughput: (5 * 1024 * 1024) / 8 },
+    label: "10 Mbit/s, 40 ms RTT",
+  },
 ] as const;
 
 type Load = { bytes: number; images: string[]; lcp: number; lcpElement: string; cls: number };
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-first-screen-"));
-const server = await startBenchServer([process.execPath, "run", join(root, "server/main.ts")], { DATA_DIR: dataDir, PORT: String(port) }, root);
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+const server = await startBenchServer(
+  [process.execPath, "run", join(root, "server/main.ts")],
+  { DATA_DIR: dataDir, PORT: String(port) },
+  root,
+);
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
 
 async function loadOnce(device: (typeof DEVICES)[number], path: string): Promise<Load> {
   const context = await browser.newContext({ viewport: device.viewport, deviceScaleFactor: device.scale });
@@ -33,7 +52,10 @@ async function loadOnce(device: (typeof DEVICES)[number], path: string): Promise
       for (const entry of list.getEntries()) {
         seen.lcp = entry.startTime;
         const element: unknown = Reflect.get(entry, "element");
-        seen.lcpElement = element instanceof Element ? `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(" ")[0]}` : ""} in ${element.parentElement?.className || element.parentElement?.tagName.toLowerCase()}` : "?";
+        seen.lcpElement =
+          element instanceof Element
+            ? `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(" ")[0]}` : ""} in ${element.parentElement?.className || element.parentElement?.tagName.toLowerCase()}`
+            : "?";
       }
     }).observe({ type: "largest-contentful-paint", buffered: true });
     new PerformanceObserver((list) => {
@@ -54,7 +76,13 @@ async function loadOnce(device: (typeof DEVICES)[number], path: string): Promise
   });
   const images: string[] = [];
   page.on("request", (request) => {
-    if (counting && request.resourceType() === "image") images.push(request.url().replace(server.base, "").replace(/^data:.*/, "data: (inline)"));
+    if (counting && request.resourceType() === "image")
+      images.push(
+        request
+          .url()
+          .replace(server.base, "")
+          .replace(/^data:.*/, "data: (inline)"),
+      );
   });
   await page.goto(server.base + path, { waitUntil: "load" });
   counting = false;
@@ -76,8 +104,16 @@ try {
       console.log(`${device.name} ${path} (${device.label}; median of ${runs}, empty cache):`);
       console.log(`  downloaded before load  ${(median(loads.map((l) => l.bytes)) / 1024).toFixed(1).padStart(7)} KiB`);
       console.log(`  images requested        ${last.images.length === 0 ? "none" : last.images.join(", ")}`);
-      console.log(`  LCP                     ${median(loads.map((l) => l.lcp)).toFixed(0).padStart(7)} ms  (${last.lcpElement})`);
-      console.log(`  CLS                     ${median(loads.map((l) => l.cls)).toFixed(3).padStart(7)}`);
+      console.log(
+        `  LCP                     ${median(loads.map((l) => l.lcp))
+          .toFixed(0)
+          .padStart(7)} ms  (${last.lcpElement})`,
+      );
+      console.log(
+        `  CLS                     ${median(loads.map((l) => l.cls))
+          .toFixed(3)
+          .padStart(7)}`,
+      );
     }
   }
 } finally {

@@ -29,7 +29,11 @@ function recordTransfers(cdp: CDPSession): () => Row[] {
 }
 
 async function visit(base: string, path: string, scroll: boolean): Promise<Row[]> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
   try {
     const context = await browser.newContext({
       viewport: { width: 360, height: 740 },
@@ -63,7 +67,18 @@ async function visit(base: string, path: string, scroll: boolean): Promise<Row[]
   }
 }
 
-const kind = (row: Row) => (row.type === "Script" ? "JS" : row.type === "Stylesheet" ? "CSS" : row.type === "Document" ? "HTML" : row.type === "Font" ? "font" : row.type === "Image" ? "images" : "other");
+const kind = (row: Row) =>
+  row.type === "Script"
+    ? "JS"
+    : row.type === "Stylesheet"
+      ? "CSS"
+      : row.type === "Document"
+        ? "HTML"
+        : row.type === "Font"
+          ? "font"
+          : row.type === "Image"
+            ? "images"
+            : "other";
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1).padStart(6)} KB`;
 
 function report(title: string, rows: Row[], budget: { total: number; js?: number }) {

@@ -18,7 +18,14 @@ import { holdDbLock } from "../test/support/db-lock";
 import { rawRequest } from "../test/server/raw-http";
 
 const { values: args } = parseArgs({
-  options: { locked: { type: "boolean", default: false }, count: { type: "string", default: "3000" }, seed: { type: "string", default: "11" }, port: { type: "string", default: "4403" }, url: { type: "string" }, concurrency: { type: "string", default: "16" } },
+  options: {
+    locked: { type: "boolean", default: false },
+    count: { type: "string", default: "3000" },
+    seed: { type: "string", default: "11" },
+    port: { type: "string", default: "4403" },
+    url: { type: "string" },
+    concurrency: { type: "string", default: "16" },
+  },
 });
 const COUNT = Number(args.count);
 
@@ -36,33 +43,99 @@ const chance = (p: number) => random() < p;
 
 const METHODS = ["GET", "GET", "POST", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
 const PATHS = [
-  "/", "/en", "/it/", "/es", "/fr", "/fr/paiement", "/paiement", "/en/paiement", "/payment-success", "/en/payment-success?session_id=cs_test_nope",
-  "/payment-success?session_id=%00%ff", "/payment-canceled", "/guide", "/cgv", "/mentions-legales", "/confidentialite", "/healthz", "/xxxx/healthz",
-  "/api/leads", "/zz/api/leads", "/api/payment", "/api/chat", "/api/stripe/webhook", "/api/social-proof", "/api/licenses/verify",
-  "/api/licenses/activate", "/api/licenses/deactivate", "/api/access/resend", "/unsubscribe", "/unsubscribe?token=0123456789abcdef0123456789abcdef",
-  "/unsubscribe?token=../../etc/passwd", "/checkout/test/cs_test_abc", "/checkout/test/%2e%2e%2f", "/assets/../server/main.ts", "/demo-video.mp4",
-  "/favicon.ico", "/robots.txt", "/.env", "/wp-login.php", "/%ff%fe", "/a/b/c/d/e/f/g", "//double//slash", "/api/", "/api/nope",
+  "/",
+  "/en",
+  "/it/",
+  "/es",
+  "/fr",
+  "/fr/paiement",
+  "/paiement",
+  "/en/paiement",
+  "/payment-success",
+  "/en/payment-success?session_id=cs_test_nope",
+  "/payment-success?session_id=%00%ff",
+  "/payment-canceled",
+  "/guide",
+  "/cgv",
+  "/mentions-legales",
+  "/confidentialite",
+  "/healthz",
+  "/xxxx/healthz",
+  "/api/leads",
+  "/zz/api/leads",
+  "/api/payment",
+  "/api/chat",
+  "/api/stripe/webhook",
+  "/api/social-proof",
+  "/api/licenses/verify",
+  "/api/licenses/activate",
+  "/api/licenses/deactivate",
+  "/api/access/resend",
+  "/unsubscribe",
+  "/unsubscribe?token=0123456789abcdef0123456789abcdef",
+  "/unsubscribe?token=../../etc/passwd",
+  "/checkout/test/cs_test_abc",
+  "/checkout/test/%2e%2e%2f",
+  "/assets/../server/main.ts",
+  "/demo-video.mp4",
+  "/favicon.ico",
+  "/robots.txt",
+  "/.env",
+  "/wp-login.php",
+  "/%ff%fe",
+  "/a/b/c/d/e/f/g",
+  "//double//slash",
+  "/api/",
+  "/api/nope",
 ];
 const CONTENT_TYPES = [
-  "application/json", "application/json; charset=utf-8", "application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x",
-  "application/xml", "application/json; charset=utf-16", "", "*/*", "application/x-www-form-urlencoded; charset=latin1",
+  "application/json",
+  "application/json; charset=utf-8",
+  "application/x-www-form-urlencoded",
+  "text/plain",
+  "multipart/form-data; boundary=x",
+  "application/xml",
+  "application/json; charset=utf-16",
+  "",
+  "*/*",
+  "application/x-www-form-urlencoded; charset=latin1",
 ];
 const HOSTS = ["127.0.0.1", "a", "a b", "", "a:99999", "@evil", "x".repeat(300), "localhost:1", "[::1]", "exemple.com"];
 
 function body(): string | Uint8Array<ArrayBuffer> {
   switch (Math.floor(random() * 12)) {
-    case 0: return "";
-    case 1: return JSON.stringify({ email: `fuzz${Math.floor(random() * 1e6)}@example.com`, source: "exit_popup", ip_hash: null, locale: pick(["fr", "en", "xx"]) });
-    case 2: return "{ not json";
-    case 3: return JSON.stringify(null);
-    case 4: return "[".repeat(5000) + "]".repeat(5000);
-    case 5: return "x".repeat(pick([5_000, 70_000, 600_000, 2_000_000]));
-    case 6: return "email=a%40b.c&source=exit_popup&locale=fr&locale=en&%ff=%00";
-    case 7: return JSON.stringify({ messages: [{ role: pick(["user", "assistant", "system"]), content: "x".repeat(pick([1, 999, 5000])) }], locale: "fr" });
-    case 8: return JSON.stringify({ key: "ABCDE-FGHIJ-KLMNO-PQRST-UVWXY", instanceName: "\u0000\u202e" });
-    case 9: return JSON.stringify({ id: 42, type: "checkout.session.completed", data: { object: null } });
-    case 10: return Uint8Array.from({ length: 512 }, () => Math.floor(random() * 256));
-    default: return JSON.stringify({ __proto__: { polluted: true }, constructor: { prototype: {} } });
+    case 0:
+      return "";
+    case 1:
+      return JSON.stringify({
+        email: `fuzz${Math.floor(random() * 1e6)}@example.com`,
+        source: "exit_popup",
+        ip_hash: null,
+        locale: pick(["fr", "en", "xx"]),
+      });
+    case 2:
+      return "{ not json";
+    case 3:
+      return JSON.stringify(null);
+    case 4:
+      return "[".repeat(5000) + "]".repeat(5000);
+    case 5:
+      return "x".repeat(pick([5_000, 70_000, 600_000, 2_000_000]));
+    case 6:
+      return "email=a%40b.c&source=exit_popup&locale=fr&locale=en&%ff=%00";
+    case 7:
+      return JSON.stringify({
+        messages: [{ role: pick(["user", "assistant", "system"]), content: "x".repeat(pick([1, 999, 5000])) }],
+        locale: "fr",
+      });
+    case 8:
+      return JSON.stringify({ key: "ABCDE-FGHIJ-KLMNO-PQRST-UVWXY", instanceName: "\u0000\u202e" });
+    case 9:
+      return JSON.stringify({ id: 42, type: "checkout.session.completed", data: { object: null } });
+    case 10:
+      return Uint8Array.from({ length: 512 }, () => Math.floor(random() * 256));
+    default:
+      return JSON.stringify({ __proto__: { polluted: true }, constructor: { prototype: {} } });
   }
 }
 
@@ -71,7 +144,9 @@ type Outcome = { status: number | null; retryAfter: boolean; request: string; cl
 
 async function viaFetch(base: string): Promise<Outcome> {
   const method = pick(METHODS);
-  const path = chance(0.05) ? `/${"a".repeat(16_000)}` : pick(PATHS) + (chance(0.2) ? `?q=${encodeURIComponent("'\"<script>")}&lead=${pick(["sent", "x"])}` : "");
+  const path = chance(0.05)
+    ? `/${"a".repeat(16_000)}`
+    : pick(PATHS) + (chance(0.2) ? `?q=${encodeURIComponent("'\"<script>")}&lead=${pick(["sent", "x"])}` : "");
   const headers: Record<string, string> = {};
   const type = pick(CONTENT_TYPES);
   if (type !== "") headers["content-type"] = type;
@@ -79,7 +154,7 @@ async function viaFetch(base: string): Promise<Outcome> {
   if (chance(0.15)) headers["sec-fetch-site"] = pick(["cross-site", "same-site", "none", "same-origin", "bogus"]);
   if (chance(0.15)) headers["accept-encoding"] = pick(["br", "gzip;q=0", "*", "identity;q=0, *;q=0", "x".repeat(2000)]);
   if (chance(0.1)) headers["x-forwarded-for"] = pick(["1.2.3.4", "junk", "::ffff:10.0.0.1, 8.8.8.8"]);
-  if (chance(0.1)) headers["stripe-signature"] = pick(["t=1,v1=abc", "", "t=99999999999,v1=" + "0".repeat(64)]);
+  if (chance(0.1)) headers["stripe-signature"] = pick(["t=1,v1=abc", "", `t=99999999999,v1=${"0".repeat(64)}`]);
   if (chance(0.1)) headers.accept = "text/event-stream";
   const withBody = method !== "GET" && method !== "HEAD";
   const payload = withBody ? body() : undefined;
@@ -99,7 +174,8 @@ async function viaRawTcp(base: string): Promise<Outcome> {
   const path = pick(PATHS);
   const host = pick(HOSTS);
   const version = pick(["1.1", "1.1", "1.0"]);
-  const payload = method === "POST" || method === "FOO" ? pick(['{"email":"raw@example.com","source":"exit_popup"}', "{bad", "x".repeat(100_000)]) : "";
+  const payload =
+    method === "POST" || method === "FOO" ? pick(['{"email":"raw@example.com","source":"exit_popup"}', "{bad", "x".repeat(100_000)]) : "";
   const lines = [`${method} ${path} HTTP/${version}`];
   if (!(version === "1.0" && chance(0.5))) lines.push(`Host: ${host}`);
   if (payload !== "") lines.push(`Content-Type: ${pick(CONTENT_TYPES) || "application/json"}`, `Content-Length: ${payload.length}`);
@@ -122,7 +198,15 @@ if (base === undefined) {
   dataDir = mkdtempSync(join(tmpdir(), "bench-fuzz-"));
   const server = Bun.spawn([process.execPath, "run", "server/main.ts"], {
     cwd: join(import.meta.dir, ".."),
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: args.port, HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", DB_BUSY_WAIT_MS: args.locked ? "500" : "5000" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      PORT: args.port,
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      DB_BUSY_WAIT_MS: args.locked ? "500" : "5000",
+    },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -143,7 +227,13 @@ if (base === undefined) {
   }
   base = `http://127.0.0.1:${args.port}`;
   for (let i = 0; ; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (server.exitCode !== null || i > 300) throw new Error(`server did not start:\n${output.join("\n")}`);
     await Bun.sleep(100);
   }
@@ -176,13 +266,24 @@ const seconds = (performance.now() - started) / 1000;
 const histogram = new Map<string, number>();
 const label = (o: Outcome) => (o.status !== null ? String(o.status) : o.closedByParser ? "closed (unknown method)" : "no answer");
 for (const o of outcomes) histogram.set(label(o), (histogram.get(label(o)) ?? 0) + 1);
-console.log(`${outcomes.length} requests in ${seconds.toFixed(1)} s (seed ${args.seed}) against ${args.url ?? "a fresh server from source"}${args.locked ? ", its database write-locked by another process throughout" : ""}`);
-console.log(`status histogram: ${[...histogram].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}: ${n}`).join(", ")}`);
+console.log(
+  `${outcomes.length} requests in ${seconds.toFixed(1)} s (seed ${args.seed}) against ${args.url ?? "a fresh server from source"}${args.locked ? ", its database write-locked by another process throughout" : ""}`,
+);
+console.log(
+  `status histogram: ${[...histogram]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(", ")}`,
+);
 
-const bad = outcomes.filter((o) => (o.status === null && !o.closedByParser) || (o.status !== null && o.status >= 500 && !(o.status === 503 && o.retryAfter)));
+const bad = outcomes.filter(
+  (o) => (o.status === null && !o.closedByParser) || (o.status !== null && o.status >= 500 && !(o.status === 503 && o.retryAfter)),
+);
 const deliberate = outcomes.filter((o) => o.status === 503 && o.retryAfter).length;
 const errorLines = output.filter((line) => line.includes('"level":"error"'));
-console.log(`deliberate 503 (with Retry-After): ${deliberate}; other 5xx or no answer: ${bad.length}; error lines in the server's log: ${args.url === undefined ? errorLines.length : "not read"}`);
+console.log(
+  `deliberate 503 (with Retry-After): ${deliberate}; other 5xx or no answer: ${bad.length}; error lines in the server's log: ${args.url === undefined ? errorLines.length : "not read"}`,
+);
 if (bad.length > 0 || errorLines.length > 0) {
   for (const o of bad.slice(0, 20)) console.error(`FAIL ${o.status ?? "no answer"}: ${o.request}`);
   for (const line of errorLines.slice(0, 10)) console.error(`LOG ${line.slice(0, 400)}`);

@@ -19,7 +19,11 @@ mkdirSync(benchRoot, { recursive: true });
 
 async function benchOne(synchronous: "FULL" | "NORMAL", run: number): Promise<LoadResult> {
   const dataDir = mkdtempSync(join(benchRoot, `bench-leads-${synchronous.toLowerCase()}-`));
-  const server = await startBenchServer([process.execPath, "run", join(root, "server/main.ts")], { ...PRODUCTION_READY_ENV, DATA_DIR: dataDir, ALLOW_TEST_CHECKOUT: "true", TRUST_PROXY: "true", SQLITE_SYNCHRONOUS: synchronous }, root);
+  const server = await startBenchServer(
+    [process.execPath, "run", join(root, "server/main.ts")],
+    { ...PRODUCTION_READY_ENV, DATA_DIR: dataDir, ALLOW_TEST_CHECKOUT: "true", TRUST_PROXY: "true", SQLITE_SYNCHRONOUS: synchronous },
+    root,
+  );
   const base = server.base;
   try {
     let n = 0;

@@ -30,7 +30,11 @@ async function lighthouse(url: string): Promise<Report> {
       `--only-categories=${CATEGORIES.join(",")}`,
       "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage",
     ],
-    { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", CHROME_PATH: "/usr/bin/chromium" }, stdout: "pipe", stderr: "pipe" },
+    {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", CHROME_PATH: "/usr/bin/chromium" },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
   );
   const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
   if (code !== 0) throw new Error(`lighthouse exited with ${code}:\n${err.slice(-2000)}`);
@@ -55,7 +59,9 @@ try {
       const cls = value(report, "cumulative-layout-shift").toFixed(3).padStart(7);
       console.log(`${path.padEnd(6)} ${String(i).padStart(3)}  ${perf}  ${a11y}  ${best}  ${seo}    ${tbt}   ${lcp}   ${fcp}  ${cls}`);
       // What kept a category below 100, so a run that misses says why.
-      const failing = Object.values(report.audits).filter((a) => a.score !== null && a.score < 0.9 && !/^(metrics|screenshot)/.test(a.title));
+      const failing = Object.values(report.audits).filter(
+        (a) => a.score !== null && a.score < 0.9 && !/^(metrics|screenshot)/.test(a.title),
+      );
       for (const audit of failing.slice(0, 6)) console.log(`         below 90: ${audit.title} (${Math.round((audit.score ?? 0) * 100)})`);
     }
   }

@@ -1,7 +1,15 @@
 // A small closed-loop load generator shared by the bench scripts: `concurrency` clients each send
 // one request after the other for `seconds`, and every latency is recorded.
 
-export type LoadResult = { requests: number; errors: number; seconds: number; rps: number; p50: number; p99: number; statuses: Record<number, number> };
+export type LoadResult = {
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  statuses: Record<number, number>;
+};
 
 export async function runLoad(options: {
   concurrency: number;
@@ -44,7 +52,11 @@ export const fmt = (r: LoadResult) =>
  * Starts a server as its own process on a loopback port (`env.PORT`, or a random one; `cmd`: the
  * executable, or `bun run server/main.ts`) and resolves once it answers /healthz.
  */
-export async function startBenchServer(cmd: string[], env: Record<string, string>, cwd: string): Promise<{ base: string; stop: () => Promise<void> }> {
+export async function startBenchServer(
+  cmd: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ base: string; stop: () => Promise<void> }> {
   const port = env.PORT !== undefined ? Number(env.PORT) : 3900 + Math.floor(Math.random() * 99);
   const server = Bun.spawn(cmd, {
     cwd,
@@ -54,7 +66,13 @@ export async function startBenchServer(cmd: string[], env: Record<string, string
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
     if (i === 299) throw new Error(`server did not answer ${base}/healthz`);
     await Bun.sleep(100);

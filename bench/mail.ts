@@ -66,7 +66,10 @@ async function startSink(): Promise<Sink> {
     }
   })();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([listening, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("SMTP sink did not start")), 10_000)))]);
+  await Promise.race([
+    listening,
+    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("SMTP sink did not start")), 10_000))),
+  ]);
   clearTimeout(timer);
   return {
     url: `smtp://127.0.0.1:${port}`,
@@ -88,7 +91,8 @@ async function startSink(): Promise<Sink> {
 
 // ---------------------------------------------------------------------------------------------
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1);
 const quiet = () => createLogger("info", () => {});
 
@@ -129,7 +133,14 @@ function seedPaidOrders(dir: string, n: number): { db: Db; config: Config } {
 }
 
 const statusCounts = (db: Db) =>
-  Object.fromEntries(db.select({ status: mailOutbox.status, n: count() }).from(mailOutbox).groupBy(mailOutbox.status).all().map((r) => [r.status, r.n]));
+  Object.fromEntries(
+    db
+      .select({ status: mailOutbox.status, n: count() })
+      .from(mailOutbox)
+      .groupBy(mailOutbox.status)
+      .all()
+      .map((r) => [r.status, r.n]),
+  );
 
 type Throughput = { label: string; perSecond: number; seconds: number; cpuMs: number; ok: boolean; detail: string };
 
@@ -149,8 +160,13 @@ async function main() {
       return "unknown CPU";
     }
   })();
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
-  console.log(`Mail outbox bench: ${availableParallelism()} cores (${cpu}), Bun ${Bun.version}, ${process.platform}/${process.arch}, load average ${load()}, data on ${benchRoot}, SQLITE_SYNCHRONOUS=FULL`);
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
+  console.log(
+    `Mail outbox bench: ${availableParallelism()} cores (${cpu}), Bun ${Bun.version}, ${process.platform}/${process.arch}, load average ${load()}, data on ${benchRoot}, SQLITE_SYNCHRONOUS=FULL`,
+  );
 
   const sink = await startSink();
   let failed = false;
@@ -163,8 +179,14 @@ async function main() {
 
   try {
     // ---- 1. Throughput: the outbox drained by sender.deliverDue() ---------------------------------
-    console.log(`\n1. Throughput: ${MESSAGES} access e-mails (fr/en/it/es) queued in one transaction, then sender.deliverDue() (batches of 20, SMTP pool of 3)`);
-    const transports: { label: string; make: (dir: string) => MailTransport; check: (dir: string, before: number) => Promise<string | null> }[] = [
+    console.log(
+      `\n1. Throughput: ${MESSAGES} access e-mails (fr/en/it/es) queued in one transaction, then sender.deliverDue() (batches of 20, SMTP pool of 3)`,
+    );
+    const transports: {
+      label: string;
+      make: (dir: string) => MailTransport;
+      check: (dir: string, before: number) => Promise<string | null>;
+    }[] = [
       {
         label: "SMTP to loopback smtp-server",
         make: () => createSmtpTransport(sink.url),
@@ -193,7 +215,14 @@ async function main() {
     for (const t of transports) {
       const dir = newDir("throughput");
       const { db, config } = seedPaidOrders(dir, MESSAGES);
-      const sender = createMailSender({ db, write: createWriter(db, { waitMs: config.dbBusyWaitMs }), config, log: quiet(), transport: t.make(dir), now: () => new Date() });
+      const sender = createMailSender({
+        db,
+        write: createWriter(db, { waitMs: config.dbBusyWaitMs }),
+        config,
+        log: quiet(),
+        transport: t.make(dir),
+        now: () => new Date(),
+      });
       const before = sink.accepted.length;
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
@@ -206,13 +235,25 @@ async function main() {
       const problem = await t.check(dir, before);
       const ok = handled === MESSAGES && statuses.sent === MESSAGES && problem === null;
       failed ||= !ok;
-      results.push({ label: t.label, perSecond: MESSAGES / seconds, seconds, cpuMs, ok, detail: `handled ${handled}, rows ${JSON.stringify(statuses)}${problem === null ? "" : `, ${problem}`}` });
+      results.push({
+        label: t.label,
+        perSecond: MESSAGES / seconds,
+        seconds,
+        cpuMs,
+        ok,
+        detail: `handled ${handled}, rows ${JSON.stringify(statuses)}${problem === null ? "" : `, ${problem}`}`,
+      });
       db.$client.close();
     }
     const width = Math.max(...results.map((r) => r.label.length));
-    for (const r of results) console.log(`  ${r.label.padEnd(width)}  ${r.perSecond.toFixed(0).padStart(5)} messages/s  (${r.seconds.toFixed(2)} s, sender's CPU ${ms(r.cpuMs)} ms/message)  ${r.ok ? "OK" : "MISMATCH"}: ${r.detail}`);
+    for (const r of results)
+      console.log(
+        `  ${r.label.padEnd(width)}  ${r.perSecond.toFixed(0).padStart(5)} messages/s  (${r.seconds.toFixed(2)} s, sender's CPU ${ms(r.cpuMs)} ms/message)  ${r.ok ? "OK" : "MISMATCH"}: ${r.detail}`,
+      );
     const smtp = results[0]!;
-    console.log(`  check: every row sent and the SMTP server accepted exactly ${MESSAGES} messages -> ${smtp.ok ? "OK" : "MISMATCH"}; .eml files ${results[1]!.ok ? "OK" : "MISMATCH"}`);
+    console.log(
+      `  check: every row sent and the SMTP server accepted exactly ${MESSAGES} messages -> ${smtp.ok ? "OK" : "MISMATCH"}; .eml files ${results[1]!.ok ? "OK" : "MISMATCH"}`,
+    );
 
     // ---- Where the time of one message goes ----------------------------------------------------------
     console.log(`\n   Where the time of one message goes (one at a time unless said, 400 messages):`);
@@ -254,7 +295,13 @@ async function main() {
       t0 = performance.now();
       for (let i = 0; i < rows.length; i += 20) {
         const ids = rows.slice(i, i + 20).map((row) => row.id);
-        await write((tx) => tx.update(mailOutbox).set({ status: "sent", leaseOwner: null, sentAt: new Date(), lastError: null }).where(inArray(mailOutbox.id, ids)).run());
+        await write((tx) =>
+          tx
+            .update(mailOutbox)
+            .set({ status: "sent", leaseOwner: null, sentAt: new Date(), lastError: null })
+            .where(inArray(mailOutbox.id, ids))
+            .run(),
+        );
       }
       const markBatchMs = (performance.now() - t0) / rows.length;
 
@@ -282,16 +329,26 @@ async function main() {
       db.$client.close();
 
       const bytes = composed.reduce((n, m) => n + m.html.length + m.text.length, 0) / composed.length;
-      console.log(`  composeMail (React Email HTML + plain text)   ${ms(composeMs)} ms/message -> at most ${(1000 / composeMs).toFixed(0)} messages/s on one thread (html ${(bytes / 1024).toFixed(1)} KB + text, avg)`);
-      console.log(`    mailContext() alone ${ms(contextMs)} ms; render(html) alone ${ms(htmlMs)} ms; render(plainText) alone ${ms(textMs)} ms, of which toPlainText(html) (html-to-text) ${ms(convertMs)} ms`);
-      console.log(`  mark sent (own commit = one WAL fsync, FULL)  ${ms(markMs)} ms/message, blocking the thread (bun:sqlite is synchronous)`);
+      console.log(
+        `  composeMail (React Email HTML + plain text)   ${ms(composeMs)} ms/message -> at most ${(1000 / composeMs).toFixed(0)} messages/s on one thread (html ${(bytes / 1024).toFixed(1)} KB + text, avg)`,
+      );
+      console.log(
+        `    mailContext() alone ${ms(contextMs)} ms; render(html) alone ${ms(htmlMs)} ms; render(plainText) alone ${ms(textMs)} ms, of which toPlainText(html) (html-to-text) ${ms(convertMs)} ms`,
+      );
+      console.log(
+        `  mark sent (own commit = one WAL fsync, FULL)  ${ms(markMs)} ms/message, blocking the thread (bun:sqlite is synchronous)`,
+      );
       console.log(`    for comparison, 20 marks in one transaction ${ms(markBatchMs)} ms/message (not what the sender does)`);
-      console.log(`  SMTP alone, pre-composed, 20 in flight        ${(sent / smtpSeconds).toFixed(0)} messages/s (${ms((smtpSeconds * 1000) / sent)} ms/message, CPU here ${cpuPer(smtpCpu, sent)} ms/message, ${sent} accepted)`);
+      console.log(
+        `  SMTP alone, pre-composed, 20 in flight        ${(sent / smtpSeconds).toFixed(0)} messages/s (${ms((smtpSeconds * 1000) / sent)} ms/message, CPU here ${cpuPer(smtpCpu, sent)} ms/message, ${sent} accepted)`,
+      );
       console.log(`  .eml file alone (nodemailer build + write)    ${ms(fileMs)} ms/message (CPU ${cpuPer(fileCpu, composed.length)} ms)`);
     }
 
     // ---- 2. Latency: payment committed -> access e-mail accepted by the SMTP server ------------------
-    console.log(`\n2. Latency from payment to SMTP acceptance: test checkout through app.handle (POST /api/payment, POST the card form), OWNER_EMAIL set (2 e-mails per payment), SMTP to the loopback sink`);
+    console.log(
+      `\n2. Latency from payment to SMTP acceptance: test checkout through app.handle (POST /api/payment, POST the card form), OWNER_EMAIL set (2 e-mails per payment), SMTP to the loopback sink`,
+    );
     const site = await createTestSite({
       env: { TRUST_PROXY: "true", OWNER_EMAIL: "owner@shop.example", PUBLIC_BASE_URL: "https://shop.example" },
       transport: createSmtpTransport(sink.url),
@@ -306,8 +363,17 @@ async function main() {
         const headers = { ...FORM, "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
         const start = await site.request("/api/payment", { method: "POST", headers, body: "locale=fr&acceptTerms=yes" });
         const cardPage = start.headers.get("location") ?? "";
-        if (start.status !== 303 || !cardPage.startsWith("/checkout/test/")) throw new Error(`POST /api/payment: ${start.status} ${cardPage}`);
-        const body = new URLSearchParams({ email, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", terms: "yes" }).toString();
+        if (start.status !== 303 || !cardPage.startsWith("/checkout/test/"))
+          throw new Error(`POST /api/payment: ${start.status} ${cardPage}`);
+        const body = new URLSearchParams({
+          email,
+          name: "Camille Durand",
+          city: "Lyon",
+          card: "4242 4242 4242 4242",
+          expiry: "12/34",
+          cvc: "123",
+          terms: "yes",
+        }).toString();
         const t0 = wallMs();
         const paid = await site.request(cardPage, { method: "POST", headers, body });
         const committed = wallMs();
@@ -362,10 +428,14 @@ async function main() {
         { label: `${BUYERS} concurrent buyers (${PAYMENTS})`, r: await run("conc", PAYMENTS, BUYERS) },
       ];
       const w = Math.max(...rows.map((x) => x.label.length));
-      console.log(`  ${"".padEnd(w)}  ${"p50".padStart(7)} ${"p90".padStart(7)} ${"p99".padStart(7)} ${"max".padStart(7)}  ms, card POST returned -> access e-mail accepted`);
+      console.log(
+        `  ${"".padEnd(w)}  ${"p50".padStart(7)} ${"p90".padStart(7)} ${"p99".padStart(7)} ${"max".padStart(7)}  ms, card POST returned -> access e-mail accepted`,
+      );
       for (const { label, r } of rows) {
         const l = r.latencies;
-        console.log(`  ${label.padEnd(w)}  ${ms(pct(l, 50)).padStart(7)} ${ms(pct(l, 90)).padStart(7)} ${ms(pct(l, 99)).padStart(7)} ${ms(l.at(-1) ?? NaN).padStart(7)}`);
+        console.log(
+          `  ${label.padEnd(w)}  ${ms(pct(l, 50)).padStart(7)} ${ms(pct(l, 90)).padStart(7)} ${ms(pct(l, 99)).padStart(7)} ${ms(l.at(-1) ?? NaN).padStart(7)}`,
+        );
       }
       for (const { label, r } of rows) {
         console.log(
@@ -382,7 +452,9 @@ async function main() {
       const expected = 2 * (10 + 3 * PAYMENTS);
       const ok = statuses.sent === expected && Object.keys(statuses).length === 1;
       failed ||= !ok;
-      console.log(`  check: every buyer got an access e-mail, outbox ${JSON.stringify(statuses)} of ${expected} -> ${ok ? "OK" : "MISMATCH"}`);
+      console.log(
+        `  check: every buyer got an access e-mail, outbox ${JSON.stringify(statuses)} of ${expected} -> ${ok ? "OK" : "MISMATCH"}`,
+      );
     } finally {
       await site.close();
     }

@@ -42,7 +42,12 @@ try {
     .filter((u) => u !== "" && !u.includes("poster") && !u.startsWith("data:"));
   const icon = pick(/<link rel="icon" href="([^"]+)"/g);
   const rows: [string, number][] = [["HTML", htmlBytes]];
-  for (const [label, urls] of [["CSS", css], ["JS", [...new Set(js)]], ["font", font], ["images", [...images, ...icon]]] as const) {
+  for (const [label, urls] of [
+    ["CSS", css],
+    ["JS", [...new Set(js)]],
+    ["font", font],
+    ["images", [...images, ...icon]],
+  ] as const) {
     let total = 0;
     for (const url of urls) total += await wire(url);
     rows.push([label, total]);

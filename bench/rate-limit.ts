@@ -25,7 +25,9 @@ function perCheck(run: (i: number) => void): { perSecond: number; micros: number
   return { perSecond: 1e6 / micros, micros };
 }
 
-console.log(`One process, ${CHECKS} checks each, limit ${LEAD_RATE_LIMIT.limit} per ${LEAD_RATE_LIMIT.windowMs / 60_000} min, data on ${benchRoot}`);
+console.log(
+  `One process, ${CHECKS} checks each, limit ${LEAD_RATE_LIMIT.limit} per ${LEAD_RATE_LIMIT.windowMs / 60_000} min, data on ${benchRoot}`,
+);
 for (const tracked of [0, 50_000, 200_000]) {
   const dataDir = mkdtempSync(join(benchRoot, "bench-rate-limit-"));
   const store = openRateLimitStore(rateLimitDbPath(dataDir), { log: createLogger("error"), secret: "bench-rate-limit-key" });
@@ -60,7 +62,9 @@ try {
     ),
   );
   const accepted = statuses.filter((s) => s === 201).length;
-  console.log(`Two processes on one data folder, ${sent} leads at once from one client: ${accepted} accepted (limit ${LEAD_RATE_LIMIT.limit}), ${statuses.filter((s) => s === 429).length} refused with 429`);
+  console.log(
+    `Two processes on one data folder, ${sent} leads at once from one client: ${accepted} accepted (limit ${LEAD_RATE_LIMIT.limit}), ${statuses.filter((s) => s === 429).length} refused with 429`,
+  );
 } finally {
   await Promise.all(servers.map((s) => s.stop()));
   rmSync(dataDir, { recursive: true, force: true });

@@ -26,7 +26,8 @@ if (wrk === null || nginx === null) {
 // The pages are rendered at build time with this address: the executable runs with the same one,
 // so it serves the pages it carries (as a site built with its production settings does).
 const BASE_URL = "http://localhost:3000";
-if (!args.includes("--no-build")) await $`${process.execPath} run ${join(root, "scripts/build.ts")}`.env({ ...process.env, PUBLIC_BASE_URL: BASE_URL }).quiet();
+if (!args.includes("--no-build"))
+  await $`${process.execPath} run ${join(root, "scripts/build.ts")}`.env({ ...process.env, PUBLIC_BASE_URL: BASE_URL }).quiet();
 
 const CLK_TCK = Number((await $`getconf CLK_TCK`.text()).trim()) || 100;
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
@@ -74,12 +75,24 @@ async function runWrk(url: string, pids: number[]): Promise<Run> {
   const ticks = cpuTicks(pids) - before;
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), requests, non2xx, cpuUsPerRequest: (ticks * 1e6) / CLK_TCK / Math.max(1, requests), maxRssMb };
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    requests,
+    non2xx,
+    cpuUsPerRequest: (ticks * 1e6) / CLK_TCK / Math.max(1, requests),
+    maxRssMb,
+  };
 }
 
 async function waitFor(url: string, headers: Record<string, string> = {}): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    if (await fetch(url, { headers }).then((r) => r.status === 200, () => false)) return;
+    if (
+      await fetch(url, { headers }).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    )
+      return;
     await Bun.sleep(50);
   }
   throw new Error(`${url} never answered 200`);
@@ -95,23 +108,38 @@ try {
   const siteLog = join(work, "site.log");
   const site = Bun.spawn([exe], {
     cwd: work,
-    env: { PATH: process.env.PATH ?? "", PORT: String(sitePort), HOST: "127.0.0.1", DATA_DIR: dataDir, PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: "info" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      PORT: String(sitePort),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      PUBLIC_BASE_URL: BASE_URL,
+      LOG_LEVEL: "info",
+    },
     stdout: Bun.file(siteLog),
     stderr: "inherit",
   });
   started.push(site);
   const siteUrl = `http://127.0.0.1:${sitePort}`;
   await waitFor(`${siteUrl}/`);
-  for (let i = 0; i < 600 && !readFileSync(siteLog, "utf8").includes("worker listening") && availableParallelism() > 1; i++) await Bun.sleep(50);
-  const ready = readFileSync(siteLog, "utf8").split("\n").find((l) => l.includes('"pages ready"'));
-  console.log(`site: ${exe}, pid ${site.pid} and its workers; ${ready === undefined ? "pages not ready" : ready.replace(/^.*"rendered"/, '"rendered"').replace(/,"msg".*$/, "")}`);
+  for (let i = 0; i < 600 && !readFileSync(siteLog, "utf8").includes("worker listening") && availableParallelism() > 1; i++)
+    await Bun.sleep(50);
+  const ready = readFileSync(siteLog, "utf8")
+    .split("\n")
+    .find((l) => l.includes('"pages ready"'));
+  console.log(
+    `site: ${exe}, pid ${site.pid} and its workers; ${ready === undefined ? "pages not ready" : ready.replace(/^.*"rendered"/, '"rendered"').replace(/,"msg".*$/, "")}`,
+  );
 
   // nginx with its own config, serving the bytes the site sends for / and /en (brotli), with the
   // site's headers, one worker per core and its access log on too.
   const nginxDir = join(work, "nginx");
   mkdirSync(join(nginxDir, "html"), { recursive: true });
   const headerLines: string[] = [];
-  for (const [path, file] of [["/", "fr.html.br"], ["/en", "en.html.br"]] as const) {
+  for (const [path, file] of [
+    ["/", "fr.html.br"],
+    ["/en", "en.html.br"],
+  ] as const) {
     const response = await fetch(`${siteUrl}${path}`, { headers: { "accept-encoding": "br" }, decompress: false });
     writeFileSync(join(nginxDir, "html", file), new Uint8Array(await response.arrayBuffer()));
     if (headerLines.length === 0) {
@@ -122,7 +150,8 @@ try {
     }
   }
   const nginxPort = freePort();
-  const location = (path: string, file: string) => `location = ${path} { default_type "text/html; charset=utf-8"; ${headerLines.join(" ")} try_files /${file} =404; }`;
+  const location = (path: string, file: string) =>
+    `location = ${path} { default_type "text/html; charset=utf-8"; ${headerLines.join(" ")} try_files /${file} =404; }`;
   writeFileSync(
     join(nginxDir, "nginx.conf"),
     [
@@ -145,12 +174,16 @@ try {
     ].join("\n"),
   );
   chmodSync(work, 0o755);
-  const server = Bun.spawn([nginx, "-p", nginxDir, "-c", join(nginxDir, "nginx.conf"), "-g", "daemon off;"], { stdout: "inherit", stderr: "inherit" });
+  const server = Bun.spawn([nginx, "-p", nginxDir, "-c", join(nginxDir, "nginx.conf"), "-g", "daemon off;"], {
+    stdout: "inherit",
+    stderr: "inherit",
+  });
   started.push(server);
   const nginxUrl = `http://127.0.0.1:${nginxPort}`;
   await waitFor(`${nginxUrl}/`);
   const same = async (path: string) => {
-    const get = (base: string) => fetch(`${base}${path}`, { headers: { "accept-encoding": "br" }, decompress: false }).then((r) => r.arrayBuffer());
+    const get = (base: string) =>
+      fetch(`${base}${path}`, { headers: { "accept-encoding": "br" }, decompress: false }).then((r) => r.arrayBuffer());
     return Buffer.from(await get(siteUrl)).equals(Buffer.from(await get(nginxUrl)));
   };
   console.log(`nginx: ${nginx}, ${availableParallelism()} workers; same bytes as the site: / ${await same("/")}, /en ${await same("/en")}`);
@@ -161,13 +194,18 @@ try {
   const rss = new Map<number, number>();
   for (let round = 1; round <= 3; round++) {
     for (const path of ["/", "/en"]) {
-      for (const [name, base, pid] of [["site", siteUrl, site.pid], ["nginx", nginxUrl, server.pid]] as const) {
+      for (const [name, base, pid] of [
+        ["site", siteUrl, site.pid],
+        ["nginx", nginxUrl, server.pid],
+      ] as const) {
         const run = await runWrk(`${base}${path}`, family(pid));
         if (run.non2xx > 0) console.log(`  ${name} ${path}: ${run.non2xx} answers were not 2xx`);
         const key = `${name} ${path}`;
         results.set(key, [...(results.get(key) ?? []), run]);
         if (name === "site") for (const [p, mb] of run.maxRssMb) rss.set(p, Math.max(rss.get(p) ?? 0, mb));
-        console.log(`  round ${round} ${key.padEnd(9)} ${run.rps.toFixed(0).padStart(7)} req/s  ${run.cpuUsPerRequest.toFixed(1).padStart(6)} us CPU/request  (load ${load()})`);
+        console.log(
+          `  round ${round} ${key.padEnd(9)} ${run.rps.toFixed(0).padStart(7)} req/s  ${run.cpuUsPerRequest.toFixed(1).padStart(6)} us CPU/request  (load ${load()})`,
+        );
       }
     }
   }
@@ -183,7 +221,9 @@ try {
         `CPU per request: site ${median(s.map((r) => r.cpuUsPerRequest)).toFixed(1)} us (target <= 30), nginx ${median(n.map((r) => r.cpuUsPerRequest)).toFixed(1)} us`,
     );
   }
-  console.log(`  site resident memory under this load, per process: ${[...rss].map(([pid, mb]) => `pid ${pid} ${mb.toFixed(0)} MB`).join(", ")} (target <= 100 MB)`);
+  console.log(
+    `  site resident memory under this load, per process: ${[...rss].map(([pid, mb]) => `pid ${pid} ${mb.toFixed(0)} MB`).join(", ")} (target <= 100 MB)`,
+  );
   for (const p of started.splice(0).reverse()) {
     p.kill("SIGTERM");
     await p.exited;
@@ -193,9 +233,24 @@ try {
   const coldStart = async (data: string) => {
     const port = freePort();
     const t0 = performance.now();
-    const p = Bun.spawn([exe], { cwd: work, env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: data, PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: "warn" }, stdout: "ignore", stderr: "inherit" });
+    const p = Bun.spawn([exe], {
+      cwd: work,
+      env: {
+        PATH: process.env.PATH ?? "",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: data,
+        PUBLIC_BASE_URL: BASE_URL,
+        LOG_LEVEL: "warn",
+      },
+      stdout: "ignore",
+      stderr: "inherit",
+    });
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/`, { headers: { "accept-encoding": "br" } }).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/`, { headers: { "accept-encoding": "br" } }).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       if (p.exitCode !== null) throw new Error(`the executable exited with ${p.exitCode}`);
       await Bun.sleep(2);
@@ -213,7 +268,11 @@ try {
     mkdirSync(fresh);
     firstStarts.push(await coldStart(fresh));
   }
-  const fmtAll = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${[...xs].sort((a, b) => a - b).map((x) => x.toFixed(0)).join(", ")})`;
+  const fmtAll = (xs: number[]) =>
+    `median ${median(xs).toFixed(0)} ms (${[...xs]
+      .sort((a, b) => a - b)
+      .map((x) => x.toFixed(0))
+      .join(", ")})`;
   console.log(`\nCold start of the executable to the first 200 of / (target <= 300 ms):`);
   console.log(`  existing data folder (a restart): ${fmtAll(restarts)}`);
   console.log(`  empty data folder (first start, creates the database): ${fmtAll(firstStarts)}`);

@@ -33,7 +33,14 @@ const session = (id: string, i: number) => ({
   payment_intent: `pi_bench_${i}`,
   customer_details: { email: `buyer${i}@example.com`, name: `Buyer ${i}`, address: { city: "Lyon" } },
 });
-const event = (id: string, type: string, object: unknown) => ({ id, object: "event", api_version: "2026-10-28.endive", created: Math.floor(Date.now() / 1000), type, data: { object } });
+const event = (id: string, type: string, object: unknown) => ({
+  id,
+  object: "event",
+  api_version: "2026-10-28.endive",
+  created: Math.floor(Date.now() / 1000),
+  type,
+  data: { object },
+});
 
 // Every delivery prepared and signed up front, so the clock measures the server only.
 type Delivery = { payload: string; signature: string };
@@ -47,7 +54,11 @@ for (let i = 0; i < CHECKOUTS; i++) {
   deliveries.push(completed);
   if (Math.random() < DUPLICATE_SHARE) {
     // Half the duplicates are the same event again, half a second success event for the checkout.
-    deliveries.push(Math.random() < 0.5 ? completed : await sign(event(`evt_bench_async_${i}`, "checkout.session.async_payment_succeeded", session(`cs_bench_${i}`, i))));
+    deliveries.push(
+      Math.random() < 0.5
+        ? completed
+        : await sign(event(`evt_bench_async_${i}`, "checkout.session.async_payment_succeeded", session(`cs_bench_${i}`, i))),
+    );
   }
 }
 // Shuffle so duplicates arrive concurrently with their originals, in any order.
@@ -60,7 +71,13 @@ const server = await startBenchServer(
   [process.execPath, "run", join(root, "server/main.ts")],
   // A live-mode key (no call reaches Stripe: only signed webhooks are sent) and an SMTP server that
   // refuses at once, as production requires both; the access e-mails then wait in the outbox.
-  { ...PRODUCTION_READY_ENV, DATA_DIR: dataDir, STRIPE_SECRET_KEY: "sk_live_bench", STRIPE_WEBHOOK_SECRET: SECRET, SMTP_URL: "smtp://127.0.0.1:1" },
+  {
+    ...PRODUCTION_READY_ENV,
+    DATA_DIR: dataDir,
+    STRIPE_SECRET_KEY: "sk_live_bench",
+    STRIPE_WEBHOOK_SECRET: SECRET,
+    SMTP_URL: "smtp://127.0.0.1:1",
+  },
   root,
 );
 const base = server.base;
@@ -96,9 +113,15 @@ try {
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]!.toFixed(1);
   console.log(`POST /api/stripe/webhook, ${CONCURRENCY} concurrent deliveries, SQLITE_SYNCHRONOUS=FULL, data on ${benchRoot}`);
-  console.log(`  deliveries: ${deliveries.length} (${CHECKOUTS} distinct checkouts, ${deliveries.length - CHECKOUTS} duplicates)  statuses: ${JSON.stringify(statuses)}`);
-  console.log(`  ${(deliveries.length / seconds).toFixed(0)} deliveries/s, ${(CHECKOUTS / seconds).toFixed(0)} orders fulfilled/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms, ${seconds.toFixed(2)} s`);
-  console.log(`  orders at the end: ${orders} (paid ${paid}), processed events ${events}; distinct checkouts ${CHECKOUTS} -> ${orders === CHECKOUTS && paid === CHECKOUTS ? "OK" : "MISMATCH"}`);
+  console.log(
+    `  deliveries: ${deliveries.length} (${CHECKOUTS} distinct checkouts, ${deliveries.length - CHECKOUTS} duplicates)  statuses: ${JSON.stringify(statuses)}`,
+  );
+  console.log(
+    `  ${(deliveries.length / seconds).toFixed(0)} deliveries/s, ${(CHECKOUTS / seconds).toFixed(0)} orders fulfilled/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms, ${seconds.toFixed(2)} s`,
+  );
+  console.log(
+    `  orders at the end: ${orders} (paid ${paid}), processed events ${events}; distinct checkouts ${CHECKOUTS} -> ${orders === CHECKOUTS && paid === CHECKOUTS ? "OK" : "MISMATCH"}`,
+  );
   if (orders !== CHECKOUTS || paid !== CHECKOUTS) process.exitCode = 1;
 } finally {
   await server.stop();

@@ -16,7 +16,10 @@ import { TestCheckoutPage } from "./pages/test-checkout";
 
 /** Serialises data for a <script type="application/json">, safe against `</script>`. */
 export function serializeJson(data: unknown): string {
-  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /**
@@ -131,7 +134,12 @@ function Head() {
     "test-checkout": "meta.checkoutTitle",
   };
   // The success page claims success only for a paid order (issue 12); its title says what it shows.
-  const successTitles = { paid: "meta.successTitle", pending: "meta.successPendingTitle", unknown: "meta.successUnknownTitle", none: "meta.successNoneTitle" } as const;
+  const successTitles = {
+    paid: "meta.successTitle",
+    pending: "meta.successPendingTitle",
+    unknown: "meta.successUnknownTitle",
+    none: "meta.successNoneTitle",
+  } as const;
   const title = t(view.page === "success" ? successTitles[view.order.state] : titleKey[view.page]);
   // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds,
   // and the legal pages are found by what they are: they say what they are about rather than the
@@ -158,9 +166,7 @@ function Head() {
       <link rel="icon" href={assets.favicon} type="image/svg+xml" />
       <link rel="apple-touch-icon" href={assets.appleTouchIcon} />
       {data.canonicalPath === null ? null : <link rel="canonical" href={`${baseUrl}${data.canonicalPath}`} />}
-      {alternates
-        ? LOCALES.map((l) => <link key={l} rel="alternate" hrefLang={l} href={`${baseUrl}${alternates[l]}`} />)
-        : null}
+      {alternates ? LOCALES.map((l) => <link key={l} rel="alternate" hrefLang={l} href={`${baseUrl}${alternates[l]}`} />) : null}
       {alternates ? <link rel="alternate" hrefLang="x-default" href={`${baseUrl}${alternates.fr}`} /> : null}
       <meta property="og:type" content="website" />
       <meta property="og:site_name" content={data.facts.siteName} />

@@ -100,6 +100,7 @@ const INTENT_EVENTS = ["pointerover", "pointerdown", "touchstart", "focusin", "c
  */
 function whenReachedFor(container: HTMLElement, also: string | undefined, go: () => Promise<void>): void {
   let clicked: HTMLElement | null = null;
+  // biome-ignore lint/correctness/noUnusedVariables: read by the ??= below, which biome does not count.
   let loading: Promise<void> | null = null;
   const stop = () => {
     for (const type of INTENT_EVENTS) document.removeEventListener(type, listener, true);

@@ -7,7 +7,13 @@ import { IslandRoot } from "./island-root";
 // React itself is loaded with the first island a page needs (client/entry.ts imports this module).
 
 /** Hydrates one island's container as a React root; resolves once it is hydrated and its effects ran. */
-export function hydrateIsland<P extends IslandProps[IslandName]>(container: HTMLElement, index: number, Component: ComponentType<P>, props: P, data: IslandData): Promise<void> {
+export function hydrateIsland<P extends IslandProps[IslandName]>(
+  container: HTMLElement,
+  index: number,
+  Component: ComponentType<P>,
+  props: P,
+  data: IslandData,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     hydrateRoot(
       container,

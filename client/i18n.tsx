@@ -1,5 +1,12 @@
 import { createContext, useContext, useMemo, type ReactNode } from "react";
-import { createTranslator, siteTranslator, type CompiledMessages, type MessageKey, type MessageValues, type Translate } from "../shared/i18n";
+import {
+  createTranslator,
+  siteTranslator,
+  type CompiledMessages,
+  type MessageKey,
+  type MessageValues,
+  type Translate,
+} from "../shared/i18n";
 import type { Locale } from "../shared/locales";
 import type { PageData } from "../shared/page-data";
 

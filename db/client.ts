@@ -69,8 +69,8 @@ export function migrate(sqlite: Database): number {
 function pendingMigrations(sqlite: Database) {
   const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
   if (table === null) return MIGRATIONS;
-  const last = sqlite.query<{ created_at: number }, []>(
-    "SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1",
-  ).get();
+  const last = sqlite
+    .query<{ created_at: number }, []>("SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1")
+    .get();
   return MIGRATIONS.filter((m) => last === null || Number(last.created_at) < m.when);
 }

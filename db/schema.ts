@@ -186,7 +186,10 @@ export const licenseActivations = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     deactivatedAt: integer("deactivated_at", { mode: "timestamp_ms" }),
   },
-  (t) => [uniqueIndex("license_activations_instance_unique").on(t.instanceId), index("license_activations_license_idx").on(t.licenseId, t.deactivatedAt)],
+  (t) => [
+    uniqueIndex("license_activations_instance_unique").on(t.instanceId),
+    index("license_activations_license_idx").on(t.licenseId, t.deactivatedAt),
+  ],
 );
 
 /**

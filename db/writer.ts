@@ -15,7 +15,10 @@ export type DbTransaction = Parameters<Parameters<Db["transaction"]>[0]>[0];
  */
 export class DatabaseBusyError extends Error {
   readonly retryAfterSeconds: number;
-  constructor(readonly waitedMs: number, options?: { cause?: unknown }) {
+  constructor(
+    readonly waitedMs: number,
+    options?: { cause?: unknown },
+  ) {
     super(`The database is locked by another connection (waited ${Math.round(waitedMs)} ms)`, options);
     this.name = "DatabaseBusyError";
     // About as long as it waited: no sooner is the lock likely to be gone.
@@ -54,12 +57,15 @@ export function createWriter(db: Db, settings: { waitMs: number; onWait?: () => 
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
-        return db.transaction((tx) => {
-          const result = run(tx);
-          // A promise would let the commit happen before the work it was meant to hold: roll back.
-          if (result instanceof Promise) throw new TypeError("A write transaction must be synchronous");
-          return result;
-        }, { behavior: "immediate" });
+        return db.transaction(
+          (tx) => {
+            const result = run(tx);
+            // A promise would let the commit happen before the work it was meant to hold: roll back.
+            if (result instanceof Promise) throw new TypeError("A write transaction must be synchronous");
+            return result;
+          },
+          { behavior: "immediate" },
+        );
       } catch (error) {
         if (!isBusyError(error)) throw error;
         const waited = performance.now() - started;

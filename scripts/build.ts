@@ -20,7 +20,9 @@ for (const file of files) writeFileSync(join(clientDir, file.name), file.body);
 // Compressed client files and the pages the same for every visitor, made now so that the executable
 // answers its first request at once. React in production mode, as in the executable.
 const prebuilt = join(dist, "prebuilt.bin");
-await $`${process.execPath} run --define ${'process.env.NODE_ENV:"production"'} ${join(root, "scripts/prerender.ts")} ${clientDir} ${prebuilt}`.cwd(root);
+await $`${process.execPath} run --define ${'process.env.NODE_ENV:"production"'} ${join(root, "scripts/prerender.ts")} ${clientDir} ${prebuilt}`.cwd(
+  root,
+);
 
 // A generated entry that embeds each client file (`with { type: "file" }`) and hands them to main().
 const imports = files.map((f, i) => `import f${i} from "./client/${f.name}" with { type: "file" };`);
@@ -44,6 +46,8 @@ writeFileSync(
 );
 
 const outfile = join(dist, "site");
-await $`${process.execPath} build --compile --splitting --minify --bytecode --format=esm --sourcemap=none ${join(dist, "main-compiled.ts")} --outfile ${outfile} --define process.env.NODE_ENV='"production"'`.cwd(root);
+await $`${process.execPath} build --compile --splitting --minify --bytecode --format=esm --sourcemap=none ${join(dist, "main-compiled.ts")} --outfile ${outfile} --define process.env.NODE_ENV='"production"'`.cwd(
+  root,
+);
 const size = Bun.file(outfile).size;
 console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) with ${files.length} client files`);

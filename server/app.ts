@@ -23,64 +23,70 @@ import { socialProofController } from "./shop/social-proof/controller";
 export function createApp(deps: AppDeps) {
   const { config, log, render } = deps;
   const plainPages = plainPageAnswers(deps.staticPages, deps.config);
-  const app = (
-    new Elysia({
-      // Route by the path alone. By default Elysia looks for the path from the 12th character of the
-      // URL on, so a Host of 1 to 3 characters ("a") shifted routing by one segment (/zz/healthz).
-      handler: { standardHostname: false },
-      serve: serveOptions(log),
-    })
-      // First: one access-log line and an x-request-id for every answer, whoever gives it. The pages
-      // without a query, most of the traffic, are answered from memory without Elysia (decision 010).
-      .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request)))
-      // Before everything else: a request with an unusable Host has no URL to route by.
-      .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
-      .use(sameOriginGuard(config, log))
-      .use(clientAbortLog(log))
-      // Registered before the controllers: an error hook covers only the routes added after it.
-      .onError(async ({ code, error, request, path }) => {
-        // Anything that escaped a handler. Clients never see a stack trace or an error's text:
-        // JSON for the API, the localized error page for everything else, and a log line.
-        const headers = { ...securityHeaders(isHttps(request, config.trustProxy)), "cache-control": "no-store" };
-        const api = path.startsWith("/api/");
-        if (code === "NOT_FOUND") {
-          if (POST_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { ...headers, allow: "POST" } });
-          if (path === "/unsubscribe") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET, POST" } });
-          if (GET_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use GET" }, { status: 405, headers: { ...headers, allow: "GET" } });
-          if (api) return Response.json({ error: "Not found" }, { status: 404, headers });
-          // A page that exists, asked with another method than GET; otherwise a plain 404.
-          if (matchPath(path) !== null || deps.assets.get(path) !== undefined) {
-            return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET" } });
-          }
-          return Response.json({ error: "Not found" }, { status: 404, headers });
+  const app = new Elysia({
+    // Route by the path alone. By default Elysia looks for the path from the 12th character of the
+    // URL on, so a Host of 1 to 3 characters ("a") shifted routing by one segment (/zz/healthz).
+    handler: { standardHostname: false },
+    serve: serveOptions(log),
+  })
+    // First: one access-log line and an x-request-id for every answer, whoever gives it. The pages
+    // without a query, most of the traffic, are answered from memory without Elysia (decision 010).
+    .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request)))
+    // Before everything else: a request with an unusable Host has no URL to route by.
+    .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
+    .use(sameOriginGuard(config, log))
+    .use(clientAbortLog(log))
+    // Registered before the controllers: an error hook covers only the routes added after it.
+    .onError(async ({ code, error, request, path }) => {
+      // Anything that escaped a handler. Clients never see a stack trace or an error's text:
+      // JSON for the API, the localized error page for everything else, and a log line.
+      const headers = { ...securityHeaders(isHttps(request, config.trustProxy)), "cache-control": "no-store" };
+      const api = path.startsWith("/api/");
+      if (code === "NOT_FOUND") {
+        if (POST_ONLY_API.has(path))
+          return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { ...headers, allow: "POST" } });
+        if (path === "/unsubscribe")
+          return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET, POST" } });
+        if (GET_ONLY_API.has(path))
+          return Response.json({ error: "Method not allowed: use GET" }, { status: 405, headers: { ...headers, allow: "GET" } });
+        if (api) return Response.json({ error: "Not found" }, { status: 404, headers });
+        // A page that exists, asked with another method than GET; otherwise a plain 404.
+        if (matchPath(path) !== null || deps.assets.get(path) !== undefined) {
+          return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET" } });
         }
-        if (code === "PARSE") return Response.json({ error: "Malformed request body" }, { status: 400, headers });
-        if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
-        // The client hung up mid-request: not a server fault (clientAbortLog notes it at debug level).
-        if (request.signal.aborted) return Response.json({ error: "Client closed the connection" }, { status: 400, headers });
-        if (isBusyError(error)) {
-          // Another program held the database's write lock past the wait: nothing was written, and
-          // the client is told when to try again. Not a fault of the site's.
-          log.warn("database busy", { path, error: error instanceof Error ? error.message : String(error) });
-          const response = await busyAnswer(render, request, { page: !api || isFormPost(request), locale: localeOfPath(path) }, error);
-          for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
-          return response;
-        }
-        log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-        if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
-        const response = await render({ view: { page: "error" }, locale: localeOfPath(path), status: 500, acceptEncoding: request.headers.get("accept-encoding") });
+        return Response.json({ error: "Not found" }, { status: 404, headers });
+      }
+      if (code === "PARSE") return Response.json({ error: "Malformed request body" }, { status: 400, headers });
+      if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
+      // The client hung up mid-request: not a server fault (clientAbortLog notes it at debug level).
+      if (request.signal.aborted) return Response.json({ error: "Client closed the connection" }, { status: 400, headers });
+      if (isBusyError(error)) {
+        // Another program held the database's write lock past the wait: nothing was written, and
+        // the client is told when to try again. Not a fault of the site's.
+        log.warn("database busy", { path, error: error instanceof Error ? error.message : String(error) });
+        const response = await busyAnswer(render, request, { page: !api || isFormPost(request), locale: localeOfPath(path) }, error);
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;
-      })
-      .use(requestContext(config))
-      .use(leadsController(deps))
-      .use(unsubscribeController(deps))
-      .use(licensesController(deps))
-      .use(checkoutController(deps))
-      .use(chatController(deps))
-      .use(socialProofController(deps))
-      .use(pagesController(deps))
-  );
+      }
+      log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
+      const response = await render({
+        view: { page: "error" },
+        locale: localeOfPath(path),
+        status: 500,
+        acceptEncoding: request.headers.get("accept-encoding"),
+      });
+      for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+      return response;
+    })
+    .use(requestContext(config))
+    .use(leadsController(deps))
+    .use(unsubscribeController(deps))
+    .use(licensesController(deps))
+    .use(checkoutController(deps))
+    .use(chatController(deps))
+    .use(socialProofController(deps))
+    .use(pagesController(deps));
   return app;
 }
 

@@ -58,7 +58,9 @@ function dbOrExit(config: Config): Db {
     return openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
   } catch (error) {
     if (!isBusyError(error)) throw error;
-    console.error(`The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and its schema needs updating: start again once it is finished.`);
+    console.error(
+      `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and its schema needs updating: start again once it is finished.`,
+    );
     process.exit(1);
   }
 }
@@ -77,13 +79,20 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
 
   // Compressed once: by the build for the executable; run from source, kept in node_modules/.cache.
   const compress = createCompressor(
-    embedded !== undefined ? { made: embedded.prebuilt?.compressed } : { cacheDir: join(import.meta.dir, "..", "node_modules", ".cache", "site-compressed") },
+    embedded !== undefined
+      ? { made: embedded.prebuilt?.compressed }
+      : { cacheDir: join(import.meta.dir, "..", "node_modules", ".cache", "site-compressed") },
   );
   if (command === WORKER_COMMAND) return serveAsWorker(config, Number(argv[1] ?? 0), compress);
   if (command === RENDER_COMMAND) return renderForFirstProcess(config, embedded, compress);
   if (command !== undefined) {
     exitQuietlyWhenStdoutCloses();
-    const code = await runCommand(argv, config, (chunk) => process.stdout.write(chunk), (line) => console.error(line));
+    const code = await runCommand(
+      argv,
+      config,
+      (chunk) => process.stdout.write(chunk),
+      (line) => console.error(line),
+    );
     if (code !== 0) process.exit(code);
     return;
   }
@@ -94,13 +103,24 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
 }
 
 /** The site's server parts on one process; the assets and pages are made or handed over by the caller. */
-function siteOn(config: Config, log: Logger, db: Db, assets: AssetStore, pages: readonly PrebuiltPage[], compress: Compress, mailer: Pick<MailSender, "wake">) {
+function siteOn(
+  config: Config,
+  log: Logger,
+  db: Db,
+  assets: AssetStore,
+  pages: readonly PrebuiltPage[],
+  compress: Compress,
+  mailer: Pick<MailSender, "wake">,
+) {
   const write = writerFor(db, config);
   const now = () => new Date();
   const documents = createDocumentRenderer({ config, assets, now });
   const staticPages = createStaticPages({ documents, log, config, prebuilt: pages, compress });
   const render = createRenderer({ config, assets, log, now });
-  const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: loadIpHashSecret(config.ipHashSecret, config.dataDir) });
+  const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), {
+    log,
+    secret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
+  });
   const app = createApp({ config, db, write, assets, log, render, staticPages, mailer, rateLimits, now });
   return { staticPages, rateLimits, app };
 }
@@ -115,7 +135,9 @@ async function serve(loaded: Config, embedded: Embedded | undefined, self: strin
   const config = await withOfferEnd(loaded, writerFor(db, loaded), now(), db).catch((error: unknown) => {
     // Only the very first start writes here (the offer's start date); later ones only read it.
     if (!isBusyError(error)) throw error;
-    console.error(`The database ${loaded.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and this first start must record its date: start again once it is finished.`);
+    console.error(
+      `The database ${loaded.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and this first start must record its date: start again once it is finished.`,
+    );
     process.exit(1);
   });
   const retention = await startRetention({ write: writerFor(db, config), config, log, now });
@@ -134,9 +156,13 @@ async function serve(loaded: Config, embedded: Embedded | undefined, self: strin
   });
   mailer.start();
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
-  if (process.stderr.isTTY) process.stderr.write(`\n  ${config.site.name} is running: open http://localhost:${server.port}  (Ctrl-C stops it; below, the server's log)\n\n`);
+  if (process.stderr.isTTY)
+    process.stderr.write(
+      `\n  ${config.site.name} is running: open http://localhost:${server.port}  (Ctrl-C stops it; below, the server's log)\n\n`,
+    );
   // Started now, so that they load while this process renders the pages they will be handed.
-  const workers = config.workers > 1 ? startWorkers({ count: config.workers, command: self, log, onWakeMailer: () => mailer.wake() }) : null;
+  const workers =
+    config.workers > 1 ? startWorkers({ count: config.workers, command: self, log, onWakeMailer: () => mailer.wake() }) : null;
 
   let stopping = false;
   const shutdown = async (signal: string) => {

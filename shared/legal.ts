@@ -44,11 +44,20 @@ export type LegalFacts = {
 export function formatTermsVersion(version: string, locale: Locale): string {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(version) ? new Date(`${version}T12:00:00Z`) : null;
   if (day === null || Number.isNaN(day.getTime())) return version;
-  return new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }).format(day);
+  return new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }).format(
+    day,
+  );
 }
 
 /** Which identity fields production requires; the pages mark them "to be completed" while unset. */
-export const REQUIRED_IDENTITY = ["sellerName", "sellerAddress", "sellerRegistration", "hostingProvider", "mediatorName", "mediatorUrl"] as const;
+export const REQUIRED_IDENTITY = [
+  "sellerName",
+  "sellerAddress",
+  "sellerRegistration",
+  "hostingProvider",
+  "mediatorName",
+  "mediatorUrl",
+] as const;
 
 export function identityIncomplete(identity: LegalIdentity): boolean {
   return REQUIRED_IDENTITY.some((field) => identity[field] === null);

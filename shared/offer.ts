@@ -59,5 +59,10 @@ export function defaultOfferEnd(firstStartedAt: Date): Date {
 
 /** "6 décembre 2026", "6 December 2026": the day the offer ends, in the seller's zone. */
 export function formatOfferEnd(endsAt: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: SELLER_TIME_ZONE, day: "numeric", month: "long", year: "numeric" }).format(endsAt);
+  return new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, {
+    timeZone: SELLER_TIME_ZONE,
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+  }).format(endsAt);
 }

@@ -62,7 +62,15 @@ export function AccessForm({ posted }: IslandProps["access-form"]) {
 
   const errorId = `${id}-error`;
   const message =
-    status === "sent" ? t("access.sent") : status === "rate-limited" ? t("access.rateLimited") : status === "invalid" ? t("lead.emailError") : status === "error" ? t("access.error") : null;
+    status === "sent"
+      ? t("access.sent")
+      : status === "rate-limited"
+        ? t("access.rateLimited")
+        : status === "invalid"
+          ? t("lead.emailError")
+          : status === "error"
+            ? t("access.error")
+            : null;
   return (
     <form ref={formRef} method="post" action="/api/access/resend" className="access-form" onSubmit={submit} aria-busy={submitting}>
       <input type="hidden" name="locale" value={locale} />

@@ -118,7 +118,14 @@ export function CardForm({ view }: IslandProps["card-form"]) {
   };
 
   return (
-    <form ref={formRef} method="post" action={`/checkout/test/${session.id}`} className="test-checkout__form" onSubmit={onSubmit} noValidate>
+    <form
+      ref={formRef}
+      method="post"
+      action={`/checkout/test/${session.id}`}
+      className="test-checkout__form"
+      onSubmit={onSubmit}
+      noValidate
+    >
       <div aria-live="assertive">
         {errors.form !== undefined ? (
           <p ref={alertRef} className="form-error" role="alert" tabIndex={-1} data-testid="checkout-error">

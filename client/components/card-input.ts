@@ -47,7 +47,10 @@ export function formatExpiry(value: string): string {
   const slash = value.indexOf("/");
   if (slash !== -1) {
     const month = value.slice(0, slash).replace(/\D/g, "").slice(0, 2);
-    const year = value.slice(slash + 1).replace(/\D/g, "").slice(0, 4);
+    const year = value
+      .slice(slash + 1)
+      .replace(/\D/g, "")
+      .slice(0, 4);
     return `${month}/${year}`;
   }
   const digits = value.replace(/\D/g, "").slice(0, 6);

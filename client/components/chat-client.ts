@@ -1,5 +1,12 @@
 import * as v from "valibot";
-import { CHAT_MAX_CHARS, CHAT_MAX_MESSAGES, ChatRequestSchema, type ChatMessage, type ChatReply, type ChatRequestInput } from "../../shared/schemas/chat";
+import {
+  CHAT_MAX_CHARS,
+  CHAT_MAX_MESSAGES,
+  ChatRequestSchema,
+  type ChatMessage,
+  type ChatReply,
+  type ChatRequestInput,
+} from "../../shared/schemas/chat";
 
 // The browser side of POST /api/chat (spec 7.2, issue 5): asks for server-sent events so the reply
 // shows as it is produced, and still understands a plain JSON answer.
@@ -54,7 +61,8 @@ export async function sendChat(
     throw new ChatFailure("network");
   });
   if (response.status === 409) throw new ChatFailure("conversation full", "full");
-  if (response.status === 429) throw new ChatFailure("rate limited", "rate-limited", retryAfterSeconds(response.headers.get("retry-after")));
+  if (response.status === 429)
+    throw new ChatFailure("rate limited", "rate-limited", retryAfterSeconds(response.headers.get("retry-after")));
   if (!response.ok) throw new ChatFailure(`status ${response.status}`);
   const type = response.headers.get("content-type") ?? "";
   if (!type.startsWith("text/event-stream") || response.body === null) {

@@ -93,7 +93,8 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
       if (controller.signal.aborted) return; // the window was closed
       if (error instanceof ChatFailure && error.reason === "full") setFull(true);
       // Not an error to report to the support address: the visitor only has to wait a little.
-      else if (error instanceof ChatFailure && error.reason === "rate-limited") setWait({ id: nextId.current++, seconds: error.retryAfterSeconds });
+      else if (error instanceof ChatFailure && error.reason === "rate-limited")
+        setWait({ id: nextId.current++, seconds: error.retryAfterSeconds });
       // Spec section 8: the "Erreur" toast; the question goes back in the field to try again.
       else showToast({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
       setLines((current) => current.filter((line) => line.id !== question.id));
@@ -174,7 +175,12 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
         />
-        <button type="submit" className="button button--primary chat-form__send" disabled={pending || full || draft.trim() === ""} aria-label={t("chat.send")}>
+        <button
+          type="submit"
+          className="button button--primary chat-form__send"
+          disabled={pending || full || draft.trim() === ""}
+          aria-label={t("chat.send")}
+        >
           <Icon name="send" />
         </button>
       </form>

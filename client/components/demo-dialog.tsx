@@ -68,7 +68,16 @@ export function DemoDialog({ poster, video }: IslandProps["demo"]) {
         </header>
         <div className="demo-dialog__frame">
           {isOpen ? (
-            <video className="demo-dialog__video" controls autoPlay={autoPlay} playsInline preload="metadata" poster={poster} width="1280" height="720">
+            <video
+              className="demo-dialog__video"
+              controls
+              autoPlay={autoPlay}
+              playsInline
+              preload="metadata"
+              poster={poster}
+              width="1280"
+              height="720"
+            >
               <source src={video} type="video/mp4" />
               <p>
                 {t("demo.unsupported")} <a href={video}>{t("demo.download")}</a>

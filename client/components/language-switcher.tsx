@@ -23,13 +23,7 @@ export function LanguageSwitcher() {
                   <span className="sr-only">{name}</span>
                 </span>
               ) : (
-                <a
-                  className="lang"
-                  href={alternates?.[l] ?? (l === "fr" ? "/" : `/${l}`)}
-                  hrefLang={l}
-                  lang={l}
-                  title={name}
-                >
+                <a className="lang" href={alternates?.[l] ?? (l === "fr" ? "/" : `/${l}`)} hrefLang={l} lang={l} title={name}>
                   <Flag locale={l} />
                   <span className="sr-only">{name}</span>
                 </a>

@@ -51,26 +51,44 @@ export function SiteFooter() {
         <nav aria-label={t("footer.product")}>
           <h2 className="site-footer__title">{t("footer.product")}</h2>
           <ul role="list">
-            <li><a href={anchor("features")}>{t("features")}</a></li>
-            <li><a href={anchor("pricing")}>{t("pricing")}</a></li>
-            <li><a href={pathFor("payment", locale)}>{t("nav.lifetimeAccess")}</a></li>
+            <li>
+              <a href={anchor("features")}>{t("features")}</a>
+            </li>
+            <li>
+              <a href={anchor("pricing")}>{t("pricing")}</a>
+            </li>
+            <li>
+              <a href={pathFor("payment", locale)}>{t("nav.lifetimeAccess")}</a>
+            </li>
           </ul>
         </nav>
         <nav aria-label={t("footer.help")}>
           <h2 className="site-footer__title">{t("footer.help")}</h2>
           <ul role="list">
-            <li><a href={anchor("faq")}>{t("footer.faq")}</a></li>
-            <li><a href={pathFor("guide", locale)}>{t("footer.guide")}</a></li>
-            <li><a href={`mailto:${facts.supportEmail}`}>{t("footer.contact")}</a></li>
+            <li>
+              <a href={anchor("faq")}>{t("footer.faq")}</a>
+            </li>
+            <li>
+              <a href={pathFor("guide", locale)}>{t("footer.guide")}</a>
+            </li>
+            <li>
+              <a href={`mailto:${facts.supportEmail}`}>{t("footer.contact")}</a>
+            </li>
             <li className="muted">{t("footer.support")}</li>
           </ul>
         </nav>
         <nav aria-label={t("footer.legal")}>
           <h2 className="site-footer__title">{t("footer.legal")}</h2>
           <ul role="list">
-            <li><a href={pathFor("legal-notice", locale)}>{t("footer.legalNotice")}</a></li>
-            <li><a href={pathFor("terms", locale)}>{t("footer.terms")}</a></li>
-            <li><a href={pathFor("privacy", locale)}>{t("footer.privacy")}</a></li>
+            <li>
+              <a href={pathFor("legal-notice", locale)}>{t("footer.legalNotice")}</a>
+            </li>
+            <li>
+              <a href={pathFor("terms", locale)}>{t("footer.terms")}</a>
+            </li>
+            <li>
+              <a href={pathFor("privacy", locale)}>{t("footer.privacy")}</a>
+            </li>
           </ul>
         </nav>
       </div>

@@ -12,7 +12,14 @@ import { showToast } from "./toast";
 
 type LeadState = { submitting: boolean; fieldError: string | null };
 
-export const LEAD_SUBMIT_TEXT = ["demoSent", "demoSentDesc", "lead.rateLimit", "lead.emailError", "lead.unexpectedError", ...EMAIL_ISSUE_KEYS] as const;
+export const LEAD_SUBMIT_TEXT = [
+  "demoSent",
+  "demoSentDesc",
+  "lead.rateLimit",
+  "lead.emailError",
+  "lead.unexpectedError",
+  ...EMAIL_ISSUE_KEYS,
+] as const;
 
 /**
  * Submits the form's address, at most one request at a time, and reports the outcome as the spec's
@@ -23,10 +30,13 @@ export function useLeadSubmit(onSent: (email: string) => void) {
   const [state, setState] = useState<LeadState>({ submitting: false, fieldError: null });
   const inFlight = useRef(false);
   // The spec gives English fallbacks for texts a language might lack (section 8).
-  const text = useCallback((key: (typeof LEAD_SUBMIT_TEXT)[number], fallback: string, values?: Record<string, string>) => {
-    const translated = t(key, values);
-    return translated === key ? fallback : translated;
-  }, [t]);
+  const text = useCallback(
+    (key: (typeof LEAD_SUBMIT_TEXT)[number], fallback: string, values?: Record<string, string>) => {
+      const translated = t(key, values);
+      return translated === key ? fallback : translated;
+    },
+    [t],
+  );
 
   const submit = useCallback(
     async (event: FormEvent<HTMLFormElement>) => {
@@ -59,7 +69,12 @@ export function useLeadSubmit(onSent: (email: string) => void) {
           field.value = "";
           // Longer than a toast's usual 4 s: the description is a few sentences, and after the popup
           // closes it is the only place they are shown.
-          showToast({ title: text("demoSent", "Demo sent! Check your inbox."), description: t("demoSentDesc", { email: checked.email }), tone: "success", durationMs: 10_000 });
+          showToast({
+            title: text("demoSent", "Demo sent! Check your inbox."),
+            description: t("demoSentDesc", { email: checked.email }),
+            tone: "success",
+            durationMs: 10_000,
+          });
           onSent(checked.email);
           return;
         }
@@ -94,7 +109,13 @@ function errorMessage(body: unknown): string {
  * post answers with a redirect; once hydrated, our check replaces them so every language gets the
  * same translated messages.
  */
-export const LEAD_FORM_TEXT = ["exitPopup.label", "emailPlaceholder", "exitPopup.submitting", "exitPopup.submit", "exitPopup.privacy"] as const;
+export const LEAD_FORM_TEXT = [
+  "exitPopup.label",
+  "emailPlaceholder",
+  "exitPopup.submitting",
+  "exitPopup.submit",
+  "exitPopup.privacy",
+] as const;
 
 export function LeadForm({
   lead,
@@ -116,7 +137,14 @@ export function LeadForm({
   }, []);
   const errorId = `${id}-error`;
   return (
-    <form ref={formRef} method="post" action="/api/leads" className={`lead-form ${className ?? ""}`} onSubmit={lead.submit} aria-busy={lead.submitting}>
+    <form
+      ref={formRef}
+      method="post"
+      action="/api/leads"
+      className={`lead-form ${className ?? ""}`}
+      onSubmit={lead.submit}
+      aria-busy={lead.submitting}
+    >
       <input type="hidden" name="source" value="exit_popup" />
       <input type="hidden" name="locale" value={locale} />
       <label htmlFor={`${id}-email`} className="lead-form__label">
@@ -182,7 +210,8 @@ export function LeadSection({ posted }: IslandProps["lead-form"]) {
     },
     [lead.submit],
   );
-  const problem: (typeof LEAD_SECTION_TEXT)[number] = status === "rate-limited" ? "lead.rateLimit" : status === "invalid" ? "lead.emailError" : "lead.unexpectedError";
+  const problem: (typeof LEAD_SECTION_TEXT)[number] =
+    status === "rate-limited" ? "lead.rateLimit" : status === "invalid" ? "lead.emailError" : "lead.unexpectedError";
   return (
     <>
       <div className="lead-section__status" aria-live="polite">

@@ -18,7 +18,15 @@ const defaultNavigate: Navigate = (url) => window.location.assign(url);
  * JavaScript it asks for the URL as JSON: busy (disabled, redirecting label), then the browser goes
  * there; on failure back to idle with the error toast.
  */
-export const PAY_BUTTON_TEXT = ["paymentRateLimit", "paymentErrorDesc", "paymentUrlMissing", "paymentError", "payRedirecting", "payButton", ...CONSENT_TEXT] as const;
+export const PAY_BUTTON_TEXT = [
+  "paymentRateLimit",
+  "paymentErrorDesc",
+  "paymentUrlMissing",
+  "paymentError",
+  "payRedirecting",
+  "payButton",
+  ...CONSENT_TEXT,
+] as const;
 
 export function PayButton({ navigate = defaultNavigate, consentMissing = false }: IslandProps["pay-button"] & { navigate?: Navigate }) {
   const { t, locale } = useText(PAY_BUTTON_TEXT);
@@ -61,7 +69,10 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
         body: JSON.stringify({ locale, acceptTerms: true }),
       });
       const body: unknown = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(t(response.status === 429 ? "paymentRateLimit" : response.status === 422 ? "consent.required" : "paymentErrorDesc"));
+      if (!response.ok)
+        throw new Error(
+          t(response.status === 429 ? "paymentRateLimit" : response.status === 422 ? "consent.required" : "paymentErrorDesc"),
+        );
       const parsed = v.safeParse(PaymentResponseSchema, body);
       // Spec section 8: an answer without url is a failure with its own message.
       if (!parsed.success) throw new Error(t("paymentUrlMissing"));
@@ -88,7 +99,14 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
         }}
         autoFocus={consentMissing}
       />
-      <button ref={buttonRef} type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy} data-testid="pay-button">
+      <button
+        ref={buttonRef}
+        type="submit"
+        className="button button--primary button--large button--block"
+        disabled={busy}
+        aria-busy={busy}
+        data-testid="pay-button"
+      >
         <Icon name="lock" />
         {busy ? t("payRedirecting") : t("payButton")}
       </button>

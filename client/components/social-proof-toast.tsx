@@ -65,10 +65,21 @@ function coversSomething(box: Box): boolean {
 /** Where the toast appears: the bottom-left corner, as wide and high as it can be. */
 function toastArea(): Box {
   const width = Math.min(TOAST_MAX_WIDTH, window.innerWidth - 104);
-  return { left: TOAST_MARGIN, right: TOAST_MARGIN + width, top: window.innerHeight - TOAST_MARGIN - TOAST_MAX_HEIGHT, bottom: window.innerHeight - TOAST_MARGIN };
+  return {
+    left: TOAST_MARGIN,
+    right: TOAST_MARGIN + width,
+    top: window.innerHeight - TOAST_MARGIN - TOAST_MAX_HEIGHT,
+    bottom: window.innerHeight - TOAST_MARGIN,
+  };
 }
 
-export const SOCIAL_PROOF_TEXT = ["socialProof.text", "socialProof.someone", "socialProof.justNow", "socialProof.ago", "socialProof.dismiss"] as const;
+export const SOCIAL_PROOF_TEXT = [
+  "socialProof.text",
+  "socialProof.someone",
+  "socialProof.justNow",
+  "socialProof.ago",
+  "socialProof.dismiss",
+] as const;
 
 /**
  * Recent real purchases, bottom-left (DECISIONS.md: only real paid orders, never invented). The

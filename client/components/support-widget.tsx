@@ -101,6 +101,7 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
 
   const onMenuKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const items = [...(menuRef.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
+    // biome-ignore lint/complexity/useIndexOf: activeElement is an Element, not the HTMLElement the list holds.
     const index = items.findIndex((item) => item === document.activeElement);
     const focusAt = (i: number) => items[(i + items.length) % items.length]?.focus();
     switch (event.key) {
@@ -148,7 +149,12 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
         </div>
       ) : null}
       {panel === "email" ? (
-        <div className="support__email panel" role="group" aria-label={t("support.email")} onKeyDown={(event) => event.key === "Escape" && close()}>
+        <div
+          className="support__email panel"
+          role="group"
+          aria-label={t("support.email")}
+          onKeyDown={(event) => event.key === "Escape" && close()}
+        >
           <p className="support__email-text">{t("support.emailManual")}</p>
           <a ref={addressRef} className="support__address" href={`mailto:${supportEmail}`}>
             {supportEmail}

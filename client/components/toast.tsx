@@ -25,10 +25,13 @@ export function Toasts() {
     const show = (input: ToastInput) => {
       const id = nextId++;
       setToasts((list) => [...list.slice(-2), { ...input, id }]);
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        setToasts((list) => list.filter((toast) => toast.id !== id));
-      }, input.durationMs ?? (input.tone === "error" ? 8000 : 4000));
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          setToasts((list) => list.filter((toast) => toast.id !== id));
+        },
+        input.durationMs ?? (input.tone === "error" ? 8000 : 4000),
+      );
       timers.add(timer);
     };
     listeners.add(show);

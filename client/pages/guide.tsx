@@ -22,7 +22,9 @@ export function GuidePage() {
           <p className="page__subtitle">{t("guide.subtitle")}</p>
 
           <nav className="guide-toc" id={TOC_ID} aria-labelledby="guide-toc-title">
-            <h2 id="guide-toc-title" className="guide-toc__title">{t("guide.toc")}</h2>
+            <h2 id="guide-toc-title" className="guide-toc__title">
+              {t("guide.toc")}
+            </h2>
             <ul className="guide-toc__list" role="list">
               {GUIDE_DEVICES.map((device) => (
                 <li key={device}>
@@ -36,7 +38,9 @@ export function GuidePage() {
             <h2 id="guide-before-title">{t("guide.before.title")}</h2>
             <p>{t("guide.before.text")}</p>
             {/* The sentence above already describes the key; read aloud, the X's would only be noise. */}
-            <p className="guide-key" aria-hidden="true">{KEY_SHAPE}</p>
+            <p className="guide-key" aria-hidden="true">
+              {KEY_SHAPE}
+            </p>
             <p className="muted">{t("guide.before.lost")}</p>
           </section>
 
@@ -68,7 +72,9 @@ function DeviceSteps({ device }: { device: Device }) {
       <ol className="delivery-steps guide-steps" role="list">
         {steps.map((key, i) => (
           <li key={key}>
-            <span className="step__number" aria-hidden="true">{i + 1}</span>
+            <span className="step__number" aria-hidden="true">
+              {i + 1}
+            </span>
             <span>{t(key)}</span>
           </li>
         ))}

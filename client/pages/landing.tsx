@@ -10,9 +10,25 @@ import { Island } from "../island";
 import { offerTextKeys } from "../../shared/site-facts";
 
 // Numbered texts (`feature2Title`...) are built from these numbers: a number with no text fails the typecheck.
-const TRUST_BADGES = [[1, "lock"], [2, "shield"], [3, "bolt"]] as const satisfies readonly (readonly [number, IconName])[];
-const FEATURES = [[1, "hd"], [2, "devices"], [3, "unlock"], [4, "refresh"]] as const satisfies readonly (readonly [number, IconName])[];
-const BENEFITS = [[1, "offline"], [2, "noAds"], [3, "update"], [4, "support"], [5, "guide"], [6, "shield"]] as const satisfies readonly (readonly [number, IconName])[];
+const TRUST_BADGES = [
+  [1, "lock"],
+  [2, "shield"],
+  [3, "bolt"],
+] as const satisfies readonly (readonly [number, IconName])[];
+const FEATURES = [
+  [1, "hd"],
+  [2, "devices"],
+  [3, "unlock"],
+  [4, "refresh"],
+] as const satisfies readonly (readonly [number, IconName])[];
+const BENEFITS = [
+  [1, "offline"],
+  [2, "noAds"],
+  [3, "update"],
+  [4, "support"],
+  [5, "guide"],
+  [6, "shield"],
+] as const satisfies readonly (readonly [number, IconName])[];
 const PREVIEW_POINTS = [1, 2, 3] as const;
 const TESTIMONIALS = [1, 2, 3, 4] as const;
 const STEPS = [1, 2, 3, 4] as const;
@@ -108,7 +124,9 @@ function ComparisonCell({ labelKey, children }: { labelKey: MessageKey; children
   const { t } = useI18n();
   return (
     <td>
-      <span className="comparison__label" aria-hidden="true">{t(labelKey)}</span>
+      <span className="comparison__label" aria-hidden="true">
+        {t(labelKey)}
+      </span>
       {children}
     </td>
   );
@@ -143,7 +161,9 @@ export function LandingPage() {
             <p className="badge" data-testid="hero-badge">
               <Icon name="gift" /> {t(offerText.heroBadge)}
             </p>
-            <h1 id="hero-title" className="hero__title">{t("heroTitle")}</h1>
+            <h1 id="hero-title" className="hero__title">
+              {t("heroTitle")}
+            </h1>
             <p className="hero__subtitle">{t("heroSubtitle")}</p>
             <AccessButtons keepClear />
             <p className="hero__meta" data-keep-clear="">
@@ -172,7 +192,9 @@ export function LandingPage() {
             <ul className="card-grid card-grid--4" role="list">
               {FEATURES.map(([n, icon]) => (
                 <li key={icon} className="card feature-card" data-testid="feature-card">
-                  <span className="card__icon"><Icon name={icon} /></span>
+                  <span className="card__icon">
+                    <Icon name={icon} />
+                  </span>
                   <h3>{t(`feature${n}Title`)}</h3>
                   <p>{t(`feature${n}Desc`)}</p>
                 </li>
@@ -188,7 +210,10 @@ export function LandingPage() {
               <SectionHeading id="preview-title" title={t("preview.title")} subtitle={t("preview.text")} />
               <ul className="check-list" role="list">
                 {PREVIEW_POINTS.map((n) => (
-                  <li key={n}><Icon name="check" />{t(`preview.point${n}`)}</li>
+                  <li key={n}>
+                    <Icon name="check" />
+                    {t(`preview.point${n}`)}
+                  </li>
                 ))}
               </ul>
               <AccessButtons />
@@ -223,7 +248,9 @@ export function LandingPage() {
                       <p>{t(`testimonial${n}`)}</p>
                     </blockquote>
                     <footer className="testimonial__person">
-                      <span className="avatar" aria-hidden="true">{person.initials}</span>
+                      <span className="avatar" aria-hidden="true">
+                        {person.initials}
+                      </span>
                       <span>
                         <strong>{person.name}</strong>
                         <span className="muted">{person.city}</span>
@@ -243,7 +270,9 @@ export function LandingPage() {
             <ul className="card-grid card-grid--3" role="list">
               {BENEFITS.map(([n, icon]) => (
                 <li key={n} className="card benefit-card" data-testid="benefit-card">
-                  <span className="card__icon"><Icon name={icon} /></span>
+                  <span className="card__icon">
+                    <Icon name={icon} />
+                  </span>
                   <h3>{t(`whyAppBenefit${n}`)}</h3>
                   <p>{t(`whyAppBenefit${n}Desc`)}</p>
                   {icon === "guide" ? (
@@ -302,7 +331,9 @@ export function LandingPage() {
             <ol className="steps" role="list">
               {STEPS.map((n) => (
                 <li key={n} className="step" data-testid="step">
-                  <span className="step__number" aria-hidden="true">{n}</span>
+                  <span className="step__number" aria-hidden="true">
+                    {n}
+                  </span>
                   <h3>{t(`howStep${n}`)}</h3>
                   <p>{t(`howStep${n}Desc`)}</p>
                 </li>
@@ -355,10 +386,16 @@ function PricingCard() {
   return (
     <article className="pricing-card" aria-labelledby="pricing-plan">
       {/* The early-bird badge and the struck-through price exist only while the offer runs. */}
-      {facts.offer.on ? <p className="badge badge--glow" data-testid="early-bird">{t("earlyBird")}</p> : null}
+      {facts.offer.on ? (
+        <p className="badge badge--glow" data-testid="early-bird">
+          {t("earlyBird")}
+        </p>
+      ) : null}
       <h3 id="pricing-plan">{t("pricing.plan")}</h3>
       <p className="pricing-card__price">
-        <span className="pricing-card__amount" data-testid="price">{facts.price}</span>
+        <span className="pricing-card__amount" data-testid="price">
+          {facts.price}
+        </span>
         {facts.offer.on ? (
           <del className="pricing-card__old" data-testid="old-price">
             <span className="sr-only">{t("pricing.oldPrice")}</span>
@@ -371,7 +408,10 @@ function PricingCard() {
       </p>
       <ul className="check-list" role="list">
         {PRICING_FEATURES.map((n) => (
-          <li key={n}><Icon name="check" />{t(`pricing.feature${n}`)}</li>
+          <li key={n}>
+            <Icon name="check" />
+            {t(`pricing.feature${n}`)}
+          </li>
         ))}
       </ul>
       <a className="button button--primary button--large button--block" href={pathFor("payment", locale)}>

@@ -31,7 +31,19 @@ function useIdentity(identity: LegalIdentity) {
   return (field: IdentityField): string => identity[field] ?? t("legal.todo", { what: t(LABELS[field]) });
 }
 
-function LegalPage({ titleKey, introKey, legal, after, children }: { titleKey: MessageKey; introKey: MessageKey; legal: LegalFacts; after?: ReactNode; children: ReactNode }) {
+function LegalPage({
+  titleKey,
+  introKey,
+  legal,
+  after,
+  children,
+}: {
+  titleKey: MessageKey;
+  introKey: MessageKey;
+  legal: LegalFacts;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
   const { t } = useI18n();
   return (
     <>
@@ -122,7 +134,18 @@ export function LegalNoticePage({ legal }: { legal: LegalFacts }) {
   );
 }
 
-const TERMS_SECTIONS = ["product", "price", "payment", "delivery", "licence", "withdrawal", "guarantee", "conformity", "complaints", "law"] as const;
+const TERMS_SECTIONS = [
+  "product",
+  "price",
+  "payment",
+  "delivery",
+  "licence",
+  "withdrawal",
+  "guarantee",
+  "conformity",
+  "complaints",
+  "law",
+] as const;
 
 export function TermsPage({ legal }: { legal: LegalFacts }) {
   const { t, locale } = useI18n();
@@ -169,7 +192,11 @@ export function TermsPage({ legal }: { legal: LegalFacts }) {
     >
       <Section id="seller" title={t("terms.seller.title")}>
         <p>
-          {t("terms.seller.text", { sellerName: value("sellerName"), sellerAddress: value("sellerAddress"), sellerRegistration: value("sellerRegistration") })}
+          {t("terms.seller.text", {
+            sellerName: value("sellerName"),
+            sellerAddress: value("sellerAddress"),
+            sellerRegistration: value("sellerRegistration"),
+          })}
           {identity.sellerVatId !== null ? ` ${t("terms.seller.vat", { vatId: identity.sellerVatId })}` : null}
         </p>
       </Section>
@@ -206,10 +233,19 @@ export function PrivacyPage({ legal }: { legal: LegalFacts }) {
       <Section id="stored" title={t("privacy.stored.title")}>
         {subsection("orders", t("privacy.orders.title"), [t("privacy.orders.text"), t("privacy.orders.socialProof")])}
         {subsection("leads", t("privacy.leads.title"), [t("privacy.leads.text", { leadDays })])}
-        {subsection("chat", t("privacy.chat.title"), [t("privacy.chat.text", { chatDays }), t(legal.chat === "claude" ? "privacy.chat.claude" : "privacy.chat.offline")])}
-        {subsection("mail", t("privacy.mail.title"), legal.smtp ? [t("privacy.mail.text"), t("privacy.mail.smtp")] : [t("privacy.mail.text")])}
+        {subsection("chat", t("privacy.chat.title"), [
+          t("privacy.chat.text", { chatDays }),
+          t(legal.chat === "claude" ? "privacy.chat.claude" : "privacy.chat.offline"),
+        ])}
+        {subsection(
+          "mail",
+          t("privacy.mail.title"),
+          legal.smtp ? [t("privacy.mail.text"), t("privacy.mail.smtp")] : [t("privacy.mail.text")],
+        )}
         {subsection("ip", t("privacy.ip.title"), [t("privacy.ip.text")])}
-        {subsection("payment", t("privacy.payment.title"), [t(legal.payment === "stripe" ? "privacy.payment.stripe" : "privacy.payment.test")])}
+        {subsection("payment", t("privacy.payment.title"), [
+          t(legal.payment === "stripe" ? "privacy.payment.stripe" : "privacy.payment.test"),
+        ])}
       </Section>
       <Section id="cookies" title={t("privacy.cookies.title")}>
         <p>{t("privacy.cookies.text")}</p>

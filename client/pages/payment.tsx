@@ -20,7 +20,11 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
             <section className="panel order-summary" aria-labelledby="summary-title">
               <div className="order-summary__head">
                 <h2 id="summary-title">{t("orderSummary")}</h2>
-                {facts.offer.on ? <span className="badge badge--glow" data-testid="early-bird">{t("earlyBird")}</span> : null}
+                {facts.offer.on ? (
+                  <span className="badge badge--glow" data-testid="early-bird">
+                    {t("earlyBird")}
+                  </span>
+                ) : null}
               </div>
               <div className="order-line">
                 <div>
@@ -44,7 +48,9 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
               ) : null}
               <div className="order-total">
                 <span>{t("orderTotal")}</span>
-                <span className="order-total__amount" data-testid="order-total">{facts.price}</span>
+                <span className="order-total__amount" data-testid="order-total">
+                  {facts.price}
+                </span>
               </div>
               <p className="muted order-total__vat">{t("orderVat")}</p>
               {error !== undefined && error !== "consent" ? (
@@ -68,7 +74,9 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
                 <ol className="delivery-steps" role="list">
                   {DELIVERY_STEPS.map((n) => (
                     <li key={n} data-testid="delivery-step">
-                      <span className="step__number" aria-hidden="true">{n}</span>
+                      <span className="step__number" aria-hidden="true">
+                        {n}
+                      </span>
                       <span>{t(`deliveryStep${n}`)}</span>
                     </li>
                   ))}

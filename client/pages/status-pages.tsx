@@ -7,13 +7,29 @@ import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
 import { Island } from "../island";
 
-function StatusCard({ icon, tone, title, text, children, after }: { icon: IconName; tone: "success" | "warning" | "neutral"; title: string; text: string; children?: ReactNode; after?: ReactNode }) {
+function StatusCard({
+  icon,
+  tone,
+  title,
+  text,
+  children,
+  after,
+}: {
+  icon: IconName;
+  tone: "success" | "warning" | "neutral";
+  title: string;
+  text: string;
+  children?: ReactNode;
+  after?: ReactNode;
+}) {
   return (
     <>
       <SiteHeader minimal />
       <Main className="page page--center">
         <div className={`status-card status-card--${tone}`}>
-          <span className="status-card__icon"><Icon name={icon} /></span>
+          <span className="status-card__icon">
+            <Icon name={icon} />
+          </span>
           <h1 className="page__title">{title}</h1>
           <p>{text}</p>
           <div className="button-row button-row--center">{children}</div>
@@ -45,7 +61,13 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
   }
   if (order.state === "unknown") {
     return (
-      <StatusCard icon="mail" tone="neutral" title={t("successUnknownTitle")} text={t("successUnknownText", { email: facts.supportEmail })} after={<LostAccess />}>
+      <StatusCard
+        icon="mail"
+        tone="neutral"
+        title={t("successUnknownTitle")}
+        text={t("successUnknownText", { email: facts.supportEmail })}
+        after={<LostAccess />}
+      >
         {home}
       </StatusCard>
     );
@@ -71,7 +93,9 @@ function LostAccess() {
   const { t } = useI18n();
   return (
     <section className="status-card__access" id="lost-access" aria-labelledby="lost-access-title">
-      <h2 id="lost-access-title" className="status-card__access-title">{t("access.title")}</h2>
+      <h2 id="lost-access-title" className="status-card__access-title">
+        {t("access.title")}
+      </h2>
       <Island name="access-form" props={{}} />
     </section>
   );
@@ -94,7 +118,12 @@ export function UnsubscribePage({ state }: { state: "done" | "unknown" }) {
   const { t, locale } = useI18n();
   const done = state === "done";
   return (
-    <StatusCard icon={done ? "check" : "mail"} tone="neutral" title={t(done ? "unsubscribe.title" : "unsubscribe.unknownTitle")} text={t(done ? "unsubscribe.text" : "unsubscribe.unknownText")}>
+    <StatusCard
+      icon={done ? "check" : "mail"}
+      tone="neutral"
+      title={t(done ? "unsubscribe.title" : "unsubscribe.unknownTitle")}
+      text={t(done ? "unsubscribe.text" : "unsubscribe.unknownText")}
+    >
       <a className="button button--primary" href={pathFor("landing", locale)}>
         {t("successHome")}
       </a>
@@ -119,7 +148,13 @@ export function CanceledPage() {
 export function NotFoundPage() {
   const { t, locale } = useI18n();
   return (
-    <StatusCard icon="globe" tone="neutral" title={t("notFoundTitle")} text={t("notFoundText")} after={<Island name="not-found-log" props={{}} />}>
+    <StatusCard
+      icon="globe"
+      tone="neutral"
+      title={t("notFoundTitle")}
+      text={t("notFoundText")}
+      after={<Island name="not-found-log" props={{}} />}
+    >
       <a className="button button--primary" href={pathFor("landing", locale)}>
         {t("notFoundHome")}
       </a>
@@ -131,7 +166,12 @@ export function ErrorPage({ reason }: { reason?: "busy" }) {
   const { t, locale } = useI18n();
   const busy = reason === "busy";
   return (
-    <StatusCard icon={busy ? "refresh" : "noAds"} tone={busy ? "neutral" : "warning"} title={t(busy ? "errorBusyTitle" : "errorTitle")} text={t(busy ? "errorBusyText" : "errorText")}>
+    <StatusCard
+      icon={busy ? "refresh" : "noAds"}
+      tone={busy ? "neutral" : "warning"}
+      title={t(busy ? "errorBusyTitle" : "errorTitle")}
+      text={t(busy ? "errorBusyText" : "errorText")}
+    >
       <a className="button button--primary" href={pathFor("landing", locale)}>
         {t("errorHome")}
       </a>

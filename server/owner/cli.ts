@@ -51,7 +51,9 @@ export async function runCommand(
   const known =
     (isExportName(command) && action === "export") ||
     (command === "leads" && action === "erase") ||
-    (command === "licenses" && (action === "show" || action === "disable" || action === "enable" || action === "reset")) || (command === "mail" && (action === "list" || action === "retry")) || (command === "orders" && (action === "resend" || action === "refund"));
+    (command === "licenses" && (action === "show" || action === "disable" || action === "enable" || action === "reset")) ||
+    (command === "mail" && (action === "list" || action === "retry")) ||
+    (command === "orders" && (action === "resend" || action === "refund"));
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
     return 2;
@@ -100,7 +102,15 @@ export async function runCommand(
   }
 }
 
-async function licenseCommand(db: Db, write: Write, config: Config, action: string, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+async function licenseCommand(
+  db: Db,
+  write: Write,
+  config: Config,
+  action: string,
+  arg: string | undefined,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   if (arg === undefined || arg.trim() === "") {
     err(`licenses ${action} needs a ${action === "show" ? "key or e-mail address" : "key"}`);
     return 2;
@@ -114,8 +124,11 @@ async function licenseCommand(db: Db, write: Write, config: Config, action: stri
     }
     for (const l of found) {
       const state = l.status === "disabled" ? `disabled (${l.disabledReason ?? "owner"})` : "active";
-      out(`${l.key}\t${state}\torder ${l.orderId} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`);
-      for (const a of l.activations) out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC\n`);
+      out(
+        `${l.key}\t${state}\torder ${l.orderId} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`,
+      );
+      for (const a of l.activations)
+        out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC\n`);
     }
     return 0;
   }
@@ -147,7 +160,13 @@ async function licenseCommand(db: Db, write: Write, config: Config, action: stri
 
 const EraseEmail = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email());
 
-async function erase(write: Write, config: Config, arg: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+async function erase(
+  write: Write,
+  config: Config,
+  arg: string | undefined,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   const email = v.safeParse(EraseEmail, arg ?? "");
   if (!email.success) {
     err(`leads erase needs an e-mail address: site leads erase someone@example.com`);
@@ -166,7 +185,9 @@ function listMail(db: Db, out: (line: string) => void): number {
   out("id\tstatus\tkind\tto\tattempts\tcreated\tsent_or_next_try\tlast_error\n");
   for (const r of rows) {
     const next = r.status === "sent" ? when(r.sentAt) : r.status === "pending" ? when(r.nextAttemptAt) : "";
-    out(`${r.id}\t${r.status}\t${r.kind}\t${r.recipient}\t${r.attempts}\t${when(r.createdAt)}\t${next}\t${(r.lastError ?? "").replace(/\s+/g, " ")}\n`);
+    out(
+      `${r.id}\t${r.status}\t${r.kind}\t${r.recipient}\t${r.attempts}\t${when(r.createdAt)}\t${next}\t${(r.lastError ?? "").replace(/\s+/g, " ")}\n`,
+    );
   }
   return 0;
 }
@@ -205,7 +226,12 @@ async function refund(write: Write, config: Config, id: number, out: (line: stri
     const paymentIntentId = order.paymentIntentId ?? testPaymentIdOf(order.checkoutId);
     if (order.paymentIntentId === null) tx.update(orders).set({ paymentIntentId }).where(eq(orders.id, id)).run();
     // The same path as Stripe's charge.refunded, with one event id per order: running it twice is a no-op.
-    applyInTransaction(tx, { eventId: `evt_refund_${paymentIntentId}`, provider: "test", type: "charge.refunded", paymentIntentId, fullyRefunded: true }, new Date(), deliverySettings(config));
+    applyInTransaction(
+      tx,
+      { eventId: `evt_refund_${paymentIntentId}`, provider: "test", type: "charge.refunded", paymentIntentId, fullyRefunded: true },
+      new Date(),
+      deliverySettings(config),
+    );
     return "refunded";
   });
   if (result === "not-found") return noSuchOrder(id, err);

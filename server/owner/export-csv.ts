@@ -2,7 +2,8 @@ import type { Db } from "../../db/client";
 
 /** Owner exports (`site leads export > leads.csv`): one table as RFC 4180 CSV, oldest first. */
 export const EXPORTS = {
-  leads: "SELECT id, email, source, locale, ip_hash, datetime(created_at / 1000, 'unixepoch') AS created_at, datetime(unsubscribed_at / 1000, 'unixepoch') AS unsubscribed_at FROM email_leads ORDER BY id",
+  leads:
+    "SELECT id, email, source, locale, ip_hash, datetime(created_at / 1000, 'unixepoch') AS created_at, datetime(unsubscribed_at / 1000, 'unixepoch') AS unsubscribed_at FROM email_leads ORDER BY id",
   orders:
     "SELECT o.id, o.provider, o.checkout_id, o.status, o.amount, o.currency, o.locale, o.customer_email, o.first_name, o.city, datetime(o.created_at / 1000, 'unixepoch') AS created_at, datetime(o.paid_at / 1000, 'unixepoch') AS paid_at, datetime(o.refunded_at / 1000, 'unixepoch') AS refunded_at, datetime(o.terms_accepted_at / 1000, 'unixepoch') AS terms_accepted_at, o.terms_version, l.key AS license_key, l.status AS license_status FROM orders o LEFT JOIN licenses l ON l.order_id = o.id ORDER BY o.id",
   licenses:

@@ -73,7 +73,8 @@ const url = v.pipe(
 );
 
 /** Owner text shown on the legal pages (a name, an address...): one line or a few, never empty. */
-const ownerText = (max: number) => v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"), v.maxLength(max, `must be at most ${max} characters`)));
+const ownerText = (max: number) =>
+  v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"), v.maxLength(max, `must be at most ${max} characters`)));
 
 /**
  * OFFER_ENDS_AT: a day (`2026-12-31`: the offer runs through that whole day, seller's time zone)
@@ -83,7 +84,10 @@ const offerEnd = v.optional(
   v.pipe(
     v.string(),
     v.trim(),
-    v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/, "must be a date such as 2026-12-31 or 2026-12-31T18:00:00+01:00"),
+    v.regex(
+      /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/,
+      "must be a date such as 2026-12-31 or 2026-12-31T18:00:00+01:00",
+    ),
     v.check((s) => {
       const day = s.slice(0, 10);
       // Date.parse accepts 2026-02-30 (as 2 March): the day must survive the round trip.
@@ -117,13 +121,27 @@ const EnvSchema = v.object({
   PUBLIC_BASE_URL: v.optional(url),
   TRUST_PROXY: bool(false),
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error", "silent"], "must be debug, info, warn, error or silent"), "info"),
-  WORKERS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, "must be a whole number from 1 to 64"), v.transform(Number), v.minValue(1, "must be at least 1 (1: one process)"), v.maxValue(64, "must be at most 64"))),
+  WORKERS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, "must be a whole number from 1 to 64"),
+      v.transform(Number),
+      v.minValue(1, "must be at least 1 (1: one process)"),
+      v.maxValue(64, "must be at most 64"),
+    ),
+  ),
 
-  SITE_NAME: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "must not be empty"), v.maxLength(60, "must be at most 60 characters")), "Lifetime Stream"),
+  SITE_NAME: v.optional(
+    v.pipe(v.string(), v.trim(), v.minLength(1, "must not be empty"), v.maxLength(60, "must be at most 60 characters")),
+    "Lifetime Stream",
+  ),
   SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address")), "support@example.com"),
   PRICE: money("29.99"),
   ORIGINAL_PRICE: money("99"),
-  CURRENCY: v.optional(v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, "must be a three-letter currency code such as EUR")), "EUR"),
+  CURRENCY: v.optional(
+    v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, "must be a three-letter currency code such as EUR")),
+    "EUR",
+  ),
   CLAIMED_USERS: positiveInt(PLACEHOLDER_CLAIMED_USERS),
 
   SQLITE_SYNCHRONOUS: v.optional(v.picklist(["NORMAL", "FULL"], "must be NORMAL or FULL"), "FULL"),
@@ -177,7 +195,6 @@ const EnvSchema = v.object({
   LEAD_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.leads, 3650),
   CHAT_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.chats, 3650),
 });
-
 
 export type Env = v.InferOutput<typeof EnvSchema>;
 
@@ -239,9 +256,7 @@ export type Config = {
       }
     | undefined;
   allowTestCheckout: boolean;
-  anthropic:
-    | { apiKey: string; model: string; maxTokens: number; timeoutMs: number; baseUrl: string | undefined }
-    | undefined;
+  anthropic: { apiKey: string; model: string; maxTokens: number; timeoutMs: number; baseUrl: string | undefined } | undefined;
   /** How many installations of the app one licence key may have at once. */
   licenseActivationLimit: number;
   mail: {
@@ -256,7 +271,10 @@ export type Config = {
 };
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, detail: string) {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
     super(`Invalid configuration: ${variable} ${detail}`);
     this.name = "ConfigError";
   }
@@ -414,23 +432,36 @@ function productionProblems(env: Env): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const missing = (variable: string, what: string) => problems.push({ variable, detail: `is not set: ${what}` });
   if (env.STRIPE_SECRET_KEY === undefined && !env.ALLOW_TEST_CHECKOUT) {
-    problems.push({ variable: "STRIPE_SECRET_KEY", detail: "is required in production; set ALLOW_TEST_CHECKOUT=true to run the built-in test checkout instead" });
+    problems.push({
+      variable: "STRIPE_SECRET_KEY",
+      detail: "is required in production; set ALLOW_TEST_CHECKOUT=true to run the built-in test checkout instead",
+    });
   }
   if (env.STRIPE_SECRET_KEY !== undefined && /^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY)) {
     // A test-mode key takes no money: a production site with it would "sell" for free.
-    problems.push({ variable: "STRIPE_SECRET_KEY", detail: "is a test-mode key (sk_test_…) but NODE_ENV is production: use the live key (sk_live_…)" });
+    problems.push({
+      variable: "STRIPE_SECRET_KEY",
+      detail: "is a test-mode key (sk_test_…) but NODE_ENV is production: use the live key (sk_live_…)",
+    });
   }
   if (env.STRIPE_SECRET_KEY !== undefined && env.SMTP_URL === undefined) {
     // Real buyers are promised their licence key by e-mail; .eml files in a folder would never reach them.
     problems.push({ variable: "SMTP_URL", detail: "is required in production with Stripe (buyers receive their access by e-mail)" });
   }
   // Canonical links, e-mails' links and Stripe's return address are built from it.
-  if (env.PUBLIC_BASE_URL === undefined) missing("PUBLIC_BASE_URL", "the site's public address, such as https://shop.example.fr (links, e-mails, payment return)");
+  if (env.PUBLIC_BASE_URL === undefined)
+    missing("PUBLIC_BASE_URL", "the site's public address, such as https://shop.example.fr (links, e-mails, payment return)");
   else if (LOCAL_HOST.test(new URL(env.PUBLIC_BASE_URL).hostname)) {
-    problems.push({ variable: "PUBLIC_BASE_URL", detail: `points at this machine (${env.PUBLIC_BASE_URL}): set the site's public address, such as https://shop.example.fr` });
+    problems.push({
+      variable: "PUBLIC_BASE_URL",
+      detail: `points at this machine (${env.PUBLIC_BASE_URL}): set the site's public address, such as https://shop.example.fr`,
+    });
   }
   if (EXAMPLE_DOMAIN.test(env.SUPPORT_EMAIL.split("@")[1] ?? "")) {
-    problems.push({ variable: "SUPPORT_EMAIL", detail: `is an example address (${env.SUPPORT_EMAIL}) that no one reads: set the address buyers write to` });
+    problems.push({
+      variable: "SUPPORT_EMAIL",
+      detail: `is an example address (${env.SUPPORT_EMAIL}) that no one reads: set the address buyers write to`,
+    });
   }
   if (env.SELLER_NAME === undefined) missing("SELLER_NAME", "the seller's legal name (legal notice, terms of sale)");
   if (env.SELLER_ADDRESS === undefined) missing("SELLER_ADDRESS", "the seller's postal address");

@@ -39,7 +39,8 @@ export function maskText(text: string, secrets: readonly string[] = []): string 
 export function maskValue(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
   if (typeof value === "string") return maskText(value, secrets);
   if (depth >= MAX_DEPTH || value === null || typeof value !== "object") return value;
-  if (value instanceof Error) return { name: value.name, message: maskText(value.message, secrets), stack: maskText(value.stack ?? "", secrets) };
+  if (value instanceof Error)
+    return { name: value.name, message: maskText(value.message, secrets), stack: maskText(value.stack ?? "", secrets) };
   if (Array.isArray(value)) return value.map((item) => maskValue(item, secrets, depth + 1));
   if (value instanceof Date) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskValue(v, secrets, depth + 1)]));

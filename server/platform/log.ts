@@ -41,7 +41,7 @@ const REDACT_PATHS = SECRET_FIELDS.flatMap((name) => [name, `*.${name}`]);
 export function createLogger(
   level: Level | "silent" = "info",
   write?: (line: string) => void,
-  options: { secrets?: readonly string[]; /** On every line (a worker process's number). */ fields?: Record<string, string | number> } = {},
+  options: { secrets?: readonly string[] /** On every line (a worker process's number). */; fields?: Record<string, string | number> } = {},
 ): Logger {
   const secrets = options.secrets ?? [];
   const destination: DestinationStream = write ? { write: (line) => write(line.trimEnd()) } : batchedStdout();
@@ -76,7 +76,7 @@ export function createLogger(
 }
 
 /** Characters a JSON string holds as they are: most methods, paths and request ids are only these. */
-const PLAIN_JSON = /^[A-Za-z0-9 ._:+=\/-]*$/;
+const PLAIN_JSON = /^[A-Za-z0-9 ._:+=/-]*$/;
 const jsonString = (text: string) => (PLAIN_JSON.test(text) ? `"${text}"` : JSON.stringify(text));
 
 /** The time as pino writes it (ISO 8601), formatted once per millisecond however many lines it has. */
@@ -140,6 +140,7 @@ function batchedStdout(): DestinationStream {
   };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at NUL on purpose (any ASCII byte).
 const ASCII = /^[\x00-\x7f]*$/;
 
 function writeAllToStdout(text: string, bytes: number): void {

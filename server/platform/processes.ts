@@ -27,7 +27,9 @@ const UrlsSchema = v.custom<AssetUrls>(
   (x) => typeof x === "object" && x !== null && Object.values(x).every((u) => typeof u === "string" || u === null),
   "asset URLs",
 );
-const PagesSchema = v.array(v.object({ key: v.string(), dataHash: v.string(), status: v.number(), html: BytesSchema, br: BytesSchema, gzip: BytesSchema }));
+const PagesSchema = v.array(
+  v.object({ key: v.string(), dataHash: v.string(), status: v.number(), html: BytesSchema, br: BytesSchema, gzip: BytesSchema }),
+);
 const StartMessage = v.object({
   kind: v.literal("start"),
   port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
@@ -36,7 +38,14 @@ const StartMessage = v.object({
     files: v.array(
       v.tuple([
         v.string(),
-        v.object({ body: BytesSchema, type: v.string(), etag: v.string(), immutable: v.boolean(), br: v.optional(BytesSchema), gzip: v.optional(BytesSchema) }),
+        v.object({
+          body: BytesSchema,
+          type: v.string(),
+          etag: v.string(),
+          immutable: v.boolean(),
+          br: v.optional(BytesSchema),
+          gzip: v.optional(BytesSchema),
+        }),
       ]),
     ),
   }),
@@ -161,7 +170,12 @@ export function whenFirstProcessGone(stop: () => void): void {
  * compiled code of React's server renderer, the heap it grew to): done apart, the processes that
  * serve requests stay small. Until it is done, a page asked for is rendered where it is asked.
  */
-export function renderPagesApart(options: { command: string[]; urls: AssetUrls; log: Logger; timeoutMs?: number }): Promise<PrebuiltPage[] | null> {
+export function renderPagesApart(options: {
+  command: string[];
+  urls: AssetUrls;
+  log: Logger;
+  timeoutMs?: number;
+}): Promise<PrebuiltPage[] | null> {
   const { command, urls, log, timeoutMs = 120_000 } = options;
   return new Promise((resolve) => {
     let settled = false;

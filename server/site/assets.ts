@@ -90,7 +90,10 @@ export async function createAssetStore(clientFiles: ClientFile[], compress: Comp
   if (videoAsset) byPath.set("/demo-video.mp4", { ...videoAsset, immutable: false });
   const faviconAsset = byPath.get(publicUrls.favicon ?? "");
   if (faviconAsset) byPath.set("/favicon.svg", { ...faviconAsset, immutable: false });
-  byPath.set("/robots.txt", await makeAsset(new TextEncoder().encode("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /checkout/\n"), "txt", false, compress));
+  byPath.set(
+    "/robots.txt",
+    await makeAsset(new TextEncoder().encode("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /checkout/\n"), "txt", false, compress),
+  );
 
   const url = (key: keyof typeof PUBLIC_FILES) => publicUrls[key] ?? "";
   return assetStoreFrom({

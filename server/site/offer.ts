@@ -16,10 +16,15 @@ export async function firstStartedAt(write: Write, now: Date, db?: Db): Promise<
   // Once recorded it is only read: a restart, or a second process, then needs no write lock (the
   // owner may be holding it from the sqlite3 CLI).
   const recorded = db?.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, FIRST_STARTED_AT)).get()?.value;
-  const value = recorded ?? await write((tx) => {
-    tx.insert(siteSettings).values({ key: FIRST_STARTED_AT, value: String(now.getTime()), createdAt: now }).onConflictDoNothing().run();
-    return tx.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, FIRST_STARTED_AT)).get()?.value;
-  });
+  const value =
+    recorded ??
+    (await write((tx) => {
+      tx.insert(siteSettings)
+        .values({ key: FIRST_STARTED_AT, value: String(now.getTime()), createdAt: now })
+        .onConflictDoNothing()
+        .run();
+      return tx.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, FIRST_STARTED_AT)).get()?.value;
+    }));
   const ms = Number(value);
   if (value === undefined || !Number.isFinite(ms)) throw new Error(`site_settings.${FIRST_STARTED_AT} is not a time: ${value}`);
   return new Date(ms);

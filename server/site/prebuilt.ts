@@ -30,7 +30,14 @@ export function encodePrebuilt(prebuilt: Prebuilt): Uint8Array {
   };
   const index: v.InferOutput<typeof Index> = {
     compressed: [...prebuilt.compressed].map(([hash, c]) => ({ hash, br: put(c.br), gzip: put(c.gzip) })),
-    pages: prebuilt.pages.map((p) => ({ key: p.key, dataHash: p.dataHash, status: p.status, html: put(p.html), br: put(p.br), gzip: put(p.gzip) })),
+    pages: prebuilt.pages.map((p) => ({
+      key: p.key,
+      dataHash: p.dataHash,
+      status: p.status,
+      html: put(p.html),
+      br: put(p.br),
+      gzip: put(p.gzip),
+    })),
   };
   const head = new TextEncoder().encode(MAGIC + JSON.stringify(index));
   const out = new Uint8Array(4 + head.byteLength + offset);
@@ -54,6 +61,13 @@ export function decodePrebuilt(file: Bytes): Prebuilt {
   const at = ([start, length]: Span): Bytes => file.subarray(base + start, base + start + length);
   return {
     compressed: new Map(index.compressed.map((c) => [c.hash, { br: at(c.br), gzip: at(c.gzip) }])),
-    pages: index.pages.map((p) => ({ key: p.key, dataHash: p.dataHash, status: p.status, html: at(p.html), br: at(p.br), gzip: at(p.gzip) })),
+    pages: index.pages.map((p) => ({
+      key: p.key,
+      dataHash: p.dataHash,
+      status: p.status,
+      html: at(p.html),
+      br: at(p.br),
+      gzip: at(p.gzip),
+    })),
   };
 }

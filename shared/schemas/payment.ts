@@ -12,7 +12,7 @@ import { LOCALES } from "../locales";
  * start a checkout without it.
  */
 const AcceptTerms = v.pipe(
-  v.optional(v.union([v.literal(true), v.literal(false), v.literal("yes")], "acceptTerms must be true or \"yes\""), false),
+  v.optional(v.union([v.literal(true), v.literal(false), v.literal("yes")], 'acceptTerms must be true or "yes"'), false),
   v.transform((value) => value === true || value === "yes"),
 );
 
@@ -93,7 +93,13 @@ const text = (key: string, max: number) => v.pipe(v.string(key), v.trim(), v.non
 /** The test checkout's form; `now` decides which expiry dates have passed. */
 export function testCardSchema(now: Date) {
   return v.object({
-    email: v.pipe(v.string(CARD_FIELD_KEYS.email), v.trim(), v.toLowerCase(), v.maxLength(255, CARD_FIELD_KEYS.email), v.email(CARD_FIELD_KEYS.email)),
+    email: v.pipe(
+      v.string(CARD_FIELD_KEYS.email),
+      v.trim(),
+      v.toLowerCase(),
+      v.maxLength(255, CARD_FIELD_KEYS.email),
+      v.email(CARD_FIELD_KEYS.email),
+    ),
     name: text(CARD_FIELD_KEYS.name, 120),
     city: text(CARD_FIELD_KEYS.city, 80),
     card: v.pipe(
@@ -101,7 +107,10 @@ export function testCardSchema(now: Date) {
       v.transform((s) => s.replace(/[\s-]/g, "")),
       v.check(luhnValid, CARD_FIELD_KEYS.card),
     ),
-    expiry: v.pipe(v.string(CARD_FIELD_KEYS.expiry), v.check((s) => expiryValid(s, now), CARD_FIELD_KEYS.expiry)),
+    expiry: v.pipe(
+      v.string(CARD_FIELD_KEYS.expiry),
+      v.check((s) => expiryValid(s, now), CARD_FIELD_KEYS.expiry),
+    ),
     cvc: v.pipe(v.string(CARD_FIELD_KEYS.cvc), v.trim(), v.regex(/^\d{3,4}$/, CARD_FIELD_KEYS.cvc)),
   });
 }

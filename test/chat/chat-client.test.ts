@@ -35,7 +35,10 @@ function serveStream(chunks: string[], options: { fail?: boolean; seen?: { signa
 const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
 test("pieces arrive as they come, even when the network cuts events (and a character) in two", async () => {
-  const whole = event("delta", { text: "Prix : 29,99 €" }) + event("delta", { text: ", une fois." }) + event("done", { message: "Prix : 29,99 €, une fois.", conversationId: "conv_12345678" });
+  const whole =
+    event("delta", { text: "Prix : 29,99 €" }) +
+    event("delta", { text: ", une fois." }) +
+    event("done", { message: "Prix : 29,99 €, une fois.", conversationId: "conv_12345678" });
   const bytes = new TextEncoder().encode(whole);
   // Cut inside the "€" (3 bytes in UTF-8) and inside the event framing.
   const euro = bytes.indexOf(0xe2);
@@ -85,22 +88,31 @@ test("garbage between events is skipped; a done event without its fields is not 
 });
 
 test("an error status or a plain JSON answer are understood", async () => {
-  globalThis.fetch = Object.assign(async () => Response.json({ error: "Too many messages." }, { status: 429 }), { preconnect: realFetch.preconnect });
+  globalThis.fetch = Object.assign(async () => Response.json({ error: "Too many messages." }, { status: 429 }), {
+    preconnect: realFetch.preconnect,
+  });
   await expect(sendChat(payload, { onDelta: () => {} })).rejects.toBeInstanceOf(ChatFailure);
 
-  globalThis.fetch = Object.assign(async () => Response.json({ message: "Oui.", conversationId: "conv_12345678" }), { preconnect: realFetch.preconnect });
+  globalThis.fetch = Object.assign(async () => Response.json({ message: "Oui.", conversationId: "conv_12345678" }), {
+    preconnect: realFetch.preconnect,
+  });
   const pieces: string[] = [];
   expect(await sendChat(payload, { onDelta: (t) => pieces.push(t) })).toEqual({ message: "Oui.", conversationId: "conv_12345678" });
   expect(pieces).toEqual(["Oui."]);
 });
 
 test("too many messages (429) is told apart from a failure, with the seconds of Retry-After", async () => {
-  globalThis.fetch = Object.assign(async () => Response.json({ error: "Too many messages." }, { status: 429, headers: { "retry-after": "53" } }), { preconnect: realFetch.preconnect });
+  globalThis.fetch = Object.assign(
+    async () => Response.json({ error: "Too many messages." }, { status: 429, headers: { "retry-after": "53" } }),
+    { preconnect: realFetch.preconnect },
+  );
   const failure = await sendChat(payload, { onDelta: () => {} }).catch((error: unknown) => error);
   expect(failure).toBeInstanceOf(ChatFailure);
   expect(failure).toMatchObject({ reason: "rate-limited", retryAfterSeconds: 53 });
 
-  globalThis.fetch = Object.assign(async () => new Response(null, { status: 500, headers: { "retry-after": "53" } }), { preconnect: realFetch.preconnect });
+  globalThis.fetch = Object.assign(async () => new Response(null, { status: 500, headers: { "retry-after": "53" } }), {
+    preconnect: realFetch.preconnect,
+  });
   expect(await sendChat(payload, { onDelta: () => {} }).catch((error: unknown) => error)).toMatchObject({ reason: "failed" });
 });
 
@@ -136,6 +148,8 @@ test("nothing is sent that the endpoint would refuse", async () => {
     { preconnect: realFetch.preconnect },
   );
   await expect(sendChat({ messages: [{ role: "user", content: "   " }] }, { onDelta: () => {} })).rejects.toBeInstanceOf(ChatFailure);
-  await expect(sendChat({ messages: [{ role: "assistant", content: "Bonjour" }] }, { onDelta: () => {} })).rejects.toBeInstanceOf(ChatFailure);
+  await expect(sendChat({ messages: [{ role: "assistant", content: "Bonjour" }] }, { onDelta: () => {} })).rejects.toBeInstanceOf(
+    ChatFailure,
+  );
   expect(called).toBe(false);
 });

@@ -71,7 +71,13 @@ test("the system prompt carries the offline assistant's facts, in the page's lan
   expect(price.en).toBe("€29.99");
 
   // The same facts the offline assistant answers with, word for word.
-  for (const question of ["Combien ?", "J'ai payé et rien reçu", "Et si ça ne me plaît pas ?", "Vous prenez PayPal ?", "Sur quels appareils ?"]) {
+  for (const question of [
+    "Combien ?",
+    "J'ai payé et rien reçu",
+    "Et si ça ne me plaît pas ?",
+    "Vous prenez PayPal ?",
+    "Sur quels appareils ?",
+  ]) {
     expect(fr).toContain(offline.answer(question, "fr").text);
   }
   expect(en).toContain(offline.answer("Will you charge me again?", "en").text);

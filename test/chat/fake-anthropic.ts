@@ -89,13 +89,26 @@ export function startFakeAnthropic(initial: FakeBehaviour = { kind: "reply", pie
           controller.enqueue(
             event("message_start", {
               type: "message_start",
-              message: { id: "msg_fake", type: "message", role: "assistant", content: [], model, stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } },
+              message: {
+                id: "msg_fake",
+                type: "message",
+                role: "assistant",
+                content: [],
+                model,
+                stop_reason: null,
+                stop_sequence: null,
+                usage: { input_tokens: 100, output_tokens: 1 },
+              },
             }),
           );
-          controller.enqueue(event("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }));
+          controller.enqueue(
+            event("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+          );
           controller.enqueue(event("ping", { type: "ping" }));
           for (const [i, text] of pieces.entries()) {
-            controller.enqueue(event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }));
+            controller.enqueue(
+              event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }),
+            );
             if (i === 0 && hold !== null) await hold;
             if (i === 0 && current.kind === "broken") {
               controller.error(new Error("connection lost"));
@@ -107,12 +120,20 @@ export function startFakeAnthropic(initial: FakeBehaviour = { kind: "reply", pie
             }
           }
           controller.enqueue(event("content_block_stop", { type: "content_block_stop", index: 0 }));
-          controller.enqueue(event("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: pieces.length } }));
+          controller.enqueue(
+            event("message_delta", {
+              type: "message_delta",
+              delta: { stop_reason: "end_turn", stop_sequence: null },
+              usage: { output_tokens: pieces.length },
+            }),
+          );
           controller.enqueue(event("message_stop", { type: "message_stop" }));
           controller.close();
         },
       });
-      return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": "req_fake" } });
+      return new Response(stream, {
+        headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": "req_fake" },
+      });
     },
   });
 

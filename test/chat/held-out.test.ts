@@ -22,7 +22,10 @@ function run(set: readonly ChatQuestion[]) {
   });
 }
 
-for (const [name, set] of [["held-out", HELD_OUT], ["tuning", TUNING]] as const) {
+for (const [name, set] of [
+  ["held-out", HELD_OUT],
+  ["tuning", TUNING],
+] as const) {
   const results = run(set);
   for (const locale of LOCALES) {
     test(`${name} questions asked in ${locale}: at least ${FLOOR * 100} % answered right`, () => {

@@ -14,7 +14,15 @@ const { CardForm } = await import("../../client/components/card-form");
 
 const view: TestCheckoutView = {
   page: "test-checkout",
-  session: { id: "cs_test_form", amount: "€29.99", status: "open", cancelUrl: "/en/payment-canceled", successUrl: "/en/payment-success?session_id=cs_test_form", paymentPath: "/en/paiement", consented: true },
+  session: {
+    id: "cs_test_form",
+    amount: "€29.99",
+    status: "open",
+    cancelUrl: "/en/payment-canceled",
+    successUrl: "/en/payment-success?session_id=cs_test_form",
+    paymentPath: "/en/paiement",
+    consented: true,
+  },
   purchaseNotice: true,
   values: { email: "", name: "", city: "" },
   errors: {},
@@ -95,10 +103,14 @@ test("an expiry typed without a slash passes the form's check; an impossible or 
 test("no consent box: the line says what was accepted on the payment page; the name and city are read with the purchase-notice note, also once in error", () => {
   renderForm();
   expect(screen.queryByRole("checkbox")).toBeNull();
-  expect(screen.getByTestId("consent-given").textContent).toContain("On the previous page you accepted the terms of sale and asked for immediate access");
+  expect(screen.getByTestId("consent-given").textContent).toContain(
+    "On the previous page you accepted the terms of sale and asked for immediate access",
+  );
   expect(screen.getByRole("link", { name: "terms of sale" }).getAttribute("href")).toBe("/en/cgv");
   const note = screen.getByTestId("purchase-notice");
-  expect(note.textContent).toBe("The initial of your first name and your city will appear for 30 days in this site's recent-purchases notice. To object, write to support@example.com.");
+  expect(note.textContent).toBe(
+    "The initial of your first name and your city will appear for 30 days in this site's recent-purchases notice. To object, write to support@example.com.",
+  );
   const name = screen.getByLabelText("Full name");
   expect(name.getAttribute("aria-describedby")).toBe(note.id);
   expect(screen.getByLabelText("City").getAttribute("aria-describedby")).toBe(note.id);

@@ -17,7 +17,15 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" };
 const NOW = new Date("2026-11-22T10:15:00Z");
 const card = (extra: Record<string, string> = {}) =>
-  new URLSearchParams({ email: "ana@example.com", name: "Ana Lopez", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", ...extra }).toString();
+  new URLSearchParams({
+    email: "ana@example.com",
+    name: "Ana Lopez",
+    city: "Lyon",
+    card: "4242 4242 4242 4242",
+    expiry: "12/34",
+    cvc: "123",
+    ...extra,
+  }).toString();
 
 test("the pay button's request without the consent is refused with 422; nothing is created", async () => {
   site = await createTestSite();
@@ -27,7 +35,11 @@ test("the pay button's request without the consent is refused with 422; nothing 
     expect(await response.json()).toMatchObject({ code: "consent-required" });
   }
   // Not a yes in disguise: anything but true or "yes" is a bad request.
-  const odd = await site.request("/api/payment", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ locale: "en", acceptTerms: "on" }) });
+  const odd = await site.request("/api/payment", {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ locale: "en", acceptTerms: "on" }),
+  });
   expect(odd.status).toBe(400);
   expect(site.db.select().from(orders).all()).toHaveLength(0);
   expect(site.db.select().from(testCheckoutSessions).all()).toHaveLength(0);
@@ -48,7 +60,9 @@ test("without JavaScript, a post without the box goes back to the payment page, 
   expect(html).toContain('id="accept-terms-error"');
   expect(html).toContain("Para pagar, marca la casilla: aceptas las condiciones generales de venta y solicitas el acceso inmediato.");
   // The box's label links to the terms of sale in the page's language.
-  expect(html).toMatch(/<label for="accept-terms"[^>]*>Acepto las <a href="\/es\/cgv">condiciones generales de venta<\/a> y solicito el acceso inmediato/);
+  expect(html).toMatch(
+    /<label for="accept-terms"[^>]*>Acepto las <a href="\/es\/cgv">condiciones generales de venta<\/a> y solicito el acceso inmediato/,
+  );
 });
 
 test("the payment page's box is never ticked in advance and names the waiver of the withdrawal right", async () => {
@@ -60,12 +74,18 @@ test("the payment page's box is never ticked in advance and names the waiver of 
   expect(box).toContain('value="yes"');
   expect(box).not.toContain("checked");
   expect(box).not.toContain("aria-invalid");
-  expect(html).toContain("I understand that I lose my right of withdrawal once access is delivered; the 7-day money-back guarantee still applies.");
+  expect(html).toContain(
+    "I understand that I lose my right of withdrawal once access is delivered; the 7-day money-back guarantee still applies.",
+  );
 });
 
 test("with the box ticked the pending order records when the consent was given and the terms' version", async () => {
   site = await createTestSite({ now: () => NOW });
-  const json = await site.request("/api/payment", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
+  const json = await site.request("/api/payment", {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ locale: "fr", acceptTerms: true }),
+  });
   expect(json.status).toBe(200);
   const form = await site.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en&acceptTerms=yes" });
   expect(form.status).toBe(303);
@@ -89,7 +109,11 @@ test("the test card page does not ask for the consent again: it says what was ac
   const order = site.db.select().from(orders).all()[0];
   expect(order).toMatchObject({ status: "paid", termsAcceptedAt: NOW, termsVersion: TERMS_VERSION });
 
-  const access = site.db.select().from(mailOutbox).all().find((m) => m.kind === "access");
+  const access = site.db
+    .select()
+    .from(mailOutbox)
+    .all()
+    .find((m) => m.kind === "access");
   if (access === undefined) throw new Error("no access e-mail queued");
   const mail = await composeMail(access, site.config);
   expect(mail?.text).toContain("Before paying you accepted the terms of sale (version of 22 November 2026)");
@@ -101,20 +125,33 @@ test("a test checkout without a consent recorded for it (its order could not be 
   // The provider's half of a start whose pending order (with the consent) was never recorded.
   const checkout = testCheckoutFor({ config: site.config, db: site.db, write: site.write, now: () => NOW });
   if (checkout === null) throw new Error("no test checkout");
-  const created = await checkout.createCheckout({ locale: "es", amount: 2999, currency: "EUR", successPath: "/es/payment-success", cancelPath: "/es/payment-canceled", consent: { acceptedAt: NOW, termsVersion: TERMS_VERSION } });
+  const created = await checkout.createCheckout({
+    locale: "es",
+    amount: 2999,
+    currency: "EUR",
+    successPath: "/es/payment-success",
+    cancelPath: "/es/payment-canceled",
+    consent: { acceptedAt: NOW, termsVersion: TERMS_VERSION },
+  });
   expect(site.db.select().from(orders).all()).toEqual([]);
 
   const shown = await site.request(created.url);
   expect(shown.status).toBe(200);
   const html = await shown.text();
-  expect(html).toContain("Este pago no se inició desde la página de pago, donde aceptas las condiciones generales de venta, así que no se puede pagar.");
+  expect(html).toContain(
+    "Este pago no se inició desde la página de pago, donde aceptas las condiciones generales de venta, así que no se puede pagar.",
+  );
   expect(html).toContain('href="/es/paiement"');
   expect(html).not.toContain('name="card"');
 
   const refused = await site.request(created.url, { method: "POST", headers: FORM, body: card() });
   expect(refused.status).toBe(409);
   expect(await refused.text()).toContain("Este pago no se inició desde la página de pago");
-  expect(site.db.select().from(testCheckoutSessions).all()[0]).toMatchObject({ status: "open", paymentStatus: "unpaid", customerEmail: null });
+  expect(site.db.select().from(testCheckoutSessions).all()[0]).toMatchObject({
+    status: "open",
+    paymentStatus: "unpaid",
+    customerEmail: null,
+  });
   expect(site.db.select().from(orders).all()).toEqual([]);
   expect(site.db.select().from(mailOutbox).all()).toEqual([]);
 });

@@ -47,7 +47,10 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
         return json({}, 200);
       }
       if (mode.kind === "error") {
-        return json({ error: { type: mode.type, message: mode.message, request_log_url: `https://dashboard.stripe.com/logs/${requestId}` } }, mode.status);
+        return json(
+          { error: { type: mode.type, message: mode.message, request_log_url: `https://dashboard.stripe.com/logs/${requestId}` } },
+          mode.status,
+        );
       }
       if (request.method === "POST" && url.pathname === "/v1/checkout/sessions") {
         const id = `cs_test_fake${counter}`;
@@ -74,11 +77,24 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
       if (request.method === "GET" && match) {
         const session = sessions.get(decodeURIComponent(match[1]!));
         if (session === undefined) {
-          return json({ error: { type: "invalid_request_error", code: "resource_missing", message: `No such checkout.session: '${match[1]}'`, param: "session" } }, 404);
+          return json(
+            {
+              error: {
+                type: "invalid_request_error",
+                code: "resource_missing",
+                message: `No such checkout.session: '${match[1]}'`,
+                param: "session",
+              },
+            },
+            404,
+          );
         }
         return json(session);
       }
-      return json({ error: { type: "invalid_request_error", message: `Unrecognized request URL (${request.method}: ${url.pathname}).` } }, 404);
+      return json(
+        { error: { type: "invalid_request_error", message: `Unrecognized request URL (${request.method}: ${url.pathname}).` } },
+        404,
+      );
     },
   });
 

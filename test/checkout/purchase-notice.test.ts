@@ -29,7 +29,18 @@ test("the test card page says, next to the name and city fields and read with bo
   expect(inputOf(html, "email")).not.toContain("aria-describedby");
 
   // A city left out: its message comes first, the note still describes the field.
-  const refused = await site.request(path, { method: "POST", headers: FORM, body: new URLSearchParams({ email: "a@example.com", name: "Ada", city: " ", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString() });
+  const refused = await site.request(path, {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({
+      email: "a@example.com",
+      name: "Ada",
+      city: " ",
+      card: "4242 4242 4242 4242",
+      expiry: "12/34",
+      cvc: "123",
+    }).toString(),
+  });
   expect(refused.status).toBe(422);
   expect(inputOf(await refused.text(), "city")).toContain('aria-describedby="city-error tc-purchase-notice"');
 });
@@ -42,7 +53,9 @@ test("a production server that allows the test checkout as a demo shows none of 
 });
 
 test("with Stripe, the payment page says the billing address's city and the initial appear in the notice; with the test checkout it leaves that to the card page", async () => {
-  site = await createTestSite({ env: { STRIPE_SECRET_KEY: "sk_test_notice", STRIPE_WEBHOOK_SECRET: "whsec_notice", PUBLIC_BASE_URL: "https://shop.example" } });
+  site = await createTestSite({
+    env: { STRIPE_SECRET_KEY: "sk_test_notice", STRIPE_WEBHOOK_SECRET: "whsec_notice", PUBLIC_BASE_URL: "https://shop.example" },
+  });
   const stripe = await (await site.request("/es/paiement")).text();
   expect(stripe).toContain(
     "Nuestro proveedor de pagos te pedirá tu dirección de facturación. La inicial de tu nombre y tu ciudad aparecerán durante 30 días en el aviso de compras recientes de este sitio. Para oponerte, escribe a support@example.com.",

@@ -37,7 +37,11 @@ async function stripeSite(env: Record<string, string> = {}) {
 
 /** The pay button's request, with the consent box ticked unless the test says otherwise. */
 const pay = (site: TestSite, body: Record<string, unknown>) =>
-  site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ acceptTerms: true, ...body }) });
+  site.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ acceptTerms: true, ...body }),
+  });
 
 const EXPECTED_PATHS = {
   fr: { success: "/payment-success", cancel: "/payment-canceled", name: "Lifetime Stream — accès à vie" },
@@ -81,7 +85,15 @@ for (const locale of LOCALES) {
     // The order exists at once, pending, so the success page can say "confirmation on its way".
     const rows = site.db.select().from(orders).all();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ provider: "stripe", status: "pending", amount: 2999, currency: "EUR", locale, paidAt: null, termsVersion: TERMS_VERSION });
+    expect(rows[0]).toMatchObject({
+      provider: "stripe",
+      status: "pending",
+      amount: 2999,
+      currency: "EUR",
+      locale,
+      paidAt: null,
+      termsVersion: TERMS_VERSION,
+    });
     expect(rows[0]?.termsAcceptedAt).toBeInstanceOf(Date);
   });
 }
@@ -101,7 +113,11 @@ test("without the consent box Stripe is not called and no order is created, with
   const json = await pay(site, { locale: "en", acceptTerms: false });
   expect(json.status).toBe(422);
   expect(await json.json()).toMatchObject({ code: "consent-required" });
-  const form = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=en" });
+  const form = await site.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "locale=en",
+  });
   expect(form.status).toBe(303);
   expect(form.headers.get("location")).toBe("/en/paiement?error=consent");
   expect(fake.requests).toHaveLength(0);
@@ -109,7 +125,13 @@ test("without the consent box Stripe is not called and no order is created, with
 });
 
 test("a configured Stripe price, promotion codes and automatic tax are passed on", async () => {
-  const site = await stripeSite({ STRIPE_PRICE_ID: "price_123", STRIPE_PROMOTION_CODES: "true", STRIPE_AUTOMATIC_TAX: "true", PRICE: "19.99", ORIGINAL_PRICE: "49" });
+  const site = await stripeSite({
+    STRIPE_PRICE_ID: "price_123",
+    STRIPE_PROMOTION_CODES: "true",
+    STRIPE_AUTOMATIC_TAX: "true",
+    PRICE: "19.99",
+    ORIGINAL_PRICE: "49",
+  });
   expect((await pay(site, { locale: "en" })).status).toBe(200);
   const params = Object.fromEntries(fake.requests[0]!.body);
   expect(params["line_items[0][price]"]).toBe("price_123");
@@ -152,7 +174,11 @@ test("a Stripe error answers 502 with a message and logs Stripe's request id", a
 test("a Stripe error after a form post goes back to the payment page in the visitor's language", async () => {
   const site = await stripeSite();
   fake.mode = { kind: "error", status: 500, type: "api_error", message: "Something went wrong" };
-  const response = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=it&acceptTerms=yes" });
+  const response = await site.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "locale=it&acceptTerms=yes",
+  });
   expect(response.status).toBe(303);
   expect(response.headers.get("location")).toBe("/it/paiement?error=provider");
   const page = await site.request("/it/paiement?error=provider");

@@ -33,17 +33,41 @@ export function checkoutSession(fields: SessionFields) {
     customer_details: {
       email: fields.email === undefined ? "marie@example.com" : fields.email,
       name: fields.name === undefined ? "Marie Dupont" : fields.name,
-      address: { city: fields.city === undefined ? "Lyon" : fields.city, country: "FR", line1: "1 rue X", line2: null, postal_code: "69001", state: null },
+      address: {
+        city: fields.city === undefined ? "Lyon" : fields.city,
+        country: "FR",
+        line1: "1 rue X",
+        line2: null,
+        postal_code: "69001",
+        state: null,
+      },
     },
   };
 }
 
 export function charge(paymentIntent: string, refunded = true) {
-  return { id: `ch_${paymentIntent}`, object: "charge", payment_intent: paymentIntent, refunded, amount: 2999, amount_refunded: refunded ? 2999 : 1000 };
+  return {
+    id: `ch_${paymentIntent}`,
+    object: "charge",
+    payment_intent: paymentIntent,
+    refunded,
+    amount: 2999,
+    amount_refunded: refunded ? 2999 : 1000,
+  };
 }
 
 export function event(type: string, object: unknown, id = `evt_${++sequence}_${Math.random().toString(36).slice(2, 10)}`) {
-  return { id, object: "event", api_version: "2026-10-28.endive", created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } };
+  return {
+    id,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  };
 }
 
 export async function signed(payload: string, secret: string, timestamp?: number): Promise<string> {

@@ -16,12 +16,13 @@ afterAll(() => site.close());
 
 const page = async (path: string) => {
   const html = await (await site.request(path)).text();
-  const text = (tag: string) => (new RegExp(`<${tag}[^>]*>(.*?)</${tag}>`).exec(html)?.[1] ?? "").replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
+  const text = (tag: string) =>
+    (new RegExp(`<${tag}[^>]*>(.*?)</${tag}>`).exec(html)?.[1] ?? "").replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
   return { html, title: text("title"), h1: text("h1") };
 };
 
 /** The words of the success title in a language, without the site name: "Paiement réussi", "Payment successful"... */
-const successWords = (locale: (typeof LOCALES)[number]) => (MESSAGES[locale]["successTitle"] ?? "").split(" — ")[0] ?? "";
+const successWords = (locale: (typeof LOCALES)[number]) => (MESSAGES[locale].successTitle ?? "").split(" — ")[0] ?? "";
 
 test("without an order id, with an unknown or a malformed one, no page title or heading claims success, in any language", async () => {
   for (const locale of LOCALES) {

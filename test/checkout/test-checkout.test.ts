@@ -10,12 +10,24 @@ afterEach(() => site?.close());
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const card = (overrides: Record<string, string> = {}) =>
-  new URLSearchParams({ email: "Jean@Example.com", name: "Jean Martin", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", ...overrides }).toString();
+  new URLSearchParams({
+    email: "Jean@Example.com",
+    name: "Jean Martin",
+    city: "Lyon",
+    card: "4242 4242 4242 4242",
+    expiry: "12/34",
+    cvc: "123",
+    ...overrides,
+  }).toString();
 const h1Of = (html: string) => /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1];
 
 async function startCheckout(locale = "fr", now?: () => Date) {
   site = await createTestSite(now ? { now } : {});
-  const response = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale, acceptTerms: true }) });
+  const response = await site.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale, acceptTerms: true }),
+  });
   expect(response.status).toBe(200);
   const { url }: { url: string } = await response.json();
   expect(url).toMatch(/^\/checkout\/test\/cs_test_[A-Za-z0-9]+$/);
@@ -50,7 +62,16 @@ test("card 4242 pays: one paid order with first name and city, then the success 
   const id = url.split("/").at(-1)!;
   expect(location).toBe(`/payment-success?session_id=${id}`);
   const [order] = site.db.select().from(orders).all();
-  expect(order).toMatchObject({ provider: "test", checkoutId: id, status: "paid", customerEmail: "jean@example.com", firstName: "Jean", city: "Lyon", amount: 2999, currency: "EUR" });
+  expect(order).toMatchObject({
+    provider: "test",
+    checkoutId: id,
+    status: "paid",
+    customerEmail: "jean@example.com",
+    firstName: "Jean",
+    city: "Lyon",
+    amount: 2999,
+    currency: "EUR",
+  });
   expect(order!.paidAt).toBeInstanceOf(Date);
   const success = await (await site.request(location)).text();
   expect(h1Of(success)).toBe("Paiement réussi — Merci !");
@@ -85,7 +106,7 @@ test("card 4000 0000 0000 0002 is declined with a clear message and the order st
   expect(html).toContain("Your card was declined. Please use another card.");
   // What the visitor typed is kept, except the card number.
   expect(html).toContain('value="Jean Martin"');
-  expect(html).not.toContain("4000 0000 0000 0002\"");
+  expect(html).not.toContain('4000 0000 0000 0002"');
   expect(site.db.select().from(orders).all()[0]!.status).toBe("pending");
   // Another card then pays.
   expect((await site.request(url, { method: "POST", headers: FORM, body: card() })).status).toBe(303);
@@ -94,7 +115,11 @@ test("card 4000 0000 0000 0002 is declined with a clear message and the order st
 
 test("a wrong card number, a past expiry and a bad CVC are shown next to their fields", async () => {
   const url = await startCheckout("fr");
-  const response = await site.request(url, { method: "POST", headers: FORM, body: card({ card: "4242 4242 4242 4241", expiry: "01/20", cvc: "1" }) });
+  const response = await site.request(url, {
+    method: "POST",
+    headers: FORM,
+    body: card({ card: "4242 4242 4242 4241", expiry: "01/20", cvc: "1" }),
+  });
   expect(response.status).toBe(422);
   const html = await response.text();
   expect(html).toContain("Ce numéro de carte n&#x27;est pas valide.");
@@ -111,7 +136,9 @@ test("without JavaScript the answer with problems puts the focus on the first wr
   // The format is given by the French label (MM/AA), not by an English placeholder.
   expect(fresh).toContain("Expiration (MM/AA)");
   expect(fresh).not.toContain("MM/YY");
-  const html = await (await site.request(url, { method: "POST", headers: FORM, body: card({ card: "4242 4242 4242 4241", cvc: "1" }) })).text();
+  const html = await (
+    await site.request(url, { method: "POST", headers: FORM, body: card({ card: "4242 4242 4242 4241", cvc: "1" }) })
+  ).text();
   const focused = html.match(/<input[^>]*autofocus[^>]*>/g) ?? [];
   expect(focused).toHaveLength(1);
   expect(focused[0]).toContain('name="card"');

@@ -12,7 +12,9 @@ let site: TestSite;
 afterEach(() => site?.close());
 
 async function stripeSite() {
-  site = await createTestSite({ env: { STRIPE_SECRET_KEY: "sk_test_malformed", STRIPE_WEBHOOK_SECRET: SECRET, PUBLIC_BASE_URL: "https://shop.example" } });
+  site = await createTestSite({
+    env: { STRIPE_SECRET_KEY: "sk_test_malformed", STRIPE_WEBHOOK_SECRET: SECRET, PUBLIC_BASE_URL: "https://shop.example" },
+  });
   return site;
 }
 
@@ -83,5 +85,12 @@ test("a signature dated in the future beyond five minutes is refused; a little c
   nothingRecorded();
   expect((await deliverRaw(body("cs_ahead"), now + 60)).status).toBe(200);
   expect((await deliverRaw(body("cs_behind"), now - 60)).status).toBe(200);
-  expect(site.db.select().from(orders).all().map((o) => o.checkoutId).sort()).toEqual(["cs_ahead", "cs_behind"]);
+  expect(
+    site.db
+      .select()
+      .from(orders)
+      .all()
+      .map((o) => o.checkoutId)
+      .sort(),
+  ).toEqual(["cs_ahead", "cs_behind"]);
 });

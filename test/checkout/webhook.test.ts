@@ -28,7 +28,8 @@ async function stripeSite(now?: () => Date) {
 
 async function deliver(body: unknown, options: { secret?: string; timestamp?: number; signature?: string | null } = {}) {
   const payload = JSON.stringify(body);
-  const signature = options.signature === undefined ? await signed(payload, options.secret ?? SECRET, options.timestamp) : options.signature;
+  const signature =
+    options.signature === undefined ? await signed(payload, options.secret ?? SECRET, options.timestamp) : options.signature;
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
   if (signature !== null) headers["stripe-signature"] = signature;
   return site.request("/api/stripe/webhook", { method: "POST", headers, body: payload });
@@ -40,7 +41,9 @@ const completed = (fields: SessionFields) => event("checkout.session.completed",
 
 test("a signed checkout.session.completed with payment_status paid records one paid order", async () => {
   await stripeSite();
-  const response = await deliver(completed({ id: "cs_1", name: "  Marie Claire Dupont ", city: "Lyon", email: "marie@example.com", locale: "en" }));
+  const response = await deliver(
+    completed({ id: "cs_1", name: "  Marie Claire Dupont ", city: "Lyon", email: "marie@example.com", locale: "en" }),
+  );
   expect(response.status).toBe(200);
   expect(await response.json()).toEqual({ received: true, duplicate: false });
   const rows = allOrders();
@@ -75,7 +78,11 @@ test("a missing signature and a tampered body are refused", async () => {
   const original = JSON.stringify(completed({ id: "cs_tamper", payment_status: "unpaid" }));
   const header = await signed(original, SECRET);
   const tampered = original.replace('"payment_status":"unpaid"', '"payment_status":"paid"');
-  const response = await site.request("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": header }, body: tampered });
+  const response = await site.request("/api/stripe/webhook", {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": header },
+    body: tampered,
+  });
   expect(response.status).toBe(400);
   expect(allOrders()).toHaveLength(0);
 });
@@ -174,10 +181,19 @@ test("completed but unpaid waits as pending; async success then pays, async fail
 test("an expired checkout expires its pending order, but an expiry arriving late does not undo a payment", async () => {
   const s = await stripeSite();
   // A pending order as POST /api/payment leaves it.
-  const created = await s.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
+  const created = await s.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "fr", acceptTerms: true }),
+  });
   expect(created.status).toBe(200);
   const [pending] = allOrders();
-  await deliver(event("checkout.session.expired", checkoutSession({ id: pending!.checkoutId, status: "expired", payment_status: "unpaid", payment_intent: null })));
+  await deliver(
+    event(
+      "checkout.session.expired",
+      checkoutSession({ id: pending!.checkoutId, status: "expired", payment_status: "unpaid", payment_intent: null }),
+    ),
+  );
   expect(allOrders()[0]!.status).toBe("expired");
 
   await deliver(completed({ id: "cs_late" }));
@@ -254,7 +270,11 @@ test("success page: paid order thanks the buyer, pending waits, unknown id is ne
   expect(paid).toContain("paul@example.com");
   expect(h1Of(paid)).toBe("Payment successful — Thank you!");
 
-  const created = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
+  const created = await site.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "fr", acceptTerms: true }),
+  });
   const pendingId = allOrders().find((o) => o.status === "pending")!.checkoutId;
   expect(created.status).toBe(200);
   const pending = await (await site.request(`/payment-success?session_id=${pendingId}`)).text();
@@ -273,7 +293,11 @@ test("success page: paid order thanks the buyer, pending waits, unknown id is ne
 
 test("success page: when Stripe says paid before the webhook arrives, the order is paid once", async () => {
   await stripeSite();
-  await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
+  await site.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "fr", acceptTerms: true }),
+  });
   const id = allOrders()[0]!.checkoutId;
   const session = fake.sessions.get(id)!;
   Object.assign(session, checkoutSession({ id, email: "lea@example.com", name: "Léa Martin", city: "Nantes" }));
@@ -289,7 +313,11 @@ test("success page: when Stripe says paid before the webhook arrives, the order 
 test("success page: reloading a pending order quickly asks Stripe once per few seconds, not once per load", async () => {
   let clock = new Date("2026-05-01T10:00:00Z");
   await stripeSite(() => clock);
-  await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
+  await site.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "fr", acceptTerms: true }),
+  });
   const id = allOrders()[0]!.checkoutId;
   const lookups = () => fake.requests.filter((r) => r.method === "GET" && r.path.endsWith(`/${id}`)).length;
   const pages = await Promise.all(Array.from({ length: 5 }, () => site.request(`/payment-success?session_id=${id}`)));

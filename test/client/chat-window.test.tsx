@@ -81,7 +81,13 @@ test("closed and reopened, the window shows the conversation so far and continue
 
 test("a full conversation (409) is said so in the visitor's language, with the support address, and nothing more is sent", async () => {
   for (const locale of LOCALES) {
-    fakeServer([() => Response.json({ error: "This conversation has reached its limit of 50 questions. Please write to support@example.com." }, { status: 409 })]);
+    fakeServer([
+      () =>
+        Response.json(
+          { error: "This conversation has reached its limit of 50 questions. Please write to support@example.com." },
+          { status: 409 },
+        ),
+    ]);
     const { input, email } = openWindow(locale);
     await ask(input, "Encore une question ?");
     const notice = MESSAGES[locale]["chat.limitReached"]!.replace("{email}", email);
@@ -101,11 +107,13 @@ test("a full conversation (409) is said so in the visitor's language, with the s
 
 test("too many messages (429) says in the page's language how long to wait, announced in the conversation, and keeps the question", async () => {
   // The endpoint's own answer: 8 messages a minute, then 429 with the seconds left in Retry-After.
-  const limited = (seconds: string) => () => Response.json({ error: "Too many messages. Please try again later." }, { status: 429, headers: { "retry-after": seconds } });
+  const limited = (seconds: string) => () =>
+    Response.json({ error: "Too many messages. Please try again later." }, { status: 429, headers: { "retry-after": seconds } });
   fakeServer([limited("53"), limited("20"), () => Response.json({ message: "29,99 €, une seule fois.", conversationId: ISSUED })]);
   const { input } = openWindow("fr");
   await ask(input, "Et le prix ?");
-  const minute = "Vous avez envoyé beaucoup de messages en peu de temps. Patientez environ une minute, puis envoyez à nouveau votre question.";
+  const minute =
+    "Vous avez envoyé beaucoup de messages en peu de temps. Patientez environ une minute, puis envoyez à nouveau votre question.";
   const notice = await screen.findByText(minute);
   // In the conversation's live region, so a screen reader reads it out; not the "Erreur" toast.
   expect(screen.getByRole("log").contains(notice)).toBe(true);
@@ -117,7 +125,9 @@ test("too many messages (429) says in the page's language how long to wait, anno
 
   // Sent again too soon: the new wait replaces the old one.
   await ask(input, "Et le prix ?");
-  await screen.findByText("Vous avez envoyé beaucoup de messages en peu de temps. Patientez environ 20 secondes, puis envoyez à nouveau votre question.");
+  await screen.findByText(
+    "Vous avez envoyé beaucoup de messages en peu de temps. Patientez environ 20 secondes, puis envoyez à nouveau votre question.",
+  );
   expect(screen.queryByText(minute)).toBeNull();
 
   // Once the server answers again, the notice is gone.
@@ -130,7 +140,11 @@ test("the wait is said in each of the four languages, and without a Retry-After 
   for (const locale of LOCALES) {
     const t = createTranslator(locale, COMPILED[locale]);
     fakeServer([
-      () => new Response(JSON.stringify({ error: "Too many messages." }), { status: 429, headers: { "content-type": "application/json", "retry-after": "1800" } }),
+      () =>
+        new Response(JSON.stringify({ error: "Too many messages." }), {
+          status: 429,
+          headers: { "content-type": "application/json", "retry-after": "1800" },
+        }),
       () => new Response(JSON.stringify({ error: "Too many messages." }), { status: 429, headers: { "content-type": "application/json" } }),
     ]);
     const { input } = openWindow(locale);
@@ -147,7 +161,13 @@ test("the wait is said in each of the four languages, and without a Retry-After 
 });
 
 test("a reply's site pages are links: the guide, the terms of sale", async () => {
-  fakeServer([() => Response.json({ message: "Votre licence est personnelle. Conditions générales de vente : /cgv. Le guide : /guide.", conversationId: ISSUED })]);
+  fakeServer([
+    () =>
+      Response.json({
+        message: "Votre licence est personnelle. Conditions générales de vente : /cgv. Le guide : /guide.",
+        conversationId: ISSUED,
+      }),
+  ]);
   const { input } = openWindow("fr");
   await ask(input, "Je peux partager ma clé ?");
   expect((await screen.findByRole("link", { name: "/cgv" })).getAttribute("href")).toBe("/cgv");

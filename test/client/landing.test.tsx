@@ -74,7 +74,9 @@ test("the app preview offers a 640, 960 and 1280 px file for the width it takes,
   const html = serverHtml(makePageData(), <LandingPage />);
   const image = html.querySelector(".preview__image img");
   if (image === null) throw new Error("no app preview");
-  expect(image.getAttribute("srcset")).toBe("/assets/app-preview-640.webp 640w, /assets/app-preview-960.webp 960w, /assets/app-preview-1280.webp 1280w");
+  expect(image.getAttribute("srcset")).toBe(
+    "/assets/app-preview-640.webp 640w, /assets/app-preview-960.webp 960w, /assets/app-preview-1280.webp 1280w",
+  );
   expect(image.getAttribute("sizes")).toBe("(min-width: 900px) 568px, calc(100vw - 40px)");
   expect(image.getAttribute("loading")).toBe("lazy");
 });
@@ -85,7 +87,9 @@ test("FAQ: the five questions are one group of <details>, which the browser keep
 });
 
 test("language switcher: four flags, the active one marked and not a link, the others link to the same page", () => {
-  const nav = within(serverHtml(makePageData({ page: "payment", purchaseNotice: false }, "it"), <LanguageSwitcher />)).getByRole("navigation");
+  const nav = within(serverHtml(makePageData({ page: "payment", purchaseNotice: false }, "it"), <LanguageSwitcher />)).getByRole(
+    "navigation",
+  );
   const current = nav.querySelector('[aria-current="true"]');
   expect(current?.textContent).toBe("Italiano");
   expect(current?.tagName).not.toBe("A");

@@ -19,7 +19,12 @@ async function violations(path: string, width: number, baseURL = site.server.bas
 
 test("no accessibility violation on the access-recovery page and form, the success page's form, and the unsubscribe page", async () => {
   const found: string[] = [];
-  for (const [path, width] of [["/access", 360], ["/es/access?status=sent", 1280], ["/en/payment-success?session_id=cs_test_unknown", 360], ["/unsubscribe?token=0", 390]] as const) {
+  for (const [path, width] of [
+    ["/access", 360],
+    ["/es/access?status=sent", 1280],
+    ["/en/payment-success?session_id=cs_test_unknown", 360],
+    ["/unsubscribe?token=0", 390],
+  ] as const) {
     found.push(...(await violations(path, width)));
   }
   expect(found).toEqual([]);
@@ -32,15 +37,22 @@ test("no accessibility violation on the payment page showing the consent box's e
 
 test("no accessibility violation on the test card page with every field in error (the consent line, the purchase-notice note), phone and desktop", async () => {
   const found: string[] = [];
-  for (const [path, width] of [["/paiement", 320], ["/en/paiement", 1280]] as const) {
+  for (const [path, width] of [
+    ["/paiement", 320],
+    ["/en/paiement", 1280],
+  ] as const) {
     const context = await site.newContext({ bypassCSP: true, viewport: { width, height: 900 }, reducedMotion: "reduce" });
     const page = await context.newPage();
     await page.goto(path);
-    await page.waitForFunction(() => Object.keys(document.querySelector('[data-testid="pay-button"]') ?? {}).some((k) => k.startsWith("__reactProps")));
+    await page.waitForFunction(() =>
+      Object.keys(document.querySelector('[data-testid="pay-button"]') ?? {}).some((k) => k.startsWith("__reactProps")),
+    );
     await page.getByTestId("consent-box").check();
     await page.getByTestId("pay-button").click();
     await page.waitForURL("**/checkout/test/**");
-    await page.waitForFunction(() => Object.keys(document.querySelector("form.test-checkout__form") ?? {}).some((k) => k.startsWith("__reactProps")));
+    await page.waitForFunction(() =>
+      Object.keys(document.querySelector("form.test-checkout__form") ?? {}).some((k) => k.startsWith("__reactProps")),
+    );
     await page.locator('form.test-checkout__form button[type="submit"]').click();
     await page.locator(".test-checkout__error").first().waitFor({ state: "visible" });
     expect(await page.getByTestId("purchase-notice").isVisible()).toBe(true);
@@ -81,10 +93,16 @@ test("every keyboard stop on the landing, payment and success pages shows the fo
           // The ring as it ends up (a button's shadow is transitioned).
           await Promise.all(e.getAnimations().map((animation) => animation.finished));
           const style = getComputedStyle(e);
-          const ring = style.boxShadow.includes("rgb(255, 209, 102)") || (style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) >= 2);
+          const ring =
+            style.boxShadow.includes("rgb(255, 209, 102)") || (style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) >= 2);
           const path = [];
-          for (let n: Element | null = e; n !== null && n !== document.body; n = n.parentElement) path.push(`${n.tagName}${n.id ? `#${n.id}` : ""}:${[...(n.parentElement?.children ?? [])].indexOf(n)}`);
-          return { key: path.join("<"), ring, what: `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} "${(e.getAttribute("aria-label") ?? e.textContent ?? "").trim().slice(0, 30)}"` };
+          for (let n: Element | null = e; n !== null && n !== document.body; n = n.parentElement)
+            path.push(`${n.tagName}${n.id ? `#${n.id}` : ""}:${[...(n.parentElement?.children ?? [])].indexOf(n)}`);
+          return {
+            key: path.join("<"),
+            ring,
+            what: `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} "${(e.getAttribute("aria-label") ?? e.textContent ?? "").trim().slice(0, 30)}"`,
+          };
         });
         if (focused === null || seen.has(focused.key)) break;
         seen.add(focused.key);

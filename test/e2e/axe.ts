@@ -21,5 +21,11 @@ export async function axeViolations(page: Page, label: string): Promise<string[]
   });
   // The checker really ran: dozens of rules pass on any page.
   expect(result.passes.length).toBeGreaterThan(10);
-  return result.violations.map((v) => `${label}: ${v.id} [${v.impact}] (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+  return result.violations.map(
+    (v) =>
+      `${label}: ${v.id} [${v.impact}] (${v.help}) at ${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 3)
+        .join(", ")}`,
+  );
 }

@@ -22,7 +22,10 @@ const site = useSite();
 const WIDTHS = [320, 360, 768, 1280, 1920] as const;
 const AXE_WIDTHS: ReadonlySet<number> = new Set([320, 1280]);
 /** Screenshots of the landing page's first screen for a person to look at (artifacts/). */
-const SCREENSHOTS: { widths: ReadonlySet<number>; locales: ReadonlySet<Locale> } = { widths: new Set([320, 360, 1280, 1920]), locales: new Set(["es", "it"]) };
+const SCREENSHOTS: { widths: ReadonlySet<number>; locales: ReadonlySet<Locale> } = {
+  widths: new Set([320, 360, 1280, 1920]),
+  locales: new Set(["es", "it"]),
+};
 
 type SweptPage = { label: string; path: string; locale: Locale };
 
@@ -56,14 +59,19 @@ function openContext(width: number): Promise<BrowserContext> {
   return site.newContext({ viewport: { width, height: width < 768 ? 740 : 900 }, bypassCSP: true, reducedMotion: "reduce" });
 }
 
-type Geometry = { sidewaysScroll: number; cellsOffScreen: string[]; header: { rows: number; height: number; rowHeight: number; offScreen: string[] } | null };
+type Geometry = {
+  sidewaysScroll: number;
+  cellsOffScreen: string[];
+  header: { rows: number; height: number; rowHeight: number; offScreen: string[] } | null;
+};
 
 /** What a person would see wrong in the layout, measured in the page. */
 function measure(page: Page): Promise<Geometry> {
   return page.evaluate(() => {
     const viewport = document.documentElement.clientWidth;
     const outside = (r: DOMRect, left = 0, right = viewport) => r.left < left - 0.5 || r.right > right + 0.5;
-    const describe = (e: Element) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} "${(e.textContent ?? "").trim().slice(0, 30)}"`;
+    const describe = (e: Element) =>
+      `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} "${(e.textContent ?? "").trim().slice(0, 30)}"`;
 
     // A comparison cell must be on screen and inside the table's box (not scrolled away in it).
     const cellsOffScreen: string[] = [];
@@ -80,7 +88,10 @@ function measure(page: Page): Promise<Geometry> {
     let header: Geometry["header"] = null;
     const bar = document.querySelector(".site-header");
     if (bar !== null) {
-      const items = [...bar.querySelectorAll(".brand, .site-nav, .lang-switcher, .site-header__cta")].map((e) => ({ e, r: e.getBoundingClientRect() }));
+      const items = [...bar.querySelectorAll(".brand, .site-nav, .lang-switcher, .site-header__cta")].map((e) => ({
+        e,
+        r: e.getBoundingClientRect(),
+      }));
       const rows: { top: number; bottom: number }[] = [];
       for (const { r } of items.sort((a, b) => a.r.top - b.r.top)) {
         const row = rows.find((x) => r.top < x.bottom && r.bottom > x.top);
@@ -107,7 +118,8 @@ function layoutProblems(where: string, g: Geometry): string[] {
     // Two rows at most; and the header no taller than two rows with their padding and gap, which a
     // third row (even one the grouping above missed) would exceed.
     if (g.header.rows > 2) problems.push(`${where}: header in ${g.header.rows} rows`);
-    if (g.header.height >= 3 * g.header.rowHeight) problems.push(`${where}: header ${Math.round(g.header.height)}px high for ${Math.round(g.header.rowHeight)}px rows`);
+    if (g.header.height >= 3 * g.header.rowHeight)
+      problems.push(`${where}: header ${Math.round(g.header.height)}px high for ${Math.round(g.header.rowHeight)}px rows`);
     for (const item of g.header.offScreen) problems.push(`${where}: header item off screen: ${item}`);
   }
   return problems;
@@ -128,7 +140,8 @@ for (const width of WIDTHS) {
       if (isLanding) {
         comparisonsSeen += 1;
         expect({ where, cells: await page.locator(".comparison tbody td").count() }).toEqual({ where, cells: 9 });
-        if (SCREENSHOTS.widths.has(width) && SCREENSHOTS.locales.has(swept.locale)) await page.screenshot({ path: artifactPath(`sweep-${swept.locale}-${width}.png`) });
+        if (SCREENSHOTS.widths.has(width) && SCREENSHOTS.locales.has(swept.locale))
+          await page.screenshot({ path: artifactPath(`sweep-${swept.locale}-${width}.png`) });
       }
       problems.push(...layoutProblems(where, geometry));
       if (withAxe) problems.push(...(await axeViolations(page, where)));

@@ -9,7 +9,14 @@ import { useSite, watchConsole } from "./harness";
 
 const site = useSite();
 
-type OrderRow = { status: string; locale: string; first_name: string | null; city: string | null; customer_email: string | null; paid_at: number | null };
+type OrderRow = {
+  status: string;
+  locale: string;
+  first_name: string | null;
+  city: string | null;
+  customer_email: string | null;
+  paid_at: number | null;
+};
 function ordersInDb(): OrderRow[] {
   const db = new Database(join(site.server.dataDir, "site.db"), { readonly: true });
   try {
@@ -45,7 +52,11 @@ async function waitForCardForm(page: Page) {
   });
 }
 
-async function fillCard(page: Page, labels: { email: string; name: string; city: string; card: string; expiry: string; cvc: string }, values: { card: string; name?: string; city?: string }) {
+async function fillCard(
+  page: Page,
+  labels: { email: string; name: string; city: string; card: string; expiry: string; cvc: string },
+  values: { card: string; name?: string; city?: string },
+) {
   await page.getByLabel(labels.email).fill("buyer@example.com");
   await page.getByLabel(labels.name).fill(values.name ?? "Camille Durand");
   await page.getByLabel(labels.city).fill(values.city ?? "Lyon");
@@ -80,7 +91,13 @@ test("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiement r
   await page.waitForURL("**/payment-success?session_id=*");
   expect(await page.locator("h1").textContent()).toBe("Paiement réussi — Merci !");
   expect(paidCount()).toBe(before + 1);
-  expect(ordersInDb().at(-1)).toMatchObject({ status: "paid", locale: "fr", first_name: "Camille", city: "Lyon", customer_email: "buyer@example.com" });
+  expect(ordersInDb().at(-1)).toMatchObject({
+    status: "paid",
+    locale: "fr",
+    first_name: "Camille",
+    city: "Lyon",
+    customer_email: "buyer@example.com",
+  });
   expect(consoleLog.errors).toEqual([]);
   await context.close();
 });
@@ -135,7 +152,9 @@ test("declined, then paid, then Back: the card page says the order is paid, with
   await page.getByText("This order is already paid.").waitFor({ state: "visible" });
   expect(await page.getByTestId("checkout-error").count()).toBe(0);
   expect(await page.getByLabel("Card number").count()).toBe(0);
-  expect(await page.getByRole("link", { name: "View my order" }).getAttribute("href")).toMatch(/^\/en\/payment-success\?session_id=cs_test_/);
+  expect(await page.getByRole("link", { name: "View my order" }).getAttribute("href")).toMatch(
+    /^\/en\/payment-success\?session_id=cs_test_/,
+  );
   await context.close();
 });
 
@@ -170,7 +189,9 @@ test("expiry and CVC fields are level on phones in every language, also when the
     await page.getByTestId("consent-box").check();
     await page.getByTestId("pay-button").click();
     await page.waitForURL("**/checkout/test/**");
-    const tops = await page.evaluate(() => ["expiry", "cvc"].map((name) => document.querySelector(`input[name=${name}]`)!.getBoundingClientRect().top));
+    const tops = await page.evaluate(() =>
+      ["expiry", "cvc"].map((name) => document.querySelector(`input[name=${name}]`)!.getBoundingClientRect().top),
+    );
     expect({ path, level: tops[0] === tops[1] }).toEqual({ path, level: true });
     await context.close();
   }
@@ -241,7 +262,11 @@ test("a provider failure: the button comes back with the error toast, and the ke
   await context.addInitScript(() => localStorage.setItem("exit-popup-shown", "1"));
   const page = await context.newPage();
   await page.route("**/api/payment", (route) =>
-    route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ error: "The payment provider could not be reached" }) }),
+    route.fulfill({
+      status: 502,
+      contentType: "application/json",
+      body: JSON.stringify({ error: "The payment provider could not be reached" }),
+    }),
   );
   await page.goto("/paiement");
   await waitForPayButton(page);

@@ -65,7 +65,9 @@ test("without JavaScript: the server sends the page back with the message; ticke
   await page.goto("/paiement");
   await page.getByRole("button", { name: /Payer 29,99/ }).click();
   await page.waitForURL("**/paiement?error=consent");
-  expect(await page.getByTestId("consent-error").textContent()).toBe("Pour payer, cochez la case : vous acceptez les conditions générales de vente et demandez l'accès immédiat.");
+  expect(await page.getByTestId("consent-error").textContent()).toBe(
+    "Pour payer, cochez la case : vous acceptez les conditions générales de vente et demandez l'accès immédiat.",
+  );
   expect(await page.getByTestId("consent-box").getAttribute("aria-invalid")).toBe("true");
   expect(orderCount()).toBe(before);
 
@@ -81,8 +83,12 @@ test("without JavaScript: the server sends the page back with the message; ticke
   await page.getByLabel("CVC").fill("123");
   // The consent was given on the previous page: said, with the terms one click away, not asked again.
   expect(await page.getByTestId("consent-box").count()).toBe(0);
-  expect(await page.getByTestId("consent-given").textContent()).toContain("À l'étape précédente, vous avez accepté les conditions générales de vente");
-  expect(await page.getByTestId("consent-given").getByRole("link", { name: "conditions générales de vente" }).getAttribute("href")).toBe("/cgv");
+  expect(await page.getByTestId("consent-given").textContent()).toContain(
+    "À l'étape précédente, vous avez accepté les conditions générales de vente",
+  );
+  expect(await page.getByTestId("consent-given").getByRole("link", { name: "conditions générales de vente" }).getAttribute("href")).toBe(
+    "/cgv",
+  );
   await page.getByRole("button", { name: /Payer 29,99/ }).click();
   await page.waitForURL("**/payment-success?session_id=*");
   expect(await page.locator("h1").textContent()).toBe("Paiement réussi — Merci !");

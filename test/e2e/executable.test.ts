@@ -56,9 +56,24 @@ test("npm run build makes one executable that serves the whole site from another
     expect(await Bun.file(join(workDir, "data", "site.db")).exists()).toBe(true);
     // A test payment: the access e-mail (React Email inside the executable) lands in data/mail.
     const form = { "content-type": "application/x-www-form-urlencoded" };
-    const start = await fetch(`${base}/api/payment`, { method: "POST", headers: form, body: "locale=en&acceptTerms=yes", redirect: "manual" });
-    const card = new URLSearchParams({ email: "exe@example.com", name: "Exe", city: "Paris", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" });
-    expect((await fetch(`${base}${start.headers.get("location")}`, { method: "POST", headers: form, body: card.toString(), redirect: "manual" })).status).toBe(303);
+    const start = await fetch(`${base}/api/payment`, {
+      method: "POST",
+      headers: form,
+      body: "locale=en&acceptTerms=yes",
+      redirect: "manual",
+    });
+    const card = new URLSearchParams({
+      email: "exe@example.com",
+      name: "Exe",
+      city: "Paris",
+      card: "4242 4242 4242 4242",
+      expiry: "12/34",
+      cvc: "123",
+    });
+    expect(
+      (await fetch(`${base}${start.headers.get("location")}`, { method: "POST", headers: form, body: card.toString(), redirect: "manual" }))
+        .status,
+    ).toBe(303);
     const eml = join(workDir, "data", "mail", "1.eml");
     for (let i = 0; i < 100 && !existsSync(eml); i++) await Bun.sleep(50);
     expect(readFileSync(eml, "utf8")).toContain("Subject: Your Lifetime Stream licence key and receipt");

@@ -36,9 +36,17 @@ function query<T>(dataDir: string, sql: string): T[] {
   }
 }
 const keyOfLatestOrder = (dataDir: string) =>
-  query<{ key: string; email: string }>(dataDir, "SELECT l.key, o.customer_email AS email FROM licenses l JOIN orders o ON o.id = l.order_id ORDER BY o.id DESC LIMIT 1")[0]!;
+  query<{ key: string; email: string }>(
+    dataDir,
+    "SELECT l.key, o.customer_email AS email FROM licenses l JOIN orders o ON o.id = l.order_id ORDER BY o.id DESC LIMIT 1",
+  )[0]!;
 
-async function payWithCard(page: Page, path: string, labels: Record<"email" | "name" | "city" | "card" | "expiry" | "cvc", string>, buyer: string) {
+async function payWithCard(
+  page: Page,
+  path: string,
+  labels: Record<"email" | "name" | "city" | "card" | "expiry" | "cvc", string>,
+  buyer: string,
+) {
   await page.goto(path);
   await page.waitForFunction(() => {
     const button = document.querySelector('[data-testid="pay-button"]');
@@ -61,8 +69,20 @@ const FR = { email: "Email", name: "Nom complet", city: "Ville", card: "Numéro 
 const EN = { email: "E-mail", name: "Full name", city: "City", card: "Card number", expiry: "Expiry (MM/YY)", cvc: "CVC" };
 
 for (const [locale, path, labels, subject, sentText] of [
-  ["fr", "/paiement", FR, "Votre clé de licence Lifetime Stream et votre reçu", /Votre clé de licence et le guide d'installation (ont été envoyés à|partent vers) acheteur-fr@example\.com/],
-  ["en", "/en/paiement", EN, "Your Lifetime Stream licence key and receipt", /Your licence key and the installation guide (were sent to|are on their way to) buyer-en@example\.com/],
+  [
+    "fr",
+    "/paiement",
+    FR,
+    "Votre clé de licence Lifetime Stream et votre reçu",
+    /Votre clé de licence et le guide d'installation (ont été envoyés à|partent vers) acheteur-fr@example\.com/,
+  ],
+  [
+    "en",
+    "/en/paiement",
+    EN,
+    "Your Lifetime Stream licence key and receipt",
+    /Your licence key and the installation guide (were sent to|are on their way to) buyer-en@example\.com/,
+  ],
 ] as const) {
   test(`${locale}: paying with 4242 sends exactly one access e-mail in ${locale} with the key stored for the order, and one owner notice`, async () => {
     const buyer = locale === "fr" ? "acheteur-fr@example.com" : "buyer-en@example.com";
@@ -94,10 +114,27 @@ for (const [locale, path, labels, subject, sentText] of [
 
 /** A payment through the test checkout without a browser (a form post, as without JavaScript). */
 async function payByForm(baseUrl: string, buyer: string) {
-  const start = await fetch(`${baseUrl}/api/payment`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=fr&acceptTerms=yes", redirect: "manual" });
+  const start = await fetch(`${baseUrl}/api/payment`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "locale=fr&acceptTerms=yes",
+    redirect: "manual",
+  });
   const cardPage = new URL(start.headers.get("location")!, baseUrl).href;
-  const body = new URLSearchParams({ email: buyer, name: "Kim", city: "Nantes", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
-  const paid = await fetch(cardPage, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, redirect: "manual" });
+  const body = new URLSearchParams({
+    email: buyer,
+    name: "Kim",
+    city: "Nantes",
+    card: "4242 4242 4242 4242",
+    expiry: "12/34",
+    cvc: "123",
+  }).toString();
+  const paid = await fetch(cardPage, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body,
+    redirect: "manual",
+  });
   expect(paid.status).toBe(303);
 }
 

@@ -27,7 +27,15 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   const proc = spawn({
     cmd: [process.execPath, "run", join(ROOT, "server/main.ts")],
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...options.env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      ...options.env,
+    },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -134,7 +142,9 @@ export function useSite(options: { env?: Record<string, string> } = {}) {
 
 /** Where each island of the page stands (client/entry.ts), as "name:state". */
 export function islandStates(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...document.querySelectorAll<HTMLElement>("[data-island]")].map((c) => `${c.dataset.island}:${c.dataset.islandState}`));
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("[data-island]")].map((c) => `${c.dataset.island}:${c.dataset.islandState}`),
+  );
 }
 
 /**
@@ -155,7 +165,9 @@ export async function hydrateAllIslands(page: Page, options: { clock?: boolean }
   });
   if (options.clock) await page.clock.runFor(30_000);
   await page.waitForFunction(() =>
-    [...document.querySelectorAll<HTMLElement>("[data-island]")].every((c) => c.dataset.islandState === "hydrated" || c.dataset.islandState === "skipped"),
+    [...document.querySelectorAll<HTMLElement>("[data-island]")].every(
+      (c) => c.dataset.islandState === "hydrated" || c.dataset.islandState === "skipped",
+    ),
   );
 }
 

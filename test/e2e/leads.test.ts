@@ -11,7 +11,11 @@ const site = useSite();
 function leadRows() {
   const db = new Database(join(site.server.dataDir, "site.db"), { readonly: true });
   try {
-    return db.query<{ email: string; source: string; locale: string; ip_hash: string | null }, []>("SELECT email, source, locale, ip_hash FROM email_leads").all();
+    return db
+      .query<{ email: string; source: string; locale: string; ip_hash: string | null }, []>(
+        "SELECT email, source, locale, ip_hash FROM email_leads",
+      )
+      .all();
   } finally {
     db.close();
   }
@@ -49,7 +53,14 @@ test("the popup opens at 30 s and not before, takes focus, stores the address, c
   await page.clock.runFor(1_500);
   await popup(page).waitFor({ state: "visible" });
   // Focus is in the dialog, on the address field, for keyboard and screen-reader users.
-  expect(await page.evaluate(() => document.activeElement instanceof HTMLInputElement && document.activeElement.type === "email" && document.activeElement.closest("#exit-popup") !== null)).toBe(true);
+  expect(
+    await page.evaluate(
+      () =>
+        document.activeElement instanceof HTMLInputElement &&
+        document.activeElement.type === "email" &&
+        document.activeElement.closest("#exit-popup") !== null,
+    ),
+  ).toBe(true);
   expect(await popup(page).getAttribute("aria-describedby")).toBe("exit-popup-text");
 
   await popup(page).getByLabel("Adresse email").fill("  Visiteur.Popup@Example.COM ");
@@ -148,7 +159,12 @@ test("a refusal from the server is shown inside the open popup, where the visito
   const context = await site.newContext();
   const page = await context.newPage();
   await page.route("**/api/leads", (route) =>
-    route.fulfill({ status: 429, headers: { "retry-after": "60" }, contentType: "application/json", body: JSON.stringify({ error: "Rate limit exceeded: try again later" }) }),
+    route.fulfill({
+      status: 429,
+      headers: { "retry-after": "60" },
+      contentType: "application/json",
+      body: JSON.stringify({ error: "Rate limit exceeded: try again later" }),
+    }),
   );
   const elapsed = await openWithFrozenClock(page, "/en");
   await page.clock.runFor(30_500 - elapsed);

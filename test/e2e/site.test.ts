@@ -19,9 +19,15 @@ test("/ and /en are in their language; loaded, they run one small script and Rea
   await page.waitForLoadState("networkidle");
   expect(scripts).toEqual([expect.stringMatching(/^\/assets\/entry-[a-z0-9]+\.js$/)]);
   // Every island is known to the loader; none needed yet (no purchase to show, nothing reached for).
-  expect((await islandStates(page)).sort()).toEqual(
-    ["access-form:waiting", "demo:waiting", "exit-popup:waiting", "lead-form:waiting", "social-proof:skipped", "support:waiting", "toasts:waiting"],
-  );
+  expect((await islandStates(page)).sort()).toEqual([
+    "access-form:waiting",
+    "demo:waiting",
+    "exit-popup:waiting",
+    "lead-form:waiting",
+    "social-proof:skipped",
+    "support:waiting",
+    "toasts:waiting",
+  ]);
   await page.clock.install();
   await page.goto("/en");
   expect(await page.getAttribute("html", "lang")).toBe("en");

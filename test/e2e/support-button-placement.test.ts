@@ -50,9 +50,11 @@ function placement(page: Page): Promise<Placement> {
     const b = trigger.getBoundingClientRect();
     const inView = b.right > 0 && b.bottom > 0 && b.left < document.documentElement.clientWidth && b.top < window.innerHeight;
     const shown = inView && trigger.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-    const overlaps = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+    const overlaps = (r: DOMRect) =>
+      r.width > 0 && r.height > 0 && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
     // Not page content: the widgets that float over it, and text only a screen reader gets.
-    const ignored = (e: Element | null) => e === null || e.closest(".support, .social-proof, .toast-region, .sr-only, script, style, template, svg") !== null;
+    const ignored = (e: Element | null) =>
+      e === null || e.closest(".support, .social-proof, .toast-region, .sr-only, script, style, template, svg") !== null;
     const painted = (e: Element) => e.checkVisibility({ opacityProperty: true, visibilityProperty: true });
     const covers: string[] = [];
     if (shown) {
@@ -65,10 +67,13 @@ function placement(page: Page): Promise<Placement> {
         range.selectNodeContents(node);
         if ([...range.getClientRects()].some(overlaps)) covers.push(`text: ${text.slice(0, 50)}`);
       }
-      const usable = "a[href], button, input:not([type=hidden]), select, textarea, summary, label, video, iframe, [role=button], [role=link], [tabindex]:not([tabindex='-1'])";
+      const usable =
+        "a[href], button, input:not([type=hidden]), select, textarea, summary, label, video, iframe, [role=button], [role=link], [tabindex]:not([tabindex='-1'])";
       for (const element of document.body.querySelectorAll(usable)) {
         if (ignored(element) || !painted(element) || !overlaps(element.getBoundingClientRect())) continue;
-        const label = element.getAttribute("aria-label") ?? (element instanceof HTMLInputElement ? element.placeholder || element.type : element.textContent);
+        const label =
+          element.getAttribute("aria-label") ??
+          (element instanceof HTMLInputElement ? element.placeholder || element.type : element.textContent);
         covers.push(`<${element.tagName.toLowerCase()}>: ${(label ?? "").replace(/\s+/g, " ").trim().slice(0, 40)}`);
       }
     }
@@ -129,7 +134,8 @@ async function problemsOf(page: Page, { label, path }: Visited, screen: Screen):
   for (const covered of first.covers) problems.push(`${where(label, screen.width, "first screen")}: covers ${covered}`);
   if (first.catchesTaps) problems.push(`${where(label, screen.width, "first screen")}: hidden button still catches taps`);
   if (screen.atOnce && !first.shown) problems.push(`${where(label, screen.width, "first screen")}: button not shown`);
-  if (SCREENSHOT_PATHS.has(path) && screen.width <= 412) await page.screenshot({ path: artifactPath(`support-${path.replaceAll("/", "_") || "_"}-${screen.width}-top.png`) });
+  if (SCREENSHOT_PATHS.has(path) && screen.width <= 412)
+    await page.screenshot({ path: artifactPath(`support-${path.replaceAll("/", "_") || "_"}-${screen.width}-top.png`) });
 
   const scrollable = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
   const stops = scrollable > 0 ? [Math.min(screen.height, scrollable), scrollable] : [0];
@@ -139,7 +145,8 @@ async function problemsOf(page: Page, { label, path }: Visited, screen: Screen):
     const scrolled = await placement(page);
     const moment = y === scrollable ? "at the end" : `scrolled ${y}px`;
     if (!scrolled.shown) problems.push(`${where(label, screen.width, moment)}: button not shown`);
-    else if (scrolled.box.width < 44 || scrolled.box.height < 44) problems.push(`${where(label, screen.width, moment)}: button ${scrolled.box.width}x${scrolled.box.height}px`);
+    else if (scrolled.box.width < 44 || scrolled.box.height < 44)
+      problems.push(`${where(label, screen.width, moment)}: button ${scrolled.box.width}x${scrolled.box.height}px`);
     if (scrolled.name === "") problems.push(`${where(label, screen.width, moment)}: button without a name`);
     if (y === scrollable) for (const covered of scrolled.covers) problems.push(`${where(label, screen.width, moment)}: covers ${covered}`);
   }
@@ -216,7 +223,11 @@ test("the button comes in without movement when the visitor asks for reduced mot
     const context = await site.newContext({ viewport: { width: 360, height: 740 }, reducedMotion });
     const page = await context.newPage();
     await visit(page, "/");
-    const seconds = await page.locator(".support__trigger").evaluate((el) => getComputedStyle(el).transitionDuration.split(",").map((d) => Number.parseFloat(d) * (d.trim().endsWith("ms") ? 0.001 : 1)));
+    const seconds = await page.locator(".support__trigger").evaluate((el) =>
+      getComputedStyle(el)
+        .transitionDuration.split(",")
+        .map((d) => Number.parseFloat(d) * (d.trim().endsWith("ms") ? 0.001 : 1)),
+    );
     await context.close();
     return Math.max(...seconds);
   };

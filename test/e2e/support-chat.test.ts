@@ -17,7 +17,14 @@ let browser: Browser;
 beforeAll(async () => {
   fake = startFakeAnthropic();
   [claude, offline, browser] = await Promise.all([
-    startServer({ env: { SUPPORT_EMAIL: EMAIL, ANTHROPIC_API_KEY: "sk-ant-test-0000000000", ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_TIMEOUT_MS: "15000" } }),
+    startServer({
+      env: {
+        SUPPORT_EMAIL: EMAIL,
+        ANTHROPIC_API_KEY: "sk-ant-test-0000000000",
+        ANTHROPIC_BASE_URL: fake.url,
+        ANTHROPIC_TIMEOUT_MS: "15000",
+      },
+    }),
     startServer({ env: { SUPPORT_EMAIL: EMAIL } }),
     launchBrowser(),
   ]);
@@ -31,7 +38,11 @@ afterAll(async () => {
 
 const SUPPORT_LABEL: Record<string, string> = { "/it": "Assistenza" };
 
-async function open(server: RunningServer, path = "/", init: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+async function open(
+  server: RunningServer,
+  path = "/",
+  init: Parameters<Browser["newContext"]>[0] = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: server.baseUrl, ...init });
   // Keep the exit popup (30 s) out of these journeys.
   await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
@@ -191,7 +202,9 @@ test("past the chat's limit of messages a minute, the window says to wait about 
     expect(allowed).toBe(8);
     const notice = chat.getByRole("log").locator(".chat-msg--notice");
     await notice.waitFor();
-    expect(await notice.textContent()).toMatch(/^Vous avez envoyé beaucoup de messages en peu de temps\. Patientez environ (une minute|\d+ secondes), puis envoyez à nouveau votre question\.$/);
+    expect(await notice.textContent()).toMatch(
+      /^Vous avez envoyé beaucoup de messages en peu de temps\. Patientez environ (une minute|\d+ secondes), puis envoyez à nouveau votre question\.$/,
+    );
     // Not the "Erreur" toast, and the question is still in the field, ready to send again.
     expect(await page.locator(".toast--error").count()).toBe(0);
     expect(await input.inputValue()).toBe("Combien ça coûte ? (9)");

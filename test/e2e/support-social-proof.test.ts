@@ -25,11 +25,7 @@ beforeAll(async () => {
   seedOrder(db, { firstName: "Marc", city: "Bordeaux", paidAt: new Date(now - 40 * 60_000) });
   seedOrder(db, { firstName: "Old", city: "Paris", paidAt: new Date(now - 40 * 24 * 3_600_000) });
   db.$client.close();
-  [withOrders, empty, browser] = await Promise.all([
-    startServer({ dataDir: seeded }),
-    startServer(),
-    launchBrowser(),
-  ]);
+  [withOrders, empty, browser] = await Promise.all([startServer({ dataDir: seeded }), startServer(), launchBrowser()]);
 }, 90_000);
 
 afterAll(async () => {
@@ -51,7 +47,9 @@ async function openWithPausedClock(baseUrl: string, viewport = { width: 1280, he
   await page.goto("/");
   await list;
   // The loader has decided: the toast's island is hydrated when there is a purchase to show.
-  await page.waitForFunction(() => ["hydrated", "skipped"].includes(document.querySelector('[data-island="social-proof"]')?.getAttribute("data-island-state") ?? ""));
+  await page.waitForFunction(() =>
+    ["hydrated", "skipped"].includes(document.querySelector('[data-island="social-proof"]')?.getAttribute("data-island-state") ?? ""),
+  );
   return page;
 }
 
@@ -68,7 +66,9 @@ test("with two paid orders, the toast shows one of their cities at 3 s and hides
   const card = page.locator(".social-proof__card");
   await card.waitFor({ state: "visible" });
   const text = (await card.textContent()) ?? "";
-  expect(text).toMatch(/^(S\., à Lyon, vient d'acheter l'accès à vie.*il y a 12 min|M\., à Bordeaux, vient d'acheter l'accès à vie.*il y a 40 min)/);
+  expect(text).toMatch(
+    /^(S\., à Lyon, vient d'acheter l'accès à vie.*il y a 12 min|M\., à Bordeaux, vient d'acheter l'accès à vie.*il y a 40 min)/,
+  );
   expect(text).not.toContain("Paris"); // older than 30 days
 
   await page.clock.runFor(4_600);

@@ -70,7 +70,12 @@ for (const synchronous of ["FULL", "NORMAL"] as const) {
     const second = await start(dataDir, synchronous);
     const db = new Database(join(dataDir, "site.db"), { readonly: true });
     cleanup.push(() => db.close());
-    const stored = new Set(db.query<{ email: string }, []>("SELECT email FROM email_leads").all().map((r) => r.email));
+    const stored = new Set(
+      db
+        .query<{ email: string }, []>("SELECT email FROM email_leads")
+        .all()
+        .map((r) => r.email),
+    );
     const lost = acknowledged.filter((email) => !stored.has(email));
     expect(lost).toEqual([]);
     expect(db.query<{ n: number }, []>("SELECT count(*) AS n FROM email_leads WHERE email LIKE 'crash-%'").get()?.n).toBe(stored.size);

@@ -35,7 +35,12 @@ test("a new lead is stored in SQLite and answered with 201", async () => {
   expect(await res.json()).toEqual({ ok: true });
   const [row, ...others] = rows(s);
   expect(others).toEqual([]);
-  expect(row).toMatchObject({ email: "claire@exemple.fr", source: "exit_popup", locale: "en", created_at: Date.parse("2026-03-01T10:00:00Z") });
+  expect(row).toMatchObject({
+    email: "claire@exemple.fr",
+    source: "exit_popup",
+    locale: "en",
+    created_at: Date.parse("2026-03-01T10:00:00Z"),
+  });
 });
 
 test("the spec's payload without a locale is stored as French", async () => {
@@ -118,7 +123,11 @@ test("whatever a client sends gets a clear 4xx JSON answer, never a 500", async 
 test("a body that is neither JSON nor a form is refused with 415", async () => {
   const s = await site();
   for (const type of ["text/plain", "multipart/form-data; boundary=x", "application/xml", ""]) {
-    const res = await s.request("/api/leads", { method: "POST", headers: type ? { "content-type": type } : {}, body: '{"email":"a@b.co","source":"exit_popup"}' });
+    const res = await s.request("/api/leads", {
+      method: "POST",
+      headers: type ? { "content-type": type } : {},
+      body: '{"email":"a@b.co","source":"exit_popup"}',
+    });
     expect(res.status).toBe(415);
     expect((await res.json()).error).toContain("Unsupported content type");
   }
@@ -143,9 +152,10 @@ test("a body over a few kilobytes is refused with 413, also when sent without a 
 });
 
 test("one client sending too many gets 429 with Retry-After and a Rate limit message; others are not affected", async () => {
-  let clock = Date.parse("2026-03-01T10:00:00Z");
+  const clock = Date.parse("2026-03-01T10:00:00Z");
   const s = await site({ TRUST_PROXY: "true" }, () => new Date(clock));
-  const from = (ip: string, n: number) => postJson(s, { email: `lead${n}@example.com`, source: "exit_popup", ip_hash: null }, { "x-forwarded-for": ip });
+  const from = (ip: string, n: number) =>
+    postJson(s, { email: `lead${n}@example.com`, source: "exit_popup", ip_hash: null }, { "x-forwarded-for": ip });
   for (let n = 0; n < LEAD_RATE_LIMIT.limit; n++) expect((await from("203.0.113.1", n)).status).toBe(201);
   const limited = await from("203.0.113.1", 99);
   expect(limited.status).toBe(429);
@@ -161,7 +171,8 @@ test("one client sending too many gets 429 with Retry-After and a Rate limit mes
 
 test("an IPv6 client rotating addresses inside its /64 is still one client for the limit", async () => {
   const s = await site({ TRUST_PROXY: "true" });
-  const from = (ip: string, n: number) => postJson(s, { email: `v6-${n}@example.com`, source: "exit_popup", ip_hash: null }, { "x-forwarded-for": ip });
+  const from = (ip: string, n: number) =>
+    postJson(s, { email: `v6-${n}@example.com`, source: "exit_popup", ip_hash: null }, { "x-forwarded-for": ip });
   for (let n = 0; n < LEAD_RATE_LIMIT.limit; n++) expect((await from(`2001:db8:aa:bb:${n.toString(16)}::1`, n)).status).toBe(201);
   const limited = await from("2001:0db8:00aa:00bb:ffff:1:2:3", 99);
   expect(limited.status).toBe(429);
@@ -188,7 +199,11 @@ test("without TRUST_PROXY a forged X-Forwarded-For does not get around the limit
   const s = await site();
   let last = 0;
   for (let n = 0; n <= LEAD_RATE_LIMIT.limit; n++) {
-    const res = await postJson(s, { email: `lead${n}@example.com`, source: "exit_popup", ip_hash: null }, { "x-forwarded-for": `10.0.0.${n}` });
+    const res = await postJson(
+      s,
+      { email: `lead${n}@example.com`, source: "exit_popup", ip_hash: null },
+      { "x-forwarded-for": `10.0.0.${n}` },
+    );
     last = res.status;
   }
   expect(last).toBe(429);
@@ -222,7 +237,8 @@ test("a form post with an invalid address redirects back with the e-mail error s
 test("a rate-limited form post redirects back with the rate-limit text", async () => {
   const s = await site();
   let res: Response | undefined;
-  for (let n = 0; n <= LEAD_RATE_LIMIT.limit; n++) res = await postForm(s, { email: `f${n}@example.com`, source: "exit_popup", locale: "en" });
+  for (let n = 0; n <= LEAD_RATE_LIMIT.limit; n++)
+    res = await postForm(s, { email: `f${n}@example.com`, source: "exit_popup", locale: "en" });
   expect(res?.headers.get("location")).toBe("/en?lead=rate-limited#free-demo");
   const html = await (await s.request("/en?lead=rate-limited")).text();
   expect(html.includes("Too many submissions. Please try again later.")).toBe(true);

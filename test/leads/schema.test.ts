@@ -38,7 +38,15 @@ test("255 characters is the longest address accepted", () => {
 });
 
 test("malformed addresses are refused with the spec's message", () => {
-  for (const bad of ["plainaddress", "jean@", "@example.com", "jean dupont@example.com", "jean@example", "jean@@example.com", "jean@exa mple.com"]) {
+  for (const bad of [
+    "plainaddress",
+    "jean@",
+    "@example.com",
+    "jean dupont@example.com",
+    "jean@example",
+    "jean@@example.com",
+    "jean@exa mple.com",
+  ]) {
     expect(firstMessage(lead(bad))).toBe("Invalid email address");
   }
 });

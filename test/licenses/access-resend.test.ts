@@ -19,21 +19,31 @@ afterEach(async () => {
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
-
 async function shopWithBuyer(now?: () => Date) {
-  const s = (site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example", TRUST_PROXY: "true" }, transport: createSmtpTransport(smtp.url), ...(now ? { now } : {}) }));
+  const s = (site = await createTestSite({
+    env: { PUBLIC_BASE_URL: "https://shop.example", TRUST_PROXY: "true" },
+    transport: createSmtpTransport(smtp.url),
+    ...(now ? { now } : {}),
+  }));
   await payWithTestCard(s, { locale: "en", email: "buyer@example.com", name: "Sam", city: "Leeds" });
   await smtp.waitFor(1);
   return s;
 }
 const resend = (s: TestSite, email: string, locale = "en", ip = "198.51.100.9") =>
-  s.request("/api/access/resend", { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify({ email, locale }) });
+  s.request("/api/access/resend", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    body: JSON.stringify({ email, locale }),
+  });
 
 test("a buyer's address gets exactly one more access e-mail, with the same key", async () => {
   const s = await shopWithBuyer();
   const response = await resend(s, "  Buyer@Example.com ");
   expect(response.status).toBe(202);
-  expect(await response.json()).toEqual({ ok: true, message: "If this address bought access, the e-mail is on its way: check your inbox, and your spam folder, in a few minutes." });
+  expect(await response.json()).toEqual({
+    ok: true,
+    message: "If this address bought access, the e-mail is on its way: check your inbox, and your spam folder, in a few minutes.",
+  });
   await smtp.waitFor(2);
   await Bun.sleep(200);
   const copies = mailsTo(smtp, "buyer@example.com");
@@ -57,7 +67,8 @@ test("an address that bought nothing gets the same answer and no e-mail", async 
 test("the fourth request of the day sends nothing; the next day works again", async () => {
   const clock = testClock();
   const s = await shopWithBuyer(clock.now);
-  for (let i = 0; i < ACCESS_RESENDS_PER_DAY + 1; i++) expect((await resend(s, "buyer@example.com", "en", `198.51.100.${i}`)).status).toBe(202);
+  for (let i = 0; i < ACCESS_RESENDS_PER_DAY + 1; i++)
+    expect((await resend(s, "buyer@example.com", "en", `198.51.100.${i}`)).status).toBe(202);
   await s.mailer!.deliverDue();
   await smtp.waitFor(1 + ACCESS_RESENDS_PER_DAY);
   await Bun.sleep(300);
@@ -71,7 +82,12 @@ test("the fourth request of the day sends nothing; the next day works again", as
 test("a refunded order's address gets nothing", async () => {
   const s = await shopWithBuyer();
   const [order] = s.db.select().from(orders).all();
-  await runCommand(["orders", "refund", String(order!.id)], s.config, () => {}, () => {});
+  await runCommand(
+    ["orders", "refund", String(order!.id)],
+    s.config,
+    () => {},
+    () => {},
+  );
   await s.mailer!.deliverDue();
   const before = mailsTo(smtp, "buyer@example.com").length;
   expect((await resend(s, "buyer@example.com")).status).toBe(202);
@@ -96,8 +112,18 @@ test("without JavaScript: a form post redirects to the access page in the visito
 test("bad input is refused without an e-mail: an address that is not one 422, wrong type 415, too large 413; many requests 429", async () => {
   const s = await shopWithBuyer();
   expect((await resend(s, "not-an-address")).status).toBe(422);
-  expect((await s.request("/api/access/resend", { method: "POST", headers: { "content-type": "text/plain" }, body: "x" })).status).toBe(415);
-  expect((await s.request("/api/access/resend", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "a".repeat(4000) }) })).status).toBe(413);
+  expect((await s.request("/api/access/resend", { method: "POST", headers: { "content-type": "text/plain" }, body: "x" })).status).toBe(
+    415,
+  );
+  expect(
+    (
+      await s.request("/api/access/resend", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "a".repeat(4000) }),
+      })
+    ).status,
+  ).toBe(413);
   let last = 0;
   for (let i = 0; i < 12; i++) last = (await resend(s, `x${i}@example.com`, "en", "203.0.113.99")).status;
   expect(last).toBe(429);

@@ -25,7 +25,11 @@ async function shopWithSale(env: Record<string, string> = {}): Promise<{ s: Test
 }
 
 const call = (s: TestSite, action: string, body: unknown, headers: Record<string, string> = {}) =>
-  s.request(`/api/licenses/${action}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  s.request(`/api/licenses/${action}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 test("verify: a new key is valid and inactive, with the activation limit; nothing about the buyer comes back", async () => {
   const { s, key } = await shopWithSale();
@@ -70,7 +74,9 @@ test("activate up to the limit, then 409 with a clear message; deactivating one 
 
 test("20 activations at the same moment with a limit of 5 give exactly 5 instances", async () => {
   const { s, key } = await shopWithSale();
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call(s, "activate", { key, instanceName: `TV ${i}` }, { "x-forwarded-for": `10.0.0.${i}` })));
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => call(s, "activate", { key, instanceName: `TV ${i}` }, { "x-forwarded-for": `10.0.0.${i}` })),
+  );
   const statuses = answers.map((r) => r.status).sort();
   expect(statuses.filter((st) => st === 201)).toHaveLength(5);
   expect(statuses.filter((st) => st === 409)).toHaveLength(15);
@@ -82,7 +88,14 @@ test("a refund disables the key: verify says disabled, activation is refused wit
   const { s, key } = await shopWithSale();
   const { instanceId } = await (await call(s, "activate", { key, instanceName: "Phone" })).json();
   const [order] = s.db.select().from(orders).all();
-  expect(await runCommand(["orders", "refund", String(order!.id)], s.config, () => {}, () => {})).toBe(0);
+  expect(
+    await runCommand(
+      ["orders", "refund", String(order!.id)],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(0);
   expect(await (await call(s, "verify", { key })).json()).toEqual({ valid: false, status: "disabled", activations: 1, activationLimit: 5 });
   const refused = await call(s, "activate", { key, instanceName: "Tablet" });
   expect(refused.status).toBe(403);
@@ -90,7 +103,14 @@ test("a refund disables the key: verify says disabled, activation is refused wit
   expect((await call(s, "deactivate", { key, instanceId })).status).toBe(200);
   // The owner cannot give a refunded order its access back by mistake; the reason stays "refunded".
   const out: string[] = [];
-  expect(await runCommand(["licenses", "enable", key], s.config, (l) => out.push(l), (l) => out.push(l))).toBe(1);
+  expect(
+    await runCommand(
+      ["licenses", "enable", key],
+      s.config,
+      (l) => out.push(l),
+      (l) => out.push(l),
+    ),
+  ).toBe(1);
   expect(out.join("")).toContain("refunded order");
   expect(s.db.select().from(licenses).all()[0]).toMatchObject({ status: "disabled", disabledReason: "refunded" });
 });
@@ -121,11 +141,19 @@ test("unknown keys answer 404 { valid: false }; malformed input 400 or 422, neve
   }
   expect(await (await call(s, "verify", {})).json()).toEqual({ error: "key: send the licence key as the field key" });
   expect(await (await call(s, "verify", { key: 123 })).json()).toEqual({ error: "key: key must be text" });
-  const notJson = await s.request("/api/licenses/verify", { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
+  const notJson = await s.request("/api/licenses/verify", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{nope",
+  });
   expect(notJson.status).toBe(400);
   const wrongType = await s.request("/api/licenses/verify", { method: "POST", headers: { "content-type": "text/plain" }, body: "key" });
   expect(wrongType.status).toBe(415);
-  const huge = await s.request("/api/licenses/verify", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key: "x".repeat(5000) }) });
+  const huge = await s.request("/api/licenses/verify", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ key: "x".repeat(5000) }),
+  });
   expect(huge.status).toBe(413);
   expect((await s.request("/api/licenses/verify")).status).toBe(405);
   expect(s.db.select().from(licenseActivations).all()).toHaveLength(0);
@@ -133,12 +161,24 @@ test("unknown keys answer 404 { valid: false }; malformed input 400 or 422, neve
 
 test("form-encoded bodies work like JSON", async () => {
   const { s, key } = await shopWithSale();
-  const verify = await s.request("/api/licenses/verify", { method: "POST", headers: FORM, body: `key=${encodeURIComponent(key.toLowerCase())}` });
+  const verify = await s.request("/api/licenses/verify", {
+    method: "POST",
+    headers: FORM,
+    body: `key=${encodeURIComponent(key.toLowerCase())}`,
+  });
   expect(verify.status).toBe(200);
-  const activate = await s.request("/api/licenses/activate", { method: "POST", headers: FORM, body: new URLSearchParams({ key, instanceName: "Living-room TV" }).toString() });
+  const activate = await s.request("/api/licenses/activate", {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({ key, instanceName: "Living-room TV" }).toString(),
+  });
   expect(activate.status).toBe(201);
   const { instanceId } = await activate.json();
-  const deactivate = await s.request("/api/licenses/deactivate", { method: "POST", headers: FORM, body: new URLSearchParams({ key, instanceId }).toString() });
+  const deactivate = await s.request("/api/licenses/deactivate", {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({ key, instanceId }).toString(),
+  });
   expect(deactivate.status).toBe(200);
 });
 
@@ -157,7 +197,12 @@ test("the owner's CLI shows a licence by key or e-mail, disables and enables it,
   await call(s, "activate", { key, instanceName: "Phone" });
   const run = async (...argv: string[]) => {
     const out: string[] = [];
-    const code = await runCommand(argv, s.config, (l) => out.push(l), (l) => out.push(l));
+    const code = await runCommand(
+      argv,
+      s.config,
+      (l) => out.push(l),
+      (l) => out.push(l),
+    );
     return { code, text: out.join("") };
   };
   const shown = await run("licenses", "show", key.toLowerCase().replace(/-/g, ""));

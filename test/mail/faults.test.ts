@@ -23,19 +23,27 @@ afterEach(async () => {
   await smtp.start();
 });
 
-
 const buy = (s: TestSite, email: string) => payWithTestCard(s, { locale: "fr", email });
 const outbox = (s: TestSite) => s.db.select().from(mailOutbox).all();
 const cli = async (s: TestSite, ...argv: string[]) => {
   const out: string[] = [];
-  const code = await runCommand(argv, s.config, (l) => out.push(l), (l) => out.push(l));
+  const code = await runCommand(
+    argv,
+    s.config,
+    (l) => out.push(l),
+    (l) => out.push(l),
+  );
   return { code, text: out.join("") };
 };
 
 test("with the SMTP server down the access e-mail waits and retries; once it is back, it arrives exactly once", async () => {
   const clock = testClock();
   await smtp.stop();
-  site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example" }, transport: createSmtpTransport(smtp.url), now: clock.now });
+  site = await createTestSite({
+    env: { PUBLIC_BASE_URL: "https://shop.example" },
+    transport: createSmtpTransport(smtp.url),
+    now: clock.now,
+  });
   await buy(site, "patient@example.com");
   await site.mailer!.deliverDue();
   let [row] = outbox(site);
@@ -62,7 +70,11 @@ test("with the SMTP server down the access e-mail waits and retries; once it is 
 test("retries go on for at least 24 hours, then the message is marked failed with the reason", async () => {
   const clock = testClock();
   await smtp.stop();
-  site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example" }, transport: createSmtpTransport(smtp.url), now: clock.now });
+  site = await createTestSite({
+    env: { PUBLIC_BASE_URL: "https://shop.example" },
+    transport: createSmtpTransport(smtp.url),
+    now: clock.now,
+  });
   const started = clock.now().getTime();
   await buy(site, "gone@example.com");
   await site.mailer!.deliverDue();
@@ -87,7 +99,10 @@ test("retries go on for at least 24 hours, then the message is marked failed wit
 
 test("a permanent 550 refusal marks the message failed with its reason, shown by 'mail list'; 'mail retry' sends it once fixed", async () => {
   smtp.reject.add("nobody@example.com");
-  site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example", OWNER_EMAIL: "owner@shop.example" }, transport: createSmtpTransport(smtp.url) });
+  site = await createTestSite({
+    env: { PUBLIC_BASE_URL: "https://shop.example", OWNER_EMAIL: "owner@shop.example" },
+    transport: createSmtpTransport(smtp.url),
+  });
   await buy(site, "nobody@example.com");
   await smtp.waitFor(1);
   await site.mailer!.deliverDue();
@@ -127,7 +142,14 @@ test("without SMTP_URL every message is a readable .eml file in DATA_DIR/mail, w
   const dir = site.config.mail.dir;
   expect(dir).toBe(join(site.dataDir, "mail"));
   const { createMailSender } = await import("../../server/shop/mail/sender");
-  const sender = createMailSender({ db: site.db, write: site.write, config: site.config, log: { debug() {}, info() {}, warn() {}, error() {}, request() {} }, transport: createFileTransport(dir), now: () => new Date() });
+  const sender = createMailSender({
+    db: site.db,
+    write: site.write,
+    config: site.config,
+    log: { debug() {}, info() {}, warn() {}, error() {}, request() {} },
+    transport: createFileTransport(dir),
+    now: () => new Date(),
+  });
   await buy(site, "files@example.com");
   await sender.deliverDue();
   await sender.stop();

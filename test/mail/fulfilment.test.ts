@@ -34,7 +34,10 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const KEY_PATTERN = new RegExp(`[${LICENSE_ALPHABET}]{5}(-[${LICENSE_ALPHABET}]{5}){4}`);
 
 async function shop(env: Record<string, string> = {}) {
-  site = await createTestSite({ env: { OWNER_EMAIL: OWNER, PUBLIC_BASE_URL: "https://shop.example", ...env }, transport: createSmtpTransport(smtp.url) });
+  site = await createTestSite({
+    env: { OWNER_EMAIL: OWNER, PUBLIC_BASE_URL: "https://shop.example", ...env },
+    transport: createSmtpTransport(smtp.url),
+  });
   return site;
 }
 
@@ -43,7 +46,11 @@ const buy = (s: TestSite, locale: string, email: string) => payWithTestCard(s, {
 /** A webhook delivery signed as Stripe signs it. */
 async function deliverSigned(s: TestSite, body: unknown, secret: string) {
   const payload = JSON.stringify(body);
-  return s.request("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) }, body: payload });
+  return s.request("/api/stripe/webhook", {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) },
+    body: payload,
+  });
 }
 
 const licenseOf = (s: TestSite, orderId: number) => s.db.select().from(licenses).where(eq(licenses.orderId, orderId)).get();
@@ -63,7 +70,15 @@ test("a French payment sends one access e-mail in French with the licence key of
   expect(access!.mail.html).toContain(license!.key);
   expect(access!.mail.html).toContain('lang="fr"');
   // The receipt: order number, product, amount with VAT, card payment, guarantee, support, guide link.
-  for (const part of [`#${order!.id}`, "Lifetime Stream — accès à vie", `${formatMoney(2999, "EUR", "fr")} TTC`, "Carte bancaire", "7 jours", "support@example.com", "https://shop.example/guide"]) {
+  for (const part of [
+    `#${order!.id}`,
+    "Lifetime Stream — accès à vie",
+    `${formatMoney(2999, "EUR", "fr")} TTC`,
+    "Carte bancaire",
+    "7 jours",
+    "support@example.com",
+    "https://shop.example/guide",
+  ]) {
     expect({ part, found: access!.mail.text!.includes(part) }).toEqual({ part, found: true });
   }
   expect(access!.mail.replyTo?.text).toBe("support@example.com");
@@ -76,7 +91,13 @@ test("a French payment sends one access e-mail in French with the licence key of
   expect(notice!.mail.text).toContain(license!.key);
   expect(notice!.mail.text).toContain("Lyon");
   expect(smtp.received).toHaveLength(2);
-  expect(s.db.select().from(mailOutbox).all().map((m) => m.status)).toEqual(["sent", "sent"]);
+  expect(
+    s.db
+      .select()
+      .from(mailOutbox)
+      .all()
+      .map((m) => m.status),
+  ).toEqual(["sent", "sent"]);
 });
 
 test("an English payment sends the access e-mail in English; the success page names the address it went to", async () => {
@@ -111,7 +132,14 @@ test("the owner's refund of a test order disables the licence and sends a refund
   await smtp.waitFor(2);
   const [order] = s.db.select().from(orders).all();
   const lines: string[] = [];
-  expect(await runCommand(["orders", "refund", String(order!.id)], s.config, (l) => lines.push(l), (l) => lines.push(l))).toBe(0);
+  expect(
+    await runCommand(
+      ["orders", "refund", String(order!.id)],
+      s.config,
+      (l) => lines.push(l),
+      (l) => lines.push(l),
+    ),
+  ).toBe(0);
   // The command runs in another process in real life: the server's sender finds the rows by polling.
   await s.mailer!.deliverDue();
   await smtp.waitFor(4);
@@ -121,7 +149,14 @@ test("the owner's refund of a test order disables the licence and sends a refund
   expect(refund.mail.text).toContain(licenseOf(s, order!.id)!.key);
   expect(mailsTo(smtp, OWNER).at(-1)!.mail.subject).toContain("Remboursement");
   // Refunding again changes nothing and sends nothing.
-  expect(await runCommand(["orders", "refund", String(order!.id)], s.config, () => {}, () => {})).toBe(1);
+  expect(
+    await runCommand(
+      ["orders", "refund", String(order!.id)],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(1);
   await s.mailer!.deliverDue();
   expect(smtp.received).toHaveLength(4);
 });
@@ -132,13 +167,27 @@ test("'orders resend' queues the same licence key again; an unpaid order is refu
   await smtp.waitFor(2);
   const [order] = s.db.select().from(orders).all();
   const out: string[] = [];
-  expect(await runCommand(["orders", "resend", String(order!.id)], s.config, (l) => out.push(l), (l) => out.push(l))).toBe(0);
+  expect(
+    await runCommand(
+      ["orders", "resend", String(order!.id)],
+      s.config,
+      (l) => out.push(l),
+      (l) => out.push(l),
+    ),
+  ).toBe(0);
   await s.mailer!.deliverDue();
   const copies = mailsTo(smtp, "lucia@example.com");
   expect(copies).toHaveLength(2);
   expect(copies[1]!.mail.subject).toBe("Tu clave de licencia de Lifetime Stream y tu recibo");
   expect(copies[1]!.mail.text).toContain(licenseOf(s, order!.id)!.key);
-  expect(await runCommand(["orders", "resend", "999"], s.config, () => {}, () => {})).toBe(1);
+  expect(
+    await runCommand(
+      ["orders", "resend", "999"],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(1);
 });
 
 test("without OWNER_EMAIL the owner gets nothing, the buyer still gets the access e-mail", async () => {
@@ -179,7 +228,11 @@ test("a refund that arrives before the payment's completion: the order is refund
   await deliver(event("checkout.session.completed", checkoutSession({ id: "cs_mail_2", email: "late@example.com", locale: "fr" })));
   await smtp.waitFor(2);
   await Bun.sleep(200);
-  const kinds = s.db.select({ kind: mailOutbox.kind }).from(mailOutbox).all().map((m) => m.kind);
+  const kinds = s.db
+    .select({ kind: mailOutbox.kind })
+    .from(mailOutbox)
+    .all()
+    .map((m) => m.kind);
   expect(kinds.sort()).toEqual(["owner-refund", "refund"]);
   const [order] = s.db.select().from(orders).all();
   expect(order!.status).toBe("refunded");

@@ -26,11 +26,19 @@ afterEach(() => {
 const HOUR = 60 * 60 * 1000;
 
 async function shop() {
-  site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example" }, transport: createSmtpTransport(smtp.url), now: () => new Date(clock) });
+  site = await createTestSite({
+    env: { PUBLIC_BASE_URL: "https://shop.example" },
+    transport: createSmtpTransport(smtp.url),
+    now: () => new Date(clock),
+  });
   return site;
 }
 const signUp = (s: TestSite, email: string, locale = "fr") =>
-  s.request("/api/leads", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, source: "exit_popup", locale, ip_hash: null }) });
+  s.request("/api/leads", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, source: "exit_popup", locale, ip_hash: null }),
+  });
 
 /** The List-Unsubscribe address of a received message (the part between < and >). */
 function unsubscribeUrlOf(raw: string): URL {
@@ -103,7 +111,10 @@ test("a demo still waiting for the mail server is not queued twice, however long
 
 test("a lead stored before unsubscribe links existed, asking again, gets the demo with a working one-click unsubscribe", async () => {
   const s = await shop();
-  s.db.insert(emailLeads).values({ email: "early@example.com", source: "exit_popup", locale: "it", createdAt: new Date(clock - 400 * HOUR) }).run();
+  s.db
+    .insert(emailLeads)
+    .values({ email: "early@example.com", source: "exit_popup", locale: "it", createdAt: new Date(clock - 400 * HOUR) })
+    .run();
   await signUp(s, "early@example.com", "it");
   const [demo] = await smtp.waitFor(1);
   const url = unsubscribeUrlOf(demo!.raw);
@@ -115,7 +126,11 @@ test("the confirmation states the rule the server applies: at most once every 24
   const hours = String(DEMO_REPEAT_WINDOW_MS / HOUR);
   for (const locale of LOCALES) {
     for (const key of ["demoSentDesc", "demoSentNote"] as const) {
-      expect({ locale, key, mentionsWindow: SOURCE_MESSAGES[locale][key].includes(` ${hours} `) }).toEqual({ locale, key, mentionsWindow: true });
+      expect({ locale, key, mentionsWindow: SOURCE_MESSAGES[locale][key].includes(` ${hours} `) }).toEqual({
+        locale,
+        key,
+        mentionsWindow: true,
+      });
     }
   }
 });
@@ -163,9 +178,24 @@ test("a demo still queued when the address unsubscribes is not sent", async () =
   site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example" } });
   await signUp(site, "quick@example.com");
   const [lead] = site.db.select().from(emailLeads).all();
-  expect((await site.request(`/unsubscribe?token=${lead!.unsubscribeToken}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" })).status).toBe(200);
+  expect(
+    (
+      await site.request(`/unsubscribe?token=${lead!.unsubscribeToken}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      })
+    ).status,
+  ).toBe(200);
   const { createMailSender } = await import("../../server/shop/mail/sender");
-  const sender = createMailSender({ db: site.db, write: site.write, config: site.config, log: { debug() {}, info() {}, warn() {}, error() {}, request() {} }, transport: createSmtpTransport(smtp.url), now: () => new Date() });
+  const sender = createMailSender({
+    db: site.db,
+    write: site.write,
+    config: site.config,
+    log: { debug() {}, info() {}, warn() {}, error() {}, request() {} },
+    transport: createSmtpTransport(smtp.url),
+    now: () => new Date(),
+  });
   await sender.deliverDue();
   await sender.stop();
   expect(smtp.received).toHaveLength(0);
@@ -178,7 +208,11 @@ test("an unknown or malformed unsubscribe token changes nothing: 404 page, 404 J
   expect((await s.request("/unsubscribe?token=00000000000000000000000000000000")).status).toBe(404);
   expect((await s.request("/unsubscribe?token=<script>")).status).toBe(404);
   expect((await s.request("/unsubscribe")).status).toBe(404);
-  const post = await s.request("/unsubscribe?token=zz", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+  const post = await s.request("/unsubscribe?token=zz", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "List-Unsubscribe=One-Click",
+  });
   expect(post.status).toBe(404);
   expect(await post.json()).toEqual({ error: "Unknown unsubscribe link" });
   expect(s.db.select().from(emailLeads).all()[0]!.unsubscribedAt).toBeNull();

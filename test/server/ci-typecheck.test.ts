@@ -5,10 +5,13 @@ import { join } from "node:path";
 
 test("CI typechecks after installing and before running the tests", async () => {
   const script = await Bun.file(join(import.meta.dir, "..", "..", ".ci", "run")).text();
-  const commands = script.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+  const commands = script
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
   const install = commands.findIndex((c) => c.startsWith("npm ci"));
   const typecheck = commands.findIndex((c) => c === "npm run typecheck" || c === "npx tsc --noEmit");
-  const tests = commands.findIndex((c) => c === "npm test");
+  const tests = commands.indexOf("npm test");
   expect(install).toBeGreaterThanOrEqual(0);
   expect(typecheck).toBeGreaterThan(install);
   expect(tests).toBeGreaterThan(typecheck);

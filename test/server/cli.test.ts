@@ -9,7 +9,12 @@ import { createTestSite } from "../support/app";
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");
 const run = (args: string[], env: Record<string, string>) =>
-  spawnSync({ cmd: [process.execPath, "run", main, ...args], env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+  spawnSync({
+    cmd: [process.execPath, "run", main, ...args],
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
 
 test("an export run where there is no database says so and creates nothing", () => {
   const dir = mkdtempSync(join(tmpdir(), "site-cli-"));
@@ -37,20 +42,37 @@ test("a bad setting stops the program with a message naming the variable; an unk
 test("'orders refund' and 'orders resend' of an order that does not exist say so; an existing unpaid order is 'not a paid order'", async () => {
   const site = await createTestSite();
   try {
-    const started = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "locale=fr&acceptTerms=yes" });
+    const started = await site.request("/api/payment", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "locale=fr&acceptTerms=yes",
+    });
     expect(started.status).toBe(303);
     const [pending] = site.db.select({ id: orders.id, status: orders.status }).from(orders).all();
     expect(pending?.status).toBe("pending");
     const command = async (...argv: string[]) => {
       const out: string[] = [];
       const err: string[] = [];
-      const code = await runCommand(argv, site.config, (l) => out.push(l), (l) => err.push(l));
+      const code = await runCommand(
+        argv,
+        site.config,
+        (l) => out.push(l),
+        (l) => err.push(l),
+      );
       return { code, out: out.join(""), err: err.join("") };
     };
     const missing = pending!.id + 998;
     for (const action of ["refund", "resend"]) {
-      expect(await command("orders", action, String(missing))).toEqual({ code: 1, out: "", err: `Order ${missing} does not exist (site orders export lists the orders).` });
-      expect(await command("orders", action, String(pending!.id))).toEqual({ code: 1, out: "", err: `Order ${pending!.id} is not a paid order.` });
+      expect(await command("orders", action, String(missing))).toEqual({
+        code: 1,
+        out: "",
+        err: `Order ${missing} does not exist (site orders export lists the orders).`,
+      });
+      expect(await command("orders", action, String(pending!.id))).toEqual({
+        code: 1,
+        out: "",
+        err: `Order ${pending!.id} is not a paid order.`,
+      });
     }
     expect(site.db.select({ status: orders.status }).from(orders).all()).toEqual([{ status: "pending" }]);
   } finally {

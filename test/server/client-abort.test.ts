@@ -26,7 +26,12 @@ function hungUp(url: string, contentType: string, firstBytes: string): Request {
       controller.error(new DOMException("The connection was closed.", "AbortError"));
     },
   });
-  return new Request(url, { method: "POST", headers: { "content-type": contentType, "content-length": "5000" }, body, signal: connection.signal });
+  return new Request(url, {
+    method: "POST",
+    headers: { "content-type": contentType, "content-length": "5000" },
+    body,
+    signal: connection.signal,
+  });
 }
 
 async function expectQuietAbort(site: TestSite, request: Request) {
@@ -37,13 +42,19 @@ async function expectQuietAbort(site: TestSite, request: Request) {
   await Bun.sleep(10);
   const lines = site.logs.slice(before);
   expect(problems(lines)).toEqual([]);
-  expect(logEntries(lines).filter((e) => e.level === "debug" && e.msg === "client closed the connection" && e.path === path)).toHaveLength(1);
+  expect(logEntries(lines).filter((e) => e.level === "debug" && e.msg === "client closed the connection" && e.path === path)).toHaveLength(
+    1,
+  );
 }
 
 test("hanging up mid-upload on the leads, payment, chat and test card endpoints is a debug line, not an error", async () => {
   const site = await createTestSite();
   sites.push(site);
-  const created = await site.request("/api/payment", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "fr", acceptTerms: true }) });
+  const created = await site.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "fr", acceptTerms: true }),
+  });
   const { url }: { url: string } = await created.json();
   const json = "application/json";
   const form = "application/x-www-form-urlencoded";

@@ -47,8 +47,18 @@ test("Stripe keys go together, and production needs them unless test checkout is
   expect(fails({ SMTP_URL: "smtp://" })).toContain("SMTP_URL");
   expect(fails({ SMTP_URL: "http://mail.example.com" })).toContain("SMTP_URL");
   expect(fails({ MAIL_FROM: "Shop <not an address>" })).toContain("MAIL_FROM");
-  expect(loadConfig({ MAIL_FROM: "Shop <shop@example.com>", SMTP_URL: "smtps://u:p@mail.example.com:465" }).mail).toMatchObject({ from: "Shop <shop@example.com>", smtpUrl: "smtps://u:p@mail.example.com:465" });
-  expect(loadConfig({ ...PRODUCTION_READY_ENV, PUBLIC_BASE_URL: "https://shop.example.com/", SMTP_URL: "smtp://mail.example.com:587", ...liveKeys }).publicBaseUrl).toBe("https://shop.example.com");
+  expect(loadConfig({ MAIL_FROM: "Shop <shop@example.com>", SMTP_URL: "smtps://u:p@mail.example.com:465" }).mail).toMatchObject({
+    from: "Shop <shop@example.com>",
+    smtpUrl: "smtps://u:p@mail.example.com:465",
+  });
+  expect(
+    loadConfig({
+      ...PRODUCTION_READY_ENV,
+      PUBLIC_BASE_URL: "https://shop.example.com/",
+      SMTP_URL: "smtp://mail.example.com:587",
+      ...liveKeys,
+    }).publicBaseUrl,
+  ).toBe("https://shop.example.com");
   const stripe = loadConfig(keys).stripe;
   expect(stripe?.secretKey).toBe("sk_test_123");
 });

@@ -14,12 +14,19 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const leadForm = new URLSearchParams({ email: "visitor@example.com", source: "exit_popup", locale: "fr" }).toString();
 const leadCount = (s: TestSite) => s.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM email_leads").get()?.n;
 
-const postLead = (s: TestSite, headers: Record<string, string>) => s.request("/api/leads", { method: "POST", headers: { ...FORM, ...headers }, body: leadForm });
-const postPayment = (s: TestSite, headers: Record<string, string>) => s.request("/api/payment", { method: "POST", headers: { ...FORM, ...headers }, body: "locale=fr&acceptTerms=yes" });
+const postLead = (s: TestSite, headers: Record<string, string>) =>
+  s.request("/api/leads", { method: "POST", headers: { ...FORM, ...headers }, body: leadForm });
+const postPayment = (s: TestSite, headers: Record<string, string>) =>
+  s.request("/api/payment", { method: "POST", headers: { ...FORM, ...headers }, body: "locale=fr&acceptTerms=yes" });
 
 test("a form on another site posting to /api/leads is refused with 403 JSON and stores nothing", async () => {
   site = await createTestSite();
-  const refused: Record<string, string>[] = [{ origin: EVIL }, { origin: "null" }, { "sec-fetch-site": "cross-site", origin: EVIL }, { "sec-fetch-site": "same-site", origin: "https://blog.localhost" }];
+  const refused: Record<string, string>[] = [
+    { origin: EVIL },
+    { origin: "null" },
+    { "sec-fetch-site": "cross-site", origin: EVIL },
+    { "sec-fetch-site": "same-site", origin: "https://blog.localhost" },
+  ];
   for (const headers of refused) {
     const response = await postLead(site, headers);
     expect(response.status).toBe(403);
@@ -41,11 +48,24 @@ test("the test card form posted from another site is refused and pays nothing", 
   site = await createTestSite();
   const created = await postPayment(site, {});
   const url = created.headers.get("location")!;
-  const card = new URLSearchParams({ email: "a@example.com", name: "A B", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
+  const card = new URLSearchParams({
+    email: "a@example.com",
+    name: "A B",
+    city: "Lyon",
+    card: "4242 4242 4242 4242",
+    expiry: "12/34",
+    cvc: "123",
+  }).toString();
   const response = await site.request(url, { method: "POST", headers: { ...FORM, origin: EVIL }, body: card });
   expect(response.status).toBe(403);
   expect(response.headers.get("content-type")).toStartWith("text/plain");
-  expect(site.db.select().from(orders).all().map((o) => o.status)).toEqual(["pending"]);
+  expect(
+    site.db
+      .select()
+      .from(orders)
+      .all()
+      .map((o) => o.status),
+  ).toEqual(["pending"]);
 });
 
 test("same-origin posts, with or without JavaScript, and posts with neither header still work", async () => {
@@ -70,10 +90,16 @@ test("same-origin posts, with or without JavaScript, and posts with neither head
 test("behind a trusted proxy that ends TLS, the browser's https origin is the request's own", async () => {
   site = await createTestSite({ env: { TRUST_PROXY: "true" } });
   const response = await site.app.handle(
-    new Request("http://shop.example/api/leads", { method: "POST", headers: { ...FORM, origin: "https://shop.example", "x-forwarded-proto": "https" }, body: leadForm }),
+    new Request("http://shop.example/api/leads", {
+      method: "POST",
+      headers: { ...FORM, origin: "https://shop.example", "x-forwarded-proto": "https" },
+      body: leadForm,
+    }),
   );
   expect(response.status).toBe(303);
-  const wrongScheme = await site.app.handle(new Request("http://shop.example/api/leads", { method: "POST", headers: { ...FORM, origin: "https://shop.example" }, body: leadForm }));
+  const wrongScheme = await site.app.handle(
+    new Request("http://shop.example/api/leads", { method: "POST", headers: { ...FORM, origin: "https://shop.example" }, body: leadForm }),
+  );
   expect(wrongScheme.status).toBe(403);
 });
 

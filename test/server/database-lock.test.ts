@@ -51,10 +51,13 @@ const leadsOf = (email: string) => count("SELECT count(*) AS n FROM email_leads 
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const JSON_BODY = { "content-type": "application/json" };
-const post = (path: string, headers: Record<string, string>, body: string) => fetch(`${server.baseUrl}${path}`, { method: "POST", headers, body, redirect: "manual" });
-const postLead = (email: string) => post("/api/leads", JSON_BODY, JSON.stringify({ email, source: "exit_popup", ip_hash: null, locale: "fr" }));
+const post = (path: string, headers: Record<string, string>, body: string) =>
+  fetch(`${server.baseUrl}${path}`, { method: "POST", headers, body, redirect: "manual" });
+const postLead = (email: string) =>
+  post("/api/leads", JSON_BODY, JSON.stringify({ email, source: "exit_popup", ip_hash: null, locale: "fr" }));
 
-const cardForm = (email: string) => new URLSearchParams({ email, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
+const cardForm = (email: string) =>
+  new URLSearchParams({ email, name: "Camille Durand", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
 
 /** A purchase through the test checkout without JavaScript; resolves with its card page. */
 async function buy(email: string): Promise<string> {
@@ -110,7 +113,11 @@ test("a lead whose wait runs out gets 503 with Retry-After (JSON, or the error p
   expectBusy(json);
   expect((await json.json()).error).toContain("try again");
 
-  const form = await post("/api/leads", FORM, new URLSearchParams({ email: "too-late-form@example.com", source: "exit_popup", locale: "en" }).toString());
+  const form = await post(
+    "/api/leads",
+    FORM,
+    new URLSearchParams({ email: "too-late-form@example.com", source: "exit_popup", locale: "en" }).toString(),
+  );
   expectBusy(form);
   const page = await form.text();
   expect(page).toContain('<html lang="en"');
@@ -173,10 +180,13 @@ test("the other writes answer 503 with Retry-After while the lock outlives their
   const sessionId = (await buy("app-owner@example.com")).split("/").at(-1)!;
   const db = new Database(join(server.dataDir, "site.db"), { readonly: true });
   const token = db.query<{ t: string }, []>("SELECT unsubscribe_token AS t FROM email_leads WHERE email = 'leaving@example.com'").get()!.t;
-  const key = db.query<{ k: string }, [string]>("SELECT l.key AS k FROM licenses l JOIN orders o ON o.id = l.order_id WHERE o.checkout_id = ?").get(sessionId)?.k;
+  const key = db
+    .query<{ k: string }, [string]>("SELECT l.key AS k FROM licenses l JOIN orders o ON o.id = l.order_id WHERE o.checkout_id = ?")
+    .get(sessionId)?.k;
   db.close();
   expect(key).toBeString();
-  const chat = () => post("/api/chat", JSON_BODY, JSON.stringify({ messages: [{ role: "user", content: "Quel est le prix ?" }], locale: "fr" }));
+  const chat = () =>
+    post("/api/chat", JSON_BODY, JSON.stringify({ messages: [{ role: "user", content: "Quel est le prix ?" }], locale: "fr" }));
   const activate = () => post("/api/licenses/activate", JSON_BODY, JSON.stringify({ key, instanceName: "Salon TV" }));
 
   await lockServerDb();
@@ -199,10 +209,23 @@ test("the other writes answer 503 with Retry-After while the lock outlives their
 
 test("a Stripe webhook during the lock answers 503 (Stripe retries) and the retried delivery is applied", async () => {
   const secret = "whsec_database_lock";
-  site = await createTestSite({ env: { STRIPE_SECRET_KEY: "sk_test_lock", STRIPE_WEBHOOK_SECRET: secret, PUBLIC_BASE_URL: "https://shop.example", DB_BUSY_WAIT_MS: "500" } });
-  const payload = JSON.stringify(event("checkout.session.completed", checkoutSession({ id: "cs_during_lock", email: "stripe-buyer@example.com" })));
+  site = await createTestSite({
+    env: {
+      STRIPE_SECRET_KEY: "sk_test_lock",
+      STRIPE_WEBHOOK_SECRET: secret,
+      PUBLIC_BASE_URL: "https://shop.example",
+      DB_BUSY_WAIT_MS: "500",
+    },
+  });
+  const payload = JSON.stringify(
+    event("checkout.session.completed", checkoutSession({ id: "cs_during_lock", email: "stripe-buyer@example.com" })),
+  );
   const deliver = async () =>
-    site!.request("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) }, body: payload });
+    site!.request("/api/stripe/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) },
+      body: payload,
+    });
 
   lock = await holdDbLock(site.config.dbPath);
   const refused = await deliver();
@@ -224,7 +247,13 @@ test("an owner command waits for the lock with a message, and gives up with a cl
   const key = site.db.$client.query<{ key: string }, []>("SELECT key FROM licenses").get()!.key;
   const run = async (busyWaitMs: number) => {
     const lines: string[] = [];
-    const code = await runCommand(["licenses", "disable", key], site!.config, (l) => lines.push(l), (l) => lines.push(l), { busyWaitMs });
+    const code = await runCommand(
+      ["licenses", "disable", key],
+      site!.config,
+      (l) => lines.push(l),
+      (l) => lines.push(l),
+      { busyWaitMs },
+    );
     return { code, text: lines.join("\n") };
   };
 
@@ -266,7 +295,11 @@ test("the mail sender under a lock: it never crashes, and a message sent while t
     },
   });
   await site.mailer!.stop();
-  await site.request("/api/leads", { method: "POST", headers: JSON_BODY, body: JSON.stringify({ email: "demo@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }) });
+  await site.request("/api/leads", {
+    method: "POST",
+    headers: JSON_BODY,
+    body: JSON.stringify({ email: "demo@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }),
+  });
 
   expect(await site.mailer!.deliverDue()).toBe(1);
   expect(holder).not.toBeNull();
@@ -274,10 +307,20 @@ test("the mail sender under a lock: it never crashes, and a message sent while t
   expect(site.db.$client.query("SELECT status, attempts FROM mail_outbox").get()).toEqual({ status: "sent", attempts: 1 });
 
   // With the lock held past the wait, a round of the sender ends quietly and leaves the mail due.
-  await site.request("/api/leads", { method: "POST", headers: JSON_BODY, body: JSON.stringify({ email: "later@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }) });
+  await site.request("/api/leads", {
+    method: "POST",
+    headers: JSON_BODY,
+    body: JSON.stringify({ email: "later@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }),
+  });
   lock = await holdDbLock(site.config.dbPath);
   expect(await site.mailer!.deliverDue()).toBe(0);
   await letGo();
-  expect(site.db.$client.query("SELECT status FROM mail_outbox WHERE recipient = 'later@example.com'").get()).toEqual({ status: "pending" });
-  expect(logEntries(site.logs).filter((e) => e.msg === "mail waits for the database").map((e) => e.level)).toEqual(["warn"]);
+  expect(site.db.$client.query("SELECT status FROM mail_outbox WHERE recipient = 'later@example.com'").get()).toEqual({
+    status: "pending",
+  });
+  expect(
+    logEntries(site.logs)
+      .filter((e) => e.msg === "mail waits for the database")
+      .map((e) => e.level),
+  ).toEqual(["warn"]);
 });

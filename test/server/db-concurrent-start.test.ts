@@ -11,7 +11,9 @@ import { MIGRATIONS } from "../../db/migrations";
 const SCRIPT = join(import.meta.dir, "open-db-script.ts");
 
 async function startTogether(path: string, count: number) {
-  const runs = Array.from({ length: count }, () => Bun.spawn({ cmd: [process.execPath, "run", SCRIPT, path], stdout: "pipe", stderr: "pipe" }));
+  const runs = Array.from({ length: count }, () =>
+    Bun.spawn({ cmd: [process.execPath, "run", SCRIPT, path], stdout: "pipe", stderr: "pipe" }),
+  );
   return Promise.all(runs.map(async (p) => ({ code: await p.exited, stderr: await new Response(p.stderr).text() })));
 }
 
@@ -22,7 +24,15 @@ test("20 processes opening a fresh database at the same moment all succeed, and 
     try {
       const path = join(dir, "data", "site.db");
       const failures = (await startTogether(path, 20)).filter((r) => r.code !== 0);
-      expect(failures.map((f) => f.stderr.trim().split("\n").find((line) => line.includes("Error")) ?? f.stderr)).toEqual([]);
+      expect(
+        failures.map(
+          (f) =>
+            f.stderr
+              .trim()
+              .split("\n")
+              .find((line) => line.includes("Error")) ?? f.stderr,
+        ),
+      ).toEqual([]);
 
       const sqlite = new Database(path, { readonly: true });
       const applied = sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations").get();

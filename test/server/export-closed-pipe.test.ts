@@ -25,7 +25,12 @@ test("an export piped into a reader that stops early (`site chats export | head`
 
     const stderr = join(dir, "stderr.txt");
     const script = `"${process.execPath}" run "${main}" chats export 2>"${stderr}" | head -n 2 >/dev/null; exit \${PIPESTATUS[0]}`;
-    const result = spawnSync({ cmd: ["bash", "-c", script], env: { PATH: process.env.PATH ?? "", DATA_DIR: dir }, stdout: "pipe", stderr: "pipe" });
+    const result = spawnSync({
+      cmd: ["bash", "-c", script],
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dir },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(readFileSync(stderr, "utf8")).toBe("");
     expect(result.exitCode).toBe(0);
   } finally {

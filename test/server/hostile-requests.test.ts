@@ -98,7 +98,12 @@ test("a body far over an endpoint's limit, sent in one go, gets the 413 answer r
   for (const size of [2 * 1024 * 1024, 8 * 1024 * 1024]) {
     for (const path of ["/api/leads", "/api/chat", "/api/payment"]) {
       const answer = await post(path, new Uint8Array(size).fill(120));
-      expect({ path, size, status: answer.status, socketError: answer.socketError }).toEqual({ path, size, status: 413, socketError: null });
+      expect({ path, size, status: answer.status, socketError: answer.socketError }).toEqual({
+        path,
+        size,
+        status: 413,
+        socketError: null,
+      });
       expect(JSON.parse(answer.body).error).toContain("too large");
       expectSiteAnswer(answer);
     }
@@ -106,7 +111,8 @@ test("a body far over an endpoint's limit, sent in one go, gets the 413 answer r
 });
 
 test("a client that hangs up mid-upload is logged as a client abort at debug level, never as an error", async () => {
-  const head = (path: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+  const head = (path: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
   const before = server.output.length;
   for (const path of ["/api/leads", "/api/chat", "/api/payment"]) await hangUpMidUpload(server.baseUrl, head(path), '{"email":"half');
   await Bun.sleep(300);

@@ -41,7 +41,11 @@ test("the three legal pages answer at the same segment in every language, with l
   expect(LOCALES.map((l) => pathFor("terms", l))).toEqual(["/cgv", "/en/cgv", "/it/cgv", "/es/cgv"]);
   expect(pathFor("legal-notice", "en")).toBe("/en/mentions-legales");
   expect(pathFor("privacy", "es")).toBe("/es/confidentialite");
-  const titles = { "legal-notice": "Legal notice — Lifetime Stream", terms: "Terms of sale — Lifetime Stream", privacy: "Privacy policy — Lifetime Stream" };
+  const titles = {
+    "legal-notice": "Legal notice — Lifetime Stream",
+    terms: "Terms of sale — Lifetime Stream",
+    privacy: "Privacy policy — Lifetime Stream",
+  };
   for (const page of LEGAL_PAGES) {
     for (const locale of LOCALES) {
       const path = pathFor(page, locale);
@@ -61,7 +65,8 @@ test("every page's footer links to the three legal pages in the page's language"
     for (const page of PAGE_IDS) {
       const path = pathFor(page, locale);
       const footer = /<footer class="site-footer">([\s\S]*)<\/footer>/.exec((await get(path)).html)?.[1] ?? "";
-      for (const legal of LEGAL_PAGES) expect({ path, legal, linked: footer.includes(`href="${pathFor(legal, locale)}"`) }).toEqual({ path, legal, linked: true });
+      for (const legal of LEGAL_PAGES)
+        expect({ path, legal, linked: footer.includes(`href="${pathFor(legal, locale)}"`) }).toEqual({ path, legal, linked: true });
     }
   }
   const fr = /<footer class="site-footer">([\s\S]*)<\/footer>/.exec((await get("/")).html)?.[1] ?? "";
@@ -71,9 +76,20 @@ test("every page's footer links to the three legal pages in the page's language"
 });
 
 test("the legal notice names the seller, the register, the contact, the director and the host from configuration", async () => {
-  site = await createTestSite({ env: { ...IDENTITY, SELLER_VAT_ID: "FR12912345678", SELLER_PHONE: "+33 1 23 45 67 89", PUBLICATION_DIRECTOR: "Camille Durand" } });
+  site = await createTestSite({
+    env: { ...IDENTITY, SELLER_VAT_ID: "FR12912345678", SELLER_PHONE: "+33 1 23 45 67 89", PUBLICATION_DIRECTOR: "Camille Durand" },
+  });
   const page = text((await get("/mentions-legales")).html);
-  for (const value of ["Stream Shop SAS", "12 rue de la Paix, 75002 Paris, France", "RCS Paris 912 345 678", "FR12912345678", "+33 1 23 45 67 89", "aide@stream-shop.fr", "Camille Durand", "Hébergeur SAS, 1 avenue du Serveur, 59100 Roubaix"]) {
+  for (const value of [
+    "Stream Shop SAS",
+    "12 rue de la Paix, 75002 Paris, France",
+    "RCS Paris 912 345 678",
+    "FR12912345678",
+    "+33 1 23 45 67 89",
+    "aide@stream-shop.fr",
+    "Camille Durand",
+    "Hébergeur SAS, 1 avenue du Serveur, 59100 Roubaix",
+  ]) {
     expect({ value, shown: page.includes(value) }).toEqual({ value, shown: true });
   }
   expect(page).toContain("Directeur de la publication Camille Durand");
@@ -93,10 +109,24 @@ test("the terms state the product, price with VAT, payment, e-mail delivery, lic
   site = await createTestSite({ env: { ...IDENTITY, LICENSE_ACTIVATION_LIMIT: "3", SELLER_VAT_ID: "FR12912345678" } });
   const { html } = await get("/en/cgv");
   const page = text(html);
-  for (const heading of ["Seller", "Product", "Price", "Payment", "Delivery", "Licence", "Right of withdrawal", "7-day money-back guarantee", "Legal guarantee of conformity", "Complaints and mediation", "Applicable law"]) {
+  for (const heading of [
+    "Seller",
+    "Product",
+    "Price",
+    "Payment",
+    "Delivery",
+    "Licence",
+    "Right of withdrawal",
+    "7-day money-back guarantee",
+    "Legal guarantee of conformity",
+    "Complaints and mediation",
+    "Applicable law",
+  ]) {
     expect({ heading, found: new RegExp(`<h2 id="[a-z-]+-title">${heading}</h2>`).test(html) }).toEqual({ heading, found: true });
   }
-  expect(page).toContain("Lifetime Stream is sold by Stream Shop SAS, 12 rue de la Paix, 75002 Paris, France, registration: RCS Paris 912 345 678. Contact: aide@stream-shop.fr. VAT number: FR12912345678.");
+  expect(page).toContain(
+    "Lifetime Stream is sold by Stream Shop SAS, 12 rue de la Paix, 75002 Paris, France, registration: RCS Paris 912 345 678. Contact: aide@stream-shop.fr. VAT number: FR12912345678.",
+  );
   expect(page).toContain("The price is €29.99, all taxes included, paid once.");
   expect(page).toContain("This site currently runs a test checkout: no card is charged");
   expect(page).toContain("One key may be active on up to 3 devices at the same time");
@@ -158,7 +188,9 @@ test("in development, unset identity shows as a marked placeholder and the page 
   const notice = text((await get("/mentions-legales")).html);
   expect(notice).toContain("[à compléter par le propriétaire du site : Nom ou raison sociale]");
   expect(notice).toContain("[à compléter par le propriétaire du site : Hébergeur (nom, adresse, téléphone)]");
-  expect(text((await get("/en/cgv")).html)).toContain("is sold by [to be completed by the owner: Name], [to be completed by the owner: Address]");
+  expect(text((await get("/en/cgv")).html)).toContain(
+    "is sold by [to be completed by the owner: Name], [to be completed by the owner: Address]",
+  );
   expect(text((await get("/es/cgv")).html)).toContain("[a completar por el titular del sitio: Mediador de consumo]");
   // Production with the identity set: no placeholder anywhere.
   await site.close();

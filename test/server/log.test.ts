@@ -14,7 +14,13 @@ test("each event is one JSON line: level name, ISO time, message and the fields"
   expect(lines).toHaveLength(1);
   expect(lines[0]).not.toContain("\n");
   const entry = JSON.parse(lines[0]!);
-  expect(entry).toEqual({ level: "info", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), msg: "listening on http://localhost:3000", data: "data/site.db", port: 3000 });
+  expect(entry).toEqual({
+    level: "info",
+    time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    msg: "listening on http://localhost:3000",
+    data: "data/site.db",
+    port: 3000,
+  });
   // The e2e harness finds the server's address on standard output with this pattern.
   expect(/listening on (http:\/\/localhost:\d+)/.exec(lines[0]!)?.[1]).toBe("http://localhost:3000");
 });
@@ -25,7 +31,10 @@ test("events below the level are not written; silent writes nothing", () => {
   warn.log.info("i");
   warn.log.warn("w");
   warn.log.error("e");
-  expect(logEntries(warn.lines).map((e) => [e.level, e.msg])).toEqual([["warn", "w"], ["error", "e"]]);
+  expect(logEntries(warn.lines).map((e) => [e.level, e.msg])).toEqual([
+    ["warn", "w"],
+    ["error", "e"],
+  ]);
   const silent = capture("silent");
   silent.log.error("nothing");
   expect(silent.lines).toEqual([]);
@@ -33,7 +42,11 @@ test("events below the level are not written; silent writes nothing", () => {
 
 test("e-mail addresses are masked in the message and in every string field, however deep", () => {
   const { lines, log } = capture();
-  log.info("lead jane.doe@example.com signed up", { email: "jane.doe@example.com", to: ["a@b.example.org"], detail: { note: "reply to Bob.Smith+tag@mail.example.co.uk" } });
+  log.info("lead jane.doe@example.com signed up", {
+    email: "jane.doe@example.com",
+    to: ["a@b.example.org"],
+    detail: { note: "reply to Bob.Smith+tag@mail.example.co.uk" },
+  });
   const line = lines[0]!;
   expect(line).not.toMatch(/jane\.doe|Bob\.Smith|"a@b/);
   const entry = JSON.parse(line);
@@ -67,7 +80,19 @@ test("secrets never reach the log: fields named like one, configured values, key
     other: "sk_test_zzzzzzzzzzzz rk_live_yyyyyyyyyyyy",
   });
   const line = lines[0]!;
-  for (const secret of ["hunter2", "anything", '"abc"', "sk_live_51", "sk-ant-api03", "whsec_0123", "Tr0ub4dor", "0123456789abcdef0123456789abcdef", "ABCDE-23456", "sk_test_z", "rk_live_y"]) {
+  for (const secret of [
+    "hunter2",
+    "anything",
+    '"abc"',
+    "sk_live_51",
+    "sk-ant-api03",
+    "whsec_0123",
+    "Tr0ub4dor",
+    "0123456789abcdef0123456789abcdef",
+    "ABCDE-23456",
+    "sk_test_z",
+    "rk_live_y",
+  ]) {
     expect(line).not.toContain(secret);
   }
   const entry = JSON.parse(line);

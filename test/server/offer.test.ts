@@ -22,7 +22,11 @@ let site: TestSite | undefined;
 afterEach(() => site?.close());
 
 const NOW = new Date("2026-11-22T09:00:00Z");
-const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 /** What a visitor reads: the document without its scripts (the page data's JSON is not shown). */
 const visibleText = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, "");
@@ -66,8 +70,9 @@ test("with OFFER_ENDS_AT in the past no page, chat answer or e-mail shows the st
     expect({ path, oldPrice: oldPricePattern(locale).test(html) }).toEqual({ path, oldPrice: false });
     // Not in the visible text, nor anywhere in the page's source (its data carries no offer text).
     const text = visibleText(html);
-    for (const phrase of offerPhrases(locale)) expect({ path, phrase, shown: html.includes(phrase) }).toEqual({ path, phrase, shown: false });
-    for (const stale of ["2 semaines", "2 weeks", "2 settimane", "2 semanas", "data-testid=\"early-bird\"", "data-testid=\"offer-end\""]) {
+    for (const phrase of offerPhrases(locale))
+      expect({ path, phrase, shown: html.includes(phrase) }).toEqual({ path, phrase, shown: false });
+    for (const stale of ["2 semaines", "2 weeks", "2 settimane", "2 semanas", 'data-testid="early-bird"', 'data-testid="offer-end"']) {
       expect({ path, stale, shown: text.includes(stale) }).toEqual({ path, stale, shown: false });
     }
     // The offer's end date is not in the page data either.
@@ -80,17 +85,29 @@ test("with OFFER_ENDS_AT in the past no page, chat answer or e-mail shows the st
   expect(/<meta name="description" content="([^"]*)"/.exec(landing)?.[1]).toContain("€29.99");
 
   // The chat answers the price question without the old price or the offer.
-  for (const [locale, question] of [["fr", "Combien ça coûte ?"], ["en", "How much does it cost?"], ["it", "Quanto costa?"], ["es", "¿Cuánto cuesta?"]] as const) {
-    const { message }: { message: string } = await (await site.request("/api/chat", json({ messages: [{ role: "user", content: question }], locale }))).json();
+  for (const [locale, question] of [
+    ["fr", "Combien ça coûte ?"],
+    ["en", "How much does it cost?"],
+    ["it", "Quanto costa?"],
+    ["es", "¿Cuánto cuesta?"],
+  ] as const) {
+    const { message }: { message: string } = await (
+      await site.request("/api/chat", json({ messages: [{ role: "user", content: question }], locale }))
+    ).json();
     expect(message).toContain(formatMoney(2999, "EUR", locale));
     expect({ locale, oldPrice: oldPricePattern(locale).test(message) }).toEqual({ locale, oldPrice: false });
-    for (const phrase of offerPhrases(locale)) expect({ locale, phrase, said: message.includes(phrase) }).toEqual({ locale, phrase, said: false });
+    for (const phrase of offerPhrases(locale))
+      expect({ locale, phrase, said: message.includes(phrase) }).toEqual({ locale, phrase, said: false });
   }
 
   // The demo e-mail a lead receives says the price, and nothing about an offer.
   const lead = await site.request("/api/leads", json({ email: "lead@example.com", source: "exit_popup", ip_hash: null, locale: "en" }));
   expect(lead.status).toBeLessThan(300);
-  const row = site.db.select().from(mailOutbox).all().find((m) => m.kind === "demo");
+  const row = site.db
+    .select()
+    .from(mailOutbox)
+    .all()
+    .find((m) => m.kind === "demo");
   const mail = row === undefined ? null : await composeMail(row, site.config);
   expect(mail?.text).toContain("€29.99");
   expect(oldPricePattern("en").test(`${mail?.html} ${mail?.text}`)).toBe(false);
@@ -154,7 +171,9 @@ test("the offer's end takes effect on a running site without a restart", async (
   const page = await (await site.request("/en")).text();
   expect(page.includes("<del")).toBe(false);
   expect(page.includes('data-testid="early-bird"')).toBe(false);
-  const { message }: { message: string } = await (await site.request("/api/chat", json({ messages: [{ role: "user", content: "How much does it cost?" }], locale: "en" }))).json();
+  const { message }: { message: string } = await (
+    await site.request("/api/chat", json({ messages: [{ role: "user", content: "How much does it cost?" }], locale: "en" }))
+  ).json();
   expect(oldPricePattern("en").test(message)).toBe(false);
 });
 

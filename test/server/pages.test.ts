@@ -59,7 +59,9 @@ test("the footer's section links point to the landing page from every page", asy
 });
 
 test("after a plain form post that failed, the payment page says why", async () => {
-  expect(await (await site.request("/en/paiement?error=rate-limited")).text()).toContain("Too many attempts. Please wait a few minutes and try again.");
+  expect(await (await site.request("/en/paiement?error=rate-limited")).text()).toContain(
+    "Too many attempts. Please wait a few minutes and try again.",
+  );
   const provider = await (await site.request("/en/paiement?error=provider")).text();
   expect(provider).toContain("Please try again in a moment.");
   expect(await (await site.request("/en/paiement?error=whatever")).text()).toContain("Please try again in a moment.");
@@ -107,7 +109,11 @@ test("an unknown language prefix is a 404, not a French page", async () => {
 test("the redundant /fr prefix redirects to the canonical French page, whatever the Host header says", async () => {
   const spoofed = await site.request("/fr", { headers: { host: "evil.example" } });
   expect(spoofed.headers.get("location")).toBe("/");
-  const redirects: [string, string][] = [["/fr/paiement", "/paiement"], ["/fr", "/"], ["/fr/payment-success", "/payment-success"]];
+  const redirects: [string, string][] = [
+    ["/fr/paiement", "/paiement"],
+    ["/fr", "/"],
+    ["/fr/payment-success", "/payment-success"],
+  ];
   for (const [from, to] of redirects) {
     const response = await site.request(from);
     expect({ from, status: response.status, location: response.headers.get("location") }).toEqual({ from, status: 308, location: to });
@@ -175,12 +181,17 @@ test("no page runs inline code: scripts come from the site's files, the page dat
     for (const locale of LOCALES) {
       const path = pathFor(page, locale);
       const html = await (await site.request(path)).text();
-      for (const [, attributes, body] of html.matchAll(/<script\b([^>]*)>([^]*?)<\/script>/g)) {
+      for (const [, attributes, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
         const json = /type="application\/json"/.test(attributes ?? "");
         // Anything else must be an external file, allowed by script-src 'self', with nothing inline.
         expect({ path, ok: json || (/ src="\/assets\/[^"]+"/.test(attributes ?? "") && body === "") }).toEqual({ path, ok: true });
       }
-      expect({ path, handlers: /<[^>]+\son[a-z]+=/i.test(html), jsUrls: /(?:href|src|action)="\s*javascript:/i.test(html), nonce: html.includes("nonce=") }).toEqual({
+      expect({
+        path,
+        handlers: /<[^>]+\son[a-z]+=/i.test(html),
+        jsUrls: /(?:href|src|action)="\s*javascript:/i.test(html),
+        nonce: html.includes("nonce="),
+      }).toEqual({
         path,
         handlers: false,
         jsUrls: false,
@@ -218,7 +229,7 @@ test("HTML is compressed when the client accepts it", async () => {
   const body = new Uint8Array(await response.arrayBuffer());
   expect(body.byteLength).toBeLessThan(plain.length / 3);
   const text = brotliDecompressSync(body).toString("utf8");
-  expect(text).toContain("<html lang=\"fr\"");
+  expect(text).toContain('<html lang="fr"');
   const gz = await site.request("/", { headers: { "accept-encoding": "gzip" } });
   expect(gz.headers.get("content-encoding")).toBe("gzip");
 });
@@ -253,7 +264,12 @@ test("the demo video is served at /demo-video.mp4 with byte ranges", async () =>
 
 test("no secret reaches the browser", async () => {
   const secretSite = await createTestSite({
-    env: { STRIPE_SECRET_KEY: "sk_test_supersecret123", STRIPE_WEBHOOK_SECRET: "whsec_topsecret456", ANTHROPIC_API_KEY: "sk-ant-hidden-789", IP_HASH_SECRET: "pepper-pepper-pepper" },
+    env: {
+      STRIPE_SECRET_KEY: "sk_test_supersecret123",
+      STRIPE_WEBHOOK_SECRET: "whsec_topsecret456",
+      ANTHROPIC_API_KEY: "sk-ant-hidden-789",
+      IP_HASH_SECRET: "pepper-pepper-pepper",
+    },
   });
   try {
     for (const path of ["/", "/en/paiement", "/payment-success"]) {

@@ -21,7 +21,11 @@ import { payWithTestCard } from "../support/purchase";
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");
 const DAY = 24 * 60 * 60 * 1000;
-const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 const count = (db: Database, table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0;
 /** The recipients of the .eml files in a mail folder, one per file, sorted. */
 const fileRecipients = (dir: string) =>
@@ -36,14 +40,36 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
     // The default mail mode: every e-mail becomes DATA_DIR/mail/<outbox id>.eml.
     const site = await createTestSite({ dataDir, transport: createFileTransport(mailDir) });
     const at = new Date();
-    expect((await site.request("/api/leads", json({ email: "ana@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status).toBeLessThan(300);
-    expect((await site.request("/api/leads", json({ email: "other@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status).toBeLessThan(300);
-    await recordChatMessage(site.write, { conversationId: "conv-ana", role: "user", content: "Bonjour, je suis Ana@Example.com, où est ma clé ?", locale: "fr", at });
-    await recordChatMessage(site.write, { conversationId: "conv-ana", role: "assistant", content: "Regardez dans vos spams.", locale: "fr", at });
+    expect(
+      (await site.request("/api/leads", json({ email: "ana@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status,
+    ).toBeLessThan(300);
+    expect(
+      (await site.request("/api/leads", json({ email: "other@example.com", source: "exit_popup", ip_hash: null, locale: "fr" }))).status,
+    ).toBeLessThan(300);
+    await recordChatMessage(site.write, {
+      conversationId: "conv-ana",
+      role: "user",
+      content: "Bonjour, je suis Ana@Example.com, où est ma clé ?",
+      locale: "fr",
+      at,
+    });
+    await recordChatMessage(site.write, {
+      conversationId: "conv-ana",
+      role: "assistant",
+      content: "Regardez dans vos spams.",
+      locale: "fr",
+      at,
+    });
     await recordChatMessage(site.write, { conversationId: "conv-other", role: "user", content: "Combien ça coûte ?", locale: "fr", at });
     await payWithTestCard(site, { locale: "fr", email: "ana@example.com" });
     site.db.insert(accessResends).values({ email: "ana@example.com", createdAt: at }).run();
-    expect(site.db.select().from(mailOutbox).all().filter((m) => m.kind === "demo")).toHaveLength(2);
+    expect(
+      site.db
+        .select()
+        .from(mailOutbox)
+        .all()
+        .filter((m) => m.kind === "demo"),
+    ).toHaveLength(2);
     await site.mailer?.deliverDue();
     // Two demo e-mails and Ana's access e-mail.
     expect(fileRecipients(mailDir)).toEqual(["ana@example.com", "ana@example.com", "other@example.com"]);
@@ -73,12 +99,18 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
     const db = new Database(join(dataDir, "site.db"), { readonly: true });
     try {
       expect(db.query<{ email: string }, []>("SELECT email FROM email_leads").all()).toEqual([{ email: "other@example.com" }]);
-      expect(db.query<{ recipient: string }, []>("SELECT recipient FROM mail_outbox WHERE kind = 'demo'").all()).toEqual([{ recipient: "other@example.com" }]);
+      expect(db.query<{ recipient: string }, []>("SELECT recipient FROM mail_outbox WHERE kind = 'demo'").all()).toEqual([
+        { recipient: "other@example.com" },
+      ]);
       expect(db.query<{ c: string }, []>("SELECT DISTINCT conversation_id AS c FROM chat_messages").all()).toEqual([{ c: "conv-other" }]);
       expect(count(db, "access_resends")).toBe(0);
       expect(count(db, "orders")).toBe(1);
       // Left on disk: the other person's demo e-mail and the access e-mail kept with Ana's order.
-      const files = db.query<{ id: number; recipient: string }, []>("SELECT id, recipient FROM mail_outbox WHERE kind IN ('demo', 'access') ORDER BY recipient").all();
+      const files = db
+        .query<{ id: number; recipient: string }, []>(
+          "SELECT id, recipient FROM mail_outbox WHERE kind IN ('demo', 'access') ORDER BY recipient",
+        )
+        .all();
       expect(files.map((f) => existsSync(mailFilePath(mailDir, f.id)))).toEqual([true, true]);
       expect(fileRecipients(mailDir)).toEqual(["ana@example.com", "other@example.com"]);
     } finally {
@@ -86,7 +118,12 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
     }
 
     // A bad address changes nothing and says how to call the command.
-    const bad = spawnSync({ cmd: [process.execPath, "run", main, "leads", "erase", "nobody"], env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, stdout: "pipe", stderr: "pipe" });
+    const bad = spawnSync({
+      cmd: [process.execPath, "run", main, "leads", "erase", "nobody"],
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr.toString()).toContain("leads erase needs an e-mail address");
   } finally {
@@ -102,10 +139,24 @@ test("retention deletes leads (with their e-mails, rows and .eml files), chat me
     mkdirSync(mailDir, { recursive: true });
     const ago = (days: number) => new Date(now.getTime() - days * DAY);
     const lead = (email: string, days: number) => {
-      const [row] = site.db.insert(emailLeads).values({ email, source: "exit_popup", locale: "en", createdAt: ago(days), unsubscribeToken: email }).returning({ id: emailLeads.id }).all();
+      const [row] = site.db
+        .insert(emailLeads)
+        .values({ email, source: "exit_popup", locale: "en", createdAt: ago(days), unsubscribeToken: email })
+        .returning({ id: emailLeads.id })
+        .all();
       const [mail] = site.db
         .insert(mailOutbox)
-        .values({ kind: "demo", recipient: email, locale: "en", payload: "{}", messageId: `<${email}>`, status: "sent", nextAttemptAt: ago(days), leadId: row!.id, createdAt: ago(days) })
+        .values({
+          kind: "demo",
+          recipient: email,
+          locale: "en",
+          payload: "{}",
+          messageId: `<${email}>`,
+          status: "sent",
+          nextAttemptAt: ago(days),
+          leadId: row!.id,
+          createdAt: ago(days),
+        })
         .returning({ id: mailOutbox.id })
         .all();
       // As the file transport left it when it sent the demo e-mail.
@@ -115,23 +166,44 @@ test("retention deletes leads (with their e-mails, rows and .eml files), chat me
     lead("recent@example.com", 29);
     await recordChatMessage(site.write, { conversationId: "c1", role: "user", content: "old question", locale: "en", at: ago(8) });
     await recordChatMessage(site.write, { conversationId: "c1", role: "user", content: "new question", locale: "en", at: ago(6) });
-    site.db.insert(accessResends).values([{ email: "a@example.com", createdAt: ago(2) }, { email: "b@example.com", createdAt: new Date(now.getTime() - 3600_000) }]).run();
+    site.db
+      .insert(accessResends)
+      .values([
+        { email: "a@example.com", createdAt: ago(2) },
+        { email: "b@example.com", createdAt: new Date(now.getTime() - 3600_000) },
+      ])
+      .run();
 
     const none = { deleted: 0, failed: [] };
-    expect(await deleteExpiredData(site.write, site.config.retention, mailDir, now)).toEqual({ leads: 1, leadMails: 1, leadMailFiles: { deleted: 1, failed: [] }, chatMessages: 1, accessResends: 1 });
+    expect(await deleteExpiredData(site.write, site.config.retention, mailDir, now)).toEqual({
+      leads: 1,
+      leadMails: 1,
+      leadMailFiles: { deleted: 1, failed: [] },
+      chatMessages: 1,
+      accessResends: 1,
+    });
     expect(site.db.select({ email: emailLeads.email }).from(emailLeads).all()).toEqual([{ email: "recent@example.com" }]);
     expect(site.db.select({ recipient: mailOutbox.recipient }).from(mailOutbox).all()).toEqual([{ recipient: "recent@example.com" }]);
     expect(fileRecipients(mailDir)).toEqual(["recent@example.com"]);
     expect(site.db.select({ content: chatMessages.content }).from(chatMessages).all()).toEqual([{ content: "new question" }]);
     expect(site.db.select({ email: accessResends.email }).from(accessResends).all()).toEqual([{ email: "b@example.com" }]);
     // Run again: nothing more is due.
-    expect(await deleteExpiredData(site.write, site.config.retention, mailDir, now)).toEqual({ leads: 0, leadMails: 0, leadMailFiles: none, chatMessages: 0, accessResends: 0 });
+    expect(await deleteExpiredData(site.write, site.config.retention, mailDir, now)).toEqual({
+      leads: 0,
+      leadMails: 0,
+      leadMailFiles: none,
+      chatMessages: 0,
+      accessResends: 0,
+    });
 
     // The job runs at once and then on its interval, on the injected clock; orders are never touched.
     await payWithTestCard(site, { locale: "en", email: "buyer@example.com" });
     let clock = now;
     const logs: string[] = [];
-    const job = await startRetention({ write: site.write, config: site.config, log: createLogger("info", (l) => logs.push(l)), now: () => clock }, 20);
+    const job = await startRetention(
+      { write: site.write, config: site.config, log: createLogger("info", (l) => logs.push(l)), now: () => clock },
+      20,
+    );
     clock = new Date(now.getTime() + 40 * DAY);
     await Bun.sleep(80);
     job.stop();
@@ -149,8 +221,14 @@ test("the server deletes expired data when it starts", async () => {
   try {
     const site = await createTestSite({ dataDir });
     const old = new Date(Date.now() - 400 * DAY);
-    site.db.insert(emailLeads).values({ email: "stale@example.com", source: "exit_popup", locale: "fr", createdAt: old, unsubscribeToken: "t1" }).run();
-    site.db.insert(emailLeads).values({ email: "fresh@example.com", source: "exit_popup", locale: "fr", createdAt: new Date(), unsubscribeToken: "t2" }).run();
+    site.db
+      .insert(emailLeads)
+      .values({ email: "stale@example.com", source: "exit_popup", locale: "fr", createdAt: old, unsubscribeToken: "t1" })
+      .run();
+    site.db
+      .insert(emailLeads)
+      .values({ email: "fresh@example.com", source: "exit_popup", locale: "fr", createdAt: new Date(), unsubscribeToken: "t2" })
+      .run();
     await recordChatMessage(site.write, { conversationId: "c-old", role: "user", content: "old", locale: "fr", at: old });
     await site.close();
 
@@ -175,7 +253,8 @@ test("the server deletes expired data when it starts", async () => {
 test("removing an outbox row's mail files: its .eml and a half-written copy go, other rows' files stay, a missing file or folder is no error", () => {
   const dir = mkdtempSync(join(tmpdir(), "site-mailfiles-"));
   try {
-    for (const name of ["7.eml", "7.eml.4242.tmp", "17.eml", "70.eml", "notes.txt"]) writeFileSync(join(dir, name), "To: someone@example.com\r\n");
+    for (const name of ["7.eml", "7.eml.4242.tmp", "17.eml", "70.eml", "notes.txt"])
+      writeFileSync(join(dir, name), "To: someone@example.com\r\n");
     expect(removeMailFiles(dir, [7, 8])).toEqual({ deleted: 2, failed: [] });
     expect(readdirSync(dir).sort()).toEqual(["17.eml", "70.eml", "notes.txt"]);
     expect(removeMailFiles(dir, [7])).toEqual({ deleted: 0, failed: [] });
@@ -192,14 +271,19 @@ test("an e-mail erased while it is being sent leaves no .eml file behind", async
     const files = createFileTransport(mailDir);
     let site: Awaited<ReturnType<typeof createTestSite>> | null = null;
     // The owner's erasure commits after the sender took the message and before the file is written.
-    const erasingFirst = { ...files, send: async (mail: Parameters<typeof files.send>[0]) => {
-      const erased = await eraseByEmail(site!.write, mail.to, mailDir);
-      expect(erased.mails.pending).toBe(1);
-      await files.send(mail);
-    } };
+    const erasingFirst = {
+      ...files,
+      send: async (mail: Parameters<typeof files.send>[0]) => {
+        const erased = await eraseByEmail(site!.write, mail.to, mailDir);
+        expect(erased.mails.pending).toBe(1);
+        await files.send(mail);
+      },
+    };
     site = await createTestSite({ dataDir, transport: erasingFirst });
     try {
-      expect((await site.request("/api/leads", json({ email: "late@example.com", source: "exit_popup", ip_hash: null, locale: "en" }))).status).toBeLessThan(300);
+      expect(
+        (await site.request("/api/leads", json({ email: "late@example.com", source: "exit_popup", ip_hash: null, locale: "en" }))).status,
+      ).toBeLessThan(300);
       await site.mailer?.deliverDue();
       expect(site.db.select().from(mailOutbox).all()).toEqual([]);
       expect(existsSync(mailDir) ? readdirSync(mailDir) : []).toEqual([]);

@@ -27,10 +27,13 @@ async function until<T>(find: () => T | undefined, what: string, ms = 60_000): P
 }
 
 const entries = (s: RunningServer) => logEntries(s.output);
-const lineOf = (s: RunningServer, msg: string, match: (e: LogEntry) => boolean = () => true) => entries(s).find((e) => e.msg === msg && match(e));
+const lineOf = (s: RunningServer, msg: string, match: (e: LogEntry) => boolean = () => true) =>
+  entries(s).find((e) => e.msg === msg && match(e));
 /** The access-log line of an answer: which process wrote it (`worker` is on the worker's lines only). */
 const answeredBy = (s: RunningServer, requestId: string) =>
-  until(() => lineOf(s, "request", (e) => e.requestId === requestId), `the access line of ${requestId}`).then((e) => (e.worker === undefined ? "first" : `worker ${e.worker}`));
+  until(() => lineOf(s, "request", (e) => e.requestId === requestId), `the access line of ${requestId}`).then((e) =>
+    e.worker === undefined ? "first" : `worker ${e.worker}`,
+  );
 
 async function startTwoProcesses(): Promise<RunningServer> {
   const started = await startServer({ env: { WORKERS: "2" } });
@@ -50,7 +53,9 @@ function keepAlive(baseUrl: string) {
     waiting?.();
   });
   const send = async (method: string, path: string, body = "") => {
-    socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     for (;;) {
       const text = buffered.toString("latin1");
       const end = text.indexOf("\r\n\r\n");
@@ -78,7 +83,11 @@ test("with WORKERS=2 both processes answer on the one port, and only the first s
       const by = await answeredBy(s, health.requestId);
       seen.add(by);
       if (by === "worker 1" && lead === undefined) {
-        lead = await connection.send("POST", "/api/leads", JSON.stringify({ email: "two-processes@example.com", source: "exit_popup", ip_hash: null }));
+        lead = await connection.send(
+          "POST",
+          "/api/leads",
+          JSON.stringify({ email: "two-processes@example.com", source: "exit_popup", ip_hash: null }),
+        );
       }
     } finally {
       connection.close();
@@ -124,7 +133,12 @@ test("a worker whose first process was killed (SIGKILL) goes away instead of ser
 
 /** A process's environment as it was started (Linux): what the runtime read its settings from. */
 const environmentOf = (pid: number) =>
-  new Map(readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+  new Map(
+    readFileSync(`/proc/${pid}/environ`, "utf8")
+      .split("\0")
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  );
 
 test("the serving processes render no page: a short-lived process renders them and hands them over, and is gone", async () => {
   const s = await startTwoProcesses();
@@ -145,7 +159,11 @@ test("the serving processes render no page: a short-lived process renders them a
   expect(answers[0]).toStartWith("200 ");
   // The renderer was stopped once it had handed the pages over: only the two serving processes are left.
   const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-  const [left] = await until(() => (childrenOf(s.process.pid).length === 1 ? childrenOf(s.process.pid) : undefined), "the renderer to be gone", 10_000);
+  const [left] = await until(
+    () => (childrenOf(s.process.pid).length === 1 ? childrenOf(s.process.pid) : undefined),
+    "the renderer to be gone",
+    10_000,
+  );
   expect(readFileSync(`/proc/${left}/cmdline`, "utf8")).toContain("serve-worker");
 }, 120_000);
 
@@ -178,7 +196,12 @@ test("a page renderer that fails or answers nonsense gives no pages (the first p
   const quits = [process.execPath, "-e", "process.exit(3)", "--"];
   expect(await renderPagesApart({ command: quits, urls, log })).toBeNull();
   // Answers with something that is not pages.
-  const babbles = [process.execPath, "-e", "process.once('message', () => process.send({ kind: 'pages', pages: [{ key: 1 }] })); setInterval(() => {}, 1000)", "--"];
+  const babbles = [
+    process.execPath,
+    "-e",
+    "process.once('message', () => process.send({ kind: 'pages', pages: [{ key: 1 }] })); setInterval(() => {}, 1000)",
+    "--",
+  ];
   expect(await renderPagesApart({ command: babbles, urls, log })).toBeNull();
   // Never answers.
   const silent = [process.execPath, "-e", "setInterval(() => {}, 1000)", "--"];

@@ -39,7 +39,11 @@ test("the server started with NODE_ENV=production and nothing else exits with 1,
     ]);
     expect(message).toContain("SUPPORT_EMAIL is an example address (support@example.com)");
     // Nothing was started: no database was created.
-    expect(spawnSync({ cmd: ["ls", dir] }).stdout.toString().trim()).toBe("");
+    expect(
+      spawnSync({ cmd: ["ls", dir] })
+        .stdout.toString()
+        .trim(),
+    ).toBe("");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

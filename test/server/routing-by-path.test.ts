@@ -16,7 +16,11 @@ test("with a one-letter Host, /xxxx/healthz and /zz/api/leads are not found, and
     expect((await site.app.handle(new Request(`${origin}/healthz`))).status).toBe(200);
     expect((await site.app.handle(new Request(`${origin}/en/paiement`))).status).toBe(200);
     const lead = await site.app.handle(
-      new Request(`${origin}/zz/api/leads`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "a@example.com", source: "exit_popup" }) }),
+      new Request(`${origin}/zz/api/leads`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "a@example.com", source: "exit_popup" }),
+      }),
     );
     expect(lead.status).toBe(404);
   }

@@ -14,5 +14,7 @@ test("Bun's development error page (the server's source code) is never used, and
   expect(await response.json()).toEqual({ error: "Internal error" });
   expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
   expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
-  expect(logEntries(lines).some((e) => e.level === "error" && e.msg === "unhandled server error" && String(e.error).includes("boom"))).toBe(true);
+  expect(logEntries(lines).some((e) => e.level === "error" && e.msg === "unhandled server error" && String(e.error).includes("boom"))).toBe(
+    true,
+  );
 });

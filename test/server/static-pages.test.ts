@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => site.close());
 
 const ENCODINGS = ["br", "gzip", null] as const;
-const headersFor = (encoding: string | null, extra: Record<string, string> = {}) => (encoding === null ? extra : { "accept-encoding": encoding, ...extra });
+const headersFor = (encoding: string | null, extra: Record<string, string> = {}) =>
+  encoding === null ? extra : { "accept-encoding": encoding, ...extra };
 const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer());
 
 /** Every page of the route table in every language, a flag variant of each form page, and the 404 page. */

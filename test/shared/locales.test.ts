@@ -10,7 +10,11 @@ const load = (file: string): Record<string, string> => JSON.parse(readFileSync(j
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 test("there is one locale file per language and no other", () => {
-  expect(readdirSync(dir).filter((f) => f.endsWith(".json")).sort()).toEqual(LOCALES.map((l) => `${l}.json`).sort());
+  expect(
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort(),
+  ).toEqual(LOCALES.map((l) => `${l}.json`).sort());
 });
 
 test("every locale file has exactly the keys of the French one", () => {
@@ -40,12 +44,12 @@ test("the spec's fixed French texts are kept word for word", () => {
   const fr = load("fr.json");
   expect(fr["cta.getAccess"]).toBe("Obtenir l'accès");
   expect(fr["cta.seeDemo"]).toBe("Voir la démo");
-  expect(fr["successTitle"]).toBe("Paiement réussi — Merci !");
-  expect(fr["canceledTitle"]).toBe("Paiement annulé");
+  expect(fr.successTitle).toBe("Paiement réussi — Merci !");
+  expect(fr.canceledTitle).toBe("Paiement annulé");
   expect(fr["support.emailCopied"]).toBe("Email copié !");
-  expect(fr["paymentUrlMissing"]).toBe("URL de paiement introuvable.");
-  expect(fr["paymentError"]).toBe("Une erreur est survenue");
-  expect(fr["paymentErrorDesc"]).toBe("Réessayez dans un instant.");
+  expect(fr.paymentUrlMissing).toBe("URL de paiement introuvable.");
+  expect(fr.paymentError).toBe("Une erreur est survenue");
+  expect(fr.paymentErrorDesc).toBe("Réessayez dans un instant.");
 });
 
 test("a missing text renders its key; a text formats its values, without a parser in the translator", () => {
@@ -57,11 +61,21 @@ test("a missing text renders its key; a text formats its values, without a parse
 
 test("every text that says what the buyer receives by e-mail names the licence key, the word the access e-mail uses", () => {
   // "identifiants" (login and password) or "access details" promised something the buyer never gets.
-  const deliveryTexts = ["howStep3Desc", "faqAnswer3", "deliveryStep2", "successPendingText", "successUnknownText", "successNoneText", "successMailSent", "access.text"];
+  const deliveryTexts = [
+    "howStep3Desc",
+    "faqAnswer3",
+    "deliveryStep2",
+    "successPendingText",
+    "successUnknownText",
+    "successNoneText",
+    "successMailSent",
+    "access.text",
+  ];
   for (const locale of LOCALES) {
     const messages = load(`${locale}.json`);
     const term = messages["mail.owner.license"]!.toLowerCase();
     expect(messages["mail.access.subject"]!.toLowerCase()).toContain(term);
-    for (const key of deliveryTexts) expect({ locale, key, text: messages[key] }).toEqual({ locale, key, text: expect.stringContaining(term) });
+    for (const key of deliveryTexts)
+      expect({ locale, key, text: messages[key] }).toEqual({ locale, key, text: expect.stringContaining(term) });
   }
 });

@@ -23,13 +23,23 @@ test("a misspelt message key fails the typecheck with the expected error, and on
   const config = join(dir, "tsconfig.json");
   // The project's settings; type packages are looked up from the config's folder, so say where they are.
   const compilerOptions = { typeRoots: [join(ROOT, "node_modules", "@types")] };
-  writeFileSync(config, JSON.stringify({ extends: join(ROOT, "tsconfig.json"), compilerOptions, include: [], exclude: [], files: [join(ROOT, FIXTURE)] }));
+  writeFileSync(
+    config,
+    JSON.stringify({ extends: join(ROOT, "tsconfig.json"), compilerOptions, include: [], exclude: [], files: [join(ROOT, FIXTURE)] }),
+  );
   try {
-    const tsc = Bun.spawn([join(ROOT, "node_modules", ".bin", "tsc"), "--noEmit", "-p", config], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const tsc = Bun.spawn([join(ROOT, "node_modules", ".bin", "tsc"), "--noEmit", "-p", config], {
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const output = await new Response(tsc.stdout).text();
     expect(await tsc.exited).not.toBe(0);
     const errors = [...output.matchAll(/message-key-typos\.tsx\((\d+),\d+\): error (TS\d+)/g)].map((m) => `${m[1]} ${m[2]}`);
-    expect({ errors, other: output.split("\n").filter((l) => /error TS/.test(l) && !l.includes("message-key-typos.tsx")) }).toEqual({ errors: expected, other: [] });
+    expect({ errors, other: output.split("\n").filter((l) => /error TS/.test(l) && !l.includes("message-key-typos.tsx")) }).toEqual({
+      errors: expected,
+      other: [],
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

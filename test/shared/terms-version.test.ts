@@ -24,5 +24,8 @@ function termsTextHash(): string {
 }
 
 test("the terms of sale's texts are the ones recorded for TERMS_VERSION (bump it when they change)", () => {
-  expect({ version: TERMS_VERSION, sha256: termsTextHash() }).toEqual({ version: TERMS_VERSION, sha256: TERMS_TEXT_HASHES[TERMS_VERSION] ?? "no hash recorded for this version" });
+  expect({ version: TERMS_VERSION, sha256: termsTextHash() }).toEqual({
+    version: TERMS_VERSION,
+    sha256: TERMS_TEXT_HASHES[TERMS_VERSION] ?? "no hash recorded for this version",
+  });
 });

@@ -7,7 +7,15 @@ let counter = 0;
 
 export function seedOrder(
   db: Db,
-  order: { firstName?: string | null; city?: string | null; paidAt: Date | null; status?: OrderStatus; email?: string; provider?: "stripe" | "test"; checkoutId?: string },
+  order: {
+    firstName?: string | null;
+    city?: string | null;
+    paidAt: Date | null;
+    status?: OrderStatus;
+    email?: string;
+    provider?: "stripe" | "test";
+    checkoutId?: string;
+  },
 ): void {
   counter += 1;
   const created = new Date((order.paidAt ?? new Date()).getTime() - 60_000);

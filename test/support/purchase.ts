@@ -6,12 +6,22 @@ import type { TestSite } from "./app";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
-export async function payWithTestCard(site: Pick<TestSite, "request">, options: { locale: string; email: string; name?: string; city?: string }) {
+export async function payWithTestCard(
+  site: Pick<TestSite, "request">,
+  options: { locale: string; email: string; name?: string; city?: string },
+) {
   // The payment page's consent box ticked (issue 12); the card page does not ask again.
   const start = await site.request("/api/payment", { method: "POST", headers: FORM, body: `locale=${options.locale}&acceptTerms=yes` });
   const cardPage = start.headers.get("location");
   if (cardPage === null) throw new Error(`no checkout: ${start.status}`);
-  const body = new URLSearchParams({ email: options.email, name: options.name ?? "Camille Durand", city: options.city ?? "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString();
+  const body = new URLSearchParams({
+    email: options.email,
+    name: options.name ?? "Camille Durand",
+    city: options.city ?? "Lyon",
+    card: "4242 4242 4242 4242",
+    expiry: "12/34",
+    cvc: "123",
+  }).toString();
   const paid = await site.request(cardPage, { method: "POST", headers: FORM, body });
   expect(paid.status).toBe(303);
   return { successPath: paid.headers.get("location") ?? "", cardPage, body };

@@ -55,7 +55,7 @@ const PARAMS = new URLSearchParams(location.hash.slice(1));
 
 let logoSeq = 0;
 function logoSvg(size) {
-  const id = "lg" + logoSeq++;
+  const id = `lg${logoSeq++}`;
   return `<svg class="logo" width="${size}" height="${size}" viewBox="0 0 64 64"><defs><linearGradient id="${id}" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#7c5cff"/><stop offset="1" stop-color="#ff4d8d"/></linearGradient></defs><rect width="64" height="64" rx="16" fill="url(#${id})"/><path d="M25 20v24l20-12z" fill="#fff" stroke="#fff" stroke-width="4" stroke-linejoin="round"/></svg>`;
 }
 

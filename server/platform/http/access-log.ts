@@ -47,7 +47,13 @@ export function accessLog(config: Pick<Config, "trustProxy">, log: Logger, dispa
 }
 
 function logLine(log: Logger, request: Request, started: number, requestId: string, status: number): void {
-  log.request({ method: request.method, path: pathOf(request.url), status, ms: Math.round((performance.now() - started) * 10) / 10, requestId });
+  log.request({
+    method: request.method,
+    path: pathOf(request.url),
+    status,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+    requestId,
+  });
 }
 
 function withHeader(response: Response, name: string, value: string): Response {
@@ -72,6 +78,6 @@ function pathOf(url: string): string {
   const queryAt = url.indexOf("?", start);
   const plain = start === -1 ? "" : url.slice(start, queryAt === -1 ? undefined : queryAt);
   if (PLAIN_PATH.test(plain)) return plain;
-  const path = URL.canParse(url) ? new URL(url).pathname : url.split("?")[0] ?? "";
+  const path = URL.canParse(url) ? new URL(url).pathname : (url.split("?")[0] ?? "");
   return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }

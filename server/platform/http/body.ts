@@ -27,15 +27,15 @@ export class ClientAbortError extends HttpError {
 
 export type ParsedBody = { kind: "json" | "form"; value: unknown };
 
-export async function readBody(
-  request: Request,
-  options: { maxBytes: number; accept?: ("json" | "form")[] },
-): Promise<ParsedBody> {
+export async function readBody(request: Request, options: { maxBytes: number; accept?: ("json" | "form")[] }): Promise<ParsedBody> {
   const accept = options.accept ?? ["json", "form"];
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const kind = type === "application/json" ? "json" : type === "application/x-www-form-urlencoded" ? "form" : null;
   if (kind === null || !accept.includes(kind)) {
-    throw new HttpError(415, `Unsupported content type: send ${accept.map((k) => (k === "json" ? "application/json" : "a form")).join(" or ")}`);
+    throw new HttpError(
+      415,
+      `Unsupported content type: send ${accept.map((k) => (k === "json" ? "application/json" : "a form")).join(" or ")}`,
+    );
   }
   const text = await readRawBody(request, options.maxBytes);
   if (kind === "form") return { kind, value: Object.fromEntries(new URLSearchParams(text)) };
@@ -95,7 +95,11 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Pro
  * `unprocessable`, a field of the right type whose value cannot be right (a failed check) is a 422,
  * and only a body of the wrong shape (not an object, a field missing or of another type) a 400.
  */
-export function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown, options: { unprocessable?: boolean } = {}): v.InferOutput<TSchema> {
+export function parseWith<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  value: unknown,
+  options: { unprocessable?: boolean } = {},
+): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, value);
   if (!result.success) {
     const issue = result.issues[0];

@@ -17,7 +17,12 @@ export function busyJson(error: unknown): Response {
 }
 
 /** `page`: answer with the error page in `locale` rather than JSON. */
-export async function busyAnswer(render: Renderer, request: Request, answer: { page: boolean; locale: Locale }, error: unknown): Promise<Response> {
+export async function busyAnswer(
+  render: Renderer,
+  request: Request,
+  answer: { page: boolean; locale: Locale },
+  error: unknown,
+): Promise<Response> {
   if (!answer.page) return busyJson(error);
   const response = await render({
     view: { page: "error", reason: "busy" },

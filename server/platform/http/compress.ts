@@ -67,7 +67,10 @@ export function createCompressor(options: { made?: ReadonlyMap<string, Compresse
     const compressed = await compressBest(body);
     try {
       // Written whole under another name, then renamed: a reader never sees half a file.
-      for (const [path, bytes] of [[brPath, compressed.br], [gzipPath, compressed.gzip]] as const) {
+      for (const [path, bytes] of [
+        [brPath, compressed.br],
+        [gzipPath, compressed.gzip],
+      ] as const) {
         const partial = `${path}.${process.pid}.tmp`;
         writeFileSync(partial, bytes);
         renameSync(partial, path);

@@ -40,5 +40,8 @@ export function rateLimitKey(ip: string): string {
   if (halves.length === 1 ? missing !== 0 : missing < 1) return address;
   const groups = [...head, ...Array<string>(missing).fill("0"), ...tail];
   if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return address;
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }

@@ -40,9 +40,16 @@ export function sameOriginGuard(config: Pick<Config, "publicBaseUrl" | "trustPro
     const ownOrigin = `${isHttps(request, config.trustProxy) ? "https:" : "http:"}//${url.host}`;
     if (!isCrossSite(request, [ownOrigin, url.origin, publicOrigin])) return;
 
-    log.info("cross-site request refused", { method: request.method, path: url.pathname.slice(0, 200), origin: request.headers.get("origin")?.slice(0, 200) });
+    log.info("cross-site request refused", {
+      method: request.method,
+      path: url.pathname.slice(0, 200),
+      origin: request.headers.get("origin")?.slice(0, 200),
+    });
     const headers = securityHeaders(isHttps(request, config.trustProxy));
     if (url.pathname.startsWith("/api/")) return Response.json({ error: "Cross-site request refused" }, { status: 403, headers });
-    return new Response("Forbidden: this form was sent from another site.", { status: 403, headers: { ...headers, "content-type": "text/plain; charset=utf-8" } });
+    return new Response("Forbidden: this form was sent from another site.", {
+      status: 403,
+      headers: { ...headers, "content-type": "text/plain; charset=utf-8" },
+    });
   });
 }

@@ -30,7 +30,10 @@ const OVER_HTTP: Readonly<Record<string, string>> = Object.freeze({
   // Nothing of the site is meant to be embedded by other sites (images, video, scripts).
   "cross-origin-resource-policy": "same-origin",
 });
-const OVER_HTTPS: Readonly<Record<string, string>> = Object.freeze({ ...OVER_HTTP, "strict-transport-security": "max-age=63072000; includeSubDomains" });
+const OVER_HTTPS: Readonly<Record<string, string>> = Object.freeze({
+  ...OVER_HTTP,
+  "strict-transport-security": "max-age=63072000; includeSubDomains",
+});
 
 /** Headers for every response (the same object each time: copy it to add to it). */
 export function securityHeaders(https: boolean): Readonly<Record<string, string>> {

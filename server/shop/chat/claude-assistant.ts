@@ -79,7 +79,10 @@ export function createClaudeAssistant(
   };
 }
 
-function asAssistantError(error: unknown, context: { deadline: AbortSignal; signal: AbortSignal | undefined; timeoutMs: number }): AssistantError {
+function asAssistantError(
+  error: unknown,
+  context: { deadline: AbortSignal; signal: AbortSignal | undefined; timeoutMs: number },
+): AssistantError {
   if (error instanceof AssistantError) return error;
   if (context.deadline.aborted || error instanceof Anthropic.APIConnectionTimeoutError) {
     return new AssistantError(`Claude did not answer within ${context.timeoutMs} ms`, "timeout", { cause: error });
@@ -88,5 +91,7 @@ function asAssistantError(error: unknown, context: { deadline: AbortSignal; sign
   if (error instanceof Anthropic.APIError && error.status !== undefined) {
     return new AssistantError(`Claude answered ${error.status}: ${error.message}`, "upstream", { cause: error });
   }
-  return new AssistantError(`Claude stream failed: ${error instanceof Error ? error.message : String(error)}`, "broken-stream", { cause: error });
+  return new AssistantError(`Claude stream failed: ${error instanceof Error ? error.message : String(error)}`, "broken-stream", {
+    cause: error,
+  });
 }

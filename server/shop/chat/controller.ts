@@ -54,7 +54,10 @@ export function chatController(deps: AppDeps) {
         const conversationId = continued ? given : conversationIds.issue();
         if (given !== undefined && !continued) log.debug("chat conversation id not issued here, replaced", { given, conversationId });
         if (continued && isFull(deps.db, conversationId)) {
-          throw new HttpError(409, `This conversation has reached its limit of ${CHAT_MAX_TURNS} questions. Please write to ${config.site.supportEmail}.`);
+          throw new HttpError(
+            409,
+            `This conversation has reached its limit of ${CHAT_MAX_TURNS} questions. Please write to ${config.site.supportEmail}.`,
+          );
         }
         const abort = new AbortController();
         request.signal.addEventListener("abort", () => abort.abort(), { once: true });

@@ -235,9 +235,21 @@ export const TOPIC_PAIRS: Partial<Record<Topic, Record<Locale, readonly string[]
     es: ["numero + tarjeta"],
   },
   sharing: {
-    fr: ["frère sœur famille ami amis enfants femme mari conjoint copain copine parents + clé licence compte", "combien plusieurs + personnes gens utilisateurs"],
-    en: ["brother sister family friend friends kids children wife husband partner parents + key licence license account", "many several + people persons users"],
-    it: ["fratello sorella famiglia amico amici figli moglie marito genitori + chiave licenza account", "quante quanti più + persone utenti"],
-    es: ["hermano hermana familia amigo amigos hijos mujer esposa marido pareja padres + clave licencia cuenta", "cuantas cuantos varias + personas usuarios"],
+    fr: [
+      "frère sœur famille ami amis enfants femme mari conjoint copain copine parents + clé licence compte",
+      "combien plusieurs + personnes gens utilisateurs",
+    ],
+    en: [
+      "brother sister family friend friends kids children wife husband partner parents + key licence license account",
+      "many several + people persons users",
+    ],
+    it: [
+      "fratello sorella famiglia amico amici figli moglie marito genitori + chiave licenza account",
+      "quante quanti più + persone utenti",
+    ],
+    es: [
+      "hermano hermana familia amigo amigos hijos mujer esposa marido pareja padres + clave licencia cuenta",
+      "cuantas cuantos varias + personas usuarios",
+    ],
   },
 };

@@ -32,7 +32,11 @@ export type ChatService = {
    * reply (what was produced so far when the visitor leaves mid-answer). Throws AssistantError when
    * no reply can be had, DatabaseBusyError when the question cannot be stored (nothing is asked).
    */
-  converse(request: ChatRequest, conversationId: string, options?: { signal?: AbortSignal; stream?: boolean }): AsyncGenerator<string, void>;
+  converse(
+    request: ChatRequest,
+    conversationId: string,
+    options?: { signal?: AbortSignal; stream?: boolean },
+  ): AsyncGenerator<string, void>;
 };
 
 export function createChatService(deps: { db: Db; write: Write; log: Logger; now: () => Date; assistant: Assistant }): ChatService {
@@ -58,7 +62,13 @@ export function createChatService(deps: { db: Db; write: Write; log: Logger; now
           yield piece;
         }
         if (reply.trim() === "") throw new AssistantError("The assistant gave an empty reply", "upstream");
-        log.info("chat reply", { conversationId, assistant: assistant.kind, locale: request.locale, chars: reply.length, ms: Math.round(performance.now() - started) });
+        log.info("chat reply", {
+          conversationId,
+          assistant: assistant.kind,
+          locale: request.locale,
+          chars: reply.length,
+          ms: Math.round(performance.now() - started),
+        });
       } catch (error) {
         log.warn("chat reply failed", {
           conversationId,

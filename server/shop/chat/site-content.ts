@@ -76,7 +76,10 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
   const limit = config.licenseActivationLimit;
   const comparison = facts.comparison
     .filter((row) => !row.highlight)
-    .map((row) => `${row.name}${c}${row.monthly ?? "—"} ${t("comparison.perMonth").toLowerCase()}, ${row.fiveYears} ${t("comparison.fiveYears").toLowerCase()}.`)
+    .map(
+      (row) =>
+        `${row.name}${c}${row.monthly ?? "—"} ${t("comparison.perMonth").toLowerCase()}, ${row.fiveYears} ${t("comparison.fiveYears").toLowerCase()}.`,
+    )
     .join(" ");
 
   const answers: Record<Topic, string> = {

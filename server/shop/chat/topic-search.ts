@@ -98,7 +98,9 @@ function miniSearchIndex(docs: readonly TopicDoc[], terms: Terms): (question: st
       prefix: (term) => term.length >= 5 && !isPairTerm(term),
     },
   });
-  index.addAll(docs.map((doc, id) => ({ id, words: doc.words, answer: doc.answer, pairs: (pairsOf[id] ?? []).map((pair) => pair.term).join("\n") })));
+  index.addAll(
+    docs.map((doc, id) => ({ id, words: doc.words, answer: doc.answer, pairs: (pairsOf[id] ?? []).map((pair) => pair.term).join("\n") })),
+  );
   return (question) =>
     index.search(question).map((result) => {
       const doc = docs[Number(result.id)];

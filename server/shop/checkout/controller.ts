@@ -93,7 +93,10 @@ export function checkoutController(deps: AppDeps) {
           if (!payment.acceptTerms) {
             if (isForm) return backToPayment("consent");
             return Response.json(
-              { error: "Tick the box to accept the terms of sale and ask for immediate access (acceptTerms: true)", code: "consent-required" },
+              {
+                error: "Tick the box to accept the terms of sale and ask for immediate access (acceptTerms: true)",
+                code: "consent-required",
+              },
               { status: 422 },
             );
           }

@@ -11,7 +11,10 @@ import { enqueueMail } from "../mail/outbox";
 
 export type DeliverySettings = { domain: string; ownerEmail: string | undefined };
 
-export const deliverySettings = (config: Pick<Config, "mail">): DeliverySettings => ({ domain: config.mail.domain, ownerEmail: config.mail.ownerEmail });
+export const deliverySettings = (config: Pick<Config, "mail">): DeliverySettings => ({
+  domain: config.mail.domain,
+  ownerEmail: config.mail.ownerEmail,
+});
 
 type Order = typeof orders.$inferSelect;
 
@@ -41,7 +44,13 @@ export function deliverRefund(tx: DbWriter, orderId: number, settings: DeliveryS
         recipient: order.customerEmail,
         locale: localeOf(order),
         orderId: order.id,
-        payload: { orderId: order.id, licenseKey: key, refundedAt: (order.refundedAt ?? now).getTime(), amountMinor: order.amount, currency: order.currency },
+        payload: {
+          orderId: order.id,
+          licenseKey: key,
+          refundedAt: (order.refundedAt ?? now).getTime(),
+          amountMinor: order.amount,
+          currency: order.currency,
+        },
       },
       now,
     );
@@ -50,7 +59,12 @@ export function deliverRefund(tx: DbWriter, orderId: number, settings: DeliveryS
 }
 
 /** Queues the access e-mail of a paid order once more (the owner's CLI; a buyer who lost it). */
-export function queueAccessMailAgain(tx: DbWriter, orderId: number, settings: DeliverySettings, now: Date): "queued" | "not-found" | "not-paid" | "no-email" {
+export function queueAccessMailAgain(
+  tx: DbWriter,
+  orderId: number,
+  settings: DeliverySettings,
+  now: Date,
+): "queued" | "not-found" | "not-paid" | "no-email" {
   const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
   if (order === undefined) return "not-found";
   if (order.status !== "paid") return "not-paid";
@@ -95,7 +109,14 @@ function createLicense(tx: DbWriter, orderId: number, status: "active" | "disabl
   return key;
 }
 
-function notifyOwner(tx: DbWriter, order: Order, kind: "owner-sale" | "owner-refund", licenseKey: string, settings: DeliverySettings, now: Date): void {
+function notifyOwner(
+  tx: DbWriter,
+  order: Order,
+  kind: "owner-sale" | "owner-refund",
+  licenseKey: string,
+  settings: DeliverySettings,
+  now: Date,
+): void {
   if (settings.ownerEmail === undefined) return;
   enqueueMail(
     tx,

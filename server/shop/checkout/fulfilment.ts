@@ -11,12 +11,16 @@ import { firstNameOf, isSettled, type CheckoutSnapshot, type Consent, type Order
 // repeated, concurrent or out of order is applied at most once and can never count a payment twice.
 // What the change sets off (licence key, e-mails: delivery.ts) is written by the same transaction.
 
-export type FulfilmentResult =
-  | { outcome: "duplicate" }
-  | { outcome: "applied"; checkoutId: string | null; status: OrderStatus | null };
+export type FulfilmentResult = { outcome: "duplicate" } | { outcome: "applied"; checkoutId: string | null; status: OrderStatus | null };
 
 /** Applies one event atomically; safe to call with the same event any number of times. */
-export function applyOrderEvent(write: Write, event: OrderEvent, now: Date, delivery: DeliverySettings, options?: WriteOptions): Promise<FulfilmentResult> {
+export function applyOrderEvent(
+  write: Write,
+  event: OrderEvent,
+  now: Date,
+  delivery: DeliverySettings,
+  options?: WriteOptions,
+): Promise<FulfilmentResult> {
   // The writer's IMMEDIATE transaction takes the write lock at BEGIN, so two processes cannot both
   // read "pending" and both write "paid".
   return write((tx) => applyInTransaction(tx, event, now, delivery), options);
@@ -137,7 +141,10 @@ export function nextStatus(
   }
 }
 
-function customerDetails(snapshot: CheckoutSnapshot, existing: { customerEmail: string | null; firstName: string | null; city: string | null } | undefined) {
+function customerDetails(
+  snapshot: CheckoutSnapshot,
+  existing: { customerEmail: string | null; firstName: string | null; city: string | null } | undefined,
+) {
   return {
     customerEmail: snapshot.email ?? existing?.customerEmail ?? null,
     firstName: firstNameOf(snapshot.name) ?? existing?.firstName ?? null,
@@ -148,7 +155,15 @@ function customerDetails(snapshot: CheckoutSnapshot, existing: { customerEmail: 
 /** The order row created when a checkout starts, so the success page can say "pending" at once. */
 export async function recordPendingOrder(
   write: Write,
-  input: { provider: ProviderName; checkoutId: string; amount: number; currency: string; locale: string; termsAcceptedAt: Date; termsVersion: string },
+  input: {
+    provider: ProviderName;
+    checkoutId: string;
+    amount: number;
+    currency: string;
+    locale: string;
+    termsAcceptedAt: Date;
+    termsVersion: string;
+  },
   now: Date,
 ): Promise<void> {
   await write((tx) =>
@@ -162,7 +177,11 @@ export async function recordPendingOrder(
 
 /** The consent recorded with a checkout's order when the site started it; null without one. */
 export function recordedConsent(db: Pick<Db, "select">, checkoutId: string): Consent | null {
-  const order = db.select({ acceptedAt: orders.termsAcceptedAt, termsVersion: orders.termsVersion }).from(orders).where(eq(orders.checkoutId, checkoutId)).get();
+  const order = db
+    .select({ acceptedAt: orders.termsAcceptedAt, termsVersion: orders.termsVersion })
+    .from(orders)
+    .where(eq(orders.checkoutId, checkoutId))
+    .get();
   if (order?.acceptedAt == null || order.termsVersion === null) return null;
   return { acceptedAt: order.acceptedAt, termsVersion: order.termsVersion };
 }

@@ -45,7 +45,11 @@ export type OrderEvent =
   | {
       eventId: string;
       provider: ProviderName;
-      type: "checkout.session.completed" | "checkout.session.async_payment_succeeded" | "checkout.session.async_payment_failed" | "checkout.session.expired";
+      type:
+        | "checkout.session.completed"
+        | "checkout.session.async_payment_succeeded"
+        | "checkout.session.async_payment_failed"
+        | "checkout.session.expired";
       checkout: CheckoutSnapshot;
     }
   | {

@@ -28,7 +28,15 @@ export async function createCheckoutSession(
   });
   await recordPendingOrder(
     deps.write,
-    { provider: provider.name, checkoutId: created.id, amount: priceMinor, currency, locale, termsAcceptedAt: consent.acceptedAt, termsVersion: consent.termsVersion },
+    {
+      provider: provider.name,
+      checkoutId: created.id,
+      amount: priceMinor,
+      currency,
+      locale,
+      termsAcceptedAt: consent.acceptedAt,
+      termsVersion: consent.termsVersion,
+    },
     deps.now(),
   );
   return created;

@@ -23,7 +23,13 @@ export const STRIPE_LOCALES: Record<Locale, "fr" | "en" | "it" | "es"> = { fr: "
 export type StripeSettings = NonNullable<Config["stripe"]>;
 
 /** Where the SDK sends its requests; tests point it at a fake Stripe API on loopback. */
-export type StripeConnection = { host?: string; port?: number; protocol?: "http" | "https"; timeoutMs?: number; maxNetworkRetries?: number };
+export type StripeConnection = {
+  host?: string;
+  port?: number;
+  protocol?: "http" | "https";
+  timeoutMs?: number;
+  maxNetworkRetries?: number;
+};
 
 export function createStripeProvider(
   settings: StripeSettings,
@@ -108,7 +114,9 @@ export function createStripeProvider(
       } catch (error) {
         if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError(error.message);
         // Signed, but not an event the SDK can read (not JSON, or a v2 "thin" notification).
-        throw new WebhookPayloadError(error instanceof SyntaxError ? "the body is not JSON" : error instanceof Error ? error.message : String(error));
+        throw new WebhookPayloadError(
+          error instanceof SyntaxError ? "the body is not JSON" : error instanceof Error ? error.message : String(error),
+        );
       }
       checkSignedRecently(signature, Date.now());
       return readStripeEvent(event);
@@ -167,7 +175,8 @@ const RefundEvent = v.object({ type: v.literal("charge.refunded"), data: v.objec
 
 function checked<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown, what: string): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, value);
-  if (!result.success) throw new WebhookPayloadError(`${what}: ${v.getDotPath(result.issues[0]) ?? "the event"} ${result.issues[0].message}`);
+  if (!result.success)
+    throw new WebhookPayloadError(`${what}: ${v.getDotPath(result.issues[0]) ?? "the event"} ${result.issues[0].message}`);
   return result.output;
 }
 
@@ -183,7 +192,10 @@ export function readStripeEvent(event: unknown): WebhookReading {
     const paymentIntentId = idOf(charge.payment_intent);
     // A charge made without a PaymentIntent is none of this site's checkouts.
     if (paymentIntentId === null) return { kind: "ignored", eventId: id, type };
-    return { kind: "event", event: { eventId: id, provider: "stripe", type: "charge.refunded", paymentIntentId, fullyRefunded: charge.refunded } };
+    return {
+      kind: "event",
+      event: { eventId: id, provider: "stripe", type: "charge.refunded", paymentIntentId, fullyRefunded: charge.refunded },
+    };
   }
   return { kind: "ignored", eventId: id, type };
 }
@@ -196,7 +208,8 @@ export function snapshotOf(session: CheckoutSessionFields): CheckoutSnapshot {
     id: session.id,
     status: session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
     // Anything Stripe may add later counts as not paid.
-    paymentStatus: session.payment_status === "paid" ? "paid" : session.payment_status === "no_payment_required" ? "no_payment_required" : "unpaid",
+    paymentStatus:
+      session.payment_status === "paid" ? "paid" : session.payment_status === "no_payment_required" ? "no_payment_required" : "unpaid",
     amount: session.amount_total ?? null,
     currency: session.currency ?? null,
     locale: isLocale(locale) ? locale : null,
@@ -207,4 +220,5 @@ export function snapshotOf(session: CheckoutSessionFields): CheckoutSnapshot {
   };
 }
 
-const idOf = (value: string | { id: string } | null): string | null => (value === null ? null : typeof value === "string" ? value : value.id);
+const idOf = (value: string | { id: string } | null): string | null =>
+  value === null ? null : typeof value === "string" ? value : value.id;

@@ -67,7 +67,12 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
     try {
       result = await applyOrderEvent(
         deps.write,
-        { eventId: `lookup_${provider.name}_${snapshot.id}_paid`, provider: provider.name, type: "checkout.session.completed", checkout: snapshot },
+        {
+          eventId: `lookup_${provider.name}_${snapshot.id}_paid`,
+          provider: provider.name,
+          type: "checkout.session.completed",
+          checkout: snapshot,
+        },
         deps.now(),
         deliverySettings(deps.config),
         { waitMs: Math.min(deps.config.dbBusyWaitMs, LOOKUP_WRITE_WAIT_MS) },
@@ -78,8 +83,13 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
       return { state: "pending" };
     }
     deps.mailer.wake();
-    const status = result.outcome === "applied" ? result.status : deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get()?.status;
-    const paid = deps.db.select({ id: orders.id, customerEmail: orders.customerEmail }).from(orders).where(eq(orders.checkoutId, sessionId)).get();
+    const status =
+      result.outcome === "applied" ? result.status : deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get()?.status;
+    const paid = deps.db
+      .select({ id: orders.id, customerEmail: orders.customerEmail })
+      .from(orders)
+      .where(eq(orders.checkoutId, sessionId))
+      .get();
     return status === "paid" && paid !== undefined ? paidOrder(deps, paid) : { state: "unknown" };
   }
   if (snapshot.status === "expired") return { state: "unknown" };

@@ -36,7 +36,8 @@ export const testCheckoutPath = (id: string) => `/checkout/test/${id}`;
 
 export function createTestProvider(db: Db, write: Write, now: () => Date, delivery: DeliverySettings): TestCheckout {
   const isDue = (row: TestSession) => row.status === "open" && row.expiresAt.getTime() <= now().getTime();
-  const select = (reader: Pick<Db, "select">, id: string) => reader.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get();
+  const select = (reader: Pick<Db, "select">, id: string) =>
+    reader.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.id, id)).get();
 
   const expireIfDue = (tx: DbTransaction, id: string): void => {
     const row = select(tx, id);
@@ -112,7 +113,13 @@ export function createTestProvider(db: Db, write: Write, now: () => Date, delive
           city: card.city,
         };
         tx.update(testCheckoutSessions)
-          .set({ status: paid.status, paymentStatus: paid.paymentStatus, customerEmail: paid.customerEmail, customerName: paid.customerName, city: paid.city })
+          .set({
+            status: paid.status,
+            paymentStatus: paid.paymentStatus,
+            customerEmail: paid.customerEmail,
+            customerName: paid.customerName,
+            city: paid.city,
+          })
           .where(eq(testCheckoutSessions.id, id))
           .run();
         applyInTransaction(tx, eventFor(paid, "checkout.session.completed"), now(), delivery);

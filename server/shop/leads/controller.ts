@@ -49,7 +49,8 @@ export function leadsController(deps: AppDeps) {
         const allowed = limiter.take(ip);
         if (!allowed.ok) {
           // A form post is sent back to its own language's page, so read its (small) body for that.
-          if (isForm) readFormLocale((await readBody(request, { maxBytes: LEAD_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null))?.value);
+          if (isForm)
+            readFormLocale((await readBody(request, { maxBytes: LEAD_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null))?.value);
           throw new HttpError(429, `Rate limit exceeded: too many submissions, try again in ${allowed.retryAfterSeconds} s`, {
             "retry-after": String(allowed.retryAfterSeconds),
           });

@@ -30,7 +30,12 @@ export type LeadOutcome = "new" | "sent-again" | "recently-sent" | "unsubscribed
 export function recordLead(write: Write, lead: Lead & { ipHash: string; now: Date }, mailDomain: string): Promise<LeadOutcome> {
   return write((tx): LeadOutcome => {
     const queueDemo = (leadId: number, unsubscribeToken: string) =>
-      enqueueMail(tx, mailDomain, { kind: "demo", recipient: lead.email, locale: lead.locale, leadId, payload: { unsubscribeToken } }, lead.now);
+      enqueueMail(
+        tx,
+        mailDomain,
+        { kind: "demo", recipient: lead.email, locale: lead.locale, leadId, payload: { unsubscribeToken } },
+        lead.now,
+      );
     const unsubscribeToken = newUnsubscribeToken();
     const [inserted] = tx
       .insert(emailLeads)

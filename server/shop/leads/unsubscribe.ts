@@ -20,36 +20,38 @@ export function unsubscribeController(deps: AppDeps) {
   const { config, write, log, render, now } = deps;
   const tokenOf = (query: Record<string, string | undefined>) => v.safeParse(Token, query.token);
 
-  return new Elysia({ name: "unsubscribe" })
-    .use(requestContext(config))
-    // A write: with the database locked past the wait, the error handler (app.ts) answers 503.
-    .get("/unsubscribe", async ({ request, query }) => {
-      const token = tokenOf(query);
-      const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;
-      if (lead !== null) log.info("lead unsubscribed", { via: "link" });
-      const locale = lead !== null && isLocale(lead.locale) ? lead.locale : DEFAULT_LOCALE;
-      return render({
-        view: { page: "unsubscribe", state: lead === null ? "unknown" : "done" },
-        locale,
-        status: lead === null ? 404 : 200,
-        acceptEncoding: request.headers.get("accept-encoding"),
-      });
-    })
-    .post(
-      "/unsubscribe",
-      async ({ request, query }) => {
-        try {
-          await readRawBody(request, UNSUBSCRIBE_MAX_BODY_BYTES);
-        } catch (error) {
-          if (error instanceof HttpError) return jsonError(error);
-          throw error;
-        }
+  return (
+    new Elysia({ name: "unsubscribe" })
+      .use(requestContext(config))
+      // A write: with the database locked past the wait, the error handler (app.ts) answers 503.
+      .get("/unsubscribe", async ({ request, query }) => {
         const token = tokenOf(query);
         const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;
-        if (lead === null) return Response.json({ error: "Unknown unsubscribe link" }, { status: 404 });
-        log.info("lead unsubscribed", { via: "one-click" });
-        return Response.json({ unsubscribed: true });
-      },
-      { parse: "none" },
-    );
+        if (lead !== null) log.info("lead unsubscribed", { via: "link" });
+        const locale = lead !== null && isLocale(lead.locale) ? lead.locale : DEFAULT_LOCALE;
+        return render({
+          view: { page: "unsubscribe", state: lead === null ? "unknown" : "done" },
+          locale,
+          status: lead === null ? 404 : 200,
+          acceptEncoding: request.headers.get("accept-encoding"),
+        });
+      })
+      .post(
+        "/unsubscribe",
+        async ({ request, query }) => {
+          try {
+            await readRawBody(request, UNSUBSCRIBE_MAX_BODY_BYTES);
+          } catch (error) {
+            if (error instanceof HttpError) return jsonError(error);
+            throw error;
+          }
+          const token = tokenOf(query);
+          const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;
+          if (lead === null) return Response.json({ error: "Unknown unsubscribe link" }, { status: 404 });
+          log.info("lead unsubscribed", { via: "one-click" });
+          return Response.json({ unsubscribed: true });
+        },
+        { parse: "none" },
+      )
+  );
 }

@@ -40,11 +40,18 @@ export function licensesController(deps: AppDeps) {
    * Rate limit, then body, then the schema: the shared steps of the licence endpoints. A database
    * locked past the wait goes on to the error handler (app.ts): 503 with Retry-After.
    */
-  const handle = async <S extends v.GenericSchema>(request: Request, ip: string, schema: S, run: (input: v.InferOutput<S>) => Response | Promise<Response>): Promise<Response> => {
+  const handle = async <S extends v.GenericSchema>(
+    request: Request,
+    ip: string,
+    schema: S,
+    run: (input: v.InferOutput<S>) => Response | Promise<Response>,
+  ): Promise<Response> => {
     try {
       const allowed = licenseLimiter.take(ip);
       if (!allowed.ok) {
-        throw new HttpError(429, `Too many licence requests, try again in ${allowed.retryAfterSeconds} s`, { "retry-after": String(allowed.retryAfterSeconds) });
+        throw new HttpError(429, `Too many licence requests, try again in ${allowed.retryAfterSeconds} s`, {
+          "retry-after": String(allowed.retryAfterSeconds),
+        });
       }
       const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
       return await run(parseWith(schema, body.value, { unprocessable: true }));
@@ -74,14 +81,21 @@ export function licensesController(deps: AppDeps) {
           switch (result.kind) {
             case "activated":
               log.info("licence activated", { activations: result.activations });
-              return Response.json({ instanceId: result.instanceId, activations: result.activations, activationLimit: limit }, { status: 201 });
+              return Response.json(
+                { instanceId: result.instanceId, activations: result.activations, activationLimit: limit },
+                { status: 201 },
+              );
             case "not-found":
               return Response.json({ error: "Unknown licence key" }, { status: 404 });
             case "disabled":
               return Response.json({ error: "This licence key is disabled (refunded or blocked); write to support" }, { status: 403 });
             case "limit":
               return Response.json(
-                { error: `This key is already active on ${result.activations} devices, the limit: deactivate one of them first`, activations: result.activations, activationLimit: limit },
+                {
+                  error: `This key is already active on ${result.activations} devices, the limit: deactivate one of them first`,
+                  activations: result.activations,
+                  activationLimit: limit,
+                },
                 { status: 409 },
               );
           }
@@ -109,7 +123,8 @@ export function licensesController(deps: AppDeps) {
       async ({ request, ip }) => {
         const isForm = isFormPost(request);
         let locale: Locale = DEFAULT_LOCALE;
-        const back = (flag: AccessFlag) => new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
+        const back = (flag: AccessFlag) =>
+          new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
         try {
           const allowed = accessLimiter.take(ip);
           if (!allowed.ok) {
@@ -118,7 +133,9 @@ export function licensesController(deps: AppDeps) {
               const parsed = v.safeParse(FormLocale, small?.value);
               if (parsed.success) locale = parsed.output.locale;
             }
-            throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, { "retry-after": String(allowed.retryAfterSeconds) });
+            throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
+              "retry-after": String(allowed.retryAfterSeconds),
+            });
           }
           const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
           const parsedLocale = v.safeParse(FormLocale, body.value);

@@ -65,7 +65,13 @@ export function deactivateLicense(write: Write, key: string, instanceId: string,
     const freed = tx
       .update(licenseActivations)
       .set({ deactivatedAt: now })
-      .where(and(eq(licenseActivations.licenseId, license.id), eq(licenseActivations.instanceId, instanceId), isNull(licenseActivations.deactivatedAt)))
+      .where(
+        and(
+          eq(licenseActivations.licenseId, license.id),
+          eq(licenseActivations.instanceId, instanceId),
+          isNull(licenseActivations.deactivatedAt),
+        ),
+      )
       .returning({ id: licenseActivations.id })
       .all();
     if (freed.length === 0) return { kind: "unknown-instance" };
@@ -82,7 +88,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * again, at most ACCESS_RESENDS_PER_DAY times in 24 hours. The caller answers the same whatever this
  * returns, so nobody learns whether an address bought.
  */
-export function resendAccess(write: Write, email: string, delivery: DeliverySettings, now: Date): Promise<"queued" | "no-order" | "limited"> {
+export function resendAccess(
+  write: Write,
+  email: string,
+  delivery: DeliverySettings,
+  now: Date,
+): Promise<"queued" | "no-order" | "limited"> {
   const address = email.trim().toLowerCase();
   return write((tx) => {
     const paid = tx
@@ -91,11 +102,12 @@ export function resendAccess(write: Write, email: string, delivery: DeliverySett
       .where(and(eq(sql`lower(${orders.customerEmail})`, address), eq(orders.status, "paid")))
       .all();
     if (paid.length === 0) return "no-order";
-    const recent = tx
-      .select({ n: count() })
-      .from(accessResends)
-      .where(and(eq(accessResends.email, address), gt(accessResends.createdAt, new Date(now.getTime() - DAY_MS))))
-      .get()?.n ?? 0;
+    const recent =
+      tx
+        .select({ n: count() })
+        .from(accessResends)
+        .where(and(eq(accessResends.email, address), gt(accessResends.createdAt, new Date(now.getTime() - DAY_MS))))
+        .get()?.n ?? 0;
     if (recent >= ACCESS_RESENDS_PER_DAY) return "limited";
     for (const order of paid) queueAccessMailAgain(tx, order.id, delivery, now);
     tx.insert(accessResends).values({ email: address, createdAt: now }).run();
@@ -105,7 +117,12 @@ export function resendAccess(write: Write, email: string, delivery: DeliverySett
 
 // The owner's controls (server/owner/cli.ts).
 
-export type LicenseRecord = License & { orderId: number; orderStatus: string; email: string | null; activations: { instanceId: string; instanceName: string; createdAt: Date }[] };
+export type LicenseRecord = License & {
+  orderId: number;
+  orderStatus: string;
+  email: string | null;
+  activations: { instanceId: string; instanceName: string; createdAt: Date }[];
+};
 
 /** The licences of a key (any form) or of a buyer's address. */
 export function findLicenses(db: Db, keyOrEmail: string, normalizedKey: string | null): LicenseRecord[] {
@@ -113,14 +130,20 @@ export function findLicenses(db: Db, keyOrEmail: string, normalizedKey: string |
     .select({ license: licenses, orderStatus: orders.status, email: orders.customerEmail })
     .from(licenses)
     .innerJoin(orders, eq(orders.id, licenses.orderId))
-    .where(normalizedKey !== null ? eq(licenses.key, normalizedKey) : eq(sql`lower(${orders.customerEmail})`, keyOrEmail.trim().toLowerCase()))
+    .where(
+      normalizedKey !== null ? eq(licenses.key, normalizedKey) : eq(sql`lower(${orders.customerEmail})`, keyOrEmail.trim().toLowerCase()),
+    )
     .all();
   return rows.map((r) => ({
     ...r.license,
     orderStatus: r.orderStatus,
     email: r.email,
     activations: db
-      .select({ instanceId: licenseActivations.instanceId, instanceName: licenseActivations.instanceName, createdAt: licenseActivations.createdAt })
+      .select({
+        instanceId: licenseActivations.instanceId,
+        instanceName: licenseActivations.instanceName,
+        createdAt: licenseActivations.createdAt,
+      })
       .from(licenseActivations)
       .where(and(eq(licenseActivations.licenseId, r.license.id), isNull(licenseActivations.deactivatedAt)))
       .all(),
@@ -137,7 +160,11 @@ export function setLicenseEnabled(write: Write, key: string, enabled: boolean, n
     if (license === undefined) return "unknown";
     if (license.disabledReason === "refunded") return "refunded";
     tx.update(licenses)
-      .set(enabled ? { status: "active", disabledReason: null, updatedAt: now } : { status: "disabled", disabledReason: "owner", updatedAt: now })
+      .set(
+        enabled
+          ? { status: "active", disabledReason: null, updatedAt: now }
+          : { status: "disabled", disabledReason: "owner", updatedAt: now },
+      )
       .where(eq(licenses.id, license.id))
       .run();
     return "done";

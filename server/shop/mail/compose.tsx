@@ -36,18 +36,35 @@ export async function composeMail(row: OutboxRow, config: Config, contexts?: Map
       const p = readPayload("access", row.payload);
       if (p === null) return null;
       const guideUrl = c.link(pathFor("guide", locale));
-      return { ...base, ...(await both(<AccessMail c={c} p={p} guideUrl={guideUrl} />)), subject: c.t("mail.access.subject"), headers: buyerHeaders };
+      return {
+        ...base,
+        ...(await both(<AccessMail c={c} p={p} guideUrl={guideUrl} />)),
+        subject: c.t("mail.access.subject"),
+        headers: buyerHeaders,
+      };
     }
     case "refund": {
       const p = readPayload("refund", row.payload);
       if (p === null) return null;
-      return { ...base, ...(await both(<RefundMail c={c} p={p} />)), subject: c.t("mail.refund.subject", { order: `#${p.orderId}` }), headers: buyerHeaders };
+      return {
+        ...base,
+        ...(await both(<RefundMail c={c} p={p} />)),
+        subject: c.t("mail.refund.subject", { order: `#${p.orderId}` }),
+        headers: buyerHeaders,
+      };
     }
     case "demo": {
       const p = readPayload("demo", row.payload);
       if (p === null) return null;
       const unsubscribe = unsubscribeUrl(config.publicBaseUrl, p.unsubscribeToken);
-      const element = <DemoMail c={c} videoUrl={`${config.publicBaseUrl}/demo-video.mp4`} paymentUrl={c.link(pathFor("payment", locale))} unsubscribeUrl={unsubscribe} />;
+      const element = (
+        <DemoMail
+          c={c}
+          videoUrl={`${config.publicBaseUrl}/demo-video.mp4`}
+          paymentUrl={c.link(pathFor("payment", locale))}
+          unsubscribeUrl={unsubscribe}
+        />
+      );
       return {
         ...base,
         ...(await both(element)),
@@ -63,7 +80,12 @@ export async function composeMail(row: OutboxRow, config: Config, contexts?: Map
       const refund = row.kind === "owner-refund";
       const amount = c.money(p.amountMinor, p.currency);
       const subject = c.t(refund ? "mail.owner.refundSubject" : "mail.owner.saleSubject", { amount, order: `#${p.orderId}` });
-      return { ...base, ...(await both(<OwnerMail c={c} p={p} refund={refund} />)), subject: p.provider === "test" ? `[TEST] ${subject}` : subject, headers: {} };
+      return {
+        ...base,
+        ...(await both(<OwnerMail c={c} p={p} refund={refund} />)),
+        subject: p.provider === "test" ? `[TEST] ${subject}` : subject,
+        headers: {},
+      };
     }
   }
 }
@@ -78,7 +100,15 @@ export function mailContext(config: Config, locale: Locale): MailContext {
   const facts = buildSiteFacts(config.site, locale);
   const bcp47 = LOCALE_TAGS[locale].bcp47;
   // The zone is named ("CET", "UTC+1"): a buyer elsewhere reads the time right.
-  const dates = new Intl.DateTimeFormat(bcp47, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short", timeZone: RECEIPT_TIME_ZONE });
+  const dates = new Intl.DateTimeFormat(bcp47, {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+    timeZone: RECEIPT_TIME_ZONE,
+  });
   return {
     locale,
     t: siteTranslator(locale, COMPILED[locale], facts),

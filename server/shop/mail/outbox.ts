@@ -96,8 +96,18 @@ export function claimDue(write: Write, now: Date, limit: number, leaseMs: number
     if (due.length === 0) return [];
     return tx
       .update(mailOutbox)
-      .set({ status: "sending", leaseOwner: owner, nextAttemptAt: new Date(now.getTime() + leaseMs), attempts: sql`${mailOutbox.attempts} + 1` })
-      .where(inArray(mailOutbox.id, due.map((d) => d.id)))
+      .set({
+        status: "sending",
+        leaseOwner: owner,
+        nextAttemptAt: new Date(now.getTime() + leaseMs),
+        attempts: sql`${mailOutbox.attempts} + 1`,
+      })
+      .where(
+        inArray(
+          mailOutbox.id,
+          due.map((d) => d.id),
+        ),
+      )
       .returning()
       .all();
   });
@@ -117,7 +127,15 @@ export function resumeAfterRestart(write: Write, now: Date, isAlive: (pid: numbe
       .all()
       .filter((r) => r.owner === null || !isAlive(r.owner))
       .map((r) => r.id);
-    const orphans = held.length === 0 ? [] : tx.update(mailOutbox).set({ status: "pending", leaseOwner: null, nextAttemptAt: now }).where(inArray(mailOutbox.id, held)).returning({ id: mailOutbox.id }).all();
+    const orphans =
+      held.length === 0
+        ? []
+        : tx
+            .update(mailOutbox)
+            .set({ status: "pending", leaseOwner: null, nextAttemptAt: now })
+            .where(inArray(mailOutbox.id, held))
+            .returning({ id: mailOutbox.id })
+            .all();
     const deferred = tx
       .update(mailOutbox)
       .set({ nextAttemptAt: now })
@@ -145,7 +163,10 @@ export async function recordOutcome(write: Write, id: number, outcome: MailOutco
       : outcome.status === "pending"
         ? { status: outcome.status, leaseOwner: null, nextAttemptAt: outcome.retryAt, lastError: outcome.reason.slice(0, 500) }
         : { status: outcome.status, leaseOwner: null, lastError: outcome.reason.slice(0, 500) };
-  const updated = await write((tx) => tx.update(mailOutbox).set(set).where(eq(mailOutbox.id, id)).returning({ id: mailOutbox.id }).all(), options);
+  const updated = await write(
+    (tx) => tx.update(mailOutbox).set(set).where(eq(mailOutbox.id, id)).returning({ id: mailOutbox.id }).all(),
+    options,
+  );
   return updated.length > 0;
 }
 
@@ -179,10 +200,12 @@ export async function retryMail(write: Write, id: number, now: Date): Promise<bo
   return updated.length > 0;
 }
 
-const parseOr = <S extends v.GenericSchema>(schema: S) => (value: unknown): v.InferOutput<S> | null => {
-  const result = v.safeParse(schema, value);
-  return result.success ? result.output : null;
-};
+const parseOr =
+  <S extends v.GenericSchema>(schema: S) =>
+  (value: unknown): v.InferOutput<S> | null => {
+    const result = v.safeParse(schema, value);
+    return result.success ? result.output : null;
+  };
 const READERS: { [K in MailKind]: (value: unknown) => MailPayloads[K] | null } = {
   access: parseOr(PAYLOADS.access),
   refund: parseOr(PAYLOADS.refund),

@@ -46,7 +46,14 @@ export type MailSender = {
   deliverDue(): Promise<number>;
 };
 
-export function createMailSender(deps: { db: Db; write: Write; config: Config; log: Logger; transport: MailTransport; now: () => Date }): MailSender {
+export function createMailSender(deps: {
+  db: Db;
+  write: Write;
+  config: Config;
+  log: Logger;
+  transport: MailTransport;
+  now: () => Date;
+}): MailSender {
   const { db, write, config, log, transport, now } = deps;
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -73,7 +80,8 @@ export function createMailSender(deps: { db: Db; write: Write; config: Config; l
       log.info("mail sent", { id: row.id, kind: row.kind, attempts: row.attempts });
       return { status: "sent", at: now() };
     } catch (error) {
-      const failure = error instanceof MailSendError ? error : new MailSendError(error instanceof Error ? error.message : String(error), false);
+      const failure =
+        error instanceof MailSendError ? error : new MailSendError(error instanceof Error ? error.message : String(error), false);
       if (failure.permanent) {
         log.warn("mail refused", { id: row.id, kind: row.kind, reason: failure.message });
         return { status: "failed", reason: failure.message };
@@ -99,10 +107,16 @@ export function createMailSender(deps: { db: Db; write: Write; config: Config; l
       // Erased while it was on its way: what the transport kept of it (a .eml file) goes too.
       if (!kept && outcome.status === "sent") {
         const removed = transport.discard(row.id);
-        for (const f of removed.failed) log.warn("mail file of an erased message not deleted", { id: row.id, path: f.path, reason: f.reason });
+        for (const f of removed.failed)
+          log.warn("mail file of an erased message not deleted", { id: row.id, path: f.path, reason: f.reason });
       }
     } catch (error) {
-      log.error("mail outcome not recorded", { id: row.id, kind: row.kind, outcome: outcome.status, error: error instanceof Error ? error.message : String(error) });
+      log.error("mail outcome not recorded", {
+        id: row.id,
+        kind: row.kind,
+        outcome: outcome.status,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   };
 
@@ -161,7 +175,9 @@ export function createMailSender(deps: { db: Db; write: Write; config: Config; l
           const resumed = await resumeAfterRestart(write, now(), isAlive);
           if (resumed > 0) log.info("mail resumed", { messages: resumed });
         } catch (error) {
-          log[isBusyError(error) ? "warn" : "error"]("mail resume failed", { error: error instanceof Error ? error.message : String(error) });
+          log[isBusyError(error) ? "warn" : "error"]("mail resume failed", {
+            error: error instanceof Error ? error.message : String(error),
+          });
         }
         if (running) void deliverDue().finally(schedule);
       })();

@@ -41,7 +41,10 @@ export type MailTransport = {
 
 /** A delivery that did not happen; `permanent` when trying again cannot help (a 5xx answer). */
 export class MailSendError extends Error {
-  constructor(message: string, readonly permanent: boolean) {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
     super(message);
     this.name = "MailSendError";
   }
@@ -57,7 +60,9 @@ function messageOf(mail: OutgoingMail) {
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
 
 export function createSmtpTransport(smtpUrl: string): MailTransport {
-  const transporter = whenFirstUsed(async () => (await import("nodemailer")).createTransport({ url: smtpUrl, pool: true, maxConnections: 3, ...TIMEOUTS }));
+  const transporter = whenFirstUsed(async () =>
+    (await import("nodemailer")).createTransport({ url: smtpUrl, pool: true, maxConnections: 3, ...TIMEOUTS }),
+  );
   const url = new URL(smtpUrl);
   return {
     describe: `${url.protocol}//${url.host}`,
@@ -91,7 +96,9 @@ function fieldOf(value: unknown, key: string): unknown {
 
 /** The embedded default: `dir/<outbox id>.eml`, written whole (temporary file, then rename). */
 export function createFileTransport(dir: string): MailTransport {
-  const composer = whenFirstUsed(async () => (await import("nodemailer")).createTransport({ streamTransport: true, buffer: true, newline: "windows" }));
+  const composer = whenFirstUsed(async () =>
+    (await import("nodemailer")).createTransport({ streamTransport: true, buffer: true, newline: "windows" }),
+  );
   return {
     describe: `files in ${dir}`,
     async send(mail) {

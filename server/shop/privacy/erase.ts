@@ -26,33 +26,53 @@ export type ErasureResult = {
 export async function eraseByEmail(write: Write, rawEmail: string, mailDir: string): Promise<ErasureResult> {
   const email = rawEmail.trim().toLowerCase();
   const { mailIds, ...rows } = await write((tx) => {
-      // Leads are stored trimmed and in lower case (shared/schemas/leads.ts).
-      const leadIds = tx.select({ id: emailLeads.id }).from(emailLeads).where(eq(emailLeads.email, email)).all().map((r) => r.id);
-      const mails = leadIds.length === 0 ? [] : tx.delete(mailOutbox).where(inArray(mailOutbox.leadId, leadIds)).returning({ id: mailOutbox.id, status: mailOutbox.status }).all();
-      const leads = leadIds.length === 0 ? [] : tx.delete(emailLeads).where(inArray(emailLeads.id, leadIds)).returning({ id: emailLeads.id }).all();
-      // instr() rather than LIKE: an address may hold "_" or "%", which LIKE would read as wildcards.
-      const conversations = tx
-        .selectDistinct({ id: chatMessages.conversationId })
-        .from(chatMessages)
-        .where(sql`instr(lower(${chatMessages.content}), ${email}) > 0`)
-        .all()
-        .map((r) => r.id);
-      const messages = conversations.length === 0 ? [] : tx.delete(chatMessages).where(inArray(chatMessages.conversationId, conversations)).returning({ id: chatMessages.id }).all();
-      const resends = tx.delete(accessResends).where(eq(accessResends.email, email)).returning({ id: accessResends.id }).all();
-      const kept = tx.select({ n: sql<number>`count(*)` }).from(orders).where(eq(sql`lower(${orders.customerEmail})`, email)).get();
-      return {
-        leads: leads.length,
-        mails: {
-          pending: mails.filter((m) => m.status === "pending" || m.status === "sending").length,
-          sent: mails.filter((m) => m.status === "sent").length,
-          other: mails.filter((m) => m.status === "failed" || m.status === "cancelled").length,
-        },
-        conversations: conversations.length,
-        chatMessages: messages.length,
-        accessResends: resends.length,
-        ordersKept: kept?.n ?? 0,
-        mailIds: mails.map((m) => m.id),
-      };
+    // Leads are stored trimmed and in lower case (shared/schemas/leads.ts).
+    const leadIds = tx
+      .select({ id: emailLeads.id })
+      .from(emailLeads)
+      .where(eq(emailLeads.email, email))
+      .all()
+      .map((r) => r.id);
+    const mails =
+      leadIds.length === 0
+        ? []
+        : tx
+            .delete(mailOutbox)
+            .where(inArray(mailOutbox.leadId, leadIds))
+            .returning({ id: mailOutbox.id, status: mailOutbox.status })
+            .all();
+    const leads =
+      leadIds.length === 0 ? [] : tx.delete(emailLeads).where(inArray(emailLeads.id, leadIds)).returning({ id: emailLeads.id }).all();
+    // instr() rather than LIKE: an address may hold "_" or "%", which LIKE would read as wildcards.
+    const conversations = tx
+      .selectDistinct({ id: chatMessages.conversationId })
+      .from(chatMessages)
+      .where(sql`instr(lower(${chatMessages.content}), ${email}) > 0`)
+      .all()
+      .map((r) => r.id);
+    const messages =
+      conversations.length === 0
+        ? []
+        : tx.delete(chatMessages).where(inArray(chatMessages.conversationId, conversations)).returning({ id: chatMessages.id }).all();
+    const resends = tx.delete(accessResends).where(eq(accessResends.email, email)).returning({ id: accessResends.id }).all();
+    const kept = tx
+      .select({ n: sql<number>`count(*)` })
+      .from(orders)
+      .where(eq(sql`lower(${orders.customerEmail})`, email))
+      .get();
+    return {
+      leads: leads.length,
+      mails: {
+        pending: mails.filter((m) => m.status === "pending" || m.status === "sending").length,
+        sent: mails.filter((m) => m.status === "sent").length,
+        other: mails.filter((m) => m.status === "failed" || m.status === "cancelled").length,
+      },
+      conversations: conversations.length,
+      chatMessages: messages.length,
+      accessResends: resends.length,
+      ordersKept: kept?.n ?? 0,
+      mailIds: mails.map((m) => m.id),
+    };
   });
   // After the commit: the transaction may run more than once, and a file deleted cannot come back.
   return { ...rows, mailFiles: { dir: mailDir, ...removeMailFiles(mailDir, mailIds) } };

@@ -31,18 +31,36 @@ export type RetentionResult = {
  * Deletes what has outlived its retention at `now`, in one transaction, then the files of the
  * e-mails it deleted from `mailDir` (the file transport's folder).
  */
-export async function deleteExpiredData(write: Write, retention: Config["retention"], mailDir: string, now: Date): Promise<RetentionResult> {
+export async function deleteExpiredData(
+  write: Write,
+  retention: Config["retention"],
+  mailDir: string,
+  now: Date,
+): Promise<RetentionResult> {
   const leadCutoff = new Date(now.getTime() - retention.leadDays * DAY_MS);
   const chatCutoff = new Date(now.getTime() - retention.chatDays * DAY_MS);
   const resendCutoff = new Date(now.getTime() - ACCESS_RESEND_RETENTION_MS);
   const { leadMailIds, ...rows } = await write((tx) => {
-      const expired = tx.select({ id: emailLeads.id }).from(emailLeads).where(lt(emailLeads.createdAt, leadCutoff)).all().map((r) => r.id);
-      // The demo e-mail goes with its lead: it holds the address (and the foreign key requires it).
-      const leadMails = expired.length === 0 ? [] : tx.delete(mailOutbox).where(inArray(mailOutbox.leadId, expired)).returning({ id: mailOutbox.id }).all();
-      const leads = expired.length === 0 ? [] : tx.delete(emailLeads).where(inArray(emailLeads.id, expired)).returning({ id: emailLeads.id }).all();
-      const chats = tx.delete(chatMessages).where(lt(chatMessages.createdAt, chatCutoff)).returning({ id: chatMessages.id }).all();
-      const resends = tx.delete(accessResends).where(lt(accessResends.createdAt, resendCutoff)).returning({ id: accessResends.id }).all();
-      return { leads: leads.length, leadMails: leadMails.length, chatMessages: chats.length, accessResends: resends.length, leadMailIds: leadMails.map((m) => m.id) };
+    const expired = tx
+      .select({ id: emailLeads.id })
+      .from(emailLeads)
+      .where(lt(emailLeads.createdAt, leadCutoff))
+      .all()
+      .map((r) => r.id);
+    // The demo e-mail goes with its lead: it holds the address (and the foreign key requires it).
+    const leadMails =
+      expired.length === 0 ? [] : tx.delete(mailOutbox).where(inArray(mailOutbox.leadId, expired)).returning({ id: mailOutbox.id }).all();
+    const leads =
+      expired.length === 0 ? [] : tx.delete(emailLeads).where(inArray(emailLeads.id, expired)).returning({ id: emailLeads.id }).all();
+    const chats = tx.delete(chatMessages).where(lt(chatMessages.createdAt, chatCutoff)).returning({ id: chatMessages.id }).all();
+    const resends = tx.delete(accessResends).where(lt(accessResends.createdAt, resendCutoff)).returning({ id: accessResends.id }).all();
+    return {
+      leads: leads.length,
+      leadMails: leadMails.length,
+      chatMessages: chats.length,
+      accessResends: resends.length,
+      leadMailIds: leadMails.map((m) => m.id),
+    };
   });
   // After the commit (the transaction may run more than once): the file holds the address too.
   return { ...rows, leadMailFiles: removeMailFiles(mailDir, leadMailIds) };
@@ -62,9 +80,11 @@ export async function startRetention(
     try {
       const result = await deleteExpiredData(deps.write, deps.config.retention, deps.config.mail.dir, deps.now());
       const { leadMailFiles, ...counts } = result;
-      if (result.leads + result.chatMessages + result.accessResends > 0) deps.log.info("retention: expired data deleted", { ...counts, leadMailFiles: leadMailFiles.deleted });
+      if (result.leads + result.chatMessages + result.accessResends > 0)
+        deps.log.info("retention: expired data deleted", { ...counts, leadMailFiles: leadMailFiles.deleted });
       // The rows are gone, so no later run will find these files: the owner must hear of them.
-      for (const f of leadMailFiles.failed) deps.log.error("retention: e-mail file not deleted, delete it by hand", { path: f.path, reason: f.reason });
+      for (const f of leadMailFiles.failed)
+        deps.log.error("retention: e-mail file not deleted, delete it by hand", { path: f.path, reason: f.reason });
       return result;
     } catch (error) {
       // A busy database (a long backup) only delays the deletion to the next run.

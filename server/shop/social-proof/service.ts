@@ -25,7 +25,11 @@ export function initialOf(firstName: string | null): string | null {
  * cheap-iptv.example for 5€" does not.
  */
 export function cleanCity(city: string | null): string | null {
-  const text = city?.replace(/[\p{C}]/gu, "").replace(/\s+/g, " ").trim() ?? "";
+  const text =
+    city
+      ?.replace(/[\p{C}]/gu, "")
+      .replace(/\s+/g, " ")
+      .trim() ?? "";
   if (text === "" || text.length > MAX_CITY_CHARS) return null;
   if (!/^\p{L}[\p{L}\p{M} '’.-]*$/u.test(text)) return null;
   if (/\.\p{L}/u.test(text) || text.split(" ").length > 4) return null;
@@ -60,7 +64,9 @@ export function recentPurchases(db: Db, now: Date, config: Pick<Config, "stripe"
   const rows = db
     .select({ firstName: orders.firstName, city: orders.city, paidAt: orders.paidAt })
     .from(orders)
-    .where(and(eq(orders.status, "paid"), purchaseFilter(config), isNotNull(orders.paidAt), gte(orders.paidAt, since), isNotNull(orders.city)))
+    .where(
+      and(eq(orders.status, "paid"), purchaseFilter(config), isNotNull(orders.paidAt), gte(orders.paidAt, since), isNotNull(orders.city)),
+    )
     .orderBy(desc(orders.paidAt))
     .limit(SOCIAL_PROOF_MAX_ENTRIES)
     .all();

@@ -139,7 +139,8 @@ export function pagesController(deps: AppDeps) {
     .get("*", ({ request, path }) => {
       if (path.startsWith("/api/")) {
         // The API answers in JSON, also to a GET it does not serve.
-        if (POST_ONLY_API.has(path)) return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { allow: "POST" } });
+        if (POST_ONLY_API.has(path))
+          return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { allow: "POST" } });
         return Response.json({ error: "Not found" }, { status: 404 });
       }
       const asset = assets.get(path);

@@ -113,7 +113,9 @@ function variant(body: Bytes, status: number, encoding: Encoding | null): Varian
       let response = made[slot];
       if (response === undefined) {
         const all = { ...securityHeaders(https), ...(unchanged ? notModified : headers) };
-        made[slot] = response = unchanged ? new Response(null, { status: 304, headers: all }) : new Response(body, { status, headers: all });
+        made[slot] = response = unchanged
+          ? new Response(null, { status: 304, headers: all })
+          : new Response(body, { status, headers: all });
       }
       return response.clone();
     },
@@ -214,7 +216,10 @@ export function createStaticPages(deps: {
   // Complete answers, security headers included: plainPageAnswers (pages/controller.ts) answers
   // before the request context that sets them for other routes.
   const answer = (request: Request, page: Page, chosen: Variant): Response =>
-    chosen.answer(isHttps(request, config.trustProxy), page.status === 200 && noneMatchHits(request.headers.get("if-none-match"), chosen.etag));
+    chosen.answer(
+      isHttps(request, config.trustProxy),
+      page.status === 200 && noneMatchHits(request.headers.get("if-none-match"), chosen.etag),
+    );
 
   const respondSlowly = async (request: Request, key: string, view: View, locale: Locale, status: number, encoding: Encoding | null) => {
     const page = pages.get(key) ?? (await load(key, view, locale, status));
@@ -272,7 +277,14 @@ export function createStaticPages(deps: {
       const done: PrebuiltPage[] = [];
       for (const page of pages.values()) {
         if (page.br === undefined || page.gzip === undefined) continue;
-        done.push({ key: page.key, dataHash: page.dataHash, status: page.status, html: page.identity.body, br: page.br.body, gzip: page.gzip.body });
+        done.push({
+          key: page.key,
+          dataHash: page.dataHash,
+          status: page.status,
+          html: page.identity.body,
+          br: page.br.body,
+          gzip: page.gzip.body,
+        });
       }
       return done;
     },

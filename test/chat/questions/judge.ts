@@ -93,7 +93,11 @@ const NO_ADS: Words = {
 const LANGUAGE_WORDS: Record<Locale, ReadonlySet<string>> = {
   fr: new Set("vous votre vos nous notre est les des une pas pour avec dans aux sur ou et à du ne je très êtes écrivez jours".split(" ")),
   en: new Set("the you your we our is are and to of for with it not please days".split(" ")),
-  it: new Set("che per di e è gli della delle dei degli sono tuo tua ti vostro nostro alla nella non ci ogni da mai nessun nessuna niente anche più poi tutto sul sulla scrivi giorni".split(" ")),
+  it: new Set(
+    "che per di e è gli della delle dei degli sono tuo tua ti vostro nostro alla nella non ci ogni da mai nessun nessuna niente anche più poi tutto sul sulla scrivi giorni".split(
+      " ",
+    ),
+  ),
   es: new Set("el los las para por tu su nuestro nuestra y está puedes escribe días".split(" ")),
 };
 
@@ -152,33 +156,64 @@ export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site
       case "payment-methods":
         return [["card", CARD[lang]]];
       case "one-time":
-        return [["price", c.price], ["once", ONCE[lang]]];
+        return [
+          ["price", c.price],
+          ["once", ONCE[lang]],
+        ];
       case "renewal":
         return [["once", ONCE[lang]]];
       case "refund":
-        return [["7 days", SEVEN_DAYS[lang]], ["support address", c.email]];
+        return [
+          ["7 days", SEVEN_DAYS[lang]],
+          ["support address", c.email],
+        ];
       case "devices":
-        return [["Android", /Android/], ["Mac", /\bMac\b/]];
+        return [
+          ["Android", /Android/],
+          ["Mac", /\bMac\b/],
+        ];
       case "device-limit":
         return [["device limit", c.deviceLimit]];
       case "limit-reached":
-        return [["device limit", c.deviceLimit], ["we free the key", FREE_KEY[lang]], ["support address", c.email]];
+        return [
+          ["device limit", c.deviceLimit],
+          ["we free the key", FREE_KEY[lang]],
+          ["support address", c.email],
+        ];
       case "sharing":
-        return [["personal licence", PERSONAL[lang]], ["device limit", c.deviceLimit]];
+        return [
+          ["personal licence", PERSONAL[lang]],
+          ["device limit", c.deviceLimit],
+        ];
       case "installation":
-        return [["2 minutes", TWO_MINUTES[lang]], ["guide page", c.guidePath]];
+        return [
+          ["2 minutes", TWO_MINUTES[lang]],
+          ["guide page", c.guidePath],
+        ];
       case "delivery":
-        return [["e-mail", EMAIL_WORD[lang]], ["minutes", MINUTES[lang]]];
+        return [
+          ["e-mail", EMAIL_WORD[lang]],
+          ["minutes", MINUTES[lang]],
+        ];
       case "not-received":
-        return [["access page", c.accessPath], ["support address", c.email]];
+        return [
+          ["access page", c.accessPath],
+          ["support address", c.email],
+        ];
       case "offline":
         return [["download", DOWNLOAD[lang]]];
       case "ads":
         return [["no ads", NO_ADS[lang]]];
       case "support":
-        return [["support address", c.email], ["hours", c.hours]];
+        return [
+          ["support address", c.email],
+          ["hours", c.hours],
+        ];
       case "cancel":
-        return [["no subscription", SUBSCRIPTION[lang]], ["support address", c.email]];
+        return [
+          ["no subscription", SUBSCRIPTION[lang]],
+          ["support address", c.email],
+        ];
       case "security":
         return [["card number", CARD_NUMBER[lang]]];
       case "catalogue":

@@ -339,5 +339,4 @@ export const TUNING: readonly ChatQuestion[] = [
   { q: "la puede usar toda mi familia?", lang: "es", intent: "sharing", no: true },
   { q: "como activo la clave?", lang: "es", intent: "installation" },
   { q: "¿Cómo puedo activar la clave?", lang: "es", intent: "installation" },
-
 ];

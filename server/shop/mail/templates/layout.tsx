@@ -23,13 +23,35 @@ export const button = {
   textDecoration: "none",
 };
 
-export function MailLayout({ locale, preview, siteName, baseUrl, footer, children }: { locale: Locale; preview: string; siteName: string; baseUrl: string; footer: ReactNode; children: ReactNode }) {
+export function MailLayout({
+  locale,
+  preview,
+  siteName,
+  baseUrl,
+  footer,
+  children,
+}: {
+  locale: Locale;
+  preview: string;
+  siteName: string;
+  baseUrl: string;
+  footer: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Html lang={locale} dir="ltr">
       <Head />
       <Preview>{preview}</Preview>
       <Body style={{ backgroundColor: "#f6f7fb", fontFamily: font, margin: 0, padding: "24px 0" }}>
-        <Container style={{ maxWidth: "560px", margin: "0 auto", backgroundColor: "#ffffff", borderRadius: "12px", border: `1px solid ${colors.line}` }}>
+        <Container
+          style={{
+            maxWidth: "560px",
+            margin: "0 auto",
+            backgroundColor: "#ffffff",
+            borderRadius: "12px",
+            border: `1px solid ${colors.line}`,
+          }}
+        >
           <Section style={{ backgroundColor: colors.brand, borderRadius: "12px 12px 0 0", padding: "18px 28px" }}>
             <Link href={baseUrl} style={{ color: "#ffffff", fontSize: "18px", fontWeight: 700, textDecoration: "none" }}>
               {siteName}
@@ -40,7 +62,9 @@ export function MailLayout({ locale, preview, siteName, baseUrl, footer, childre
           <Section style={{ padding: "18px 28px" }}>
             {footer}
             <Text style={small}>
-              <Link href={baseUrl} style={{ color: colors.muted }}>{baseUrl.replace(/^https?:\/\//, "")}</Link>
+              <Link href={baseUrl} style={{ color: colors.muted }}>
+                {baseUrl.replace(/^https?:\/\//, "")}
+              </Link>
             </Text>
           </Section>
         </Container>

@@ -25,12 +25,29 @@ function SupportFooter({ c }: { c: MailContext }) {
 export function AccessMail({ c, p, guideUrl }: { c: MailContext; p: MailPayloads["access"]; guideUrl: string }) {
   const { t } = c;
   return (
-    <MailLayout locale={c.locale} preview={t("mail.access.preview")} siteName={c.siteName} baseUrl={c.baseUrl} footer={<SupportFooter c={c} />}>
+    <MailLayout
+      locale={c.locale}
+      preview={t("mail.access.preview")}
+      siteName={c.siteName}
+      baseUrl={c.baseUrl}
+      footer={<SupportFooter c={c} />}
+    >
       <Text style={heading}>{t("mail.access.title")}</Text>
       <Text style={text}>{t("mail.access.intro")}</Text>
       <Section style={{ backgroundColor: colors.soft, borderRadius: "10px", padding: "16px 20px", margin: "0 0 20px" }}>
         <Text style={{ ...small, margin: "0 0 4px" }}>{t("mail.access.keyLabel")}</Text>
-        <Text style={{ color: colors.ink, fontFamily: "Menlo, Consolas, monospace", fontSize: "20px", fontWeight: 700, letterSpacing: "1px", margin: 0 }}>{p.licenseKey}</Text>
+        <Text
+          style={{
+            color: colors.ink,
+            fontFamily: "Menlo, Consolas, monospace",
+            fontSize: "20px",
+            fontWeight: 700,
+            letterSpacing: "1px",
+            margin: 0,
+          }}
+        >
+          {p.licenseKey}
+        </Text>
       </Section>
       <Text style={text}>{t("mail.access.guideText")}</Text>
       <Section style={{ margin: "0 0 24px" }}>
@@ -42,12 +59,18 @@ export function AccessMail({ c, p, guideUrl }: { c: MailContext; p: MailPayloads
       <Fact locale={c.locale} label={t("mail.receipt.order")} value={`#${p.orderId}`} />
       <Fact locale={c.locale} label={t("mail.receipt.date")} value={c.date(p.paidAt)} />
       <Fact locale={c.locale} label={t("mail.receipt.product")} value={t("orderProduct")} />
-      <Fact locale={c.locale} label={t("mail.receipt.amount")} value={t("mail.receipt.amountValue", { amount: c.money(p.amountMinor, p.currency) })} />
+      <Fact
+        locale={c.locale}
+        label={t("mail.receipt.amount")}
+        value={t("mail.receipt.amountValue", { amount: c.money(p.amountMinor, p.currency) })}
+      />
       <Fact locale={c.locale} label={t("mail.receipt.payment")} value={t("mail.receipt.card")} />
       <Fact locale={c.locale} label={t("mail.receipt.email")} value={p.email} />
       {/* The confirmation on a durable medium of the consent to immediate access (Directive 2011/83/EU art. 8(7)(b)). */}
       {p.termsAcceptedAt != null && p.termsVersion != null ? (
-        <Text style={{ ...text, marginTop: "20px" }}>{t("mail.access.consent", { version: formatTermsVersion(p.termsVersion, c.locale), date: c.date(p.termsAcceptedAt) })}</Text>
+        <Text style={{ ...text, marginTop: "20px" }}>
+          {t("mail.access.consent", { version: formatTermsVersion(p.termsVersion, c.locale), date: c.date(p.termsAcceptedAt) })}
+        </Text>
       ) : null}
       <Text style={{ ...text, marginTop: "20px" }}>{t("mail.access.guarantee", { email: c.supportEmail })}</Text>
       <Text style={text}>{t("mail.access.keep")}</Text>
@@ -58,7 +81,13 @@ export function AccessMail({ c, p, guideUrl }: { c: MailContext; p: MailPayloads
 export function RefundMail({ c, p }: { c: MailContext; p: MailPayloads["refund"] }) {
   const { t } = c;
   return (
-    <MailLayout locale={c.locale} preview={t("mail.refund.preview", { order: `#${p.orderId}` })} siteName={c.siteName} baseUrl={c.baseUrl} footer={<SupportFooter c={c} />}>
+    <MailLayout
+      locale={c.locale}
+      preview={t("mail.refund.preview", { order: `#${p.orderId}` })}
+      siteName={c.siteName}
+      baseUrl={c.baseUrl}
+      footer={<SupportFooter c={c} />}
+    >
       <Text style={heading}>{t("mail.refund.title")}</Text>
       <Text style={text}>{t("mail.refund.text", { order: `#${p.orderId}`, amount: c.money(p.amountMinor, p.currency) })}</Text>
       {p.licenseKey === null ? null : <Text style={text}>{t("mail.refund.license", { key: p.licenseKey })}</Text>}
@@ -67,7 +96,17 @@ export function RefundMail({ c, p }: { c: MailContext; p: MailPayloads["refund"]
   );
 }
 
-export function DemoMail({ c, videoUrl, paymentUrl, unsubscribeUrl }: { c: MailContext; videoUrl: string; paymentUrl: string; unsubscribeUrl: string }) {
+export function DemoMail({
+  c,
+  videoUrl,
+  paymentUrl,
+  unsubscribeUrl,
+}: {
+  c: MailContext;
+  videoUrl: string;
+  paymentUrl: string;
+  unsubscribeUrl: string;
+}) {
   const { t } = c;
   return (
     <MailLayout
@@ -107,7 +146,13 @@ export function OwnerMail({ c, p, refund }: { c: MailContext; p: MailPayloads["o
   const { t } = c;
   const none = t("mail.owner.none");
   return (
-    <MailLayout locale={c.locale} preview={t(refund ? "mail.owner.refundTitle" : "mail.owner.saleTitle")} siteName={c.siteName} baseUrl={c.baseUrl} footer={<Text style={small}>{t("mail.owner.footer")}</Text>}>
+    <MailLayout
+      locale={c.locale}
+      preview={t(refund ? "mail.owner.refundTitle" : "mail.owner.saleTitle")}
+      siteName={c.siteName}
+      baseUrl={c.baseUrl}
+      footer={<Text style={small}>{t("mail.owner.footer")}</Text>}
+    >
       <Text style={heading}>{t(refund ? "mail.owner.refundTitle" : "mail.owner.saleTitle")}</Text>
       {p.provider === "test" ? <Text style={{ ...text, color: "#8a4b00", fontWeight: 700 }}>{t("mail.owner.testMode")}</Text> : null}
       <Fact locale={c.locale} label={t("mail.receipt.order")} value={`#${p.orderId}`} />
