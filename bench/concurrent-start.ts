@@ -1,4 +1,4 @@
-// Twenty servers started at the same moment on one new data folder (issue 11, item 10): how many
+// Twenty servers started at the same moment on one new data folder: how many
 // come up and answer /healthz, and whether each migration was applied once. Rounds on fresh folders,
 // since the race is lost only now and then.
 // Run: ./node_modules/.bin/bun run bench/concurrent-start.ts [--rounds 3] [--servers 20] [--first-port 4410]

@@ -1,5 +1,5 @@
 // The database's write lock held 12 s by another process, as the owner's `sqlite3` session after
-// `BEGIN IMMEDIATE` holds it (issue 11, item 3). At 0, 5 and 10 s into the lock and just after its
+// `BEGIN IMMEDIATE` holds it. At 0, 5 and 10 s into the lock and just after its
 // release, four requests go out together: /healthz, GET /, a lead (JSON) and a test card payment
 // (a form post); each line gives its status and how long it took. The server runs from source
 // with its defaults (DB_BUSY_WAIT_MS 5000).

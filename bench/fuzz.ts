@@ -1,4 +1,4 @@
-// Hostile requests against a running server (issue 11): random methods, paths, headers and bodies
+// Hostile requests against a running server: random methods, paths, headers and bodies
 // (bad or missing Host, HTTP/1.0, huge bodies, bad JSON, wrong content types, cross-site origins,
 // junk in paths and queries). Prints how many were sent and the status histogram; exits 1 on any
 // 5xx other than a deliberate 503 (one with Retry-After), on a request that got no answer, and on

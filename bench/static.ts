@@ -1,8 +1,9 @@
 // The pages the same for every visitor, against nginx serving the very same compressed bytes
-// (issue 10): wrk at 50 connections on / and /en, alternating site and nginx, three rounds each;
-// requests per second of both and their ratio, CPU per request of each (utime+stime of all their
-// processes from /proc), the site's resident memory per process under that load, and the cold
-// start of the executable to its first 200 (median of 5). Prints figures; asserts nothing.
+// (docs/decisions/010-static-pages-and-processes.md): wrk at 50 connections on / and /en,
+// alternating site and nginx, three rounds each; requests per second of both and their ratio, CPU
+// per request of each (utime+stime of all their processes from /proc), the site's resident memory
+// per process under that load, and the cold start of the executable to its first 200 (median of 5).
+// Prints figures; asserts nothing.
 //   ./node_modules/.bin/bun run bench/static.ts [seconds per run, default 10] [--no-build] [--ports=N]
 // (--ports=N: listen on N, N+1, ... instead of ports the kernel picks)
 // Needs wrk and nginx (Debian: apt-get install -y nginx-light wrk). Linux only (/proc).

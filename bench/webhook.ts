@@ -1,8 +1,9 @@
 // POST /api/stripe/webhook: orders fulfilled per second with valid signatures at 20 concurrent
 // deliveries, duplicates mixed in (the same event redelivered, and a second success event for the
-// same checkout), then the count of orders, which must equal the count of distinct checkouts
-// (issue 4, "Measured"). The real server runs as its own process with Stripe keys and the default
-// SQLITE_SYNCHRONOUS=FULL; nothing reaches Stripe (completion events carry everything needed).
+// same checkout), then the count of orders, which must equal the count of distinct checkouts (a
+// duplicate never makes a second order). The real server runs as its own process with Stripe keys
+// and the default SQLITE_SYNCHRONOUS=FULL; nothing reaches Stripe (completion events carry
+// everything needed).
 // Run: ./node_modules/.bin/bun run bench/webhook.ts [checkouts] [duplicate-share]
 import { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";

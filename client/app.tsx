@@ -93,7 +93,8 @@ function PageBody() {
 
 /**
  * Support and social proof on the site's pages; the lead popup and the demo video only on the
- * landing page (DECISIONS.md); the toast region where any of them may show a notification.
+ * landing page (never on the payment pages: docs/product.md, "Leads and privacy"); the toast
+ * region where any of them may show a notification.
  */
 function Widgets() {
   const { data, facts } = useI18n();
@@ -133,7 +134,7 @@ function Head() {
     error: "meta.title",
     "test-checkout": "meta.checkoutTitle",
   };
-  // The success page claims success only for a paid order (issue 12); its title says what it shows.
+  // The success page claims success only for a paid order; its title says what it shows.
   const successTitles = {
     paid: "meta.successTitle",
     pending: "meta.successPendingTitle",

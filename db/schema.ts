@@ -67,7 +67,7 @@ export const processedEvents = sqliteTable(
     provider: text("provider", { enum: ["stripe", "test"] }).notNull(),
     type: text("type").notNull(),
     checkoutId: text("checkout_id"),
-    // A refund can arrive before the checkout's completion (issue 4): the completion then finds it
+    // A refund can arrive before the checkout's completion: the completion then finds it
     // here by payment intent and records the order as refunded, never as paid.
     paymentIntentId: text("payment_intent_id"),
     receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),

@@ -20,8 +20,8 @@ export type Translate<K extends MessageKey = MessageKey> = (key: K, values?: Mes
 /**
  * A translator for one language over compiled texts. Values that every text may mention (site name,
  * price, support address...) are filled in by default, so a text can use them without each caller
- * passing them. A missing key renders the key itself (spec section 3), and so does a text whose
- * values are missing, rather than failing the page.
+ * passing them. A missing key renders the key itself, so a gap is visible (docs/product.md), and so
+ * does a text whose values are missing, rather than failing the page.
  */
 export function createTranslator(locale: Locale, messages: CompiledMessages, defaults: MessageValues = {}): Translate {
   const formats = new Map<MessageKey, IntlMessageFormat>();

@@ -1,6 +1,6 @@
 import { LOCALE_TAGS, type Locale } from "./locales";
 
-// The legal pages' facts (issue 12): who sells, who hosts, who mediates, and what the running
+// The legal pages' facts: who sells, who hosts, who mediates, and what the running
 // system really does with personal data. Built on the server from configuration and sent to the
 // three legal pages as data; the texts themselves are templates in locales/*.json.
 

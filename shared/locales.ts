@@ -1,4 +1,4 @@
-// The one list of languages; every other place derives from it (STYLE.md, next.js i18n example).
+// The one list of languages; every other place derives from it (as in next.js's i18n-routing example).
 export const LOCALES = ["fr", "en", "it", "es"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "fr";

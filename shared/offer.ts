@@ -1,6 +1,6 @@
 import { LOCALE_TAGS, type Locale } from "./locales";
 
-// The early-bird offer (DECISIONS.md, "Money and claims"; issue 12): real, with an end. Until it
+// The early-bird offer (docs/product.md, "Money and claims"): real, with an end. Until it
 // ends the pages show the badge, the struck-through price and the end date; after it, nothing that
 // says the price is limited in time. The price itself never changes with it.
 

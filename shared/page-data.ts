@@ -23,15 +23,15 @@ export type AssetUrls = {
   appleTouchIcon: string;
 };
 
-/** What the success page knows about the order named by `session_id` (issue 4). */
+/** What the success page knows about the order named by `session_id`. */
 export type SuccessOrder =
-  | { state: "none" } // no session_id: the spec's text
+  | { state: "none" } // no session_id: nothing to confirm
   // Where the access e-mail of a paid order stands, so the page says only what is true.
   | { state: "paid"; email: string | null; delivery: "sent" | "sending" | "failed" | "none" }
   | { state: "pending" }
   | { state: "unknown" };
 
-/** The built-in test checkout's card page (issue 4). Errors are the texts' keys. */
+/** The built-in test checkout's card page. Errors are the texts' keys. */
 export type TestCheckoutView = {
   page: "test-checkout";
   session: {
@@ -126,7 +126,7 @@ export type IslandProps = {
   toasts: NoProps;
   /** A pending order's success page looks again until the payment is confirmed. */
   "pending-refresh": NoProps;
-  /** The 404 page logs the unknown path to the console (spec section 2). */
+  /** The 404 page logs the unknown path to the console (docs/product.md, "Pages and routes"). */
   "not-found-log": NoProps;
 };
 export type IslandName = keyof IslandProps;

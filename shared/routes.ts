@@ -1,7 +1,8 @@
 import { DEFAULT_LOCALE, isLocale, type Locale } from "./locales";
 
-// One typed route table read by the server renderer and the client (DECISIONS.md: French at the
-// spec's paths, other languages under a prefix, the same segment in every language).
+// One typed route table read by the server renderer and the client (docs/product.md, "Pages and
+// routes"): French at the original paths, other languages under a prefix, the same segment in every
+// language.
 export const PAGE_IDS = ["landing", "payment", "success", "canceled", "guide", "access", "legal-notice", "terms", "privacy"] as const;
 export type PageId = (typeof PAGE_IDS)[number];
 export const PAGES: Record<PageId, string> = {
@@ -11,7 +12,7 @@ export const PAGES: Record<PageId, string> = {
   canceled: "payment-canceled",
   guide: "guide",
   access: "access",
-  // The legal pages keep their French names in every language (DECISIONS.md), like /paiement.
+  // The legal pages keep their French names in every language, like /paiement.
   "legal-notice": "mentions-legales",
   terms: "cgv",
   privacy: "confidentialite",

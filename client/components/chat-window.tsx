@@ -21,12 +21,13 @@ export function waitValues(seconds: number | null): MessageValues {
 }
 
 /**
- * The chat window (spec sections 4, 5, 8; issue 5): starts with the assistant's greeting, sends only
- * non-empty messages and one at a time, shows the reply as it streams in and scrolls to it. The
- * conversation is kept for the browser tab (chat-session.ts): closed and reopened, it carries on
- * under the id the server issued. When the server says the conversation is full, the window says
- * so and points to the support address instead of offering to send more; when it says to slow
- * down (429), the window says how long to wait, and the question stays in the field to send again.
+ * The chat window (docs/product.md, "Behaviour the pages keep"): starts with the assistant's
+ * greeting, sends only non-empty messages and one at a time, shows the reply as it streams in and
+ * scrolls to it. The conversation is kept for the browser tab (chat-session.ts): closed and
+ * reopened, it carries on under the id the server issued. When the server says the conversation is
+ * full, the window says so and points to the support address instead of offering to send more; when
+ * it says to slow down (429), the window says how long to wait, and the question stays in the field
+ * to send again.
  */
 export function ChatWindow({ onClose }: { onClose: () => void }) {
   const { t, locale } = useText(CHAT_WINDOW_OWN_TEXT);
@@ -52,7 +53,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
     return () => abort.current?.abort();
   }, []);
 
-  // Keep the newest message in view (issue 5: "the list scrolls to it").
+  // Keep the newest message in view, so a reply never arrives out of sight.
   useEffect(() => {
     const log = logRef.current;
     if (log !== null) log.scrollTop = log.scrollHeight;
@@ -67,7 +68,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
   const send = async (event?: FormEvent) => {
     event?.preventDefault();
     const text = draft.trim();
-    // Spec section 5: nothing empty is sent, and nothing while a reply is pending.
+    // Nothing empty is sent, and nothing while a reply is pending.
     if (text === "" || pending || full) return;
     const question: Line = { id: nextId.current++, role: "user", content: text };
     const history = [...lines, question];
@@ -95,7 +96,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
       // Not an error to report to the support address: the visitor only has to wait a little.
       else if (error instanceof ChatFailure && error.reason === "rate-limited")
         setWait({ id: nextId.current++, seconds: error.retryAfterSeconds });
-      // Spec section 8: the "Erreur" toast; the question goes back in the field to try again.
+      // The "Erreur" toast (docs/product.md); the question goes back in the field to try again.
       else showToast({ title: t("chat.error"), description: t("chat.errorDesc"), tone: "error" });
       setLines((current) => current.filter((line) => line.id !== question.id));
       setDraft((current) => (current === "" ? text : current));

@@ -7,7 +7,7 @@ import { LinkedText } from "./linked-text";
 export const CONSENT_TEXT = ["consent.label", "consent.required"] as const;
 
 /**
- * The one box a buyer ticks before paying (issue 12): the terms of sale accepted (linked), immediate
+ * The one box a buyer ticks before paying: the terms of sale accepted (linked), immediate
  * access asked for, the loss of the withdrawal right acknowledged (Directive 2011/83/EU art. 16(m)).
  * Never ticked in advance. Posted as `name=yes`; a browser sends nothing for an unticked box.
  */

@@ -2,7 +2,7 @@
 // this browser: read by the islands' loader before it loads the popup at all, and by the forms that
 // make it moot. No React here, so the loader can read it without loading React.
 
-/** Spec sections 4 and 9: the popup opens once, 30 s after the page loaded. */
+/** The popup opens once, 30 s after the page loaded (docs/product.md, "Behaviour the pages keep"). */
 export const EXIT_POPUP_DELAY_MS = 30_000;
 
 const SHOWN_KEY = "exit-popup-shown";

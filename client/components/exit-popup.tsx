@@ -30,7 +30,7 @@ const EXIT_POPUP_OWN_TEXT = ["toast.close", "exitPopup.title", "exitPopup.text",
 export const EXIT_POPUP_TEXT = [...EXIT_POPUP_OWN_TEXT, ...LEAD_FORM_TEXT, ...LEAD_SUBMIT_TEXT] as const;
 
 /**
- * Exit-intent lead capture (issue 3). On the landing page only (client/app.tsx), so it never opens on
+ * Exit-intent lead capture. On the landing page only (client/app.tsx), so it never opens on
  * the payment, success or cancelled pages. A modal <dialog>: the browser keeps focus inside, Escape
  * closes it, and screen readers announce it by its title and text. `usedForm`: the visitor just
  * posted the free-demo form at the end of the page, and is not asked again.

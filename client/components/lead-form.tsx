@@ -6,9 +6,9 @@ import { markExitPopupShown } from "./exit-popup-memory";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
 
-// The free-demo form (issue 3), in two places: the exit popup and a section at the end of the
-// landing page. Both are real forms posting to /api/leads, so the section works without JavaScript;
-// with it, the same schema as the server checks the address first and the post is sent as JSON.
+// The free-demo form, in two places: the exit popup and a section at the end of the landing page.
+// Both are real forms posting to /api/leads, so the section works without JavaScript; with it, the
+// same schema as the server checks the address first and the post is sent as JSON.
 
 type LeadState = { submitting: boolean; fieldError: string | null };
 
@@ -22,14 +22,15 @@ export const LEAD_SUBMIT_TEXT = [
 ] as const;
 
 /**
- * Submits the form's address, at most one request at a time, and reports the outcome as the spec's
- * error catalogue says (section 8). `onSent` runs after the server has stored the address.
+ * Submits the form's address, at most one request at a time, and reports the outcome with the error
+ * messages of docs/product.md ("Validation and error messages"). `onSent` runs after the server has
+ * stored the address.
  */
 export function useLeadSubmit(onSent: (email: string) => void) {
   const { t, locale } = useText(LEAD_SUBMIT_TEXT);
   const [state, setState] = useState<LeadState>({ submitting: false, fieldError: null });
   const inFlight = useRef(false);
-  // The spec gives English fallbacks for texts a language might lack (section 8).
+  // English fallbacks for texts a language might lack, as listed in docs/product.md.
   const text = useCallback(
     (key: (typeof LEAD_SUBMIT_TEXT)[number], fallback: string, values?: Record<string, string>) => {
       const translated = t(key, values);

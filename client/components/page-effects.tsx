@@ -25,8 +25,8 @@ export function PendingRefresh() {
 }
 
 /**
- * Spec section 2: the unknown path is logged to the console. (The page itself does not carry the
- * path, so the server renders it once per language.)
+ * The unknown path is logged to the console (docs/product.md, "Pages and routes"). (The page itself
+ * does not carry the path, so the server renders it once per language.)
  */
 export function NotFoundLog() {
   useEffect(() => {

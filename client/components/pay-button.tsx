@@ -12,11 +12,11 @@ export type Navigate = (url: string) => void;
 const defaultNavigate: Navigate = (url) => window.location.assign(url);
 
 /**
- * The pay button (spec 4 "Payment", 7.3, 8) and the consent box above it (issue 12). A plain form
- * post to /api/payment, which answers 303 to the hosted card page (or back to the payment page
- * with `?error=consent` when the box was not ticked), so paying works without JavaScript. With
- * JavaScript it asks for the URL as JSON: busy (disabled, redirecting label), then the browser goes
- * there; on failure back to idle with the error toast.
+ * The pay button (docs/product.md, "Behaviour the pages keep") and the consent box above it. A
+ * plain form post to /api/payment, which answers 303 to the hosted card page (or back to the
+ * payment page with `?error=consent` when the box was not ticked), so paying works without
+ * JavaScript. With JavaScript it asks for the URL as JSON: busy (disabled, redirecting label), then
+ * the browser goes there; on failure back to idle with the error toast.
  */
 export const PAY_BUTTON_TEXT = [
   "paymentRateLimit",
@@ -74,7 +74,8 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
           t(response.status === 429 ? "paymentRateLimit" : response.status === 422 ? "consent.required" : "paymentErrorDesc"),
         );
       const parsed = v.safeParse(PaymentResponseSchema, body);
-      // Spec section 8: an answer without url is a failure with its own message.
+      // An answer without url is a failure with its own message (docs/product.md, "Validation and
+      // error messages").
       if (!parsed.success) throw new Error(t("paymentUrlMissing"));
       navigate(parsed.output.url);
     } catch (error) {

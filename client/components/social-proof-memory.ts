@@ -1,5 +1,5 @@
 // What this browser tab remembers of the purchase notifications: whether the visitor dismissed them
-// (for the rest of the visit, issue 5), and which orders it has shown (social-proof-toast.tsx). The
+// (for the rest of the visit), and which orders it has shown (social-proof-toast.tsx). The
 // islands' loader reads the first before it even asks the API. No React here, so it can.
 
 const DISMISSED_KEY = "social-proof-dismissed";

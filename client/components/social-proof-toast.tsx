@@ -8,11 +8,11 @@ import { useText } from "../i18n";
 import { Icon } from "./icons";
 import { dismissSocialProof, readSession, socialProofDismissed, writeSession } from "./social-proof-memory";
 
-/** Spec sections 4 and 9: first 3 s after load, then every 15 s, each visible 5 s. */
+/** First 3 s after load, then every 15 s, each visible 5 s (docs/product.md, "Behaviour the pages keep"). */
 export const SOCIAL_PROOF_FIRST_MS = 3_000;
 export const SOCIAL_PROOF_EVERY_MS = 15_000;
 export const SOCIAL_PROOF_VISIBLE_MS = 5_000;
-/** The orders already shown in this visit (issue 12: each at most once). */
+/** The orders already shown in this visit: each at most once, never the same buyer again and again. */
 const SHOWN_KEY = "social-proof-shown";
 /** What the toast must never cover: the hero's price line and buttons, an open support panel. */
 const KEEP_CLEAR = "[data-keep-clear], .support > :not(.support__trigger)";
@@ -82,7 +82,7 @@ export const SOCIAL_PROOF_TEXT = [
 ] as const;
 
 /**
- * Recent real purchases, bottom-left (DECISIONS.md: only real paid orders, never invented). The
+ * Recent real purchases, bottom-left (only real paid orders, never invented: docs/product.md says why). The
  * islands' loader asks GET /api/social-proof first and loads this island only when the answer lists
  * a purchase (`feed`, checked here): with no paid order in the last 30 days, nothing is loaded and
  * nothing ever appears. Each order appears once per visit; a turn is skipped while the toast would

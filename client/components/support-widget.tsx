@@ -11,7 +11,7 @@ type Panel = "none" | "menu" | "chat" | "email";
 
 /**
  * Floating support button with a menu: Chat Support opens the chat window, Email Support copies the
- * support address and confirms with the toast "Email copié !" (spec section 2, issue 5). Where the
+ * support address and confirms with the toast "Email copié !" (docs/product.md). Where the
  * clipboard is refused, the address is shown selected with a mailto: link instead.
  *
  * Needs JavaScript: the stylesheet hides it from browsers without scripts (`scripting: none`), so a

@@ -9,7 +9,7 @@ type Toast = ToastInput & { id: number };
 // handing it to the page's one toast region (the `toasts` island), which is listening once hydrated.
 const listeners = new Set<(toast: ToastInput) => void>();
 
-/** Notifications for errors and confirmations (spec section 8), announced by a live region. */
+/** Notifications for errors and confirmations (see docs/product.md), announced by a live region. */
 export function showToast(toast: ToastInput): void {
   for (const listener of listeners) listener(toast);
 }

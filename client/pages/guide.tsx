@@ -10,7 +10,7 @@ type Device = (typeof GUIDE_DEVICES)[number];
 const KEY_SHAPE = "XXXXX-XXXXX-XXXXX-XXXXX-XXXXX";
 const TOC_ID = "devices";
 
-/** How to install the app on each kind of device (DECISIONS.md: sent by e-mail with the licence key). */
+/** How to install the app on each kind of device (linked from the access e-mail: docs/product.md). */
 export function GuidePage() {
   const { t, facts } = useI18n();
   return (

@@ -58,7 +58,7 @@ function HeroVisual() {
   );
 }
 
-/** The pair of buttons that ends a marketing section (spec section 2): exactly five on the page. */
+/** The pair of buttons that ends a marketing section: exactly five on the page (docs/product.md). */
 function CtaRow({ titleKey }: { titleKey: MessageKey }) {
   const { t, locale } = useI18n();
   return (

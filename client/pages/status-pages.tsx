@@ -72,7 +72,7 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
       </StatusCard>
     );
   }
-  // Without an order id there is no payment to confirm (issue 12): the page says what it is for
+  // Without an order id there is no payment to confirm: the page says what it is for
   // and offers the access e-mail again, never "payment successful" to whoever opens it.
   if (order.state === "none") {
     return (

@@ -3,7 +3,7 @@ import { Island } from "../island";
 import { Main } from "../components/layout";
 import { useI18n } from "../i18n";
 
-/** The built-in test checkout's hosted-style card page (issue 4); its form is an island (card-form.tsx). */
+/** The built-in test checkout's hosted-style card page; its form is an island (card-form.tsx). */
 export function TestCheckoutPage({ view }: { view: TestCheckoutView }) {
   const { t } = useI18n();
   const { session } = view;

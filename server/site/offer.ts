@@ -32,7 +32,7 @@ export async function firstStartedAt(write: Write, now: Date, db?: Db): Promise<
 
 /**
  * The configuration with the early-bird offer's end settled: OFFER_ENDS_AT when the owner set it,
- * otherwise DEFAULT_OFFER_DAYS after the first start (so the specification's "two weeks" is true
+ * otherwise DEFAULT_OFFER_DAYS after the first start (so the offer's "two weeks" wording is true
  * out of the box, and stays the same two weeks across restarts).
  */
 export async function withOfferEnd(config: Config, write: Write, now: Date, db?: Db): Promise<Config> {

@@ -1,13 +1,13 @@
 import * as v from "valibot";
 import { DEFAULT_LOCALE, LOCALES } from "../locales";
 
-// The one schema for the support chat (spec sections 3, 5 and 7.2; issue 5), used by the chat window
+// The one schema for the support chat, used by the chat window
 // before sending and by POST /api/chat.
 
 export const CHAT_ROLES = ["user", "assistant"] as const;
 export type ChatRole = (typeof CHAT_ROLES)[number];
 
-/** Limits of issue 5: at most 20 messages of 1,000 characters each. */
+/** At most 20 messages of 1,000 characters each: enough for a support question, small enough to bound each request. */
 export const CHAT_MAX_MESSAGES = 20;
 export const CHAT_MAX_CHARS = 1000;
 /**
@@ -21,7 +21,7 @@ export const ChatMessageSchema = v.object({
   content: v.pipe(
     v.string("content must be text"),
     v.trim(),
-    // Spec section 5: an empty or whitespace-only message is not sent.
+    // An empty or whitespace-only message is not sent (docs/product.md, "Behaviour the pages keep").
     v.nonEmpty("content must not be empty"),
     v.maxLength(CHAT_MAX_CHARS, `content must be at most ${CHAT_MAX_CHARS} characters`),
   ),
@@ -41,7 +41,7 @@ export const ChatRequestSchema = v.object({
     v.maxLength(CHAT_MAX_MESSAGES, `messages must hold at most ${CHAT_MAX_MESSAGES} messages`),
     v.check((list) => list.at(-1)?.role === "user", "the last message must come from the user"),
   ),
-  // Not in the spec's payload (7.2), both optional so that `{ messages }` alone is accepted: the
+  // Not in the original payload, both optional so that `{ messages }` alone is accepted: the
   // page's language, so the answer is in it, and the conversation to append the transcript to.
   locale: v.optional(v.picklist(LOCALES, "Unknown locale"), DEFAULT_LOCALE),
   conversationId: v.optional(ConversationIdSchema),
@@ -49,7 +49,7 @@ export const ChatRequestSchema = v.object({
 export type ChatRequestInput = v.InferInput<typeof ChatRequestSchema>;
 export type ChatRequest = v.InferOutput<typeof ChatRequestSchema>;
 
-/** JSON answer (spec 7.2: `message`), and the payload of the final server-sent event. */
+/** JSON answer (`message`, the field the original chat read), and the payload of the final server-sent event. */
 export type ChatReply = { message: string; conversationId: string };
 
 /**

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { DEFAULT_LOCALE, LOCALES } from "../locales";
 
-// The one schema for the free-demo lead (spec sections 3, 5 and 7.1; issue 3), used by the popup and
-// footer forms before sending and by POST /api/leads.
+// The one schema for the free-demo lead (docs/product.md, "Validation and error messages"), used by
+// the popup and footer forms before sending and by POST /api/leads.
 
 export const LEAD_SOURCES = ["exit_popup"] as const;
 export type LeadSource = (typeof LEAD_SOURCES)[number];
@@ -10,7 +10,10 @@ export type LeadSource = (typeof LEAD_SOURCES)[number];
 export const EMAIL_MIN = 5;
 export const EMAIL_MAX = 255;
 
-/** The spec's own messages (section 5); the forms show the translated text for each (see below). */
+/**
+ * The original English messages (docs/product.md, "Validation and error messages"); the forms show
+ * the translated text for each (see below).
+ */
 export const EMAIL_MESSAGES = {
   required: "Email is required",
   invalid: "Invalid email address",
@@ -31,11 +34,12 @@ export const LeadEmailSchema = v.pipe(
 export const LeadSchema = v.object({
   email: LeadEmailSchema,
   source: v.picklist(LEAD_SOURCES, "Unknown source"),
-  // The browser sends null (spec 7.1). The server computes the keyed hash itself and never trusts a
-  // value from the client, so anything but null/absent is refused rather than silently dropped.
+  // The browser sends null, as the original payload does. The server computes the keyed hash itself
+  // and never trusts a value from the client, so anything but null/absent is refused rather than
+  // silently dropped.
   ip_hash: v.optional(v.null("ip_hash must be null"), null),
-  // Not in the spec's payload: the language the visitor read the offer in, so the demo can be sent
-  // in it. Optional so that the spec's three-field payload is accepted as is.
+  // Not in the original payload: the language the visitor read the offer in, so the demo can be sent
+  // in it. Optional so that the original three-field payload is accepted as is.
   locale: v.optional(v.picklist(LOCALES, "Unknown locale"), DEFAULT_LOCALE),
 });
 

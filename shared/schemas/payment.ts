@@ -2,11 +2,11 @@ import * as v from "valibot";
 import type { MessageKey } from "../i18n";
 import { LOCALES } from "../locales";
 
-// Payloads of the checkout feature (spec 7.3; issue 4): the pay button's request, the answer it
+// Payloads of the checkout feature: the pay button's request, the answer it
 // reads, and the built-in test checkout's card form. Shared by the browser and the endpoints.
 
 /**
- * The payment page's box (issue 12): the terms of sale accepted, immediate access asked for and the
+ * The payment page's box: the terms of sale accepted, immediate access asked for and the
  * loss of the withdrawal right acknowledged. `true` from the pay button, "yes" from the plain form;
  * absent when not ticked (a browser sends nothing for an unticked box). The endpoint refuses to
  * start a checkout without it.
@@ -23,7 +23,7 @@ export const PaymentRequestSchema = v.object({
 });
 export type PaymentRequest = v.InferOutput<typeof PaymentRequestSchema>;
 
-/** The answer the pay button reads (spec 3, "Payment response: url"). An answer without url is a failure. */
+/** The answer the pay button reads (`url`, the original payment response). An answer without url is a failure. */
 export const PaymentResponseSchema = v.object({ url: v.pipe(v.string(), v.nonEmpty()) });
 
 /** Test cards of the built-in checkout, the same numbers Stripe's test mode uses. */

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 
-// GET /api/social-proof (issue 5): real paid orders of the last 30 days, never invented (DECISIONS.md,
+// GET /api/social-proof: real paid orders of the last 30 days, never invented (docs/product.md,
 // "Social proof only from real purchases"). Only a first-name initial, a city and an age leave the
 // server: no e-mail, no full name, no ids.
 

@@ -10,7 +10,7 @@ const { IslandTestRoot } = await import("../support/islands");
 const { CardForm } = await import("../../client/components/card-form");
 
 // The test card page's form with JavaScript: the expiry is formatted as MM/YY as it is typed, as on
-// hosted card forms, so "1234" is as good as "12/34" (trial item 9).
+// hosted card forms, so "1234" is as good as "12/34".
 
 const view: TestCheckoutView = {
   page: "test-checkout",

@@ -2,7 +2,7 @@ import type { Server } from "bun";
 
 // A fake Stripe API on 127.0.0.1 that speaks Stripe's wire format (form-encoded requests, JSON
 // answers, error objects, a `request-id` header), so that tests drive the real SDK and check the
-// exact request it sends (STYLE.md: "Tests drive the real SDK against a fake server on loopback").
+// exact request it sends: no network is needed, and what the SDK really sends is what gets checked.
 
 export type RecordedRequest = { method: string; path: string; headers: Headers; body: URLSearchParams };
 export type FakeMode =

@@ -8,8 +8,8 @@ const { render, screen, fireEvent, waitFor } = await import("@testing-library/re
 const { IslandTestRoot } = await import("../support/islands");
 const { PayButton } = await import("../../client/components/pay-button");
 
-// The pay button with JavaScript (spec 4 "Payment", 8): busy, then redirect; or back to idle with
-// the error toast. The server answers are stubbed at fetch.
+// The pay button with JavaScript (docs/product.md, "Behaviour the pages keep"): busy, then
+// redirect; or back to idle with the error toast. The server answers are stubbed at fetch.
 
 const realFetch = globalThis.fetch;
 afterEach(() => {

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../server/platform/config";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 
-// Issue 4: in production without Stripe keys the server refuses to start unless the test checkout is
+// In production without Stripe keys the server refuses to start unless the test checkout is
 // explicitly allowed, so a real shop never takes "payments" on the test card page by mistake.
 
 test("production without Stripe keys refuses to start, naming the variable", () => {

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { createTestSite, type TestSite } from "../support/app";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 
-// Trial item 5: the first name's initial and the city a buyer gives are shown to other visitors in
+// The first name's initial and the city a buyer gives are shown to other visitors in
 // the recent-purchases notice. Where they are typed (the test card page) or collected (Stripe's page,
 // from the billing address, announced on /paiement), the buyer is told, and how to object; where the
 // notice never shows those orders, nothing is said.

@@ -5,7 +5,7 @@ import { SOURCE_MESSAGES as MESSAGES } from "../../server/site/locales";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 
-// Issue 12: /payment-success claims success only for a paid order this site knows. Without an
+// /payment-success claims success only for a paid order this site knows. Without an
 // order id, with an unknown or malformed one, neither the <title> nor the heading says so.
 
 let site: TestSite;

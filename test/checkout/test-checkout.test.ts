@@ -3,7 +3,7 @@ import { orders, processedEvents, testCheckoutSessions } from "../../db/schema";
 import { createTestSite, type TestSite } from "../support/app";
 
 // The built-in test checkout through app.handle: the page, the card checks, decline, cancel,
-// expiry, and fulfilment that runs once (issue 4).
+// expiry, and fulfilment that runs once.
 
 let site: TestSite;
 afterEach(() => site?.close());

@@ -10,8 +10,8 @@ const { render, screen, fireEvent, waitFor, act, cleanup } = await import("@test
 const { IslandTestRoot } = await import("../support/islands");
 const { LeadSection } = await import("../../client/components/lead-form");
 
-// The spec's error catalogue for lead submits (section 8), through the free-demo form (the popup
-// uses the same hook; its browser journey is in test/e2e/leads.test.ts).
+// The error messages for lead submits (docs/product.md, "Validation and error messages"), through
+// the free-demo form (the popup uses the same hook; its browser journey is in test/e2e/leads.test.ts).
 
 afterEach(() => {
   mock.restore();

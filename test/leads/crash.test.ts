@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../e2e/harness";
 
-// Issue 3: "every lead that got a 201 is in the table", even when the server process dies mid-way.
+// Every lead that got a 201 is in the table, even when the server process dies mid-way.
 
 const ROOT = join(import.meta.dir, "..", "..");
 const cleanup: (() => Promise<void> | void)[] = [];

@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
 import { buildClient, type ClientFile } from "../../server/site/assets";
 
-// What the browser is sent (issue 10): the page's one script is the islands' loader, and the code
-// of React, the forms, payment and chat comes in files of their own, loaded when an island needs
-// them. The ICU message parser is in none of them: texts arrive compiled.
+// What the browser is sent (docs/decisions/009-client-weight.md): the page's one script is the
+// islands' loader, and the code of React, the forms, payment and chat comes in files of their own,
+// loaded when an island needs them. The ICU message parser is in none of them: texts arrive compiled.
 
 const files = await buildClient();
 const text = (file: ClientFile) => new TextDecoder().decode(file.body);

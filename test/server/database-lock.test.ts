@@ -9,7 +9,7 @@ import { holdDbLock, type HeldLock } from "../support/db-lock";
 import { logEntries } from "../support/logs";
 import { payWithTestCard } from "../support/purchase";
 
-// Issue 11, item 3: the owner (or another program) holds the database's write lock, as `BEGIN
+// The owner (or another program) holds the database's write lock, as `BEGIN
 // IMMEDIATE` in the sqlite3 CLI does. Pages keep answering while it is held; a write waits for it
 // without holding up anything else, then either goes through once the lock is let go, or answers
 // 503 with Retry-After and writes nothing; never a 500. The lock is held by another process.

@@ -4,7 +4,7 @@ import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { createTestSite, type TestSite } from "../support/app";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 
-// Issue 12, "Seller identity and legal pages": /mentions-legales, /cgv and /confidentialite in four
+// Seller identity and legal pages: /mentions-legales, /cgv and /confidentialite in four
 // languages, filled from configuration and from what the running site does, linked from every
 // footer; while the owner's identity is unset (development) a marked placeholder, never a blank.
 

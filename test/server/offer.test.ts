@@ -14,7 +14,7 @@ import { formatMoney } from "../../shared/price";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { createTestSite, type TestSite } from "../support/app";
 
-// Issue 12, "Honest offer": the early-bird badge, the struck-through price and the end date while
+// An honest offer: the early-bird badge, the struck-through price and the end date while
 // the offer runs; after OFFER_ENDS_AT none of them on any page, in the chat or in e-mails, and the
 // price unchanged. By default the offer ends two weeks after the data folder's first start.
 

@@ -38,7 +38,7 @@ test("pages are in their language", async () => {
   expect(titleOf(await (await site.request("/")).text())).toContain("un seul paiement");
   expect(titleOf(await (await site.request("/en")).text())).toContain("one payment for life");
   expect(await (await site.request("/es/payment-canceled")).text()).toContain("Pago cancelado");
-  // Without an order id there is nothing to confirm (issue 12): the page says what it is for.
+  // Without an order id there is nothing to confirm: the page says what it is for.
   expect(await (await site.request("/payment-success")).text()).toContain("Vous cherchez votre commande ?");
 });
 

@@ -15,7 +15,7 @@ import { startServer } from "../e2e/harness";
 import { createTestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 
-// Issue 12: the owner erases a person's data on request (`site leads erase EMAIL`), and leads, chat
+// The owner erases a person's data on request (`site leads erase EMAIL`), and leads, chat
 // transcripts and access-resend requests are deleted when their retention is over, by the server
 // itself (at start-up and hourly).
 

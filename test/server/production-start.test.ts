@@ -7,8 +7,9 @@ import { NotReadyForProductionError, loadConfig } from "../../server/platform/co
 import { startServer } from "../e2e/harness";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 
-// Issue 12: a production start refuses, in one message, while anything a real shop needs is
-// missing; it warns once each about the specification's placeholder reviews and user count.
+// A production start refuses, in one message, while anything a real shop needs is missing; it
+// warns once each about the specification's placeholder reviews and user count (docs/product.md,
+// "Placeholder content").
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");
 

@@ -7,7 +7,8 @@ import { payWithTestCard } from "../support/purchase";
 import { createTestSite, type TestSite } from "../support/app";
 
 // Pages that depend only on their route and language are the same bytes for every visitor
-// (DECISIONS.md), so that they are rendered and compressed once and a CDN may keep them.
+// (docs/product.md, "Languages and routes"), so that they are rendered and compressed once and a
+// CDN may keep them.
 
 let site: TestSite;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { SOURCE_MESSAGES as MESSAGES } from "../../server/site/locales";
 import { TERMS_VERSION } from "../../shared/legal";
 import { LOCALES } from "../../shared/locales";
 
-// Each order stores the TERMS_VERSION its buyer accepted (issue 12). That record is only worth
+// Each order stores the TERMS_VERSION its buyer accepted. That record is only worth
 // something if a version names one text: when the terms or the consent sentence change in any
 // language, TERMS_VERSION must change too. Add the new version and its hash below (keep the old).
 

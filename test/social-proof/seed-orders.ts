@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { orders, type OrderStatus } from "../../db/schema";
 
-// Orders as the checkout's fulfilment writes them (issue 4), for social-proof tests and journeys.
+// Orders as the checkout's fulfilment writes them, for social-proof tests and journeys.
 
 let counter = 0;
 

@@ -58,7 +58,8 @@ test("only purchases through the site's active payment provider count: never tes
   };
   const cities = async (s: TestSite) => (await socialProof(s)).entries.map((e: { city: string }) => e.city);
 
-  // The built-in test checkout: its own orders are the site's purchases (issue 5's browser journey).
+  // The built-in test checkout: its own orders are the site's purchases, so the funnel can be tried
+  // end to end.
   site = await createTestSite({ now: () => NOW });
   seedAll(site);
   expect(await cities(site)).toEqual(["Testville"]);

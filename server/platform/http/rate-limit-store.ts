@@ -13,8 +13,8 @@ import type { Logger } from "../log";
  * keeping and may be deleted while the server is stopped. Its table is created here, not by the
  * site's migrations, for the same reason.
  *
- * Keys name client addresses, and the site stores no visitor's IP address (DECISIONS.md, "Leads and
- * privacy"): a key is stored as its HMAC under the site's IP-hash secret, never as it is.
+ * Keys name client addresses, and the site stores no visitor's IP address (docs/product.md, "Leads
+ * and privacy"): a key is stored as its HMAC under the site's IP-hash secret, never as it is.
  */
 export type RateLimitStore = {
   /**

@@ -5,7 +5,7 @@ import type { DbTransaction, Write, WriteOptions } from "../../../db/writer";
 import { deliverPaidOrder, deliverRefund, type DeliverySettings } from "./delivery";
 import { firstNameOf, isSettled, type CheckoutSnapshot, type Consent, type OrderEvent, type ProviderName } from "./provider";
 
-// The one place an order changes state (issue 4): Stripe webhooks, the test checkout's pay button and
+// The one place an order changes state: Stripe webhooks, the test checkout's pay button and
 // the success page's server-side lookup all come through `applyOrderEvent`. The event id goes into
 // processed_events (primary key) in the same transaction as the order change, so a delivery that is
 // repeated, concurrent or out of order is applied at most once and can never count a payment twice.

@@ -72,7 +72,7 @@ export function createStripeProvider(
         locale: STRIPE_LOCALES[request.locale],
         success_url: `${site.baseUrl}${request.successPath}?session_id={CHECKOUT_SESSION_ID}`,
         cancel_url: `${site.baseUrl}${request.cancelPath}`,
-        // The city of the billing address is what the social-proof toast may show (issue 5).
+        // The city of the billing address is what the social-proof toast may show.
         billing_address_collection: "required",
         // The buyer ticked the payment page's box before this session was created, and the order
         // records it; Stripe's page does not ask again (no consent_collection), so the buyer is

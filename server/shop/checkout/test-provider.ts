@@ -9,7 +9,7 @@ import type { DeliverySettings } from "./delivery";
 import { applyInTransaction } from "./fulfilment";
 import { WebhookSignatureError, type CheckoutProvider, type CheckoutSnapshot, type OrderEvent } from "./provider";
 
-// The built-in test checkout (DECISIONS.md, "Payments"; issue 4): the site plays the hosted card
+// The built-in test checkout (docs/product.md, "Payments"): the site plays the hosted card
 // page and keeps the session state a provider would keep, in test_checkout_sessions. Paying applies
 // the same `checkout.session.completed` event a Stripe webhook would, through the same fulfilment.
 

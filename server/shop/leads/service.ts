@@ -24,7 +24,7 @@ export type LeadOutcome = "new" | "sent-again" | "recently-sent" | "unsubscribed
 /**
  * Stores a lead and queues its demo e-mail in the same transaction, so a stored lead always has its
  * message; the insert is committed (and, with synchronous=FULL, on disk) before this returns, so an
- * address the visitor got a success for is never lost (issue 3). An address already stored for the
+ * address the visitor got a success for is never lost. An address already stored for the
  * same source keeps its one row (unique index) and gets the demo again under the rules above.
  */
 export function recordLead(write: Write, lead: Lead & { ipHash: string; now: Date }, mailDomain: string): Promise<LeadOutcome> {

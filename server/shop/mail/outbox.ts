@@ -34,7 +34,7 @@ export const PAYLOADS = {
     licenseKey: v.string(),
     paidAt: v.number(),
     email: v.string(),
-    // The consent given on the payment page (issue 12); absent from messages queued before it existed.
+    // The consent given on the payment page; absent from messages queued before it existed.
     termsAcceptedAt: v.nullish(v.number()),
     termsVersion: v.nullish(v.string()),
   }),

@@ -3,7 +3,7 @@ import type { Write } from "../../../db/writer";
 import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../../db/schema";
 import { removeMailFiles, type MailFilesRemoved } from "../mail/mail-files";
 
-// The owner's answer to an erasure request (GDPR art. 17; issue 12): `site leads erase EMAIL`.
+// The owner's answer to an erasure request (GDPR art. 17): `site leads erase EMAIL`.
 // Deleted: the person's demo requests, every e-mail queued or sent for them (the outbox rows and
 // the .eml files the embedded transport wrote for those rows), the support-chat conversations in
 // which they wrote that address (the only link between a transcript and a person), and their

@@ -5,7 +5,7 @@ import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
 import { removeMailFiles, type MailFilesRemoved } from "../mail/mail-files";
 
-// Data retention (issue 12): what the privacy page says is kept for a limited time is deleted when
+// Data retention: what the privacy page says is kept for a limited time is deleted when
 // that time is up, by the server itself, at start-up and then every hour. Several processes on one
 // data folder may all run it: each delete only removes what is due, so running it twice is harmless.
 

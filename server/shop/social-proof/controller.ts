@@ -4,7 +4,7 @@ import { requestContext } from "../../platform/http/context";
 import type { SocialProofResponse } from "../../../shared/schemas/social-proof";
 import { recentPurchases } from "./service";
 
-/** GET /api/social-proof (issue 5): recent real paid orders for the bottom-left toast. */
+/** GET /api/social-proof: recent real paid orders for the bottom-left toast. */
 export function socialProofController(deps: AppDeps) {
   return new Elysia({ name: "social-proof" }).use(requestContext(deps.config)).get("/api/social-proof", () => {
     const body: SocialProofResponse = { entries: recentPurchases(deps.db, deps.now(), deps.config) };

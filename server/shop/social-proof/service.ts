@@ -4,15 +4,15 @@ import type { Config } from "../../platform/config";
 import { orders } from "../../../db/schema";
 import type { SocialProofEntry } from "../../../shared/schemas/social-proof";
 
-// Social proof only from real purchases (DECISIONS.md): paid orders of the last 30 days, written by
-// the checkout's fulfilment (issue 4). This feature only reads them.
+// Social proof only from real purchases (docs/product.md says why): paid orders of the last 30 days,
+// written by the checkout's fulfilment. This feature only reads them.
 
 export const SOCIAL_PROOF_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 export const SOCIAL_PROOF_MAX_ENTRIES = 20;
 /** A city is visitor-typed text shown to other visitors: keep it short. */
 const MAX_CITY_CHARS = 40;
 
-/** "Sophie" -> "S.": a first-name initial at most, never a full name (issue 5). */
+/** "Sophie" -> "S.": a first-name initial at most, never a full name. */
 export function initialOf(firstName: string | null): string | null {
   const letter = firstName?.trim().match(/\p{L}/u)?.[0];
   return letter === undefined ? null : `${letter.toLocaleUpperCase()}.`;
