@@ -2,9 +2,8 @@ import type { Subprocess } from "bun";
 import * as v from "valibot";
 import type { AssetUrls } from "../../shared/page-data";
 import type { AssetSnapshot } from "../site/assets";
-import type { Bytes } from "./http/compress";
 import type { Logger } from "./log";
-import type { PrebuiltPage } from "../site/pages/static-pages";
+import { BytesSchema, type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
 
 // One server process per core (decision 010). The first process does everything the site has to
 // do once: migrations, the e-mail sender, the client bundle, rendering and compressing the pages.
@@ -22,14 +21,11 @@ export type WorkerStart = { port: number; assets: AssetSnapshot; pages: Prebuilt
 
 // The first process's messages come from the same program, but a message is still checked before
 // use: a worker started by hand from a terminal, or a newer version, must fail clearly.
-const BytesSchema = v.custom<Bytes>((x) => x instanceof Uint8Array && x.buffer instanceof ArrayBuffer, "bytes");
 const UrlsSchema = v.custom<AssetUrls>(
   (x) => typeof x === "object" && x !== null && Object.values(x).every((u) => typeof u === "string" || u === null),
   "asset URLs",
 );
-const PagesSchema = v.array(
-  v.object({ key: v.string(), dataHash: v.string(), status: v.number(), html: BytesSchema, br: BytesSchema, gzip: BytesSchema }),
-);
+const PagesSchema = v.array(prebuiltPageSchema(BytesSchema));
 const StartMessage = v.object({
   kind: v.literal("start"),
   port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),

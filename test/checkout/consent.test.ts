@@ -1,6 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
 import { mailOutbox, orders, testCheckoutSessions } from "../../db/schema";
-import { testCheckoutFor } from "../../server/shop/checkout/providers";
 import { composeMail } from "../../server/shop/mail/compose";
 import { TERMS_VERSION } from "../../shared/legal";
 import { createTestSite, type TestSite } from "../support/app";
@@ -123,7 +122,7 @@ test("the test card page does not ask for the consent again: it says what was ac
 test("a test checkout without a consent recorded for it (its order could not be written) is never paid: its page sends the buyer back to the payment page", async () => {
   site = await createTestSite({ now: () => NOW });
   // The provider's half of a start whose pending order (with the consent) was never recorded.
-  const checkout = testCheckoutFor({ config: site.config, db: site.db, write: site.write, now: () => NOW });
+  const checkout = site.checkout.testCheckout;
   if (checkout === null) throw new Error("no test checkout");
   const created = await checkout.createCheckout({
     locale: "es",

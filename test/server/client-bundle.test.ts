@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { buildClient, type ClientFile } from "../../server/site/assets";
+import { buildClient, type ClientFile } from "../../server/site/client-build";
 
 // What the browser is sent (issue 10): the page's one script is the islands' loader, and the code
 // of React, the forms, payment and chat comes in files of their own, loaded when an island needs
