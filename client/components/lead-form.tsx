@@ -5,6 +5,7 @@ import { useText } from "../i18n";
 import { markExitPopupShown } from "./exit-popup-memory";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
+import { LEADS } from "../../shared/api";
 
 // The free-demo form (issue 3), in two places: the exit popup and a section at the end of the
 // landing page. Both are real forms posting to /api/leads, so the section works without JavaScript;
@@ -60,7 +61,7 @@ export function useLeadSubmit(onSent: (email: string) => void) {
       };
       try {
         const payload: LeadInput = { email: checked.email, source: "exit_popup", ip_hash: null, locale };
-        const response = await fetch("/api/leads", {
+        const response = await fetch(LEADS.path, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json" },
           body: JSON.stringify(payload),
@@ -140,7 +141,7 @@ export function LeadForm({
     <form
       ref={formRef}
       method="post"
-      action="/api/leads"
+      action={LEADS.path}
       className={`lead-form ${className ?? ""}`}
       onSubmit={lead.submit}
       aria-busy={lead.submitting}

@@ -6,6 +6,7 @@ import { useText } from "../i18n";
 import { ConsentBox, CONSENT_TEXT } from "./consent-box";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
+import { PAYMENT } from "../../shared/api";
 
 /** Where the browser goes; replaceable in component tests (happy-dom does not navigate). */
 export type Navigate = (url: string) => void;
@@ -63,7 +64,7 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
     }
     setBusy(true);
     try {
-      const response = await fetch("/api/payment", {
+      const response = await fetch(PAYMENT.path, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({ locale, acceptTerms: true }),
@@ -87,7 +88,7 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
   };
 
   return (
-    <form method="post" action="/api/payment" className="pay-form" onSubmit={onSubmit} noValidate>
+    <form method="post" action={PAYMENT.path} className="pay-form" onSubmit={onSubmit} noValidate>
       <input type="hidden" name="locale" value={locale} />
       <ConsentBox
         id="accept-terms"

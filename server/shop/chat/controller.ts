@@ -10,6 +10,7 @@ import { AssistantError } from "./assistant";
 import { createConversationIds } from "./conversation-ids";
 import { assistantFor, createChatService } from "./service";
 import { conversationSize } from "./transcripts";
+import { ENDPOINTS } from "../../../shared/api";
 
 /**
  * A small body: 20 messages of 1,000 characters fit in well under 32 KiB of ordinary text; the
@@ -32,7 +33,7 @@ export function chatController(deps: AppDeps) {
   const conversationIds = createConversationIds(() => loadIpHashSecret(config.ipHashSecret, config.dataDir));
 
   return new Elysia({ name: "chat" }).use(requestContext(config)).post(
-    "/api/chat",
+    ENDPOINTS.chat.path,
     async ({ request, ip, server }) => {
       try {
         // Bun closes a connection idle for 10 s; a model may think longer than that before its

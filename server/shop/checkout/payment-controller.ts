@@ -12,6 +12,7 @@ import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { ProviderError } from "./provider";
 import { createCheckoutSession } from "./service";
+import { ENDPOINTS } from "../../../shared/api";
 
 export const PAYMENT_MAX_BODY_BYTES = 1024;
 /** Each call opens a checkout at the provider: a visitor needs a few, a script gets cut off. */
@@ -25,7 +26,7 @@ export function paymentController(deps: AppDeps) {
   const limiter = createRateLimiter(deps.rateLimits, { name: "payment", ...PAYMENT_RATE_LIMIT });
 
   return new Elysia({ name: "checkout-payment" }).use(requestContext(config)).post(
-    "/api/payment",
+    ENDPOINTS.payment.path,
     async ({ request, ip }) => {
       const isForm = isFormPost(request);
       let locale: Locale = DEFAULT_LOCALE;

@@ -13,6 +13,7 @@ import { HttpError, jsonError, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { recordedConsent } from "./fulfilment";
 import type { TestSession } from "./test-provider";
+import { ENDPOINTS } from "../../../shared/api";
 
 export const TEST_FORM_MAX_BODY_BYTES = 8 * 1024;
 
@@ -52,14 +53,14 @@ export function testCheckoutController(deps: AppDeps) {
 
   return new Elysia({ name: "checkout-test" })
     .use(requestContext(config))
-    .get("/checkout/test/:id", async ({ request, params }) => {
+    .get(ENDPOINTS.testCheckout.path, async ({ request, params }) => {
       const id = v.safeParse(TestSessionId, params.id);
       const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
       if (session === null) return notFound(request);
       return testPage(request, session, session.status === "expired" ? 410 : 200);
     })
     .post(
-      "/checkout/test/:id",
+      ENDPOINTS.testCheckout.path,
       async ({ request, params }) => {
         const id = v.safeParse(TestSessionId, params.id);
         const session = checkout !== null && id.success ? await checkout.session(id.output) : null;

@@ -7,6 +7,7 @@ import { requestContext } from "../../platform/http/context";
 import { deliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
 import { WebhookPayloadError, WebhookSignatureError } from "./provider";
+import { ENDPOINTS } from "../../../shared/api";
 
 /** Stripe's events for one Checkout Session are a few KB; this leaves a wide margin. */
 export const WEBHOOK_MAX_BODY_BYTES = 512 * 1024;
@@ -16,7 +17,7 @@ export function webhookController(deps: AppDeps) {
   const { config, log, now } = deps;
 
   return new Elysia({ name: "checkout-webhook" }).use(requestContext(config)).post(
-    "/api/stripe/webhook",
+    ENDPOINTS.stripeWebhook.path,
     async ({ request }) => {
       if (config.stripe === undefined) return Response.json({ error: "Stripe is not configured" }, { status: 404 });
       let reading;
