@@ -1,4 +1,4 @@
-// Offline assistant (issue 13, "Measured"): share of questions answered right, judged by the fact
+// Offline assistant: share of questions answered right, judged by the fact
 // each answer must carry (test/chat/questions/judge.ts), on the tuning set and on the held-out set
 // written before tuning; per language and per intent; "yes" answers to "no" questions; answer time.
 // Run: ./node_modules/.bin/bun bench/chat-offline.ts [--verbose]

@@ -9,7 +9,7 @@ import {
 } from "../../shared/schemas/chat";
 import { CHAT } from "../../shared/api";
 
-// The browser side of POST /api/chat (spec 7.2, issue 5): asks for server-sent events so the reply
+// The browser side of POST /api/chat asks for server-sent events so the reply
 // shows as it is produced, and still understands a plain JSON answer.
 
 /**

@@ -7,7 +7,7 @@ import { Icon } from "./icons";
 import { showToast } from "./toast";
 import { LEADS } from "../../shared/api";
 
-// The free-demo form (issue 3), in two places: the exit popup and a section at the end of the
+// The free-demo form, in two places: the exit popup and a section at the end of the
 // landing page. Both are real forms posting to /api/leads, so the section works without JavaScript;
 // with it, the same schema as the server checks the address first and the post is sent as JSON.
 
@@ -23,8 +23,8 @@ export const LEAD_SUBMIT_TEXT = [
 ] as const;
 
 /**
- * Submits the form's address, at most one request at a time, and reports the outcome as the spec's
- * error catalogue says (section 8). `onSent` runs after the server has stored the address.
+ * Submits the form's address, at most one request at a time, and reports the outcome with the
+ * translated message for each failure (invalid address, too many requests, anything else). `onSent` runs after the server has stored the address.
  */
 export function useLeadSubmit(onSent: (email: string) => void) {
   const { t, locale } = useText(LEAD_SUBMIT_TEXT);

@@ -13,7 +13,7 @@ export type Navigate = (url: string) => void;
 const defaultNavigate: Navigate = (url) => window.location.assign(url);
 
 /**
- * The pay button (spec 4 "Payment", 7.3, 8) and the consent box above it (issue 12). A plain form
+ * The pay button and the consent box above it (docs/checkout.md). A plain form
  * post to /api/payment, which answers 303 to the hosted card page (or back to the payment page
  * with `?error=consent` when the box was not ticked), so paying works without JavaScript. With
  * JavaScript it asks for the URL as JSON: busy (disabled, redirecting label), then the browser goes

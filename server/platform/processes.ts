@@ -5,7 +5,7 @@ import type { AssetSnapshot } from "../site/assets";
 import type { Logger } from "./log";
 import { BytesSchema, type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
 
-// One server process per core (decision 010). The first process does everything the site has to
+// One server process per core (docs/decisions/010-static-pages-and-processes.md). The first process does everything the site has to
 // do once: migrations, the e-mail sender, the client bundle, rendering and compressing the pages.
 // It then starts the others ("workers") and hands them what it made over an IPC channel; they only
 // answer requests, on the same port (SO_REUSEPORT: the kernel spreads connections between them).

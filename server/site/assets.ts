@@ -45,7 +45,7 @@ async function makeAsset(body: Bytes, ext: string, immutable: boolean, compress:
 
 /**
  * All static files in memory, each under a content-hashed URL below /assets/. The demo video is
- * also served at /demo-video.mp4 (the spec's path), revalidated by ETag since that name never changes.
+ * also served at /demo-video.mp4 (the address the landing page names), revalidated by ETag since that name never changes.
  * Text files are compressed at the best levels, all at once on the thread pool (the executable
  * brings them compressed by the build, so it answers at once).
  */

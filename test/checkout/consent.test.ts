@@ -4,9 +4,9 @@ import { composeMail } from "../../server/shop/mail/compose";
 import { TERMS_VERSION } from "../../shared/legal";
 import { createTestSite, type TestSite } from "../support/app";
 
-// Issue 12, "Consent at checkout": no checkout (and no pending order) without the box ticked, with
+// Consent at checkout: no checkout (and no pending order) without the box ticked, with
 // and without JavaScript; with it, the order records when and which terms; the card page does not
-// ask again (trial item 5) but says what was accepted, and a checkout without a recorded consent is
+// ask again but says what was accepted, and a checkout without a recorded consent is
 // never paid; the access e-mail confirms the consent on a durable medium.
 
 let site: TestSite;

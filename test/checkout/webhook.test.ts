@@ -6,7 +6,7 @@ import { startFakeStripe, type FakeStripe } from "./fake-stripe";
 import { charge, checkoutSession, event, signed, type SessionFields } from "./stripe-events";
 
 // POST /api/stripe/webhook: signed deliveries through the real SDK's verification, and the orders
-// table after each (issue 4).
+// table after each.
 
 const SECRET = "whsec_webhook_tests";
 let fake: FakeStripe;
@@ -284,7 +284,7 @@ test("success page: paid order thanks the buyer, pending waits, unknown id is ne
   // An id this site never created is not looked up at Stripe: nobody can make the page call it.
   expect(fake.requests.filter((r) => r.path.includes("cs_nobody"))).toEqual([]);
 
-  // No order id: nothing to confirm, so no "payment successful" (issue 12).
+  // No order id: nothing to confirm, so no "payment successful".
   const none = await (await site.request("/payment-success")).text();
   expect(h1Of(none)).toBe("Vous cherchez votre commande ?");
 });

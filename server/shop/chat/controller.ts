@@ -17,13 +17,13 @@ import { ENDPOINTS } from "../../../shared/api";
  * valibot schema then checks the real limits with a clear message.
  */
 export const CHAT_MAX_BODY_BYTES = 32 * 1024;
-/** Per client address (issue 5): a burst limit, then an hourly one. */
+/** Per client address: a burst limit, then an hourly one. */
 export const CHAT_BURST = { limit: 8, windowMs: 60_000 };
 export const CHAT_HOURLY = { limit: 60, windowMs: 3_600_000 };
 
 const NO_REPLY = "No reply could be obtained from the assistant";
 
-/** POST /api/chat (spec 7.2, issue 5): `{ messages }` -> `{ message }`, or server-sent events. */
+/** POST /api/chat (docs/support.md): `{ messages }` -> `{ message }`, or server-sent events. */
 export function chatController(deps: AppDeps) {
   const { config, log, now } = deps;
   const service = createChatService({ db: deps.db, write: deps.write, log, now, assistant: assistantFor(config, now) });

@@ -10,7 +10,7 @@ import { applyInTransaction } from "./fulfilment";
 import { WebhookSignatureError, type CheckoutProvider, type CheckoutSnapshot, type OrderEvent } from "./provider";
 import { testCheckoutPath } from "../../../shared/api";
 
-// The built-in test checkout (DECISIONS.md, "Payments"; issue 4): the site plays the hosted card
+// The built-in test checkout (docs/checkout.md): without Stripe keys, the site plays the hosted card
 // page and keeps the session state a provider would keep, in test_checkout_sessions. Paying applies
 // the same `checkout.session.completed` event a Stripe webhook would, through the same fulfilment.
 

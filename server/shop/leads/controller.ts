@@ -26,7 +26,7 @@ type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
 const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
-/** POST /api/leads (spec 7.1, issue 3): JSON from the popup, or a plain form post without JavaScript. */
+/** POST /api/leads (docs/leads.md): JSON from the popup, or a plain form post without JavaScript. */
 export function leadsController(deps: AppDeps) {
   const { config, log, render, now } = deps;
   const limiter = createRateLimiter(deps.rateLimits, { name: "leads", ...LEAD_RATE_LIMIT });

@@ -5,7 +5,7 @@ import type { SocialProofResponse } from "../../../shared/schemas/social-proof";
 import { recentPurchases } from "./service";
 import { ENDPOINTS } from "../../../shared/api";
 
-/** GET /api/social-proof (issue 5): recent real paid orders for the bottom-left toast. */
+/** GET /api/social-proof (docs/decisions/004-social-proof-and-chat-grounding.md): recent real paid orders for the bottom-left toast. */
 export function socialProofController(deps: AppDeps) {
   return new Elysia({ name: "social-proof" }).use(requestContext(deps.config)).get(ENDPOINTS.socialProof.path, () => {
     const body: SocialProofResponse = { entries: recentPurchases(deps.db, deps.now(), deps.config) };
