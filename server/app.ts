@@ -19,7 +19,7 @@ import { localeOfPath, matchPath } from "../shared/routes";
 import { securityHeaders, isHttps } from "./platform/http/security";
 import { socialProofController } from "./shop/social-proof/controller";
 
-/** Builds the whole site as one Elysia app; `server/main.ts` only listens. */
+/** Builds the whole site as one Elysia app from its dependencies (made by server/wiring.ts). */
 export function createApp(deps: AppDeps) {
   const { config, log, render } = deps;
   const plainPages = plainPageAnswers(deps.staticPages, deps.config);
