@@ -1,9 +1,10 @@
 import type { Subprocess } from "bun";
 import * as v from "valibot";
 import type { AssetUrls } from "../../shared/page-data";
-import type { AssetSnapshot } from "../site/assets";
+import { AssetSchema, type AssetSnapshot } from "../site/assets";
 import type { Logger } from "./log";
-import { BytesSchema, type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
+import { type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
+import { BytesSchema } from "./bytes-schema";
 
 // One server process per core (docs/decisions/010-static-pages-and-processes.md). The first process does everything the site has to
 // do once: migrations, the e-mail sender, the client bundle, rendering and compressing the pages.
@@ -31,19 +32,7 @@ const StartMessage = v.object({
   port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
   assets: v.object({
     urls: UrlsSchema,
-    files: v.array(
-      v.tuple([
-        v.string(),
-        v.object({
-          body: BytesSchema,
-          type: v.string(),
-          etag: v.string(),
-          immutable: v.boolean(),
-          br: v.optional(BytesSchema),
-          gzip: v.optional(BytesSchema),
-        }),
-      ]),
-    ),
+    files: v.array(v.tuple([v.string(), AssetSchema])),
   }),
   pages: PagesSchema,
 });

@@ -1,18 +1,23 @@
 import { createHash } from "node:crypto";
+import * as v from "valibot";
 import type { AssetUrls } from "../../shared/page-data";
+import { BytesSchema } from "../platform/bytes-schema";
 import { compressBest, type Bytes, type Compress } from "../platform/http/compress";
 import { type ClientFile, FONT_PLACEHOLDER } from "./client-build";
 import { PUBLIC_FILES } from "./public-files";
 
-export type Asset = {
-  body: Bytes;
-  type: string;
-  etag: string;
+/** One static file in memory; also the shape checked when a worker receives the first process's files. */
+export const AssetSchema = v.object({
+  body: BytesSchema,
+  type: v.string(),
+  /** The identity bytes' ETag; each compressed body has its own (pages/static.ts: assetEtag). */
+  etag: v.string(),
   /** Content-hashed URL: cache for a year, never revalidate. */
-  immutable: boolean;
-  br?: Bytes;
-  gzip?: Bytes;
-};
+  immutable: v.boolean(),
+  br: v.optional(BytesSchema),
+  gzip: v.optional(BytesSchema),
+});
+export type Asset = v.InferOutput<typeof AssetSchema>;
 
 export type AssetStore = { urls: AssetUrls; get(pathname: string): Asset | undefined; entries(): [string, Asset][] };
 

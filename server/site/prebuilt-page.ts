@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { Bytes } from "../platform/http/compress";
+import type { BytesSchema } from "../platform/bytes-schema";
 
 /**
  * A page that depends only on its view and language, as the build or another process made it. One
@@ -21,9 +21,6 @@ export const prebuiltPageSchema = <Body extends v.GenericSchema>(body: Body) =>
 
 /** The bytes of a page: the HTML and its two compressed encodings. */
 export const PAGE_BODIES = ["html", "br", "gzip"] as const;
-
-/** Bytes in memory, checked when they arrive from another process. */
-export const BytesSchema = v.custom<Bytes>((x) => x instanceof Uint8Array && x.buffer instanceof ArrayBuffer, "bytes");
 
 export type PrebuiltPage = v.InferOutput<ReturnType<typeof prebuiltPageSchema<typeof BytesSchema>>>;
 
