@@ -5,7 +5,7 @@
 // --verbose lists the tuning questions answered wrong. Held-out misses are never listed one by one:
 // reading them would be tuning on them.
 import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
-import { testConfig } from "../server/platform/config";
+import { testConfig } from "../test/support/config";
 import { LOCALES, type Locale } from "../shared/locales";
 import { HELD_OUT } from "../test/chat/questions/held-out";
 import { INTENTS, createJudge, type ChatQuestion, type Intent } from "../test/chat/questions/judge";

@@ -6,7 +6,7 @@
 import { $ } from "bun";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildClient } from "../server/site/assets";
+import { buildClient } from "../server/site/client-build";
 
 const root = join(import.meta.dir, "..");
 const dist = join(root, "dist");

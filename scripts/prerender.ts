@@ -5,11 +5,13 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAssetStore } from "../server/site/assets";
-import { ConfigError, loadConfig } from "../server/platform/config";
+import { loadConfig } from "../server/platform/config";
+import { ConfigError } from "../server/platform/config-error";
 import { compressBest, contentHash, type Compressed } from "../server/platform/http/compress";
 import { createLogger } from "../server/platform/log";
 import { staticPageRefs } from "../server/site/pages/controller";
-import { createStaticPages, type PrebuiltPage } from "../server/site/pages/static-pages";
+import { createStaticPages } from "../server/site/pages/static-pages";
+import type { PrebuiltPage } from "../server/site/prebuilt-page";
 import { encodePrebuilt } from "../server/site/prebuilt";
 import { createDocumentRenderer } from "../server/site/render";
 

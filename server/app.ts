@@ -5,7 +5,7 @@ import type { AppDeps } from "./deps";
 import { isBusyError } from "../db/writer";
 import { accessLog } from "./platform/http/access-log";
 import { busyAnswer, isFormPost } from "./platform/http/busy";
-import { GET_ONLY_API, POST_ONLY_API } from "./platform/http/api-paths";
+import { methodNotAllowed } from "./platform/http/api-paths";
 import { clientAbortLog } from "./platform/http/client-abort";
 import { requestContext } from "./platform/http/context";
 import { hostGuard } from "./platform/http/host";
@@ -19,7 +19,7 @@ import { localeOfPath, matchPath } from "../shared/routes";
 import { securityHeaders, isHttps } from "./platform/http/security";
 import { socialProofController } from "./shop/social-proof/controller";
 
-/** Builds the whole site as one Elysia app; `server/main.ts` only listens. */
+/** Builds the whole site as one Elysia app from its dependencies (made by server/wiring.ts). */
 export function createApp(deps: AppDeps) {
   const { config, log, render } = deps;
   const plainPages = plainPageAnswers(deps.staticPages, deps.config);
@@ -30,7 +30,8 @@ export function createApp(deps: AppDeps) {
     serve: serveOptions(log),
   })
     // First: one access-log line and an x-request-id for every answer, whoever gives it. The pages
-    // without a query, most of the traffic, are answered from memory without Elysia (decision 010).
+    // without a query, most of the traffic, are answered from memory without Elysia
+    // (docs/decisions/010-static-pages-and-processes.md).
     .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request)))
     // Before everything else: a request with an unusable Host has no URL to route by.
     .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
@@ -43,12 +44,8 @@ export function createApp(deps: AppDeps) {
       const headers = { ...securityHeaders(isHttps(request, config.trustProxy)), "cache-control": "no-store" };
       const api = path.startsWith("/api/");
       if (code === "NOT_FOUND") {
-        if (POST_ONLY_API.has(path))
-          return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { ...headers, allow: "POST" } });
-        if (path === "/unsubscribe")
-          return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET, POST" } });
-        if (GET_ONLY_API.has(path))
-          return Response.json({ error: "Method not allowed: use GET" }, { status: 405, headers: { ...headers, allow: "GET" } });
+        const wrongMethod = methodNotAllowed(path, request.method, headers);
+        if (wrongMethod !== null) return wrongMethod;
         if (api) return Response.json({ error: "Not found" }, { status: 404, headers });
         // A page that exists, asked with another method than GET; otherwise a plain 404.
         if (matchPath(path) !== null || deps.assets.get(path) !== undefined) {

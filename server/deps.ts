@@ -4,11 +4,12 @@ import type { AssetStore } from "./site/assets";
 import type { Config } from "./platform/config";
 import type { RateLimitStore } from "./platform/http/rate-limit-store";
 import type { Logger } from "./platform/log";
+import type { Checkout } from "./shop/checkout/providers";
 import type { MailSender } from "./shop/mail/sender";
 import type { StaticPages } from "./site/pages/static-pages";
 import type { Renderer } from "./site/render";
 
-/** What every feature controller gets from the app: no globals, so tests build their own. */
+/** What every feature controller gets from the app: no globals; made by server/wiring.ts, for tests too. */
 export type AppDeps = {
   config: Config;
   /** For reads; never blocked by another connection's write lock (WAL). */
@@ -28,6 +29,8 @@ export type AppDeps = {
   mailer: Pick<MailSender, "wake">;
   /** The rate limiters' counters, shared by every process on the data folder. */
   rateLimits: RateLimitStore;
+  /** The payment provider this site uses, and what the success page remembers of its lookups. */
+  checkout: Checkout;
   /** The clock, replaceable in tests. */
   now: () => Date;
 };

@@ -7,6 +7,13 @@ import { formatCount, formatMoney } from "./price";
 // output differs between runtimes) and so that only this public subset of configuration leaves the
 // server.
 
+/** A review on the landing page (its text is testimonial1..4 in locales/*.json). */
+export type Testimonial = { name: string; city: string; rating: 5; initials: string };
+
+/** A row of the comparison table, amounts in minor units (cents) over one, twelve and sixty months. */
+export type ComparisonRow = { name: string; monthly: number | null; yearly: number | null; fiveYears: number; highlight?: boolean };
+
+/** The owner's content as configuration holds it (server/platform/config.ts): one type for both sides. */
 export type SiteContent = {
   name: string;
   supportEmail: string;
@@ -14,8 +21,8 @@ export type SiteContent = {
   originalPriceMinor: number;
   currency: string;
   claimedUsers: number;
-  testimonials: { name: string; city: string; rating: number; initials: string }[];
-  comparison: { name: string; monthly: number | null; yearly: number | null; fiveYears: number; highlight?: boolean }[];
+  testimonials: Testimonial[];
+  comparison: ComparisonRow[];
   /** When the early-bird offer ends; null: no offer. */
   offerEndsAt: Date | null;
 };
@@ -58,7 +65,7 @@ export function factsKey(site: Pick<SiteContent, "offerEndsAt">, now: Date): str
 }
 
 /**
- * The largest five-year saving against the comparison rows (DECISIONS.md: computed, not claimed),
+ * The largest five-year saving against the comparison rows (computed, never claimed: docs/product.md),
  * rounded down to whole units since the text says "up to".
  */
 export function maxSavingMinor(site: SiteContent): number {

@@ -3,6 +3,7 @@ import type { IslandProps } from "../../shared/page-data";
 import { checkLeadEmail, EMAIL_ISSUE_KEYS, emailIssueKey } from "../../shared/schemas/leads";
 import { useText } from "../i18n";
 import { Icon } from "./icons";
+import { ACCESS_RESEND } from "../../shared/api";
 
 // "Lost your access e-mail?" (POST /api/access/resend): on the access page, the success page and in
 // the FAQ answer about delivery. A real form, so it works without JavaScript (the server answers a
@@ -47,7 +48,7 @@ export function AccessForm({ posted }: IslandProps["access-form"]) {
     setSubmitting(true);
     setFieldError(null);
     try {
-      const response = await fetch("/api/access/resend", {
+      const response = await fetch(ACCESS_RESEND.path, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({ email: checked.email, locale }),
@@ -72,7 +73,7 @@ export function AccessForm({ posted }: IslandProps["access-form"]) {
             ? t("access.error")
             : null;
   return (
-    <form ref={formRef} method="post" action="/api/access/resend" className="access-form" onSubmit={submit} aria-busy={submitting}>
+    <form ref={formRef} method="post" action={ACCESS_RESEND.path} className="access-form" onSubmit={submit} aria-busy={submitting}>
       <input type="hidden" name="locale" value={locale} />
       <label htmlFor={`${id}-email`} className="lead-form__label">
         {t("access.label")}

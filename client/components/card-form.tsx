@@ -6,6 +6,7 @@ import { useText } from "../i18n";
 import { applyFormat, CARD_INPUT_MAX, EXPIRY_INPUT_MAX, formatExpiryInput, groupCardNumber } from "./card-input";
 import { Icon } from "./icons";
 import { LinkedText } from "./linked-text";
+import { testCheckoutPath } from "../../shared/api";
 
 type Errors = TestCheckoutView["errors"];
 const FIELD_ORDER: CardField[] = ["email", "name", "city", "card", "expiry", "cvc"];
@@ -118,14 +119,7 @@ export function CardForm({ view }: IslandProps["card-form"]) {
   };
 
   return (
-    <form
-      ref={formRef}
-      method="post"
-      action={`/checkout/test/${session.id}`}
-      className="test-checkout__form"
-      onSubmit={onSubmit}
-      noValidate
-    >
+    <form ref={formRef} method="post" action={testCheckoutPath(session.id)} className="test-checkout__form" onSubmit={onSubmit} noValidate>
       <div aria-live="assertive">
         {errors.form !== undefined ? (
           <p ref={alertRef} className="form-error" role="alert" tabIndex={-1} data-testid="checkout-error">

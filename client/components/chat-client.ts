@@ -7,8 +7,9 @@ import {
   type ChatReply,
   type ChatRequestInput,
 } from "../../shared/schemas/chat";
+import { CHAT } from "../../shared/api";
 
-// The browser side of POST /api/chat: asks for server-sent events so the reply
+// The browser side of POST /api/chat asks for server-sent events so the reply
 // shows as it is produced, and still understands a plain JSON answer.
 
 /**
@@ -52,7 +53,7 @@ export async function sendChat(
 ): Promise<ChatReply> {
   // Same schema as the endpoint: never send what it would refuse.
   if (!v.is(ChatRequestSchema, payload)) throw new ChatFailure("invalid message");
-  const response = await fetch("/api/chat", {
+  const response = await fetch(CHAT.path, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "text/event-stream, application/json" },
     body: JSON.stringify(payload),

@@ -5,10 +5,11 @@ import { useText } from "../i18n";
 import { markExitPopupShown } from "./exit-popup-memory";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
+import { LEADS } from "../../shared/api";
 
-// The free-demo form, in two places: the exit popup and a section at the end of the landing page.
-// Both are real forms posting to /api/leads, so the section works without JavaScript; with it, the
-// same schema as the server checks the address first and the post is sent as JSON.
+// The free-demo form, in two places: the exit popup and a section at the end of the
+// landing page. Both are real forms posting to /api/leads, so the section works without JavaScript;
+// with it, the same schema as the server checks the address first and the post is sent as JSON.
 
 type LeadState = { submitting: boolean; fieldError: string | null };
 
@@ -22,15 +23,14 @@ export const LEAD_SUBMIT_TEXT = [
 ] as const;
 
 /**
- * Submits the form's address, at most one request at a time, and reports the outcome with the error
- * messages of docs/product.md ("Validation and error messages"). `onSent` runs after the server has
- * stored the address.
+ * Submits the form's address, at most one request at a time, and reports the outcome with the
+ * translated message for each failure (invalid address, too many requests, anything else). `onSent` runs after the server has stored the address.
  */
 export function useLeadSubmit(onSent: (email: string) => void) {
   const { t, locale } = useText(LEAD_SUBMIT_TEXT);
   const [state, setState] = useState<LeadState>({ submitting: false, fieldError: null });
   const inFlight = useRef(false);
-  // English fallbacks for texts a language might lack, as listed in docs/product.md.
+  // The spec gives English fallbacks for texts a language might lack (section 8).
   const text = useCallback(
     (key: (typeof LEAD_SUBMIT_TEXT)[number], fallback: string, values?: Record<string, string>) => {
       const translated = t(key, values);
@@ -61,7 +61,7 @@ export function useLeadSubmit(onSent: (email: string) => void) {
       };
       try {
         const payload: LeadInput = { email: checked.email, source: "exit_popup", ip_hash: null, locale };
-        const response = await fetch("/api/leads", {
+        const response = await fetch(LEADS.path, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json" },
           body: JSON.stringify(payload),
@@ -141,7 +141,7 @@ export function LeadForm({
     <form
       ref={formRef}
       method="post"
-      action="/api/leads"
+      action={LEADS.path}
       className={`lead-form ${className ?? ""}`}
       onSubmit={lead.submit}
       aria-busy={lead.submitting}

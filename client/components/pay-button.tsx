@@ -6,17 +6,18 @@ import { useText } from "../i18n";
 import { ConsentBox, CONSENT_TEXT } from "./consent-box";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
+import { PAYMENT } from "../../shared/api";
 
 /** Where the browser goes; replaceable in component tests (happy-dom does not navigate). */
 export type Navigate = (url: string) => void;
 const defaultNavigate: Navigate = (url) => window.location.assign(url);
 
 /**
- * The pay button (docs/product.md, "Behaviour the pages keep") and the consent box above it. A
- * plain form post to /api/payment, which answers 303 to the hosted card page (or back to the
- * payment page with `?error=consent` when the box was not ticked), so paying works without
- * JavaScript. With JavaScript it asks for the URL as JSON: busy (disabled, redirecting label), then
- * the browser goes there; on failure back to idle with the error toast.
+ * The pay button and the consent box above it (docs/checkout.md). A plain form
+ * post to /api/payment, which answers 303 to the hosted card page (or back to the payment page
+ * with `?error=consent` when the box was not ticked), so paying works without JavaScript. With
+ * JavaScript it asks for the URL as JSON: busy (disabled, redirecting label), then the browser goes
+ * there; on failure back to idle with the error toast.
  */
 export const PAY_BUTTON_TEXT = [
   "paymentRateLimit",
@@ -63,7 +64,7 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
     }
     setBusy(true);
     try {
-      const response = await fetch("/api/payment", {
+      const response = await fetch(PAYMENT.path, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({ locale, acceptTerms: true }),
@@ -74,8 +75,7 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
           t(response.status === 429 ? "paymentRateLimit" : response.status === 422 ? "consent.required" : "paymentErrorDesc"),
         );
       const parsed = v.safeParse(PaymentResponseSchema, body);
-      // An answer without url is a failure with its own message (docs/product.md, "Validation and
-      // error messages").
+      // Spec section 8: an answer without url is a failure with its own message.
       if (!parsed.success) throw new Error(t("paymentUrlMissing"));
       navigate(parsed.output.url);
     } catch (error) {
@@ -88,7 +88,7 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
   };
 
   return (
-    <form method="post" action="/api/payment" className="pay-form" onSubmit={onSubmit} noValidate>
+    <form method="post" action={PAYMENT.path} className="pay-form" onSubmit={onSubmit} noValidate>
       <input type="hidden" name="locale" value={locale} />
       <ConsentBox
         id="accept-terms"

@@ -3,6 +3,7 @@ import type { IslandName, IslandProps } from "../../shared/page-data";
 import { EXIT_POPUP_DELAY_MS, exitPopupWasShown, markExitPopupShown } from "../components/exit-popup-memory";
 import { socialProofDismissed } from "../components/social-proof-memory";
 import { DEMO_BUTTON } from "./triggers";
+import { SOCIAL_PROOF } from "../../shared/api";
 
 /**
  * When the loader (client/entry.ts) loads and hydrates an island:
@@ -77,7 +78,7 @@ export const ISLANDS: { [N in IslandName]: IslandLoader<N> } = {
     // Most visits see no purchase to show: ask first, load the toast only for one.
     async prepare() {
       if (socialProofDismissed()) return null;
-      const feed: unknown = await fetch("/api/social-proof", { headers: { accept: "application/json" } })
+      const feed: unknown = await fetch(SOCIAL_PROOF.path, { headers: { accept: "application/json" } })
         .then((response) => (response.ok ? response.json() : null))
         .catch(() => null);
       return listsSomething(feed) ? { feed } : null;

@@ -9,7 +9,7 @@ import { useI18n } from "../i18n";
 // The legal notice, the terms of sale and the privacy policy: templates in
 // locales/*.json filled from the running site's configuration (server/site/legal.ts), so that each
 // sentence is true of this installation. A setting the owner has not given yet shows as a marked
-// placeholder; production does not start until there are none (server/platform/config.ts).
+// placeholder; production does not start until there are none (server/platform/production-readiness.ts).
 
 type IdentityField = keyof LegalIdentity;
 

@@ -1,12 +1,12 @@
 import type { Subprocess } from "bun";
 import * as v from "valibot";
 import type { AssetUrls } from "../../shared/page-data";
-import type { AssetSnapshot } from "../site/assets";
-import type { Bytes } from "./http/compress";
+import { AssetSchema, type AssetSnapshot } from "../site/assets";
 import type { Logger } from "./log";
-import type { PrebuiltPage } from "../site/pages/static-pages";
+import { type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
+import { BytesSchema } from "./bytes-schema";
 
-// One server process per core (decision 010). The first process does everything the site has to
+// One server process per core (docs/decisions/010-static-pages-and-processes.md). The first process does everything the site has to
 // do once: migrations, the e-mail sender, the client bundle, rendering and compressing the pages.
 // It then starts the others ("workers") and hands them what it made over an IPC channel; they only
 // answer requests, on the same port (SO_REUSEPORT: the kernel spreads connections between them).
@@ -22,32 +22,17 @@ export type WorkerStart = { port: number; assets: AssetSnapshot; pages: Prebuilt
 
 // The first process's messages come from the same program, but a message is still checked before
 // use: a worker started by hand from a terminal, or a newer version, must fail clearly.
-const BytesSchema = v.custom<Bytes>((x) => x instanceof Uint8Array && x.buffer instanceof ArrayBuffer, "bytes");
 const UrlsSchema = v.custom<AssetUrls>(
   (x) => typeof x === "object" && x !== null && Object.values(x).every((u) => typeof u === "string" || u === null),
   "asset URLs",
 );
-const PagesSchema = v.array(
-  v.object({ key: v.string(), dataHash: v.string(), status: v.number(), html: BytesSchema, br: BytesSchema, gzip: BytesSchema }),
-);
+const PagesSchema = v.array(prebuiltPageSchema(BytesSchema));
 const StartMessage = v.object({
   kind: v.literal("start"),
   port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
   assets: v.object({
     urls: UrlsSchema,
-    files: v.array(
-      v.tuple([
-        v.string(),
-        v.object({
-          body: BytesSchema,
-          type: v.string(),
-          etag: v.string(),
-          immutable: v.boolean(),
-          br: v.optional(BytesSchema),
-          gzip: v.optional(BytesSchema),
-        }),
-      ]),
-    ),
+    files: v.array(v.tuple([v.string(), AssetSchema])),
   }),
   pages: PagesSchema,
 });

@@ -1,24 +1,25 @@
 import { createHash } from "node:crypto";
-import { join } from "node:path";
-import type { BunPlugin } from "bun";
+import * as v from "valibot";
 import type { AssetUrls } from "../../shared/page-data";
+import { BytesSchema } from "../platform/bytes-schema";
 import { compressBest, type Bytes, type Compress } from "../platform/http/compress";
+import { type ClientFile, FONT_PLACEHOLDER } from "./client-build";
 import { PUBLIC_FILES } from "./public-files";
 
-export type Asset = {
-  body: Bytes;
-  type: string;
-  etag: string;
+/** One static file in memory; also the shape checked when a worker receives the first process's files. */
+export const AssetSchema = v.object({
+  body: BytesSchema,
+  type: v.string(),
+  /** The identity bytes' ETag; each compressed body has its own (pages/static.ts: assetEtag). */
+  etag: v.string(),
   /** Content-hashed URL: cache for a year, never revalidate. */
-  immutable: boolean;
-  br?: Bytes;
-  gzip?: Bytes;
-};
+  immutable: v.boolean(),
+  br: v.optional(BytesSchema),
+  gzip: v.optional(BytesSchema),
+});
+export type Asset = v.InferOutput<typeof AssetSchema>;
 
 export type AssetStore = { urls: AssetUrls; get(pathname: string): Asset | undefined; entries(): [string, Asset][] };
-
-/** A built client file: the bundler already put the content hash in its name. */
-export type ClientFile = { name: string; body: Bytes };
 
 const TYPES: Record<string, string> = {
   js: "text/javascript; charset=utf-8",
@@ -33,8 +34,6 @@ const TYPES: Record<string, string> = {
   map: "application/json",
 };
 const COMPRESSIBLE = new Set(["js", "css", "svg", "txt", "map"]);
-
-const FONT_PLACEHOLDER = "/fonts/inter-latin.woff2";
 
 const hashOf = (body: Uint8Array) => createHash("sha256").update(body).digest("hex").slice(0, 12);
 const extOf = (name: string) => name.slice(name.lastIndexOf(".") + 1);
@@ -51,7 +50,7 @@ async function makeAsset(body: Bytes, ext: string, immutable: boolean, compress:
 
 /**
  * All static files in memory, each under a content-hashed URL below /assets/. The demo video is
- * also served at /demo-video.mp4 (the spec's path), revalidated by ETag since that name never changes.
+ * also served at /demo-video.mp4 (the address the landing page names), revalidated by ETag since that name never changes.
  * Text files are compressed at the best levels, all at once on the thread pool (the executable
  * brings them compressed by the build, so it answers at once).
  */
@@ -120,47 +119,4 @@ export type AssetSnapshot = { urls: AssetUrls; files: [string, Asset][] };
 export function assetStoreFrom(snapshot: AssetSnapshot): AssetStore {
   const byPath = new Map(snapshot.files);
   return { urls: snapshot.urls, get: (pathname) => byPath.get(pathname), entries: () => [...byPath.entries()] };
-}
-
-const CLIENT_ENTRY = join(import.meta.dir, "..", "..", "client", "entry.ts");
-const CLIENT_STYLES = join(import.meta.dir, "..", "..", "client", "styles.css");
-
-/**
- * The browser formats texts the server has already parsed (server/site/locales.ts), so intl-messageformat
- * gets FormatJS's parser-less build of its parser module: the same syntax-tree helpers, and a
- * `parse` that throws, in place of about 12 KB (compressed) of parser.
- */
-const withoutIcuParser: BunPlugin = {
-  name: "without-icu-parser",
-  setup(build) {
-    const noParser = Bun.resolveSync("@formatjs/icu-messageformat-parser/no-parser.js", import.meta.dir);
-    build.onResolve({ filter: /^@formatjs\/icu-messageformat-parser$/ }, () => ({ path: noParser }));
-  },
-};
-
-/**
- * Bundles the browser code in memory (used when running from source; the executable embeds the
- * result): the entry (the islands' loader), and a chunk per island and per shared dependency
- * (React among them) that the loader imports when a page needs it.
- */
-export async function buildClient(): Promise<ClientFile[]> {
-  const result = await Bun.build({
-    entrypoints: [CLIENT_ENTRY, CLIENT_STYLES],
-    target: "browser",
-    format: "esm",
-    minify: true,
-    splitting: true,
-    naming: { entry: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]" },
-    define: { "process.env.NODE_ENV": JSON.stringify("production") },
-    plugins: [withoutIcuParser],
-    // Keep the font a file of its own (Bun would inline it into the CSS as a data: URL).
-    external: [FONT_PLACEHOLDER],
-    throw: false,
-  });
-  if (!result.success) {
-    throw new Error(`Client build failed:\n${result.logs.map(String).join("\n")}`);
-  }
-  return Promise.all(
-    result.outputs.map(async (out) => ({ name: out.path.replace(/^.*\//, ""), body: new Uint8Array(await out.arrayBuffer()) })),
-  );
 }

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { Bytes, Compressed } from "../platform/http/compress";
-import type { PrebuiltPage } from "./pages/static-pages";
+import { mapPageBodies, type PrebuiltPage, prebuiltPageSchema } from "./prebuilt-page";
 
 /**
  * What the build makes ahead for the executable, so that it answers its first request without
@@ -16,7 +16,7 @@ const MAGIC = "site-prebuilt-1\n";
 const Span = v.tuple([v.number(), v.number()]);
 const Index = v.object({
   compressed: v.array(v.object({ hash: v.string(), br: Span, gzip: Span })),
-  pages: v.array(v.object({ key: v.string(), dataHash: v.string(), status: v.number(), html: Span, br: Span, gzip: Span })),
+  pages: v.array(prebuiltPageSchema(Span)),
 });
 type Span = v.InferOutput<typeof Span>;
 
@@ -30,14 +30,7 @@ export function encodePrebuilt(prebuilt: Prebuilt): Uint8Array {
   };
   const index: v.InferOutput<typeof Index> = {
     compressed: [...prebuilt.compressed].map(([hash, c]) => ({ hash, br: put(c.br), gzip: put(c.gzip) })),
-    pages: prebuilt.pages.map((p) => ({
-      key: p.key,
-      dataHash: p.dataHash,
-      status: p.status,
-      html: put(p.html),
-      br: put(p.br),
-      gzip: put(p.gzip),
-    })),
+    pages: prebuilt.pages.map((p) => mapPageBodies(p, put)),
   };
   const head = new TextEncoder().encode(MAGIC + JSON.stringify(index));
   const out = new Uint8Array(4 + head.byteLength + offset);
@@ -61,13 +54,6 @@ export function decodePrebuilt(file: Bytes): Prebuilt {
   const at = ([start, length]: Span): Bytes => file.subarray(base + start, base + start + length);
   return {
     compressed: new Map(index.compressed.map((c) => [c.hash, { br: at(c.br), gzip: at(c.gzip) }])),
-    pages: index.pages.map((p) => ({
-      key: p.key,
-      dataHash: p.dataHash,
-      status: p.status,
-      html: at(p.html),
-      br: at(p.br),
-      gzip: at(p.gzip),
-    })),
+    pages: index.pages.map((p) => mapPageBodies(p, at)),
   };
 }

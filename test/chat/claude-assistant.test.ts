@@ -2,7 +2,7 @@ import { afterAll, beforeEach, expect, test } from "bun:test";
 import { AssistantError } from "../../server/shop/chat/assistant";
 import { CLAUDE_HISTORY, createClaudeAssistant } from "../../server/shop/chat/claude-assistant";
 import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
-import { testConfig } from "../../server/platform/config";
+import { testConfig } from "../support/config";
 import type { ChatMessage } from "../../shared/schemas/chat";
 import { buildSiteFacts } from "../../shared/site-facts";
 import { apiKeyOf, startFakeAnthropic } from "./fake-anthropic";

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
-import { testConfig } from "../../server/platform/config";
+import { testConfig } from "../support/config";
 import { LOCALES } from "../../shared/locales";
 import { HELD_OUT } from "./questions/held-out";
 import { createJudge, type ChatQuestion } from "./questions/judge";

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
-import { testConfig } from "../../server/platform/config";
+import { testConfig } from "../support/config";
 import { LOCALES } from "../../shared/locales";
 import { buildSiteFacts } from "../../shared/site-facts";
 import { saysYes } from "./questions/judge";

@@ -1,14 +1,13 @@
 import { afterEach, expect, test } from "bun:test";
 import { mailOutbox, orders, testCheckoutSessions } from "../../db/schema";
-import { testCheckoutFor } from "../../server/shop/checkout/providers";
 import { composeMail } from "../../server/shop/mail/compose";
 import { TERMS_VERSION } from "../../shared/legal";
 import { createTestSite, type TestSite } from "../support/app";
 
-// Consent at checkout: no checkout (and no pending order) without the box ticked, with and without
-// JavaScript; with it, the order records when and which terms; the card page does not ask again
-// (the buyer is asked once) but says what was accepted, and a checkout without a recorded consent
-// is never paid; the access e-mail confirms the consent on a durable medium.
+// Consent at checkout: no checkout (and no pending order) without the box ticked, with
+// and without JavaScript; with it, the order records when and which terms; the card page does not
+// ask again but says what was accepted, and a checkout without a recorded consent is
+// never paid; the access e-mail confirms the consent on a durable medium.
 
 let site: TestSite;
 afterEach(() => site?.close());
@@ -123,7 +122,7 @@ test("the test card page does not ask for the consent again: it says what was ac
 test("a test checkout without a consent recorded for it (its order could not be written) is never paid: its page sends the buyer back to the payment page", async () => {
   site = await createTestSite({ now: () => NOW });
   // The provider's half of a start whose pending order (with the consent) was never recorded.
-  const checkout = testCheckoutFor({ config: site.config, db: site.db, write: site.write, now: () => NOW });
+  const checkout = site.checkout.testCheckout;
   if (checkout === null) throw new Error("no test checkout");
   const created = await checkout.createCheckout({
     locale: "es",

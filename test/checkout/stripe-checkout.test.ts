@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { orders } from "../../db/schema";
-import { useStripeConnection } from "../../server/shop/checkout/providers";
 import { STRIPE_API_VERSION } from "../../server/shop/checkout/stripe-provider";
 import { TERMS_VERSION } from "../../shared/legal";
 import { LOCALES } from "../../shared/locales";
@@ -29,8 +28,7 @@ afterEach(() => {
 });
 
 async function stripeSite(env: Record<string, string> = {}) {
-  const site = await createTestSite({ env: { ...STRIPE_ENV, ...env } });
-  useStripeConnection(site.config, fake.connection);
+  const site = await createTestSite({ env: { ...STRIPE_ENV, ...env }, stripeConnection: fake.connection });
   sites.push(site);
   return site;
 }

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { orders, processedEvents } from "../../db/schema";
-import { useStripeConnection } from "../../server/shop/checkout/providers";
 import { createTestSite, type TestSite } from "../support/app";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
 import { charge, checkoutSession, event, signed, type SessionFields } from "./stripe-events";
@@ -21,8 +20,7 @@ afterEach(() => site?.close());
 
 async function stripeSite(now?: () => Date) {
   const env = { STRIPE_SECRET_KEY: "sk_test_webhooks", STRIPE_WEBHOOK_SECRET: SECRET, PUBLIC_BASE_URL: "https://shop.example" };
-  site = await createTestSite(now ? { env, now } : { env });
-  useStripeConnection(site.config, fake.connection);
+  site = await createTestSite(now ? { env, now, stripeConnection: fake.connection } : { env, stripeConnection: fake.connection });
   return site;
 }
 

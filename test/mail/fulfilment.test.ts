@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { licenses, mailOutbox, orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
-import { useStripeConnection } from "../../server/shop/checkout/providers";
 import { LICENSE_ALPHABET } from "../../shared/license-key";
 import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { formatMoney } from "../../shared/price";
@@ -37,6 +36,7 @@ async function shop(env: Record<string, string> = {}) {
   site = await createTestSite({
     env: { OWNER_EMAIL: OWNER, PUBLIC_BASE_URL: "https://shop.example", ...env },
     transport: createSmtpTransport(smtp.url),
+    stripeConnection: fake.connection,
   });
   return site;
 }
@@ -201,7 +201,6 @@ test("without OWNER_EMAIL the owner gets nothing, the buyer still gets the acces
 test("Stripe: a paid checkout.session.completed sends the access e-mail; charge.refunded disables the key and sends the refund notice", async () => {
   const secret = "whsec_fulfilment";
   const s = await shop({ STRIPE_SECRET_KEY: "sk_test_fulfilment", STRIPE_WEBHOOK_SECRET: secret });
-  useStripeConnection(s.config, fake.connection);
   const deliver = (body: unknown) => deliverSigned(s, body, secret);
   const completed = event("checkout.session.completed", checkoutSession({ id: "cs_mail_1", email: "marie@example.com", locale: "en" }));
   expect((await deliver(completed)).status).toBe(200);
@@ -222,7 +221,6 @@ test("Stripe: a paid checkout.session.completed sends the access e-mail; charge.
 test("a refund that arrives before the payment's completion: the order is refunded, no access e-mail, a refund notice", async () => {
   const secret = "whsec_fulfilment";
   const s = await shop({ STRIPE_SECRET_KEY: "sk_test_fulfilment", STRIPE_WEBHOOK_SECRET: secret });
-  useStripeConnection(s.config, fake.connection);
   const deliver = (body: unknown) => deliverSigned(s, body, secret);
   await deliver(event("charge.refunded", charge("pi_for_cs_mail_2")));
   await deliver(event("checkout.session.completed", checkoutSession({ id: "cs_mail_2", email: "late@example.com", locale: "fr" })));

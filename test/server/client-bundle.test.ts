@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
-import { buildClient, type ClientFile } from "../../server/site/assets";
+import { buildClient, type ClientFile } from "../../server/site/client-build";
 
-// What the browser is sent (docs/decisions/009-client-weight.md): the page's one script is the
-// islands' loader, and the code of React, the forms, payment and chat comes in files of their own,
-// loaded when an island needs them. The ICU message parser is in none of them: texts arrive compiled.
+// What the browser is sent: the page's one script is the islands' loader, and the code
+// of React, the forms, payment and chat comes in files of their own, loaded when an island needs
+// them. The ICU message parser is in none of them: texts arrive compiled.
 
 const files = await buildClient();
 const text = (file: ClientFile) => new TextDecoder().decode(file.body);
@@ -14,8 +14,10 @@ const holding = (marker: string) => scripts.filter((file) => text(file).includes
 test("the page's script holds no React and no code for payment, chat or leads: those are chunks it imports when needed", () => {
   if (entry === undefined) throw new Error("no entry script");
   const code = text(entry);
-  // React's element marker, and the endpoints the forms and the chat call.
-  for (const marker of ["react.transitional.element", "/api/payment", "/api/chat", "/api/leads", "/api/access/resend"]) {
+  // React's element marker, and a text only the code of the pay button, the chat's client, the
+  // lead form and the access form holds (the endpoints' paths are data in shared/api.ts, which the
+  // page's script carries for the social-proof feed).
+  for (const marker of ["react.transitional.element", "paymentUrlMissing", "ChatFailure", "lead.unexpectedError", "access.submitting"]) {
     expect({ marker, inEntry: code.includes(marker) }).toEqual({ marker, inEntry: false });
     expect({ marker, chunks: holding(marker).length > 0 }).toEqual({ marker, chunks: true });
   }
@@ -23,7 +25,7 @@ test("the page's script holds no React and no code for payment, chat or leads: t
 });
 
 test("the chat window's code is a chunk apart from the support button's, which imports it only when the menu opens", () => {
-  const chat = holding("/api/chat");
+  const chat = holding("ChatFailure");
   const support = holding("support.emailCopiedDesc");
   expect(chat).toHaveLength(1);
   expect(support).toHaveLength(1);

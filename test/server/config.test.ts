@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../server/platform/config";
+import { loadConfig } from "../../server/platform/config";
+import { ConfigError } from "../../server/platform/config-error";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 const fails = (env: Record<string, string>) => {

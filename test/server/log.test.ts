@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { configSecrets, createLogger } from "../../server/platform/log";
-import { testConfig } from "../../server/platform/config";
+import { testConfig } from "../support/config";
 import { logEntries } from "../support/logs";
 
 const capture = (level: Parameters<typeof createLogger>[0] = "debug", secrets?: string[]) => {

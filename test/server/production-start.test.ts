@@ -3,7 +3,8 @@ import { spawnSync } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NotReadyForProductionError, loadConfig } from "../../server/platform/config";
+import { loadConfig } from "../../server/platform/config";
+import { NotReadyForProductionError } from "../../server/platform/config-error";
 import { startServer } from "../e2e/harness";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { testConfig } from "../../server/platform/config";
+import { testConfig } from "../support/config";
 import { formatMoney } from "../../shared/price";
 import { buildSiteFacts, maxSavingMinor } from "../../shared/site-facts";
 

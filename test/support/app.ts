@@ -2,28 +2,31 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb, type Db } from "../../db/client";
-import { createWriter, type Write } from "../../db/writer";
-import { createApp } from "../../server/app";
-import { buildClient, createAssetStore, type AssetStore } from "../../server/site/assets";
-import { testConfig, type Config } from "../../server/platform/config";
-import { openRateLimitStore, rateLimitDbPath } from "../../server/platform/http/rate-limit-store";
+import type { Write } from "../../db/writer";
+import type { AppDeps } from "../../server/deps";
+import type { Config } from "../../server/platform/config";
 import { createLogger, type Logger } from "../../server/platform/log";
+import type { StripeConnection } from "../../server/shop/checkout/stripe-provider";
 import { createMailSender, type MailSender } from "../../server/shop/mail/sender";
 import type { MailTransport } from "../../server/shop/mail/transport";
+import { createAssetStore, type AssetStore } from "../../server/site/assets";
+import { buildClient } from "../../server/site/client-build";
 import { withOfferEnd } from "../../server/site/offer";
-import { createStaticPages } from "../../server/site/pages/static-pages";
-import { createDocumentRenderer, createRenderer } from "../../server/site/render";
+import { type Site, wireSite, writerFor } from "../../server/wiring";
+import { testConfig } from "./config";
 
 let assetsOnce: Promise<AssetStore> | null = null;
 /** The client bundle is built once per test run and shared: it is read-only. */
 export const sharedAssets = () => (assetsOnce ??= buildClient().then(createAssetStore));
 
 export type TestSite = {
-  app: ReturnType<typeof createApp>;
+  app: Site["app"];
   db: Db;
   /** The site's writer (its own wait for another connection's lock: DB_BUSY_WAIT_MS). */
   write: Write;
   config: Config;
+  /** The site's payment provider (the test checkout's own calls, for a test that needs them). */
+  checkout: AppDeps["checkout"];
   dataDir: string;
   logs: string[];
   /** The e-mail sender, running when a transport was given (otherwise mail only queues). */
@@ -34,41 +37,56 @@ export type TestSite = {
 };
 
 /**
- * A whole site on a throwaway SQLite file in a temporary directory; with `dataDir`, on that folder
- * instead (left in place on close), as a second server process sharing a folder would be.
+ * A whole site, wired as the server wires it (server/wiring.ts), on a throwaway SQLite file in a
+ * temporary directory; with `dataDir`, on that folder instead (left in place on close), as a second
+ * server process sharing a folder would be. `stripeConnection` sends the Stripe SDK to a fake Stripe.
  */
 export async function createTestSite(
-  options: { env?: Record<string, string>; now?: () => Date; log?: Logger; transport?: MailTransport; dataDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    now?: () => Date;
+    log?: Logger;
+    transport?: MailTransport;
+    dataDir?: string;
+    stripeConnection?: StripeConnection;
+  } = {},
 ): Promise<TestSite> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "site-test-"));
   const loaded = testConfig(options.env ?? {}, dataDir);
   const db = openDb(loaded.dbPath, { synchronous: loaded.sqliteSynchronous });
-  const write = createWriter(db, { waitMs: loaded.dbBusyWaitMs });
+  const write = writerFor(db, loaded);
   const now = options.now ?? (() => new Date());
   // As at a real start: without OFFER_ENDS_AT, the offer ends two weeks after the folder's first start.
   const config = await withOfferEnd(loaded, write, now(), db);
   const logs: string[] = [];
   const log = options.log ?? createLogger("debug", (line) => logs.push(line));
-  const assets = await sharedAssets();
-  const render = createRenderer({ config, assets, log, now });
-  const staticPages = createStaticPages({ documents: createDocumentRenderer({ config, assets, now }), log, config });
   const mailer = options.transport === undefined ? null : createMailSender({ db, write, config, log, transport: options.transport, now });
   mailer?.start();
-  const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: "test-rate-limit-key" });
-  const app = createApp({ config, db, write, assets, log, render, staticPages, mailer: mailer ?? { wake: () => {} }, rateLimits, now });
+  const site = wireSite({
+    config,
+    db,
+    log,
+    assets: await sharedAssets(),
+    mailer: mailer ?? { wake: () => {} },
+    rateLimitSecret: "test-rate-limit-key",
+    now,
+    stripeConnection: options.stripeConnection,
+  });
+  const { app } = site;
   return {
     app,
     mailer,
     db,
-    write,
+    write: site.deps.write,
     config,
+    checkout: site.deps.checkout,
     dataDir,
     logs,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
     close: async () => {
       await mailer?.stop();
       db.$client.close();
-      rateLimits.close();
+      site.close();
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };

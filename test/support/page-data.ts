@@ -1,4 +1,4 @@
-import { testConfig } from "../../server/platform/config";
+import { testConfig } from "./config";
 import { COMPILED } from "../../server/site/locales";
 import { siteValues } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";

@@ -1,14 +1,13 @@
-/** The API paths that only take POST: any other method gets 405 with `Allow: POST`. */
-export const POST_ONLY_API: ReadonlySet<string> = new Set([
-  "/api/leads",
-  "/api/payment",
-  "/api/chat",
-  "/api/stripe/webhook",
-  "/api/licenses/verify",
-  "/api/licenses/activate",
-  "/api/licenses/deactivate",
-  "/api/access/resend",
-]);
+import { type Endpoint, endpointAt } from "../../../shared/api";
 
-/** The API paths that only take GET: any other method gets 405 with `Allow: GET`. */
-export const GET_ONLY_API: ReadonlySet<string> = new Set(["/api/social-proof"]);
+/**
+ * The answer to a method an endpoint does not take (shared/api.ts lists each one's methods): 405
+ * with `Allow`; null when the path is no endpoint or takes this method.
+ */
+export function methodNotAllowed(path: string, method: string, headers: Record<string, string> = {}): Response | null {
+  const endpoint: Endpoint | undefined = endpointAt(path);
+  if (endpoint === undefined || endpoint.methods.some((m) => m === method)) return null;
+  const [only] = endpoint.methods;
+  const error = endpoint.methods.length === 1 ? `Method not allowed: use ${only}` : "Method not allowed";
+  return Response.json({ error }, { status: 405, headers: { ...headers, allow: endpoint.methods.join(", ") } });
+}

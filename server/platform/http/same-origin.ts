@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { endpointAt, LICENSE_API_PREFIX } from "../../../shared/api";
 import type { Config } from "../config";
 import { isHttps, securityHeaders } from "./security";
 import type { Logger } from "../log";
@@ -10,7 +11,7 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
  * Stripe webhook (signed), one-click unsubscribe (RFC 8058: mail providers post it) and the licence
  * API (the desktop app).
  */
-const isExempt = (path: string) => path === "/api/stripe/webhook" || path === "/unsubscribe" || path.startsWith("/api/licenses/");
+const isExempt = (path: string) => endpointAt(path)?.from === "anywhere" || path.startsWith(LICENSE_API_PREFIX);
 
 /**
  * Whether a browser sent this request from another site's page. Sec-Fetch-Site is the browser's own

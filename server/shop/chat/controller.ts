@@ -10,19 +10,20 @@ import { AssistantError } from "./assistant";
 import { createConversationIds } from "./conversation-ids";
 import { assistantFor, createChatService } from "./service";
 import { conversationSize } from "./transcripts";
+import { ENDPOINTS } from "../../../shared/api";
 
 /**
  * A small body: 20 messages of 1,000 characters fit in well under 32 KiB of ordinary text; the
  * valibot schema then checks the real limits with a clear message.
  */
 export const CHAT_MAX_BODY_BYTES = 32 * 1024;
-/** Per client address (issue 5): a burst limit, then an hourly one. */
+/** Per client address: a burst limit, then an hourly one. */
 export const CHAT_BURST = { limit: 8, windowMs: 60_000 };
 export const CHAT_HOURLY = { limit: 60, windowMs: 3_600_000 };
 
 const NO_REPLY = "No reply could be obtained from the assistant";
 
-/** POST /api/chat (spec 7.2, issue 5): `{ messages }` -> `{ message }`, or server-sent events. */
+/** POST /api/chat (docs/support.md): `{ messages }` -> `{ message }`, or server-sent events. */
 export function chatController(deps: AppDeps) {
   const { config, log, now } = deps;
   const service = createChatService({ db: deps.db, write: deps.write, log, now, assistant: assistantFor(config, now) });
@@ -32,7 +33,7 @@ export function chatController(deps: AppDeps) {
   const conversationIds = createConversationIds(() => loadIpHashSecret(config.ipHashSecret, config.dataDir));
 
   return new Elysia({ name: "chat" }).use(requestContext(config)).post(
-    "/api/chat",
+    ENDPOINTS.chat.path,
     async ({ request, ip, server }) => {
       try {
         // Bun closes a connection idle for 10 s; a model may think longer than that before its

@@ -1,7 +1,8 @@
 import type { Locale } from "../../../shared/locales";
 
-// The one seam between the checkout feature and a card-payment provider (issue 4, "Providers";
-// STYLE.md: the real SDK in one implementation, the embedded default in another).
+// The one seam between the checkout feature and a card-payment provider: Stripe's real SDK in one
+// implementation (stripe-provider.ts), the built-in test checkout in another (test-provider.ts), so
+// that the rest of the checkout never knows which one it talks to.
 
 export type ProviderName = "stripe" | "test";
 
@@ -20,7 +21,7 @@ export type CheckoutRequest = {
   consent: Consent;
 };
 
-/** What the buyer agreed to on the payment page before the checkout was created (issue 12). */
+/** What the buyer agreed to on the payment page before the checkout was created (withdrawal right waived for immediate delivery: docs/checkout.md). */
 export type Consent = { acceptedAt: Date; termsVersion: string };
 
 export type CreatedCheckout = { id: string; url: string };
@@ -29,7 +30,7 @@ export type CreatedCheckout = { id: string; url: string };
 export type CheckoutSnapshot = {
   id: string;
   status: "open" | "complete" | "expired";
-  /** Only "paid" makes an order paid (issue 4). */
+  /** Only "paid" makes an order paid: never a visitor reaching the success page. */
   paymentStatus: "paid" | "unpaid" | "no_payment_required";
   amount: number | null;
   currency: string | null;

@@ -6,42 +6,34 @@ import { COMPILED } from "../../site/locales";
 import { deliverySettings } from "./delivery";
 import type { CheckoutProvider } from "./provider";
 import { createStripeProvider, type StripeConnection } from "./stripe-provider";
+import { createLookupThrottle, type LookupThrottle } from "./success-order";
 import { createTestProvider, type TestCheckout } from "./test-provider";
 
-// One provider per running site, chosen by configuration (issue 4): Stripe when its keys are set,
-// otherwise the built-in test checkout. Keyed by the config object so that every test site gets its
-// own, and so that tests can hand the Stripe SDK a loopback host without a process-wide setting.
+/** The site's checkout, made once by the wiring (server/wiring.ts) and handed to the controllers in AppDeps. */
+export type Checkout = {
+  /** Stripe when its keys are set, otherwise the built-in test checkout. */
+  provider: CheckoutProvider;
+  /** The test checkout when it is the provider; null in Stripe mode (its pages are then 404). */
+  testCheckout: TestCheckout | null;
+  /** How often the success page may ask the provider about one checkout. */
+  lookups: LookupThrottle;
+};
 
-const providers = new WeakMap<Config, CheckoutProvider>();
-const connections = new WeakMap<Config, StripeConnection>();
-
-/** Tests only: where this site's Stripe SDK sends its requests (a fake Stripe API on 127.0.0.1). */
-export function useStripeConnection(config: Config, connection: StripeConnection): void {
-  connections.set(config, connection);
-  providers.delete(config);
-}
-
-export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "write" | "now">): CheckoutProvider {
-  let provider = providers.get(deps.config);
-  if (provider === undefined) {
-    const { config } = deps;
-    provider =
-      config.stripe !== undefined
-        ? createStripeProvider(
-            config.stripe,
-            { baseUrl: config.publicBaseUrl, productName: textFor(config, "orderProduct") },
-            connections.get(config),
-          )
-        : createTestProvider(deps.db, deps.write, deps.now, deliverySettings(config));
-    providers.set(config, provider);
-  }
-  return provider;
-}
-
-/** The test checkout when it is the site's provider; null in Stripe mode (its pages are then 404). */
-export function testCheckoutFor(deps: Pick<AppDeps, "config" | "db" | "write" | "now">): TestCheckout | null {
-  const provider = checkoutProviderFor(deps);
-  return isTestCheckout(provider) ? provider : null;
+/**
+ * Chooses the provider from the configuration. `stripeConnection` says where the Stripe SDK sends
+ * its requests: Stripe's API by default; tests give a fake Stripe API on 127.0.0.1.
+ */
+export function createCheckout(deps: Pick<AppDeps, "config" | "db" | "write" | "now">, stripeConnection?: StripeConnection): Checkout {
+  const { config } = deps;
+  const provider =
+    config.stripe !== undefined
+      ? createStripeProvider(
+          config.stripe,
+          { baseUrl: config.publicBaseUrl, productName: textFor(config, "orderProduct") },
+          stripeConnection,
+        )
+      : createTestProvider(deps.db, deps.write, deps.now, deliverySettings(config));
+  return { provider, testCheckout: isTestCheckout(provider) ? provider : null, lookups: createLookupThrottle() };
 }
 
 const isTestCheckout = (provider: CheckoutProvider): provider is TestCheckout => provider.name === "test" && "pay" in provider;

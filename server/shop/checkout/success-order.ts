@@ -2,12 +2,10 @@ import { and, eq } from "drizzle-orm";
 import type { SuccessOrder } from "../../../shared/page-data";
 import { mailOutbox, orders } from "../../../db/schema";
 import { isBusyError } from "../../../db/writer";
-import type { Config } from "../../platform/config";
 import type { AppDeps } from "../../deps";
 import { deliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
 import { isSettled } from "./provider";
-import { checkoutProviderFor } from "./providers";
 
 /**
  * At most one provider lookup per checkout in this interval. The pending page reloads every 4 s;
@@ -21,27 +19,33 @@ const MAX_TRACKED_LOOKUPS = 1000;
  * (and reloads itself 4 s later): the visitor sees an answer at once rather than a slow page.
  */
 const LOOKUP_WRITE_WAIT_MS = 1000;
-const lastLookups = new WeakMap<Config, Map<string, number>>();
+/** Remembers when each checkout was last looked up at the provider (kept in AppDeps, one per site). */
+export type LookupThrottle = {
+  /** true when `checkoutId` may be looked up now (and records it); false inside the interval. */
+  mayLookUp(checkoutId: string, now: number): boolean;
+};
 
-/** true when `checkoutId` may be looked up now (and records it); false inside the interval. */
-function mayLookUp(config: Config, checkoutId: string, now: number): boolean {
-  let seen = lastLookups.get(config);
-  if (seen === undefined) lastLookups.set(config, (seen = new Map()));
-  const last = seen.get(checkoutId);
-  if (last !== undefined && now - last < LOOKUP_INTERVAL_MS && now >= last) return false;
-  if (seen.size >= MAX_TRACKED_LOOKUPS) {
-    for (const [id, at] of seen) if (now - at >= LOOKUP_INTERVAL_MS) seen.delete(id);
-    // Still full of lookups from the last few seconds: forget them rather than grow.
-    if (seen.size >= MAX_TRACKED_LOOKUPS) seen.clear();
-  }
-  seen.set(checkoutId, now);
-  return true;
+export function createLookupThrottle(): LookupThrottle {
+  const seen = new Map<string, number>();
+  return {
+    mayLookUp(checkoutId, now) {
+      const last = seen.get(checkoutId);
+      if (last !== undefined && now - last < LOOKUP_INTERVAL_MS && now >= last) return false;
+      if (seen.size >= MAX_TRACKED_LOOKUPS) {
+        for (const [id, at] of seen) if (now - at >= LOOKUP_INTERVAL_MS) seen.delete(id);
+        // Still full of lookups from the last few seconds: forget them rather than grow.
+        if (seen.size >= MAX_TRACKED_LOOKUPS) seen.clear();
+      }
+      seen.set(checkoutId, now);
+      return true;
+    },
+  };
 }
 
 /**
- * What the success page shows for `?session_id=` (issue 4): the orders table first, the provider
- * second. Reaching this page never marks anything paid by itself (DECISIONS.md, "Payments"); a
- * provider lookup that says "paid" goes through fulfilment like a webhook, once.
+ * What the success page shows for `?session_id=`: the orders table first, the provider second.
+ * Reaching this page never marks anything paid by itself (only the provider says an order is paid:
+ * docs/product.md); a provider lookup that says "paid" goes through fulfilment like a webhook, once.
  */
 export async function successOrder(deps: AppDeps, sessionId: string | null): Promise<SuccessOrder> {
   if (sessionId === null) return { state: "none" };
@@ -52,8 +56,8 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
   // not know is not worth a call to the provider (and anyone could otherwise make us call it).
   if (order === undefined) return { state: "unknown" };
 
-  if (!mayLookUp(deps.config, sessionId, deps.now().getTime())) return { state: "pending" };
-  const provider = checkoutProviderFor(deps);
+  if (!deps.checkout.lookups.mayLookUp(sessionId, deps.now().getTime())) return { state: "pending" };
+  const { provider } = deps.checkout;
   let snapshot;
   try {
     snapshot = await provider.lookupCheckout(sessionId);

@@ -8,8 +8,9 @@ import { TEST_CARDS, type TestCard } from "../../../shared/schemas/payment";
 import type { DeliverySettings } from "./delivery";
 import { applyInTransaction } from "./fulfilment";
 import { WebhookSignatureError, type CheckoutProvider, type CheckoutSnapshot, type OrderEvent } from "./provider";
+import { testCheckoutPath } from "../../../shared/api";
 
-// The built-in test checkout (docs/product.md, "Payments"): the site plays the hosted card
+// The built-in test checkout (docs/checkout.md): without Stripe keys, the site plays the hosted card
 // page and keeps the session state a provider would keep, in test_checkout_sessions. Paying applies
 // the same `checkout.session.completed` event a Stripe webhook would, through the same fulfilment.
 
@@ -31,8 +32,6 @@ export type TestCheckout = CheckoutProvider & {
   session(id: string): Promise<TestSession | null>;
   pay(id: string, card: TestCard): Promise<PayOutcome>;
 };
-
-export const testCheckoutPath = (id: string) => `/checkout/test/${id}`;
 
 export function createTestProvider(db: Db, write: Write, now: () => Date, delivery: DeliverySettings): TestCheckout {
   const isDue = (row: TestSession) => row.status === "open" && row.expiresAt.getTime() <= now().getTime();

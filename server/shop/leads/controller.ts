@@ -10,6 +10,7 @@ import { requestContext } from "../../platform/http/context";
 import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { hashIp, loadIpHashSecret, recordLead } from "./service";
+import { ENDPOINTS } from "../../../shared/api";
 
 /** A lead body is three short fields; anything past this is not a visitor filling in a form. */
 export const LEAD_MAX_BODY_BYTES = 4 * 1024;
@@ -25,7 +26,7 @@ type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
 const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
-/** POST /api/leads (docs/product.md, "Endpoints"): JSON from the popup, or a plain form post without JavaScript. */
+/** POST /api/leads (docs/leads.md): JSON from the popup, or a plain form post without JavaScript. */
 export function leadsController(deps: AppDeps) {
   const { config, log, render, now } = deps;
   const limiter = createRateLimiter(deps.rateLimits, { name: "leads", ...LEAD_RATE_LIMIT });
@@ -34,7 +35,7 @@ export function leadsController(deps: AppDeps) {
   const ipHash = (ip: string) => hashIp((secret ??= loadIpHashSecret(config.ipHashSecret, config.dataDir)), ip);
 
   return new Elysia({ name: "leads" }).use(requestContext(config)).post(
-    "/api/leads",
+    ENDPOINTS.leads.path,
     async ({ request, ip }) => {
       const isForm = isFormPost(request);
       let locale: Locale = DEFAULT_LOCALE;

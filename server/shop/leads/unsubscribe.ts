@@ -5,6 +5,7 @@ import type { AppDeps } from "../../deps";
 import { HttpError, jsonError, readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { unsubscribeLead } from "./service";
+import { ENDPOINTS } from "../../../shared/api";
 
 /** The token of an unsubscribe link: 128 random bits in hex (leads/service.ts). */
 const Token = v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/));
@@ -24,7 +25,7 @@ export function unsubscribeController(deps: AppDeps) {
     new Elysia({ name: "unsubscribe" })
       .use(requestContext(config))
       // A write: with the database locked past the wait, the error handler (app.ts) answers 503.
-      .get("/unsubscribe", async ({ request, query }) => {
+      .get(ENDPOINTS.unsubscribe.path, async ({ request, query }) => {
         const token = tokenOf(query);
         const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;
         if (lead !== null) log.info("lead unsubscribed", { via: "link" });
@@ -37,7 +38,7 @@ export function unsubscribeController(deps: AppDeps) {
         });
       })
       .post(
-        "/unsubscribe",
+        ENDPOINTS.unsubscribe.path,
         async ({ request, query }) => {
           try {
             await readRawBody(request, UNSUBSCRIBE_MAX_BODY_BYTES);

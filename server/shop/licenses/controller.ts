@@ -13,6 +13,7 @@ import { createRateLimiter } from "../../platform/http/rate-limit";
 import { COMPILED } from "../../site/locales";
 import { createTranslator } from "../../../shared/i18n";
 import { activateLicense, deactivateLicense, resendAccess, verifyLicense } from "./service";
+import { ENDPOINTS } from "../../../shared/api";
 
 /** A licence call is a few short fields. */
 export const LICENSE_MAX_BODY_BYTES = 2 * 1024;
@@ -64,7 +65,7 @@ export function licensesController(deps: AppDeps) {
   return new Elysia({ name: "licenses" })
     .use(requestContext(config))
     .post(
-      "/api/licenses/verify",
+      ENDPOINTS.licenseVerify.path,
       ({ request, ip }) =>
         handle(request, ip, VerifyLicenseSchema, ({ key }) => {
           const found = verifyLicense(db, key, limit);
@@ -74,7 +75,7 @@ export function licensesController(deps: AppDeps) {
       { parse: "none" },
     )
     .post(
-      "/api/licenses/activate",
+      ENDPOINTS.licenseActivate.path,
       ({ request, ip }) =>
         handle(request, ip, ActivateLicenseSchema, async ({ key, instanceName }) => {
           const result = await activateLicense(write, key, instanceName, limit, now());
@@ -103,7 +104,7 @@ export function licensesController(deps: AppDeps) {
       { parse: "none" },
     )
     .post(
-      "/api/licenses/deactivate",
+      ENDPOINTS.licenseDeactivate.path,
       ({ request, ip }) =>
         handle(request, ip, DeactivateLicenseSchema, async ({ key, instanceId }) => {
           const result = await deactivateLicense(write, key, instanceId, now());
@@ -119,7 +120,7 @@ export function licensesController(deps: AppDeps) {
       { parse: "none" },
     )
     .post(
-      "/api/access/resend",
+      ENDPOINTS.accessResend.path,
       async ({ request, ip }) => {
         const isForm = isFormPost(request);
         let locale: Locale = DEFAULT_LOCALE;

@@ -3,10 +3,11 @@ import type { AppDeps } from "../../deps";
 import { requestContext } from "../../platform/http/context";
 import type { SocialProofResponse } from "../../../shared/schemas/social-proof";
 import { recentPurchases } from "./service";
+import { ENDPOINTS } from "../../../shared/api";
 
-/** GET /api/social-proof: recent real paid orders for the bottom-left toast. */
+/** GET /api/social-proof (docs/decisions/004-social-proof-and-chat-grounding.md): recent real paid orders for the bottom-left toast. */
 export function socialProofController(deps: AppDeps) {
-  return new Elysia({ name: "social-proof" }).use(requestContext(deps.config)).get("/api/social-proof", () => {
+  return new Elysia({ name: "social-proof" }).use(requestContext(deps.config)).get(ENDPOINTS.socialProof.path, () => {
     const body: SocialProofResponse = { entries: recentPurchases(deps.db, deps.now(), deps.config) };
     // Ages change every minute and a refund removes an entry: never cache.
     return Response.json(body, { headers: { "cache-control": "no-store" } });

@@ -5,7 +5,7 @@ import { LOCALES, type Locale } from "../../../shared/locales";
 import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../../../shared/routes";
 import { successOrder } from "../../shop/checkout/success-order";
 import type { AppDeps } from "../../deps";
-import { POST_ONLY_API } from "../../platform/http/api-paths";
+import { methodNotAllowed } from "../../platform/http/api-paths";
 import type { Config } from "../../platform/config";
 import { legalFacts } from "../legal";
 import { purchasesInNotice } from "../../shop/social-proof/service";
@@ -139,9 +139,7 @@ export function pagesController(deps: AppDeps) {
     .get("*", ({ request, path }) => {
       if (path.startsWith("/api/")) {
         // The API answers in JSON, also to a GET it does not serve.
-        if (POST_ONLY_API.has(path))
-          return Response.json({ error: "Method not allowed: use POST" }, { status: 405, headers: { allow: "POST" } });
-        return Response.json({ error: "Not found" }, { status: 404 });
+        return methodNotAllowed(path, request.method) ?? Response.json({ error: "Not found" }, { status: 404 });
       }
       const asset = assets.get(path);
       if (asset !== undefined) return serveAsset(request, asset);

@@ -5,6 +5,7 @@ import { compressBest, contentHash, strongEtag, type Bytes, type Compress } from
 import { noneMatchHits } from "../../platform/http/conditional";
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
+import type { PrebuiltPage } from "../prebuilt-page";
 import { errorPageHtml, htmlResponse, type DocumentRenderer } from "../render";
 import { isHttps, securityHeaders } from "../../platform/http/security";
 
@@ -21,18 +22,6 @@ export const STATIC_PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-
  * from the URL must not grow the memory without bound.
  */
 const MAX_PAGES = 512;
-
-/** A page that depends only on its view and language, as the build or another process made it. */
-export type PrebuiltPage = {
-  /** Which page: its language, status and view (see `pageKey`). */
-  key: string;
-  /** SHA-256 of the page data (JSON) it was rendered from: a page made with other settings is not used. */
-  dataHash: string;
-  status: number;
-  html: Bytes;
-  br: Bytes;
-  gzip: Bytes;
-};
 
 export type StaticPageRef = { view: View; locale: Locale; status?: number };
 

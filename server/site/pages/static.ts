@@ -1,30 +1,46 @@
 import type { Asset } from "../assets";
 import { pickEncoding } from "../../platform/http/accept-encoding";
+import { noneMatchHits } from "../../platform/http/conditional";
 
 const YEAR = 31_536_000;
 
+type Encoding = "br" | "gzip";
+
+/**
+ * Each encoding of an asset is its own representation, with its own ETag (RFC 9110 §8.8.3): a
+ * cache that kept the gzip bytes must not be told they are the brotli ones. The identity bytes keep
+ * the asset's ETag; the others add the encoding to it.
+ */
+export function assetEtag(asset: Pick<Asset, "etag">, encoding: Encoding | null): string {
+  return encoding === null ? asset.etag : `${asset.etag.slice(0, -1)}-${encoding}"`;
+}
+
+/** The encoding to send: brotli or gzip when the client takes it and the asset has it, else none. */
+function encodingFor(request: Request, asset: Asset): Encoding | null {
+  const accepted = pickEncoding(request.headers.get("accept-encoding"));
+  if (asset.br && accepted === "br") return "br";
+  if (asset.gzip && (accepted === "gzip" || (accepted === "br" && !asset.br))) return "gzip";
+  return null;
+}
+
 /** Serves one in-memory asset: ETag revalidation, precompressed bodies, and byte ranges for video. */
 export function serveAsset(request: Request, asset: Asset): Response {
+  // A Range header we cannot read is ignored (RFC 9110 §14.2): the whole file is sent. A range is
+  // always of the identity bytes.
+  const range = parseRange(request.headers.get("range"));
+  const encoding = range === null ? encodingFor(request, asset) : null;
+  const etag = assetEtag(asset, encoding);
   const headers: Record<string, string> = {
     "content-type": asset.type,
-    etag: asset.etag,
+    etag,
     "cache-control": asset.immutable ? `public, max-age=${YEAR}, immutable` : "public, max-age=3600, must-revalidate",
     "accept-ranges": "bytes",
     vary: "Accept-Encoding",
   };
-  if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
-
-  // A Range header we cannot read is ignored (RFC 9110 §14.2): the whole file is sent.
-  const range = parseRange(request.headers.get("range"));
+  if (noneMatchHits(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   if (range !== null) return rangeResponse(range, asset, headers);
-
-  const encoding = pickEncoding(request.headers.get("accept-encoding"));
-  if (asset.br && encoding === "br") {
-    return new Response(asset.br, { headers: { ...headers, "content-encoding": "br" } });
-  }
-  if (asset.gzip && (encoding === "gzip" || (encoding === "br" && !asset.br))) {
-    return new Response(asset.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
-  }
+  if (encoding === "br" && asset.br) return new Response(asset.br, { headers: { ...headers, "content-encoding": "br" } });
+  if (encoding === "gzip" && asset.gzip) return new Response(asset.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
   return new Response(asset.body, { headers });
 }
 

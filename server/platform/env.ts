@@ -1,0 +1,194 @@
+import * as v from "valibot";
+import { endOfDayIn, SELLER_TIME_ZONE } from "../../shared/offer";
+import { PLACEHOLDER_CLAIMED_USERS } from "../site/owner-content";
+
+// The environment the site reads, as one valibot schema: every variable is checked at start-up and
+// a bad value stops the server with a message that names the variable (server/platform/config.ts).
+
+const port = (fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,5}$/, "must be a whole number between 0 and 65535"),
+      v.transform(Number),
+      v.maxValue(65535, "must be a whole number between 0 and 65535"),
+    ),
+    String(fallback),
+  );
+
+const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, "must be a positive whole number"),
+      v.transform(Number),
+      v.minValue(1, "must be at least 1"),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+    String(fallback),
+  );
+
+/** A price like "29.99" or "29,99" in major units, stored as minor units (cents). */
+const money = (fallback: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d{1,6}([.,]\d{1,2})?$/, "must be an amount such as 29.99"),
+      v.transform((s) => Math.round(Number(s.replace(",", ".")) * 100)),
+      v.minValue(50, "must be at least 0.50"),
+    ),
+    fallback,
+  );
+
+const bool = (fallback: boolean) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.picklist(["1", "0", "true", "false", "yes", "no", "on", "off"], "must be true or false"),
+      v.transform((s) => ["1", "true", "yes", "on"].includes(s)),
+    ),
+    String(fallback),
+  );
+
+const secret = (prefixes: string[]) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check((s) => prefixes.some((p) => s.startsWith(p)), `must start with ${prefixes.join(" or ")}`),
+    ),
+  );
+
+const url = v.pipe(
+  v.string(),
+  v.trim(),
+  v.url("must be an absolute URL such as https://example.com"),
+  v.check((s) => /^https?:\/\//.test(s), "must start with http:// or https://"),
+  v.transform((s) => s.replace(/\/+$/, "")),
+);
+
+/** Owner text shown on the legal pages (a name, an address...): one line or a few, never empty. */
+const ownerText = (max: number) =>
+  v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"), v.maxLength(max, `must be at most ${max} characters`)));
+
+/**
+ * OFFER_ENDS_AT: a day (`2026-12-31`: the offer runs through that whole day, seller's time zone)
+ * or an instant with its zone (`2026-12-31T18:00:00+01:00`).
+ */
+const offerEnd = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(
+      /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/,
+      "must be a date such as 2026-12-31 or 2026-12-31T18:00:00+01:00",
+    ),
+    v.check((s) => {
+      const day = s.slice(0, 10);
+      // Date.parse accepts 2026-02-30 (as 2 March): the day must survive the round trip.
+      return !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+    }, "must be a real calendar date such as 2026-12-31"),
+    v.transform((s) => (s.length === 10 ? endOfDayIn(SELLER_TIME_ZONE, s) : new Date(s))),
+  ),
+);
+
+const Email = v.pipe(v.string(), v.email());
+/** The address part of `Name <address>` (or the whole text when there are no angle brackets). */
+function addressOf(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from;
+}
+
+/**
+ * How long leads and chat transcripts are kept (the privacy page states it). A lead asked for one
+ * demo e-mail: a year lets the owner see who was interested and answer a late question. A chat is
+ * a support exchange: three months covers a follow-up and the 7-day guarantee many times over.
+ */
+export const DEFAULT_RETENTION_DAYS = { leads: 365, chats: 90 } as const;
+
+export const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "must be development, production or test"), "development"),
+  PORT: port(3000),
+  HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "0.0.0.0"),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "./data"),
+  PUBLIC_BASE_URL: v.optional(url),
+  TRUST_PROXY: bool(false),
+  LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error", "silent"], "must be debug, info, warn, error or silent"), "info"),
+  WORKERS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, "must be a whole number from 1 to 64"),
+      v.transform(Number),
+      v.minValue(1, "must be at least 1 (1: one process)"),
+      v.maxValue(64, "must be at most 64"),
+    ),
+  ),
+
+  SITE_NAME: v.optional(
+    v.pipe(v.string(), v.trim(), v.minLength(1, "must not be empty"), v.maxLength(60, "must be at most 60 characters")),
+    "Lifetime Stream",
+  ),
+  SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address")), "support@example.com"),
+  PRICE: money("29.99"),
+  ORIGINAL_PRICE: money("99"),
+  CURRENCY: v.optional(
+    v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, "must be a three-letter currency code such as EUR")),
+    "EUR",
+  ),
+  CLAIMED_USERS: positiveInt(PLACEHOLDER_CLAIMED_USERS),
+
+  SQLITE_SYNCHRONOUS: v.optional(v.picklist(["NORMAL", "FULL"], "must be NORMAL or FULL"), "FULL"),
+  DB_BUSY_WAIT_MS: positiveInt(5000, 60000),
+  IP_HASH_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
+
+  STRIPE_SECRET_KEY: secret(["sk_", "rk_"]),
+  STRIPE_WEBHOOK_SECRET: secret(["whsec_"]),
+  STRIPE_PRICE_ID: v.optional(v.pipe(v.string(), v.trim(), v.startsWith("price_", "must start with price_"))),
+  STRIPE_PROMOTION_CODES: bool(false),
+  STRIPE_AUTOMATIC_TAX: bool(false),
+  ALLOW_TEST_CHECKOUT: bool(false),
+
+  ANTHROPIC_API_KEY: v.optional(v.pipe(v.string(), v.trim(), v.minLength(10, "must be an API key"))),
+  ANTHROPIC_MODEL: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "claude-haiku-4-5"),
+  ANTHROPIC_MAX_TOKENS: positiveInt(600, 4096),
+  ANTHROPIC_TIMEOUT_MS: positiveInt(20000, 120000),
+  ANTHROPIC_BASE_URL: v.optional(url),
+
+  SMTP_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.url("must be a URL such as smtp://user:pass@mail.example.com:587"),
+      v.check((s) => /^smtps?:\/\//.test(s), "must start with smtp:// or smtps://"),
+      v.check((s) => URL.canParse(s) && new URL(s).hostname !== "", "must name the mail server: smtp://mail.example.com:587"),
+    ),
+  ),
+  MAIL_FROM: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check((s) => v.is(Email, addressOf(s)), "must be an e-mail address, optionally with a name: Shop <shop@example.com>"),
+    ),
+  ),
+  OWNER_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address"))),
+  LICENSE_ACTIVATION_LIMIT: positiveInt(5, 1000),
+
+  // Seller identity and legal pages. Optional here; production refuses to start without the
+  // required ones (server/platform/production-readiness.ts), development shows a marked placeholder.
+  SELLER_NAME: ownerText(120),
+  SELLER_ADDRESS: ownerText(300),
+  SELLER_REGISTRATION: ownerText(200),
+  SELLER_VAT_ID: ownerText(40),
+  SELLER_PHONE: ownerText(40),
+  PUBLICATION_DIRECTOR: ownerText(120),
+  HOSTING_PROVIDER: ownerText(300),
+  MEDIATOR_NAME: ownerText(200),
+  MEDIATOR_URL: v.optional(url),
+  OFFER_ENDS_AT: offerEnd,
+  LEAD_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.leads, 3650),
+  CHAT_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.chats, 3650),
+});
+
+export type Env = v.InferOutput<typeof EnvSchema>;

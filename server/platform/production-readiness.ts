@@ -1,0 +1,79 @@
+import type { Config } from "./config";
+import type { ConfigProblem } from "./config-error";
+import type { Env } from "./env";
+import { PLACEHOLDER_CLAIMED_USERS, PLACEHOLDER_TESTIMONIALS } from "../site/owner-content";
+
+// What a site taking real money must have set before it starts (problems: refused), and the owner
+// content still at its placeholder values (warnings: allowed, one log line each).
+
+/** Domains reserved for examples (RFC 2606): an address there never reaches anyone. */
+const EXAMPLE_DOMAIN = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$/i;
+const LOCAL_HOST = /^(localhost|.*\.localhost|127(\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])$/i;
+
+/**
+ * Everything a production site needs and this environment lacks. A shop that takes real
+ * money must say who sells (legal notice, terms of sale), name the consumer mediator (French
+ * consumer code L612-1), be reachable by its buyers and link to its real address.
+ */
+export function productionProblems(env: Env): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const missing = (variable: string, what: string) => problems.push({ variable, detail: `is not set: ${what}` });
+  if (env.STRIPE_SECRET_KEY === undefined && !env.ALLOW_TEST_CHECKOUT) {
+    problems.push({
+      variable: "STRIPE_SECRET_KEY",
+      detail: "is required in production; set ALLOW_TEST_CHECKOUT=true to run the built-in test checkout instead",
+    });
+  }
+  if (env.STRIPE_SECRET_KEY !== undefined && /^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY)) {
+    // A test-mode key takes no money: a production site with it would "sell" for free.
+    problems.push({
+      variable: "STRIPE_SECRET_KEY",
+      detail: "is a test-mode key (sk_test_…) but NODE_ENV is production: use the live key (sk_live_…)",
+    });
+  }
+  if (env.STRIPE_SECRET_KEY !== undefined && env.SMTP_URL === undefined) {
+    // Real buyers are promised their licence key by e-mail; .eml files in a folder would never reach them.
+    problems.push({ variable: "SMTP_URL", detail: "is required in production with Stripe (buyers receive their access by e-mail)" });
+  }
+  // Canonical links, e-mails' links and Stripe's return address are built from it.
+  if (env.PUBLIC_BASE_URL === undefined)
+    missing("PUBLIC_BASE_URL", "the site's public address, such as https://shop.example.fr (links, e-mails, payment return)");
+  else if (LOCAL_HOST.test(new URL(env.PUBLIC_BASE_URL).hostname)) {
+    problems.push({
+      variable: "PUBLIC_BASE_URL",
+      detail: `points at this machine (${env.PUBLIC_BASE_URL}): set the site's public address, such as https://shop.example.fr`,
+    });
+  }
+  if (EXAMPLE_DOMAIN.test(env.SUPPORT_EMAIL.split("@")[1] ?? "")) {
+    problems.push({
+      variable: "SUPPORT_EMAIL",
+      detail: `is an example address (${env.SUPPORT_EMAIL}) that no one reads: set the address buyers write to`,
+    });
+  }
+  if (env.SELLER_NAME === undefined) missing("SELLER_NAME", "the seller's legal name (legal notice, terms of sale)");
+  if (env.SELLER_ADDRESS === undefined) missing("SELLER_ADDRESS", "the seller's postal address");
+  if (env.SELLER_REGISTRATION === undefined) missing("SELLER_REGISTRATION", "the company register number (RCS, SIREN...)");
+  if (env.HOSTING_PROVIDER === undefined) missing("HOSTING_PROVIDER", "the host's name, address and phone number (legal notice)");
+  if (env.MEDIATOR_NAME === undefined) missing("MEDIATOR_NAME", "the consumer mediator buyers may turn to (terms of sale)");
+  if (env.MEDIATOR_URL === undefined) missing("MEDIATOR_URL", "the consumer mediator's website");
+  return problems;
+}
+
+/**
+ * Owner content still at the specification's placeholder values: allowed, but each gets one log
+ * line at production start-up (presenting invented reviews or user counts as real is unlawful).
+ */
+export function startupWarnings(config: Config): string[] {
+  if (config.env !== "production") return [];
+  const warnings: string[] = [];
+  const placeholder = config.site.testimonials.filter((t) => PLACEHOLDER_TESTIMONIALS.some((p) => p.name === t.name && p.city === t.city));
+  if (placeholder.length > 0) {
+    warnings.push(
+      `The landing page shows ${placeholder.length} placeholder testimonial(s) from the specification (${placeholder.map((t) => t.name).join(", ")}): replace them with real customers' reviews (server/site/owner-content.ts, testimonial1..4 in locales/*.json).`,
+    );
+  }
+  if (config.site.claimedUsers === PLACEHOLDER_CLAIMED_USERS) {
+    warnings.push(`CLAIMED_USERS is the specification's placeholder (${PLACEHOLDER_CLAIMED_USERS}): set your real number of active users.`);
+  }
+  return warnings;
+}

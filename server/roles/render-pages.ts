@@ -1,0 +1,29 @@
+import type { Compress } from "../platform/http/compress";
+import type { Config } from "../platform/config";
+import { configSecrets, createLogger } from "../platform/log";
+import { receiveRenderRequest, RENDER_COMMAND, sendRenderedPages, whenFirstProcessGone } from "../platform/processes";
+import { assetStoreFrom } from "../site/assets";
+import { withOfferEnd } from "../site/offer";
+import { staticPageRefs } from "../site/pages/controller";
+import { createStaticPages } from "../site/pages/static-pages";
+import { createDocumentRenderer } from "../site/render";
+import { writerFor } from "../wiring";
+import { dbOrExit, type Embedded } from "./start-up";
+
+/**
+ * The page renderer: renders and compresses the pages the same for every visitor, with the first
+ * process's configuration and client files, hands them over and is stopped. It reads the database
+ * (the offer's end) and writes nothing.
+ */
+export async function renderForFirstProcess(loaded: Config, embedded: Embedded | undefined, compress: Compress): Promise<void> {
+  const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded), fields: { process: RENDER_COMMAND } });
+  whenFirstProcessGone(() => process.exit(0));
+  const urls = await receiveRenderRequest();
+  const db = dbOrExit(loaded);
+  const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
+  db.$client.close();
+  const documents = createDocumentRenderer({ config, assets: assetStoreFrom({ urls, files: [] }), now: () => new Date() });
+  const staticPages = createStaticPages({ documents, log, config, prebuilt: embedded?.prebuilt?.pages ?? [], compress });
+  await staticPages.warm(staticPageRefs(config));
+  sendRenderedPages(staticPages.finished());
+}

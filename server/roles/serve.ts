@@ -1,0 +1,102 @@
+import { isBusyError } from "../../db/writer";
+import type { Config } from "../platform/config";
+import type { Compress } from "../platform/http/compress";
+import { listenShared } from "../platform/http/listen";
+import { configSecrets, createLogger } from "../platform/log";
+import { renderPagesApart, startWorkers } from "../platform/processes";
+import { startupWarnings } from "../platform/production-readiness";
+import { loadIpHashSecret } from "../shop/leads/service";
+import { createMailSender } from "../shop/mail/sender";
+import { createFileTransport, createSmtpTransport } from "../shop/mail/transport";
+import { startRetention } from "../shop/privacy/retention";
+import { buildClient } from "../site/client-build";
+import { createAssetStore } from "../site/assets";
+import { withOfferEnd } from "../site/offer";
+import { staticPageRefs } from "../site/pages/controller";
+import { wireSite, writerFor } from "../wiring";
+import { dbOrExit, type Embedded } from "./start-up";
+
+/**
+ * The first (or only) server process: migrates the database, runs the e-mail sender and the
+ * retention sweep, builds the client files, listens, starts the other processes and hands them
+ * the pages it had rendered.
+ */
+export async function serve(loaded: Config, embedded: Embedded | undefined, self: string[], compress: Compress): Promise<void> {
+  const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded) });
+  for (const warning of startupWarnings(loaded)) log.warn(warning);
+  // Migrations run here, before any worker opens the database.
+  const db = dbOrExit(loaded);
+  const now = () => new Date();
+  // The default early-bird end is read from (or, on the first start, written to) the database.
+  const config = await withOfferEnd(loaded, writerFor(db, loaded), now(), db).catch((error: unknown) => {
+    // Only the very first start writes here (the offer's start date); later ones only read it.
+    if (!isBusyError(error)) throw error;
+    console.error(
+      `The database ${loaded.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and this first start must record its date: start again once it is finished.`,
+    );
+    process.exit(1);
+  });
+  const retention = await startRetention({ write: writerFor(db, config), config, log, now });
+  const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
+  const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
+  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now });
+  const site = wireSite({
+    config,
+    db,
+    log,
+    assets,
+    prebuilt: embedded?.prebuilt?.pages ?? [],
+    compress,
+    mailer,
+    rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
+    now,
+  });
+  const { staticPages } = site.deps;
+  const server = listenShared(site.app, config, config.workers > 1 ? "first" : "alone");
+  log.info(`listening on http://localhost:${server.port}`, {
+    data: config.dbPath,
+    checkout: config.stripe ? "stripe" : "test",
+    chat: config.anthropic ? "claude" : "offline",
+    mail: mailer.describe,
+    processes: config.workers,
+    offerEndsAt: config.site.offerEndsAt?.toISOString() ?? null,
+  });
+  mailer.start();
+  // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
+  if (process.stderr.isTTY)
+    process.stderr.write(
+      `\n  ${config.site.name} is running: open http://localhost:${server.port}  (Ctrl-C stops it; below, the server's log)\n\n`,
+    );
+  // Started now, so that they load while this process renders the pages they will be handed.
+  const workers =
+    config.workers > 1 ? startWorkers({ count: config.workers, command: self, log, onWakeMailer: () => mailer.wake() }) : null;
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    await Promise.all([site.app.stop(), workers?.stop()]);
+    retention.stop();
+    await mailer.stop();
+    db.$client.close();
+    site.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  // Every page the same for all visitors, rendered and compressed now rather than by a visitor's
+  // request. The executable brings them made at build time when its settings give the same pages;
+  // otherwise (the offer's end is only known once the site has started) a short-lived process
+  // renders them, and this one only takes them.
+  const started = performance.now();
+  const refs = staticPageRefs(config);
+  const unmade = staticPages.unmade(refs);
+  const apart = unmade === 0 ? null : await renderPagesApart({ command: self, urls: assets.urls, log });
+  if (apart !== null) staticPages.adopt(apart);
+  const made = await staticPages.warm(refs);
+  log.info("pages ready", { ...made, renderedApart: apart?.length ?? 0, ms: Math.round(performance.now() - started) });
+
+  workers?.begin({ port: server.port, assets: { urls: assets.urls, files: assets.entries() }, pages: staticPages.finished() });
+}

@@ -1,0 +1,39 @@
+import { openDb, type Db } from "../../db/client";
+import { isBusyError } from "../../db/writer";
+import type { Prebuilt } from "../site/prebuilt";
+import type { ClientFile } from "../site/client-build";
+import { loadConfig, type Config } from "../platform/config";
+import { ConfigError } from "../platform/config-error";
+
+/** What the compiled executable carries inside it (scripts/build.ts). */
+export type Embedded = { client: ClientFile[]; prebuilt: Prebuilt | null };
+
+/** The configuration, or a message naming the variable to fix and exit code 1. */
+export function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The database, opened and migrated. Start-up waits 5 s for another program's lock, and only when
+ * there are migrations to apply (an up-to-date file is only read): past that, a message rather
+ * than a stack trace.
+ */
+export function dbOrExit(config: Config): Db {
+  try {
+    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    console.error(
+      `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and its schema needs updating: start again once it is finished.`,
+    );
+    process.exit(1);
+  }
+}

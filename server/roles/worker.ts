@@ -1,0 +1,45 @@
+import type { Compress } from "../platform/http/compress";
+import { listenShared } from "../platform/http/listen";
+import type { Config } from "../platform/config";
+import { configSecrets, createLogger } from "../platform/log";
+import { receiveWorkerStart, wakeMailerOfFirstProcess, whenFirstProcessGone } from "../platform/processes";
+import { loadIpHashSecret } from "../shop/leads/service";
+import { assetStoreFrom } from "../site/assets";
+import { withOfferEnd } from "../site/offer";
+import { wireSite, writerFor } from "../wiring";
+import { dbOrExit } from "./start-up";
+
+/** A second (third…) process: serves the first process's pages and files on its port, sends no e-mail. */
+export async function serveAsWorker(loaded: Config, worker: number, compress: Compress): Promise<void> {
+  const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded), fields: { worker } });
+  const stopped = new Promise<string>((resolve) => {
+    // Ctrl-C in a terminal reaches every process of the group; the first process also sends SIGTERM.
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+    process.once("SIGINT", () => resolve("SIGINT"));
+    whenFirstProcessGone(() => resolve("first process gone"));
+  });
+  const start = await Promise.race([receiveWorkerStart(), stopped.then(() => null)]);
+  if (start === null) process.exit(0);
+
+  const db = dbOrExit(loaded);
+  // The first process recorded the first start before starting this one: this only reads it.
+  const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
+  const site = wireSite({
+    config,
+    db,
+    log,
+    assets: assetStoreFrom(start.assets),
+    prebuilt: start.pages,
+    compress,
+    mailer: { wake: wakeMailerOfFirstProcess },
+    rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
+  });
+  const server = listenShared(site.app, { ...config, port: start.port }, "join");
+  log.info("worker listening", { port: server.port, pages: start.pages.length });
+
+  log.info("worker stopping", { reason: await stopped });
+  await site.app.stop();
+  db.$client.close();
+  site.close();
+  process.exit(0);
+}

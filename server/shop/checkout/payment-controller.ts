@@ -1,0 +1,91 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { TERMS_VERSION } from "../../../shared/legal";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
+import { pathFor } from "../../../shared/routes";
+import { PaymentRequestSchema } from "../../../shared/schemas/payment";
+import { isBusyError } from "../../../db/writer";
+import type { AppDeps } from "../../deps";
+import { busyAnswer, isFormPost } from "../../platform/http/busy";
+import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { requestContext } from "../../platform/http/context";
+import { createRateLimiter } from "../../platform/http/rate-limit";
+import { ProviderError } from "./provider";
+import { createCheckoutSession } from "./service";
+import { ENDPOINTS } from "../../../shared/api";
+
+export const PAYMENT_MAX_BODY_BYTES = 1024;
+/** Each call opens a checkout at the provider: a visitor needs a few, a script gets cut off. */
+export const PAYMENT_RATE_LIMIT = { limit: 20, windowMs: 10 * 60 * 1000 } as const;
+
+const FormLocale = v.object({ locale: v.picklist(LOCALES) });
+
+/** POST /api/payment: the pay button, as JSON from the script or as a plain form post. */
+export function paymentController(deps: AppDeps) {
+  const { config, log, render, now } = deps;
+  const limiter = createRateLimiter(deps.rateLimits, { name: "payment", ...PAYMENT_RATE_LIMIT });
+
+  return new Elysia({ name: "checkout-payment" }).use(requestContext(config)).post(
+    ENDPOINTS.payment.path,
+    async ({ request, ip }) => {
+      const isForm = isFormPost(request);
+      let locale: Locale = DEFAULT_LOCALE;
+      // Without JavaScript a failure goes back to the payment page, which then shows the error
+      // (client/pages/payment.tsx reads `?error=`), instead of a page of raw JSON.
+      const backToPayment = (flag: "provider" | "invalid" | "rate-limited" | "consent") =>
+        new Response(null, { status: 303, headers: { location: `${pathFor("payment", locale)}?error=${flag}` } });
+
+      try {
+        const allowed = limiter.take(ip);
+        if (!allowed.ok) {
+          if (isForm) {
+            const small = await readBody(request, { maxBytes: PAYMENT_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null);
+            const parsed = v.safeParse(FormLocale, small?.value);
+            if (parsed.success) locale = parsed.output.locale;
+          }
+          throw new HttpError(429, `Rate limit exceeded: too many payment attempts, try again in ${allowed.retryAfterSeconds} s`, {
+            "retry-after": String(allowed.retryAfterSeconds),
+          });
+        }
+        const body = await readBody(request, { maxBytes: PAYMENT_MAX_BODY_BYTES });
+        const payment = parseWith(PaymentRequestSchema, body.value);
+        locale = payment.locale;
+        // No checkout, and no pending order, without the buyer's consent.
+        if (!payment.acceptTerms) {
+          if (isForm) return backToPayment("consent");
+          return Response.json(
+            {
+              error: "Tick the box to accept the terms of sale and ask for immediate access (acceptTerms: true)",
+              code: "consent-required",
+            },
+            { status: 422 },
+          );
+        }
+        const { provider } = deps.checkout;
+        const checkout = await createCheckoutSession(deps, provider, locale, { acceptedAt: now(), termsVersion: TERMS_VERSION });
+        log.info("checkout created", { provider: provider.name, checkout: checkout.id, locale });
+        if (isForm) return new Response(null, { status: 303, headers: { location: checkout.url } });
+        return Response.json({ url: checkout.url });
+      } catch (error) {
+        if (error instanceof HttpError) {
+          if (isForm) return backToPayment(error.status === 429 ? "rate-limited" : "invalid");
+          return jsonError(error);
+        }
+        if (error instanceof ProviderError) {
+          log.error("checkout creation failed", { requestId: error.requestId, error: error.message, detail: error.detail });
+          if (isForm) return backToPayment("provider");
+          return Response.json({ error: "The payment provider is unavailable, please try again in a moment" }, { status: 502 });
+        }
+        if (isBusyError(error)) {
+          // The pending order could not be recorded: the visitor is not sent to pay.
+          log.warn("checkout not started: database busy", { error: error instanceof Error ? error.message : String(error) });
+          return busyAnswer(render, request, { page: isForm, locale }, error);
+        }
+        log.error("checkout creation failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        if (isForm) return backToPayment("provider");
+        return Response.json({ error: "Could not start the payment, please try again" }, { status: 503 });
+      }
+    },
+    { parse: "none" },
+  );
+}

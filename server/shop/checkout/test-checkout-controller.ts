@@ -1,0 +1,120 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import type { TestCheckoutView } from "../../../shared/page-data";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
+import { formatMoney } from "../../../shared/price";
+import { pathFor } from "../../../shared/routes";
+import { checkTestCard } from "../../../shared/schemas/payment";
+import { isBusyError } from "../../../db/writer";
+import type { AppDeps } from "../../deps";
+import { purchasesInNotice } from "../social-proof/service";
+import { busyRetryAfter } from "../../platform/http/busy";
+import { HttpError, jsonError, readBody } from "../../platform/http/body";
+import { requestContext } from "../../platform/http/context";
+import { recordedConsent } from "./fulfilment";
+import type { TestSession } from "./test-provider";
+import { ENDPOINTS } from "../../../shared/api";
+
+export const TEST_FORM_MAX_BODY_BYTES = 8 * 1024;
+
+const TestSessionId = v.pipe(v.string(), v.regex(/^cs_test_[A-Za-z0-9]{1,64}$/));
+
+/** GET and POST /checkout/test/:id: the built-in test checkout's card page (404 in Stripe mode). */
+export function testCheckoutController(deps: AppDeps) {
+  const { config, log, render, staticPages, now } = deps;
+  const checkout = deps.checkout.testCheckout;
+
+  const notFound = (request: Request) => staticPages.respond(request, { page: "not-found" }, DEFAULT_LOCALE, 404);
+
+  const testPage = async (
+    request: Request,
+    session: TestSession,
+    status: number,
+    extra: Pick<TestCheckoutView, "values" | "errors"> = { values: { email: "", name: "", city: "" }, errors: {} },
+  ) => {
+    const locale: Locale = isLocale(session.locale) ? session.locale : DEFAULT_LOCALE;
+    const view: TestCheckoutView = {
+      page: "test-checkout",
+      session: {
+        id: session.id,
+        amount: formatMoney(session.amount, session.currency, locale),
+        status: session.status,
+        cancelUrl: session.cancelUrl,
+        successUrl: session.successUrl,
+        paymentPath: pathFor("payment", locale),
+        consented: recordedConsent(deps.db, session.id) !== null,
+      },
+      purchaseNotice: purchasesInNotice(config),
+      ...extra,
+    };
+    // The buyer's name and e-mail may be in it: rendered per request, so no cache (nor the back button) keeps a copy.
+    return render({ view, locale, status, acceptEncoding: request.headers.get("accept-encoding") });
+  };
+
+  return new Elysia({ name: "checkout-test" })
+    .use(requestContext(config))
+    .get(ENDPOINTS.testCheckout.path, async ({ request, params }) => {
+      const id = v.safeParse(TestSessionId, params.id);
+      const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
+      if (session === null) return notFound(request);
+      return testPage(request, session, session.status === "expired" ? 410 : 200);
+    })
+    .post(
+      ENDPOINTS.testCheckout.path,
+      async ({ request, params }) => {
+        const id = v.safeParse(TestSessionId, params.id);
+        const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
+        if (checkout === null || session === null) return notFound(request);
+
+        let form: Record<string, unknown> = {};
+        try {
+          const body = await readBody(request, { maxBytes: TEST_FORM_MAX_BODY_BYTES, accept: ["form"] });
+          if (typeof body.value === "object" && body.value !== null) form = { ...body.value };
+        } catch (error) {
+          if (error instanceof HttpError) return jsonError(error);
+          throw error;
+        }
+        const text = (key: string) => (typeof form[key] === "string" ? String(form[key]).slice(0, 255) : "");
+        // The card number is never echoed back into the page.
+        const values = { email: text("email"), name: text("name"), city: text("city") };
+
+        if (session.status === "complete") return seeOther(session.successUrl);
+        if (session.status === "expired") return testPage(request, session, 410, { values, errors: {} });
+        // The card page does not ask for the consent: a checkout without the one given on the
+        // payment page (its order could not be recorded) is never paid. Consent is never withdrawn
+        // from an order, so checking it before paying is enough.
+        if (recordedConsent(deps.db, session.id) === null) return testPage(request, session, 409, { values, errors: {} });
+        const checked = checkTestCard(form, now());
+        if (!checked.ok) return testPage(request, session, 422, { values, errors: checked.errors });
+
+        let outcome;
+        try {
+          outcome = await checkout.pay(session.id, checked.card);
+        } catch (error) {
+          if (!isBusyError(error)) throw error;
+          // Nothing was paid or written: the card page again, filled in, saying to retry shortly.
+          log.warn("test checkout not paid: database busy", { checkout: session.id });
+          const page = await testPage(request, session, 503, { values, errors: { form: "checkout.busy" } });
+          page.headers.set("retry-after", busyRetryAfter(error));
+          return page;
+        }
+        switch (outcome.kind) {
+          case "paid":
+            log.info("test checkout paid", { checkout: session.id });
+            deps.mailer.wake();
+            return seeOther(outcome.successUrl);
+          case "already-paid":
+            return seeOther(outcome.successUrl);
+          case "declined":
+            return testPage(request, session, 402, { values, errors: { card: "checkout.declined", form: "checkout.declined" } });
+          case "expired":
+            return testPage(request, { ...session, status: "expired" }, 410, { values, errors: {} });
+          case "not-found":
+            return notFound(request);
+        }
+      },
+      { parse: "none" },
+    );
+}
+
+const seeOther = (location: string) => new Response(null, { status: 303, headers: { location } });

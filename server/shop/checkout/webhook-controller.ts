@@ -1,0 +1,59 @@
+import { Elysia } from "elysia";
+import { isBusyError } from "../../../db/writer";
+import type { AppDeps } from "../../deps";
+import { busyJson } from "../../platform/http/busy";
+import { HttpError, jsonError, readRawBody } from "../../platform/http/body";
+import { requestContext } from "../../platform/http/context";
+import { deliverySettings } from "./delivery";
+import { applyOrderEvent } from "./fulfilment";
+import { WebhookPayloadError, WebhookSignatureError } from "./provider";
+import { ENDPOINTS } from "../../../shared/api";
+
+/** Stripe's events for one Checkout Session are a few KB; this leaves a wide margin. */
+export const WEBHOOK_MAX_BODY_BYTES = 512 * 1024;
+
+/** POST /api/stripe/webhook: Stripe's events, applied to the orders once each (404 without Stripe). */
+export function webhookController(deps: AppDeps) {
+  const { config, log, now } = deps;
+
+  return new Elysia({ name: "checkout-webhook" }).use(requestContext(config)).post(
+    ENDPOINTS.stripeWebhook.path,
+    async ({ request }) => {
+      if (config.stripe === undefined) return Response.json({ error: "Stripe is not configured" }, { status: 404 });
+      let reading;
+      try {
+        // The signature covers the exact bytes Stripe sent: the body is read raw, never re-serialised.
+        const raw = await readRawBody(request, WEBHOOK_MAX_BODY_BYTES);
+        reading = await deps.checkout.provider.readWebhook(raw, request.headers.get("stripe-signature"));
+      } catch (error) {
+        if (error instanceof HttpError) return jsonError(error);
+        if (error instanceof WebhookSignatureError) {
+          log.warn("webhook refused", { reason: error.message });
+          return Response.json({ error: `Invalid signature: ${error.message}` }, { status: 400 });
+        }
+        if (error instanceof WebhookPayloadError) {
+          log.warn("webhook refused", { reason: error.message });
+          return Response.json({ error: `Malformed event: ${error.message}` }, { status: 400 });
+        }
+        throw error;
+      }
+      if (reading.kind === "ignored") return Response.json({ received: true, ignored: reading.type });
+      try {
+        const result = await applyOrderEvent(deps.write, reading.event, now(), deliverySettings(config));
+        deps.mailer.wake();
+        log.info("webhook applied", { event: reading.event.eventId, type: reading.event.type, ...result });
+        return Response.json({ received: true, duplicate: result.outcome === "duplicate" });
+      } catch (error) {
+        if (isBusyError(error)) {
+          // Stripe delivers the event again later; nothing of it was written.
+          log.warn("webhook not applied: database busy", { event: reading.event.eventId });
+          return busyJson(error);
+        }
+        // Not acknowledged, so Stripe delivers it again later; nothing was half-written (one transaction).
+        log.error("webhook not applied", { event: reading.event.eventId, error: error instanceof Error ? error.message : String(error) });
+        return Response.json({ error: "Could not record the event, retry later" }, { status: 503 });
+      }
+    },
+    { parse: "none" },
+  );
+}

@@ -1,0 +1,30 @@
+import type { ComparisonRow, Testimonial } from "../../shared/site-facts";
+
+// Owner content that is code rather than a setting: the reviews and the comparison rows of the
+// landing page (their texts are in locales/*.json). The defaults are the specification's values;
+// production start-up warns while they are shown (server/platform/production-readiness.ts).
+
+/** The specification's "more than 2,847 active users": a placeholder until the owner sets CLAIMED_USERS. */
+export const PLACEHOLDER_CLAIMED_USERS = 2847;
+
+/**
+ * The specification's invented reviews. Kept as the reference the production start-up compares
+ * with (it warns while any of them is shown): replace TESTIMONIALS below, not this list.
+ */
+export const PLACEHOLDER_TESTIMONIALS: readonly Testimonial[] = [
+  { name: "Sophie M.", city: "Lyon", rating: 5, initials: "SM" },
+  { name: "Thomas B.", city: "Bordeaux", rating: 5, initials: "TB" },
+  { name: "Julie R.", city: "Bruxelles", rating: 5, initials: "JR" },
+  { name: "Marc D.", city: "Montréal", rating: 5, initials: "MD" },
+];
+/** The reviews the landing page shows: put real customers' here (their texts are testimonial1..4 in the locales). */
+export const TESTIMONIALS: Testimonial[] = [...PLACEHOLDER_TESTIMONIALS];
+
+/** The comparison table: two usual subscriptions against the site's one-time price. */
+export function comparisonRows(name: string, priceMinor: number): ComparisonRow[] {
+  return [
+    { name: "Netflix + Disney+", monthly: 2500, yearly: 30000, fiveYears: 150000 },
+    { name: "IPTV", monthly: 1500, yearly: 18000, fiveYears: 90000 },
+    { name, monthly: null, yearly: null, fiveYears: priceMinor, highlight: true },
+  ];
+}

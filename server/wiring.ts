@@ -1,0 +1,58 @@
+import type { Db } from "../db/client";
+import { createWriter } from "../db/writer";
+import { createApp } from "./app";
+import type { AppDeps } from "./deps";
+import type { Config } from "./platform/config";
+import type { Compress } from "./platform/http/compress";
+import { openRateLimitStore, rateLimitDbPath } from "./platform/http/rate-limit-store";
+import type { Logger } from "./platform/log";
+import { createCheckout } from "./shop/checkout/providers";
+import type { StripeConnection } from "./shop/checkout/stripe-provider";
+import type { AssetStore } from "./site/assets";
+import type { PrebuiltPage } from "./site/prebuilt-page";
+import { createStaticPages } from "./site/pages/static-pages";
+import { createDocumentRenderer, createRenderer } from "./site/render";
+
+/** What a process brings to the site: its configuration, database, files and e-mail sender. */
+export type SiteParts = {
+  config: Config;
+  db: Db;
+  log: Logger;
+  assets: AssetStore;
+  mailer: AppDeps["mailer"];
+  /** Keys the rate limiters' counters of client addresses (server/shop/leads/service.ts: loadIpHashSecret). */
+  rateLimitSecret: string;
+  now?: () => Date;
+  /** Pages made ahead (the build's, the first process's): used when their page data matches. */
+  prebuilt?: readonly PrebuiltPage[];
+  compress?: Compress;
+  /** Where the Stripe SDK sends its requests: Stripe's API unless given (tests give a fake one on loopback). */
+  stripeConnection?: StripeConnection;
+};
+
+export type Site = {
+  app: ReturnType<typeof createApp>;
+  deps: AppDeps;
+  /** Closes what the wiring opened (the rate limiters' store); the database and mailer are the caller's. */
+  close(): void;
+};
+
+/** Writes wait for another connection's lock at most DB_BUSY_WAIT_MS (db/writer.ts); the writer keeps no state. */
+export const writerFor = (db: Db, config: Config) => createWriter(db, { waitMs: config.dbBusyWaitMs });
+
+/**
+ * The whole site wired from its parts: every dependency the controllers get (AppDeps) and the app
+ * built on them. The server's processes and the tests all build their site here.
+ */
+export function wireSite(parts: SiteParts): Site {
+  const { config, db, log, assets, mailer } = parts;
+  const now = parts.now ?? (() => new Date());
+  const write = writerFor(db, config);
+  const documents = createDocumentRenderer({ config, assets, now });
+  const staticPages = createStaticPages({ documents, log, config, prebuilt: parts.prebuilt, compress: parts.compress });
+  const render = createRenderer({ config, assets, log, now });
+  const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: parts.rateLimitSecret });
+  const checkout = createCheckout({ config, db, write, now }, parts.stripeConnection);
+  const deps: AppDeps = { config, db, write, assets, log, render, staticPages, mailer, rateLimits, checkout, now };
+  return { app: createApp(deps), deps, close: () => rateLimits.close() };
+}

@@ -1,0 +1,59 @@
+// The site's endpoints other than its pages (pages are in shared/routes.ts): one typed table read
+// by the client's scripts, the forms' actions, the server's controllers and its method and origin
+// checks.
+
+type Method = "GET" | "POST";
+
+export type Endpoint = {
+  path: string;
+  /** The methods it takes: any other gets 405 with an Allow header listing these. */
+  methods: readonly Method[];
+  /**
+   * "page": called by the site's own pages, so a browser's cross-site request is refused.
+   * "anywhere": called by programs that prove themselves otherwise (Stripe signs its webhook, mail
+   * providers post one-click unsubscribe under RFC 8058, the desktop app calls the licence API).
+   */
+  from: "page" | "anywhere";
+};
+
+/** Everything under it is the desktop app's licence API. */
+export const LICENSE_API_PREFIX = "/api/licenses/";
+
+// Each endpoint is a constant of its own, so that a browser script takes only those it calls (the
+// bundler leaves the others out); ENDPOINTS gathers them for the server.
+export const LEADS = { path: "/api/leads", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+export const PAYMENT = { path: "/api/payment", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+export const CHAT = { path: "/api/chat", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+export const ACCESS_RESEND = { path: "/api/access/resend", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+export const SOCIAL_PROOF = { path: "/api/social-proof", methods: ["GET"], from: "page" } as const satisfies Endpoint;
+export const STRIPE_WEBHOOK = { path: "/api/stripe/webhook", methods: ["POST"], from: "anywhere" } as const satisfies Endpoint;
+export const LICENSE_VERIFY = { path: `${LICENSE_API_PREFIX}verify`, methods: ["POST"], from: "anywhere" } as const satisfies Endpoint;
+export const LICENSE_ACTIVATE = { path: `${LICENSE_API_PREFIX}activate`, methods: ["POST"], from: "anywhere" } as const satisfies Endpoint;
+export const LICENSE_DEACTIVATE = {
+  path: `${LICENSE_API_PREFIX}deactivate`,
+  methods: ["POST"],
+  from: "anywhere",
+} as const satisfies Endpoint;
+export const UNSUBSCRIBE = { path: "/unsubscribe", methods: ["GET", "POST"], from: "anywhere" } as const satisfies Endpoint;
+/** The built-in test checkout's card page (its id in the path: testCheckoutPath). */
+export const TEST_CHECKOUT = { path: "/checkout/test/:id", methods: ["GET", "POST"], from: "page" } as const satisfies Endpoint;
+
+export const ENDPOINTS = {
+  leads: LEADS,
+  payment: PAYMENT,
+  chat: CHAT,
+  accessResend: ACCESS_RESEND,
+  socialProof: SOCIAL_PROOF,
+  stripeWebhook: STRIPE_WEBHOOK,
+  licenseVerify: LICENSE_VERIFY,
+  licenseActivate: LICENSE_ACTIVATE,
+  licenseDeactivate: LICENSE_DEACTIVATE,
+  unsubscribe: UNSUBSCRIBE,
+  testCheckout: TEST_CHECKOUT,
+} as const satisfies Record<string, Endpoint>;
+
+/** The endpoint at exactly this path, if any. */
+export const endpointAt = (path: string): Endpoint | undefined => Object.values(ENDPOINTS).find((endpoint) => endpoint.path === path);
+
+/** The test checkout's card page of one checkout. */
+export const testCheckoutPath = (id: string) => TEST_CHECKOUT.path.replace(":id", id);
