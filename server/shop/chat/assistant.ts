@@ -13,6 +13,11 @@ export type AssistantRequest = {
   signal?: AbortSignal;
   /** False when the caller wants the reply in one piece (the JSON answer): no need to stream then. */
   stream?: boolean;
+  /**
+   * Called when the reply hands the question over to the support address instead of answering it,
+   * so the owner can list the questions the site's texts do not answer.
+   */
+  onHandOver?: () => void;
 };
 
 export type Assistant = {
