@@ -135,7 +135,7 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
       ? `${t("offer.endsOn")}${c}${t("hero.priceNote")}. ${t("pricingSubtitleStandard")}`
       : `${t("hero.priceNoteStandard")}. ${t("pricingSubtitleStandard")}`,
     account: t("chat.answer.account"),
-    includes: `${t("hero.priceNoteStandard")}, ${t("pricing.vat").toLowerCase()}${c}${included}.`,
+    includes: `${t("hero.priceNoteStandard")}, ${t("pricing.vat")}${c}${included}.`,
     conformity: t("terms.conformity.text"),
     complaints: `${t("terms.complaints.text")} ${t("footer.terms")}${c}${terms}.`,
     law: `${t("terms.law.text")} ${t("footer.terms")}${c}${terms}.`,

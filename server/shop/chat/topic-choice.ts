@@ -25,7 +25,7 @@ export type ChoiceThresholds = {
 };
 
 /** Chosen on the tuning questions and the paraphrases (bench/chat-offline.ts), never on a held-out set. */
-export const THRESHOLDS: ChoiceThresholds = { confidence: 0.3, margin: 0.1, partConfidence: 0.6, wholeSupport: 0.02 };
+export const THRESHOLDS: ChoiceThresholds = { confidence: 0.5, margin: 0.1, partConfidence: 0.6, wholeSupport: 0.02 };
 
 /** Where a message may ask a second thing: at a word that joins two requests. */
 const JOINING_WORDS = new Set("and also et aussi puis ensuite e anche poi inoltre y tambien ademas".split(" "));
