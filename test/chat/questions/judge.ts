@@ -59,7 +59,15 @@ export type Intent = (typeof INTENTS)[number];
  * must be in it), `page` the language of the page it is asked on (default: the same), `no` marks a
  * question whose true answer is "no" (the reply must never open with a yes).
  */
-export type ChatQuestion = { q: string; lang: Locale; page?: Locale; intent: Intent; no?: true };
+export type ChatQuestion = {
+  q: string;
+  lang: Locale;
+  page?: Locale;
+  intent: Intent;
+  /** A second thing the message asks: the reply must carry its fact too, and may be twice as long. */
+  also?: Intent;
+  no?: true;
+};
 
 /** Questions the site itself cannot answer: the reply says so and hands over to the support address. */
 export const HANDOVER_INTENTS: ReadonlySet<Intent> = new Set<Intent>(["catalogue", "legality", "off-topic", "unanswerable"]);
@@ -321,7 +329,8 @@ export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site
 
   return (question, answer) => {
     const problems: string[] = [];
-    for (const [name, pattern] of mustCarry(question.intent, question.lang)) {
+    const carried = [...mustCarry(question.intent, question.lang), ...(question.also ? mustCarry(question.also, question.lang) : [])];
+    for (const [name, pattern] of carried) {
       if (!pattern.test(answer)) problems.push(`lacks ${name}`);
     }
     const c = context(question.lang);
@@ -336,7 +345,8 @@ export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site
     }
     const language = languageOf(answer);
     if (language !== question.lang) problems.push(`written in ${language ?? "no clear language"}, asked in ${question.lang}`);
-    if (answer.length > MAX_ANSWER_CHARS) problems.push(`${answer.length} characters long`);
+    const longest = MAX_ANSWER_CHARS * (question.also ? 2 : 1);
+    if (answer.length > longest) problems.push(`${answer.length} characters long`);
     const yesToNo = question.no === true && saysYes(answer);
     if (yesToNo) problems.push("says yes to a no");
     const right = problems.length === 0;
