@@ -10,7 +10,7 @@ import { chooseTopics, THRESHOLDS, type ChoiceThresholds } from "./topic-choice"
 import { trainTopicClassifier } from "./topic-classifier";
 import { words } from "./words";
 
-// The embedded default when no Anthropic key is configured (DECISIONS.md, "Support chat"): a
+// The embedded default when no Anthropic key is configured (docs/support.md): a
 // classifier trained on buyers' paraphrases finds what the question is about (topic-choice.ts), the
 // language guesser the language it is written in, and the answer is the site's own text for that
 // topic in that language (site-content.ts). About nothing the site answers, or when no topic stands
