@@ -1,6 +1,7 @@
-// Offline assistant: share of questions answered right, judged by the fact
-// each answer must carry (test/chat/questions/judge.ts), on the tuning set and on the held-out set
-// written before tuning; per language and per intent; "yes" answers to "no" questions; answer time.
+// Offline assistant: share of questions answered right, judged by the fact each answer must carry
+// (test/chat/questions/judge.ts), on the tuning set, on the first held-out set and on the new one
+// written after the topic classifier was trained; per language and per intent; hand-overs and
+// "another topic's answer"; "yes" answers to "no" questions; training and answer time.
 // Run: ./node_modules/.bin/bun bench/chat-offline.ts [--verbose]
 // --verbose lists the tuning questions answered wrong. Held-out misses are never listed one by one:
 // reading them would be tuning on them.
@@ -8,6 +9,7 @@ import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
 import { testConfig } from "../test/support/config";
 import { LOCALES, type Locale } from "../shared/locales";
 import { HELD_OUT } from "../test/chat/questions/held-out";
+import { HELD_OUT_NEW } from "../test/chat/questions/held-out-new";
 import { INTENTS, createJudge, type ChatQuestion, type Intent } from "../test/chat/questions/judge";
 import { TUNING } from "../test/chat/questions/tuning";
 
@@ -17,13 +19,18 @@ const judge = createJudge(config);
 
 type Tally = { right: number; total: number };
 const share = ({ right, total }: Tally) => `${right}/${total} (${total === 0 ? "-" : ((100 * right) / total).toFixed(0)} %)`;
+const percent = (part: number, total: number) => (total === 0 ? 0 : (100 * part) / total);
 
-function score(name: string, set: readonly ChatQuestion[], answerOf: (q: ChatQuestion) => string, listMisses: boolean) {
+type Score = { right: number; total: number; otherTopic: number; handedOver: number; yesToNo: number };
+
+function score(name: string, set: readonly ChatQuestion[], answerOf: (q: ChatQuestion) => string, listMisses: boolean): Score {
   const byLocale = new Map<Locale, Tally>(LOCALES.map((l) => [l, { right: 0, total: 0 }]));
   const byIntent = new Map<Intent, Tally>(INTENTS.map((i) => [i, { right: 0, total: 0 }]));
   const otherPage: Tally = { right: 0, total: 0 };
   const all: Tally = { right: 0, total: 0 };
   let yesToNo = 0;
+  let otherTopic = 0;
+  let handedOver = 0;
   for (const question of set) {
     const answer = answerOf(question);
     const verdict = judge(question, answer);
@@ -35,6 +42,8 @@ function score(name: string, set: readonly ChatQuestion[], answerOf: (q: ChatQue
       if (verdict.right) tally.right += 1;
     }
     if (verdict.yesToNo) yesToNo += 1;
+    if (verdict.otherTopic) otherTopic += 1;
+    if (verdict.handedOver) handedOver += 1;
     if (listMisses && !verdict.right) {
       console.log(
         `  MISS [${question.lang}${question.page ? ` on ${question.page} page` : ""}] ${question.q} (${question.intent}): ${verdict.problems.join(", ")}\n       -> ${answer}`,
@@ -42,27 +51,32 @@ function score(name: string, set: readonly ChatQuestion[], answerOf: (q: ChatQue
     }
   }
   console.log(`\n${name}: ${share(all)} right, "yes" to a "no" question: ${yesToNo}`);
+  console.log(
+    `  another topic's answer: ${otherTopic} (${percent(otherTopic, all.total).toFixed(1)} %); handed over: ${handedOver} (${percent(handedOver, all.total).toFixed(1)} %)`,
+  );
   console.log(`  per language: ${LOCALES.map((l) => `${l} ${share(byLocale.get(l) ?? { right: 0, total: 0 })}`).join(", ")}`);
   console.log(`  asked on a page of another language: ${share(otherPage)}`);
-  console.log(`  per intent:`);
+  console.log("  per intent:");
   for (const intent of INTENTS) {
     const tally = byIntent.get(intent);
     if (tally !== undefined && tally.total > 0) console.log(`    ${intent.padEnd(16)} ${share(tally)}`);
   }
+  return { right: all.right, total: all.total, otherTopic, handedOver, yesToNo };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 const assistant = createOfflineAssistant(config);
-// The first answer builds what the assistant reads with (site texts in four languages, indexes).
+// The first answer trains the classifier on the paraphrases and builds the site's answers.
 const buildStart = performance.now();
 assistant.answer("warm-up", "fr");
 const buildMs = performance.now() - buildStart;
 const answerOf = (q: ChatQuestion) => assistant.answer(q.q, q.page ?? q.lang).text;
 score("tuning set", TUNING, answerOf, verbose);
-score("held-out set", HELD_OUT, answerOf, false);
+score("held-out set (written before tuning the word lists)", HELD_OUT, answerOf, false);
+const fresh = score("new held-out set (written after the classifier was trained)", HELD_OUT_NEW, answerOf, false);
 
-const questions = [...TUNING, ...HELD_OUT];
+const questions = [...TUNING, ...HELD_OUT, ...HELD_OUT_NEW];
 const times: number[] = [];
 for (let round = 0; round < 50; round++) {
   for (const q of questions) {
@@ -72,6 +86,19 @@ for (let round = 0; round < 50; round++) {
   }
 }
 times.sort((a, b) => a - b);
+const p99 = percentile(times, 99);
 console.log(
-  `\nfirst answer (builds the indexes) ${buildMs.toFixed(1)} ms; answer time p50 ${(percentile(times, 50) * 1000).toFixed(0)} µs, p99 ${(percentile(times, 99) * 1000).toFixed(0)} µs over ${times.length} answers`,
+  `\nfirst answer (trains the classifier) ${buildMs.toFixed(1)} ms; answer time p50 ${(percentile(times, 50) * 1000).toFixed(0)} µs, p99 ${(p99 * 1000).toFixed(0)} µs over ${times.length} answers`,
 );
+
+const targets: [string, boolean][] = [
+  [`new held-out set right >= 90 %: ${percent(fresh.right, fresh.total).toFixed(1)} %`, percent(fresh.right, fresh.total) >= 90],
+  [
+    `new held-out set another topic's answer <= 2 %: ${percent(fresh.otherTopic, fresh.total).toFixed(1)} %`,
+    percent(fresh.otherTopic, fresh.total) <= 2,
+  ],
+  [`no "yes" to a "no" question: ${fresh.yesToNo}`, fresh.yesToNo === 0],
+  [`answer time p99 < 5 ms: ${p99.toFixed(2)} ms`, p99 < 5],
+];
+console.log("\ntargets:");
+for (const [line, met] of targets) console.log(`  ${met ? "met   " : "MISSED"} ${line}`);

@@ -101,6 +101,8 @@ export const chatMessages = sqliteTable(
     content: text("content").notNull(),
     locale: text("locale").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    /** On an assistant reply: it gave the question to the support address instead of answering it. */
+    handedOver: integer("handed_over", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("chat_messages_conversation_idx").on(t.conversationId, t.id)],
 );

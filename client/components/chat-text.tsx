@@ -18,9 +18,13 @@ export const CHAT_WINDOW_OWN_TEXT = [
 export const CHAT_LINE_TEXT = ["chat.you", "chat.assistant"] as const;
 export const CHAT_WINDOW_TEXT = [...CHAT_WINDOW_OWN_TEXT, ...CHAT_LINE_TEXT] as const;
 
-// Assistant replies are plain text; a site path in them ("/en/access", "/cgv") or a web address
-// becomes a link, so a buyer sent to the access form or the terms of sale can open it from the chat.
-const LINKABLE = /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)]|(?<![\w/])\/(?:[a-z]{2}\/)?(?:access|guide|paiement|cgv)\b)/g;
+// Assistant replies are plain text; a site path in them ("/en/access", "/cgv"), a web address or an
+// e-mail address becomes a link, so a buyer sent to the access form, the terms of sale or the
+// support address can open it from the chat (an address opens the visitor's mail program).
+const LINKABLE =
+  /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)]|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}|(?<![\w/])\/(?:[a-z]{2}\/)?(?:access|guide|paiement|cgv|confidentialite|mentions-legales)\b)/gi;
+
+const hrefOf = (link: string) => (link.includes("@") && !link.includes("/") ? `mailto:${link}` : link);
 
 export function ChatText({ text }: { text: string }): ReactNode {
   const parts: ReactNode[] = [];
@@ -29,7 +33,7 @@ export function ChatText({ text }: { text: string }): ReactNode {
     const at = match.index ?? 0;
     if (at > last) parts.push(text.slice(last, at));
     parts.push(
-      <a key={at} href={match[0]}>
+      <a key={at} href={hrefOf(match[0])}>
         {match[0]}
       </a>,
     );

@@ -140,7 +140,9 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
         {partial !== null && partial !== "" ? <ChatLine role="assistant" content={partial} streaming /> : null}
         {full ? (
           <div className="chat-msg chat-msg--assistant chat-msg--notice">
-            <span className="chat-msg__text">{t("chat.limitReached")}</span>
+            <span className="chat-msg__text">
+              <ChatText text={t("chat.limitReached")} />
+            </span>
           </div>
         ) : null}
         {wait !== null ? (

@@ -30,7 +30,7 @@ export function useLeadSubmit(onSent: (email: string) => void) {
   const { t, locale } = useText(LEAD_SUBMIT_TEXT);
   const [state, setState] = useState<LeadState>({ submitting: false, fieldError: null });
   const inFlight = useRef(false);
-  // The spec gives English fallbacks for texts a language might lack (section 8).
+  // English fallbacks for texts a language might lack (docs/product.md, "Validation and error messages").
   const text = useCallback(
     (key: (typeof LEAD_SUBMIT_TEXT)[number], fallback: string, values?: Record<string, string>) => {
       const translated = t(key, values);

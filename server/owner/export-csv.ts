@@ -9,7 +9,8 @@ export const EXPORTS = {
   licenses:
     "SELECT l.key, l.status, l.disabled_reason, l.order_id, o.customer_email, o.status AS order_status, (SELECT count(*) FROM license_activations a WHERE a.license_id = l.id AND a.deactivated_at IS NULL) AS activations, datetime(l.created_at / 1000, 'unixepoch') AS created_at FROM licenses l JOIN orders o ON o.id = l.order_id ORDER BY l.id",
   chats:
-    "SELECT conversation_id, id, role, locale, datetime(created_at / 1000, 'unixepoch') AS created_at, content FROM chat_messages ORDER BY conversation_id, id",
+    // handed_over: "yes" on the assistant's replies that gave the question to the support address.
+    "SELECT conversation_id, id, role, locale, datetime(created_at / 1000, 'unixepoch') AS created_at, CASE WHEN handed_over THEN 'yes' ELSE '' END AS handed_over, content FROM chat_messages ORDER BY conversation_id, id",
 } as const;
 export type ExportName = keyof typeof EXPORTS;
 export const isExportName = (name: string | undefined): name is ExportName => name !== undefined && Object.hasOwn(EXPORTS, name);

@@ -14,7 +14,7 @@ beforeEach(() => {
   fake.behave({ kind: "reply", pieces: ["Oui, ", "un seul ", "paiement."] });
 });
 
-function claude(env: Record<string, string> = {}) {
+function claude(env: Record<string, string> = {}, now?: () => Date) {
   const config = testConfig({
     ANTHROPIC_API_KEY: "sk-ant-test-0000000000",
     ANTHROPIC_BASE_URL: fake.url,
@@ -24,7 +24,7 @@ function claude(env: Record<string, string> = {}) {
   });
   const settings = config.anthropic;
   if (settings === undefined) throw new Error("Anthropic settings missing");
-  return createClaudeAssistant(settings, config, { maxRetries: 0 });
+  return createClaudeAssistant(settings, config, { maxRetries: 0, now });
 }
 
 async function collect(pieces: AsyncIterable<string>): Promise<string[]> {
@@ -99,8 +99,12 @@ test("the system prompt carries the offline assistant's facts, in the page's lan
   expect(en).toMatch(/never instructions to you/i);
   expect(en).toMatch(/Never invent or change a price/);
   expect(en).toMatch(/contradicts <site_facts>, <site_facts> is right/);
-  // No launch deadline: the offer ends, a prompt must not outlive it.
-  expect(fr).not.toMatch(/semaines|99 €/);
+  // The facts added with the topic classifier are Claude's too.
+  for (const question of ["Doesn't the law give me 14 days to withdraw?", "Will I get a receipt with VAT?", "Do I need an account?"]) {
+    expect(en).toContain(offline.answer(question, "en").text);
+  }
+  // No offer runs in this configuration: no deadline, no struck-through price.
+  expect(fr).not.toMatch(/semaines|99 €|Offre valable/);
   // Visitor text goes in `messages` only, never into the system prompt.
   expect(en).not.toContain("Price?");
 });
@@ -158,4 +162,16 @@ test("a visitor who leaves stops the request", async () => {
   const pending = failure(claude().reply({ messages: ask("Hi"), locale: "en", signal: abort.signal }));
   abort.abort();
   expect((await pending).reason).toBe("aborted");
+});
+
+test("while the offer runs Claude is told its end day; the same assistant stops saying it once the offer has ended", async () => {
+  let now = new Date("2026-12-30T12:00:00Z");
+  const assistant = claude({ OFFER_ENDS_AT: "2026-12-31" }, () => now);
+  await collect(assistant.reply({ messages: ask("When does the offer end?"), locale: "en" }));
+  now = new Date("2027-01-02T12:00:00Z");
+  await collect(assistant.reply({ messages: ask("When does the offer end?"), locale: "en" }));
+  const [during, after] = fake.requests.map((r) => String(r.body.system));
+  expect(during).toContain("Offer valid until 31 December 2026");
+  expect(after).not.toContain("31 December 2026");
+  expect(after).toContain("€29.99 once, for life.");
 });

@@ -341,3 +341,30 @@ test("a long conversation is read only for its last messages, walking the (conve
   expect(plan).toContain("USING INDEX chat_messages_conversation_idx (conversation_id=?)");
   expect(plan).not.toContain("TEMP B-TREE");
 });
+
+test("a question the site cannot answer is stored with its reply marked handed over, and the chats export marks it", async () => {
+  site = await createTestSite();
+  const handed = await (await site.request("/api/chat", json(ask("Do you have a student discount?", { locale: "en" })))).json();
+  expect(handed.message).toContain(site.config.site.supportEmail);
+  const answered = await (await site.request("/api/chat", json(ask("How much does it cost?", { locale: "en" })))).json();
+  expect(readConversation(site.db, handed.conversationId).map((l) => [l.role, l.handedOver])).toEqual([
+    ["user", false],
+    ["assistant", true],
+  ]);
+  expect(readConversation(site.db, answered.conversationId).map((l) => l.handedOver)).toEqual([false, false]);
+  let csv = "";
+  exportCsv(site.db, "chats", (chunk) => (csv += chunk));
+  const [header, ...rows] = csv.trim().split("\r\n");
+  expect(header).toBe("conversation_id,id,role,locale,created_at,handed_over,content");
+  expect(rows.filter((row) => row.includes(",assistant,") && row.includes(",yes,"))).toHaveLength(1);
+  expect(rows.find((row) => row.includes(",yes,"))).toContain(handed.conversationId);
+});
+
+test("with Claude, a question the site's facts do not cover is marked handed over too; an answered one is not", async () => {
+  fake.behave({ kind: "reply", pieces: ["I can't tell; please write to support@example.com."] });
+  site = await createTestSite({ env: { ANTHROPIC_API_KEY: "sk-ant-test-0000000000", ANTHROPIC_BASE_URL: fake.url } });
+  const handed = await (await site.request("/api/chat", json(ask("Is there parental control for my kids?", { locale: "en" })))).json();
+  const answered = await (await site.request("/api/chat", json(ask("Can I get a refund?", { locale: "en" })))).json();
+  expect(readConversation(site.db, handed.conversationId).at(-1)?.handedOver).toBe(true);
+  expect(readConversation(site.db, answered.conversationId).at(-1)?.handedOver).toBe(false);
+});

@@ -91,14 +91,18 @@ test("a full conversation (409) is said so in the visitor's language, with the s
     const { input, email } = openWindow(locale);
     await ask(input, "Encore une question ?");
     const notice = MESSAGES[locale]["chat.limitReached"]!.replace("{email}", email);
-    await waitFor(() => expect(screen.getByText(notice)).toBeDefined());
+    // The notice reads as one sentence; its support address is a mailto: link.
+    const said = (_: string, element: Element | null) =>
+      element?.classList.contains("chat-msg__text") === true && element.textContent === notice;
+    await waitFor(() => expect(screen.getByText(said)).toBeDefined());
+    expect(screen.getByRole("link", { name: email }).getAttribute("href")).toBe(`mailto:${email}`);
     expect(input.disabled).toBe(true);
     // Not the generic error toast: this is not a failure to retry.
     expect(screen.queryByText(MESSAGES[locale]["chat.error"]!)).toBeNull();
     cleanup();
     // Reopened, the window still says so.
     openWindow(locale);
-    expect(screen.getByText(notice)).toBeDefined();
+    expect(screen.getByText(said)).toBeDefined();
     cleanup();
     mock.restore();
     window.sessionStorage.clear();

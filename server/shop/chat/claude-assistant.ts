@@ -1,11 +1,12 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Config } from "../../platform/config";
 import type { Locale } from "../../../shared/locales";
+import { factsKey } from "../../../shared/site-facts";
 import { AssistantError, type Assistant } from "./assistant";
 import type { ChatSiteConfig } from "./site-content";
 import { buildSystemPrompt } from "./system-prompt";
 
-// Claude through the Anthropic SDK when ANTHROPIC_API_KEY is set (DECISIONS.md, "Support chat").
+// Claude through the Anthropic SDK when ANTHROPIC_API_KEY is set (docs/product.md, "Support chat").
 // The reply is streamed from the Messages API and passed on piece by piece.
 
 /**
@@ -31,7 +32,8 @@ export function createClaudeAssistant(
   const prompts = new Map<Locale, { day: string; prompt: string }>();
   const promptFor = (locale: Locale) => {
     const now = options.now?.() ?? new Date();
-    const day = now.toISOString().slice(0, 10);
+    // A new prompt each day, and as soon as the offer ends (its answer changes then).
+    const day = `${now.toISOString().slice(0, 10)}:${factsKey(site.site, now)}`;
     let cached = prompts.get(locale);
     if (cached === undefined || cached.day !== day) {
       cached = { day, prompt: buildSystemPrompt(site, locale, now) };

@@ -1,8 +1,8 @@
 import { LOCALES, type Locale } from "../../../shared/locales";
 import { words } from "./words";
 
-// Which of the site's languages a question is written in (issue 13: the answer is in the language
-// of the question, whatever the page's). Each word known in only one language counts 1 for it; a
+// Which of the site's languages a question is written in (the answer is in the language of the
+// question, whatever the page's). Each word known in only one language counts 1 for it; a
 // word the languages share counts a fraction for each ("de", "tv", "netflix" tell nothing).
 
 /** A value for each language, typed so that a new locale cannot be forgotten. */

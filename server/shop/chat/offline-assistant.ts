@@ -1,61 +1,55 @@
 import { SOURCE_MESSAGES } from "../../site/locales";
 import { LOCALES, type Locale } from "../../../shared/locales";
+import { factsKey } from "../../../shared/site-facts";
 import type { Assistant } from "./assistant";
 import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
-import { GREETINGS, STOP_WORDS, THANKS, TOPIC_PAIRS, TOPIC_WORDS } from "./offline-vocabulary";
-import { buildSiteKnowledge, TOPICS, type ChatSiteConfig, type Topic } from "./site-content";
+import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
+import { paraphrasesByLocale, TOPIC_LABELS } from "./paraphrases";
+import { buildSiteKnowledge, UNANSWERED_TOPICS, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
+import { chooseTopics, THRESHOLDS, type ChoiceThresholds } from "./topic-choice";
+import { trainTopicClassifier } from "./topic-classifier";
 import { words } from "./words";
-import { createTopicSearch, type TopicDoc } from "./topic-search";
 
-// The embedded default when no Anthropic key is configured (DECISIONS.md, "Support chat"; issue 13):
-// finds the topic of the question and the language it is written in, and answers with the site's
-// own answer for that topic in that language (site-content.ts); when no topic matches well enough,
-// it says so and hands over to the support address. It never writes text of its own, so it cannot
-// invent a price or a promise, nor say "yes" where the site does not.
-
-/**
- * Below this score the best topic shares too little with the question to be the answer. Chosen on
- * test/chat/questions/tuning.ts (bench/chat-offline.ts): the middle of the range of values that
- * answer the most tuning questions right.
- */
-export const MIN_SCORE = 3;
+// The embedded default when no Anthropic key is configured (docs/support.md): a
+// classifier trained on buyers' paraphrases finds what the question is about (topic-choice.ts), the
+// language guesser the language it is written in, and the answer is the site's own text for that
+// topic in that language (site-content.ts). About nothing the site answers, or when no topic stands
+// out, it says so and hands over to the support address. It never writes text of its own, so it
+// cannot invent a price or a promise, nor say "yes" where the site does not.
 
 /** How much the language of the conversation so far (or of the page) weighs against a question's words. */
 const PRIOR_WEIGHT = 0.4;
-/** How much a language weighs when the matched words are that language's (typos are in no vocabulary). */
-const MATCH_WEIGHT = 0.5;
 
-export type OfflineAnswer = { topic: Topic | "greeting" | "thanks" | null; locale: Locale; text: string; score: number };
+export type OfflineAnswer = {
+  /** The topics answered; empty for a hand-over, a greeting or thanks. */
+  topics: Topic[];
+  kind: "answer" | "handover" | "unsure" | "greeting" | "thanks";
+  locale: Locale;
+  text: string;
+  /** True when the reply gives the question to the support team instead of answering it. */
+  handedOver: boolean;
+};
 
 export type OfflineAssistant = Assistant & {
   /** `page`: the language of the page; `earlier`: the visitor's earlier messages, oldest first. */
   answer(question: string, page: Locale, earlier?: readonly string[]): OfflineAnswer;
 };
 
-/** What the assistant reads with: built on the first question, not when the server starts. */
-function buildReader(config: ChatSiteConfig) {
-  const knowledge = byLocale((locale) => buildSiteKnowledge(config, locale));
-  const stopWords = new Set(LOCALES.flatMap((locale) => words(STOP_WORDS[locale])));
-  const docs: TopicDoc[] = TOPICS.flatMap((topic) =>
-    LOCALES.map((locale) => ({
-      topic,
-      locale,
-      words: topic === "product" ? `${TOPIC_WORDS[topic][locale]} ${config.site.name}` : TOPIC_WORDS[topic][locale],
-      pairs: TOPIC_PAIRS[topic]?.[locale] ?? [],
-      answer: knowledge[locale].answers[topic],
-    })),
-  );
+/** What the assistant reads with: trained on the first question, not when the server starts. */
+function buildReader() {
+  const paraphrases = paraphrasesByLocale();
   return {
-    knowledge,
-    search: createTopicSearch(docs, stopWords),
+    classifier: trainTopicClassifier(
+      TOPIC_LABELS,
+      LOCALES.flatMap((locale) => paraphrases[locale]),
+    ),
     guess: createLanguageGuesser(
       byLocale((locale) => [
         ...Object.values(SOURCE_MESSAGES[locale]).map((text) => text.replace(/\{\w+\}/g, " ")),
         STOP_WORDS[locale],
         GREETINGS[locale],
         THANKS[locale],
-        ...TOPICS.map((topic) => TOPIC_WORDS[topic][locale]),
-        ...TOPICS.flatMap((topic) => TOPIC_PAIRS[topic]?.[locale] ?? []),
+        ...paraphrases[locale].map((example) => example.text),
       ]),
     ),
     greetings: new Set(LOCALES.flatMap((locale) => words(GREETINGS[locale]))),
@@ -63,9 +57,21 @@ function buildReader(config: ChatSiteConfig) {
   };
 }
 
-export function createOfflineAssistant(config: ChatSiteConfig, options: { minScore?: number } = {}): OfflineAssistant {
-  const minScore = options.minScore ?? MIN_SCORE;
+export function createOfflineAssistant(
+  config: ChatSiteConfig,
+  options: { now?: () => Date; thresholds?: ChoiceThresholds } = {},
+): OfflineAssistant {
+  const thresholds = options.thresholds ?? THRESHOLDS;
+  const now = options.now ?? (() => new Date());
   let reader: ReturnType<typeof buildReader> | undefined;
+  // The site's answers change when the offer ends (and with the year): rebuilt when they would.
+  let knowledge: { key: string; byLocale: Record<Locale, SiteKnowledge> } | undefined;
+  const knowledgeNow = () => {
+    const at = now();
+    const key = factsKey(config.site, at);
+    if (knowledge?.key !== key) knowledge = { key, byLocale: byLocale((locale) => buildSiteKnowledge(config, locale, at)) };
+    return knowledge.byLocale;
+  };
 
   /** The language the visitor has been writing in, else the page's. */
   const priorLanguage = (guess: LanguageGuesser, page: Locale, earlier: readonly string[]): Locale => {
@@ -76,58 +82,61 @@ export function createOfflineAssistant(config: ChatSiteConfig, options: { minSco
     return page;
   };
 
-  const pick = (evidence: LanguageEvidence, prior: Locale, matched: Partial<Record<Locale, number>> = {}): Locale => {
-    let best: Locale = prior;
+  const pick = (evidence: LanguageEvidence, prior: Locale): Locale => {
+    let chosen: Locale = prior;
     let bestScore = -1;
     for (const locale of LOCALES) {
-      const score = evidence[locale] + (locale === prior ? PRIOR_WEIGHT : 0) + MATCH_WEIGHT * (matched[locale] ?? 0);
+      const score = evidence[locale] + (locale === prior ? PRIOR_WEIGHT : 0);
       if (score > bestScore) {
-        best = locale;
+        chosen = locale;
         bestScore = score;
       }
     }
-    return best;
+    return chosen;
   };
 
   const answer = (question: string, page: Locale, earlier: readonly string[] = []): OfflineAnswer => {
-    reader ??= buildReader(config);
-    const { knowledge, search, guess, greetings, thanks } = reader;
+    reader ??= buildReader();
+    const { classifier, guess, greetings, thanks } = reader;
     const said = words(question);
-    const evidence = guess(question);
-    const prior = priorLanguage(guess, page, earlier);
+    const locale = pick(guess(question), priorLanguage(guess, page, earlier));
+    const site = knowledgeNow()[locale];
     if (said.length > 0 && said.every((w) => greetings.has(w) || thanks.has(w))) {
-      const locale = pick(evidence, prior);
-      const topic = said.some((w) => greetings.has(w) && !thanks.has(w)) ? "greeting" : "thanks";
-      return { topic, locale, text: knowledge[locale].t(topic === "greeting" ? "chat.greeting" : "chat.thanks"), score: 0 };
+      const greeting = said.some((w) => greetings.has(w) && !thanks.has(w));
+      return {
+        topics: [],
+        kind: greeting ? "greeting" : "thanks",
+        locale,
+        text: site.t(greeting ? "chat.greeting" : "chat.thanks"),
+        handedOver: false,
+      };
     }
-    const { terms, hits } = search(question);
-    // Matched only through near spellings, every word must have found its match ("refnd"): a
-    // question with words left over is about something else ("share with my family" is not "sharp").
-    // A near match in another language that scores higher does not hide an exact one ("I got a new
-    // phone, how do I install it?" is not Italian "installa").
-    const best = hits.find((hit) => hit.score >= minScore && (hit.exact || hit.matchedTerms >= terms.length));
-    if (best === undefined) {
-      const locale = pick(evidence, prior);
-      return { topic: null, locale, text: knowledge[locale].t("chat.handover"), score: hits[0]?.score ?? 0 };
+    const choice = chooseTopics(classifier, question, thresholds);
+    switch (choice.kind) {
+      case "none":
+        return { topics: [], kind: "handover", locale, text: site.t("chat.handover"), handedOver: true };
+      case "unsure":
+        return { topics: [], kind: "unsure", locale, text: site.t("chat.notSure"), handedOver: true };
+      case "topics":
+        return {
+          topics: choice.topics,
+          kind: "answer",
+          locale,
+          text: choice.topics.map((topic) => site.answers[topic]).join(" "),
+          handedOver: choice.topics.some((topic) => UNANSWERED_TOPICS.has(topic)),
+        };
     }
-    // How well the topic's words matched in each language, relative to the best: a typo or a word
-    // shared by several languages tells little, a word of one language's list tells its language.
-    // The near matches that scored above the best trusted hit tell nothing.
-    const matched: Partial<Record<Locale, number>> = {};
-    for (const hit of hits.slice(hits.indexOf(best))) {
-      if (hit.topic === best.topic && matched[hit.locale] === undefined) matched[hit.locale] = hit.score / best.score;
-    }
-    const locale = pick(evidence, prior, matched);
-    return { topic: best.topic, locale, text: knowledge[locale].answers[best.topic], score: best.score };
   };
 
   return {
     kind: "offline",
     answer,
-    async *reply({ messages, locale }) {
+    async *reply({ messages, locale, onHandOver }) {
       const questions = messages.filter((m) => m.role === "user").map((m) => m.content);
       const last = questions.pop() ?? "";
-      yield answer(last, locale, questions).text;
+      const reply = answer(last, locale, questions);
+      if (reply.handedOver) onHandOver?.();
+      yield reply.text;
     },
   };
 }

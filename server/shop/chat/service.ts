@@ -10,17 +10,24 @@ import { readRecentMessages, recordChatMessage } from "./transcripts";
 /** The most messages of a conversation handed to the assistant (the endpoint accepts 20). */
 const MAX_HISTORY = 20;
 
-/** Claude when a key is configured, the offline assistant otherwise (DECISIONS.md, "Support chat"). */
+/** Claude when a key is configured, the offline assistant otherwise (docs/product.md, "Support chat"). */
 export function assistantFor(config: Config, now?: () => Date): Assistant {
+  const offline = createOfflineAssistant(config, { now });
   const anthropic = config.anthropic;
-  if (anthropic === undefined) return createOfflineAssistant(config);
+  if (anthropic === undefined) return offline;
   // The Anthropic SDK (about 16 MB of memory per server process) is loaded with the first question.
   let claude: Promise<Assistant> | null = null;
   return {
     kind: "claude",
     async *reply(request) {
       claude ??= import("./claude-assistant").then((m) => m.createClaudeAssistant(anthropic, config, { now }));
-      yield* (await claude).reply(request);
+      // Claude's reply is free text: whether it handed over is read from the same classifier the
+      // offline assistant uses, so the owner's list of unanswered questions means the same thing
+      // whichever assistant is on.
+      const questions = request.messages.filter((m) => m.role === "user").map((m) => m.content);
+      const last = questions.pop() ?? "";
+      if (offline.answer(last, request.locale, questions).handedOver) request.onHandOver?.();
+      yield* (await claude).reply({ ...request, onHandOver: undefined });
     },
   };
 }
@@ -56,8 +63,18 @@ export function createChatService(deps: { db: Db; write: Write; log: Logger; now
       await recordChatMessage(write, { conversationId, role: "user", content: question.content, locale: request.locale, at: now() });
       const started = performance.now();
       let reply = "";
+      let handedOver = false;
+      const onHandOver = () => {
+        handedOver = true;
+      };
       try {
-        for await (const piece of assistant.reply({ messages, locale: request.locale, signal: options.signal, stream: options.stream })) {
+        for await (const piece of assistant.reply({
+          messages,
+          locale: request.locale,
+          signal: options.signal,
+          stream: options.stream,
+          onHandOver,
+        })) {
           reply += piece;
           yield piece;
         }
@@ -68,6 +85,7 @@ export function createChatService(deps: { db: Db; write: Write; log: Logger; now
           locale: request.locale,
           chars: reply.length,
           ms: Math.round(performance.now() - started),
+          handedOver,
         });
       } catch (error) {
         log.warn("chat reply failed", {
@@ -80,7 +98,14 @@ export function createChatService(deps: { db: Db; write: Write; log: Logger; now
       } finally {
         if (reply.trim() !== "") {
           try {
-            await recordChatMessage(write, { conversationId, role: "assistant", content: reply, locale: request.locale, at: now() });
+            await recordChatMessage(write, {
+              conversationId,
+              role: "assistant",
+              content: reply,
+              locale: request.locale,
+              at: now(),
+              handedOver,
+            });
           } catch (error) {
             // The visitor has the reply already; only the owner's transcript misses it.
             log.warn("chat reply not stored", { conversationId, error: error instanceof Error ? error.message : String(error) });

@@ -37,6 +37,18 @@ export const TOPICS = [
   "languages",
   "savings",
   "how",
+  "withdrawal",
+  "receipt",
+  "offer",
+  "account",
+  "includes",
+  "conformity",
+  "complaints",
+  "law",
+  "privacy",
+  "seller",
+  "key",
+  "trial",
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
@@ -62,8 +74,9 @@ export const pageTranslator = (locale: Locale, facts: SiteFacts): Translate => s
 /** French puts a space before a colon; the other three languages do not. */
 export const colon = (locale: Locale) => (locale === "fr" ? " : " : ": ");
 
-// The early-bird offer (struck-through price, launch deadline) is left out on purpose: it ends, and
-// a chat answer must not outlive it.
+// The early-bird offer's answer depends on `now`: while it runs, its end day and the struck-through
+// price; after it, only the price paid once, so no answer outlives the offer. Callers rebuild the
+// knowledge when `factsKey` (shared/site-facts.ts) changes.
 export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now = new Date()): SiteKnowledge {
   const facts = buildSiteFacts(config.site, locale, now);
   const t = pageTranslator(locale, facts);
@@ -73,6 +86,10 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
   const access = pathFor("access", locale);
   const guide = pathFor("guide", locale);
   const terms = pathFor("terms", locale);
+  const privacy = pathFor("privacy", locale);
+  const legalNotice = pathFor("legal-notice", locale);
+  const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+  const included = ([1, 2, 3, 4, 5, 6] as const).map((n) => lower(t(`pricing.feature${n}`))).join(", ");
   const limit = config.licenseActivationLimit;
   const comparison = facts.comparison
     .filter((row) => !row.highlight)
@@ -111,6 +128,21 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     languages: `${t("preview.point3")}. ${t("preview.text")}`,
     savings: `${t("savingsMessage")} ${comparison} ${t("chat.answer.savingsOnce")}`,
     how: ([1, 2, 3, 4] as const).map((n) => `${n}. ${t(`howStep${n}`)}${c}${t(`howStep${n}Desc`)}`).join(" "),
+    // The legal right and the commercial guarantee on top of it, as the terms and the consent say.
+    withdrawal: t("chat.answer.withdrawal", { path: terms }),
+    receipt: t("chat.answer.receipt"),
+    offer: facts.offer.on
+      ? `${t("offer.endsOn")}${c}${t("hero.priceNote")}. ${t("pricingSubtitleStandard")}`
+      : `${t("hero.priceNoteStandard")}. ${t("pricingSubtitleStandard")}`,
+    account: t("chat.answer.account"),
+    includes: `${t("hero.priceNoteStandard")}, ${t("pricing.vat")}${c}${included}.`,
+    conformity: t("terms.conformity.text"),
+    complaints: `${t("terms.complaints.text")} ${t("footer.terms")}${c}${terms}.`,
+    law: `${t("terms.law.text")} ${t("footer.terms")}${c}${terms}.`,
+    privacy: t("chat.answer.privacy", { path: privacy }),
+    seller: `${t("footer.legalNotice")}${c}${legalNotice}. ${t("legalNotice.contactText")}`,
+    key: `${t("guide.before.text")} ${t("guide.step.key")} ${t("guide.before.lost")}`,
+    trial: `${t("exitPopup.text")} ${t("faqAnswer4")}`,
   };
   return { locale, facts, t, answers };
 }

@@ -5,16 +5,31 @@ import type { Write } from "../../../db/writer";
 import type { ChatRole } from "../../../shared/schemas/chat";
 import type { Locale } from "../../../shared/locales";
 
-// Every exchange is kept so the owner can read what visitors asked (issue 5); `site chats export`
+// Every exchange is kept so the owner can read what visitors asked; `site chats export`
 // (server/owner/export-csv.ts) prints them as CSV.
 
-export type TranscriptLine = { conversationId: string; role: ChatRole; content: string; locale: Locale; at: Date };
+export type TranscriptLine = {
+  conversationId: string;
+  role: ChatRole;
+  content: string;
+  locale: Locale;
+  at: Date;
+  /** A reply that gave the question to the support address (listed for the owner). */
+  handedOver?: boolean;
+};
 
 export async function recordChatMessage(write: Write, line: TranscriptLine): Promise<void> {
   await write((tx) =>
     tx
       .insert(chatMessages)
-      .values({ conversationId: line.conversationId, role: line.role, content: line.content, locale: line.locale, createdAt: line.at })
+      .values({
+        conversationId: line.conversationId,
+        role: line.role,
+        content: line.content,
+        locale: line.locale,
+        createdAt: line.at,
+        handedOver: line.handedOver ?? false,
+      })
       .run(),
   );
 }
@@ -22,7 +37,13 @@ export async function recordChatMessage(write: Write, line: TranscriptLine): Pro
 /** A whole conversation, oldest first (for the owner and tests; a request reads only its end). */
 export function readConversation(db: Db, conversationId: string) {
   return db
-    .select({ role: chatMessages.role, content: chatMessages.content, locale: chatMessages.locale, createdAt: chatMessages.createdAt })
+    .select({
+      role: chatMessages.role,
+      content: chatMessages.content,
+      locale: chatMessages.locale,
+      createdAt: chatMessages.createdAt,
+      handedOver: chatMessages.handedOver,
+    })
     .from(chatMessages)
     .where(eq(chatMessages.conversationId, conversationId))
     .orderBy(asc(chatMessages.id))

@@ -1,4 +1,4 @@
-// How the support chat reads a visitor's text (issue 13): the same words whatever the case, the
+// How the support chat reads a visitor's text: the same words whatever the case, the
 // accents or the ligatures, so "Remboursé", "rembourse" and "REMBOURSE" are one word.
 
 /** Lowercase, no accents, ligatures opened, split on anything that is not a letter or a digit. */

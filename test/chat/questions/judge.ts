@@ -1,7 +1,7 @@
 import type { Config } from "../../../server/platform/config";
 import { COMPILED } from "../../../server/site/locales";
 import { siteTranslator } from "../../../shared/i18n";
-import type { Locale } from "../../../shared/locales";
+import { LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { buildSiteFacts } from "../../../shared/site-facts";
 
@@ -35,6 +35,22 @@ export const INTENTS = [
   "cancel",
   "security",
   "off-topic",
+  // Added with the topic classifier: facts the site states that had no answer before.
+  "withdrawal",
+  "receipt",
+  "offer",
+  "account",
+  "includes",
+  "conformity",
+  "complaints",
+  "law",
+  "privacy",
+  "seller",
+  "key",
+  "trial",
+  // Questions about the product that the site's texts do not settle (student discount, parental
+  // controls, a country...): the right reply is the hand-over.
+  "unanswerable",
 ] as const;
 export type Intent = (typeof INTENTS)[number];
 
@@ -43,10 +59,18 @@ export type Intent = (typeof INTENTS)[number];
  * must be in it), `page` the language of the page it is asked on (default: the same), `no` marks a
  * question whose true answer is "no" (the reply must never open with a yes).
  */
-export type ChatQuestion = { q: string; lang: Locale; page?: Locale; intent: Intent; no?: true };
+export type ChatQuestion = {
+  q: string;
+  lang: Locale;
+  page?: Locale;
+  intent: Intent;
+  /** A second thing the message asks: the reply must carry its fact too, and may be twice as long. */
+  also?: Intent;
+  no?: true;
+};
 
 /** Questions the site itself cannot answer: the reply says so and hands over to the support address. */
-export const HANDOVER_INTENTS: ReadonlySet<Intent> = new Set<Intent>(["catalogue", "legality", "off-topic"]);
+export const HANDOVER_INTENTS: ReadonlySet<Intent> = new Set<Intent>(["catalogue", "legality", "off-topic", "unanswerable"]);
 
 /** A reply of more than this is not a chat answer but a dump of everything (which would pass any check). */
 export const MAX_ANSWER_CHARS = 450;
@@ -89,6 +113,20 @@ const NO_ADS: Words = {
   es: /sin publicidad|ni anuncios|sin anuncios/i,
 };
 
+const FOURTEEN_DAYS: Words = { fr: /14 jours/i, en: /14 days/i, it: /14 giorni/i, es: /14 días/i };
+const RECEIPT: Words = { fr: /reçu/i, en: /receipt/i, it: /ricevuta/i, es: /recibo/i };
+const VAT: Words = { fr: /TVA/, en: /VAT/, it: /IVA/, es: /IVA/ };
+const LICENCE_KEY: Words = { fr: /clé de licence/i, en: /licence key/i, it: /chiave di licenza/i, es: /clave de licencia/i };
+const NO_ACCOUNT: Words = { fr: /pas de compte/i, en: /no account/i, it: /nessun account/i, es: /ninguna cuenta/i };
+const HD: Words = { fr: /\bHD\b/, en: /\bHD\b/, it: /\bHD\b/, es: /\bHD\b/ };
+const CONFORMITY: Words = { fr: /conformité/i, en: /conformity/i, it: /conformità/i, es: /conformidad/i };
+const MEDIATOR: Words = { fr: /médiateur/i, en: /mediator/i, it: /mediatore/i, es: /mediador/i };
+const FRENCH_LAW: Words = { fr: /droit français/i, en: /French law/i, it: /legge francese/i, es: /ley francesa/i };
+const COOKIES: Words = { fr: /cookie/i, en: /cookie/i, it: /cookie/i, es: /cookie/i };
+const LEGAL_NOTICE: Words = { fr: /Mentions légales/i, en: /Legal notice/i, it: /Note legali/i, es: /Aviso legal/i };
+const KEY_FORMAT: Words = { fr: /25 lettres/i, en: /25 letters/i, it: /25 lettere/i, es: /25 letras/i };
+const DEMO: Words = { fr: /démo/i, en: /demo/i, it: /demo/i, es: /demo/i };
+
 /** Words common in one language and absent from the three others: enough to tell a reply's language. */
 const LANGUAGE_WORDS: Record<Locale, ReadonlySet<string>> = {
   fr: new Set("vous votre vos nous notre est les des une pas pour avec dans aux sur ou et à du ne je très êtes écrivez jours".split(" ")),
@@ -127,13 +165,26 @@ const literal = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g,
 /** A site path written as a path of its own ("/access", not the end of "/en/access"). */
 const sitePath = (path: string) => new RegExp(`(^|[\\s(«"'])${path.replace(/\//g, "\\/")}(?![\\w/-])`);
 
-export type Verdict = { right: boolean; yesToNo: boolean; problems: string[] };
+/**
+ * `handedOver`: the reply gives the question to the support address; `otherTopic`: a wrong reply
+ * that is not a hand-over, so the visitor read another topic's answer (worse than a hand-over).
+ */
+export type Verdict = { right: boolean; yesToNo: boolean; handedOver: boolean; otherTopic: boolean; problems: string[] };
 
 export type Judge = (question: ChatQuestion, answer: string) => Verdict;
 
 /** A judge for the site as configured: the facts it checks for are that configuration's. */
 export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site" | "licenseActivationLimit">): Judge {
+  const contexts = new Map<Locale, ReturnType<typeof makeContext>>();
   const context = (lang: Locale) => {
+    let made = contexts.get(lang);
+    if (made === undefined) {
+      made = makeContext(lang);
+      contexts.set(lang, made);
+    }
+    return made;
+  };
+  function makeContext(lang: Locale) {
     const facts = buildSiteFacts(site, lang);
     const t = siteTranslator(lang, COMPILED[lang], facts);
     return {
@@ -143,10 +194,14 @@ export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site
       deviceLimit: new RegExp(`\\b${licenseActivationLimit} ${DEVICES[lang].source}`, "i"),
       accessPath: sitePath(pathFor("access", lang)),
       guidePath: sitePath(pathFor("guide", lang)),
-      // The generic "not sure, write to us": the wrong reply to anything the site does answer.
-      handover: literal(t("chat.handover").slice(0, 24)),
+      // The hand-overs: "the site does not say, write to us", "not sure, write to us", and the
+      // catalogue's and legality's own. The wrong reply to anything the site does answer.
+      handovers: (["chat.handover", "chat.notSure", "chat.answer.catalogue", "chat.answer.legality"] as const).map((key) =>
+        literal(t(key).slice(0, 24)),
+      ),
+      offerEnd: facts.offer.on ? literal(facts.offer.endsOn) : null,
     };
-  };
+  }
 
   const mustCarry = (intent: Intent, lang: Locale): [string, RegExp][] => {
     const c = context(lang);
@@ -216,31 +271,85 @@ export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site
         ];
       case "security":
         return [["card number", CARD_NUMBER[lang]]];
+      case "withdrawal":
+        return [
+          ["14 days", FOURTEEN_DAYS[lang]],
+          ["7 days", SEVEN_DAYS[lang]],
+        ];
+      case "receipt":
+        return [
+          ["receipt", RECEIPT[lang]],
+          ["VAT", VAT[lang]],
+        ];
+      case "offer":
+        return [["price", c.price], ...(c.offerEnd === null ? [] : ([["offer end", c.offerEnd]] as [string, RegExp][]))];
+      case "account":
+        return [
+          ["no account", NO_ACCOUNT[lang]],
+          ["licence key", LICENCE_KEY[lang]],
+        ];
+      case "includes":
+        return [
+          ["price", c.price],
+          ["HD", HD[lang]],
+        ];
+      case "conformity":
+        return [
+          ["conformity", CONFORMITY[lang]],
+          ["support address", c.email],
+        ];
+      case "complaints":
+        return [
+          ["mediator", MEDIATOR[lang]],
+          ["support address", c.email],
+        ];
+      case "law":
+        return [["French law", FRENCH_LAW[lang]]];
+      case "privacy":
+        return [
+          ["cookies", COOKIES[lang]],
+          ["support address", c.email],
+        ];
+      case "seller":
+        return [["legal notice", LEGAL_NOTICE[lang]]];
+      case "key":
+        return [["key format", KEY_FORMAT[lang]]];
+      case "trial":
+        return [
+          ["demo", DEMO[lang]],
+          ["7 days", SEVEN_DAYS[lang]],
+        ];
       case "catalogue":
       case "legality":
       case "off-topic":
+      case "unanswerable":
         return [["support address", c.email]];
     }
   };
 
   return (question, answer) => {
     const problems: string[] = [];
-    for (const [name, pattern] of mustCarry(question.intent, question.lang)) {
+    const carried = [...mustCarry(question.intent, question.lang), ...(question.also ? mustCarry(question.also, question.lang) : [])];
+    for (const [name, pattern] of carried) {
       if (!pattern.test(answer)) problems.push(`lacks ${name}`);
     }
     const c = context(question.lang);
+    const handedOver = LOCALES.some((locale) => context(locale).handovers.some((handover) => handover.test(answer)));
     if (HANDOVER_INTENTS.has(question.intent)) {
       // Nothing the site knows is offered as if it answered this question.
       if (c.price.test(answer)) problems.push("quotes the price");
       if (c.accessPath.test(answer)) problems.push("points to the access page");
-    } else if (c.handover.test(answer)) {
+      if (!handedOver) problems.push("answers another question instead of handing over");
+    } else if (handedOver) {
       problems.push("hands over although the site answers this");
     }
     const language = languageOf(answer);
     if (language !== question.lang) problems.push(`written in ${language ?? "no clear language"}, asked in ${question.lang}`);
-    if (answer.length > MAX_ANSWER_CHARS) problems.push(`${answer.length} characters long`);
+    const longest = MAX_ANSWER_CHARS * (question.also ? 2 : 1);
+    if (answer.length > longest) problems.push(`${answer.length} characters long`);
     const yesToNo = question.no === true && saysYes(answer);
     if (yesToNo) problems.push("says yes to a no");
-    return { right: problems.length === 0, yesToNo, problems };
+    const right = problems.length === 0;
+    return { right, yesToNo, handedOver, otherTopic: !right && !handedOver, problems };
   };
 }

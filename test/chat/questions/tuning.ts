@@ -1,9 +1,10 @@
 import type { ChatQuestion } from "./judge";
 
-// The tuning questions (issue 13): the ones the offline assistant's vocabulary
-// (server/shop/chat/offline-vocabulary.ts) is adjusted on, including the issue's own examples. Add the
-// questions visitors really ask here (see the transcripts: `site chats export`); the held-out set
-// (held-out.ts) stays as it was written.
+// The tuning questions: the ones the offline assistant was first adjusted on, including the
+// examples of the trials that found its faults; they are among the topic classifier's paraphrases
+// (server/shop/chat/paraphrases/*.txt). Add the questions visitors really ask here (see the
+// transcripts: `site chats export`); the held-out sets (held-out.ts, held-out-new.ts) stay as they
+// were written.
 
 export const TUNING: readonly ChatQuestion[] = [
   // French

@@ -1,0 +1,1 @@
+ALTER TABLE `chat_messages` ADD `handed_over` integer DEFAULT false NOT NULL;

@@ -1,0 +1,90 @@
+import type { TopicLabel } from "./paraphrases";
+import type { Topic } from "./site-content";
+import type { Scored, TopicClassifier } from "./topic-classifier";
+import { words } from "./words";
+
+// From the classifier's probabilities to what the assistant does: answer one topic, two when a
+// message clearly asks two things, hand over when the question is about nothing the site answers
+// ("none"), or say it is not sure when no topic stands out. A wrong topic's answer is worse than a
+// hand-over: the visitor reads something beside the point and may take it for the answer.
+
+export type TopicChoice = { kind: "topics"; topics: Topic[] } | { kind: "none" } | { kind: "unsure" };
+
+export type ChoiceThresholds = {
+  /** The best label's probability must reach this... */
+  confidence: number;
+  /** ... and exceed the second best's by this much. */
+  margin: number;
+  /** A part of a message counts as a second question only when its topic is at least this sure... */
+  partConfidence: number;
+  /**
+   * ... and the whole message leans to it at least this much: "I paid and got nothing" is about
+   * not receiving, though "I paid" alone would be about paying.
+   */
+  wholeSupport: number;
+};
+
+/**
+ * Confidence and margin chosen by 5-fold cross-validation on the paraphrases, a wrong topic counted
+ * as worse than a hand-over; the two-question ones so that no tuning question is cut in two. Never
+ * on a held-out set.
+ */
+export const THRESHOLDS: ChoiceThresholds = { confidence: 0.5, margin: 0.1, partConfidence: 0.6, wholeSupport: 0.02 };
+
+/** Where a message may ask a second thing: at a word that joins two requests. */
+const JOINING_WORDS = new Set("and also et aussi puis ensuite e anche poi inoltre y tambien ademas".split(" "));
+
+/**
+ * The message cut into the parts that may each be a question of its own (at least two words each):
+ * its sentences, and within them the requests joined by "and", "et", "e", "y"... When the message
+ * holds a question mark, only the sentences that end with one are questions; the others are
+ * context ("Where is my key? I paid an hour ago" asks one thing).
+ */
+export function questionParts(question: string): string[] {
+  const sentences = question.match(/[^?!.;\n]+[?!.;\n]*/g) ?? [];
+  const asked = question.includes("?") ? sentences.filter((sentence) => sentence.includes("?")) : sentences;
+  const parts: string[] = [];
+  for (const sentence of asked) {
+    let current: string[] = [];
+    for (const word of words(sentence)) {
+      if (JOINING_WORDS.has(word) && current.length >= 2) {
+        parts.push(current.join(" "));
+        current = [];
+      } else if (!JOINING_WORDS.has(word) || current.length > 0) {
+        current.push(word);
+      }
+    }
+    if (current.length > 0) parts.push(current.join(" "));
+  }
+  return parts.filter((part) => part.split(" ").length >= 2);
+}
+
+const best = (scored: Scored<TopicLabel>[]) => ({
+  first: scored[0] ?? { label: "none" as const, probability: 0 },
+  second: scored[1]?.probability ?? 0,
+});
+
+const isTopic = (label: TopicLabel): label is Topic => label !== "none";
+
+export function chooseTopics(
+  classifier: TopicClassifier<TopicLabel>,
+  question: string,
+  thresholds: ChoiceThresholds = THRESHOLDS,
+): TopicChoice {
+  const whole = classifier.classify(question);
+  // Two questions in one message: two parts, each clearly about its own topic.
+  const parts = questionParts(question);
+  if (parts.length >= 2) {
+    const topics: Topic[] = [];
+    for (const part of parts) {
+      const { first, second } = best(classifier.classify(part));
+      const sure = first.probability >= thresholds.partConfidence && first.probability - second >= thresholds.margin;
+      const supported = (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
+      if (sure && supported && isTopic(first.label) && !topics.includes(first.label)) topics.push(first.label);
+    }
+    if (topics.length >= 2) return { kind: "topics", topics: topics.slice(0, 2) };
+  }
+  const { first, second } = best(whole);
+  if (first.probability < thresholds.confidence || first.probability - second < thresholds.margin) return { kind: "unsure" };
+  return isTopic(first.label) ? { kind: "topics", topics: [first.label] } : { kind: "none" };
+}

@@ -1,0 +1,98 @@
+import { expect, test } from "bun:test";
+import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
+import { testConfig } from "../support/config";
+import { saysYes } from "./questions/judge";
+
+// What the site states and the word lists could not answer: the withdrawal right and the
+// guarantee, the receipt and VAT, the offer's end, no account, what the price includes, sharing with
+// a partner; two questions in one message; and "not sure" instead of another topic's answer.
+
+const config = testConfig({ SUPPORT_EMAIL: "help@stream.example", PRICE: "34.50", OFFER_ENDS_AT: "2026-12-31" });
+const assistant = createOfflineAssistant(config, { now: () => new Date("2026-12-01T12:00:00Z") });
+
+test("the withdrawal right: 14 days by law, ended by immediate delivery, and the 7-day guarantee still applies", () => {
+  const en = assistant.answer("Doesn't EU law give me 14 days to withdraw?", "en");
+  expect(en.topics).toEqual(["withdrawal"]);
+  expect(en.text).toContain("14 days");
+  expect(en.text).toContain("The 7-day money-back guarantee still applies: write to help@stream.example within 7 days");
+  expect(en.text).toContain("/en/cgv");
+  expect(assistant.answer("j'ai un droit de rétractation ?", "fr").text).toContain("14 jours");
+});
+
+test("the access e-mail is the receipt, with the price VAT included", () => {
+  const { text, topics } = assistant.answer("Will I get a receipt? Is VAT included?", "en");
+  expect(topics).toContain("receipt");
+  expect(text).toContain("The access e-mail you receive after paying is your receipt: it shows the amount paid, €34.50, VAT included");
+  expect(assistant.answer("je recois une facture avec la tva ?", "fr").text).toContain("TVA incluse");
+});
+
+test("while the offer runs its end day is given; once it has ended, only the price paid once, never a deadline", () => {
+  const during = assistant.answer("When does the offer end?", "en");
+  expect(during.topics).toEqual(["offer"]);
+  expect(during.text).toStartWith("Offer valid until 31 December 2026: €34.50 once instead of");
+  const after = createOfflineAssistant(config, { now: () => new Date("2027-01-15T12:00:00Z") }).answer("When does the offer end?", "en");
+  expect(after.text).toStartWith("€34.50 once, for life.");
+  expect(after.text).not.toContain("2026");
+  expect(after.text).not.toContain("instead of");
+});
+
+test("there is no account or password: the key from the e-mail goes into the app", () => {
+  const { text } = assistant.answer("Do I need to create an account with a password?", "en");
+  expect(text).toStartWith("There is no account to create and no password");
+  expect(saysYes(text)).toBe(false);
+});
+
+test("sharing with a flatmate or a partner gets the terms' personal licence, never a yes", () => {
+  for (const [question, page] of [
+    ["Can my flatmate and I share one licence?", "en"],
+    ["ma copine peut utiliser ma clé ?", "fr"],
+  ] as const) {
+    const { text, topics } = assistant.answer(question, page);
+    expect({ question, topics }).toEqual({ question, topics: ["sharing"] });
+    expect(saysYes(text)).toBe(false);
+  }
+});
+
+test("what the price includes is listed from the pricing card, with the configured price", () => {
+  const { text } = assistant.answer("What exactly does the price include?", "en");
+  expect(text).toStartWith("€34.50 once, for life, VAT included: the whole catalogue in HD");
+  expect(text).toContain("automatic updates for life");
+});
+
+test("a message asking two things gets both answers, in the order asked", () => {
+  const { topics, text } = assistant.answer("How much is it? And does it work on my Samsung TV?", "en");
+  expect(topics).toEqual(["price", "devices"]);
+  expect(text.indexOf("€34.50")).toBeLessThan(text.indexOf("smart TVs"));
+});
+
+test("a question about something the site does not say hands over to the support address, and is marked so", () => {
+  for (const question of ["Do you have a student discount?", "Is there parental control for my kids?"]) {
+    const reply = assistant.answer(question, "en");
+    expect({ question, kind: reply.kind, handedOver: reply.handedOver }).toEqual({ question, kind: "handover", handedOver: true });
+    expect(reply.text).toContain("help@stream.example");
+  }
+  expect(assistant.answer("How much is it?", "en").handedOver).toBe(false);
+});
+
+test("when no topic stands out the assistant says it is not sure and gives the support address, in the question's language", () => {
+  const unsure = createOfflineAssistant(config, {
+    thresholds: { confidence: 1.01, margin: 0, partConfidence: 1.01, wholeSupport: 0 },
+  }).answer("Quanto costa?", "fr");
+  expect(unsure.kind).toBe("unsure");
+  expect(unsure.handedOver).toBe(true);
+  expect(unsure.text).toBe(
+    "Non sono sicuro di aver capito la tua domanda e preferisco non risponderti fuori tema. Scrivi al nostro team a help@stream.example: risponde 7 giorni su 7.",
+  );
+});
+
+test("the assistant interface reports a hand-over to the caller, not an answer", async () => {
+  const marks: string[] = [];
+  const ask = async (content: string) => {
+    for await (const _ of assistant.reply({ locale: "en", messages: [{ role: "user", content }], onHandOver: () => marks.push(content) })) {
+      // The reply's text is not what this test is about.
+    }
+  };
+  await ask("Can I get a refund?");
+  await ask("Tell me a joke");
+  expect(marks).toEqual(["Tell me a joke"]);
+});
