@@ -4,6 +4,7 @@ import type { AssetStore } from "./site/assets";
 import type { Config } from "./platform/config";
 import type { RateLimitStore } from "./platform/http/rate-limit-store";
 import type { Logger } from "./platform/log";
+import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { MailSender } from "./shop/mail/sender";
 import type { StaticPages } from "./site/pages/static-pages";
 import type { Renderer } from "./site/render";
@@ -28,6 +29,8 @@ export type AppDeps = {
   mailer: Pick<MailSender, "wake">;
   /** The rate limiters' counters, shared by every process on the data folder. */
   rateLimits: RateLimitStore;
+  /** The Ed25519 keys that sign licence tokens and devices links (DATA_DIR/license-keys/). */
+  licenseKeys: SigningKeys;
   /** The clock, replaceable in tests. */
   now: () => Date;
 };

@@ -12,6 +12,7 @@ import { createCompressor, type Compress } from "./platform/http/compress";
 import { openRateLimitStore, rateLimitDbPath } from "./platform/http/rate-limit-store";
 import { listenShared } from "./platform/http/listen";
 import { loadIpHashSecret } from "./shop/leads/service";
+import { mailLinks, openLicenseKeys } from "./shop/licenses/tokens";
 import { createFileTransport, createSmtpTransport } from "./shop/mail/transport";
 import { withOfferEnd } from "./site/offer";
 import { staticPageRefs } from "./site/pages/controller";
@@ -121,7 +122,8 @@ function siteOn(
     log,
     secret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
   });
-  const app = createApp({ config, db, write, assets, log, render, staticPages, mailer, rateLimits, now });
+  const licenseKeys = openLicenseKeys(config, now);
+  const app = createApp({ config, db, write, assets, log, render, staticPages, mailer, rateLimits, licenseKeys, now });
   return { staticPages, rateLimits, app };
 }
 
@@ -143,7 +145,11 @@ async function serve(loaded: Config, embedded: Embedded | undefined, self: strin
   const retention = await startRetention({ write: writerFor(db, config), config, log, now });
   const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
-  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now });
+  // The first start makes the licence signing key here, before any worker could race for it.
+  const licenseKeys = openLicenseKeys(config, now);
+  await licenseKeys.jwks();
+  const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
+  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now, links });
   const site = siteOn(config, log, db, assets, embedded?.prebuilt?.pages ?? [], compress, mailer);
   const server = listenShared(site.app, config, config.workers > 1 ? "first" : "alone");
   log.info(`listening on http://localhost:${server.port}`, {

@@ -179,6 +179,7 @@ const EnvSchema = v.object({
   ),
   OWNER_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address"))),
   LICENSE_ACTIVATION_LIMIT: positiveInt(5, 1000),
+  LICENSE_TOKEN_DAYS: positiveInt(14, 365),
 
   // Seller identity and legal pages (issue 12). Optional here; production refuses to start without
   // the required ones (productionProblems below), development shows a marked placeholder.
@@ -259,6 +260,8 @@ export type Config = {
   anthropic: { apiKey: string; model: string; maxTokens: number; timeoutMs: number; baseUrl: string | undefined } | undefined;
   /** How many installations of the app one licence key may have at once. */
   licenseActivationLimit: number;
+  /** How long a signed licence token stays valid offline (the app renews it when online). */
+  licenseTokenDays: number;
   mail: {
     /** SMTP through nodemailer; without it every message is written as a .eml file into `dir`. */
     smtpUrl: string | undefined;
@@ -400,6 +403,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           }
         : undefined,
     licenseActivationLimit: env.LICENSE_ACTIVATION_LIMIT,
+    licenseTokenDays: env.LICENSE_TOKEN_DAYS,
     mail: {
       smtpUrl: env.SMTP_URL,
       dir: join(dataDir, "mail"),

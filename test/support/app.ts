@@ -8,6 +8,8 @@ import { buildClient, createAssetStore, type AssetStore } from "../../server/sit
 import { testConfig, type Config } from "../../server/platform/config";
 import { openRateLimitStore, rateLimitDbPath } from "../../server/platform/http/rate-limit-store";
 import { createLogger, type Logger } from "../../server/platform/log";
+import type { SigningKeys } from "../../server/shop/licenses/signing-keys";
+import { mailLinks, openLicenseKeys } from "../../server/shop/licenses/tokens";
 import { createMailSender, type MailSender } from "../../server/shop/mail/sender";
 import type { MailTransport } from "../../server/shop/mail/transport";
 import { withOfferEnd } from "../../server/site/offer";
@@ -26,6 +28,8 @@ export type TestSite = {
   config: Config;
   dataDir: string;
   logs: string[];
+  /** The site's licence signing keys (in `dataDir`). */
+  licenseKeys: SigningKeys;
   /** The e-mail sender, running when a transport was given (otherwise mail only queues). */
   mailer: MailSender | null;
   /** Sends a request through the app, without a port. */
@@ -52,12 +56,28 @@ export async function createTestSite(
   const assets = await sharedAssets();
   const render = createRenderer({ config, assets, log, now });
   const staticPages = createStaticPages({ documents: createDocumentRenderer({ config, assets, now }), log, config });
-  const mailer = options.transport === undefined ? null : createMailSender({ db, write, config, log, transport: options.transport, now });
+  const licenseKeys = openLicenseKeys(config, now);
+  const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
+  const mailer =
+    options.transport === undefined ? null : createMailSender({ db, write, config, log, transport: options.transport, now, links });
   mailer?.start();
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: "test-rate-limit-key" });
-  const app = createApp({ config, db, write, assets, log, render, staticPages, mailer: mailer ?? { wake: () => {} }, rateLimits, now });
+  const app = createApp({
+    config,
+    db,
+    write,
+    assets,
+    log,
+    render,
+    staticPages,
+    mailer: mailer ?? { wake: () => {} },
+    rateLimits,
+    licenseKeys,
+    now,
+  });
   return {
     app,
+    licenseKeys,
     mailer,
     db,
     write,

@@ -12,7 +12,8 @@ import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { COMPILED } from "../../site/locales";
 import { createTranslator } from "../../../shared/i18n";
-import { activateLicense, deactivateLicense, resendAccess, verifyLicense } from "./service";
+import { activateLicense, deactivateLicense, handleAccessRequests, recordAccessRequest, verifyLicense } from "./service";
+import { issueLicenseToken } from "./tokens";
 
 /** A licence call is a few short fields. */
 export const LICENSE_MAX_BODY_BYTES = 2 * 1024;
@@ -35,6 +36,44 @@ export function licensesController(deps: AppDeps) {
   const licenseLimiter = createRateLimiter(deps.rateLimits, { name: "licenses", ...LICENSE_RATE_LIMIT });
   const accessLimiter = createRateLimiter(deps.rateLimits, { name: "access", ...ACCESS_RATE_LIMIT });
   const limit = config.licenseActivationLimit;
+
+  const tokenFor = async (instanceId: string, status: "active" | "inactive") => {
+    const issued = await issueLicenseToken(
+      deps.licenseKeys,
+      { instanceId, status, activationLimit: limit },
+      now(),
+      config.licenseTokenDays,
+    );
+    return { token: issued.token, tokenExpiresAt: issued.expiresAt.toISOString() };
+  };
+
+  /**
+   * The recovery form's real work, after its answer: whichever request comes next also picks up
+   * what a stopped process left. A failure leaves the requests recorded for the next one.
+   */
+  let running = false;
+  let again = false;
+  const handleRecorded = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const handled = await handleAccessRequests(write, deliverySettings(config), now());
+        if (handled.queued + handled.noOrder + handled.limited > 0) log.info("access requests handled", handled); // counts, never the address
+        if (handled.queued > 0) deps.mailer.wake();
+      } while (again);
+    } catch (error) {
+      log.warn("access requests left for later", { error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      running = false;
+    }
+  };
+  // Requests recorded by a process that stopped before handling them.
+  setTimeout(() => void handleRecorded(), 0);
 
   /**
    * Rate limit, then body, then the schema: the shared steps of the licence endpoints. A database
@@ -66,25 +105,32 @@ export function licensesController(deps: AppDeps) {
     .post(
       "/api/licenses/verify",
       ({ request, ip }) =>
-        handle(request, ip, VerifyLicenseSchema, ({ key }) => {
-          const found = verifyLicense(db, key, limit);
+        handle(request, ip, VerifyLicenseSchema, async ({ key, instanceId }) => {
+          const found = verifyLicense(db, key, limit, instanceId);
           if (found === null) return Response.json({ valid: false }, { status: 404 });
-          return Response.json(found);
+          // A token only for an installation that still holds a slot of an enabled licence: a freed
+          // device or a refunded key learns it at its next renewal.
+          if (instanceId === undefined || !found.valid || found.status === "disabled") return Response.json(found);
+          const issued = await tokenFor(instanceId, found.status);
+          return Response.json({ ...found, ...issued });
         }),
       { parse: "none" },
     )
     .post(
       "/api/licenses/activate",
       ({ request, ip }) =>
-        handle(request, ip, ActivateLicenseSchema, async ({ key, instanceName }) => {
-          const result = await activateLicense(write, key, instanceName, limit, now());
+        handle(request, ip, ActivateLicenseSchema, async ({ key, instanceName, deviceId }) => {
+          const result = await activateLicense(write, key, { instanceName, deviceId }, limit, now());
           switch (result.kind) {
-            case "activated":
-              log.info("licence activated", { activations: result.activations });
+            case "activated": {
+              log.info("licence activated", { activations: result.activations, again: result.again });
+              const issued = await tokenFor(result.instanceId, "active");
               return Response.json(
-                { instanceId: result.instanceId, activations: result.activations, activationLimit: limit },
-                { status: 201 },
+                { instanceId: result.instanceId, activations: result.activations, activationLimit: limit, ...issued },
+                // The same device again: nothing new was made.
+                { status: result.again ? 200 : 201 },
               );
+            }
             case "not-found":
               return Response.json({ error: "Unknown licence key" }, { status: 404 });
             case "disabled":
@@ -142,10 +188,10 @@ export function licensesController(deps: AppDeps) {
           if (parsedLocale.success) locale = parsedLocale.output.locale;
           const input = parseWith(AccessResendSchema, body.value, { unprocessable: true });
           locale = input.locale;
-          const outcome = await resendAccess(write, input.email, deliverySettings(config), now());
-          // Logged without the address; the answer is the same whatever happened.
-          log.info("access resend requested", { outcome });
-          if (outcome === "queued") deps.mailer.wake();
+          // The same work for every address: record the request. The lookup and the e-mails come
+          // after the answer, so its time tells nothing either.
+          await recordAccessRequest(write, input.email, now());
+          setTimeout(() => void handleRecorded(), 0);
           if (isForm) return back("sent");
           const t = createTranslator(locale, COMPILED[locale]);
           return Response.json({ ok: true, message: t("access.sent") }, { status: 202 });
