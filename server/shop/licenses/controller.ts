@@ -12,7 +12,7 @@ import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { COMPILED } from "../../site/locales";
 import { createTranslator } from "../../../shared/i18n";
-import { activateLicense, deactivateLicense, handleAccessRequests, recordAccessRequest, verifyLicense } from "./service";
+import { activateLicense, deactivateLicense, handleAccessRequests, hasAccessRequests, recordAccessRequest, verifyLicense } from "./service";
 import { issueLicenseToken } from "./tokens";
 
 /** A licence call is a few short fields. */
@@ -24,6 +24,9 @@ export const LICENSE_MAX_BODY_BYTES = 2 * 1024;
 export const LICENSE_RATE_LIMIT = { limit: 60, windowMs: 10 * 60 * 1000 } as const;
 /** The recovery form: a person sends it once or twice; a script must not mail-bomb buyers through it. */
 export const ACCESS_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as const;
+
+/** How long after a recovery request its batch is handled (then the e-mail goes out at once). */
+export const ACCESS_BATCH_DELAY_MS = 1000;
 
 /** Why a plain form post to /api/access/resend came back to the access page (`?status=`). */
 export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
@@ -48,8 +51,8 @@ export function licensesController(deps: AppDeps) {
   };
 
   /**
-   * The recovery form's real work, after its answer: whichever request comes next also picks up
-   * what a stopped process left. A failure leaves the requests recorded for the next one.
+   * The recovery form's real work, after its answer: every request recorded so far, also those a
+   * stopped process left. A failure leaves them recorded for the next batch.
    */
   let running = false;
   let again = false;
@@ -72,8 +75,19 @@ export function licensesController(deps: AppDeps) {
       running = false;
     }
   };
+  // In batches, a moment after the first request of each: the work a buyer's address sets off
+  // (its e-mails) then falls on whatever requests come later, not on the very next one, whose time
+  // would otherwise tell what the previous address was.
+  let batch: ReturnType<typeof setTimeout> | undefined;
+  const scheduleHandling = () => {
+    batch ??= setTimeout(() => {
+      batch = undefined;
+      void handleRecorded();
+    }, ACCESS_BATCH_DELAY_MS);
+    batch.unref();
+  };
   // Requests recorded by a process that stopped before handling them.
-  setTimeout(() => void handleRecorded(), 0);
+  if (hasAccessRequests(db)) scheduleHandling();
 
   /**
    * Rate limit, then body, then the schema: the shared steps of the licence endpoints. A database
@@ -191,7 +205,7 @@ export function licensesController(deps: AppDeps) {
           // The same work for every address: record the request. The lookup and the e-mails come
           // after the answer, so its time tells nothing either.
           await recordAccessRequest(write, input.email, now());
-          setTimeout(() => void handleRecorded(), 0);
+          scheduleHandling();
           if (isForm) return back("sent");
           const t = createTranslator(locale, COMPILED[locale]);
           return Response.json({ ok: true, message: t("access.sent") }, { status: 202 });

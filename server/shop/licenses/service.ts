@@ -134,6 +134,10 @@ export function recordAccessRequest(write: Write, email: string, now: Date): Pro
   });
 }
 
+/** Whether recovery requests wait to be handled (left by a process that stopped). */
+export const hasAccessRequests = (db: Db): boolean =>
+  db.select({ id: accessRequests.id }).from(accessRequests).limit(1).get() !== undefined;
+
 export type AccessRequestsHandled = { queued: number; noOrder: number; limited: number };
 
 /**
