@@ -178,6 +178,17 @@ try {
     () => post("/api/licenses/verify", JSON.stringify({ key: "22222-22222-22222-22222-22222" })),
     [200, 404],
   );
+  // The lead form also looks up an address (a repeat request within 24 hours sends nothing).
+  if (
+    (await post("/api/leads", JSON.stringify({ email: "lead-again@stream-shop.fr", source: "exit_popup", ip_hash: null }))).status !== 201
+  )
+    throw new Error("lead refused");
+  await compare(
+    "lead form: repeat vs new address",
+    () => post("/api/leads", JSON.stringify({ email: "lead-again@stream-shop.fr", source: "exit_popup", ip_hash: null })),
+    (i) => post("/api/leads", JSON.stringify({ email: `lead-${i}-${Date.now()}@stream-shop.fr`, source: "exit_popup", ip_hash: null })),
+    [201, 201],
+  );
   // The same device of a buyer again (its slot kept, a token signed), against a key never issued.
   const again = JSON.stringify({ key: keys[0], instanceName: "Again", deviceId: "bench-device-again" });
   if ((await post("/api/licenses/activate", again)).status !== 201) throw new Error("first activation refused");

@@ -8,6 +8,7 @@ export const POST_ONLY_API: ReadonlySet<string> = new Set([
   "/api/licenses/activate",
   "/api/licenses/deactivate",
   "/api/access/resend",
+  "/api/devices/free",
 ]);
 
 /** The API paths that only take GET: any other method gets 405 with `Allow: GET`. */
