@@ -103,3 +103,20 @@ test("without JavaScript: the same link in English, a plain form post frees a de
   expect(await api("verify", { key, instanceId: instances.MacBook })).toMatchObject({ valid: false, instance: "freed" });
   expect(await api("verify", { key })).toMatchObject({ valid: true, activations: 2 });
 });
+
+test("a link that is not valid shows no device and the recovery form, in every language, with nothing for axe to report", async () => {
+  const context = await browser.newContext({ baseURL: server.baseUrl, bypassCSP: true });
+  const page = await context.newPage();
+  for (const [prefix, title] of [
+    ["", "Ce lien n'est plus valable"],
+    ["/en", "This link is no longer valid"],
+    ["/it", "Questo link non è più valido"],
+    ["/es", "Este enlace ya no es válido"],
+  ] as const) {
+    await visit(page, `${prefix}/devices?t=aaaa.bbbb.cccc`);
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(title);
+    await expect(page.locator("form.access-form").count()).resolves.toBe(1);
+    expect(await axeViolations(page, `devices, invalid link (${prefix || "/fr"})`)).toEqual([]);
+  }
+  await context.close();
+});
