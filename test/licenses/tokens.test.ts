@@ -46,6 +46,8 @@ test("a token from activate verifies offline against the published JWKS and says
   expect(activated.status).toBe(201);
   const jwksResponse = await s.request("/.well-known/jwks.json");
   expect(jwksResponse.headers.get("content-type")).toContain("application/json");
+  // Apps and proxies may keep it an hour; a rotated-out key stays published far longer than that.
+  expect(jwksResponse.headers.get("cache-control")).toBe("public, max-age=3600");
   const jwks: JSONWebKeySet = await jwksResponse.json();
   expect(jwks.keys).toHaveLength(1);
   // Only the public half is published.
