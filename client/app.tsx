@@ -9,6 +9,7 @@ import { Island, IslandRendererContext, type IslandRenderer } from "./island";
 import { LandingPage } from "./pages/landing";
 import { PaymentPage } from "./pages/payment";
 import { AccessPage } from "./pages/access";
+import { DevicesPage } from "./pages/devices";
 import { GuidePage } from "./pages/guide";
 import { LegalNoticePage, PrivacyPage, TermsPage } from "./pages/legal";
 import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
@@ -80,6 +81,8 @@ function PageBody() {
       return <PrivacyPage legal={view.legal} />;
     case "access":
       return <AccessPage status={view.status} />;
+    case "devices":
+      return <DevicesPage devices={view.devices} />;
     case "unsubscribe":
       return <UnsubscribePage state={view.state} />;
     case "not-found":
@@ -104,7 +107,7 @@ function Widgets() {
     <>
       <Island name="support" props={{ supportEmail: facts.supportEmail }} />
       {/* The buyer who just paid would be shown their own purchase. */}
-      {view.page === "success" ? null : <Island name="social-proof" props={{}} />}
+      {view.page === "success" || view.page === "devices" ? null : <Island name="social-proof" props={{}} />}
       {view.page === "landing" ? (
         <>
           <Island name="exit-popup" props={{ usedForm: view.lead !== undefined }} />
@@ -126,6 +129,7 @@ function Head() {
     canceled: "meta.canceledTitle",
     guide: "meta.guideTitle",
     access: "meta.accessTitle",
+    devices: "meta.devicesTitle",
     "legal-notice": "meta.legalNoticeTitle",
     terms: "meta.termsTitle",
     privacy: "meta.privacyTitle",
@@ -152,7 +156,8 @@ function Head() {
     privacy: "meta.privacyDescription",
   };
   const description = t(descriptionKey[view.page] ?? "meta.description");
-  const indexable = isSitePageId(view.page) && view.page !== "success" && view.page !== "canceled" && view.page !== "access";
+  const indexable =
+    isSitePageId(view.page) && view.page !== "success" && view.page !== "canceled" && view.page !== "access" && view.page !== "devices";
   return (
     <head>
       <meta charSet="utf-8" />

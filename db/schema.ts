@@ -185,14 +185,28 @@ export const licenseActivations = sqliteTable(
     /** Unguessable id handed to the app, which names the activation to deactivate it. */
     instanceId: text("instance_id").notNull(),
     instanceName: text("instance_name").notNull(),
+    /** The app's own stable id of the device, when it sends one: the same device activates again into the same instance. */
+    deviceId: text("device_id"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     deactivatedAt: integer("deactivated_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     uniqueIndex("license_activations_instance_unique").on(t.instanceId),
     index("license_activations_license_idx").on(t.licenseId, t.deactivatedAt),
+    index("license_activations_device_idx").on(t.licenseId, t.deviceId),
   ],
 );
+
+/**
+ * "Lost your access e-mail?" requests not yet handled: the form's answer only records the request
+ * (the same work whatever the address), and the lookup and e-mails happen after the answer. A row
+ * is deleted when handled, so an address that bought nothing is not kept.
+ */
+export const accessRequests = sqliteTable("access_requests", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  email: text("email").notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});
 
 /**
  * Every "lost your access e-mail?" request that queued an e-mail, by address (lower case), so an

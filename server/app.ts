@@ -14,6 +14,7 @@ import { serveOptions } from "./platform/http/serve-options";
 import { leadsController } from "./shop/leads/controller";
 import { unsubscribeController } from "./shop/leads/unsubscribe";
 import { licensesController } from "./shop/licenses/controller";
+import { devicesController } from "./shop/licenses/devices-controller";
 import { pagesController, plainPageAnswers } from "./site/pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
 import { securityHeaders, isHttps } from "./platform/http/security";
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps) {
     .use(leadsController(deps))
     .use(unsubscribeController(deps))
     .use(licensesController(deps))
+    .use(devicesController(deps))
     .use(checkoutController(deps))
     .use(chatController(deps))
     .use(socialProofController(deps))

@@ -5,6 +5,7 @@ import type { Config } from "./platform/config";
 import type { RateLimitStore } from "./platform/http/rate-limit-store";
 import type { Logger } from "./platform/log";
 import type { Checkout } from "./shop/checkout/providers";
+import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { MailSender } from "./shop/mail/sender";
 import type { StaticPages } from "./site/pages/static-pages";
 import type { Renderer } from "./site/render";
@@ -31,6 +32,8 @@ export type AppDeps = {
   rateLimits: RateLimitStore;
   /** The payment provider this site uses, and what the success page remembers of its lookups. */
   checkout: Checkout;
+  /** The Ed25519 keys that sign licence tokens and devices links (DATA_DIR/license-keys/). */
+  licenseKeys: SigningKeys;
   /** The clock, replaceable in tests. */
   now: () => Date;
 };

@@ -7,6 +7,7 @@ import type { Compress } from "./platform/http/compress";
 import { openRateLimitStore, rateLimitDbPath } from "./platform/http/rate-limit-store";
 import type { Logger } from "./platform/log";
 import { createCheckout } from "./shop/checkout/providers";
+import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { StripeConnection } from "./shop/checkout/stripe-provider";
 import type { AssetStore } from "./site/assets";
 import type { PrebuiltPage } from "./site/prebuilt-page";
@@ -20,6 +21,8 @@ export type SiteParts = {
   log: Logger;
   assets: AssetStore;
   mailer: AppDeps["mailer"];
+  /** The licence signing keys (DATA_DIR/license-keys/), opened by the process before the site. */
+  licenseKeys: SigningKeys;
   /** Keys the rate limiters' counters of client addresses (server/shop/leads/service.ts: loadIpHashSecret). */
   rateLimitSecret: string;
   now?: () => Date;
@@ -53,6 +56,19 @@ export function wireSite(parts: SiteParts): Site {
   const render = createRenderer({ config, assets, log, now });
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: parts.rateLimitSecret });
   const checkout = createCheckout({ config, db, write, now }, parts.stripeConnection);
-  const deps: AppDeps = { config, db, write, assets, log, render, staticPages, mailer, rateLimits, checkout, now };
+  const deps: AppDeps = {
+    config,
+    db,
+    write,
+    assets,
+    log,
+    render,
+    staticPages,
+    mailer,
+    rateLimits,
+    checkout,
+    licenseKeys: parts.licenseKeys,
+    now,
+  };
   return { app: createApp(deps), deps, close: () => rateLimits.close() };
 }

@@ -35,6 +35,10 @@ export const LICENSE_DEACTIVATE = {
   from: "anywhere",
 } as const satisfies Endpoint;
 export const UNSUBSCRIBE = { path: "/unsubscribe", methods: ["GET", "POST"], from: "anywhere" } as const satisfies Endpoint;
+/** The buyer frees one of their devices from the devices page (a form post, or JSON with JavaScript). */
+export const DEVICES_FREE = { path: "/api/devices/free", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+/** The public keys that verify licence tokens offline. */
+export const JWKS = { path: "/.well-known/jwks.json", methods: ["GET"], from: "anywhere" } as const satisfies Endpoint;
 /** The built-in test checkout's card page (its id in the path: testCheckoutPath). */
 export const TEST_CHECKOUT = { path: "/checkout/test/:id", methods: ["GET", "POST"], from: "page" } as const satisfies Endpoint;
 
@@ -49,6 +53,8 @@ export const ENDPOINTS = {
   licenseActivate: LICENSE_ACTIVATE,
   licenseDeactivate: LICENSE_DEACTIVATE,
   unsubscribe: UNSUBSCRIBE,
+  devicesFree: DEVICES_FREE,
+  jwks: JWKS,
   testCheckout: TEST_CHECKOUT,
 } as const satisfies Record<string, Endpoint>;
 

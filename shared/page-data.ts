@@ -1,6 +1,7 @@
 import type { CompiledMessages, MessageValues } from "./i18n";
 import type { LegalFacts } from "./legal";
 import type { Locale } from "./locales";
+import type { DevicesPageState } from "./schemas/licenses";
 import type { CardField, CheckoutErrorKey } from "./schemas/payment";
 import type { SiteFacts } from "./site-facts";
 
@@ -75,6 +76,8 @@ export type View =
   | { page: "terms"; legal: LegalFacts }
   | { page: "privacy"; legal: LegalFacts }
   | { page: "access"; status?: AccessFlag }
+  /** The buyer's devices, from the signed link of the access e-mail (per request, never cached). */
+  | { page: "devices"; devices: DevicesPageState }
   | { page: "unsubscribe"; state: "done" | "unknown" }
   | { page: "not-found" }
   /** `busy`: a write waited its whole bound for another program's database lock (503); nothing changed. */
@@ -110,6 +113,8 @@ export type IslandProps = {
   demo: { poster: string; video: string };
   /** The free-demo form at the end of the landing page. */
   "lead-form": { posted?: LeadFlag };
+  /** The buyer's device list with a "free" form per device (devices page). */
+  devices: { devices: Extract<DevicesPageState, { state: "ok" }> };
   /** "Lost your access e-mail?" (FAQ, success page, access page). */
   "access-form": { posted?: AccessFlag };
   /** `consentMissing`: the server sent the page back because the consent box was not ticked. */

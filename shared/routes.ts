@@ -3,7 +3,18 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "./locales";
 // One typed route table read by the server renderer and the client (docs/product.md, "Pages and
 // routes"): French at the original paths, other languages under a prefix, the same segment in every
 // language.
-export const PAGE_IDS = ["landing", "payment", "success", "canceled", "guide", "access", "legal-notice", "terms", "privacy"] as const;
+export const PAGE_IDS = [
+  "landing",
+  "payment",
+  "success",
+  "canceled",
+  "guide",
+  "access",
+  "legal-notice",
+  "terms",
+  "privacy",
+  "devices",
+] as const;
 export type PageId = (typeof PAGE_IDS)[number];
 export const PAGES: Record<PageId, string> = {
   landing: "",
@@ -16,6 +27,8 @@ export const PAGES: Record<PageId, string> = {
   "legal-notice": "mentions-legales",
   terms: "cgv",
   privacy: "confidentialite",
+  // The buyer's devices, reached from the signed link of the access e-mail (never listed in a menu).
+  devices: "devices",
 };
 
 export function pathFor(page: PageId, locale: Locale): string {

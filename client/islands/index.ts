@@ -48,6 +48,10 @@ export const ISLANDS: { [N in IslandName]: IslandLoader<N> } = {
     when: { on: "visible" },
     load: () => import("../components/lead-form").then((m) => m.LeadSection),
   },
+  devices: {
+    when: { on: "visible" },
+    load: () => import("../components/devices-list").then((m) => m.DevicesList),
+  },
   "access-form": {
     when: { on: "visible" },
     load: () => import("../components/access-form").then((m) => m.AccessForm),

@@ -5,6 +5,7 @@ import m2 from "./0002_fulfilment_mail.sql" with { type: "text" };
 import m3 from "./0003_licence_activations.sql" with { type: "text" };
 import m4 from "./0004_legal_consent_and_settings.sql" with { type: "text" };
 import m5 from "./0005_chat_handed_over.sql" with { type: "text" };
+import m6 from "./0006_license_devices.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -13,4 +14,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0003_licence_activations", when: 1795335268120, sql: m3 },
   { tag: "0004_legal_consent_and_settings", when: 1795339036360, sql: m4 },
   { tag: "0005_chat_handed_over", when: 1795484023474, sql: m5 },
+  { tag: "0006_license_devices", when: 1795487038482, sql: m6 },
 ];

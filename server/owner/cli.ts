@@ -10,6 +10,7 @@ import { testPaymentIdOf } from "../shop/checkout/test-provider";
 import type { Config } from "../platform/config";
 import { exportCsv, isExportName } from "./export-csv";
 import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licenses/service";
+import { openLicenseKeys } from "../shop/licenses/tokens";
 import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { normalizeLicenseKey } from "../../shared/license-key";
@@ -26,6 +27,7 @@ export const USAGE = `Usage:
   site licenses show KEY|EMAIL   a licence (by key, any case, with or without dashes, or by buyer's e-mail) and its devices
   site licenses disable KEY   block a key (the app's checks answer "disabled"); enable KEY unblocks it
   site licenses reset KEY     free every device of a key (a buyer who replaced their devices)
+  site licenses rotate-key    a new key signs licence tokens from now on; the old one still verifies until its tokens expire
   site mail list              the e-mail queue, newest first: status, kind, recipient, attempts, last error
   site mail retry ID          send a failed message again (the running server picks it up within seconds)
   site orders resend ID       queue the access e-mail of a paid order again (same licence key)
@@ -51,7 +53,8 @@ export async function runCommand(
   const known =
     (isExportName(command) && action === "export") ||
     (command === "leads" && action === "erase") ||
-    (command === "licenses" && (action === "show" || action === "disable" || action === "enable" || action === "reset")) ||
+    (command === "licenses" &&
+      (action === "show" || action === "disable" || action === "enable" || action === "reset" || action === "rotate-key")) ||
     (command === "mail" && (action === "list" || action === "retry")) ||
     (command === "orders" && (action === "resend" || action === "refund"));
   if (!known) {
@@ -84,6 +87,12 @@ export async function runCommand(
     }
     if (command === "mail" && action === "list") return listMail(db, out);
     if (command === "leads") return await erase(write, config, arg, out, err);
+    if (command === "licenses" && action === "rotate-key") {
+      const rotated = await openLicenseKeys(config, () => new Date()).rotate();
+      out(`New signing key ${rotated.kid}: it signs from now on (running servers see it at once).\n`);
+      if (rotated.removed.length > 0) out(`Removed, their tokens all expired: ${rotated.removed.join(", ")}\n`);
+      return 0;
+    }
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {

@@ -52,6 +52,8 @@ export type Config = {
   anthropic: { apiKey: string; model: string; maxTokens: number; timeoutMs: number; baseUrl: string | undefined } | undefined;
   /** How many installations of the app one licence key may have at once. */
   licenseActivationLimit: number;
+  /** How long a signed licence token stays valid offline (the app renews it when online). */
+  licenseTokenDays: number;
   mail: {
     /** SMTP through nodemailer; without it every message is written as a .eml file into `dir`. */
     smtpUrl: string | undefined;
@@ -147,6 +149,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           }
         : undefined,
     licenseActivationLimit: env.LICENSE_ACTIVATION_LIMIT,
+    licenseTokenDays: env.LICENSE_TOKEN_DAYS,
     mail: {
       smtpUrl: env.SMTP_URL,
       dir: join(dataDir, "mail"),

@@ -6,6 +6,7 @@ import { configSecrets, createLogger } from "../platform/log";
 import { renderPagesApart, startWorkers } from "../platform/processes";
 import { startupWarnings } from "../platform/production-readiness";
 import { loadIpHashSecret } from "../shop/leads/service";
+import { mailLinks, openLicenseKeys } from "../shop/licenses/tokens";
 import { createMailSender } from "../shop/mail/sender";
 import { createFileTransport, createSmtpTransport } from "../shop/mail/transport";
 import { startRetention } from "../shop/privacy/retention";
@@ -39,7 +40,11 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const retention = await startRetention({ write: writerFor(db, config), config, log, now });
   const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
-  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now });
+  // The first start makes the licence signing key here, before any worker could race for it.
+  const licenseKeys = openLicenseKeys(config, now);
+  await licenseKeys.jwks();
+  const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
+  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now, links });
   const site = wireSite({
     config,
     db,
@@ -48,6 +53,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     prebuilt: embedded?.prebuilt?.pages ?? [],
     compress,
     mailer,
+    licenseKeys,
     rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
     now,
   });

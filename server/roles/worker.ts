@@ -1,3 +1,4 @@
+import { openLicenseKeys } from "../shop/licenses/tokens";
 import type { Compress } from "../platform/http/compress";
 import { listenShared } from "../platform/http/listen";
 import type { Config } from "../platform/config";
@@ -32,6 +33,7 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     prebuilt: start.pages,
     compress,
     mailer: { wake: wakeMailerOfFirstProcess },
+    licenseKeys: openLicenseKeys(config, () => new Date()),
     rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
   });
   const server = listenShared(site.app, { ...config, port: start.port }, "join");

@@ -3,6 +3,7 @@ import { renderToString } from "react-dom/server";
 import { AccessForm, ACCESS_FORM_TEXT } from "../../client/components/access-form";
 import { CardForm, CARD_FORM_TEXT } from "../../client/components/card-form";
 import { DemoDialog, DEMO_DIALOG_TEXT } from "../../client/components/demo-dialog";
+import { DevicesList, DEVICES_TEXT } from "../../client/components/devices-list";
 import { ExitPopup, EXIT_POPUP_TEXT } from "../../client/components/exit-popup";
 import { LEAD_ISLAND_TEXT, LeadSection } from "../../client/components/lead-form";
 import { NotFoundLog, PendingRefresh } from "../../client/components/page-effects";
@@ -25,6 +26,7 @@ type ServerIsland<N extends IslandName> = {
 const ISLANDS: { [N in IslandName]: ServerIsland<N> } = {
   demo: { Component: DemoDialog, text: DEMO_DIALOG_TEXT },
   "lead-form": { Component: LeadSection, text: LEAD_ISLAND_TEXT },
+  devices: { Component: DevicesList, text: DEVICES_TEXT },
   "access-form": { Component: AccessForm, text: ACCESS_FORM_TEXT },
   "pay-button": { Component: PayButton, text: PAY_BUTTON_TEXT },
   "card-form": { Component: CardForm, text: CARD_FORM_TEXT },

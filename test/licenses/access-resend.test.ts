@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { licenses, orders } from "../../db/schema";
+import { accessRequests, accessResends, licenses, orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
 import { ACCESS_RESENDS_PER_DAY } from "../../server/shop/licenses/service";
 import { createSmtpTransport } from "../../server/shop/mail/transport";
@@ -29,6 +29,13 @@ async function shopWithBuyer(now?: () => Date) {
   await smtp.waitFor(1);
   return s;
 }
+/** The recorded requests handled (a moment after the answer) and the e-mails they queued sent. */
+async function handled(s: TestSite) {
+  for (let i = 0; i < 100 && s.db.select().from(accessRequests).all().length > 0; i++) await Bun.sleep(50);
+  expect(s.db.select().from(accessRequests).all()).toEqual([]);
+  await s.mailer!.deliverDue();
+}
+
 const resend = (s: TestSite, email: string, locale = "en", ip = "198.51.100.9") =>
   s.request("/api/access/resend", {
     method: "POST",
@@ -59,9 +66,18 @@ test("an address that bought nothing gets the same answer and no e-mail", async 
   const stranger = await resend(s, "stranger@example.com");
   expect(stranger.status).toBe(buyer.status);
   expect(await stranger.json()).toEqual(await buyer.json());
-  await s.mailer!.deliverDue();
+  await handled(s);
+  await smtp.waitFor(2);
   await Bun.sleep(200);
   expect(mailsTo(smtp, "stranger@example.com")).toHaveLength(0);
+  // Nothing of the stranger's address is kept once the request is handled.
+  expect(
+    s.db
+      .select()
+      .from(accessResends)
+      .all()
+      .map((r) => r.email),
+  ).toEqual(["buyer@example.com"]);
 });
 
 test("the fourth request of the day sends nothing; the next day works again", async () => {
@@ -91,7 +107,7 @@ test("a refunded order's address gets nothing", async () => {
   await s.mailer!.deliverDue();
   const before = mailsTo(smtp, "buyer@example.com").length;
   expect((await resend(s, "buyer@example.com")).status).toBe(202);
-  await s.mailer!.deliverDue();
+  await handled(s);
   await Bun.sleep(200);
   expect(mailsTo(smtp, "buyer@example.com")).toHaveLength(before);
 });
@@ -127,4 +143,25 @@ test("bad input is refused without an e-mail: an address that is not one 422, wr
   let last = 0;
   for (let i = 0; i < 12; i++) last = (await resend(s, `x${i}@example.com`, "en", "203.0.113.99")).status;
   expect(last).toBe(429);
+});
+
+test("a request answered just before the server stopped is handled when it starts again: the e-mail still goes out", async () => {
+  const first = await shopWithBuyer();
+  const dataDir = first.dataDir;
+  // Recorded and answered, as if the process stopped before its batch (the row the request leaves).
+  first.db.insert(accessRequests).values({ email: "buyer@example.com", createdAt: new Date() }).run();
+  await first.mailer?.stop();
+  first.db.$client.close();
+  const again = await createTestSite({
+    env: { PUBLIC_BASE_URL: "https://shop.example", TRUST_PROXY: "true" },
+    transport: createSmtpTransport(smtp.url),
+    dataDir,
+  });
+  try {
+    await handled(again);
+    await smtp.waitFor(2);
+    expect(mailsTo(smtp, "buyer@example.com")).toHaveLength(2);
+  } finally {
+    await again.close();
+  }
 });

@@ -7,6 +7,8 @@ import type { AppDeps } from "../../server/deps";
 import type { Config } from "../../server/platform/config";
 import { createLogger, type Logger } from "../../server/platform/log";
 import type { StripeConnection } from "../../server/shop/checkout/stripe-provider";
+import type { SigningKeys } from "../../server/shop/licenses/signing-keys";
+import { mailLinks, openLicenseKeys } from "../../server/shop/licenses/tokens";
 import { createMailSender, type MailSender } from "../../server/shop/mail/sender";
 import type { MailTransport } from "../../server/shop/mail/transport";
 import { createAssetStore, type AssetStore } from "../../server/site/assets";
@@ -29,6 +31,8 @@ export type TestSite = {
   checkout: AppDeps["checkout"];
   dataDir: string;
   logs: string[];
+  /** The site's licence signing keys (in `dataDir`). */
+  licenseKeys: SigningKeys;
   /** The e-mail sender, running when a transport was given (otherwise mail only queues). */
   mailer: MailSender | null;
   /** Sends a request through the app, without a port. */
@@ -60,7 +64,10 @@ export async function createTestSite(
   const config = await withOfferEnd(loaded, write, now(), db);
   const logs: string[] = [];
   const log = options.log ?? createLogger("debug", (line) => logs.push(line));
-  const mailer = options.transport === undefined ? null : createMailSender({ db, write, config, log, transport: options.transport, now });
+  const licenseKeys = openLicenseKeys(config, now);
+  const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
+  const mailer =
+    options.transport === undefined ? null : createMailSender({ db, write, config, log, transport: options.transport, now, links });
   mailer?.start();
   const site = wireSite({
     config,
@@ -68,6 +75,7 @@ export async function createTestSite(
     log,
     assets: await sharedAssets(),
     mailer: mailer ?? { wake: () => {} },
+    licenseKeys,
     rateLimitSecret: "test-rate-limit-key",
     now,
     stripeConnection: options.stripeConnection,
@@ -79,6 +87,7 @@ export async function createTestSite(
     db,
     write: site.deps.write,
     config,
+    licenseKeys,
     checkout: site.deps.checkout,
     dataDir,
     logs,

@@ -12,7 +12,8 @@ import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { COMPILED } from "../../site/locales";
 import { createTranslator } from "../../../shared/i18n";
-import { activateLicense, deactivateLicense, resendAccess, verifyLicense } from "./service";
+import { activateLicense, deactivateLicense, handleAccessRequests, hasAccessRequests, recordAccessRequest, verifyLicense } from "./service";
+import { issueLicenseToken } from "./tokens";
 import { ENDPOINTS } from "../../../shared/api";
 
 /** A licence call is a few short fields. */
@@ -25,6 +26,9 @@ export const LICENSE_RATE_LIMIT = { limit: 60, windowMs: 10 * 60 * 1000 } as con
 /** The recovery form: a person sends it once or twice; a script must not mail-bomb buyers through it. */
 export const ACCESS_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as const;
 
+/** How long after a recovery request its batch is handled (then the e-mail goes out at once). */
+export const ACCESS_BATCH_DELAY_MS = 1000;
+
 /** Why a plain form post to /api/access/resend came back to the access page (`?status=`). */
 export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 
@@ -36,6 +40,55 @@ export function licensesController(deps: AppDeps) {
   const licenseLimiter = createRateLimiter(deps.rateLimits, { name: "licenses", ...LICENSE_RATE_LIMIT });
   const accessLimiter = createRateLimiter(deps.rateLimits, { name: "access", ...ACCESS_RATE_LIMIT });
   const limit = config.licenseActivationLimit;
+
+  const tokenFor = async (instanceId: string, status: "active" | "inactive") => {
+    const issued = await issueLicenseToken(
+      deps.licenseKeys,
+      { instanceId, status, activationLimit: limit },
+      now(),
+      config.licenseTokenDays,
+    );
+    return { token: issued.token, tokenExpiresAt: issued.expiresAt.toISOString() };
+  };
+
+  /**
+   * The recovery form's real work, after its answer: every request recorded so far, also those a
+   * stopped process left. A failure leaves them recorded for the next batch.
+   */
+  let running = false;
+  let again = false;
+  const handleRecorded = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const handled = await handleAccessRequests(write, deliverySettings(config), now());
+        if (handled.queued + handled.noOrder + handled.limited > 0) log.info("access requests handled", handled); // counts, never the address
+        if (handled.queued > 0) deps.mailer.wake();
+      } while (again);
+    } catch (error) {
+      log.warn("access requests left for later", { error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      running = false;
+    }
+  };
+  // In batches, a moment after the first request of each: the work a buyer's address sets off
+  // (its e-mails) then falls on whatever requests come later, not on the very next one, whose time
+  // would otherwise tell what the previous address was.
+  let batch: ReturnType<typeof setTimeout> | undefined;
+  const scheduleHandling = () => {
+    batch ??= setTimeout(() => {
+      batch = undefined;
+      void handleRecorded();
+    }, ACCESS_BATCH_DELAY_MS);
+    batch.unref();
+  };
+  // Requests recorded by a process that stopped before handling them.
+  if (hasAccessRequests(db)) scheduleHandling();
 
   /**
    * Rate limit, then body, then the schema: the shared steps of the licence endpoints. A database
@@ -67,25 +120,32 @@ export function licensesController(deps: AppDeps) {
     .post(
       ENDPOINTS.licenseVerify.path,
       ({ request, ip }) =>
-        handle(request, ip, VerifyLicenseSchema, ({ key }) => {
-          const found = verifyLicense(db, key, limit);
+        handle(request, ip, VerifyLicenseSchema, async ({ key, instanceId }) => {
+          const found = verifyLicense(db, key, limit, instanceId);
           if (found === null) return Response.json({ valid: false }, { status: 404 });
-          return Response.json(found);
+          // A token only for an installation that still holds a slot of an enabled licence: a freed
+          // device or a refunded key learns it at its next renewal.
+          if (instanceId === undefined || !found.valid || found.status === "disabled") return Response.json(found);
+          const issued = await tokenFor(instanceId, found.status);
+          return Response.json({ ...found, ...issued });
         }),
       { parse: "none" },
     )
     .post(
       ENDPOINTS.licenseActivate.path,
       ({ request, ip }) =>
-        handle(request, ip, ActivateLicenseSchema, async ({ key, instanceName }) => {
-          const result = await activateLicense(write, key, instanceName, limit, now());
+        handle(request, ip, ActivateLicenseSchema, async ({ key, instanceName, deviceId }) => {
+          const result = await activateLicense(write, key, { instanceName, deviceId }, limit, now());
           switch (result.kind) {
-            case "activated":
-              log.info("licence activated", { activations: result.activations });
+            case "activated": {
+              log.info("licence activated", { activations: result.activations, again: result.again });
+              const issued = await tokenFor(result.instanceId, "active");
               return Response.json(
-                { instanceId: result.instanceId, activations: result.activations, activationLimit: limit },
-                { status: 201 },
+                { instanceId: result.instanceId, activations: result.activations, activationLimit: limit, ...issued },
+                // The same device again: nothing new was made.
+                { status: result.again ? 200 : 201 },
               );
+            }
             case "not-found":
               return Response.json({ error: "Unknown licence key" }, { status: 404 });
             case "disabled":
@@ -143,10 +203,10 @@ export function licensesController(deps: AppDeps) {
           if (parsedLocale.success) locale = parsedLocale.output.locale;
           const input = parseWith(AccessResendSchema, body.value, { unprocessable: true });
           locale = input.locale;
-          const outcome = await resendAccess(write, input.email, deliverySettings(config), now());
-          // Logged without the address; the answer is the same whatever happened.
-          log.info("access resend requested", { outcome });
-          if (outcome === "queued") deps.mailer.wake();
+          // The same work for every address: record the request. The lookup and the e-mails come
+          // after the answer, so its time tells nothing either.
+          await recordAccessRequest(write, input.email, now());
+          scheduleHandling();
           if (isForm) return back("sent");
           const t = createTranslator(locale, COMPILED[locale]);
           return Response.json({ ok: true, message: t("access.sent") }, { status: 202 });

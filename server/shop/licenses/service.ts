@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { accessResends, licenseActivations, licenses, orders } from "../../../db/schema";
-import type { Write } from "../../../db/writer";
+import { accessRequests, accessResends, licenseActivations, licenses, orders } from "../../../db/schema";
+import type { DbWriter, Write } from "../../../db/writer";
 import { queueAccessMailAgain, type DeliverySettings } from "../checkout/delivery";
 
 // Licence checks for the app (verify, activate, deactivate, in the manner of Gumroad's and Lemon
@@ -26,32 +26,72 @@ function summary(license: License, activations: number, limit: number): LicenseS
   return { valid: status !== "disabled", status, activations, activationLimit: limit };
 }
 
-/** What the app may know of a key: never who bought it. null for a key this site never issued. */
-export function verifyLicense(db: Db, key: string, limit: number): LicenseSummary | null {
+/** Where an installation named by the app stands: freed ones stay freed (a new activation is a new instance). */
+export type InstanceState = "active" | "freed" | "unknown";
+
+export type LicenseCheck = LicenseSummary & { instance?: InstanceState };
+
+/**
+ * What the app may know of a key: never who bought it. null for a key this site never issued. With
+ * an instance, `valid` also says whether that installation still holds one of the key's slots.
+ */
+export function verifyLicense(db: Db, key: string, limit: number, instanceId?: string): LicenseCheck | null {
   const license = db.select().from(licenses).where(eq(licenses.key, key)).get();
-  return license === undefined ? null : summary(license, activeCount(db, license.id), limit);
+  if (license === undefined) return null;
+  const found = summary(license, activeCount(db, license.id), limit);
+  if (instanceId === undefined) return found;
+  const row = db
+    .select({ deactivatedAt: licenseActivations.deactivatedAt })
+    .from(licenseActivations)
+    .where(and(eq(licenseActivations.licenseId, license.id), eq(licenseActivations.instanceId, instanceId)))
+    .get();
+  const instance: InstanceState = row === undefined ? "unknown" : row.deactivatedAt === null ? "active" : "freed";
+  return { ...found, valid: found.valid && instance === "active", instance };
 }
 
 export type ActivateResult =
-  | { kind: "activated"; instanceId: string; activations: number }
+  | { kind: "activated"; instanceId: string; activations: number; again: boolean }
   | { kind: "not-found" }
   | { kind: "disabled" }
   | { kind: "limit"; activations: number };
 
 /**
  * One more installation of the key. Counted and inserted in one IMMEDIATE transaction, so activations
- * racing each other (or arriving at two processes) can never pass the limit.
+ * racing each other (or arriving at two processes) can never pass the limit. A device the app names
+ * (`deviceId`) that already holds a slot gets its instance back (`again`) instead of a second slot.
  */
-export function activateLicense(write: Write, key: string, instanceName: string, limit: number, now: Date): Promise<ActivateResult> {
+export function activateLicense(
+  write: Write,
+  key: string,
+  device: { instanceName: string; deviceId?: string },
+  limit: number,
+  now: Date,
+): Promise<ActivateResult> {
   return write((tx): ActivateResult => {
     const license = tx.select().from(licenses).where(eq(licenses.key, key)).get();
     if (license === undefined) return { kind: "not-found" };
     if (license.status === "disabled") return { kind: "disabled" };
     const activations = activeCount(tx, license.id);
+    if (device.deviceId !== undefined) {
+      const held = tx
+        .select({ instanceId: licenseActivations.instanceId })
+        .from(licenseActivations)
+        .where(
+          and(
+            eq(licenseActivations.licenseId, license.id),
+            eq(licenseActivations.deviceId, device.deviceId),
+            isNull(licenseActivations.deactivatedAt),
+          ),
+        )
+        .get();
+      if (held !== undefined) return { kind: "activated", instanceId: held.instanceId, activations, again: true };
+    }
     if (activations >= limit) return { kind: "limit", activations };
     const instanceId = `ins_${randomBytes(12).toString("hex")}`;
-    tx.insert(licenseActivations).values({ licenseId: license.id, instanceId, instanceName, createdAt: now }).run();
-    return { kind: "activated", instanceId, activations: activations + 1 };
+    tx.insert(licenseActivations)
+      .values({ licenseId: license.id, instanceId, instanceName: device.instanceName, deviceId: device.deviceId ?? null, createdAt: now })
+      .run();
+    return { kind: "activated", instanceId, activations: activations + 1, again: false };
   });
 }
 
@@ -84,35 +124,58 @@ export const ACCESS_RESENDS_PER_DAY = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * "Lost your access e-mail?": queues the access e-mail of every paid, non-refunded order of the address
- * again, at most ACCESS_RESENDS_PER_DAY times in 24 hours. The caller answers the same whatever this
- * returns, so nobody learns whether an address bought.
+ * "Lost your access e-mail?", the part done while the visitor waits: the request is recorded, the
+ * same work whatever the address, so neither the answer nor its time tells whether it bought.
  */
-export function resendAccess(
-  write: Write,
-  email: string,
-  delivery: DeliverySettings,
-  now: Date,
-): Promise<"queued" | "no-order" | "limited"> {
+export function recordAccessRequest(write: Write, email: string, now: Date): Promise<void> {
   const address = email.trim().toLowerCase();
   return write((tx) => {
-    const paid = tx
-      .select({ id: orders.id })
-      .from(orders)
-      .where(and(eq(sql`lower(${orders.customerEmail})`, address), eq(orders.status, "paid")))
-      .all();
-    if (paid.length === 0) return "no-order";
-    const recent =
-      tx
-        .select({ n: count() })
-        .from(accessResends)
-        .where(and(eq(accessResends.email, address), gt(accessResends.createdAt, new Date(now.getTime() - DAY_MS))))
-        .get()?.n ?? 0;
-    if (recent >= ACCESS_RESENDS_PER_DAY) return "limited";
-    for (const order of paid) queueAccessMailAgain(tx, order.id, delivery, now);
-    tx.insert(accessResends).values({ email: address, createdAt: now }).run();
-    return "queued";
+    tx.insert(accessRequests).values({ email: address, createdAt: now }).run();
   });
+}
+
+/** Whether recovery requests wait to be handled (left by a process that stopped). */
+export const hasAccessRequests = (db: Db): boolean =>
+  db.select({ id: accessRequests.id }).from(accessRequests).limit(1).get() !== undefined;
+
+export type AccessRequestsHandled = { queued: number; noOrder: number; limited: number };
+
+/**
+ * The recorded requests, handled after the answer (and by whichever process looks next, should one
+ * stop in between): the access e-mail of every paid, non-refunded order of the address is queued
+ * again, at most ACCESS_RESENDS_PER_DAY times in 24 hours. Each request is deleted once handled.
+ */
+export function handleAccessRequests(write: Write, delivery: DeliverySettings, now: Date): Promise<AccessRequestsHandled> {
+  return write((tx) => {
+    const handled: AccessRequestsHandled = { queued: 0, noOrder: 0, limited: 0 };
+    const pending = tx.delete(accessRequests).returning({ email: accessRequests.email }).all();
+    for (const { email } of pending) {
+      const outcome = resendAccess(tx, email, delivery, now);
+      if (outcome === "queued") handled.queued++;
+      else if (outcome === "no-order") handled.noOrder++;
+      else handled.limited++;
+    }
+    return handled;
+  });
+}
+
+function resendAccess(tx: DbWriter, address: string, delivery: DeliverySettings, now: Date): "queued" | "no-order" | "limited" {
+  const paid = tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(sql`lower(${orders.customerEmail})`, address), eq(orders.status, "paid")))
+    .all();
+  if (paid.length === 0) return "no-order";
+  const recent =
+    tx
+      .select({ n: count() })
+      .from(accessResends)
+      .where(and(eq(accessResends.email, address), gt(accessResends.createdAt, new Date(now.getTime() - DAY_MS))))
+      .get()?.n ?? 0;
+  if (recent >= ACCESS_RESENDS_PER_DAY) return "limited";
+  for (const order of paid) queueAccessMailAgain(tx, order.id, delivery, now);
+  tx.insert(accessResends).values({ email: address, createdAt: now }).run();
+  return "queued";
 }
 
 // The owner's controls (server/owner/cli.ts).

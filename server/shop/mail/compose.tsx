@@ -9,6 +9,7 @@ import { buildSiteFacts } from "../../../shared/site-facts";
 import type { Config } from "../../platform/config";
 import { COMPILED } from "../../site/locales";
 import { readPayload, type OutboxRow } from "./outbox";
+import type { MailLinks } from "../licenses/tokens";
 import type { OutgoingMail } from "./transport";
 import { AccessMail, DemoMail, OwnerMail, RefundMail, type MailContext } from "./templates/messages";
 
@@ -19,7 +20,12 @@ export const RECEIPT_TIME_ZONE = SELLER_TIME_ZONE;
 export const unsubscribeUrl = (baseUrl: string, token: string) => `${baseUrl}/unsubscribe?token=${encodeURIComponent(token)}`;
 
 /** The message written from an outbox row, in the row's language; null when its payload is unreadable. */
-export async function composeMail(row: OutboxRow, config: Config, contexts?: Map<Locale, MailContext>): Promise<OutgoingMail | null> {
+export async function composeMail(
+  row: OutboxRow,
+  config: Config,
+  contexts?: Map<Locale, MailContext>,
+  links?: MailLinks,
+): Promise<OutgoingMail | null> {
   const locale: Locale = isLocale(row.locale) ? row.locale : DEFAULT_LOCALE;
   // The sender keeps one context per language: building the facts and Intl formatters is a third
   // of the cost of a message otherwise.
@@ -36,9 +42,11 @@ export async function composeMail(row: OutboxRow, config: Config, contexts?: Map
       const p = readPayload("access", row.payload);
       if (p === null) return null;
       const guideUrl = c.link(pathFor("guide", locale));
+      // Signed when the message is written, so a resent e-mail carries a fresh link.
+      const devicesUrl = links === undefined ? undefined : await links.devices(p.orderId, locale);
       return {
         ...base,
-        ...(await both(<AccessMail c={c} p={p} guideUrl={guideUrl} />)),
+        ...(await both(<AccessMail c={c} p={p} guideUrl={guideUrl} devicesUrl={devicesUrl} />)),
         subject: c.t("mail.access.subject"),
         headers: buyerHeaders,
       };

@@ -4,6 +4,7 @@ import { isBusyError, type Write } from "../../../db/writer";
 import { emailLeads, orders } from "../../../db/schema";
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
+import type { MailLinks } from "../licenses/tokens";
 import type { Locale } from "../../../shared/locales";
 // The e-mail templates (React Email) are loaded with the first message, not at start-up.
 const loadCompose = () => import("./compose");
@@ -53,8 +54,10 @@ export function createMailSender(deps: {
   log: Logger;
   transport: MailTransport;
   now: () => Date;
+  /** Signed links for the messages that carry one (the access e-mail's devices page); without, none. */
+  links?: MailLinks;
 }): MailSender {
-  const { db, write, config, log, transport, now } = deps;
+  const { db, write, config, log, transport, now, links } = deps;
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let starting: Promise<void> | null = null;
@@ -71,7 +74,7 @@ export function createMailSender(deps: {
       return { status: "cancelled", reason: skip };
     }
     try {
-      const mail = await (await loadCompose()).composeMail(row, config, contexts);
+      const mail = await (await loadCompose()).composeMail(row, config, contexts, links);
       if (mail === null) {
         log.error("mail not composed", { id: row.id, kind: row.kind });
         return { status: "failed", reason: "unreadable payload" };

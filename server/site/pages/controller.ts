@@ -4,6 +4,7 @@ import type { SuccessOrder, View } from "../../../shared/page-data";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../../../shared/routes";
 import { successOrder } from "../../shop/checkout/success-order";
+import { devicesPage } from "../../shop/licenses/devices-controller";
 import type { AppDeps } from "../../deps";
 import { methodNotAllowed } from "../../platform/http/api-paths";
 import type { Config } from "../../platform/config";
@@ -54,6 +55,9 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
       return { page: "terms", legal: legalFacts(config, match.locale) };
     case "privacy":
       return { page: "privacy", legal: legalFacts(config, match.locale) };
+    case "devices":
+      // Without a link it only says how to get one; with one, it reads the licence's devices.
+      return query.has("t") ? null : { page: "devices", devices: { state: "invalid" } };
   }
 }
 
@@ -129,6 +133,7 @@ export function pagesController(deps: AppDeps) {
         const query = new URLSearchParams(queryAt === -1 ? "" : request.url.slice(queryAt + 1));
         const view = staticViewFor({ page, locale }, query, deps.config);
         if (view !== null) return staticPages.respond(request, view, locale);
+        if (page === "devices") return devicesPage(deps, request, locale, query);
         return orderPage(request, locale, query.get("session_id") ?? "");
       });
     }

@@ -22,7 +22,17 @@ function SupportFooter({ c }: { c: MailContext }) {
   return <Text style={small}>{c.t("mail.supportLine", { email: c.supportEmail })}</Text>;
 }
 
-export function AccessMail({ c, p, guideUrl }: { c: MailContext; p: MailPayloads["access"]; guideUrl: string }) {
+export function AccessMail({
+  c,
+  p,
+  guideUrl,
+  devicesUrl,
+}: {
+  c: MailContext;
+  p: MailPayloads["access"];
+  guideUrl: string;
+  devicesUrl?: string;
+}) {
   const { t } = c;
   return (
     <MailLayout
@@ -55,6 +65,7 @@ export function AccessMail({ c, p, guideUrl }: { c: MailContext; p: MailPayloads
           {t("mail.access.guideButton")}
         </Button>
       </Section>
+      {devicesUrl === undefined ? null : <DevicesLink c={c} url={devicesUrl} />}
       <Text style={{ ...heading, fontSize: "18px" }}>{t("mail.receipt.title")}</Text>
       <Fact locale={c.locale} label={t("mail.receipt.order")} value={`#${p.orderId}`} />
       <Fact locale={c.locale} label={t("mail.receipt.date")} value={c.date(p.paidAt)} />
@@ -163,5 +174,17 @@ export function OwnerMail({ c, p, refund }: { c: MailContext; p: MailPayloads["o
       <Fact locale={c.locale} label={t("mail.owner.buyer")} value={p.customerEmail ?? none} />
       <Fact locale={c.locale} label={t("mail.owner.license")} value={p.licenseKey ?? none} />
     </MailLayout>
+  );
+}
+
+/** The signed link to the buyer's devices page: free a device without writing to support. */
+function DevicesLink({ c, url }: { c: MailContext; url: string }) {
+  return (
+    <Text style={text}>
+      {c.t("mail.access.devicesText")}{" "}
+      <Link href={url} style={{ color: colors.ink, textDecoration: "underline" }}>
+        {c.t("mail.access.devicesLink")}
+      </Link>
+    </Text>
   );
 }

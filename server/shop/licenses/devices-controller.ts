@@ -1,0 +1,123 @@
+import { ENDPOINTS } from "../../../shared/api";
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
+import { pathFor } from "../../../shared/routes";
+import { DEVICES_FLASHES, type DevicesPageState, DevicesLinkSchema, FreeDeviceSchema } from "../../../shared/schemas/licenses";
+import type { AppDeps } from "../../deps";
+import { busyAnswer, isFormPost } from "../../platform/http/busy";
+import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { requestContext } from "../../platform/http/context";
+import { createRateLimiter } from "../../platform/http/rate-limit";
+import { isBusyError } from "../../../db/writer";
+import { devicesOfOrder, freeDeviceOfOrder } from "./devices";
+import { readDevicesLink } from "./tokens";
+
+/** A person frees a device now and then; a script trying links gets nowhere faster. */
+export const DEVICES_RATE_LIMIT = { limit: 30, windowMs: 10 * 60 * 1000 } as const;
+const MAX_BODY_BYTES = 4 * 1024;
+
+const FormLocale = v.object({ locale: v.picklist(LOCALES) });
+const Flash = v.picklist(DEVICES_FLASHES);
+
+/** What the devices page shows for the link in its query (`?t=`, `&status=` after a plain form post). */
+export async function devicesPageState(
+  deps: Pick<AppDeps, "db" | "licenseKeys" | "config">,
+  query: URLSearchParams,
+): Promise<DevicesPageState> {
+  const link = v.safeParse(DevicesLinkSchema, query.get("t") ?? "");
+  if (!link.success) return { state: "invalid" };
+  const orderId = await readDevicesLink(deps.licenseKeys, link.output);
+  const found = orderId === null ? null : devicesOfOrder(deps.db, orderId);
+  if (found === null) return { state: "invalid" };
+  const flash = v.safeParse(Flash, query.get("status") ?? "");
+  return {
+    state: "ok",
+    link: link.output,
+    devices: found.devices,
+    activationLimit: deps.config.licenseActivationLimit,
+    disabled: found.disabled,
+    flash: flash.success ? flash.output : undefined,
+  };
+}
+
+/** The page of a devices link: rendered per request, never kept by a cache, its address never sent on. */
+export async function devicesPage(deps: AppDeps, request: Request, locale: Locale, query: URLSearchParams): Promise<Response> {
+  const devices = await devicesPageState(deps, query);
+  const response = await deps.render({
+    view: { page: "devices", devices },
+    locale,
+    acceptEncoding: request.headers.get("accept-encoding"),
+    // Switching language keeps the link; a flash is not worth keeping.
+    query: devices.state === "ok" ? `?t=${devices.link}` : "",
+  });
+  // The link is a credential for 30 days: no other site learns it from a Referer.
+  response.headers.set("referrer-policy", "no-referrer");
+  return response;
+}
+
+/** GET /.well-known/jwks.json for the app; POST /api/devices/free for the buyer's devices page. */
+export function devicesController(deps: AppDeps) {
+  const { db, write, log, now, render, licenseKeys } = deps;
+  const limiter = createRateLimiter(deps.rateLimits, { name: "devices", ...DEVICES_RATE_LIMIT });
+
+  return new Elysia({ name: "license-devices" })
+    .use(requestContext(deps.config))
+    .get(ENDPOINTS.jwks.path, async () =>
+      // A rotation is seen by apps within the hour; the old key stays published far longer than that.
+      Response.json(await licenseKeys.jwks(), { headers: { "cache-control": "public, max-age=3600" } }),
+    )
+    .post(
+      ENDPOINTS.devicesFree.path,
+      async ({ request, ip }) => {
+        const isForm = isFormPost(request);
+        let locale: Locale = DEFAULT_LOCALE;
+        let link: string | null = null;
+        const back = (flag: (typeof DEVICES_FLASHES)[number]) =>
+          new Response(null, {
+            status: 303,
+            headers: {
+              location: link === null ? pathFor("devices", locale) : `${pathFor("devices", locale)}?t=${link}&status=${flag}`,
+              "referrer-policy": "no-referrer",
+            },
+          });
+        try {
+          const allowed = limiter.take(ip);
+          const body = await readBody(request, { maxBytes: MAX_BODY_BYTES });
+          const partial = v.safeParse(v.object({ locale: FormLocale.entries.locale, t: DevicesLinkSchema }), body.value);
+          if (partial.success) ({ locale, t: link } = partial.output);
+          if (!allowed.ok) {
+            throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
+              "retry-after": String(allowed.retryAfterSeconds),
+            });
+          }
+          const input = parseWith(FreeDeviceSchema, body.value, { unprocessable: true });
+          locale = input.locale;
+          const orderId = await readDevicesLink(licenseKeys, input.t);
+          if (orderId === null) {
+            link = null;
+            if (isForm) return back("unknown");
+            return Response.json(
+              { error: "This link has expired or is not valid: ask for a new one with the access form" },
+              { status: 403 },
+            );
+          }
+          const outcome = await freeDeviceOfOrder(write, orderId, input.instanceId, now());
+          log.info("device freed by its buyer", { outcome });
+          if (isForm) return back(outcome);
+          const left = devicesOfOrder(db, orderId);
+          if (outcome === "unknown")
+            return Response.json({ error: "This device is not active on this licence", devices: left?.devices ?? [] }, { status: 404 });
+          return Response.json({ freed: true, devices: left?.devices ?? [] });
+        } catch (error) {
+          if (error instanceof HttpError) {
+            if (isForm) return back(error.status === 429 ? "rate-limited" : "unknown");
+            return jsonError(error);
+          }
+          if (isBusyError(error)) return busyAnswer(render, request, { page: isForm, locale }, error);
+          throw error;
+        }
+      },
+      { parse: "none" },
+    );
+}
