@@ -19,6 +19,7 @@ import { createStaticPages, type PrebuiltPage } from "./site/pages/static-pages"
 import type { Prebuilt } from "./site/prebuilt";
 import { startRetention } from "./shop/privacy/retention";
 import {
+  dataOfFirstProcessExists,
   receiveRenderRequest,
   receiveWorkerStart,
   RENDER_COMMAND,
@@ -53,9 +54,9 @@ function configOrExit(): Config {
  * there are migrations to apply (an up-to-date file is only read): past that, a message rather
  * than a stack trace.
  */
-function dbOrExit(config: Config): Db {
+function dbOrExit(config: Config, options: { create?: boolean } = {}): Db {
   try {
-    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous, ...options });
   } catch (error) {
     if (!isBusyError(error)) throw error;
     console.error(
@@ -203,7 +204,8 @@ async function renderForFirstProcess(loaded: Config, embedded: Embedded | undefi
   const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded), fields: { process: RENDER_COMMAND } });
   whenFirstProcessGone(() => process.exit(0));
   const urls = await receiveRenderRequest();
-  const db = dbOrExit(loaded);
+  if (urls === null || !dataOfFirstProcessExists(loaded.dbPath)) process.exit(0);
+  const db = dbOrExit(loaded, { create: false });
   const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
   db.$client.close();
   const documents = createDocumentRenderer({ config, assets: assetStoreFrom({ urls, files: [] }), now: () => new Date() });
@@ -222,9 +224,9 @@ async function serveAsWorker(loaded: Config, worker: number, compress: Compress)
     whenFirstProcessGone(() => resolve("first process gone"));
   });
   const start = await Promise.race([receiveWorkerStart(), stopped.then(() => null)]);
-  if (start === null) process.exit(0);
+  if (start === null || !dataOfFirstProcessExists(loaded.dbPath)) process.exit(0);
 
-  const db = dbOrExit(loaded);
+  const db = dbOrExit(loaded, { create: false });
   // The first process recorded the first start before starting this one: this only reads it.
   const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
   const site = siteOn(config, log, db, assetStoreFrom(start.assets), start.pages, compress, { wake: wakeMailerOfFirstProcess });
