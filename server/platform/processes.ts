@@ -18,6 +18,25 @@ export const WORKER_COMMAND = "serve-worker";
 /** The internal subcommand of the short-lived process that renders the pages for the first one. */
 export const RENDER_COMMAND = "render-pages";
 
+/**
+ * The signal the kernel sends a worker or the page renderer when the first process dies. Not
+ * SIGTERM, which means "stop" from the owner or the first process: with this one a child tells,
+ * in its log, that it goes because the first process is gone. A child still loading its code (it
+ * has no handler yet) is ended by it outright.
+ */
+const FIRST_PROCESS_GONE_SIGNAL = "SIGUSR2";
+
+/**
+ * `command` started so that the kernel itself signals it when this process dies, however it dies
+ * (Linux's parent-death signal, set by util-linux's `setpriv` and kept across its exec): a child
+ * still loading its code on a busy machine cannot notice anything by itself yet. Where `setpriv` is
+ * missing the command is started as it is, and the child notices by itself (whenFirstProcessGone).
+ */
+function endingWithThisProcess(command: string[]): string[] {
+  const setpriv = process.platform === "linux" ? Bun.which("setpriv") : null;
+  return setpriv === null ? command : [setpriv, "--pdeathsig", FIRST_PROCESS_GONE_SIGNAL.slice(3), "--", ...command];
+}
+
 /** What a worker needs from the first process to serve exactly the same site. */
 export type WorkerStart = { port: number; assets: AssetSnapshot; pages: PrebuiltPage[] };
 
@@ -96,7 +115,7 @@ export function startWorkers(options: {
   const spawn = (worker: number) => {
     const startedAt = Date.now();
     const child = Bun.spawn({
-      cmd: [...command, WORKER_COMMAND, String(worker)],
+      cmd: endingWithThisProcess([...command, WORKER_COMMAND, String(worker)]),
       stdin: "ignore",
       stdout: "inherit",
       stderr: "inherit",
@@ -176,9 +195,9 @@ const isParent = (pid: number) => process.ppid === pid && process.connected !== 
 /**
  * In a worker or the page renderer: `stop` runs once when the first process goes away without
  * stopping it (killed with SIGKILL, crashed), so that no process of the site keeps serving the port
- * or writing to its data folder on its own. The IPC channel's end is not enough alone: the runtime
- * may report it late, or not at all when it closed before this was called; the parent's id is
- * looked at as well.
+ * or writing to its data folder on its own: on the kernel's signal (endingWithThisProcess), at the
+ * IPC channel's end, or when the parent's id changes, whichever comes first (the runtime may report
+ * the channel's end late, or not at all when it closed before this was called).
  */
 export function whenFirstProcessGone(stop: () => void): void {
   const parent = process.ppid;
@@ -195,6 +214,7 @@ export function whenFirstProcessGone(stop: () => void): void {
   }, PARENT_CHECK_MS);
   check.unref();
   process.on("disconnect", once);
+  process.on(FIRST_PROCESS_GONE_SIGNAL, once);
   if (process.send !== undefined && !isParent(parent)) queueMicrotask(once);
 }
 
@@ -233,7 +253,7 @@ export function renderPagesApart(options: {
     let child: Subprocess;
     try {
       child = Bun.spawn({
-        cmd: [...command, RENDER_COMMAND],
+        cmd: endingWithThisProcess([...command, RENDER_COMMAND]),
         stdin: "ignore",
         stdout: "inherit",
         stderr: "inherit",
