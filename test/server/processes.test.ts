@@ -147,22 +147,27 @@ function processesOn(dataDir: string): string[] {
     .map((pid) => `${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim()}`);
 }
 
-/** Kills the first process with SIGKILL, deletes its data folder, and gives the others 5 s to go. */
-async function killFirstAndWait(s: RunningServer): Promise<{ left: string[]; folderAgain: boolean }> {
-  await s.stop("SIGKILL");
+/** Stops the first process with `signal`, deletes its data folder, and gives the others 5 s to go. */
+async function killFirstAndWait(s: RunningServer, signal: NodeJS.Signals = "SIGKILL"): Promise<{ left: string[]; folderAgain: boolean }> {
+  await s.stop(signal);
   server = undefined;
   let left = processesOn(s.dataDir);
   for (const started = Date.now(); left.length > 0 && Date.now() - started < 5000; await Bun.sleep(50)) left = processesOn(s.dataDir);
   return { left, folderAgain: existsSync(s.dataDir) };
 }
 
-test("when the first process is killed (SIGKILL) while the pages are rendered, no process of the site is left after 5 s and its deleted data folder stays gone", async () => {
-  const s = await startServer({ env: { WORKERS: "3" } });
-  server = s;
-  await until(() => (processesOn(s.dataDir).some((p) => p.includes("render-pages")) ? true : undefined), "the page renderer", 30_000);
-  expect(processesOn(s.dataDir).filter((p) => p.includes("serve-worker"))).toHaveLength(2);
-  expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
-}, 120_000);
+for (const [signal, how] of [
+  ["SIGKILL", "killed (SIGKILL)"],
+  ["SIGTERM", "stopped (SIGTERM)"],
+] as const) {
+  test(`when the first process is ${how} while the pages are rendered, no process of the site is left after 5 s and its deleted data folder stays gone`, async () => {
+    const s = await startServer({ env: { WORKERS: "3" } });
+    server = s;
+    await until(() => (processesOn(s.dataDir).some((p) => p.includes("render-pages")) ? true : undefined), "the page renderer", 30_000);
+    expect(processesOn(s.dataDir).filter((p) => p.includes("serve-worker"))).toHaveLength(2);
+    expect(await killFirstAndWait(s, signal)).toEqual({ left: [], folderAgain: false });
+  }, 120_000);
+}
 
 test("when the first process is killed (SIGKILL) while its workers serve, no process of the site is left after 5 s and its deleted data folder stays gone", async () => {
   const s = await startServer({ env: { WORKERS: "3" } });
