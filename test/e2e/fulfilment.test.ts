@@ -90,7 +90,7 @@ for (const [locale, path, labels, subject, sentText] of [
     const buyer = locale === "fr" ? "acheteur-fr@example.com" : "buyer-en@example.com";
     const ownerBefore = mailsTo(smtp, OWNER).length;
     const before = smtp.received.length;
-    const context = await shared.browser.newContext({ baseURL: server.baseUrl });
+    const context = await shared.newContext({ baseURL: server.baseUrl });
     const page = await context.newPage();
     const consoleLog = watchConsole(page);
     await payWithCard(page, path, labels, buyer);
@@ -190,7 +190,7 @@ test("'Lost your access e-mail?' works with JavaScript (in place) and without (f
   await until(() => mailsTo(smtp, "forgetful@example.com").length === 1, "the first access e-mail");
 
   // With JavaScript, on the English access page: the answer appears in place.
-  const context = await shared.browser.newContext({ baseURL: server.baseUrl });
+  const context = await shared.newContext({ baseURL: server.baseUrl });
   const page = await context.newPage();
   const consoleLog = watchConsole(page);
   await page.goto("/en/access");
@@ -208,7 +208,7 @@ test("'Lost your access e-mail?' works with JavaScript (in place) and without (f
   await context.close();
 
   // Without JavaScript, from the French FAQ answer on the landing page.
-  const plain = await shared.browser.newContext({ baseURL: server.baseUrl, javaScriptEnabled: false });
+  const plain = await shared.newContext({ baseURL: server.baseUrl, javaScriptEnabled: false });
   const noJs = await plain.newPage();
   await noJs.goto("/");
   await noJs.locator("#faq summary").nth(2).click();

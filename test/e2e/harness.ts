@@ -24,8 +24,10 @@ export type RunningServer = {
 export async function startServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "site-e2e-"));
   const output: string[] = [];
+  // Ended by the kernel if the test run itself dies (interrupted, killed): no server outlives it.
+  const setpriv = Bun.which("setpriv");
   const proc = spawn({
-    cmd: [process.execPath, "run", join(ROOT, "server/main.ts")],
+    cmd: [...(setpriv === null ? [] : [setpriv, "--pdeathsig", "TERM", "--"]), process.execPath, "run", join(ROOT, "server/main.ts")],
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
@@ -125,8 +127,7 @@ export function useSite(options: { env?: Record<string, string> } = {}) {
       return started().browser;
     },
     async newContext(init: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
-      const s = started();
-      return s.browser.newContext({ baseURL: s.server.baseUrl, ...init });
+      return shared.newContext({ baseURL: started().server.baseUrl, ...init });
     },
   };
 }

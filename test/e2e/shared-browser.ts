@@ -34,14 +34,18 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-async function take(): Promise<Browser> {
-  users++;
-  if (closing !== null) clearTimeout(closing);
-  closing = null;
-  // A browser that crashed in an earlier file is replaced rather than handed on.
+/** The shared browser, launched again if it is gone (crashed, or ended with a test that timed out). */
+async function connected(): Promise<Browser> {
   if (launched !== null && !(await launched.then((b) => b.isConnected()).catch(() => false))) launched = null;
   launched ??= launchBrowser();
   return launched;
+}
+
+function take(): Promise<Browser> {
+  users++;
+  if (closing !== null) clearTimeout(closing);
+  closing = null;
+  return connected();
 }
 
 function giveBack(): void {
@@ -55,8 +59,12 @@ function giveBack(): void {
   }, CLOSE_AFTER_MS);
 }
 
-/** The shared browser for the tests of this file (available from beforeAll on). */
-export function useBrowser(): { readonly browser: Browser } {
+/**
+ * The shared browser for the tests of this file (available from beforeAll on). `newContext` opens
+ * a context in it, launching it again first if an earlier test's failure took it down, so that one
+ * test's timeout does not fail the rest of the file.
+ */
+export function useBrowser(): { readonly browser: Browser; newContext: Browser["newContext"] } {
   let browser: Browser | undefined;
   beforeAll(async () => {
     browser = await take();
@@ -65,10 +73,18 @@ export function useBrowser(): { readonly browser: Browser } {
     if (browser !== undefined) giveBack();
     browser = undefined;
   });
+  const inFile = () => {
+    if (browser === undefined) throw new Error("useBrowser: used outside a test");
+    return browser;
+  };
   return {
     get browser() {
-      if (browser === undefined) throw new Error("useBrowser: used outside a test");
-      return browser;
+      return inFile();
+    },
+    async newContext(options) {
+      inFile();
+      browser = await connected();
+      return browser.newContext(options);
     },
   };
 }

@@ -42,7 +42,7 @@ async function open(
   path = "/",
   init: Parameters<Browser["newContext"]>[0] = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await shared.browser.newContext({ baseURL: server.baseUrl, ...init });
+  const context = await shared.newContext({ baseURL: server.baseUrl, ...init });
   // Keep the exit popup (30 s) out of these journeys.
   await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
   const page = await context.newPage();

@@ -37,7 +37,7 @@ afterAll(async () => {
 /** Opens a page with the clock paused at load, once the purchase list has arrived. (The default
  * screen is tall enough for the toast's corner to be clear of the hero's price line.) */
 async function openWithPausedClock(baseUrl: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await shared.browser.newContext({ baseURL: baseUrl, viewport });
+  const context = await shared.newContext({ baseURL: baseUrl, viewport });
   await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
   const page = await context.newPage();
   const start = Date.now();
