@@ -2,15 +2,33 @@
 // simulated throttling, on `/` and `/en`, twice each in a row. Prints the four category scores, TBT,
 // LCP and CLS (targets: 100/100/100/100, TBT ≤ 50 ms, LCP ≤ 1.5 s, CLS 0). Figures only.
 //   ./node_modules/.bin/bun run bench/lighthouse.ts [--build] [--port=N] [--url=http://host:port] [--runs=2] [path...]
+// Lighthouse brings about 190 packages: it is not one of the site's dependencies but this bench's
+// own package (bench/lighthouse/package.json and its lock), installed by the first run. Lighthouse
+// 12 runs on Node 20; 13 needs Node 22.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadAverage, startSite } from "./site";
+
+const BENCH_PACKAGE = join(import.meta.dir, "lighthouse");
+const LIGHTHOUSE = join(BENCH_PACKAGE, "node_modules", "lighthouse", "cli", "index.js");
+if (!existsSync(LIGHTHOUSE)) {
+  console.log(`Installing Lighthouse into ${BENCH_PACKAGE} (first run only)...`);
+  const locked = existsSync(join(BENCH_PACKAGE, "package-lock.json"));
+  const install = Bun.spawnSync(["npm", locked ? "ci" : "install", "--prefix", BENCH_PACKAGE, "--no-audit", "--no-fund"], {
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if (!install.success) {
+    console.error(`npm could not install Lighthouse (exit ${install.exitCode}); the bench needs Node and npm on PATH.`);
+    process.exit(1);
+  }
+}
 
 const args = process.argv.slice(2);
 const given = args.find((a) => a.startsWith("--url="))?.slice(6);
 const runs = Number(args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 2);
 const paths = args.filter((a) => a.startsWith("/"));
 if (paths.length === 0) paths.push("/", "/en");
-const LIGHTHOUSE = join(import.meta.dir, "..", "node_modules", "lighthouse", "cli", "index.js");
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 
 type Report = {

@@ -19,10 +19,14 @@ export type Synchronous = "NORMAL" | "FULL";
  * the connection's busy_timeout becomes `busyTimeoutMs`, 0 unless given: SQLite's busy wait sleeps
  * on the calling thread, which in the server is the only one, so its writes wait through
  * `createWriter` (db/writer.ts) instead, without holding up other requests.
+ *
+ * `create: false` opens only a file that exists (a process working on another's data), and throws
+ * rather than making the file or its folder again.
  */
-export function openDb(path: string, options: { synchronous?: Synchronous; busyTimeoutMs?: number } = {}): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new Database(path, { create: true, strict: true });
+export function openDb(path: string, options: { synchronous?: Synchronous; busyTimeoutMs?: number; create?: boolean } = {}): Db {
+  const create = options.create ?? true;
+  if (create && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { create, readwrite: true, strict: true });
   // First of all: switching a new file to WAL takes an exclusive lock, and another process starting
   // on the same folder at the same moment would otherwise get "database is locked" at once.
   sqlite.exec("PRAGMA busy_timeout = 5000");

@@ -1,4 +1,5 @@
 import type { Subprocess } from "bun";
+import { existsSync } from "node:fs";
 import * as v from "valibot";
 import type { AssetUrls } from "../../shared/page-data";
 import { AssetSchema, type AssetSnapshot } from "../site/assets";
@@ -17,6 +18,25 @@ export const WORKER_COMMAND = "serve-worker";
 /** The internal subcommand of the short-lived process that renders the pages for the first one. */
 export const RENDER_COMMAND = "render-pages";
 
+/**
+ * The signal the kernel sends a worker or the page renderer when the first process dies. Not
+ * SIGTERM, which means "stop" from the owner or the first process: with this one a child tells,
+ * in its log, that it goes because the first process is gone. A child still loading its code (it
+ * has no handler yet) is ended by it outright.
+ */
+const FIRST_PROCESS_GONE_SIGNAL = "SIGUSR2";
+
+/**
+ * `command` started so that the kernel itself signals it when this process dies, however it dies
+ * (Linux's parent-death signal, set by util-linux's `setpriv` and kept across its exec): a child
+ * still loading its code on a busy machine cannot notice anything by itself yet. Where `setpriv` is
+ * missing the command is started as it is, and the child notices by itself (whenFirstProcessGone).
+ */
+function endingWithThisProcess(command: string[]): string[] {
+  const setpriv = process.platform === "linux" ? Bun.which("setpriv") : null;
+  return setpriv === null ? command : [setpriv, "--pdeathsig", FIRST_PROCESS_GONE_SIGNAL.slice(3), "--", ...command];
+}
+
 /** What a worker needs from the first process to serve exactly the same site. */
 export type WorkerStart = { port: number; assets: AssetSnapshot; pages: PrebuiltPage[] };
 
@@ -27,8 +47,11 @@ const UrlsSchema = v.custom<AssetUrls>(
   "asset URLs",
 );
 const PagesSchema = v.array(prebuiltPageSchema(BytesSchema));
+/** The first process's id, in each of its messages: a message can arrive after its sender died. */
+const From = v.pipe(v.number(), v.integer(), v.minValue(1));
 const StartMessage = v.object({
   kind: v.literal("start"),
+  from: From,
   port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
   assets: v.object({
     urls: UrlsSchema,
@@ -37,7 +60,7 @@ const StartMessage = v.object({
   pages: PagesSchema,
 });
 const WakeMailer = v.object({ kind: v.literal("wake-mailer") });
-const RenderRequest = v.object({ kind: v.literal("render"), urls: UrlsSchema });
+const RenderRequest = v.object({ kind: v.literal("render"), from: From, urls: UrlsSchema });
 const RenderedPages = v.object({ kind: v.literal("pages"), pages: PagesSchema });
 
 export type Workers = {
@@ -67,7 +90,7 @@ export function startWorkers(options: {
 
   const send = (child: Subprocess, message: WorkerStart) => {
     try {
-      child.send({ kind: "start", ...message });
+      child.send({ kind: "start", from: process.pid, ...message });
     } catch (error) {
       // The worker is gone already: it is started again (and handed this) when its exit is seen.
       log.warn("worker not reachable", { error: error instanceof Error ? error.message : String(error) });
@@ -77,7 +100,7 @@ export function startWorkers(options: {
   const spawn = (worker: number) => {
     const startedAt = Date.now();
     const child = Bun.spawn({
-      cmd: [...command, WORKER_COMMAND, String(worker)],
+      cmd: endingWithThisProcess([...command, WORKER_COMMAND, String(worker)]),
       stdin: "ignore",
       stdout: "inherit",
       stderr: "inherit",
@@ -120,8 +143,11 @@ export function startWorkers(options: {
   };
 }
 
-/** In a worker: waits for the first process's start message. */
-export function receiveWorkerStart(): Promise<WorkerStart> {
+/**
+ * In a worker: waits for the first process's start message; null when the first process is gone
+ * by the time it arrives (the runtime still delivers what a killed parent sent before it died).
+ */
+export function receiveWorkerStart(): Promise<WorkerStart | null> {
   return new Promise((resolve, reject) => {
     if (process.send === undefined) {
       reject(new Error(`'${WORKER_COMMAND}' is started by the server itself, not by hand`));
@@ -129,8 +155,9 @@ export function receiveWorkerStart(): Promise<WorkerStart> {
     }
     process.once("message", (message: unknown) => {
       const parsed = v.safeParse(StartMessage, message);
-      if (parsed.success) resolve({ port: parsed.output.port, assets: parsed.output.assets, pages: parsed.output.pages });
-      else reject(new Error(`worker: unreadable start message (${parsed.issues[0].message})`));
+      if (!parsed.success) reject(new Error(`worker: unreadable start message (${parsed.issues[0].message})`));
+      else if (!isParent(parsed.output.from)) resolve(null);
+      else resolve({ port: parsed.output.port, assets: parsed.output.assets, pages: parsed.output.pages });
     });
   });
 }
@@ -140,12 +167,49 @@ export function wakeMailerOfFirstProcess(): void {
   process.send?.({ kind: "wake-mailer" });
 }
 
+/** How often a worker or the page renderer looks whether the first process is still its parent. */
+const PARENT_CHECK_MS = 250;
+
 /**
- * In a worker: `stop` runs when the first process goes away without stopping it (killed with
- * SIGKILL, crashed), so that no worker keeps serving the port on its own.
+ * The first process is this process's parent, still. When a parent dies its children are handed
+ * to another process (init, or a service manager), so the parent's id changes at once, however the
+ * parent died.
+ */
+const isParent = (pid: number) => process.ppid === pid && process.connected !== false;
+
+/**
+ * In a worker or the page renderer: `stop` runs once when the first process goes away without
+ * stopping it (killed with SIGKILL, crashed), so that no process of the site keeps serving the port
+ * or writing to its data folder on its own: on the kernel's signal (endingWithThisProcess), at the
+ * IPC channel's end, or when the parent's id changes, whichever comes first (the runtime may report
+ * the channel's end late, or not at all when it closed before this was called).
  */
 export function whenFirstProcessGone(stop: () => void): void {
-  process.on("disconnect", stop);
+  const parent = process.ppid;
+  let gone = false;
+  const once = () => {
+    if (gone) return;
+    gone = true;
+    clearInterval(check);
+    stop();
+  };
+  // Not counted as work: it never keeps the process alive by itself.
+  const check = setInterval(() => {
+    if (!isParent(parent)) once();
+  }, PARENT_CHECK_MS);
+  check.unref();
+  process.on("disconnect", once);
+  process.on(FIRST_PROCESS_GONE_SIGNAL, once);
+  if (process.send !== undefined && !isParent(parent)) queueMicrotask(once);
+}
+
+/**
+ * In a worker or the page renderer, before opening the first process's database: true when its
+ * file is still there. The folder is the first process's to create; a child whose first process
+ * died and whose folder was deleted meanwhile must not make an empty one again.
+ */
+export function dataOfFirstProcessExists(dbPath: string): boolean {
+  return existsSync(dbPath);
 }
 
 /**
@@ -174,7 +238,7 @@ export function renderPagesApart(options: {
     let child: Subprocess;
     try {
       child = Bun.spawn({
-        cmd: [...command, RENDER_COMMAND],
+        cmd: endingWithThisProcess([...command, RENDER_COMMAND]),
         stdin: "ignore",
         stdout: "inherit",
         stderr: "inherit",
@@ -199,15 +263,18 @@ export function renderPagesApart(options: {
       settle(null);
     });
     try {
-      child.send({ kind: "render", urls });
+      child.send({ kind: "render", from: process.pid, urls });
     } catch {
       // Gone already: its exit settles this.
     }
   });
 }
 
-/** In the page renderer: waits for the first process's request (the client files' URLs). */
-export function receiveRenderRequest(): Promise<AssetUrls> {
+/**
+ * In the page renderer: waits for the first process's request (the client files' URLs); null when
+ * the first process is gone by the time it arrives.
+ */
+export function receiveRenderRequest(): Promise<AssetUrls | null> {
   return new Promise((resolve, reject) => {
     if (process.send === undefined) {
       reject(new Error(`'${RENDER_COMMAND}' is started by the server itself, not by hand`));
@@ -215,8 +282,8 @@ export function receiveRenderRequest(): Promise<AssetUrls> {
     }
     process.once("message", (message: unknown) => {
       const parsed = v.safeParse(RenderRequest, message);
-      if (parsed.success) resolve(parsed.output.urls);
-      else reject(new Error(`page renderer: unreadable request (${parsed.issues[0].message})`));
+      if (!parsed.success) reject(new Error(`page renderer: unreadable request (${parsed.issues[0].message})`));
+      else resolve(isParent(parsed.output.from) ? parsed.output.urls : null);
     });
   });
 }

@@ -1,7 +1,13 @@
 import type { Compress } from "../platform/http/compress";
 import type { Config } from "../platform/config";
 import { configSecrets, createLogger } from "../platform/log";
-import { receiveRenderRequest, RENDER_COMMAND, sendRenderedPages, whenFirstProcessGone } from "../platform/processes";
+import {
+  receiveRenderRequest,
+  RENDER_COMMAND,
+  sendRenderedPages,
+  whenFirstProcessGone,
+  dataOfFirstProcessExists,
+} from "../platform/processes";
 import { assetStoreFrom } from "../site/assets";
 import { withOfferEnd } from "../site/offer";
 import { staticPageRefs } from "../site/pages/controller";
@@ -19,7 +25,9 @@ export async function renderForFirstProcess(loaded: Config, embedded: Embedded |
   const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded), fields: { process: RENDER_COMMAND } });
   whenFirstProcessGone(() => process.exit(0));
   const urls = await receiveRenderRequest();
-  const db = dbOrExit(loaded);
+  // A request can arrive after the first process died and its data folder was deleted: never make it again.
+  if (urls === null || !dataOfFirstProcessExists(loaded.dbPath)) process.exit(0);
+  const db = dbOrExit(loaded, { create: false });
   const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
   db.$client.close();
   const documents = createDocumentRenderer({ config, assets: assetStoreFrom({ urls, files: [] }), now: () => new Date() });

@@ -26,9 +26,9 @@ export function configOrExit(): Config {
  * there are migrations to apply (an up-to-date file is only read): past that, a message rather
  * than a stack trace.
  */
-export function dbOrExit(config: Config): Db {
+export function dbOrExit(config: Config, options: { create?: boolean } = {}): Db {
   try {
-    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous, ...options });
   } catch (error) {
     if (!isBusyError(error)) throw error;
     console.error(

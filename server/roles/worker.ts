@@ -3,7 +3,7 @@ import type { Compress } from "../platform/http/compress";
 import { listenShared } from "../platform/http/listen";
 import type { Config } from "../platform/config";
 import { configSecrets, createLogger } from "../platform/log";
-import { receiveWorkerStart, wakeMailerOfFirstProcess, whenFirstProcessGone } from "../platform/processes";
+import { receiveWorkerStart, wakeMailerOfFirstProcess, whenFirstProcessGone, dataOfFirstProcessExists } from "../platform/processes";
 import { loadIpHashSecret } from "../shop/leads/service";
 import { assetStoreFrom } from "../site/assets";
 import { withOfferEnd } from "../site/offer";
@@ -20,9 +20,9 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     whenFirstProcessGone(() => resolve("first process gone"));
   });
   const start = await Promise.race([receiveWorkerStart(), stopped.then(() => null)]);
-  if (start === null) process.exit(0);
+  if (start === null || !dataOfFirstProcessExists(loaded.dbPath)) process.exit(0);
 
-  const db = dbOrExit(loaded);
+  const db = dbOrExit(loaded, { create: false });
   // The first process recorded the first start before starting this one: this only reads it.
   const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
   const site = wireSite({

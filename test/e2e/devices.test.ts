@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
 import { payWithTestCard } from "../support/purchase";
 import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
 import { axeViolations } from "./axe";
-import { launchBrowser, startServer, watchConsole, type RunningServer } from "./harness";
+import { startServer, watchConsole, type RunningServer } from "./harness";
+import { useBrowser } from "./shared-browser";
 import { visit } from "./visit";
 
 // The buyer frees a device on their own: the real server, the access e-mail caught by a real SMTP
@@ -12,15 +12,13 @@ import { visit } from "./visit";
 
 let smtp: TestSmtp;
 let server: RunningServer;
-let browser: Browser;
+const browser = useBrowser();
 
 beforeAll(async () => {
   smtp = await startSmtp();
   server = await startServer({ env: { SMTP_URL: smtp.url } });
-  browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
   await smtp?.stop();
 });

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
-import { launchBrowser, startServer, watchConsole, type RunningServer } from "./harness";
+import { startServer, watchConsole, type RunningServer } from "./harness";
+import { useBrowser } from "./shared-browser";
 
 // The promise of every page, kept end to end: the real server process, a real SMTP server on
 // loopback, a real browser paying with 4242 on the test checkout. Then the server is killed with
@@ -14,15 +15,13 @@ import { launchBrowser, startServer, watchConsole, type RunningServer } from "./
 const OWNER = "owner@shop.example";
 let smtp: TestSmtp;
 let server: RunningServer;
-let browser: Browser;
+const shared = useBrowser();
 
 beforeAll(async () => {
   smtp = await startSmtp();
   server = await startServer({ env: { SMTP_URL: smtp.url, OWNER_EMAIL: OWNER } });
-  browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
   await smtp?.stop();
 });
@@ -35,6 +34,9 @@ function query<T>(dataDir: string, sql: string): T[] {
     db.close();
   }
 }
+/** E-mails still to be sent or being sent. */
+const unsettledMail = (dataDir: string) =>
+  query<{ n: number }>(dataDir, "SELECT count(*) AS n FROM mail_outbox WHERE status IN ('pending', 'sending')")[0]!.n;
 const keyOfLatestOrder = (dataDir: string) =>
   query<{ key: string; email: string }>(
     dataDir,
@@ -88,14 +90,15 @@ for (const [locale, path, labels, subject, sentText] of [
     const buyer = locale === "fr" ? "acheteur-fr@example.com" : "buyer-en@example.com";
     const ownerBefore = mailsTo(smtp, OWNER).length;
     const before = smtp.received.length;
-    const context = await browser.newContext({ baseURL: server.baseUrl });
+    const context = await shared.newContext({ baseURL: server.baseUrl });
     const page = await context.newPage();
     const consoleLog = watchConsole(page);
     await payWithCard(page, path, labels, buyer);
     expect(await page.locator("main p").first().textContent()).toMatch(sentText);
 
     await smtp.waitFor(before + 2);
-    await Bun.sleep(500);
+    // Once no e-mail is queued or being sent, none can arrive any more: the count below is final.
+    await until(() => unsettledMail(server.dataDir) === 0, "every queued e-mail settled");
     const access = mailsTo(smtp, buyer);
     expect(access).toHaveLength(1);
     expect(access[0]!.mail.subject).toBe(subject);
@@ -167,8 +170,8 @@ for (const moment of ["while the mail server is unreachable", "in the middle of 
       const second = await startServer({ dataDir, env: { SMTP_URL: mailServer.url } });
       try {
         await mailServer.waitFor(1);
+        // Marked sent only after the mail server took it: nothing else is left to send.
         await until(() => state()?.status === "sent", "the row marked sent");
-        await Bun.sleep(1000);
         expect(mailsTo(mailServer, "killed@example.com")).toHaveLength(1);
         const key = keyOfLatestOrder(dataDir).key;
         expect(mailServer.received[0]!.mail.text).toContain(key);
@@ -187,7 +190,7 @@ test("'Lost your access e-mail?' works with JavaScript (in place) and without (f
   await until(() => mailsTo(smtp, "forgetful@example.com").length === 1, "the first access e-mail");
 
   // With JavaScript, on the English access page: the answer appears in place.
-  const context = await browser.newContext({ baseURL: server.baseUrl });
+  const context = await shared.newContext({ baseURL: server.baseUrl });
   const page = await context.newPage();
   const consoleLog = watchConsole(page);
   await page.goto("/en/access");
@@ -205,7 +208,7 @@ test("'Lost your access e-mail?' works with JavaScript (in place) and without (f
   await context.close();
 
   // Without JavaScript, from the French FAQ answer on the landing page.
-  const plain = await browser.newContext({ baseURL: server.baseUrl, javaScriptEnabled: false });
+  const plain = await shared.newContext({ baseURL: server.baseUrl, javaScriptEnabled: false });
   const noJs = await plain.newPage();
   await noJs.goto("/");
   await noJs.locator("#faq summary").nth(2).click();

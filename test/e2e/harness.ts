@@ -3,10 +3,10 @@ import { spawn, type Subprocess } from "bun";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { useBrowser } from "./shared-browser";
 
 const ROOT = join(import.meta.dir, "..", "..");
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS = join(ROOT, "artifacts");
 
 export type RunningServer = {
@@ -24,8 +24,10 @@ export type RunningServer = {
 export async function startServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "site-e2e-"));
   const output: string[] = [];
+  // Ended by the kernel if the test run itself dies (interrupted, killed): no server outlives it.
+  const setpriv = Bun.which("setpriv");
   const proc = spawn({
-    cmd: [process.execPath, "run", join(ROOT, "server/main.ts")],
+    cmd: [...(setpriv === null ? [] : [setpriv, "--pdeathsig", "TERM", "--"]), process.execPath, "run", join(ROOT, "server/main.ts")],
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
@@ -39,7 +41,10 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     stdout: "pipe",
     stderr: "pipe",
   });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const removeData = () => {
+    if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+  };
+  const listening = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join("\n")}`)), 30_000);
     const pump = async (stream: ReadableStream<Uint8Array>) => {
       const decoder = new TextDecoder();
@@ -68,6 +73,13 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       reject(new Error(`server exited with ${code}:\n${output.join("\n")}`));
     });
   });
+  // A server that did not start leaves neither a process nor a data folder behind.
+  const baseUrl = await listening.catch(async (error: unknown) => {
+    proc.kill("SIGKILL");
+    await proc.exited;
+    removeData();
+    throw error;
+  });
   return {
     baseUrl,
     dataDir,
@@ -76,26 +88,9 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     stop: async (signal = "SIGTERM") => {
       proc.kill(signal);
       await proc.exited;
-      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+      removeData();
     },
   };
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
-  });
 }
 
 /** Collects console errors and warnings of a page, to assert a clean hydration. */
@@ -110,21 +105,19 @@ export function watchConsole(page: Page): { errors: string[]; messages: string[]
   return { errors, messages };
 }
 
-/** One server and one browser shared by the tests of a file. */
+/** One server for the tests of a file, and the browser shared by the browser journeys. */
 export function useSite(options: { env?: Record<string, string> } = {}) {
   let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const shared = useBrowser();
   beforeAll(async () => {
     server = await startServer(options);
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
   });
   const started = () => {
-    if (server === undefined || browser === undefined) throw new Error("useSite: used outside a test");
-    return { server, browser };
+    if (server === undefined) throw new Error("useSite: used outside a test");
+    return { server, browser: shared.browser };
   };
   return {
     get server() {
@@ -134,8 +127,7 @@ export function useSite(options: { env?: Record<string, string> } = {}) {
       return started().browser;
     },
     async newContext(init: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
-      const s = started();
-      return s.browser.newContext({ baseURL: s.server.baseUrl, ...init });
+      return shared.newContext({ baseURL: started().server.baseUrl, ...init });
     },
   };
 }

@@ -63,8 +63,9 @@ test("switching language keeps the page; choosing the active language does nothi
   expect(await page.locator("h1").textContent()).toBe("Complete your order");
   const active = page.locator('.lang-switcher [aria-current="true"]');
   expect(await active.textContent()).toBe("English");
+  // Not a link: a click on it starts no navigation (a navigation it started, the click would await).
+  expect(await active.evaluate((el) => el.closest("a[href]"))).toBeNull();
   await active.click();
-  await page.waitForTimeout(300);
   expect(new URL(page.url()).pathname).toBe("/en/paiement");
   await page.getByRole("link", { name: "Español" }).click();
   await page.waitForURL("**/es/paiement");
@@ -141,11 +142,11 @@ test("an unknown path shows the 404 page and logs the path in the console", asyn
   const context = await site.newContext();
   const page = await context.newPage();
   const consoleLog = watchConsole(page);
+  const logged = page.waitForEvent("console", { predicate: (m) => m.text().includes("/en/lost-page") });
   const response = await page.goto("/en/lost-page");
   expect(response?.status()).toBe(404);
   expect(await page.locator("h1").textContent()).toBe("Oops! Page not found");
-  await page.waitForFunction(() => document.readyState === "complete");
-  await page.waitForTimeout(200);
+  await logged;
   expect(consoleLog.messages.some((m) => m.includes("/en/lost-page"))).toBe(true);
   await page.getByRole("link", { name: "Back to the home page" }).first().click();
   await page.waitForURL((url) => url.pathname === "/en");

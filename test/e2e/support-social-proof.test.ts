@@ -2,15 +2,16 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { openDb } from "../../db/client";
 import { seedOrder } from "../social-proof/seed-orders";
-import { launchBrowser, startServer, watchConsole, type RunningServer } from "./harness";
+import { startServer, watchConsole, type RunningServer } from "./harness";
+import { useBrowser } from "./shared-browser";
 
 // Social proof only from real purchases (DECISIONS.md), with the spec's timings (sections 4 and 9):
 // first 3 s after load, visible 5 s. The browser's clock is paused and moved by hand.
 
-let browser: Browser;
+const shared = useBrowser();
 let withOrders: RunningServer;
 let empty: RunningServer;
 const dirs: string[] = [];
@@ -25,11 +26,10 @@ beforeAll(async () => {
   seedOrder(db, { firstName: "Marc", city: "Bordeaux", paidAt: new Date(now - 40 * 60_000) });
   seedOrder(db, { firstName: "Old", city: "Paris", paidAt: new Date(now - 40 * 24 * 3_600_000) });
   db.$client.close();
-  [withOrders, empty, browser] = await Promise.all([startServer({ dataDir: seeded }), startServer(), launchBrowser()]);
+  [withOrders, empty] = await Promise.all([startServer({ dataDir: seeded }), startServer()]);
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
   await Promise.all([withOrders?.stop(), empty?.stop()]);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }, 30_000);
@@ -37,7 +37,7 @@ afterAll(async () => {
 /** Opens a page with the clock paused at load, once the purchase list has arrived. (The default
  * screen is tall enough for the toast's corner to be clear of the hero's price line.) */
 async function openWithPausedClock(baseUrl: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport });
+  const context = await shared.newContext({ baseURL: baseUrl, viewport });
   await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
   const page = await context.newPage();
   const start = Date.now();

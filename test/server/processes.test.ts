@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../e2e/harness";
@@ -129,6 +129,52 @@ test("a worker whose first process was killed (SIGKILL) goes away instead of ser
     );
   }
   expect(refused).toBe(true);
+}, 120_000);
+
+/** The processes (Linux) started on this data folder: the first one, its workers, its page renderer. */
+function processesOn(dataDir: string): string[] {
+  const mark = `DATA_DIR=${dataDir}`;
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        // A process that has exited but is not reaped yet shows no environment.
+        return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(mark);
+      } catch {
+        return false;
+      }
+    })
+    .map((pid) => `${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim()}`);
+}
+
+/** Stops the first process with `signal`, deletes its data folder, and gives the others 5 s to go. */
+async function killFirstAndWait(s: RunningServer, signal: NodeJS.Signals = "SIGKILL"): Promise<{ left: string[]; folderAgain: boolean }> {
+  await s.stop(signal);
+  server = undefined;
+  let left = processesOn(s.dataDir);
+  for (const started = Date.now(); left.length > 0 && Date.now() - started < 5000; await Bun.sleep(50)) left = processesOn(s.dataDir);
+  return { left, folderAgain: existsSync(s.dataDir) };
+}
+
+for (const [signal, how] of [
+  ["SIGKILL", "killed (SIGKILL)"],
+  ["SIGTERM", "stopped (SIGTERM)"],
+] as const) {
+  test(`when the first process is ${how} while the pages are rendered, no process of the site is left after 5 s and its deleted data folder stays gone`, async () => {
+    const s = await startServer({ env: { WORKERS: "3" } });
+    server = s;
+    await until(() => (processesOn(s.dataDir).some((p) => p.includes("render-pages")) ? true : undefined), "the page renderer", 30_000);
+    expect(processesOn(s.dataDir).filter((p) => p.includes("serve-worker"))).toHaveLength(2);
+    expect(await killFirstAndWait(s, signal)).toEqual({ left: [], folderAgain: false });
+  }, 120_000);
+}
+
+test("when the first process is killed (SIGKILL) while its workers serve, no process of the site is left after 5 s and its deleted data folder stays gone", async () => {
+  const s = await startServer({ env: { WORKERS: "3" } });
+  server = s;
+  await until(() => (entries(s).filter((e) => e.msg === "worker listening").length === 2 ? true : undefined), "both workers to listen");
+  expect((await fetch(`${s.baseUrl}/healthz`)).status).toBe(200);
+  expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
 }, 120_000);
 
 /** A process's environment as it was started (Linux): what the runtime read its settings from. */

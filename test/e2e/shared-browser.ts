@@ -1,0 +1,90 @@
+import { afterAll, beforeAll } from "bun:test";
+import { chromium, type Browser } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+// bun test runs every test file in one process, one file after the other: the browser journeys
+// share one Chromium rather than starting one per file (a second or more each, longer on a busy
+// machine). Each file takes it in beforeAll and gives it back in afterAll; it is closed shortly
+// after the last file gave it back, unless the next file took it meanwhile. Tests never share
+// pages or cookies: each opens a context of its own.
+
+/** How long the browser waits, unused, for the next file before it is closed. */
+const CLOSE_AFTER_MS = 1000;
+
+let launched: Promise<Browser> | null = null;
+let users = 0;
+let closing: ReturnType<typeof setTimeout> | null = null;
+
+/** A Chromium of its own (headless, no network of its own, no sandbox: tests run as one user). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/** The shared browser, launched again if it is gone (crashed, or ended with a test that timed out). */
+async function connected(): Promise<Browser> {
+  if (launched !== null && !(await launched.then((b) => b.isConnected()).catch(() => false))) launched = null;
+  launched ??= launchBrowser();
+  return launched;
+}
+
+function take(): Promise<Browser> {
+  users++;
+  if (closing !== null) clearTimeout(closing);
+  closing = null;
+  return connected();
+}
+
+function giveBack(): void {
+  users--;
+  if (users > 0) return;
+  closing = setTimeout(() => {
+    const last = launched;
+    launched = null;
+    closing = null;
+    void last?.then((b) => b.close()).catch(() => undefined);
+  }, CLOSE_AFTER_MS);
+}
+
+/**
+ * The shared browser for the tests of this file (available from beforeAll on). `newContext` opens
+ * a context in it, launching it again first if an earlier test's failure took it down, so that one
+ * test's timeout does not fail the rest of the file.
+ */
+export function useBrowser(): { readonly browser: Browser; newContext: Browser["newContext"] } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await take();
+  });
+  afterAll(() => {
+    if (browser !== undefined) giveBack();
+    browser = undefined;
+  });
+  const inFile = () => {
+    if (browser === undefined) throw new Error("useBrowser: used outside a test");
+    return browser;
+  };
+  return {
+    get browser() {
+      return inFile();
+    },
+    async newContext(options) {
+      inFile();
+      browser = await connected();
+      return browser.newContext(options);
+    },
+  };
+}
