@@ -1,4 +1,7 @@
 import { afterAll, beforeAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -16,10 +19,20 @@ let launched: Promise<Browser> | null = null;
 let users = 0;
 let closing: ReturnType<typeof setTimeout> | null = null;
 
-/** A Chromium of its own (headless, no network of its own, no sandbox: tests run as one user). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** The temporary folders of the Chromiums launched by this run, removed once each is closed. */
+const browserTemps = new Set<string>();
+
+/**
+ * A Chromium of its own (headless, no network of its own, no sandbox: tests run as one user). Its
+ * own temporary files (Chromium leaves `org.chromium.Chromium.*` folders behind when it is killed)
+ * go in a folder of this run's, removed when it closes or at the end of the run.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const temp = mkdtempSync(join(tmpdir(), "site-e2e-chromium-"));
+  browserTemps.add(temp);
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
+    env: { ...process.env, TMPDIR: temp },
     headless: true,
     args: [
       "--no-sandbox",
@@ -32,6 +45,26 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-dev-shm-usage",
     ],
   });
+  browser.on("disconnected", () => {
+    rmSync(temp, { recursive: true, force: true });
+    browserTemps.delete(temp);
+  });
+  return browser;
+}
+
+/**
+ * Closes the shared browser, if one is open, and removes every temporary folder of this run's
+ * browsers: bun test ends its process without waiting for the timer that would close it
+ * (test/support/teardown.ts calls this once every file has run).
+ */
+export async function closeSharedBrowser(): Promise<void> {
+  if (closing !== null) clearTimeout(closing);
+  closing = null;
+  const last = launched;
+  launched = null;
+  await last?.then((b) => b.close()).catch(() => undefined);
+  for (const temp of browserTemps) rmSync(temp, { recursive: true, force: true });
+  browserTemps.clear();
 }
 
 /** The shared browser, launched again if it is gone (crashed, or ended with a test that timed out). */
