@@ -54,7 +54,7 @@ export function siteValues(locale: Locale, messages: CompiledMessages, facts: Si
     email: facts.supportEmail,
     price: facts.price,
     // Only while the offer runs: after it no text can show the struck-through price or the date.
-    ...(facts.offer.on ? { oldPrice: facts.offer.oldPrice, offerEnd: facts.offer.endsOn } : {}),
+    ...(facts.offer.on ? { oldPrice: facts.offer.oldPrice, offerEnd: facts.offer.endsOn, offerEndSound: facts.offer.endsOnSound } : {}),
     saving: facts.saving,
     users: facts.users,
     year: String(facts.year),

@@ -1,5 +1,5 @@
 import type { Locale } from "./locales";
-import { formatOfferEnd, offerIsOn } from "./offer";
+import { formatOfferEnd, offerEndSound, offerIsOn } from "./offer";
 import { formatCount, formatMoney } from "./price";
 
 // The owner's content with every amount already formatted for one language. Built on the server
@@ -24,7 +24,7 @@ export type SiteContent = {
  * The early-bird offer as every text sees it (pages, meta, e-mails, chat): while it runs, its end
  * day formatted for the language; after it, nothing, so no text can claim a limit in time.
  */
-export type OfferFacts = { on: true; endsOn: string; oldPrice: string } | { on: false };
+export type OfferFacts = { on: true; endsOn: string; endsOnSound: "vowel" | "consonant"; oldPrice: string } | { on: false };
 
 /**
  * The texts that differ while the offer runs, chosen in one place for the pages, the chat and the
@@ -86,7 +86,12 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
     })),
     offer:
       site.offerEndsAt !== null && offerIsOn(site.offerEndsAt, now)
-        ? { on: true, endsOn: formatOfferEnd(site.offerEndsAt, locale), oldPrice: money(site.originalPriceMinor) }
+        ? {
+            on: true,
+            endsOn: formatOfferEnd(site.offerEndsAt, locale),
+            endsOnSound: offerEndSound(site.offerEndsAt, locale),
+            oldPrice: money(site.originalPriceMinor),
+          }
         : { on: false },
   };
 }

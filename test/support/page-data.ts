@@ -1,5 +1,5 @@
 import { testConfig } from "../../server/platform/config";
-import { COMPILED } from "../../server/site/locales";
+import { PAGE_TEXTS } from "../../server/site/locales";
 import { siteValues } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import type { PageData, View } from "../../shared/page-data";
@@ -12,7 +12,7 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
   const config = testConfig();
   // As on a site started today: the early-bird offer runs (server/site/offer.ts).
   const facts = buildSiteFacts({ ...config.site, offerEndsAt: defaultOfferEnd(new Date()) }, locale);
-  const messages = overrides.messages ?? COMPILED[locale];
+  const messages = overrides.messages ?? PAGE_TEXTS[locale];
   return {
     view,
     locale,
