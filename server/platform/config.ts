@@ -227,6 +227,13 @@ export type Config = {
     currency: string;
     claimedUsers: number;
     testimonials: Testimonial[];
+    /**
+     * Which owner content the owner has set (CLAIMED_USERS, ORIGINAL_PRICE, reviews other than the
+     * specification's): production shows only these (shared/site-facts.ts); development shows all.
+     */
+    ownerSet: { testimonials: boolean; claimedUsers: boolean; originalPrice: boolean };
+    /** Development: the specification's placeholders show where the owner has set nothing. */
+    showPlaceholders: boolean;
     comparison: ComparisonRow[];
     /**
      * When the early-bird offer ends: OFFER_ENDS_AT, or null until start-up reads the default from
@@ -305,6 +312,7 @@ export const PLACEHOLDER_TESTIMONIALS: readonly Testimonial[] = [
   { name: "Julie R.", city: "Bruxelles", rating: 5, initials: "JR" },
   { name: "Marc D.", city: "Montréal", rating: 5, initials: "MD" },
 ];
+const isPlaceholderTestimonial = (t: Testimonial) => PLACEHOLDER_TESTIMONIALS.some((p) => p.name === t.name && p.city === t.city);
 /** The reviews the landing page shows: put real customers' here (their texts are testimonial1..4 in the locales). */
 const TESTIMONIALS: Testimonial[] = [...PLACEHOLDER_TESTIMONIALS];
 
@@ -360,6 +368,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       currency: env.CURRENCY,
       claimedUsers: env.CLAIMED_USERS,
       testimonials: TESTIMONIALS,
+      ownerSet: {
+        testimonials: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
+        claimedUsers: input.CLAIMED_USERS !== undefined,
+        originalPrice: input.ORIGINAL_PRICE !== undefined,
+      },
+      showPlaceholders: env.NODE_ENV !== "production",
       comparison: comparisonRows(env.SITE_NAME, env.PRICE),
       offerEndsAt: env.OFFER_ENDS_AT ?? null,
     },
@@ -473,21 +487,23 @@ function productionProblems(env: Env): ConfigProblem[] {
 }
 
 /**
- * Owner content still at the specification's placeholder values: allowed, but each gets one log
- * line at production start-up (presenting invented reviews or user counts as real is unlawful).
+ * Owner content the owner has not set yet: in production its place on the pages stays empty
+ * (presenting invented reviews, user counts or reference prices as real is unlawful), and start-up
+ * logs one line for each, so the owner knows what is missing.
  */
 export function startupWarnings(config: Config): string[] {
   if (config.env !== "production") return [];
+  const { ownerSet } = config.site;
   const warnings: string[] = [];
-  const placeholder = config.site.testimonials.filter((t) => PLACEHOLDER_TESTIMONIALS.some((p) => p.name === t.name && p.city === t.city));
-  if (placeholder.length > 0) {
+  if (!ownerSet.testimonials)
     warnings.push(
-      `The landing page shows ${placeholder.length} placeholder testimonial(s) from the specification (${placeholder.map((t) => t.name).join(", ")}): replace them with real customers' reviews (server/platform/config.ts, testimonial1..4 in locales/*.json).`,
+      "No testimonial is shown: the specification's are placeholders. Put real customers' reviews in server/platform/config.ts (TESTIMONIALS) and testimonial1..4 in locales/*.json.",
     );
-  }
-  if (config.site.claimedUsers === PLACEHOLDER_CLAIMED_USERS) {
-    warnings.push(`CLAIMED_USERS is the specification's placeholder (${PLACEHOLDER_CLAIMED_USERS}): set your real number of active users.`);
-  }
+  if (!ownerSet.claimedUsers) warnings.push('No user count is shown ("more than N active users"): set CLAIMED_USERS to your real number.');
+  if (!ownerSet.originalPrice)
+    warnings.push(
+      "No struck-through reference price is shown: set ORIGINAL_PRICE to the lowest price you charged in the 30 days before the offer.",
+    );
   return warnings;
 }
 
