@@ -87,7 +87,7 @@ test("the demo dialog opens from the keyboard, loads the video only then, closes
   const opener = page.getByRole("link", { name: "Watch the demo video" }).first();
   await opener.focus();
   await page.keyboard.press("Enter");
-  const dialog = page.getByRole("dialog", { name: /in one minute/ });
+  const dialog = page.getByRole("dialog", { name: /in \d+ seconds/ });
   await dialog.waitFor({ state: "visible" });
   const video = dialog.locator("video");
   expect(await video.getAttribute("poster")).toMatch(/\/assets\/demo-poster-.*\.webp$/);

@@ -28,6 +28,7 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
       font: null,
       poster: "/assets/demo-poster.webp",
       video: "/demo-video.mp4",
+      videoSeconds: 26,
       preview640: "/assets/app-preview-640.webp",
       preview960: "/assets/app-preview-960.webp",
       preview1280: "/assets/app-preview-1280.webp",
