@@ -111,7 +111,7 @@ function Widgets() {
       {view.page === "landing" ? (
         <>
           <Island name="exit-popup" props={{ usedForm: view.lead !== undefined }} />
-          <Island name="demo" props={{ poster: data.assets.poster, video: data.assets.video }} />
+          <Island name="demo" props={{ poster: data.assets.poster, video: data.assets.video, seconds: data.assets.videoSeconds }} />
         </>
       ) : null}
       <Island name="toasts" props={{}} />

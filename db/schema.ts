@@ -7,7 +7,8 @@ export const emailLeads = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     email: text("email").notNull(),
-    source: text("source", { enum: ["exit_popup"] }).notNull(),
+    /** Where the address was first given (shared/schemas/leads.ts LEAD_SOURCES). */
+    source: text("source", { enum: ["exit_popup", "landing_form"] }).notNull(),
     ipHash: text("ip_hash"),
     locale: text("locale").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -17,7 +18,8 @@ export const emailLeads = sqliteTable(
     unsubscribedAt: integer("unsubscribed_at", { mode: "timestamp_ms" }),
   },
   (t) => [
-    uniqueIndex("email_leads_email_source_unique").on(t.email, t.source),
+    // One row per address, whatever form it came from: the repeat window and an unsubscribe apply to the address.
+    uniqueIndex("email_leads_email_unique").on(t.email),
     uniqueIndex("email_leads_unsubscribe_token_unique").on(t.unsubscribeToken),
   ],
 );
@@ -230,4 +232,14 @@ export const siteSettings = sqliteTable("site_settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/**
+ * Place names the owner approved for the purchase toast, beside the list shipped with the site
+ * (server/shop/social-proof/places.ts). `key` is the name without accents, case or punctuation.
+ */
+export const approvedPlaces = sqliteTable("approved_places", {
+  key: text("key").primaryKey(),
+  name: text("name").notNull(),
+  approvedAt: integer("approved_at", { mode: "timestamp_ms" }).notNull(),
 });

@@ -23,3 +23,7 @@ declare module "*.jpg" {
   const path: string;
   export default path;
 }
+declare module "*.gz" {
+  const path: string;
+  export default path;
+}

@@ -54,9 +54,11 @@ export function siteValues(locale: Locale, messages: CompiledMessages, facts: Si
     email: facts.supportEmail,
     price: facts.price,
     // Only while the offer runs: after it no text can show the struck-through price or the date.
-    ...(facts.offer.on ? { oldPrice: facts.offer.oldPrice, offerEnd: facts.offer.endsOn } : {}),
+    ...(facts.offer.on ? { offerEnd: facts.offer.endsOn, offerEndSound: facts.offer.endsOnSound } : {}),
+    // Only what the owner has set (in production): no text can show a placeholder claim.
+    ...(facts.offer.on && facts.offer.oldPrice !== null ? { oldPrice: facts.offer.oldPrice } : {}),
+    ...(facts.users !== null ? { users: facts.users } : {}),
     saving: facts.saving,
-    users: facts.users,
     year: String(facts.year),
     years: "5",
   };

@@ -57,12 +57,30 @@ export function defaultOfferEnd(firstStartedAt: Date): Date {
   return endOfDayIn(SELLER_TIME_ZONE, day);
 }
 
-/** "6 décembre 2026", "6 December 2026": the day the offer ends, in the seller's zone. */
+const offerEndFormat = (locale: Locale) =>
+  new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: SELLER_TIME_ZONE, day: "numeric", month: "long", year: "numeric" });
+
+/** The day of the month the offer ends on, in the seller's zone. */
+function offerEndDay(endsAt: Date): number {
+  return Number(dateIn(SELLER_TIME_ZONE, endsAt).slice(8, 10));
+}
+
+/**
+ * "6 décembre 2026", "6 December 2026": the day the offer ends, in the seller's zone. French
+ * writes the first of the month as an ordinal ("1er décembre"), which Intl does not.
+ */
 export function formatOfferEnd(endsAt: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, {
-    timeZone: SELLER_TIME_ZONE,
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-  }).format(endsAt);
+  const parts = offerEndFormat(locale).formatToParts(endsAt);
+  return parts.map((p) => (locale === "fr" && p.type === "day" && p.value === "1" ? "1er" : p.value)).join("");
+}
+
+/**
+ * Whether the end date, read aloud, starts with a vowel sound: Italian elides the article before it
+ * ("fino all'8 dicembre", "l'11", but "fino al 6 dicembre"). The texts choose their article with
+ * this value (`offerEndSound` in locales/it.json); the days whose names start with a vowel are
+ * uno, otto and undici.
+ */
+export function offerEndSound(endsAt: Date, locale: Locale): "vowel" | "consonant" {
+  if (locale !== "it") return "consonant";
+  return [1, 8, 11].includes(offerEndDay(endsAt)) ? "vowel" : "consonant";
 }

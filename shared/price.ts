@@ -11,6 +11,10 @@ export function formatMoney(amountMinor: number, currency: string, locale: Local
   }).format(value);
 }
 
+/**
+ * A count with the language's thousands separator, four-digit numbers included: CLDR leaves
+ * "2847" ungrouped in Italian and Spanish, where a page reads "2.847".
+ */
 export function formatCount(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47).format(value);
+  return new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47, { useGrouping: "always" }).format(value);
 }

@@ -1,5 +1,5 @@
 import type { Locale } from "./locales";
-import { formatOfferEnd, offerIsOn } from "./offer";
+import { formatOfferEnd, offerEndSound, offerIsOn } from "./offer";
 import { formatCount, formatMoney } from "./price";
 
 // The owner's content with every amount already formatted for one language. Built on the server
@@ -22,6 +22,10 @@ export type SiteContent = {
   currency: string;
   claimedUsers: number;
   testimonials: Testimonial[];
+  /** Which of the testimonials, the user count and the reference price the owner has set. */
+  ownerSet: { testimonials: boolean; claimedUsers: boolean; originalPrice: boolean };
+  /** Development: show the specification's placeholders where the owner has set nothing. */
+  showPlaceholders: boolean;
   comparison: ComparisonRow[];
   /** When the early-bird offer ends; null: no offer. */
   offerEndsAt: Date | null;
@@ -31,7 +35,9 @@ export type SiteContent = {
  * The early-bird offer as every text sees it (pages, meta, e-mails, chat): while it runs, its end
  * day formatted for the language; after it, nothing, so no text can claim a limit in time.
  */
-export type OfferFacts = { on: true; endsOn: string; oldPrice: string } | { on: false };
+export type OfferFacts =
+  /** `oldPrice`: the struck-through reference price, null until the owner sets one (in production). */
+  { on: true; endsOn: string; endsOnSound: "vowel" | "consonant"; oldPrice: string | null } | { on: false };
 
 /**
  * The texts that differ while the offer runs, chosen in one place for the pages, the chat and the
@@ -39,7 +45,11 @@ export type OfferFacts = { on: true; endsOn: string; oldPrice: string } | { on: 
  */
 export function offerTextKeys(offer: OfferFacts) {
   return offer.on
-    ? ({ heroBadge: "heroBadge", priceNote: "hero.priceNote", pricingSubtitle: "pricingSubtitle" } as const)
+    ? ({
+        heroBadge: "heroBadge",
+        priceNote: offer.oldPrice === null ? "hero.priceNoteStandard" : "hero.priceNote",
+        pricingSubtitle: "pricingSubtitle",
+      } as const)
     : ({ heroBadge: "heroBadgeStandard", priceNote: "hero.priceNoteStandard", pricingSubtitle: "pricingSubtitleStandard" } as const);
 }
 
@@ -48,7 +58,8 @@ export type SiteFacts = {
   supportEmail: string;
   price: string;
   saving: string;
-  users: string;
+  /** The claimed user count; null until the owner sets one (in production): no count is shown. */
+  users: string | null;
   year: number;
   testimonials: { name: string; city: string; rating: number; initials: string }[];
   comparison: { name: string; monthly: string | null; yearly: string | null; fiveYears: string; highlight: boolean }[];
@@ -76,14 +87,16 @@ export function maxSavingMinor(site: SiteContent): number {
 
 export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date()): SiteFacts {
   const money = (minor: number) => formatMoney(minor, site.currency, locale);
+  // Production shows only what the owner has set; development the specification's content too.
+  const shows = (piece: keyof SiteContent["ownerSet"]) => site.showPlaceholders || site.ownerSet[piece];
   return {
     siteName: site.name,
     supportEmail: site.supportEmail,
     price: money(site.priceMinor),
     saving: money(maxSavingMinor(site)),
-    users: formatCount(site.claimedUsers, locale),
+    users: shows("claimedUsers") ? formatCount(site.claimedUsers, locale) : null,
     year: now.getUTCFullYear(),
-    testimonials: site.testimonials,
+    testimonials: shows("testimonials") ? site.testimonials : [],
     comparison: site.comparison.map((r) => ({
       name: r.name,
       monthly: r.monthly === null ? null : money(r.monthly),
@@ -93,7 +106,12 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
     })),
     offer:
       site.offerEndsAt !== null && offerIsOn(site.offerEndsAt, now)
-        ? { on: true, endsOn: formatOfferEnd(site.offerEndsAt, locale), oldPrice: money(site.originalPriceMinor) }
+        ? {
+            on: true,
+            endsOn: formatOfferEnd(site.offerEndsAt, locale),
+            endsOnSound: offerEndSound(site.offerEndsAt, locale),
+            oldPrice: shows("originalPrice") ? money(site.originalPriceMinor) : null,
+          }
         : { on: false },
   };
 }

@@ -4,14 +4,14 @@ import { useText } from "../i18n";
 import { DEMO_BUTTON } from "../islands/triggers";
 import { Icon } from "./icons";
 
-export const DEMO_DIALOG_TEXT = ["demo.title", "demo.close", "demo.unsupported", "demo.download"] as const;
+export const DEMO_DIALOG_TEXT = ["demo.title", "demo.titleNoDuration", "demo.close", "demo.unsupported", "demo.download"] as const;
 
 /**
  * The demo video in a modal <dialog>, opened by any demo link of the page (DemoButton): the browser
  * traps focus, closes on Escape and gives focus back to the link that opened it. The <video> gets
  * its source only when the dialog opens, so the page never downloads it unasked.
  */
-export function DemoDialog({ poster, video }: IslandProps["demo"]) {
+export function DemoDialog({ poster, video, seconds }: IslandProps["demo"]) {
   const { t } = useText(DEMO_DIALOG_TEXT);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
@@ -61,7 +61,8 @@ export function DemoDialog({ poster, video }: IslandProps["demo"]) {
     >
       <div className="demo-dialog__panel">
         <header className="demo-dialog__header">
-          <h2 id="demo-title">{t("demo.title")}</h2>
+          {/* The length the file really has (read by the server), never a figure typed in a text. */}
+          <h2 id="demo-title">{seconds === null ? t("demo.titleNoDuration") : t("demo.title", { seconds })}</h2>
           <button type="button" className="icon-button" onClick={close} aria-label={t("demo.close")} autoFocus>
             <Icon name="close" />
           </button>

@@ -42,7 +42,7 @@ export function ExitPopup({ usedForm }: IslandProps["exit-popup"]) {
   const opener = useRef<HTMLElement | null>(null);
   const pressedOnBackdrop = useRef(false);
   const close = useCallback(() => dialogRef.current?.close(), []);
-  const lead = useLeadSubmit(close);
+  const lead = useLeadSubmit("exit_popup", close);
 
   useEffect(() => {
     if (usedForm) markExitPopupShown();

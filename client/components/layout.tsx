@@ -72,6 +72,9 @@ export function SiteFooter() {
               <a href={pathFor("guide", locale)}>{t("footer.guide")}</a>
             </li>
             <li>
+              <a href={pathFor("access", locale)}>{t("access.title")}</a>
+            </li>
+            <li>
               <a href={`mailto:${facts.supportEmail}`}>{t("footer.contact")}</a>
             </li>
             <li className="muted">{t("footer.support")}</li>

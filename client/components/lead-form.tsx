@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type RefObject } from "react";
 import type { IslandProps } from "../../shared/page-data";
-import { checkLeadEmail, EMAIL_ISSUE_KEYS, emailIssueKey, type LeadInput } from "../../shared/schemas/leads";
+import { checkLeadEmail, EMAIL_ISSUE_KEYS, emailIssueKey, type LeadInput, type LeadSource } from "../../shared/schemas/leads";
 import { useText } from "../i18n";
 import { markExitPopupShown } from "./exit-popup-memory";
 import { Icon } from "./icons";
@@ -26,7 +26,7 @@ export const LEAD_SUBMIT_TEXT = [
  * Submits the form's address, at most one request at a time, and reports the outcome with the
  * translated message for each failure (invalid address, too many requests, anything else). `onSent` runs after the server has stored the address.
  */
-export function useLeadSubmit(onSent: (email: string) => void) {
+export function useLeadSubmit(source: LeadSource, onSent: (email: string) => void) {
   const { t, locale } = useText(LEAD_SUBMIT_TEXT);
   const [state, setState] = useState<LeadState>({ submitting: false, fieldError: null });
   const inFlight = useRef(false);
@@ -60,7 +60,7 @@ export function useLeadSubmit(onSent: (email: string) => void) {
         setState((s) => ({ ...s, fieldError: title }));
       };
       try {
-        const payload: LeadInput = { email: checked.email, source: "exit_popup", ip_hash: null, locale };
+        const payload: LeadInput = { email: checked.email, source, ip_hash: null, locale };
         const response = await fetch(LEADS.path, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json" },
@@ -94,11 +94,11 @@ export function useLeadSubmit(onSent: (email: string) => void) {
         setState((s) => ({ ...s, submitting: false }));
       }
     },
-    [locale, onSent, t, text],
+    [locale, onSent, source, t, text],
   );
 
   const clearError = useCallback(() => setState((s) => (s.fieldError === null ? s : { ...s, fieldError: null })), []);
-  return { ...state, submit, clearError };
+  return { ...state, source, submit, clearError };
 }
 
 function errorMessage(body: unknown): string {
@@ -146,7 +146,7 @@ export function LeadForm({
       onSubmit={lead.submit}
       aria-busy={lead.submitting}
     >
-      <input type="hidden" name="source" value="exit_popup" />
+      <input type="hidden" name="source" value={lead.source} />
       <input type="hidden" name="locale" value={locale} />
       <label htmlFor={`${id}-email`} className="lead-form__label">
         {t("exitPopup.label")}
@@ -197,6 +197,7 @@ export function LeadSection({ posted }: IslandProps["lead-form"]) {
   // Once the visitor submits again here, the outcome of the earlier post no longer applies.
   const [resubmitted, setResubmitted] = useState(false);
   const lead = useLeadSubmit(
+    "landing_form",
     useCallback(() => {
       setSent(true);
       markExitPopupShown();

@@ -5,6 +5,7 @@ import { LOCALE_TAGS, type Locale } from "../../shared/locales";
 import type { IslandProps } from "../../shared/page-data";
 import { SocialProofResponseSchema, type SocialProofEntry } from "../../shared/schemas/social-proof";
 import { useText } from "../i18n";
+import { type Box, coversContent } from "./covered-content";
 import { Icon } from "./icons";
 import { dismissSocialProof, readSession, socialProofDismissed, writeSession } from "./social-proof-memory";
 
@@ -14,8 +15,6 @@ export const SOCIAL_PROOF_EVERY_MS = 15_000;
 export const SOCIAL_PROOF_VISIBLE_MS = 5_000;
 /** The orders already shown in this visit: each at most once, never the same buyer again and again. */
 const SHOWN_KEY = "social-proof-shown";
-/** What the toast must never cover: the hero's price line and buttons, an open support panel. */
-const KEEP_CLEAR = "[data-keep-clear], .support > :not(.support__trigger)";
 /** The toast's box (client/styles.css .social-proof): 16 px from the bottom-left corner (12 px on
  * phones), up to 340 px wide and, with a long city name on a phone, about 120 px high. */
 const TOAST_MARGIN = 16;
@@ -30,7 +29,7 @@ const TOAST_MAX_HEIGHT = 120;
 type Purchase = SocialProofEntry & { paidAt: number };
 type ShownMark = { who: string; paidAt: number };
 const SAME_ORDER_MARGIN_MS = 2 * 60_000;
-const whoOf = (entry: SocialProofEntry) => `${entry.initial ?? ""}|${entry.city}`;
+const whoOf = (entry: SocialProofEntry) => `${entry.initial ?? ""}|${entry.city ?? ""}`;
 
 function shownMarks(): ShownMark[] {
   try {
@@ -51,17 +50,6 @@ function markShown(purchase: Purchase) {
   writeSession(SHOWN_KEY, JSON.stringify(marks));
 }
 
-type Box = { left: number; top: number; right: number; bottom: number };
-const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-
-/** Whether something the toast must keep clear of is inside `box` right now. */
-function coversSomething(box: Box): boolean {
-  return [...document.querySelectorAll(KEEP_CLEAR)].some((element) => {
-    const rect = element.getBoundingClientRect();
-    return rect.width > 0 && overlaps(box, rect);
-  });
-}
-
 /** Where the toast appears: the bottom-left corner, as wide and high as it can be. */
 function toastArea(): Box {
   const width = Math.min(TOAST_MAX_WIDTH, window.innerWidth - 104);
@@ -75,6 +63,7 @@ function toastArea(): Box {
 
 export const SOCIAL_PROOF_TEXT = [
   "socialProof.text",
+  "socialProof.textNoCity",
   "socialProof.someone",
   "socialProof.justNow",
   "socialProof.ago",
@@ -86,8 +75,8 @@ export const SOCIAL_PROOF_TEXT = [
  * islands' loader asks GET /api/social-proof first and loads this island only when the answer lists
  * a purchase (`feed`, checked here): with no paid order in the last 30 days, nothing is loaded and
  * nothing ever appears. Each order appears once per visit; a turn is skipped while the toast would
- * cover the hero's price line or buttons or an open support panel (on a phone they share the bottom
- * of the screen).
+ * cover anything the visitor reads or uses (client/components/covered-content.ts): on a phone the
+ * bottom of the screen is often text, so there it waits for a gap between sections.
  */
 export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
   const { t, locale } = useText(SOCIAL_PROOF_TEXT);
@@ -111,7 +100,7 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
       const unseen = purchases.filter((p) => !wasShown(p, marks));
       if (unseen.length === 0) return; // every order shown once: nothing more in this visit
       timers.push(setTimeout(show, SOCIAL_PROOF_EVERY_MS));
-      if (coversSomething(toastArea())) return; // this turn is skipped, the order waits for the next
+      if (coversContent(toastArea())) return; // this turn is skipped, the order waits for the next
       const purchase = unseen[Math.floor(Math.random() * unseen.length)] ?? null;
       if (purchase === null) return;
       markShown(purchase);
@@ -123,14 +112,14 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
     return () => timers.forEach(clearTimeout);
   }, [purchases, dismissed]);
 
-  // Scrolled under the visible toast, the price line or buttons would be covered: it leaves early.
+  // Scrolled under the visible toast, content would be covered: it leaves early.
   useEffect(() => {
     if (shown === null) return;
     let frame = 0;
     const check = () => {
       frame = 0;
       const card = cardRef.current;
-      if (card !== null && coversSomething(card.getBoundingClientRect())) setShown(null);
+      if (card !== null && coversContent(card.getBoundingClientRect())) setShown(null);
     };
     const onScroll = () => {
       if (frame === 0) frame = requestAnimationFrame(check);
@@ -157,7 +146,9 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
           </span>
           <p className="social-proof__body">
             <span className="social-proof__text">
-              {t("socialProof.text", { name: shown.initial ?? t("socialProof.someone"), city: shown.city })}
+              {shown.city === null
+                ? t("socialProof.textNoCity", { name: shown.initial ?? t("socialProof.someone") })
+                : t("socialProof.text", { name: shown.initial ?? t("socialProof.someone"), city: shown.city })}
             </span>
             <span className="social-proof__time">{ago(shown.minutesAgo, locale, t)}</span>
           </p>

@@ -1,3 +1,5 @@
+import { pathFor } from "../../shared/routes";
+import { LinkedText } from "../components/linked-text";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
 
@@ -12,7 +14,7 @@ const TOC_ID = "devices";
 
 /** How to install the app on each kind of device (linked from the access e-mail: docs/product.md). */
 export function GuidePage() {
-  const { t, facts } = useI18n();
+  const { t, facts, locale } = useI18n();
   return (
     <>
       <SiteHeader />
@@ -41,7 +43,9 @@ export function GuidePage() {
             <p className="guide-key" aria-hidden="true">
               {KEY_SHAPE}
             </p>
-            <p className="muted">{t("guide.before.lost")}</p>
+            <p className="muted">
+              <LinkedText text={t("guide.before.lost")} href={pathFor("access", locale)} />
+            </p>
           </section>
 
           {GUIDE_DEVICES.map((device) => (

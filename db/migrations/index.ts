@@ -6,6 +6,7 @@ import m3 from "./0003_licence_activations.sql" with { type: "text" };
 import m4 from "./0004_legal_consent_and_settings.sql" with { type: "text" };
 import m5 from "./0005_chat_handed_over.sql" with { type: "text" };
 import m6 from "./0006_license_devices.sql" with { type: "text" };
+import m7 from "./0007_lead_source_and_approved_places.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -15,4 +16,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0004_legal_consent_and_settings", when: 1795339036360, sql: m4 },
   { tag: "0005_chat_handed_over", when: 1795484023474, sql: m5 },
   { tag: "0006_license_devices", when: 1795487038482, sql: m6 },
+  { tag: "0007_lead_source_and_approved_places", when: 1795488453697, sql: m7 },
 ];

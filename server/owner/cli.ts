@@ -13,6 +13,7 @@ import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licen
 import { openLicenseKeys } from "../shop/licenses/tokens";
 import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
+import { placesCommand } from "./places-command";
 import { normalizeLicenseKey } from "../../shared/license-key";
 
 export const USAGE = `Usage:
@@ -32,7 +33,9 @@ export const USAGE = `Usage:
   site mail retry ID          send a failed message again (the running server picks it up within seconds)
   site orders resend ID       queue the access e-mail of a paid order again (same licence key)
   site orders refund ID       refund an order paid with the built-in test checkout: licence disabled, notices sent
-                              (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)`;
+                              (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)
+  site places pending         the cities of the last 30 days' orders that the purchase notice leaves out (not a known place)
+  site places approve NAME    show this place name in the purchase notice (revoke NAME withdraws it)`;
 
 /**
  * How long a command waits for a write lock held by another program (an open sqlite3 session, the
@@ -56,7 +59,8 @@ export async function runCommand(
     (command === "licenses" &&
       (action === "show" || action === "disable" || action === "enable" || action === "reset" || action === "rotate-key")) ||
     (command === "mail" && (action === "list" || action === "retry")) ||
-    (command === "orders" && (action === "resend" || action === "refund"));
+    (command === "orders" && (action === "resend" || action === "refund")) ||
+    (command === "places" && (action === "pending" || action === "approve" || action === "revoke"));
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
     return 2;
@@ -94,6 +98,7 @@ export async function runCommand(
       return 0;
     }
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
+    if (command === "places") return await placesCommand(db, write, config, action ?? "", arg, out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
       err(`${command} ${action} needs a number: site ${command} ${action} ID`);

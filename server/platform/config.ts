@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import type { LegalIdentity } from "../../shared/legal";
 import type { SiteContent } from "../../shared/site-facts";
-import { comparisonRows, TESTIMONIALS } from "../site/owner-content";
+import { comparisonRows, isPlaceholderTestimonial, TESTIMONIALS } from "../site/owner-content";
 import { ConfigError, NotReadyForProductionError } from "./config-error";
 import { type Env, EnvSchema } from "./env";
 import { productionProblems } from "./production-readiness";
@@ -109,6 +109,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       currency: env.CURRENCY,
       claimedUsers: env.CLAIMED_USERS,
       testimonials: TESTIMONIALS,
+      ownerSet: {
+        testimonials: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
+        claimedUsers: input.CLAIMED_USERS !== undefined,
+        originalPrice: input.ORIGINAL_PRICE !== undefined,
+      },
+      showPlaceholders: env.NODE_ENV !== "production",
       comparison: comparisonRows(env.SITE_NAME, env.PRICE),
       offerEndsAt: env.OFFER_ENDS_AT ?? null,
     },

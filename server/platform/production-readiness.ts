@@ -1,10 +1,9 @@
 import type { Config } from "./config";
 import type { ConfigProblem } from "./config-error";
 import type { Env } from "./env";
-import { PLACEHOLDER_CLAIMED_USERS, PLACEHOLDER_TESTIMONIALS } from "../site/owner-content";
 
 // What a site taking real money must have set before it starts (problems: refused), and the owner
-// content still at its placeholder values (warnings: allowed, one log line each).
+// content not set yet (warnings: its place stays empty, one log line each).
 
 /** Domains reserved for examples (RFC 2606): an address there never reaches anyone. */
 const EXAMPLE_DOMAIN = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$/i;
@@ -60,20 +59,22 @@ export function productionProblems(env: Env): ConfigProblem[] {
 }
 
 /**
- * Owner content still at the specification's placeholder values: allowed, but each gets one log
- * line at production start-up (presenting invented reviews or user counts as real is unlawful).
+ * Owner content the owner has not set yet: in production its place on the pages stays empty
+ * (presenting invented reviews, user counts or reference prices as real is unlawful), and start-up
+ * logs one line for each, so the owner knows what is missing.
  */
 export function startupWarnings(config: Config): string[] {
   if (config.env !== "production") return [];
+  const { ownerSet } = config.site;
   const warnings: string[] = [];
-  const placeholder = config.site.testimonials.filter((t) => PLACEHOLDER_TESTIMONIALS.some((p) => p.name === t.name && p.city === t.city));
-  if (placeholder.length > 0) {
+  if (!ownerSet.testimonials)
     warnings.push(
-      `The landing page shows ${placeholder.length} placeholder testimonial(s) from the specification (${placeholder.map((t) => t.name).join(", ")}): replace them with real customers' reviews (server/site/owner-content.ts, testimonial1..4 in locales/*.json).`,
+      "No testimonial is shown: the specification's are placeholders. Put real customers' reviews in server/site/owner-content.ts (TESTIMONIALS) and testimonial1..4 in locales/*.json.",
     );
-  }
-  if (config.site.claimedUsers === PLACEHOLDER_CLAIMED_USERS) {
-    warnings.push(`CLAIMED_USERS is the specification's placeholder (${PLACEHOLDER_CLAIMED_USERS}): set your real number of active users.`);
-  }
+  if (!ownerSet.claimedUsers) warnings.push('No user count is shown ("more than N active users"): set CLAIMED_USERS to your real number.');
+  if (!ownerSet.originalPrice)
+    warnings.push(
+      "No struck-through reference price is shown: set ORIGINAL_PRICE to the lowest price you charged in the 30 days before the offer.",
+    );
   return warnings;
 }

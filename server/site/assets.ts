@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import * as v from "valibot";
+import { mp4DurationSeconds } from "./video-duration";
 import type { AssetUrls } from "../../shared/page-data";
 import { BytesSchema } from "../platform/bytes-schema";
 import { compressBest, type Bytes, type Compress } from "../platform/http/compress";
@@ -57,8 +58,10 @@ async function makeAsset(body: Bytes, ext: string, immutable: boolean, compress:
 export async function createAssetStore(clientFiles: ClientFile[], compress: Compress = compressBest): Promise<AssetStore> {
   const byPath = new Map<string, Asset>();
   const publicUrls: Record<string, string> = {};
+  let videoSeconds: number | null = null;
   for (const [key, file] of Object.entries(PUBLIC_FILES)) {
     const body = new Uint8Array(await Bun.file(file.path).arrayBuffer());
+    if (key === "video") videoSeconds = mp4DurationSeconds(body);
     const asset = await makeAsset(body, file.ext, true, compress);
     const url = `/assets/${file.name}-${asset.etag.slice(1, 9)}.${file.ext}`;
     byPath.set(url, asset);
@@ -102,6 +105,7 @@ export async function createAssetStore(clientFiles: ClientFile[], compress: Comp
       font: url("font"),
       poster: url("poster"),
       video: "/demo-video.mp4",
+      videoSeconds,
       preview640: url("preview640"),
       preview960: url("preview960"),
       preview1280: url("preview1280"),

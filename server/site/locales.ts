@@ -5,6 +5,7 @@ import fr from "../../locales/fr.json";
 import it from "../../locales/it.json";
 import type { CompiledMessage, MessageKey, Messages } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
+import { bindPunctuation } from "./typography";
 
 /** The texts as written (ICU MessageFormat source): what the compiled catalogues below come from. */
 export const SOURCE_MESSAGES: Record<Locale, Messages> = { fr, en, it, es };
@@ -25,10 +26,10 @@ export function compileMessage(source: string): CompiledMessage {
 
 export type CompiledCatalogue = Record<MessageKey, CompiledMessage>;
 
-function compileCatalogue(messages: Messages): CompiledCatalogue {
+function compileCatalogue(messages: Messages, typeset: (text: string) => string = (text) => text): CompiledCatalogue {
   const compiled: CompiledCatalogue = { ...messages };
   for (const key of Object.keys(messages)) {
-    if (isMessageKey(messages, key)) compiled[key] = compileMessage(messages[key]);
+    if (isMessageKey(messages, key)) compiled[key] = compileMessage(typeset(messages[key]));
   }
   return compiled;
 }
@@ -41,4 +42,16 @@ export const COMPILED: Record<Locale, CompiledCatalogue> = {
   en: compileCatalogue(en),
   it: compileCatalogue(it),
   es: compileCatalogue(es),
+};
+
+/**
+ * The catalogues the pages are rendered with: the same texts, typeset for a line that may wrap
+ * anywhere (server/site/typography.ts). E-mails, the chat's answers and the API keep the texts as
+ * written.
+ */
+export const PAGE_TEXTS: Record<Locale, CompiledCatalogue> = {
+  fr: compileCatalogue(fr, (text) => bindPunctuation(text, "fr")),
+  en: COMPILED.en,
+  it: COMPILED.it,
+  es: COMPILED.es,
 };

@@ -20,6 +20,9 @@ export const PLACEHOLDER_TESTIMONIALS: readonly Testimonial[] = [
 /** The reviews the landing page shows: put real customers' here (their texts are testimonial1..4 in the locales). */
 export const TESTIMONIALS: Testimonial[] = [...PLACEHOLDER_TESTIMONIALS];
 
+/** One of the specification's placeholder reviews (production never shows them). */
+export const isPlaceholderTestimonial = (t: Testimonial) => PLACEHOLDER_TESTIMONIALS.some((p) => p.name === t.name && p.city === t.city);
+
 /** The comparison table: two usual subscriptions against the site's one-time price. */
 export function comparisonRows(name: string, priceMinor: number): ComparisonRow[] {
   return [

@@ -6,7 +6,7 @@ import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
 import { buildSiteFacts, factsKey, type SiteFacts } from "../../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "../platform/config";
-import { COMPILED } from "./locales";
+import { PAGE_TEXTS } from "./locales";
 import { pickEncoding } from "../platform/http/accept-encoding";
 import type { Logger } from "../platform/log";
 
@@ -51,7 +51,7 @@ export function createDocumentRenderer(deps: { config: Config; assets: AssetStor
     let cached = factsCache.get(key);
     if (cached === undefined) {
       const facts = buildSiteFacts(config.site, locale, now);
-      cached = { facts, values: siteValues(locale, COMPILED[locale], facts) };
+      cached = { facts, values: siteValues(locale, PAGE_TEXTS[locale], facts) };
       factsCache.set(key, cached);
     }
     return cached;
@@ -69,7 +69,7 @@ export function createDocumentRenderer(deps: { config: Config; assets: AssetStor
           : { fr: alternates.fr + query, en: alternates.en + query, it: alternates.it + query, es: alternates.es + query },
       canonicalPath: isSitePageId(page) ? pathFor(page, locale) : null,
       baseUrl: config.publicBaseUrl,
-      messages: COMPILED[locale],
+      messages: PAGE_TEXTS[locale],
       ...factsFor(locale),
       assets: assets.urls,
     };

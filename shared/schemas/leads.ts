@@ -4,7 +4,11 @@ import { DEFAULT_LOCALE, LOCALES } from "../locales";
 // The one schema for the free-demo lead (docs/product.md, "Validation and error messages"), used by
 // the popup and footer forms before sending and by POST /api/leads.
 
-export const LEAD_SOURCES = ["exit_popup"] as const;
+/**
+ * Where a demo request was made: the timed popup (the specification's value) or the form at the end
+ * of the landing page. Stored with the lead, so the owner sees in the leads export which one works.
+ */
+export const LEAD_SOURCES = ["exit_popup", "landing_form"] as const;
 export type LeadSource = (typeof LEAD_SOURCES)[number];
 
 export const EMAIL_MIN = 5;

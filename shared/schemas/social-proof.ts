@@ -7,7 +7,8 @@ import * as v from "valibot";
 export const SocialProofEntrySchema = v.object({
   /** "S." or null, which the toast shows as "someone". */
   initial: v.nullable(v.string()),
-  city: v.string(),
+  /** A real place (server/shop/social-proof/places.ts) or null, which the toast leaves out. */
+  city: v.nullable(v.string()),
   minutesAgo: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
 export type SocialProofEntry = v.InferOutput<typeof SocialProofEntrySchema>;

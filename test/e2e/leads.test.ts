@@ -38,7 +38,7 @@ async function openWithFrozenClock(page: Page, path: string): Promise<number> {
   return page.evaluate(() => performance.now());
 }
 
-const popup = (page: Page) => page.getByRole("dialog", { name: "Attendez ! Une démo offerte" });
+const popup = (page: Page) => page.getByRole("dialog", { name: "Vous hésitez encore ? Une démo offerte" });
 const isOpen = (page: Page) => page.evaluate(() => document.querySelector<HTMLDialogElement>("#exit-popup")?.open === true);
 
 test("the popup opens at 30 s and not before, takes focus, stores the address, confirms, and never comes back", async () => {
@@ -88,19 +88,19 @@ test("an invalid address shows the translated error in the popup and sends nothi
   });
   const elapsed = await openWithFrozenClock(page, "/en");
   await page.clock.runFor(30_500 - elapsed);
-  const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+  const dialog = page.getByRole("dialog", { name: "Still deciding? Get a free demo" });
   await dialog.waitFor({ state: "visible" });
 
   const field = dialog.getByLabel("E-mail address");
   await field.fill("not-an-address");
   await field.press("Enter");
-  await dialog.getByRole("alert").getByText("Invalid email address").waitFor({ state: "visible" });
+  await dialog.getByRole("alert").getByText("Invalid e-mail address").waitFor({ state: "visible" });
   expect(await field.getAttribute("aria-invalid")).toBe("true");
   expect(await dialog.isVisible()).toBe(true);
 
   await field.fill("ab@c");
   await dialog.getByRole("button", { name: "Send me the demo" }).click();
-  await dialog.getByRole("alert").getByText("Email too short").waitFor({ state: "visible" });
+  await dialog.getByRole("alert").getByText("E-mail too short").waitFor({ state: "visible" });
   expect(posts).toEqual([]);
   expect(leadRows().some((r) => r.email.startsWith("not-an") || r.email === "ab@c")).toBe(false);
 
@@ -118,7 +118,7 @@ test("the popup closes with its buttons and on the backdrop", async () => {
     const elapsed = await openWithFrozenClock(page, "/en");
     await page.locator(".site-nav a").first().focus();
     await page.clock.runFor(31_000 - elapsed);
-    const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+    const dialog = page.getByRole("dialog", { name: "Still deciding? Get a free demo" });
     await dialog.waitFor({ state: "visible" });
     if (how === "backdrop") await page.mouse.click(5, 5);
     else await dialog.getByRole("button", { name: how, exact: true }).click();
@@ -168,7 +168,7 @@ test("a refusal from the server is shown inside the open popup, where the visito
   );
   const elapsed = await openWithFrozenClock(page, "/en");
   await page.clock.runFor(30_500 - elapsed);
-  const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+  const dialog = page.getByRole("dialog", { name: "Still deciding? Get a free demo" });
   await dialog.waitFor({ state: "visible" });
   await dialog.getByLabel("E-mail address").fill("someone@example.com");
   await dialog.getByRole("button", { name: "Send me the demo" }).click();
@@ -183,7 +183,7 @@ test("the popup waits while the visitor is typing or chatting, and opens once th
   const context = await site.newContext();
   const page = await context.newPage();
   const elapsed = await openWithFrozenClock(page, "/en");
-  const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+  const dialog = page.getByRole("dialog", { name: "Still deciding? Get a free demo" });
 
   // Typing in the free-demo form at 30 s: no modal takes the field away mid-word.
   const field = page.locator("#free-demo").getByLabel("E-mail address");
@@ -217,7 +217,7 @@ test("selecting the typed address with the mouse and letting go outside the popu
   const page = await context.newPage();
   const elapsed = await openWithFrozenClock(page, "/en");
   await page.clock.runFor(30_500 - elapsed);
-  const dialog = page.getByRole("dialog", { name: "Wait! Get a free demo" });
+  const dialog = page.getByRole("dialog", { name: "Still deciding? Get a free demo" });
   await dialog.waitFor({ state: "visible" });
   const field = dialog.getByLabel("E-mail address");
   await field.fill("someone@example.com");

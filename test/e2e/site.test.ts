@@ -85,10 +85,10 @@ test("the demo dialog opens from the keyboard, loads the video only then, closes
   expect(videoRequests).toEqual([]);
   expect(await page.locator("video").count()).toBe(0);
 
-  const opener = page.getByRole("link", { name: "See details" }).first();
+  const opener = page.getByRole("link", { name: "Watch the demo video" }).first();
   await opener.focus();
   await page.keyboard.press("Enter");
-  const dialog = page.getByRole("dialog", { name: /in one minute/ });
+  const dialog = page.getByRole("dialog", { name: /in \d+ seconds/ });
   await dialog.waitFor({ state: "visible" });
   const video = dialog.locator("video");
   expect(await video.getAttribute("poster")).toMatch(/\/assets\/demo-poster-.*\.webp$/);
@@ -97,7 +97,7 @@ test("the demo dialog opens from the keyboard, loads the video only then, closes
 
   await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "hidden" });
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("See details");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Watch the demo video");
 
   // The close button, reached and pressed with the keyboard.
   const demo = page.getByRole("link", { name: "See the demo" }).nth(2);
@@ -117,7 +117,7 @@ test("when an island's code cannot be loaded, its link still does what it does w
   await page.route("**/assets/chunk-*.js", (route) => route.abort());
   await page.goto("/en");
   await page.waitForLoadState("networkidle");
-  await page.getByRole("link", { name: "See details" }).first().click();
+  await page.getByRole("link", { name: "Watch the demo video" }).first().click();
   await page.waitForURL("**/demo-video.mp4");
   await context.close();
 });

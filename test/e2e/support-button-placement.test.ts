@@ -42,11 +42,12 @@ type Placement = {
   name: string;
 };
 
-/** The button against everything a visitor reads or uses in the viewport, measured in the page. */
-function placement(page: Page): Promise<Placement> {
-  return page.evaluate(() => {
-    const trigger = document.querySelector<HTMLElement>(".support__trigger");
-    if (trigger === null) throw new Error("no support button");
+/** The button (or another floating part: the purchase toast) against everything a visitor reads or
+ * uses in the viewport, measured in the page. */
+function placement(page: Page, selector = ".support__trigger"): Promise<Placement> {
+  return page.evaluate((floating) => {
+    const trigger = document.querySelector<HTMLElement>(floating);
+    if (trigger === null) throw new Error(`no ${floating}`);
     const b = trigger.getBoundingClientRect();
     const inView = b.right > 0 && b.bottom > 0 && b.left < document.documentElement.clientWidth && b.top < window.innerHeight;
     const shown = inView && trigger.checkVisibility({ opacityProperty: true, visibilityProperty: true });
@@ -85,7 +86,7 @@ function placement(page: Page): Promise<Placement> {
       catchesTaps: !shown && centre !== null && centre.closest(".support") !== null,
       name: trigger.getAttribute("aria-label") ?? "",
     };
-  });
+  }, selector);
 }
 
 /** Lets a scroll's reaction and the button's transition (if any) run to their end. */
@@ -234,3 +235,64 @@ test("the button comes in without movement when the visitor asks for reduced mot
   expect(await durations("no-preference")).toBeGreaterThan(0.1);
   expect(await durations("reduce")).toBeLessThanOrEqual(0.00001);
 });
+
+// The purchase toast, bottom-left, over the same pages (the four purchases made for the list above
+// are real orders from Lyon): whenever it shows, on the first screen or at the end of the page, it
+// covers no text, link or control. It waits for a turn where its corner is clear; on a phone it must
+// show somewhere in the sweep, or this would prove nothing. (On a laptop the page's column reaches
+// into that corner on every page: there it waits for the visitor to scroll to a gap.)
+const TOAST_SCREENS = [
+  { width: 360, height: 740, showsInSweep: true },
+  { width: 1280, height: 800, showsInSweep: false },
+] as const;
+
+async function toastProblemsOf({ label, path }: Visited, screen: (typeof TOAST_SCREENS)[number]) {
+  const problems: string[] = [];
+  // A visit of its own (the orders shown in a tab are not shown again), its clock installed before
+  // the page loads.
+  const context = await site.newContext({ viewport: { width: screen.width, height: screen.height } });
+  await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
+  const page = await context.newPage();
+  let shownAt = 0;
+  const card = page.locator(".social-proof__card");
+  await page.clock.install();
+  await visit(page, path);
+  // Its first turn (3 s after load), on the first screen.
+  await page.clock.runFor(3_200);
+  await settle(page);
+  if ((await card.count()) > 0) {
+    shownAt += 1;
+    for (const covered of (await placement(page, ".social-proof__card")).covers)
+      problems.push(`${where(label, screen.width, "toast, first screen")}: covers ${covered}`);
+  }
+  // A later turn, at the end of the page.
+  await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" }));
+  await page.clock.runFor(15_000);
+  await settle(page);
+  if ((await card.count()) > 0) {
+    shownAt += 1;
+    for (const covered of (await placement(page, ".social-proof__card")).covers)
+      problems.push(`${where(label, screen.width, "toast, at the end")}: covers ${covered}`);
+  }
+  await context.close();
+  return { problems, shownAt };
+}
+
+for (const screen of TOAST_SCREENS) {
+  test(`at ${screen.width}x${screen.height}, on every page in every language the purchase toast covers no text, link or control when it shows`, async () => {
+    const queue = [...(await pagesToCheck())];
+    const problems: string[] = [];
+    let shown = 0;
+    await Promise.all(
+      Array.from({ length: TABS }, async () => {
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+          const result = await toastProblemsOf(next, screen);
+          problems.push(...result.problems);
+          shown += result.shownAt;
+        }
+      }),
+    );
+    expect(problems.sort()).toEqual([]);
+    if (screen.showsInSweep) expect(shown).toBeGreaterThan(0);
+  }, 300_000);
+}

@@ -231,12 +231,12 @@ test("where the clipboard is refused, the address is shown selected with a mailt
     navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
   });
   await page.getByRole("button", { name: "Support" }).click();
-  await page.getByRole("menuitem", { name: "Email Support" }).click();
+  await page.getByRole("menuitem", { name: "E-mail Support" }).click();
   const link = page.locator(".support").getByRole("link", { name: EMAIL });
   await link.waitFor();
   expect(await link.getAttribute("href")).toBe(`mailto:${EMAIL}`);
   expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(EMAIL);
-  expect(await page.getByText("Email copied!").count()).toBe(0);
+  expect(await page.getByText("E-mail copied!").count()).toBe(0);
   await context.close();
 }, 90_000);
 

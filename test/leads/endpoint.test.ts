@@ -220,7 +220,7 @@ test("a plain form post stores the lead and redirects back to the page's form wi
   expect(page.status).toBe(200);
   const html = await page.text();
   expect(html.includes("¡Solicitud recibida! Revisa tu correo.")).toBe(true);
-  expect(html.includes("Enviamos la demo a la dirección indicada, como mucho una vez cada 24 horas")).toBe(true);
+  expect(html.includes("Si no llega nada en unos minutos, mira en la carpeta de spam.")).toBe(true);
   expect(html.includes('id="free-demo"')).toBe(true);
 });
 

@@ -122,14 +122,28 @@ test("a lead stored before unsubscribe links existed, asking again, gets the dem
   expect(s.db.select().from(emailLeads).all()[0]!.unsubscribedAt).toBeInstanceOf(Date);
 });
 
-test("the confirmation states the rule the server applies: at most once every 24 hours, never after unsubscribing", () => {
+test("the privacy page states the rule the server applies: at most once every 24 hours, never after unsubscribing", () => {
   const hours = String(DEMO_REPEAT_WINDOW_MS / HOUR);
   for (const locale of LOCALES) {
+    const text = SOURCE_MESSAGES[locale]["privacy.leads.text"];
+    expect({ locale, mentionsWindow: text.includes(` ${hours} `) }).toEqual({ locale, mentionsWindow: true });
+  }
+});
+
+test("the confirmation after a demo request is one short sentence, in every language", () => {
+  for (const locale of LOCALES) {
     for (const key of ["demoSentDesc", "demoSentNote"] as const) {
-      expect({ locale, key, mentionsWindow: SOURCE_MESSAGES[locale][key].includes(` ${hours} `) }).toEqual({
+      const text = SOURCE_MESSAGES[locale][key];
+      expect({
         locale,
         key,
-        mentionsWindow: true,
+        sentences: text.split(/[.!?](?:\s|$)/).filter((s) => s.trim() !== "").length,
+        short: text.length <= 90,
+      }).toEqual({
+        locale,
+        key,
+        sentences: 1,
+        short: true,
       });
     }
   }

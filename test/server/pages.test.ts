@@ -39,7 +39,7 @@ test("pages are in their language", async () => {
   expect(titleOf(await (await site.request("/en")).text())).toContain("one payment for life");
   expect(await (await site.request("/es/payment-canceled")).text()).toContain("Pago cancelado");
   // Without an order id there is nothing to confirm: the page says what it is for.
-  expect(await (await site.request("/payment-success")).text()).toContain("Vous cherchez votre commande ?");
+  expect(await (await site.request("/payment-success")).text()).toContain("Vous cherchez votre commande\u00a0?");
 });
 
 test("on the success page of an order, the language links keep the order's session id", async () => {

@@ -70,22 +70,26 @@ test("PUBLIC_BASE_URL on this machine and an example SUPPORT_EMAIL are refused; 
   expect(loadConfig({}).legal.sellerName).toBeNull();
 });
 
-test("a ready production server starts, and warns once each about placeholder testimonials and the default user count", async () => {
+test("a ready production server starts, and its log lists once each the owner content it does not show: testimonials, user count, reference price", async () => {
   const server = await startServer({ env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" } });
   try {
     const warnings = server.output.filter((line) => line.includes('"level":"warn"'));
-    expect(warnings.filter((line) => line.includes("placeholder testimonial"))).toHaveLength(1);
+    expect(warnings.filter((line) => line.includes("No testimonial is shown"))).toHaveLength(1);
     expect(warnings.filter((line) => line.includes("CLAIMED_USERS"))).toHaveLength(1);
+    expect(warnings.filter((line) => line.includes("ORIGINAL_PRICE"))).toHaveLength(1);
     const notice = await (await fetch(`${server.baseUrl}/mentions-legales`)).text();
     expect(notice).toContain("Stream Shop SAS");
     expect(notice).not.toContain('data-testid="legal-incomplete"');
   } finally {
     await server.stop();
   }
-  const counted = await startServer({ env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", CLAIMED_USERS: "120" } });
+  const counted = await startServer({
+    env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", CLAIMED_USERS: "120", ORIGINAL_PRICE: "59" },
+  });
   try {
     expect(counted.output.filter((line) => line.includes("CLAIMED_USERS"))).toHaveLength(0);
-    expect(counted.output.filter((line) => line.includes("placeholder testimonial"))).toHaveLength(1);
+    expect(counted.output.filter((line) => line.includes("ORIGINAL_PRICE"))).toHaveLength(0);
+    expect(counted.output.filter((line) => line.includes("No testimonial is shown"))).toHaveLength(1);
   } finally {
     await counted.stop();
   }

@@ -7,7 +7,7 @@ import { createTranslator } from "../../shared/i18n";
 
 const dir = join(import.meta.dir, "..", "..", "locales");
 const load = (file: string): Record<string, string> => JSON.parse(readFileSync(join(dir, file), "utf8"));
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const placeholders = (text: string) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
 
 test("there is one locale file per language and no other", () => {
   expect(

@@ -28,16 +28,18 @@ test("lists real paid orders of the last 30 days, newest first, with an initial,
   seedOrder(site.db, { firstName: "sophie", city: "Lyon", paidAt: minutesBefore(12), email: "sophie@example.com" });
   seedOrder(site.db, { firstName: null, city: "Bruxelles", paidAt: minutesBefore(3) });
   seedOrder(site.db, { firstName: "Élodie", city: "  Genève ", paidAt: minutesBefore(60 * 24 * 29) });
-  // Not shown: too old, refunded, failed, not paid yet, no city.
+  // Not shown: too old, refunded, failed, not paid yet.
   seedOrder(site.db, { firstName: "Old", city: "Paris", paidAt: minutesBefore(60 * 24 * 31) });
   seedOrder(site.db, { firstName: "Refund", city: "Lille", paidAt: minutesBefore(5), status: "refunded" });
   seedOrder(site.db, { firstName: "Failed", city: "Nice", paidAt: null, status: "failed" });
   seedOrder(site.db, { firstName: "Pending", city: "Metz", paidAt: null, status: "pending" });
+  // Shown without a city: none given.
   seedOrder(site.db, { firstName: "Nocity", city: null, paidAt: minutesBefore(1) });
 
   const body = await socialProof(site);
   expect(body).toEqual({
     entries: [
+      { initial: "N.", city: null, minutesAgo: 1 },
       { initial: null, city: "Bruxelles", minutesAgo: 3 },
       { initial: "S.", city: "Lyon", minutesAgo: 12 },
       { initial: "É.", city: "Genève", minutesAgo: 60 * 24 * 29 },
@@ -52,8 +54,8 @@ test("lists real paid orders of the last 30 days, newest first, with an initial,
 
 test("only purchases through the site's active payment provider count: never test checkouts on a live site", async () => {
   const seedAll = (s: TestSite) => {
-    seedOrder(s.db, { city: "Testville", paidAt: minutesBefore(2), provider: "test" });
-    seedOrder(s.db, { city: "Sandbox", paidAt: minutesBefore(3), provider: "stripe", checkoutId: "cs_test_a1b2c3" });
+    seedOrder(s.db, { city: "Toulouse", paidAt: minutesBefore(2), provider: "test" });
+    seedOrder(s.db, { city: "Nantes", paidAt: minutesBefore(3), provider: "stripe", checkoutId: "cs_test_a1b2c3" });
     seedOrder(s.db, { city: "Lyon", paidAt: minutesBefore(4), provider: "stripe", checkoutId: "cs_live_a1b2c3" });
   };
   const cities = async (s: TestSite) => (await socialProof(s)).entries.map((e: { city: string }) => e.city);
@@ -62,7 +64,7 @@ test("only purchases through the site's active payment provider count: never tes
   // end to end.
   site = await createTestSite({ now: () => NOW });
   seedAll(site);
-  expect(await cities(site)).toEqual(["Testville"]);
+  expect(await cities(site)).toEqual(["Toulouse"]);
   site.close();
 
   // Live Stripe keys: the owner's earlier test-checkout and Stripe test-mode orders never show.
@@ -74,7 +76,7 @@ test("only purchases through the site's active payment provider count: never tes
   // Stripe test keys (a staging site): Stripe's orders, not the built-in test checkout's.
   site = await createTestSite({ now: () => NOW, env: { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_WEBHOOK_SECRET: "whsec_abc" } });
   seedAll(site);
-  expect(await cities(site)).toEqual(["Sandbox", "Lyon"]);
+  expect(await cities(site)).toEqual(["Nantes", "Lyon"]);
   site.close();
 
   // A production server that allows the test checkout as a demo: those orders took no money.

@@ -1,5 +1,5 @@
 import { testConfig } from "./config";
-import { COMPILED } from "../../server/site/locales";
+import { PAGE_TEXTS } from "../../server/site/locales";
 import { siteValues } from "../../shared/i18n";
 import type { Locale } from "../../shared/locales";
 import type { PageData, View } from "../../shared/page-data";
@@ -12,7 +12,7 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
   const config = testConfig();
   // As on a site started today: the early-bird offer runs (server/site/offer.ts).
   const facts = buildSiteFacts({ ...config.site, offerEndsAt: defaultOfferEnd(new Date()) }, locale);
-  const messages = overrides.messages ?? COMPILED[locale];
+  const messages = overrides.messages ?? PAGE_TEXTS[locale];
   return {
     view,
     locale,
@@ -28,6 +28,7 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
       font: null,
       poster: "/assets/demo-poster.webp",
       video: "/demo-video.mp4",
+      videoSeconds: 26,
       preview640: "/assets/app-preview-640.webp",
       preview960: "/assets/app-preview-960.webp",
       preview1280: "/assets/app-preview-1280.webp",

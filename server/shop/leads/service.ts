@@ -24,8 +24,9 @@ export type LeadOutcome = "new" | "sent-again" | "recently-sent" | "unsubscribed
 /**
  * Stores a lead and queues its demo e-mail in the same transaction, so a stored lead always has its
  * message; the insert is committed (and, with synchronous=FULL, on disk) before this returns, so an
- * address the visitor got a success for is never lost. An address already stored for the
- * same source keeps its one row (unique index) and gets the demo again under the rules above.
+ * address the visitor got a success for is never lost. An address already stored keeps its one row
+ * (unique index), with the source of its first request, and gets the demo again under the rules
+ * above, whichever form it used this time.
  */
 export function recordLead(write: Write, lead: Lead & { ipHash: string; now: Date }, mailDomain: string): Promise<LeadOutcome> {
   return write((tx): LeadOutcome => {
@@ -40,7 +41,7 @@ export function recordLead(write: Write, lead: Lead & { ipHash: string; now: Dat
     const [inserted] = tx
       .insert(emailLeads)
       .values({ email: lead.email, source: lead.source, ipHash: lead.ipHash, locale: lead.locale, createdAt: lead.now, unsubscribeToken })
-      .onConflictDoNothing({ target: [emailLeads.email, emailLeads.source] })
+      .onConflictDoNothing({ target: emailLeads.email })
       .returning({ id: emailLeads.id })
       .all();
     if (inserted !== undefined) {
@@ -50,7 +51,7 @@ export function recordLead(write: Write, lead: Lead & { ipHash: string; now: Dat
     const known = tx
       .select({ id: emailLeads.id, unsubscribeToken: emailLeads.unsubscribeToken, unsubscribedAt: emailLeads.unsubscribedAt })
       .from(emailLeads)
-      .where(and(eq(emailLeads.email, lead.email), eq(emailLeads.source, lead.source)))
+      .where(eq(emailLeads.email, lead.email))
       .get();
     // The conflict means the row exists, and this transaction holds the write lock: it cannot be gone.
     if (known === undefined) throw new Error("lead vanished inside its own transaction");

@@ -3,6 +3,8 @@ import type { Db } from "../../../db/client";
 import type { Config } from "../../platform/config";
 import { orders } from "../../../db/schema";
 import type { SocialProofEntry } from "../../../shared/schemas/social-proof";
+import { placeKey } from "./place-key";
+import type { PlaceNames } from "./places";
 
 // Social proof only from real purchases (docs/product.md says why): paid orders of the last 30 days,
 // written by the checkout's fulfilment. This feature only reads them.
@@ -59,23 +61,36 @@ export function purchaseFilter(config: Pick<Config, "stripe" | "env">) {
   return live ? and(eq(orders.provider, "stripe"), eq(sql`substr(${orders.checkoutId}, 1, 8)`, "cs_live_")) : eq(orders.provider, "stripe");
 }
 
-export function recentPurchases(db: Db, now: Date, config: Pick<Config, "stripe" | "env">): SocialProofEntry[] {
+/**
+ * The city a toast may show: a clean place name that is on the shipped list or that the owner
+ * approved (server/shop/social-proof/places.ts); otherwise null, and the toast names the initial alone.
+ */
+export function shownCity(city: string | null, places: PlaceNames, approved: ReadonlySet<string>): string | null {
+  const clean = cleanCity(city);
+  if (clean === null) return null;
+  return places.has(clean) || approved.has(placeKey(clean)) ? clean : null;
+}
+
+export function recentPurchases(
+  db: Db,
+  now: Date,
+  config: Pick<Config, "stripe" | "env">,
+  places: PlaceNames,
+  approved: ReadonlySet<string>,
+): SocialProofEntry[] {
   const since = new Date(now.getTime() - SOCIAL_PROOF_WINDOW_MS);
   const rows = db
     .select({ firstName: orders.firstName, city: orders.city, paidAt: orders.paidAt })
     .from(orders)
-    .where(
-      and(eq(orders.status, "paid"), purchaseFilter(config), isNotNull(orders.paidAt), gte(orders.paidAt, since), isNotNull(orders.city)),
-    )
+    .where(and(eq(orders.status, "paid"), purchaseFilter(config), isNotNull(orders.paidAt), gte(orders.paidAt, since)))
     .orderBy(desc(orders.paidAt))
     .limit(SOCIAL_PROOF_MAX_ENTRIES)
     .all();
   const entries: SocialProofEntry[] = [];
   for (const row of rows) {
-    const city = cleanCity(row.city);
-    if (city === null || row.paidAt === null) continue;
+    if (row.paidAt === null) continue;
     const minutesAgo = Math.max(0, Math.floor((now.getTime() - row.paidAt.getTime()) / 60_000));
-    entries.push({ initial: initialOf(row.firstName), city, minutesAgo });
+    entries.push({ initial: initialOf(row.firstName), city: shownCity(row.city, places, approved), minutesAgo });
   }
   return entries;
 }
