@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { chatController } from "./shop/chat/controller";
 import { checkoutController } from "./shop/checkout/controller";
 import type { AppDeps } from "./deps";
-import { isBusyError } from "../db/writer";
+import { isStorageUnavailable, storageProblem } from "../db/storage";
 import { accessLog } from "./platform/http/access-log";
 import { busyAnswer, isFormPost } from "./platform/http/busy";
 import { GET_ONLY_API, POST_ONLY_API } from "./platform/http/api-paths";
@@ -60,10 +60,13 @@ export function createApp(deps: AppDeps) {
       if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
       // The client hung up mid-request: not a server fault (clientAbortLog notes it at debug level).
       if (request.signal.aborted) return Response.json({ error: "Client closed the connection" }, { status: 400, headers });
-      if (isBusyError(error)) {
-        // Another program held the database's write lock past the wait: nothing was written, and
-        // the client is told when to try again. Not a fault of the site's.
-        log.warn("database busy", { path, error: error instanceof Error ? error.message : String(error) });
+      if (isStorageUnavailable(error)) {
+        // Another program held the database's write lock past the wait, or the disk is full,
+        // read-only or failing: nothing was written, and the client is told when to try again.
+        log[storageProblem(error).level](storageProblem(error).problem, {
+          path,
+          error: error instanceof Error ? error.message : String(error),
+        });
         const response = await busyAnswer(render, request, { page: !api || isFormPost(request), locale: localeOfPath(path) }, error);
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;

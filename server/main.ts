@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { openDb, type Db } from "../db/client";
 import { createWriter, isBusyError } from "../db/writer";
 import { createApp } from "./app";
@@ -32,6 +32,7 @@ import {
 import { createDocumentRenderer, createRenderer } from "./site/render";
 import { startWithEngineSettings } from "./platform/engine-settings";
 import { exitQuietlyWhenStdoutCloses } from "./platform/stdout-pipe";
+import { unwritableDataDir } from "./platform/storage-check";
 
 /** What the compiled executable carries inside it (scripts/build.ts). */
 export type Embedded = { client: ClientFile[]; prebuilt: Prebuilt | null };
@@ -126,6 +127,11 @@ function siteOn(
 }
 
 async function serve(loaded: Config, embedded: Embedded | undefined, self: string[], compress: Compress): Promise<void> {
+  const unwritable = unwritableDataDir(loaded.dataDir, [basename(loaded.dbPath), `${basename(loaded.dbPath)}-wal`, "rate-limits.db"]);
+  if (unwritable !== null) {
+    console.error(unwritable);
+    process.exit(1);
+  }
   const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded) });
   for (const warning of startupWarnings(loaded)) log.warn(warning);
   // Migrations run here, before any worker opens the database.

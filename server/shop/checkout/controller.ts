@@ -6,7 +6,7 @@ import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from "../../../shared/
 import { formatMoney } from "../../../shared/price";
 import { pathFor } from "../../../shared/routes";
 import { checkTestCard, PaymentRequestSchema } from "../../../shared/schemas/payment";
-import { isBusyError } from "../../../db/writer";
+import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import type { AppDeps } from "../../deps";
 import { purchasesInNotice } from "../social-proof/service";
 import { busyAnswer, busyJson, busyRetryAfter, isFormPost } from "../../platform/http/busy";
@@ -115,9 +115,11 @@ export function checkoutController(deps: AppDeps) {
             if (isForm) return backToPayment("provider");
             return Response.json({ error: "The payment provider is unavailable, please try again in a moment" }, { status: 502 });
           }
-          if (isBusyError(error)) {
+          if (isStorageUnavailable(error)) {
             // The pending order could not be recorded: the visitor is not sent to pay.
-            log.warn("checkout not started: database busy", { error: error instanceof Error ? error.message : String(error) });
+            log[storageProblem(error).level](`checkout not started: ${storageProblem(error).problem}`, {
+              error: error instanceof Error ? error.message : String(error),
+            });
             return busyAnswer(render, request, { page: isForm, locale }, error);
           }
           log.error("checkout creation failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
@@ -155,9 +157,9 @@ export function checkoutController(deps: AppDeps) {
           log.info("webhook applied", { event: reading.event.eventId, type: reading.event.type, ...result });
           return Response.json({ received: true, duplicate: result.outcome === "duplicate" });
         } catch (error) {
-          if (isBusyError(error)) {
+          if (isStorageUnavailable(error)) {
             // Stripe delivers the event again later; nothing of it was written.
-            log.warn("webhook not applied: database busy", { event: reading.event.eventId });
+            log[storageProblem(error).level](`webhook not applied: ${storageProblem(error).problem}`, { event: reading.event.eventId });
             return busyJson(error);
           }
           // Not acknowledged, so Stripe delivers it again later; nothing was half-written (one transaction).
@@ -207,9 +209,9 @@ export function checkoutController(deps: AppDeps) {
         try {
           outcome = await checkout.pay(session.id, checked.card);
         } catch (error) {
-          if (!isBusyError(error)) throw error;
+          if (!isStorageUnavailable(error)) throw error;
           // Nothing was paid or written: the card page again, filled in, saying to retry shortly.
-          log.warn("test checkout not paid: database busy", { checkout: session.id });
+          log[storageProblem(error).level](`test checkout not paid: ${storageProblem(error).problem}`, { checkout: session.id });
           const page = await testPage(request, session, 503, { values, errors: { form: "checkout.busy" } });
           page.headers.set("retry-after", busyRetryAfter(error));
           return page;

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { isBusyError, type Write } from "../../../db/writer";
+import { isStorageUnavailable } from "../../../db/storage";
+import type { Write } from "../../../db/writer";
 import { emailLeads, orders } from "../../../db/schema";
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
@@ -146,7 +147,7 @@ export function createMailSender(deps: {
         // The database was locked by another program or closing: the rows stay due and the next
         // poll takes them.
         const message = error instanceof Error ? error.message : String(error);
-        if (isBusyError(error)) log.warn("mail waits for the database", { error: message });
+        if (isStorageUnavailable(error)) log.warn("mail waits for the database", { error: message });
         else log.error("mail sender failed", { error: message });
       } finally {
         inFlight = null;
@@ -175,7 +176,7 @@ export function createMailSender(deps: {
           const resumed = await resumeAfterRestart(write, now(), isAlive);
           if (resumed > 0) log.info("mail resumed", { messages: resumed });
         } catch (error) {
-          log[isBusyError(error) ? "warn" : "error"]("mail resume failed", {
+          log[isStorageUnavailable(error) ? "warn" : "error"]("mail resume failed", {
             error: error instanceof Error ? error.message : String(error),
           });
         }
