@@ -4,6 +4,7 @@ import { checkoutController } from "./shop/checkout/controller";
 import type { AppDeps } from "./deps";
 import { isStorageUnavailable, storageProblem } from "../db/storage";
 import { accessLog } from "./platform/http/access-log";
+import { forwardedHeadersGuard } from "./platform/http/forwarded";
 import { busyAnswer, isFormPost } from "./platform/http/busy";
 import { GET_ONLY_API, POST_ONLY_API } from "./platform/http/api-paths";
 import { clientAbortLog } from "./platform/http/client-abort";
@@ -29,7 +30,9 @@ export function createApp(deps: AppDeps) {
     handler: { standardHostname: false },
     serve: serveOptions(log),
   })
-    // First: one access-log line and an x-request-id for every answer, whoever gives it. The pages
+    // Before anything reads them: forwarded headers from a peer that is not a trusted proxy are dropped.
+    .use(forwardedHeadersGuard(config))
+    // Then: one access-log line and an x-request-id for every answer, whoever gives it. The pages
     // without a query, most of the traffic, are answered from memory without Elysia (decision 010).
     .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request)))
     // Before everything else: a request with an unusable Host has no URL to route by.

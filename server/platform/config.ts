@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { ANY_PROXY_WARNING, TrustProxySetting, type TrustedProxies } from "./http/trusted-proxies";
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { LegalIdentity } from "../../shared/legal";
@@ -119,7 +120,7 @@ const EnvSchema = v.object({
   HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "0.0.0.0"),
   DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "./data"),
   PUBLIC_BASE_URL: v.optional(url),
-  TRUST_PROXY: bool(false),
+  TRUST_PROXY: TrustProxySetting,
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error", "silent"], "must be debug, info, warn, error or silent"), "info"),
   WORKERS: v.optional(
     v.pipe(
@@ -215,7 +216,10 @@ export type Config = {
   dataDir: string;
   dbPath: string;
   publicBaseUrl: string;
+  /** Whether forwarded headers are read at all; from whom is `trustedProxies`. */
   trustProxy: boolean;
+  /** The reverse proxies whose X-Forwarded-For, X-Forwarded-Proto and X-Request-Id are believed. */
+  trustedProxies: TrustedProxies;
   logLevel: Env["LOG_LEVEL"];
   /** Server processes sharing the port (one per core); 1 serves from one process. */
   workers: number;
@@ -349,7 +353,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir,
     dbPath: join(dataDir, "site.db"),
     publicBaseUrl,
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: env.TRUST_PROXY.kind !== "none",
+    trustedProxies: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     workers: env.WORKERS ?? defaultWorkers(),
     site: {
@@ -477,8 +482,9 @@ function productionProblems(env: Env): ConfigProblem[] {
  * line at production start-up (presenting invented reviews or user counts as real is unlawful).
  */
 export function startupWarnings(config: Config): string[] {
-  if (config.env !== "production") return [];
-  const warnings: string[] = [];
+  const everywhere = config.trustedProxies.kind === "any" ? [ANY_PROXY_WARNING] : [];
+  if (config.env !== "production") return everywhere;
+  const warnings: string[] = [...everywhere];
   const placeholder = config.site.testimonials.filter((t) => PLACEHOLDER_TESTIMONIALS.some((p) => p.name === t.name && p.city === t.city));
   if (placeholder.length > 0) {
     warnings.push(
