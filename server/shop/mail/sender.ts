@@ -29,8 +29,12 @@ export const MAX_ATTEMPTS = (() => {
   while (waited < GIVE_UP_AFTER_MS) waited += retryDelayMs(++failures);
   return failures + 1;
 })();
-/** How long a claimed message stays with this sender; longer than the SMTP timeouts add up to. */
-export const LEASE_MS = 2 * 60 * 1000;
+/**
+ * How long a claimed message stays with this sender; longer than the SMTP timeouts add up to
+ * (transport.ts), so no other sender takes a message that is still being answered. A sender that
+ * died gives its messages back at the next start, whatever the lease (resumeAfterRestart).
+ */
+export const LEASE_MS = 20 * 60 * 1000;
 /** Another process (the CLI's retry, a second server) may queue mail: look for it this often. */
 export const POLL_MS = 2000;
 const BATCH = 20;
