@@ -20,7 +20,7 @@ export type Synchronous = "NORMAL" | "FULL";
  * on the calling thread, which in the server is the only one, so its writes wait through
  * `createWriter` (db/writer.ts) instead, without holding up other requests.
  */
-export function openDb(path: string, options: { synchronous?: Synchronous; busyTimeoutMs?: number } = {}): Db {
+export function openDb(path: string, options: { synchronous?: Synchronous; busyTimeoutMs?: number; autoCheckpoint?: boolean } = {}): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   // First of all: switching a new file to WAL takes an exclusive lock, and another process starting
@@ -30,6 +30,10 @@ export function openDb(path: string, options: { synchronous?: Synchronous; busyT
     sqlite.exec("PRAGMA journal_mode = WAL");
     sqlite.exec(`PRAGMA synchronous = ${options.synchronous ?? "FULL"}`);
     sqlite.exec("PRAGMA foreign_keys = ON");
+    // With continuous replication on, Litestream alone checkpoints the write-ahead log, as its
+    // documentation asks: a checkpoint of the site's could move pages into the database file before
+    // Litestream has copied them, and it would have to start over with a whole new snapshot.
+    if (options.autoCheckpoint === false) sqlite.exec("PRAGMA wal_autocheckpoint = 0");
     migrate(sqlite);
     sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 0))}`);
   } catch (error) {

@@ -33,6 +33,8 @@ import { createDocumentRenderer, createRenderer } from "./site/render";
 import { startWithEngineSettings } from "./platform/engine-settings";
 import { exitQuietlyWhenStdoutCloses } from "./platform/stdout-pipe";
 import { unwritableDataDir } from "./platform/storage-check";
+import { replicatorFor } from "./platform/backup/start";
+import { describeTarget } from "./platform/backup/settings";
 
 /** What the compiled executable carries inside it (scripts/build.ts). */
 export type Embedded = { client: ClientFile[]; prebuilt: Prebuilt | null };
@@ -56,7 +58,8 @@ function configOrExit(): Config {
  */
 function dbOrExit(config: Config): Db {
   try {
-    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+    // With BACKUP_URL set, Litestream alone checkpoints (db/client.ts).
+    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous, autoCheckpoint: config.backup === null });
   } catch (error) {
     if (!isBusyError(error)) throw error;
     console.error(
@@ -159,8 +162,11 @@ async function serve(loaded: Config, embedded: Embedded | undefined, self: strin
     mail: mailer.describe,
     processes: config.workers,
     offerEndsAt: config.site.offerEndsAt?.toISOString() ?? null,
+    backup: config.backup !== null ? describeTarget(config.backup) : "off",
   });
   mailer.start();
+  const replicator = replicatorFor(config, log, now);
+  replicator.start();
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
   if (process.stderr.isTTY)
     process.stderr.write(
@@ -178,6 +184,7 @@ async function serve(loaded: Config, embedded: Embedded | undefined, self: strin
     await Promise.all([site.app.stop(), workers?.stop()]);
     retention.stop();
     await mailer.stop();
+    await replicator.stop();
     db.$client.close();
     site.rateLimits.close();
     process.exit(0);

@@ -13,6 +13,8 @@ import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licen
 import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { normalizeLicenseKey } from "../../shared/license-key";
+import { readReplicationStatus } from "../platform/backup/status";
+import { restoreCommand } from "./restore";
 
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
@@ -30,7 +32,9 @@ export const USAGE = `Usage:
   site mail retry ID          send a failed message again (the running server picks it up within seconds)
   site orders resend ID       queue the access e-mail of a paid order again (same licence key)
   site orders refund ID       refund an order paid with the built-in test checkout: licence disabled, notices sent
-                              (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)`;
+                              (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)
+  site restore [--to-time T] [--force]   bring DATA_DIR back from BACKUP_URL (refuses to replace a database without --force)
+  site backup status          whether backups are on, where to, and when the last replication happened`;
 
 /**
  * How long a command waits for a write lock held by another program (an open sqlite3 session, the
@@ -48,6 +52,8 @@ export async function runCommand(
   options: { busyWaitMs?: number } = {},
 ): Promise<number> {
   const [command, action, arg] = argv;
+  if (command === "restore") return restoreCommand(argv.slice(1), config, out, err);
+  if (command === "backup" && action === "status") return backupStatus(config, out);
   const known =
     (isExportName(command) && action === "export") ||
     (command === "leads" && action === "erase") ||
@@ -250,4 +256,16 @@ async function refund(write: Write, config: Config, id: number, out: (line: stri
 function noSuchOrder(id: number, err: (line: string) => void): number {
   err(`Order ${id} does not exist (site orders export lists the orders).`);
   return 1;
+}
+
+function backupStatus(config: Config, out: (line: string) => void): number {
+  const status = readReplicationStatus(config);
+  if (!status.enabled) {
+    out("Backups: off (BACKUP_URL is not set).\n");
+    return 0;
+  }
+  const last = status.lastReplicatedAt === null ? "never (is the server running?)" : status.lastReplicatedAt.toISOString();
+  out(`Backups: on, to ${status.target}\nLast replication: ${last}\n`);
+  if (status.lastError !== null) out(`Last problem: ${status.lastError}\n`);
+  return 0;
 }

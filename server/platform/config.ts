@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { BACKUP_ENV, BACKUP_UNSET_WARNING, backupTargetOf, type BackupTarget } from "./backup/settings";
 import { ANY_PROXY_WARNING, TrustProxySetting, type TrustedProxies } from "./http/trusted-proxies";
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
@@ -121,6 +122,7 @@ const EnvSchema = v.object({
   DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "./data"),
   PUBLIC_BASE_URL: v.optional(url),
   TRUST_PROXY: TrustProxySetting,
+  ...BACKUP_ENV,
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error", "silent"], "must be debug, info, warn, error or silent"), "info"),
   WORKERS: v.optional(
     v.pipe(
@@ -220,6 +222,10 @@ export type Config = {
   trustProxy: boolean;
   /** The reverse proxies whose X-Forwarded-For, X-Forwarded-Proto and X-Request-Id are believed. */
   trustedProxies: TrustedProxies;
+  /** Continuous replication of the database (Litestream), or null when BACKUP_URL is unset. */
+  backup: BackupTarget | null;
+  /** The litestream binary, when LITESTREAM_PATH names one. */
+  litestreamPath: string | undefined;
   logLevel: Env["LOG_LEVEL"];
   /** Server processes sharing the port (one per core); 1 serves from one process. */
   workers: number;
@@ -355,6 +361,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicBaseUrl,
     trustProxy: env.TRUST_PROXY.kind !== "none",
     trustedProxies: env.TRUST_PROXY,
+    backup: backupTargetOf(env),
+    litestreamPath: env.LITESTREAM_PATH,
     logLevel: env.LOG_LEVEL,
     workers: env.WORKERS ?? defaultWorkers(),
     site: {
@@ -485,6 +493,7 @@ export function startupWarnings(config: Config): string[] {
   const everywhere = config.trustedProxies.kind === "any" ? [ANY_PROXY_WARNING] : [];
   if (config.env !== "production") return everywhere;
   const warnings: string[] = [...everywhere];
+  if (config.backup === null) warnings.push(BACKUP_UNSET_WARNING);
   const placeholder = config.site.testimonials.filter((t) => PLACEHOLDER_TESTIMONIALS.some((p) => p.name === t.name && p.city === t.city));
   if (placeholder.length > 0) {
     warnings.push(
