@@ -15,6 +15,9 @@ import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { normalizeLicenseKey } from "../../shared/license-key";
 import { readReplicationStatus } from "../platform/backup/status";
 import { restoreCommand } from "./restore";
+import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
+import { stripeConnectionFor } from "../shop/checkout/providers";
+import { ProviderError } from "../shop/checkout/provider";
 
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
@@ -33,6 +36,8 @@ export const USAGE = `Usage:
   site orders resend ID       queue the access e-mail of a paid order again (same licence key)
   site orders refund ID       refund an order paid with the built-in test checkout: licence disabled, notices sent
                               (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)
+  site orders reconcile --since DATE   apply the paid, refunded and expired Stripe checkouts since DATE that the
+                              database does not have (after a restore): missing orders get their licence and e-mail
   site restore [--to-time T] [--force]   bring DATA_DIR back from BACKUP_URL (refuses to replace a database without --force)
   site backup status          whether backups are on, where to, and when the last replication happened`;
 
@@ -59,7 +64,7 @@ export async function runCommand(
     (command === "leads" && action === "erase") ||
     (command === "licenses" && (action === "show" || action === "disable" || action === "enable" || action === "reset")) ||
     (command === "mail" && (action === "list" || action === "retry")) ||
-    (command === "orders" && (action === "resend" || action === "refund"));
+    (command === "orders" && (action === "resend" || action === "refund" || action === "reconcile"));
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
     return 2;
@@ -91,6 +96,7 @@ export async function runCommand(
     if (command === "mail" && action === "list") return listMail(db, out);
     if (command === "leads") return await erase(write, config, arg, out, err);
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
+    if (command === "orders" && action === "reconcile") return await reconcile(write, config, argv.slice(2), out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
       err(`${command} ${action} needs a number: site ${command} ${action} ID`);
@@ -268,4 +274,40 @@ function backupStatus(config: Config, out: (line: string) => void): number {
   out(`Backups: on, to ${status.target}\nLast replication: ${last}\n`);
   if (status.lastError !== null) out(`Last problem: ${status.lastError}\n`);
   return 0;
+}
+
+async function reconcile(
+  write: Write,
+  config: Config,
+  args: string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  const since = args[0] === "--since" && args[1] !== undefined ? new Date(args[1]) : null;
+  if (since === null || Number.isNaN(since.getTime())) {
+    err("orders reconcile needs a start date: site orders reconcile --since 2026-05-01");
+    return 2;
+  }
+  if (config.stripe === undefined) {
+    err("Stripe is not configured (STRIPE_SECRET_KEY): there is no payment provider to reconcile with.");
+    return 2;
+  }
+  try {
+    const history = stripePaymentHistory(config.stripe, stripeConnectionFor(config));
+    const report = await reconcileOrders({ write, now: () => new Date(), delivery: deliverySettings(config) }, history, since);
+    out(
+      `Checked ${report.checked} Stripe checkouts and refunds since ${since.toISOString()}: ${report.applied} applied, ${report.alreadyKnown} already recorded, ${report.ignored} not this site's.\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof Error && error.name.startsWith("Stripe")) {
+      err(`Stripe could not be read: ${error.message}. Nothing more was changed; run the command again.`);
+      return 1;
+    }
+    if (error instanceof ProviderError) {
+      err(`${error.message}: ${error.detail}`);
+      return 1;
+    }
+    throw error;
+  }
 }

@@ -21,6 +21,9 @@ export function useStripeConnection(config: Config, connection: StripeConnection
   providers.delete(config);
 }
 
+/** Where this site's Stripe SDK connects (Stripe itself unless a test said otherwise). */
+export const stripeConnectionFor = (config: Config): StripeConnection => connections.get(config) ?? {};
+
 export function checkoutProviderFor(deps: Pick<AppDeps, "config" | "db" | "write" | "now">): CheckoutProvider {
   let provider = providers.get(deps.config);
   if (provider === undefined) {
