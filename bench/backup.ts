@@ -39,13 +39,13 @@ function replicaHas(replica: string, checkoutId: string, scratch: string): boole
 async function lag(): Promise<{ p50: number; p99: number; max: number }> {
   const replica = mkdtempSync(join(tmpdir(), "bench-replica-"));
   const scratch = mkdtempSync(join(tmpdir(), "bench-scratch-"));
-  const server = await startServer({ env: { BACKUP_URL: `file://${replica}` } });
+  const server = await startServer({ env: { BACKUP_URL: `file://${replica}`, TRUST_PROXY: "true" } });
   const lags: number[] = [];
   try {
     for (let i = 0; i < ORDERS; i++) {
       const start = await fetch(`${server.baseUrl}/api/payment`, {
         method: "POST",
-        headers: FORM,
+        headers: { ...FORM, "x-forwarded-for": `10.9.${i}.1` },
         body: "locale=fr&acceptTerms=yes",
         redirect: "manual",
       });

@@ -23,7 +23,7 @@ const quoted = (value: string) => JSON.stringify(value);
 /**
  * Litestream's configuration for the site's database. Keys never go in it: they reach the child
  * process by its environment (LITESTREAM_ACCESS_KEY_ID...), so the file holds nothing secret.
- * One second between syncs: an acknowledged order is off the machine within about a second.
+ * Half a second between syncs: an acknowledged order is off the machine within about a second.
  */
 export function litestreamConfig(dbPath: string, target: BackupTarget): string {
   const replica =
@@ -40,9 +40,12 @@ export function litestreamConfig(dbPath: string, target: BackupTarget): string {
   return [
     "dbs:",
     `  - path: ${quoted(dbPath)}`,
+    // Looks at the WAL four times a second and ships it twice a second: an acknowledged order is
+    // in the replica well within 2 s (bench/backup.ts). Idle, it sends nothing.
+    "    monitor-interval: 250ms",
     "    replicas:",
     ...replica,
-    "        sync-interval: 1s",
+    "        sync-interval: 500ms",
     // Snapshots daily, kept for a week: a restore to any point in the last 7 days.
     "        snapshot-interval: 24h",
     "        retention: 168h",
