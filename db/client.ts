@@ -23,7 +23,10 @@ export type Synchronous = "NORMAL" | "FULL";
  * `create: false` opens only a file that exists (a process working on another's data), and throws
  * rather than making the file or its folder again.
  */
-export function openDb(path: string, options: { synchronous?: Synchronous; busyTimeoutMs?: number; create?: boolean } = {}): Db {
+export function openDb(
+  path: string,
+  options: { synchronous?: Synchronous; busyTimeoutMs?: number; create?: boolean; autoCheckpoint?: boolean } = {},
+): Db {
   const create = options.create ?? true;
   if (create && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create, readwrite: true, strict: true });
@@ -34,6 +37,10 @@ export function openDb(path: string, options: { synchronous?: Synchronous; busyT
     sqlite.exec("PRAGMA journal_mode = WAL");
     sqlite.exec(`PRAGMA synchronous = ${options.synchronous ?? "FULL"}`);
     sqlite.exec("PRAGMA foreign_keys = ON");
+    // With continuous replication on, Litestream alone checkpoints the write-ahead log, as its
+    // documentation asks: a checkpoint of the site's could move pages into the database file before
+    // Litestream has copied them, and it would have to start over with a whole new snapshot.
+    if (options.autoCheckpoint === false) sqlite.exec("PRAGMA wal_autocheckpoint = 0");
     migrate(sqlite);
     sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 0))}`);
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
 import type * as schema from "./schema";
+import { asStorageUnavailable, StorageUnavailableError } from "./storage";
 
 /** The database or a transaction on it: what a function that only reads and writes rows needs. */
 export type DbWriter = BaseSQLiteDatabase<"sync", void, typeof schema>;
@@ -13,16 +14,18 @@ export type DbTransaction = Parameters<Parameters<Db["transaction"]>[0]>[0];
  * longer than the write may wait. Nothing was written: the transaction never began, or was rolled
  * back whole. The HTTP layer answers 503 with `Retry-After`.
  */
-export class DatabaseBusyError extends Error {
-  readonly retryAfterSeconds: number;
+export class DatabaseBusyError extends StorageUnavailableError {
   constructor(
     readonly waitedMs: number,
     options?: { cause?: unknown },
   ) {
-    super(`The database is locked by another connection (waited ${Math.round(waitedMs)} ms)`, options);
-    this.name = "DatabaseBusyError";
     // About as long as it waited: no sooner is the lock likely to be gone.
-    this.retryAfterSeconds = Math.max(1, Math.round(waitedMs / 1000));
+    super("busy", {
+      cause: options?.cause,
+      retryAfterSeconds: Math.max(1, Math.round(waitedMs / 1000)),
+      message: `The database is locked by another connection (waited ${Math.round(waitedMs)} ms)`,
+    });
+    this.name = "DatabaseBusyError";
   }
 }
 
@@ -50,6 +53,8 @@ export type Write = <T>(run: (tx: DbTransaction) => T, options?: WriteOptions) =
  * pages included. Here a write that finds the lock taken gives the thread back, sleeps a few
  * milliseconds (jittered, doubling up to 100 ms) and tries again until `waitMs` has passed, then
  * throws DatabaseBusyError. `onWait` is told once, at the first refusal (the CLI says it is waiting).
+ * A full, read-only or failing disk is not waited for: it throws StorageUnavailableError at once
+ * (SQLite has rolled the transaction back), which every endpoint answers with 503 (db/storage.ts).
  */
 export function createWriter(db: Db, settings: { waitMs: number; onWait?: () => void }): Write {
   return async (run, options = {}) => {
@@ -67,7 +72,7 @@ export function createWriter(db: Db, settings: { waitMs: number; onWait?: () => 
           { behavior: "immediate" },
         );
       } catch (error) {
-        if (!isBusyError(error)) throw error;
+        if (!isBusyError(error)) throw asStorageUnavailable(error) ?? error;
         const waited = performance.now() - started;
         if (waited >= waitMs) throw new DatabaseBusyError(waited, { cause: error });
         if (attempt === 0) settings.onWait?.();

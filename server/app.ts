@@ -1,8 +1,9 @@
+import { isStorageUnavailable, storageProblem } from "../db/storage";
+import { forwardedHeadersGuard } from "./platform/http/forwarded";
 import { Elysia } from "elysia";
 import { chatController } from "./shop/chat/controller";
 import { checkoutController } from "./shop/checkout/controller";
 import type { AppDeps } from "./deps";
-import { isBusyError } from "../db/writer";
 import { accessLog } from "./platform/http/access-log";
 import { busyAnswer, isFormPost } from "./platform/http/busy";
 import { methodNotAllowed } from "./platform/http/api-paths";
@@ -30,7 +31,9 @@ export function createApp(deps: AppDeps) {
     handler: { standardHostname: false },
     serve: serveOptions(log),
   })
-    // First: one access-log line and an x-request-id for every answer, whoever gives it. The pages
+    // Before anything reads them: forwarded headers from a peer that is not a trusted proxy are dropped.
+    .use(forwardedHeadersGuard(config))
+    // Then: one access-log line and an x-request-id for every answer, whoever gives it. The pages
     // without a query, most of the traffic, are answered from memory without Elysia
     // (docs/decisions/010-static-pages-and-processes.md).
     .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request)))
@@ -58,10 +61,11 @@ export function createApp(deps: AppDeps) {
       if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
       // The client hung up mid-request: not a server fault (clientAbortLog notes it at debug level).
       if (request.signal.aborted) return Response.json({ error: "Client closed the connection" }, { status: 400, headers });
-      if (isBusyError(error)) {
-        // Another program held the database's write lock past the wait: nothing was written, and
-        // the client is told when to try again. Not a fault of the site's.
-        log.warn("database busy", { path, error: error instanceof Error ? error.message : String(error) });
+      if (isStorageUnavailable(error)) {
+        // Another program held the database's write lock past the wait, or the disk is full,
+        // read-only or failing: nothing was written, and the client is told when to try again.
+        const { level, problem } = storageProblem(error);
+        log[level](problem, { path, error: error instanceof Error ? error.message : String(error) });
         const response = await busyAnswer(render, request, { page: !api || isFormPost(request), locale: localeOfPath(path) }, error);
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;

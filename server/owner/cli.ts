@@ -15,6 +15,11 @@ import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { placesCommand } from "./places-command";
 import { normalizeLicenseKey } from "../../shared/license-key";
+import { readReplicationStatus } from "../platform/backup/status";
+import { restoreCommand } from "./restore";
+import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
+import type { StripeConnection } from "../shop/checkout/stripe-provider";
+import { ProviderError } from "../shop/checkout/provider";
 
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
@@ -35,7 +40,11 @@ export const USAGE = `Usage:
   site orders refund ID       refund an order paid with the built-in test checkout: licence disabled, notices sent
                               (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)
   site places pending         the cities of the last 30 days' orders that the purchase notice leaves out (not a known place)
-  site places approve NAME    show this place name in the purchase notice (revoke NAME withdraws it)`;
+  site places approve NAME    show this place name in the purchase notice (revoke NAME withdraws it)
+  site orders reconcile --since DATE   apply the paid, refunded and expired Stripe checkouts since DATE that the
+                              database does not have (after a restore): missing orders get their licence and e-mail
+  site restore [--to-time T] [--force]   bring DATA_DIR back from BACKUP_URL (refuses to replace a database without --force)
+  site backup status          whether backups are on, where to, and when the last replication happened`;
 
 /**
  * How long a command waits for a write lock held by another program (an open sqlite3 session, the
@@ -50,16 +59,22 @@ export async function runCommand(
   config: Config,
   out: (line: string) => void,
   err: (line: string) => void,
-  options: { busyWaitMs?: number } = {},
+  options: {
+    busyWaitMs?: number;
+    /** Where the Stripe SDK connects: Stripe itself unless given (tests give a fake Stripe on loopback). */
+    stripeConnection?: StripeConnection;
+  } = {},
 ): Promise<number> {
   const [command, action, arg] = argv;
+  if (command === "restore") return restoreCommand(argv.slice(1), config, out, err);
+  if (command === "backup" && action === "status") return backupStatus(config, out);
   const known =
     (isExportName(command) && action === "export") ||
     (command === "leads" && action === "erase") ||
     (command === "licenses" &&
       (action === "show" || action === "disable" || action === "enable" || action === "reset" || action === "rotate-key")) ||
     (command === "mail" && (action === "list" || action === "retry")) ||
-    (command === "orders" && (action === "resend" || action === "refund")) ||
+    (command === "orders" && (action === "resend" || action === "refund" || action === "reconcile")) ||
     (command === "places" && (action === "pending" || action === "approve" || action === "revoke"));
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
@@ -99,6 +114,8 @@ export async function runCommand(
     }
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
     if (command === "places") return await placesCommand(db, write, config, action ?? "", arg, out, err);
+    if (command === "orders" && action === "reconcile")
+      return await reconcile(write, config, argv.slice(2), out, err, options.stripeConnection ?? {});
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
       err(`${command} ${action} needs a number: site ${command} ${action} ID`);
@@ -264,4 +281,53 @@ async function refund(write: Write, config: Config, id: number, out: (line: stri
 function noSuchOrder(id: number, err: (line: string) => void): number {
   err(`Order ${id} does not exist (site orders export lists the orders).`);
   return 1;
+}
+
+function backupStatus(config: Config, out: (line: string) => void): number {
+  const status = readReplicationStatus(config);
+  if (!status.enabled) {
+    out("Backups: off (BACKUP_URL is not set).\n");
+    return 0;
+  }
+  const last = status.lastReplicatedAt === null ? "never (is the server running?)" : status.lastReplicatedAt.toISOString();
+  out(`Backups: on, to ${status.target}\nLast replication: ${last}\n`);
+  if (status.lastError !== null) out(`Last problem: ${status.lastError}\n`);
+  return 0;
+}
+
+async function reconcile(
+  write: Write,
+  config: Config,
+  args: string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+  connection: StripeConnection,
+): Promise<number> {
+  const since = args[0] === "--since" && args[1] !== undefined ? new Date(args[1]) : null;
+  if (since === null || Number.isNaN(since.getTime())) {
+    err("orders reconcile needs a start date: site orders reconcile --since 2026-05-01");
+    return 2;
+  }
+  if (config.stripe === undefined) {
+    err("Stripe is not configured (STRIPE_SECRET_KEY): there is no payment provider to reconcile with.");
+    return 2;
+  }
+  try {
+    const history = stripePaymentHistory(config.stripe, connection);
+    const report = await reconcileOrders({ write, now: () => new Date(), delivery: deliverySettings(config) }, history, since);
+    out(
+      `Checked ${report.checked} Stripe checkouts and refunds since ${since.toISOString()}: ${report.applied} applied, ${report.alreadyKnown} already recorded, ${report.ignored} not this site's.\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof Error && error.name.startsWith("Stripe")) {
+      err(`Stripe could not be read: ${error.message}. Nothing more was changed; run the command again.`);
+      return 1;
+    }
+    if (error instanceof ProviderError) {
+      err(`${error.message}: ${error.detail}`);
+      return 1;
+    }
+    throw error;
+  }
 }

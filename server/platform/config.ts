@@ -1,3 +1,5 @@
+import { backupTargetOf, type BackupTarget } from "./backup/settings";
+import type { TrustedProxies } from "./http/trusted-proxies";
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
@@ -18,7 +20,14 @@ export type Config = {
   dataDir: string;
   dbPath: string;
   publicBaseUrl: string;
+  /** Whether forwarded headers are read at all; from whom is `trustedProxies`. */
   trustProxy: boolean;
+  /** The reverse proxies whose X-Forwarded-For, X-Forwarded-Proto and X-Request-Id are believed. */
+  trustedProxies: TrustedProxies;
+  /** Continuous replication of the database (Litestream), or null when BACKUP_URL is unset. */
+  backup: BackupTarget | null;
+  /** The litestream binary, when LITESTREAM_PATH names one. */
+  litestreamPath: string | undefined;
   logLevel: Env["LOG_LEVEL"];
   /** Server processes sharing the port (one per core); 1 serves from one process. */
   workers: number;
@@ -98,7 +107,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir,
     dbPath: join(dataDir, "site.db"),
     publicBaseUrl,
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: env.TRUST_PROXY.kind !== "none",
+    trustedProxies: env.TRUST_PROXY,
+    backup: backupTargetOf(env),
+    litestreamPath: env.LITESTREAM_PATH,
     logLevel: env.LOG_LEVEL,
     workers: env.WORKERS ?? defaultWorkers(),
     site: {

@@ -1,3 +1,5 @@
+import { BACKUP_ENV } from "./backup/settings";
+import { TrustProxySetting } from "./http/trusted-proxies";
 import * as v from "valibot";
 import { endOfDayIn, SELLER_TIME_ZONE } from "../../shared/offer";
 import { PLACEHOLDER_CLAIMED_USERS } from "../site/owner-content";
@@ -114,7 +116,8 @@ export const EnvSchema = v.object({
   HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "0.0.0.0"),
   DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "./data"),
   PUBLIC_BASE_URL: v.optional(url),
-  TRUST_PROXY: bool(false),
+  TRUST_PROXY: TrustProxySetting,
+  ...BACKUP_ENV,
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error", "silent"], "must be debug, info, warn, error or silent"), "info"),
   WORKERS: v.optional(
     v.pipe(

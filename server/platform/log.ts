@@ -160,11 +160,19 @@ function writeAllToStdout(text: string, bytes: number): void {
 }
 
 /** The configured secrets, to be masked wherever they would appear in a log line. */
-export function configSecrets(config: Pick<Config, "stripe" | "anthropic" | "mail" | "ipHashSecret">): string[] {
+export function configSecrets(
+  config: Pick<Config, "stripe" | "anthropic" | "mail" | "ipHashSecret"> & Partial<Pick<Config, "backup">>,
+): string[] {
   const smtpPassword = smtpPasswordOf(config.mail.smtpUrl);
-  return [config.stripe?.secretKey, config.stripe?.webhookSecret, config.anthropic?.apiKey, config.ipHashSecret, smtpPassword].filter(
-    (secret): secret is string => secret !== undefined && secret !== "",
-  );
+  const backupSecret = config.backup?.kind === "s3" ? config.backup.secretAccessKey : undefined;
+  return [
+    config.stripe?.secretKey,
+    config.stripe?.webhookSecret,
+    config.anthropic?.apiKey,
+    config.ipHashSecret,
+    smtpPassword,
+    backupSecret,
+  ].filter((secret): secret is string => secret !== undefined && secret !== "");
 }
 
 function smtpPasswordOf(url: string | undefined): string | undefined {

@@ -1,3 +1,5 @@
+import { BACKUP_UNSET_WARNING } from "./backup/settings";
+import { ANY_PROXY_WARNING } from "./http/trusted-proxies";
 import type { Config } from "./config";
 import type { ConfigProblem } from "./config-error";
 import type { Env } from "./env";
@@ -64,9 +66,11 @@ export function productionProblems(env: Env): ConfigProblem[] {
  * logs one line for each, so the owner knows what is missing.
  */
 export function startupWarnings(config: Config): string[] {
-  if (config.env !== "production") return [];
+  const everywhere = config.trustedProxies.kind === "any" ? [ANY_PROXY_WARNING] : [];
+  if (config.env !== "production") return everywhere;
   const { ownerSet } = config.site;
-  const warnings: string[] = [];
+  const warnings: string[] = [...everywhere];
+  if (config.backup === null) warnings.push(BACKUP_UNSET_WARNING);
   if (!ownerSet.testimonials)
     warnings.push(
       "No testimonial is shown: the specification's are placeholders. Put real customers' reviews in server/site/owner-content.ts (TESTIMONIALS) and testimonial1..4 in locales/*.json.",

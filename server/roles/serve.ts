@@ -1,3 +1,7 @@
+import { basename } from "node:path";
+import { unwritableDataDir } from "../platform/storage-check";
+import { replicatorFor } from "../platform/backup/start";
+import { describeTarget } from "../platform/backup/settings";
 import { isBusyError } from "../../db/writer";
 import type { Config } from "../platform/config";
 import type { Compress } from "../platform/http/compress";
@@ -23,6 +27,11 @@ import { dbOrExit, type Embedded } from "./start-up";
  * the pages it had rendered.
  */
 export async function serve(loaded: Config, embedded: Embedded | undefined, self: string[], compress: Compress): Promise<void> {
+  const unwritable = unwritableDataDir(loaded.dataDir, [basename(loaded.dbPath), `${basename(loaded.dbPath)}-wal`, "rate-limits.db"]);
+  if (unwritable !== null) {
+    console.error(unwritable);
+    process.exit(1);
+  }
   const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded) });
   for (const warning of startupWarnings(loaded)) log.warn(warning);
   // Migrations run here, before any worker opens the database.
@@ -66,8 +75,11 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     mail: mailer.describe,
     processes: config.workers,
     offerEndsAt: config.site.offerEndsAt?.toISOString() ?? null,
+    backup: config.backup !== null ? describeTarget(config.backup) : "off",
   });
   mailer.start();
+  const replicator = replicatorFor(config, log, now);
+  replicator.start();
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
   if (process.stderr.isTTY)
     process.stderr.write(
@@ -85,6 +97,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     await Promise.all([site.app.stop(), workers?.stop()]);
     retention.stop();
     await mailer.stop();
+    await replicator.stop();
     db.$client.close();
     site.close();
     process.exit(0);

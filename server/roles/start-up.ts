@@ -28,7 +28,8 @@ export function configOrExit(): Config {
  */
 export function dbOrExit(config: Config, options: { create?: boolean } = {}): Db {
   try {
-    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous, ...options });
+    // With BACKUP_URL set, Litestream alone checkpoints (db/client.ts).
+    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous, autoCheckpoint: config.backup === null, ...options });
   } catch (error) {
     if (!isBusyError(error)) throw error;
     console.error(

@@ -17,6 +17,8 @@ export type FakeStripe = {
   port: number;
   requests: RecordedRequest[];
   sessions: Map<string, FakeSession>;
+  /** Charges, listed by GET /v1/charges (a refunded one has `refunded: true`). */
+  charges: Map<string, FakeSession>;
   mode: FakeMode;
   /** The connection options to hand to the SDK. */
   connection: { host: string; port: number; protocol: "http"; timeoutMs: number; maxNetworkRetries: number };
@@ -28,6 +30,7 @@ let counter = 0;
 export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStripe {
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, FakeSession>();
+  const charges = new Map<string, FakeSession>();
   const hanging: (() => void)[] = [];
   const state: { mode: FakeMode } = { mode: { kind: "ok" } };
 
@@ -73,6 +76,14 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
         sessions.set(id, session);
         return json(session);
       }
+      // Lists, newest first, filtered by created[gte], one page (has_more false), as the SDK pages them.
+      const listed =
+        request.method === "GET" && url.pathname === "/v1/checkout/sessions" ? sessions : url.pathname === "/v1/charges" ? charges : null;
+      if (request.method === "GET" && listed !== null) {
+        const gte = Number(url.searchParams.get("created[gte]") ?? 0);
+        const data = [...listed.values()].filter((item) => Number(item.created ?? 0) >= gte).reverse();
+        return json({ object: "list", data, has_more: false, url: url.pathname });
+      }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
       if (request.method === "GET" && match) {
         const session = sessions.get(decodeURIComponent(match[1]!));
@@ -103,6 +114,7 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
     port,
     requests,
     sessions,
+    charges,
     get mode() {
       return state.mode;
     },

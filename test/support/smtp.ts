@@ -15,6 +15,8 @@ export type TestSmtp = {
   reject: Set<string>;
   /** While true, connections are taken but never greeted: a send that hangs. */
   stall: boolean;
+  /** How long the server takes to answer a message it has received (a slow provider). */
+  replyDelayMs: number;
   /** Resolves once `count` messages have arrived (throws after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   /** Stops listening (the port refuses connections) until `start()`. */
@@ -30,6 +32,7 @@ export async function startSmtp(options: { port?: number } = {}): Promise<TestSm
     received: [],
     reject: new Set(),
     stall: false,
+    replyDelayMs: 0,
     async waitFor(count, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       while (state.received.length < count) {
@@ -66,7 +69,8 @@ export async function startSmtp(options: { port?: number } = {}): Promise<TestSm
             simpleParser(raw)
               .then((mail) => {
                 state.received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail, raw });
-                callback();
+                if (state.replyDelayMs > 0) setTimeout(() => callback(), state.replyDelayMs);
+                else callback();
               })
               .catch((error: Error) => callback(error));
           });
@@ -105,6 +109,7 @@ export function useSmtp(): TestSmtp {
   afterEach(() => {
     server?.received.splice(0);
     server?.reject.clear();
+    if (server !== undefined) server.replyDelayMs = 0;
   });
   afterAll(() => server?.stop());
   return {
@@ -125,6 +130,12 @@ export function useSmtp(): TestSmtp {
     },
     set stall(value) {
       current().stall = value;
+    },
+    get replyDelayMs() {
+      return current().replyDelayMs;
+    },
+    set replyDelayMs(value) {
+      current().replyDelayMs = value;
     },
     waitFor: (count, timeoutMs) => current().waitFor(count, timeoutMs),
     stop: () => current().stop(),

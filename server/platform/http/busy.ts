@@ -1,13 +1,14 @@
-import { DatabaseBusyError } from "../../../db/writer";
+import { StorageUnavailableError } from "../../../db/storage";
 import type { Locale } from "../../../shared/locales";
 import type { Renderer } from "../../site/render";
 
 // The answer to a write that waited its whole bound for another connection's database lock
-// (db/writer.ts): 503 with Retry-After, nothing written. JSON for the API's clients; the site's own
+// (db/writer.ts), or found the disk full, read-only or failing (db/storage.ts): 503 with
+// Retry-After, nothing written. JSON for the API's clients; the site's own
 // page for a browser (a form post without JavaScript, a link), never a stack trace.
 
 /** Seconds for the Retry-After header. */
-export const busyRetryAfter = (error: unknown) => String(error instanceof DatabaseBusyError ? error.retryAfterSeconds : 5);
+export const busyRetryAfter = (error: unknown) => String(error instanceof StorageUnavailableError ? error.retryAfterSeconds : 5);
 
 export function busyJson(error: unknown): Response {
   return Response.json(

@@ -1,17 +1,10 @@
+import { forwardedClient, type TrustedProxies } from "./trusted-proxies";
+
 /**
- * The client address used for rate limits and the lead's ip_hash. X-Forwarded-For is trusted only
- * when TRUST_PROXY is set (the server sits behind a reverse proxy that overwrites it); then the
- * right-most entry is the one the proxy saw.
+ * The client address used for rate limits and the lead's ip_hash: the socket's, or behind a
+ * trusted reverse proxy (TRUST_PROXY) the right-most X-Forwarded-For entry that is not one of the
+ * proxies. A peer that is not a trusted proxy cannot choose its address with the header.
  */
-export function clientIp(request: Request, socketIp: string | undefined, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for");
-    const last = forwarded
-      ?.split(",")
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .at(-1);
-    if (last) return last;
-  }
-  return socketIp ?? "unknown";
+export function clientIp(request: Request, socketIp: string | undefined, proxies: TrustedProxies): string {
+  return forwardedClient(proxies, socketIp, request.headers.get("x-forwarded-for")) ?? "unknown";
 }

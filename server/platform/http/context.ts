@@ -10,11 +10,11 @@ import { clientIp } from "./client-ip";
  * everyone and the static files set their own. Controllers `.use()` it for the types; Elysia runs it
  * once per request because it is named.
  */
-export function requestContext(config: Pick<Config, "trustProxy">) {
+export function requestContext(config: Pick<Config, "trustProxy" | "trustedProxies">) {
   return new Elysia({ name: "request-context" }).derive({ as: "global" }, ({ request, set, server }) => {
     Object.assign(set.headers, securityHeaders(isHttps(request, config.trustProxy)));
     set.headers["cache-control"] = "no-store";
-    const ip = clientIp(request, server?.requestIP(request)?.address, config.trustProxy);
+    const ip = clientIp(request, server?.requestIP(request)?.address, config.trustedProxies);
     return { ip };
   });
 }

@@ -1,10 +1,10 @@
+import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { TERMS_VERSION } from "../../../shared/legal";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { PaymentRequestSchema } from "../../../shared/schemas/payment";
-import { isBusyError } from "../../../db/writer";
 import type { AppDeps } from "../../deps";
 import { busyAnswer, isFormPost } from "../../platform/http/busy";
 import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
@@ -76,9 +76,10 @@ export function paymentController(deps: AppDeps) {
           if (isForm) return backToPayment("provider");
           return Response.json({ error: "The payment provider is unavailable, please try again in a moment" }, { status: 502 });
         }
-        if (isBusyError(error)) {
+        if (isStorageUnavailable(error)) {
           // The pending order could not be recorded: the visitor is not sent to pay.
-          log.warn("checkout not started: database busy", { error: error instanceof Error ? error.message : String(error) });
+          const { level, problem } = storageProblem(error);
+          log[level](`checkout not started: ${problem}`, { error: error instanceof Error ? error.message : String(error) });
           return busyAnswer(render, request, { page: isForm, locale }, error);
         }
         log.error("checkout creation failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

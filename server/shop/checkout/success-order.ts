@@ -1,7 +1,7 @@
+import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { and, eq } from "drizzle-orm";
 import type { SuccessOrder } from "../../../shared/page-data";
 import { mailOutbox, orders } from "../../../db/schema";
-import { isBusyError } from "../../../db/writer";
 import type { AppDeps } from "../../deps";
 import { deliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
@@ -82,8 +82,9 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
         { waitMs: Math.min(deps.config.dbBusyWaitMs, LOOKUP_WRITE_WAIT_MS) },
       );
     } catch (error) {
-      if (!isBusyError(error)) throw error;
-      deps.log.warn("paid checkout not recorded yet: database busy", { checkout: sessionId });
+      if (!isStorageUnavailable(error)) throw error;
+      const { level, problem } = storageProblem(error);
+      deps.log[level](`paid checkout not recorded yet: ${problem}`, { checkout: sessionId });
       return { state: "pending" };
     }
     deps.mailer.wake();

@@ -1,3 +1,4 @@
+import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { TestCheckoutView } from "../../../shared/page-data";
@@ -5,7 +6,6 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
 import { formatMoney } from "../../../shared/price";
 import { pathFor } from "../../../shared/routes";
 import { checkTestCard } from "../../../shared/schemas/payment";
-import { isBusyError } from "../../../db/writer";
 import type { AppDeps } from "../../deps";
 import { purchasesInNotice } from "../social-proof/service";
 import { busyRetryAfter } from "../../platform/http/busy";
@@ -91,9 +91,10 @@ export function testCheckoutController(deps: AppDeps) {
         try {
           outcome = await checkout.pay(session.id, checked.card);
         } catch (error) {
-          if (!isBusyError(error)) throw error;
+          if (!isStorageUnavailable(error)) throw error;
           // Nothing was paid or written: the card page again, filled in, saying to retry shortly.
-          log.warn("test checkout not paid: database busy", { checkout: session.id });
+          const { level, problem } = storageProblem(error);
+          log[level](`test checkout not paid: ${problem}`, { checkout: session.id });
           const page = await testPage(request, session, 503, { values, errors: { form: "checkout.busy" } });
           page.headers.set("retry-after", busyRetryAfter(error));
           return page;

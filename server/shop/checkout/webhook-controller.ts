@@ -1,5 +1,5 @@
+import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { Elysia } from "elysia";
-import { isBusyError } from "../../../db/writer";
 import type { AppDeps } from "../../deps";
 import { busyJson } from "../../platform/http/busy";
 import { HttpError, jsonError, readRawBody } from "../../platform/http/body";
@@ -44,9 +44,10 @@ export function webhookController(deps: AppDeps) {
         log.info("webhook applied", { event: reading.event.eventId, type: reading.event.type, ...result });
         return Response.json({ received: true, duplicate: result.outcome === "duplicate" });
       } catch (error) {
-        if (isBusyError(error)) {
+        if (isStorageUnavailable(error)) {
           // Stripe delivers the event again later; nothing of it was written.
-          log.warn("webhook not applied: database busy", { event: reading.event.eventId });
+          const { level, problem } = storageProblem(error);
+          log[level](`webhook not applied: ${problem}`, { event: reading.event.eventId });
           return busyJson(error);
         }
         // Not acknowledged, so Stripe delivers it again later; nothing was half-written (one transaction).

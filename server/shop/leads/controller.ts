@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { LeadSchema } from "../../../shared/schemas/leads";
-import { isBusyError } from "../../../db/writer";
+import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import type { AppDeps } from "../../deps";
 import { busyAnswer, isFormPost } from "../../platform/http/busy";
 import { requestContext } from "../../platform/http/context";
@@ -72,9 +72,11 @@ export function leadsController(deps: AppDeps) {
           if (isForm) return backToForm(error.status === 429 ? "rate-limited" : "invalid");
           return jsonError(error);
         }
-        if (isBusyError(error)) {
+        if (isStorageUnavailable(error)) {
           // Another program held the database's write lock past the wait: nothing was stored.
-          log.warn("lead not stored: database busy", { error: error instanceof Error ? error.message : String(error) });
+          log[storageProblem(error).level](`lead not stored: ${storageProblem(error).problem}`, {
+            error: error instanceof Error ? error.message : String(error),
+          });
           return busyAnswer(render, request, { page: isForm, locale }, error);
         }
         // Not the client's doing (disk full...): nothing was acknowledged, so the visitor is told to

@@ -4,7 +4,7 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { AccessResendSchema, ActivateLicenseSchema, DeactivateLicenseSchema, VerifyLicenseSchema } from "../../../shared/schemas/licenses";
 import { deliverySettings } from "../checkout/delivery";
-import { isBusyError } from "../../../db/writer";
+import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import type { AppDeps } from "../../deps";
 import { busyAnswer, isFormPost } from "../../platform/http/busy";
 import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
@@ -215,8 +215,10 @@ export function licensesController(deps: AppDeps) {
             if (isForm) return back(error.status === 429 ? "rate-limited" : "invalid");
             return jsonError(error);
           }
-          if (isBusyError(error)) {
-            log.warn("access resend not handled: database busy", { error: error instanceof Error ? error.message : String(error) });
+          if (isStorageUnavailable(error)) {
+            log[storageProblem(error).level](`access resend not handled: ${storageProblem(error).problem}`, {
+              error: error instanceof Error ? error.message : String(error),
+            });
             return busyAnswer(render, request, { page: isForm, locale }, error);
           }
           log.error("access resend failed", { error: error instanceof Error ? error.message : String(error) });

@@ -1,3 +1,4 @@
+import { isStorageUnavailable } from "../../../db/storage";
 import { ENDPOINTS } from "../../../shared/api";
 import { Elysia } from "elysia";
 import * as v from "valibot";
@@ -9,7 +10,6 @@ import { busyAnswer, isFormPost } from "../../platform/http/busy";
 import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
-import { isBusyError } from "../../../db/writer";
 import { devicesOfOrder, freeDeviceOfOrder } from "./devices";
 import { readDevicesLink } from "./tokens";
 
@@ -114,7 +114,7 @@ export function devicesController(deps: AppDeps) {
             if (isForm) return back(error.status === 429 ? "rate-limited" : "unknown");
             return jsonError(error);
           }
-          if (isBusyError(error)) return busyAnswer(render, request, { page: isForm, locale }, error);
+          if (isStorageUnavailable(error)) return busyAnswer(render, request, { page: isForm, locale }, error);
           throw error;
         }
       },

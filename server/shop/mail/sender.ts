@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { isBusyError, type Write } from "../../../db/writer";
+import { isStorageUnavailable } from "../../../db/storage";
+import type { Write } from "../../../db/writer";
 import { emailLeads, orders } from "../../../db/schema";
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
@@ -29,8 +30,12 @@ export const MAX_ATTEMPTS = (() => {
   while (waited < GIVE_UP_AFTER_MS) waited += retryDelayMs(++failures);
   return failures + 1;
 })();
-/** How long a claimed message stays with this sender; longer than the SMTP timeouts add up to. */
-export const LEASE_MS = 2 * 60 * 1000;
+/**
+ * How long a claimed message stays with this sender; longer than the SMTP timeouts add up to
+ * (transport.ts), so no other sender takes a message that is still being answered. A sender that
+ * died gives its messages back at the next start, whatever the lease (resumeAfterRestart).
+ */
+export const LEASE_MS = 20 * 60 * 1000;
 /** Another process (the CLI's retry, a second server) may queue mail: look for it this often. */
 export const POLL_MS = 2000;
 const BATCH = 20;
@@ -149,7 +154,7 @@ export function createMailSender(deps: {
         // The database was locked by another program or closing: the rows stay due and the next
         // poll takes them.
         const message = error instanceof Error ? error.message : String(error);
-        if (isBusyError(error)) log.warn("mail waits for the database", { error: message });
+        if (isStorageUnavailable(error)) log.warn("mail waits for the database", { error: message });
         else log.error("mail sender failed", { error: message });
       } finally {
         inFlight = null;
@@ -178,7 +183,7 @@ export function createMailSender(deps: {
           const resumed = await resumeAfterRestart(write, now(), isAlive);
           if (resumed > 0) log.info("mail resumed", { messages: resumed });
         } catch (error) {
-          log[isBusyError(error) ? "warn" : "error"]("mail resume failed", {
+          log[isStorageUnavailable(error) ? "warn" : "error"]("mail resume failed", {
             error: error instanceof Error ? error.message : String(error),
           });
         }

@@ -56,12 +56,18 @@ function messageOf(mail: OutgoingMail) {
   return { from, to, subject, html, text, messageId, date, headers };
 }
 
-/** SMTP timeouts short enough that a dead server is noticed well within the sender's lease. */
-const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
+/**
+ * How long to wait for the mail server, as RFC 5321 (4.5.3.2) asks of a client: 5 minutes for its
+ * greeting, 10 for the answer to the end of the message. A server that takes longer than a short
+ * timeout to answer the message has usually accepted it already: giving up early and trying again
+ * delivered every such message twice. A dead server refuses the connection at once or never
+ * answers it (a minute). All of it adds up to less than the sender's lease (sender.ts).
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 60_000, greetingTimeout: 5 * 60_000, socketTimeout: 10 * 60_000 };
 
 export function createSmtpTransport(smtpUrl: string): MailTransport {
   const transporter = whenFirstUsed(async () =>
-    (await import("nodemailer")).createTransport({ url: smtpUrl, pool: true, maxConnections: 3, ...TIMEOUTS }),
+    (await import("nodemailer")).createTransport({ url: smtpUrl, pool: true, maxConnections: 3, ...SMTP_TIMEOUTS }),
   );
   const url = new URL(smtpUrl);
   return {

@@ -1,0 +1,121 @@
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { pullKeptFiles } from "../platform/backup/kept-files";
+import { litestreamBinary, litestreamConfig, litestreamEnv } from "../platform/backup/litestream";
+import { describeTarget } from "../platform/backup/settings";
+import type { Config } from "../platform/config";
+
+export const RESTORE_USAGE = "site restore [--to-time 2026-05-01T12:00:00Z] [--force]";
+
+type Options = { toTime: Date | null; force: boolean };
+
+function parseOptions(args: string[]): Options | string {
+  let toTime: Date | null = null;
+  let force = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--force") force = true;
+    else if (arg === "--to-time") {
+      const value = args[++i] ?? "";
+      const time = new Date(value);
+      if (value === "" || Number.isNaN(time.getTime()))
+        return `--to-time needs a date and time, such as 2026-05-01T12:00:00Z (got "${value}")`;
+      toTime = time;
+    } else return `Unknown option ${arg}`;
+  }
+  return { toTime, force };
+}
+
+/**
+ * Brings DATA_DIR back from BACKUP_URL: the database (to its latest state, or as it was at
+ * --to-time) and the files kept beside it (the IP-hash secret, the licence-signing keys). Refuses
+ * to touch a folder that still has a database unless --force, which keeps the old one as
+ * site.db.before-restore-<time>. The server must be stopped meanwhile.
+ */
+export async function restoreCommand(
+  args: string[],
+  config: Config,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  const options = parseOptions(args);
+  if (typeof options === "string") {
+    err(`${options}\n\nUsage: ${RESTORE_USAGE}`);
+    return 2;
+  }
+  const target = config.backup;
+  if (target === null) {
+    err("BACKUP_URL is not set: set it to the replica to restore from (the same value the server used), then run restore again.");
+    return 2;
+  }
+  const dbPath = config.dbPath;
+  const dbFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`];
+  if (existsSync(dbPath) && !options.force) {
+    err(
+      `${dbPath} already holds a database: restore would replace it. Stop the server, and run restore --force to replace it (the current one is kept as ${basename(dbPath)}.before-restore-…).`,
+    );
+    return 1;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  // Litestream's configuration names the database the replica belongs to; keys go by environment.
+  const configDir = mkdtempSync(join(tmpdir(), "site-restore-"));
+  const configPath = join(configDir, "litestream.yml");
+  writeFileSync(configPath, litestreamConfig(dbPath, target), { mode: 0o600 });
+  const restoring = `${dbPath}.restoring`;
+  rmSync(restoring, { force: true });
+  const started = performance.now();
+  try {
+    const cmd = [litestreamBinary(config.litestreamPath), "restore", "-config", configPath, "-o", restoring];
+    if (options.toTime !== null) cmd.push("-timestamp", options.toTime.toISOString());
+    cmd.push(dbPath);
+    const run = Bun.spawnSync({ cmd, env: litestreamEnv(target), stdout: "pipe", stderr: "pipe" });
+    if (run.exitCode !== 0 || !existsSync(restoring)) {
+      const said = `${run.stderr.toString()}${run.stdout.toString()}`
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .slice(-3)
+        .join(" / ");
+      err(`Restore from ${describeTarget(target)} failed: ${said || `litestream exited with ${run.exitCode}`}. ${dbPath} was not changed.`);
+      return 1;
+    }
+  } finally {
+    rmSync(configDir, { recursive: true, force: true });
+  }
+  // Checked before it replaces anything: a restored file that SQLite cannot read is no restore.
+  const check = new Database(restoring, { readonly: true });
+  const integrity = check.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check;
+  const counts = Object.fromEntries(
+    ["orders", "licenses", "email_leads"].map((table) => [
+      table,
+      check.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0,
+    ]),
+  );
+  check.close();
+  if (integrity !== "ok") {
+    rmSync(restoring, { force: true });
+    err(`The restored database failed SQLite's integrity check (${integrity}). ${dbPath} was not changed.`);
+    return 1;
+  }
+  if (existsSync(dbPath)) {
+    const aside = `${dbPath}.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    renameSync(dbPath, aside);
+    out(`The database that was there is kept as ${aside}.\n`);
+  }
+  for (const stale of dbFiles.slice(1)) rmSync(stale, { force: true });
+  renameSync(restoring, dbPath);
+  const files = await pullKeptFiles(config.dataDir, target);
+  const ms = Math.round(performance.now() - started);
+  out(
+    `Restored ${dbPath} from ${describeTarget(target)}${options.toTime !== null ? ` as it was at ${options.toTime.toISOString()}` : ""} in ${ms} ms: ${counts.orders} orders, ${counts.licenses} licences, ${counts.email_leads} leads.\n`,
+  );
+  out(
+    files.length > 0
+      ? `Also restored: ${files.join(", ")}.\n`
+      : "No site files (IP-hash secret, signing keys) were found next to the replica.\n",
+  );
+  out("Start the server, then run `site orders reconcile --since <date of the last backup>` to rebuild any payment the restore missed.\n");
+  return 0;
+}

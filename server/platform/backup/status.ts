@@ -1,0 +1,57 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as v from "valibot";
+import type { Config } from "../config";
+import { DISABLED_STATUS, type ReplicationStatus } from "./replicator";
+import { describeTarget } from "./settings";
+
+// The replicator runs in the first server process only; the owner's console (any process) and the
+// CLI read its status from this small file in DATA_DIR, rewritten at most every few seconds.
+
+const FILE = "backup-status.json";
+
+const Stored = v.object({
+  target: v.nullable(v.string()),
+  running: v.boolean(),
+  lastReplicatedAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+  lastError: v.nullable(v.string()),
+  restarts: v.number(),
+});
+
+export function writeReplicationStatus(dataDir: string, status: ReplicationStatus): void {
+  const path = join(dataDir, FILE);
+  const stored: v.InferOutput<typeof Stored> = {
+    target: status.target,
+    running: status.running,
+    lastReplicatedAt: status.lastReplicatedAt?.toISOString() ?? null,
+    lastError: status.lastError,
+    restarts: status.restarts,
+  };
+  writeFileSync(`${path}.tmp`, JSON.stringify(stored));
+  renameSync(`${path}.tmp`, path);
+}
+
+/**
+ * Whether backups are on and when the last replication happened, for the console's checklist and
+ * `site backup status`: off when BACKUP_URL is unset, otherwise what the running server last wrote.
+ */
+export function readReplicationStatus(config: Pick<Config, "backup" | "dataDir">): ReplicationStatus {
+  if (config.backup === null) return DISABLED_STATUS;
+  const base = { ...DISABLED_STATUS, enabled: true, target: describeTarget(config.backup) };
+  const path = join(config.dataDir, FILE);
+  if (!existsSync(path)) return base;
+  try {
+    const parsed = v.safeParse(Stored, JSON.parse(readFileSync(path, "utf8")));
+    if (!parsed.success) return base;
+    const s = parsed.output;
+    return {
+      ...base,
+      running: s.running,
+      lastReplicatedAt: s.lastReplicatedAt === null ? null : new Date(s.lastReplicatedAt),
+      lastError: s.lastError,
+      restarts: s.restarts,
+    };
+  } catch {
+    return base;
+  }
+}

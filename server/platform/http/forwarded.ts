@@ -1,0 +1,16 @@
+import { Elysia } from "elysia";
+import type { Config } from "../config";
+import { FORWARDED_HEADERS, isTrustedPeer } from "./trusted-proxies";
+
+/**
+ * Registered first: a request whose peer is not one of the trusted proxies loses its
+ * X-Forwarded-For, X-Forwarded-Proto and X-Request-Id before anything reads them (the access log's
+ * request id, HTTPS detection, the client address of the rate limits), so the rest of the site can
+ * read them wherever TRUST_PROXY is on without asking who sent them.
+ */
+export function forwardedHeadersGuard(config: Pick<Config, "trustedProxies">) {
+  return new Elysia({ name: "forwarded-headers" }).onRequest(({ request, server }) => {
+    if (isTrustedPeer(config.trustedProxies, server?.requestIP(request)?.address)) return;
+    for (const name of FORWARDED_HEADERS) request.headers.delete(name);
+  });
+}
