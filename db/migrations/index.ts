@@ -4,6 +4,7 @@ import m1 from "./0001_processed_events_payment_intent.sql" with { type: "text" 
 import m2 from "./0002_fulfilment_mail.sql" with { type: "text" };
 import m3 from "./0003_licence_activations.sql" with { type: "text" };
 import m4 from "./0004_legal_consent_and_settings.sql" with { type: "text" };
+import m5 from "./0005_owner_console.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -11,4 +12,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0002_fulfilment_mail", when: 1795334783791, sql: m2 },
   { tag: "0003_licence_activations", when: 1795335268120, sql: m3 },
   { tag: "0004_legal_consent_and_settings", when: 1795339036360, sql: m4 },
+  { tag: "0005_owner_console", when: 1795483052608, sql: m5 },
 ];

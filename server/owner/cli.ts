@@ -9,6 +9,7 @@ import { applyInTransaction } from "../shop/checkout/fulfilment";
 import { testPaymentIdOf } from "../shop/checkout/test-provider";
 import type { Config } from "../platform/config";
 import { exportCsv, isExportName } from "./export-csv";
+import { createInvite, inviteUrl } from "./console/invites";
 import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licenses/service";
 import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
@@ -29,6 +30,7 @@ export const USAGE = `Usage:
   site mail list              the e-mail queue, newest first: status, kind, recipient, attempts, last error
   site mail retry ID          send a failed message again (the running server picks it up within seconds)
   site orders resend ID       queue the access e-mail of a paid order again (same licence key)
+  site owner invite           print a one-time link (valid 15 minutes) that registers a passkey for the owner's console
   site orders refund ID       refund an order paid with the built-in test checkout: licence disabled, notices sent
                               (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)`;
 
@@ -53,7 +55,8 @@ export async function runCommand(
     (command === "leads" && action === "erase") ||
     (command === "licenses" && (action === "show" || action === "disable" || action === "enable" || action === "reset")) ||
     (command === "mail" && (action === "list" || action === "retry")) ||
-    (command === "orders" && (action === "resend" || action === "refund"));
+    (command === "orders" && (action === "resend" || action === "refund")) ||
+    (command === "owner" && action === "invite");
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
     return 2;
@@ -83,6 +86,7 @@ export async function runCommand(
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
+    if (command === "owner") return await invite(write, config, out);
     if (command === "leads") return await erase(write, config, arg, out, err);
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
@@ -244,6 +248,15 @@ async function refund(write: Write, config: Config, id: number, out: (line: stri
     return 1;
   }
   out(`Order ${id} refunded: licence disabled, refund notice queued.\n`);
+  return 0;
+}
+
+async function invite(write: Write, config: Config, out: (line: string) => void): Promise<number> {
+  const { token, expiresAt } = await createInvite(write, new Date());
+  out(
+    `Open this link within 15 minutes (until ${expiresAt.toISOString().slice(11, 16)} UTC) to register a passkey for the console; it works once:\n`,
+  );
+  out(`${inviteUrl(config.publicBaseUrl, token)}\n`);
   return 0;
 }
 
