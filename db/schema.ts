@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Times are stored as integer milliseconds since the epoch (UTC).
@@ -56,6 +57,8 @@ export const orders = sqliteTable(
     uniqueIndex("orders_checkout_id_unique").on(t.checkoutId),
     index("orders_payment_intent_idx").on(t.paymentIntentId),
     index("orders_status_paid_at_idx").on(t.status, t.paidAt),
+    // The console's search by address (any case, by its beginning).
+    index("orders_email_idx").on(sql`lower(${t.customerEmail})`),
   ],
 );
 

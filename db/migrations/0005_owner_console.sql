@@ -52,4 +52,5 @@ CREATE TABLE `owner_sessions` (
 	`ended_at` integer
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `owner_sessions_token_unique` ON `owner_sessions` (`token_hash`);
+CREATE UNIQUE INDEX `owner_sessions_token_unique` ON `owner_sessions` (`token_hash`);--> statement-breakpoint
+CREATE INDEX `orders_email_idx` ON `orders` (lower("customer_email"));

@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import * as v from "valibot";
-import { eq } from "drizzle-orm";
 import { openDb, type Db } from "../../db/client";
-import { orders } from "../../db/schema";
 import { createWriter, isBusyError, type Write } from "../../db/writer";
 import { deliverySettings, queueAccessMailAgain } from "../shop/checkout/delivery";
-import { applyInTransaction } from "../shop/checkout/fulfilment";
-import { testPaymentIdOf } from "../shop/checkout/test-provider";
+import { ProviderError } from "../shop/checkout/provider";
+import { checkoutProviderFor } from "../shop/checkout/providers";
+import { refundOrder, type RefundResult } from "../shop/checkout/refund";
+import { recordActivity } from "./console/activity";
 import type { Config } from "../platform/config";
 import { exportCsv, isExportName } from "./export-csv";
 import { createInvite, inviteUrl } from "./console/invites";
@@ -31,8 +31,8 @@ export const USAGE = `Usage:
   site mail retry ID          send a failed message again (the running server picks it up within seconds)
   site orders resend ID       queue the access e-mail of a paid order again (same licence key)
   site owner invite           print a one-time link (valid 15 minutes) that registers a passkey for the owner's console
-  site orders refund ID       refund an order paid with the built-in test checkout: licence disabled, notices sent
-                              (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)`;
+  site orders refund ID       refund a paid order in full (Stripe's Refund API for a Stripe order, the site's own for
+                              a test-checkout order): licence disabled, buyer's and owner's notices sent`;
 
 /**
  * How long a command waits for a write lock held by another program (an open sqlite3 session, the
@@ -96,7 +96,7 @@ export async function runCommand(
     }
     if (command === "mail") return await retry(write, id, out, err);
     if (action === "resend") return await resend(write, config, id, out, err);
-    return await refund(write, config, id, out, err);
+    return await refund(db, write, config, id, out, err);
   } catch (error) {
     if (!isBusyError(error)) throw error;
     err(`${busyMessage}, still after ${Math.round(busyWaitMs / 1000)} s. Nothing was changed; try again once it is finished.`);
@@ -220,31 +220,38 @@ async function resend(write: Write, config: Config, id: number, out: (line: stri
   return 0;
 }
 
-async function refund(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
-  // Read and changed in one transaction: the order cannot change in between.
-  const result = await write((tx): "refunded" | "not-found" | "not-paid" | "stripe" => {
-    const order = tx.select().from(orders).where(eq(orders.id, id)).get();
-    if (order === undefined) return "not-found";
-    if (order.status !== "paid") return "not-paid";
-    if (order.provider !== "test") return "stripe";
-    const paymentIntentId = order.paymentIntentId ?? testPaymentIdOf(order.checkoutId);
-    if (order.paymentIntentId === null) tx.update(orders).set({ paymentIntentId }).where(eq(orders.id, id)).run();
-    // The same path as Stripe's charge.refunded, with one event id per order: running it twice is a no-op.
-    applyInTransaction(
-      tx,
-      { eventId: `evt_refund_${paymentIntentId}`, provider: "test", type: "charge.refunded", paymentIntentId, fullyRefunded: true },
-      new Date(),
-      deliverySettings(config),
+async function refund(
+  db: Db,
+  write: Write,
+  config: Config,
+  id: number,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  const now = () => new Date();
+  let result: RefundResult;
+  try {
+    result = await refundOrder(
+      { db, write, now, delivery: deliverySettings(config), provider: () => checkoutProviderFor({ config, db, write, now }) },
+      id,
+      (tx) => recordActivity(tx, { action: "refund", detail: `order ${id}`, sessionId: null }, now()),
     );
-    return "refunded";
-  });
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    err(`Stripe did not refund order ${id} (${error.detail ?? error.message}). Nothing was changed; try again.`);
+    return 1;
+  }
   if (result === "not-found") return noSuchOrder(id, err);
   if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);
     return 1;
   }
-  if (result === "stripe") {
-    err(`Order ${id} was paid with Stripe: refund it in Stripe's dashboard; the webhook then disables the licence and sends the notices.`);
+  if (result === "already-refunded") {
+    err(`Order ${id} is already refunded.`);
+    return 1;
+  }
+  if (result === "no-stripe") {
+    err(`Order ${id} was paid with Stripe, and Stripe is not configured here (STRIPE_SECRET_KEY): refund it in Stripe's dashboard.`);
     return 1;
   }
   out(`Order ${id} refunded: licence disabled, refund notice queued.\n`);

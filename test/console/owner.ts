@@ -1,4 +1,5 @@
 import { issueRecoveryCodes } from "../../server/owner/console/recovery-codes";
+import { findSession, markVerified } from "../../server/owner/console/sessions";
 import type { TestSite } from "../support/app";
 
 /** The cookie a response sets, as a browser would send it back ("name=value"). */
@@ -25,4 +26,12 @@ export async function ownerCookie(site: TestSite): Promise<string> {
   const response = await signInWithCode(site, code ?? "");
   if (response.status !== 303) throw new Error(`sign-in failed: ${response.status}`);
   return cookieOf(response);
+}
+
+/** The passkey check a refund needs, as the console's confirm ceremony records it (the browser journey does it for real). */
+export async function confirmWithPasskey(site: TestSite, cookie: string): Promise<void> {
+  const token = cookie.split("=")[1] ?? "";
+  const session = findSession(site.db, token, new Date());
+  if (session === null) throw new Error("no live session for this cookie");
+  await site.write((tx) => markVerified(tx, session.id, new Date()));
 }

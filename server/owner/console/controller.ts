@@ -5,6 +5,7 @@ import { authRoutes } from "./auth-routes";
 import { etagOf } from "./bundle";
 import { consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
+import { orderRoutes } from "./order-routes";
 import { securityRoutes } from "./security-routes";
 import { messagePage } from "./views/auth-pages";
 
@@ -39,6 +40,7 @@ export function consoleController(deps: AppDeps) {
       })
       .use(authRoutes(deps, kit))
       .use(securityRoutes(deps, kit))
+      .use(orderRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
       .get("/admin", notFound)
