@@ -59,6 +59,8 @@ export const orders = sqliteTable(
     index("orders_status_paid_at_idx").on(t.status, t.paidAt),
     // The console's search by address (any case, by its beginning).
     index("orders_email_idx").on(sql`lower(${t.customerEmail})`),
+    // The console's refunded revenue per period.
+    index("orders_status_refunded_at_idx").on(t.status, t.refundedAt),
   ],
 );
 

@@ -6,6 +6,8 @@ import { etagOf } from "./bundle";
 import { consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
 import { orderRoutes } from "./order-routes";
+import { overview } from "./overview";
+import { overviewPage } from "./views/overview";
 import { securityRoutes } from "./security-routes";
 import { messagePage } from "./views/auth-pages";
 
@@ -43,7 +45,13 @@ export function consoleController(deps: AppDeps) {
       .use(orderRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
-      .get("/admin", notFound)
+      .get(
+        "/admin",
+        kit.signedIn(async (request) => {
+          const now = deps.now();
+          return html(overviewPage(await kit.page(request), overview(deps.db, deps.config, now), now), kit.https(request));
+        }),
+      )
       .get("/admin/*", notFound)
       .post("/admin/*", notFound, { parse: "none" })
   );

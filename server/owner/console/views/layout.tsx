@@ -32,6 +32,8 @@ export function renderPage(ctx: PageContext, title: string, section: ConsoleSect
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
+        {/* No icon of its own: without this the browser asks for /favicon.ico. */}
+        <link rel="icon" href="data:," />
         <title>{`${title} — ${t("admin.title")}`}</title>
         <link rel="stylesheet" href={ctx.style} />
         <script type="module" src={ctx.script} />

@@ -195,9 +195,8 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
       <section aria-labelledby="order-timeline">
         <h2 id="order-timeline">{t("admin.order.timeline")}</h2>
         <ol className="timeline">
-          {detail.timeline.map((e, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the timeline is rendered once, never reordered
-            <li key={i}>
+          {detail.timeline.map((e) => (
+            <li key={`${e.kind}-${e.at.getTime()}-${"name" in e ? e.name : ""}-${"mailKind" in e ? e.mailKind : ""}`}>
               <time dateTime={e.at.toISOString()}>{formatWhen(locale, e.at)}</time> — <TimelineText ctx={ctx} event={e} />
             </li>
           ))}

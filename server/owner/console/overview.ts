@@ -1,0 +1,137 @@
+import { and, count, eq, gte, inArray, sql, sum } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { emailLeads, mailOutbox, orders } from "../../../db/schema";
+import { PLACEHOLDER_CLAIMED_USERS, PLACEHOLDER_TESTIMONIALS, type Config } from "../../platform/config";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The seller is in France: "today" and the chart's days are Paris days. */
+const TIME_ZONE = "Europe/Paris";
+
+export const PERIODS = ["today", "week", "month", "all"] as const;
+export type Period = (typeof PERIODS)[number];
+
+export type Figures = { gross: number; refunded: number; net: number; paidOrders: number; refundedOrders: number };
+export type ChecklistItem = { id: "seller" | "placeholders" | "payments" | "smtp" | "ownerEmail" | "backups" | "https"; ok: boolean };
+
+export type Overview = {
+  currency: string;
+  figures: Record<Period, Figures>;
+  /** The last 30 Paris days, oldest first: [day start (s since the epoch), net revenue in minor units]. */
+  chart: [number, number][];
+  leads: { total: number; month: number };
+  mail: { failed: number; retrying: number };
+  checklist: ChecklistItem[];
+};
+
+/** Minutes Paris is ahead of UTC at an instant (60 or 120). */
+function parisOffsetMinutes(at: Date): number {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone: TIME_ZONE, timeZoneName: "longOffset" }).formatToParts(at);
+  const name = parts.find((p) => p.type === "timeZoneName")?.value ?? "GMT+01:00";
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  if (match === null) return 60;
+  return (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
+}
+
+/** The instant the Paris day of `at` began. */
+export function parisDayStart(at: Date): Date {
+  const offsetMs = parisOffsetMinutes(at) * 60 * 1000;
+  const local = at.getTime() + offsetMs;
+  return new Date(local - (local % DAY_MS) - offsetMs);
+}
+
+/**
+ * Revenue and orders since an instant: gross is what was paid in the period (orders refunded later
+ * included), refunded what went back in the period, net the difference. Each sum is one indexed
+ * range scan (status, paid_at) / (status, refunded_at).
+ */
+function figuresSince(db: Db, since: Date | null): Figures {
+  const paid = db
+    .select({ n: count(), amount: sum(orders.amount) })
+    .from(orders)
+    .where(and(inArray(orders.status, ["paid", "refunded"]), since === null ? undefined : gte(orders.paidAt, since)))
+    .get();
+  const refunded = db
+    .select({ n: count(), amount: sum(orders.amount) })
+    .from(orders)
+    .where(and(eq(orders.status, "refunded"), since === null ? undefined : gte(orders.refundedAt, since)))
+    .get();
+  const gross = Number(paid?.amount ?? 0);
+  const back = Number(refunded?.amount ?? 0);
+  return { gross, refunded: back, net: gross - back, paidOrders: paid?.n ?? 0, refundedOrders: refunded?.n ?? 0 };
+}
+
+function chart(db: Db, now: Date): [number, number][] {
+  const first = parisDayStart(new Date(now.getTime() - 29 * DAY_MS));
+  // Days counted with the offset of today: a day that crossed a clock change is off by an hour at its edges.
+  const offsetMs = parisOffsetMinutes(now) * 60 * 1000;
+  const day = (column: typeof orders.paidAt | typeof orders.refundedAt) => sql<number>`(${column} + ${offsetMs}) / ${DAY_MS}`;
+  const paid = db
+    .select({ day: day(orders.paidAt), amount: sum(orders.amount) })
+    .from(orders)
+    .where(and(inArray(orders.status, ["paid", "refunded"]), gte(orders.paidAt, first)))
+    .groupBy(day(orders.paidAt))
+    .all();
+  const refunded = db
+    .select({ day: day(orders.refundedAt), amount: sum(orders.amount) })
+    .from(orders)
+    .where(and(eq(orders.status, "refunded"), gte(orders.refundedAt, first)))
+    .groupBy(day(orders.refundedAt))
+    .all();
+  const byDay = new Map<number, number>();
+  for (const r of paid) byDay.set(Number(r.day), (byDay.get(Number(r.day)) ?? 0) + Number(r.amount ?? 0));
+  for (const r of refunded) byDay.set(Number(r.day), (byDay.get(Number(r.day)) ?? 0) - Number(r.amount ?? 0));
+  const days: [number, number][] = [];
+  const firstDay = Math.floor((first.getTime() + offsetMs) / DAY_MS);
+  for (let i = 0; i < 30; i++) days.push([((firstDay + i) * DAY_MS - offsetMs) / 1000, byDay.get(firstDay + i) ?? 0]);
+  return days;
+}
+
+/** What stands between this installation and selling for real, read from its configuration. */
+export function readyToSell(config: Config): ChecklistItem[] {
+  const legal = config.legal;
+  const placeholders =
+    config.site.claimedUsers === PLACEHOLDER_CLAIMED_USERS ||
+    config.site.testimonials.some((t) => PLACEHOLDER_TESTIMONIALS.some((p) => p.name === t.name && p.city === t.city));
+  return [
+    {
+      id: "seller",
+      ok: legal.sellerName !== null && legal.sellerAddress !== null && legal.hostingProvider !== null && legal.mediatorName !== null,
+    },
+    { id: "placeholders", ok: !placeholders },
+    { id: "payments", ok: config.stripe !== undefined },
+    { id: "smtp", ok: config.mail.smtpUrl !== undefined },
+    { id: "ownerEmail", ok: config.mail.ownerEmail !== undefined },
+    // This version has no replication setting: backups are the owner's to arrange (README, "Your data").
+    { id: "backups", ok: false },
+    { id: "https", ok: config.publicBaseUrl.startsWith("https://") },
+  ];
+}
+
+export function overview(db: Db, config: Config, now: Date): Overview {
+  const today = parisDayStart(now);
+  const month = new Date(now.getTime() - 30 * DAY_MS);
+  return {
+    currency: config.site.currency,
+    figures: {
+      today: figuresSince(db, today),
+      week: figuresSince(db, new Date(now.getTime() - 7 * DAY_MS)),
+      month: figuresSince(db, month),
+      all: figuresSince(db, null),
+    },
+    chart: chart(db, now),
+    leads: {
+      total: db.select({ n: count() }).from(emailLeads).get()?.n ?? 0,
+      month: db.select({ n: count() }).from(emailLeads).where(gte(emailLeads.createdAt, month)).get()?.n ?? 0,
+    },
+    mail: {
+      failed: db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.status, "failed")).get()?.n ?? 0,
+      retrying:
+        db
+          .select({ n: count() })
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
+          .get()?.n ?? 0,
+    },
+    checklist: readyToSell(config),
+  };
+}
