@@ -7,6 +7,7 @@ import { consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
+import { peopleRoutes } from "./people-routes";
 import { overviewPage } from "./views/overview";
 import { securityRoutes } from "./security-routes";
 import { messagePage } from "./views/auth-pages";
@@ -43,6 +44,7 @@ export function consoleController(deps: AppDeps) {
       .use(authRoutes(deps, kit))
       .use(securityRoutes(deps, kit))
       .use(orderRoutes(deps, kit))
+      .use(peopleRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
       .get(

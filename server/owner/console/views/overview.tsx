@@ -53,7 +53,6 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
           type="application/json"
           id="revenue-data"
           // Numbers only: nothing in it can close the script element.
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: a JSON array of numbers, made on the server
           dangerouslySetInnerHTML={{ __html: JSON.stringify(data.chart) }}
         />
         <details>
