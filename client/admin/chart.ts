@@ -1,5 +1,4 @@
 import uPlot from "uplot";
-import "uplot/dist/uPlot.min.css";
 
 /**
  * The overview's 30-day chart: net revenue per day. Its figures are in the page as JSON (and as a

@@ -54,4 +54,5 @@ CREATE TABLE `owner_sessions` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `owner_sessions_token_unique` ON `owner_sessions` (`token_hash`);--> statement-breakpoint
 CREATE INDEX `orders_email_idx` ON `orders` (lower("customer_email"));--> statement-breakpoint
-CREATE INDEX `orders_status_refunded_at_idx` ON `orders` (`status`,`refunded_at`);
+CREATE INDEX `orders_revenue_idx` ON `orders` (`status`,`paid_at`,`amount`);--> statement-breakpoint
+CREATE INDEX `orders_refunds_idx` ON `orders` (`status`,`refunded_at`,`amount`);

@@ -12,5 +12,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0002_fulfilment_mail", when: 1795334783791, sql: m2 },
   { tag: "0003_licence_activations", when: 1795335268120, sql: m3 },
   { tag: "0004_legal_consent_and_settings", when: 1795339036360, sql: m4 },
-  { tag: "0005_owner_console", when: 1795484921750, sql: m5 },
+  { tag: "0005_owner_console", when: 1795486954681, sql: m5 },
 ];

@@ -3,7 +3,8 @@ import { runCommand } from "../../server/owner/cli";
 import { consumeInvite, createInvite } from "../../server/owner/console/invites";
 import { SIGN_IN_RATE_LIMIT } from "../../server/owner/console/auth-routes";
 import { createTestSite, type TestSite } from "../support/app";
-import { cookieOf, recoveryCodes, signInWithCode } from "./owner";
+import { listPasskeys, storePasskey } from "../../server/owner/console/passkeys";
+import { cookieOf, ownerCookie, recoveryCodes, signInWithCode } from "./owner";
 
 const MINUTE = 60 * 1000;
 
@@ -199,6 +200,24 @@ test("failed sign-ins are limited per client: past the limit even a good code is
       body: "{}",
     });
     expect(passkey.status).toBe(429);
+  } finally {
+    await site.close();
+  }
+});
+
+test("a passkey can be removed while another remains; the last one stays", async () => {
+  const site = await createTestSite();
+  try {
+    const cookie = await ownerCookie(site);
+    const stored = (id: string, name: string) =>
+      site.write((tx) => storePasskey(tx, { credentialId: id, publicKey: "pk", counter: 0, transports: "[]" }, name, new Date()));
+    const phone = await stored("cred-phone", "Phone");
+    const laptop = await stored("cred-laptop", "Laptop");
+    const page = await (await site.request("/admin/security", { headers: { cookie, "accept-language": "en" } })).text();
+    expect(page).toContain("Remove the passkey Laptop");
+    expect((await site.request(`/admin/passkeys/${laptop}/remove`, { method: "POST", headers: { cookie } })).status).toBe(303);
+    expect((await site.request(`/admin/passkeys/${phone}/remove`, { method: "POST", headers: { cookie } })).status).toBe(409);
+    expect(listPasskeys(site.db).map((p) => p.name)).toEqual(["Phone"]);
   } finally {
     await site.close();
   }

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
+import { pickEncoding } from "../../platform/http/accept-encoding";
 import { requestContext } from "../../platform/http/context";
 import { authRoutes } from "./auth-routes";
 import { etagOf } from "./bundle";
@@ -31,9 +32,13 @@ export function consoleController(deps: AppDeps) {
         const file = (await kit.assets()).get(`/admin/assets/${params.name}`);
         const https = kit.https(request);
         if (file === undefined) return new Response("Not found", { status: 404, headers: consoleHeaders(https) });
-        return new Response(file.body, {
+        const encoding = pickEncoding(request.headers.get("accept-encoding"));
+        const body = encoding === null ? file.body : (file[encoding] ?? file.body);
+        return new Response(body, {
           headers: {
             ...consoleHeaders(https),
+            ...(encoding !== null && body !== file.body ? { "content-encoding": encoding } : {}),
+            vary: "accept-encoding",
             "content-type": file.type,
             etag: etagOf(file.body),
             // The name carries the content's hash: a new build is a new name.

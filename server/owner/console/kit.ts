@@ -7,6 +7,7 @@ import { buildConsoleBundle, type ConsoleBundle } from "./bundle";
 import { html, isHttps, json, ownerLocale, readSessionToken, redirect } from "./http";
 import { findSession, touchSession, type OwnerSession } from "./sessions";
 import { messagePage } from "./views/auth-pages";
+import { formatsFor } from "./views/format";
 import type { PageContext } from "./views/layout";
 import type * as v from "valibot";
 
@@ -28,7 +29,13 @@ export function consoleKit(deps: AppDeps) {
   const page = async (request: Request): Promise<PageContext> => {
     const locale = ownerLocale(request);
     const { script, style } = await assets();
-    return { t: createTranslator(locale, COMPILED[locale], { siteName: config.site.name }), locale, script, style };
+    return {
+      t: createTranslator(locale, COMPILED[locale], { siteName: config.site.name }),
+      locale,
+      fmt: formatsFor(locale),
+      script,
+      style,
+    };
   };
 
   /** The live session the request's cookie names, kept alive; null without one. */

@@ -1,10 +1,9 @@
 import type { listActivity } from "../activity";
-import { formatWhen } from "./format";
 import { renderPage, type PageContext } from "./layout";
 
 /** Everything the owner did, newest first, with the session it was done from. */
 export function activityPage(ctx: PageContext, entries: ReturnType<typeof listActivity>, labels: Map<number, string>): string {
-  const { t, locale } = ctx;
+  const { t } = ctx;
   return renderPage(
     ctx,
     t("admin.activity.title"),
@@ -25,7 +24,7 @@ export function activityPage(ctx: PageContext, entries: ReturnType<typeof listAc
           <tbody>
             {entries.map((e) => (
               <tr key={e.id}>
-                <td>{formatWhen(locale, e.at)}</td>
+                <td>{ctx.fmt.when(e.at)}</td>
                 <td>{t(`admin.action.${e.action}`)}</td>
                 <td>{e.detail}</td>
                 <td>{e.sessionId === null ? t("admin.activity.cli") : `#${e.sessionId} ${labels.get(e.sessionId) ?? ""}`}</td>

@@ -1,11 +1,29 @@
 import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
 
-/** Date and time in the owner's language, in the server's time zone as the owner reads it. */
-export const formatWhen = (locale: Locale, at: Date) =>
-  new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { dateStyle: "medium", timeStyle: "short" }).format(at);
+export type Formats = {
+  /** Date and time in the owner's language. */
+  when: (at: Date) => string;
+  /** Minor units (cents) to money in the owner's language: 29,99 € in French, €29.99 in English. */
+  money: (minor: number, currency: string) => string;
+  number: (n: number) => string;
+};
 
-/** Minor units (cents) to money in the owner's language: 29,99 € in French, €29.99 in English. */
-export const formatMoney = (locale: Locale, minor: number, currency: string) =>
-  new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47, { style: "currency", currency }).format(minor / 100);
-
-export const formatNumber = (locale: Locale, n: number) => new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47).format(n);
+/** The owner's formats, made once per page: an Intl formatter costs far more to make than to use. */
+export function formatsFor(locale: Locale): Formats {
+  const tag = LOCALE_TAGS[locale].bcp47;
+  const when = new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short" });
+  const number = new Intl.NumberFormat(tag);
+  const money = new Map<string, Intl.NumberFormat>();
+  return {
+    when: (at) => when.format(at),
+    money: (minor, currency) => {
+      let format = money.get(currency);
+      if (format === undefined) {
+        format = new Intl.NumberFormat(tag, { style: "currency", currency });
+        money.set(currency, format);
+      }
+      return format.format(minor / 100);
+    },
+    number: (n) => number.format(n),
+  };
+}

@@ -2,12 +2,14 @@ import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import type { Translate } from "../../../../shared/i18n";
 import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
+import type { Formats } from "./format";
 
 export type ConsoleSection = "overview" | "orders" | "leads" | "support" | "mail" | "activity" | "security";
 
 export type PageContext = {
   t: Translate;
   locale: Locale;
+  fmt: Formats;
   /** The console bundle's script and stylesheet URLs. */
   script: string;
   style: string;

@@ -1,10 +1,9 @@
 import type { OrderDetail, OrderRow, TimelineEvent } from "../orders";
-import { formatMoney, formatWhen } from "./format";
 import { PasskeyButton, renderPage, type PageContext } from "./layout";
 
 /** Orders newest first, with the search box (e-mail, licence key, order number). */
 export function ordersPage(ctx: PageContext, query: string, rows: OrderRow[], nextBefore: number | null): string {
-  const { t, locale } = ctx;
+  const { t } = ctx;
   return renderPage(
     ctx,
     t("admin.orders.title"),
@@ -38,9 +37,9 @@ export function ordersPage(ctx: PageContext, query: string, rows: OrderRow[], ne
                   <td>
                     <a href={`/admin/orders/${o.id}`}>#{o.id}</a>
                   </td>
-                  <td>{formatWhen(locale, o.paidAt ?? o.createdAt)}</td>
+                  <td>{ctx.fmt.when(o.paidAt ?? o.createdAt)}</td>
                   <td>{o.email ?? "—"}</td>
-                  <td>{formatMoney(locale, o.amount, o.currency)}</td>
+                  <td>{ctx.fmt.money(o.amount, o.currency)}</td>
                   <td>
                     {t(`admin.status.${o.status}`)}
                     {o.provider === "test" && <> · {t("admin.orders.testMode")}</>}
@@ -72,9 +71,9 @@ export type OrderPageState = {
 
 /** One order: its facts, the actions that apply to it, and its timeline. */
 export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPageState): string {
-  const { t, locale } = ctx;
+  const { t } = ctx;
   const { order, license, devices } = detail;
-  const money = formatMoney(locale, order.amount, order.currency);
+  const money = ctx.fmt.money(order.amount, order.currency);
   const active = devices.filter((d) => d.deactivatedAt === null);
   return renderPage(
     ctx,
@@ -175,7 +174,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
           <ul>
             {devices.map((d) => (
               <li key={d.id}>
-                {d.instanceName} — {t("admin.order.deviceSince", { date: formatWhen(locale, d.createdAt) })}
+                {d.instanceName} — {t("admin.order.deviceSince", { date: ctx.fmt.when(d.createdAt) })}
                 {d.deactivatedAt === null ? (
                   <form method="post" action={`/admin/orders/${order.id}/devices/${d.id}/free`} className="inline">
                     {" "}
@@ -184,7 +183,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
                     </button>
                   </form>
                 ) : (
-                  <> · {t("admin.order.freedOn", { date: formatWhen(locale, d.deactivatedAt) })}</>
+                  <> · {t("admin.order.freedOn", { date: ctx.fmt.when(d.deactivatedAt) })}</>
                 )}
               </li>
             ))}
@@ -197,7 +196,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
         <ol className="timeline">
           {detail.timeline.map((e) => (
             <li key={`${e.kind}-${e.at.getTime()}-${"name" in e ? e.name : ""}-${"mailKind" in e ? e.mailKind : ""}`}>
-              <time dateTime={e.at.toISOString()}>{formatWhen(locale, e.at)}</time> — <TimelineText ctx={ctx} event={e} />
+              <time dateTime={e.at.toISOString()}>{ctx.fmt.when(e.at)}</time> — <TimelineText ctx={ctx} event={e} />
             </li>
           ))}
         </ol>

@@ -1,11 +1,10 @@
 import type { Overview, Period } from "../overview";
-import { formatMoney, formatNumber, formatWhen } from "./format";
 import { renderPage, type PageContext } from "./layout";
 
 /** The figures first (revenue, orders, refund rate), then the chart, leads, e-mail, and the checklist. */
 export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): string {
   const { t, locale } = ctx;
-  const money = (minor: number) => formatMoney(locale, minor, data.currency);
+  const money = (minor: number) => ctx.fmt.money(minor, data.currency);
   const periods: Period[] = ["today", "week", "month", "all"];
   const rate = (p: Period) => {
     const f = data.figures[p];
@@ -18,7 +17,7 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
     t("admin.overview.title"),
     "overview",
     <>
-      <p className="note">{t("admin.overview.asOf", { date: formatWhen(locale, nowLabel) })}</p>
+      <p className="note">{t("admin.overview.asOf", { date: ctx.fmt.when(nowLabel) })}</p>
       {periods.map((p) => (
         <section key={p} aria-labelledby={`period-${p}`}>
           <h2 id={`period-${p}`}>{t(`admin.period.${p}`)}</h2>
@@ -36,7 +35,7 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
               <span className="label">{t("admin.overview.refunded")}</span>
             </div>
             <a className="figure" href="/admin/orders">
-              <span className="value">{formatNumber(locale, data.figures[p].paidOrders)}</span>
+              <span className="value">{ctx.fmt.number(data.figures[p].paidOrders)}</span>
               <span className="label">{t("admin.overview.paidOrders")}</span>
             </a>
             <div className="figure">
@@ -83,11 +82,11 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
         <h2 id="more-heading">{t("admin.overview.more")}</h2>
         <div className="grid">
           <a className="figure" href="/admin/leads">
-            <span className="value">{formatNumber(locale, data.leads.total)}</span>
+            <span className="value">{ctx.fmt.number(data.leads.total)}</span>
             <span className="label">{t("admin.overview.leads", { month: data.leads.month })}</span>
           </a>
           <a className="figure" href="/admin/mail">
-            <span className="value">{formatNumber(locale, data.mail.failed)}</span>
+            <span className="value">{ctx.fmt.number(data.mail.failed)}</span>
             <span className="label">{t("admin.overview.mailFailed", { retrying: data.mail.retrying })}</span>
           </a>
         </div>

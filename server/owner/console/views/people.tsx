@@ -1,6 +1,5 @@
 import type { Conversation, HandOver, LeadRow } from "../people";
 import type { OutboxRow } from "../../../shop/mail/outbox";
-import { formatWhen } from "./format";
 import { PasskeyButton, renderPage, type PageContext } from "./layout";
 
 /** A passkey check before a CSV export or an erasure, or the form itself when the check is fresh. */
@@ -15,7 +14,7 @@ function FreshGate({ ctx, fresh, children }: { ctx: PageContext; fresh: boolean;
 }
 
 export function leadsPage(ctx: PageContext, leads: LeadRow[], fresh: boolean, erased: string | null): string {
-  const { t, locale } = ctx;
+  const { t } = ctx;
   return renderPage(
     ctx,
     t("admin.leads.title"),
@@ -76,9 +75,9 @@ export function leadsPage(ctx: PageContext, leads: LeadRow[], fresh: boolean, er
                   <td>{l.email}</td>
                   <td>{l.locale}</td>
                   <td>{t(`admin.leads.source.${l.source}`)}</td>
-                  <td>{formatWhen(locale, l.createdAt)}</td>
+                  <td>{ctx.fmt.when(l.createdAt)}</td>
                   <td>{l.demo === null ? "—" : t(`admin.mailStatus.${l.demo}`)}</td>
-                  <td>{l.unsubscribedAt === null ? t("admin.leads.no") : formatWhen(locale, l.unsubscribedAt)}</td>
+                  <td>{l.unsubscribedAt === null ? t("admin.leads.no") : ctx.fmt.when(l.unsubscribedAt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -90,7 +89,7 @@ export function leadsPage(ctx: PageContext, leads: LeadRow[], fresh: boolean, er
 }
 
 export function supportPage(ctx: PageContext, handOvers: HandOver[], conversations: Conversation[]): string {
-  const { t, locale } = ctx;
+  const { t } = ctx;
   return renderPage(
     ctx,
     t("admin.support.title"),
@@ -105,7 +104,7 @@ export function supportPage(ctx: PageContext, handOvers: HandOver[], conversatio
           <ul>
             {handOvers.map((h) => (
               <li key={`${h.conversationId}-${h.at.getTime()}`}>
-                <q lang={h.locale}>{h.question}</q> — {formatWhen(locale, h.at)}
+                <q lang={h.locale}>{h.question}</q> — {ctx.fmt.when(h.at)}
               </li>
             ))}
           </ul>
@@ -119,7 +118,7 @@ export function supportPage(ctx: PageContext, handOvers: HandOver[], conversatio
           conversations.map((c) => (
             <details key={c.id} className="card">
               <summary>
-                {formatWhen(locale, c.startedAt)} — {c.messages.find((m) => m.role === "user")?.content.slice(0, 80) ?? ""}
+                {ctx.fmt.when(c.startedAt)} — {c.messages.find((m) => m.role === "user")?.content.slice(0, 80) ?? ""}
               </summary>
               <ol lang={c.locale}>
                 {c.messages.map((m) => (
@@ -137,7 +136,7 @@ export function supportPage(ctx: PageContext, handOvers: HandOver[], conversatio
 }
 
 export function mailPage(ctx: PageContext, rows: OutboxRow[], retried: boolean): string {
-  const { t, locale } = ctx;
+  const { t } = ctx;
   return renderPage(
     ctx,
     t("admin.mail.title"),
@@ -173,7 +172,7 @@ export function mailPage(ctx: PageContext, rows: OutboxRow[], retried: boolean):
                   <td>{m.recipient}</td>
                   <td>
                     {m.attempts}
-                    {m.status === "pending" && <> · {t("admin.mail.next", { date: formatWhen(locale, m.nextAttemptAt) })}</>}
+                    {m.status === "pending" && <> · {t("admin.mail.next", { date: ctx.fmt.when(m.nextAttemptAt) })}</>}
                   </td>
                   <td>{m.lastError ?? "—"}</td>
                   <td>

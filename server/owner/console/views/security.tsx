@@ -1,6 +1,5 @@
 import type { OwnerSession } from "../sessions";
 import type { Passkey } from "../passkeys";
-import { formatWhen } from "./format";
 import { PasskeyButton, renderPage, type PageContext } from "./layout";
 import { RecoveryCodesPanel } from "./auth-pages";
 
@@ -15,7 +14,7 @@ export type SecurityData = {
 
 /** Sessions (end any), passkeys (add, remove) and what is left of the recovery codes. */
 export function securityPage(ctx: PageContext, data: SecurityData): string {
-  const { t, locale } = ctx;
+  const { t } = ctx;
   return renderPage(
     ctx,
     t("admin.security.title"),
@@ -45,8 +44,8 @@ export function securityPage(ctx: PageContext, data: SecurityData): string {
                 <td>
                   {s.label} {s.id === data.current && <span className="badge">{t("admin.security.thisSession")}</span>}
                 </td>
-                <td>{formatWhen(locale, s.createdAt)}</td>
-                <td>{formatWhen(locale, s.lastSeenAt)}</td>
+                <td>{ctx.fmt.when(s.createdAt)}</td>
+                <td>{ctx.fmt.when(s.lastSeenAt)}</td>
                 <td>
                   <form method="post" action={`/admin/sessions/${s.id}/end`}>
                     <button type="submit" className="secondary" aria-label={t("admin.security.endLabel", { browser: s.label })}>
@@ -63,8 +62,8 @@ export function securityPage(ctx: PageContext, data: SecurityData): string {
       <ul>
         {data.passkeys.map((p) => (
           <li key={p.id}>
-            <strong>{p.name}</strong> — {t("admin.security.addedOn", { date: formatWhen(locale, p.createdAt) })}
-            {p.lastUsedAt !== null && <> · {t("admin.security.lastUsed", { date: formatWhen(locale, p.lastUsedAt) })}</>}
+            <strong>{p.name}</strong> — {t("admin.security.addedOn", { date: ctx.fmt.when(p.createdAt) })}
+            {p.lastUsedAt !== null && <> · {t("admin.security.lastUsed", { date: ctx.fmt.when(p.lastUsedAt) })}</>}
             {data.passkeys.length > 1 && (
               <form method="post" action={`/admin/passkeys/${p.id}/remove`} className="inline">
                 {" "}
