@@ -11,7 +11,7 @@ export function activityPage(ctx: PageContext, entries: ReturnType<typeof listAc
     entries.length === 0 ? (
       <p>{t("admin.activity.none")}</p>
     ) : (
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.tableRegion")}>
         <table>
           <thead>
             <tr>

@@ -20,7 +20,7 @@ export function ordersPage(ctx: PageContext, query: string, rows: OrderRow[], ne
       {rows.length === 0 ? (
         <p role="status">{query === "" ? t("admin.orders.none") : t("admin.orders.noMatch", { query })}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.tableRegion")}>
           <table>
             <thead>
               <tr>

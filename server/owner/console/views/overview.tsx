@@ -56,7 +56,7 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
         />
         <details>
           <summary>{t("admin.overview.chartTable")}</summary>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.tableRegion")}>
             <table>
               <thead>
                 <tr>

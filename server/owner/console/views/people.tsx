@@ -57,7 +57,7 @@ export function leadsPage(ctx: PageContext, leads: LeadRow[], fresh: boolean, er
       {leads.length === 0 ? (
         <p>{t("admin.leads.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.tableRegion")}>
           <table>
             <thead>
               <tr>
@@ -150,7 +150,7 @@ export function mailPage(ctx: PageContext, rows: OutboxRow[], retried: boolean):
       {rows.length === 0 ? (
         <p>{t("admin.mail.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.tableRegion")}>
           <table>
             <thead>
               <tr>

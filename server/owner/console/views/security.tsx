@@ -26,7 +26,7 @@ export function securityPage(ctx: PageContext, data: SecurityData): string {
         </p>
       )}
       <h2>{t("admin.security.sessions")}</h2>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.tableRegion")}>
         <table>
           <thead>
             <tr>
