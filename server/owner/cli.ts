@@ -6,7 +6,7 @@ import { deliverySettings, queueAccessMailAgain } from "../shop/checkout/deliver
 import { ProviderError } from "../shop/checkout/provider";
 import { checkoutProviderFor } from "../shop/checkout/providers";
 import { refundOrder, type RefundResult } from "../shop/checkout/refund";
-import { recordActivity } from "./console/activity";
+import { recordActivity, writeLogged } from "./console/activity";
 import type { Config } from "../platform/config";
 import { exportCsv, isExportName } from "./export-csv";
 import { createInvite, inviteUrl } from "./console/invites";
@@ -14,6 +14,7 @@ import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licen
 import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { normalizeLicenseKey } from "../../shared/license-key";
+import { maskText } from "../platform/log-mask";
 
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
@@ -141,7 +142,13 @@ async function licenseCommand(
     return 2;
   }
   if (action === "reset") {
-    const freed = await resetActivations(write, key, new Date());
+    const freed = await resetActivations(
+      writeLogged(write, null, new Date(), (n) =>
+        typeof n === "number" && n > 0 ? { action: "devices-reset", detail: `licence ${key}` } : null,
+      ),
+      key,
+      new Date(),
+    );
     if (freed === null) {
       err(`No licence for ${key}.`);
       return 1;
@@ -149,7 +156,10 @@ async function licenseCommand(
     out(`${key}: ${freed} device(s) freed.\n`);
     return 0;
   }
-  const changed = await setLicenseEnabled(write, key, action === "enable", new Date());
+  const logged = writeLogged(write, null, new Date(), (o) =>
+    o === "done" ? { action: action === "enable" ? "license-enabled" : "license-disabled", detail: `licence ${key}` } : null,
+  );
+  const changed = await setLicenseEnabled(logged, key, action === "enable", new Date());
   if (changed === "unknown") {
     err(`No licence for ${key}.`);
     return 1;
@@ -177,6 +187,7 @@ async function erase(
     return 2;
   }
   const result = await eraseByEmail(write, email.output, config.mail.dir);
+  await write((tx) => recordActivity(tx, { action: "erasure", detail: maskText(email.output), sessionId: null }, new Date()));
   out(describeErasure(email.output, result));
   // The rows are gone either way; a file the command could not delete is the owner's to delete.
   for (const f of result.mailFiles.failed) err(`Could not delete ${f.path} (${f.reason}): delete it yourself, it holds the address.`);
@@ -201,12 +212,17 @@ async function retry(write: Write, id: number, out: (line: string) => void, err:
     err(`No message ${id} waiting or failed in the queue (a sent message is not sent twice; use 'orders resend' for a new copy).`);
     return 1;
   }
+  await write((tx) => recordActivity(tx, { action: "mail-retry", detail: `message ${id}`, sessionId: null }, new Date()));
   out(`Message ${id} queued again.\n`);
   return 0;
 }
 
 async function resend(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
-  const result = await write((tx) => queueAccessMailAgain(tx, id, deliverySettings(config), new Date()));
+  const result = await write((tx) => {
+    const outcome = queueAccessMailAgain(tx, id, deliverySettings(config), new Date());
+    if (outcome === "queued") recordActivity(tx, { action: "resend", detail: `order ${id}`, sessionId: null }, new Date());
+    return outcome;
+  });
   if (result === "not-found") return noSuchOrder(id, err);
   if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);

@@ -220,3 +220,40 @@ test("resend, disable and enable the licence, free one device and reset all, eac
     .map((a) => a.action);
   expect(actions).toEqual(["sign-in-recovery", "resend", "license-disabled", "license-enabled", "device-freed", "devices-reset"]);
 });
+
+test("the CLI's refund and resend use the same services and appear in the activity log as the command line", async () => {
+  const { s, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "jules@example.com" });
+  expect(
+    await runCommand(
+      ["orders", "resend", "1"],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(0);
+  expect(
+    await runCommand(
+      ["orders", "refund", "1"],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(0);
+  const cli = s.db
+    .select()
+    .from(ownerActivity)
+    .all()
+    .filter((a) => a.sessionId === null);
+  expect(cli.map((a) => [a.action, a.detail])).toEqual([
+    ["resend", "order 1"],
+    ["refund", "order 1"],
+  ]);
+  const activity = await (await get("/admin/activity")).text();
+  expect(activity).toContain("command line");
+  expect(
+    mailsOf(s, 1)
+      .map((m) => m.kind)
+      .sort(),
+  ).toEqual(["access", "access", "refund"]);
+});

@@ -1,7 +1,7 @@
 import { desc } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { ownerActivity, type OwnerAction } from "../../../db/schema";
-import type { DbWriter } from "../../../db/writer";
+import type { DbTransaction, DbWriter, Write } from "../../../db/writer";
 
 export type ActivityEntry = { action: OwnerAction; detail: string; sessionId: number | null };
 
@@ -14,4 +14,24 @@ export function recordActivity(tx: DbWriter, entry: ActivityEntry, now: Date): v
 
 export function listActivity(db: Db, limit = 200) {
   return db.select().from(ownerActivity).orderBy(desc(ownerActivity.id)).limit(limit).all();
+}
+
+/**
+ * A writer that also records the owner's action in the same transaction, when `entryFor` says the
+ * outcome was a change: the services are called as they are, and the log holds exactly what happened.
+ * `sessionId` null is the command line.
+ */
+export function writeLogged(
+  write: Write,
+  sessionId: number | null,
+  now: Date,
+  entryFor: (outcome: unknown) => { action: OwnerAction; detail: string } | null,
+): Write {
+  return (run, options) =>
+    write((tx: DbTransaction) => {
+      const outcome = run(tx);
+      const entry = entryFor(outcome);
+      if (entry !== null) recordActivity(tx, { ...entry, sessionId }, now);
+      return outcome;
+    }, options);
 }

@@ -1,8 +1,7 @@
 import { Elysia } from "elysia";
 import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
-import { licenseActivations, licenses, type OwnerAction } from "../../../db/schema";
-import type { DbTransaction, Write } from "../../../db/writer";
+import { licenseActivations, licenses } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { HttpError } from "../../platform/http/body";
 import { deliverySettings, queueAccessMailAgain } from "../../shop/checkout/delivery";
@@ -10,9 +9,9 @@ import { ProviderError } from "../../shop/checkout/provider";
 import { checkoutProviderFor } from "../../shop/checkout/providers";
 import { refundOrder } from "../../shop/checkout/refund";
 import { deactivateLicense, resetActivations, setLicenseEnabled } from "../../shop/licenses/service";
-import { recordActivity } from "./activity";
+import { recordActivity, writeLogged } from "./activity";
 import { html, redirect } from "./http";
-import type { ConsoleKit, Owner } from "./kit";
+import type { ConsoleKit } from "./kit";
 import { ORDERS_PER_PAGE, orderDetail, searchOrders } from "./orders";
 import { isFresh } from "./sessions";
 import { orderPage, ordersPage } from "./views/orders";
@@ -33,25 +32,6 @@ function idsOf(request: Request): number[] {
       if (!parsed.success) throw new HttpError(404, "Not found");
       return parsed.output;
     });
-}
-
-/**
- * A writer that also records the owner's action in the same transaction, when `entryFor` says the
- * outcome was a change: the services are called as they are, and the log holds exactly what happened.
- */
-function writeLogged(
-  write: Write,
-  owner: Owner,
-  now: Date,
-  entryFor: (outcome: unknown) => { action: OwnerAction; detail: string } | null,
-): Write {
-  return (run, options) =>
-    write((tx: DbTransaction) => {
-      const outcome = run(tx);
-      const entry = entryFor(outcome);
-      if (entry !== null) recordActivity(tx, { ...entry, sessionId: owner.session.id }, now);
-      return outcome;
-    }, options);
 }
 
 /** The orders list and search, an order's page, and its actions. */
@@ -148,7 +128,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const license = licenseOf(id);
         const now = deps.now();
         const action = enabled === "yes" ? "license-enabled" : "license-disabled";
-        const logged = writeLogged(write, owner, now, (o) => (o === "done" ? { action, detail: `order ${id}` } : null));
+        const logged = writeLogged(write, owner.session.id, now, (o) => (o === "done" ? { action, detail: `order ${id}` } : null));
         const result = await setLicenseEnabled(logged, license.key, enabled === "yes", now);
         if (result === "refunded") throw new HttpError(409, "This order was refunded: its licence stays disabled");
         if (result === "unknown") throw new HttpError(404, "This order has no licence");
@@ -162,7 +142,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const [id = 0] = idsOf(request);
         const license = licenseOf(id);
         const now = deps.now();
-        const logged = writeLogged(write, owner, now, (n) =>
+        const logged = writeLogged(write, owner.session.id, now, (n) =>
           typeof n === "number" && n > 0 ? { action: "devices-reset", detail: `order ${id}` } : null,
         );
         await resetActivations(logged, license.key, now);
@@ -182,7 +162,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
           .get();
         if (device === undefined) throw new HttpError(404, "No such device on this order");
         const now = deps.now();
-        const logged = writeLogged(write, owner, now, (r) =>
+        const logged = writeLogged(write, owner.session.id, now, (r) =>
           typeof r === "object" && r !== null && "kind" in r && r.kind === "deactivated"
             ? { action: "device-freed", detail: `order ${id}` }
             : null,
