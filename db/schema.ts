@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Times are stored as integer milliseconds since the epoch (UTC).
@@ -58,6 +59,11 @@ export const orders = sqliteTable(
     uniqueIndex("orders_checkout_id_unique").on(t.checkoutId),
     index("orders_payment_intent_idx").on(t.paymentIntentId),
     index("orders_status_paid_at_idx").on(t.status, t.paidAt),
+    // The console's search by address (any case, by its beginning).
+    index("orders_email_idx").on(sql`lower(${t.customerEmail})`),
+    // The console's revenue per period, each read from an index alone (amount included).
+    index("orders_revenue_idx").on(t.status, t.paidAt, t.amount),
+    index("orders_refunds_idx").on(t.status, t.refundedAt, t.amount),
   ],
 );
 
@@ -243,3 +249,113 @@ export const approvedPlaces = sqliteTable("approved_places", {
   name: text("name").notNull(),
   approvedAt: integer("approved_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * The owner's passkeys (WebAuthn credentials): the only way into the console besides a recovery
+ * code. The public key is COSE-encoded as the authenticator gave it; `counter` guards against a
+ * cloned authenticator.
+ */
+export const ownerPasskeys = sqliteTable(
+  "owner_passkeys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** base64url, as the browser names the credential. */
+    credentialId: text("credential_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull(),
+    /** JSON array of the authenticator's transports ("internal", "hybrid"...), a hint for the browser. */
+    transports: text("transports").notNull(),
+    name: text("name").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("owner_passkeys_credential_unique").on(t.credentialId)],
+);
+
+/**
+ * A signed-in console session. The cookie holds a random token; only its SHA-256 is stored, so a
+ * copy of the database does not sign anyone in. `verifiedAt` is the last passkey check (refunds,
+ * erasure and exports want one younger than five minutes).
+ */
+export const ownerSessions = sqliteTable(
+  "owner_sessions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    method: text("method", { enum: ["passkey", "recovery", "invite"] }).notNull(),
+    /** A short description of the browser that signed in ("Chrome on Android"), to tell sessions apart. */
+    label: text("label").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull(),
+    verifiedAt: integer("verified_at", { mode: "timestamp_ms" }),
+    endedAt: integer("ended_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("owner_sessions_token_unique").on(t.tokenHash)],
+);
+
+/** One-time links printed by `site owner invite`: stored hashed, usable once, before `expires_at`. */
+export const ownerInvites = sqliteTable("owner_invites", {
+  tokenHash: text("token_hash").primaryKey(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  usedAt: integer("used_at", { mode: "timestamp_ms" }),
+});
+
+/**
+ * WebAuthn challenges handed out and not yet answered, shared by every server process. A challenge
+ * is deleted when it is answered, so a replayed answer finds nothing.
+ */
+export const ownerChallenges = sqliteTable("owner_challenges", {
+  challenge: text("challenge").primaryKey(),
+  purpose: text("purpose", { enum: ["register", "sign-in", "confirm"] }).notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/** Single-use recovery codes, shown once at the first passkey; only their SHA-256 is stored. */
+export const ownerRecoveryCodes = sqliteTable(
+  "owner_recovery_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("owner_recovery_codes_hash_unique").on(t.codeHash)],
+);
+
+/** The owner's actions as the console and the CLI name them in the activity log. */
+export const OWNER_ACTIONS = [
+  "sign-in",
+  "sign-in-recovery",
+  "sign-out",
+  "session-ended",
+  "passkey-added",
+  "passkey-removed",
+  "passkey-check",
+  "invite-created",
+  "refund",
+  "resend",
+  "license-disabled",
+  "license-enabled",
+  "device-freed",
+  "devices-reset",
+  "erasure",
+  "export",
+  "mail-retry",
+] as const;
+export type OwnerAction = (typeof OWNER_ACTIONS)[number];
+
+/** What the owner did, when and from which session: written with the change, never deleted. */
+export const ownerActivity = sqliteTable(
+  "owner_activity",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    action: text("action", { enum: OWNER_ACTIONS }).notNull(),
+    /** What it was done to ("order 12", a masked address...), for the owner to read. */
+    detail: text("detail").notNull(),
+    /** Null for the CLI. */
+    sessionId: integer("session_id").references(() => ownerSessions.id),
+  },
+  (t) => [index("owner_activity_at_idx").on(t.at)],
+);

@@ -20,6 +20,7 @@ import { pagesController, plainPageAnswers } from "./site/pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
 import { securityHeaders, isHttps } from "./platform/http/security";
 import { socialProofController } from "./shop/social-proof/controller";
+import { consoleController } from "./owner/console/controller";
 
 /** Builds the whole site as one Elysia app from its dependencies (made by server/wiring.ts). */
 export function createApp(deps: AppDeps) {
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps) {
     .use(checkoutController(deps))
     .use(chatController(deps))
     .use(socialProofController(deps))
+    .use(consoleController(deps))
     .use(pagesController(deps));
   return app;
 }

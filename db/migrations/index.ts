@@ -7,6 +7,7 @@ import m4 from "./0004_legal_consent_and_settings.sql" with { type: "text" };
 import m5 from "./0005_chat_handed_over.sql" with { type: "text" };
 import m6 from "./0006_license_devices.sql" with { type: "text" };
 import m7 from "./0007_lead_source_and_approved_places.sql" with { type: "text" };
+import m8 from "./0008_owner_console.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -17,4 +18,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0005_chat_handed_over", when: 1795484023474, sql: m5 },
   { tag: "0006_license_devices", when: 1795487038482, sql: m6 },
   { tag: "0007_lead_source_and_approved_places", when: 1795488453697, sql: m7 },
+  { tag: "0008_owner_console", when: 1795489009862, sql: m8 },
 ];

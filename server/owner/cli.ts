@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import * as v from "valibot";
-import { eq } from "drizzle-orm";
 import { openDb, type Db } from "../../db/client";
-import { orders } from "../../db/schema";
 import { createWriter, isBusyError, type Write } from "../../db/writer";
 import { deliverySettings, queueAccessMailAgain } from "../shop/checkout/delivery";
-import { applyInTransaction } from "../shop/checkout/fulfilment";
-import { testPaymentIdOf } from "../shop/checkout/test-provider";
+import { createCheckout } from "../shop/checkout/providers";
+import { refundOrder, type RefundResult } from "../shop/checkout/refund";
+import { recordActivity, writeLogged } from "./console/activity";
 import type { Config } from "../platform/config";
 import { exportCsv, isExportName } from "./export-csv";
+import { createInvite, inviteUrl } from "./console/invites";
 import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licenses/service";
 import { openLicenseKeys } from "../shop/licenses/tokens";
 import { listOutbox, retryMail } from "../shop/mail/outbox";
@@ -20,6 +20,7 @@ import { restoreCommand } from "./restore";
 import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
 import type { StripeConnection } from "../shop/checkout/stripe-provider";
 import { ProviderError } from "../shop/checkout/provider";
+import { maskText } from "../platform/log-mask";
 
 export const USAGE = `Usage:
   site                        start the web server (configuration from the environment, see README)
@@ -37,8 +38,9 @@ export const USAGE = `Usage:
   site mail list              the e-mail queue, newest first: status, kind, recipient, attempts, last error
   site mail retry ID          send a failed message again (the running server picks it up within seconds)
   site orders resend ID       queue the access e-mail of a paid order again (same licence key)
-  site orders refund ID       refund an order paid with the built-in test checkout: licence disabled, notices sent
-                              (Stripe orders are refunded in Stripe's dashboard; its webhook does the rest)
+  site owner invite           print a one-time link (valid 15 minutes) that registers a passkey for the owner's console
+  site orders refund ID       refund a paid order in full (Stripe's Refund API for a Stripe order, the site's own for
+                              a test-checkout order): licence disabled, buyer's and owner's notices sent
   site places pending         the cities of the last 30 days' orders that the purchase notice leaves out (not a known place)
   site places approve NAME    show this place name in the purchase notice (revoke NAME withdraws it)
   site orders reconcile --since DATE   apply the paid, refunded and expired Stripe checkouts since DATE that the
@@ -75,7 +77,8 @@ export async function runCommand(
       (action === "show" || action === "disable" || action === "enable" || action === "reset" || action === "rotate-key")) ||
     (command === "mail" && (action === "list" || action === "retry")) ||
     (command === "orders" && (action === "resend" || action === "refund" || action === "reconcile")) ||
-    (command === "places" && (action === "pending" || action === "approve" || action === "revoke"));
+    (command === "places" && (action === "pending" || action === "approve" || action === "revoke")) ||
+    (command === "owner" && action === "invite");
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
     return 2;
@@ -105,6 +108,7 @@ export async function runCommand(
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
+    if (command === "owner") return await invite(write, config, out);
     if (command === "leads") return await erase(write, config, arg, out, err);
     if (command === "licenses" && action === "rotate-key") {
       const rotated = await openLicenseKeys(config, () => new Date()).rotate();
@@ -123,7 +127,7 @@ export async function runCommand(
     }
     if (command === "mail") return await retry(write, id, out, err);
     if (action === "resend") return await resend(write, config, id, out, err);
-    return await refund(write, config, id, out, err);
+    return await refund(db, write, config, id, out, err, options.stripeConnection);
   } catch (error) {
     if (!isBusyError(error)) throw error;
     err(`${busyMessage}, still after ${Math.round(busyWaitMs / 1000)} s. Nothing was changed; try again once it is finished.`);
@@ -168,7 +172,13 @@ async function licenseCommand(
     return 2;
   }
   if (action === "reset") {
-    const freed = await resetActivations(write, key, new Date());
+    const freed = await resetActivations(
+      writeLogged(write, null, new Date(), (n) =>
+        typeof n === "number" && n > 0 ? { action: "devices-reset", detail: `licence ${key}` } : null,
+      ),
+      key,
+      new Date(),
+    );
     if (freed === null) {
       err(`No licence for ${key}.`);
       return 1;
@@ -176,7 +186,10 @@ async function licenseCommand(
     out(`${key}: ${freed} device(s) freed.\n`);
     return 0;
   }
-  const changed = await setLicenseEnabled(write, key, action === "enable", new Date());
+  const logged = writeLogged(write, null, new Date(), (o) =>
+    o === "done" ? { action: action === "enable" ? "license-enabled" : "license-disabled", detail: `licence ${key}` } : null,
+  );
+  const changed = await setLicenseEnabled(logged, key, action === "enable", new Date());
   if (changed === "unknown") {
     err(`No licence for ${key}.`);
     return 1;
@@ -204,6 +217,7 @@ async function erase(
     return 2;
   }
   const result = await eraseByEmail(write, email.output, config.mail.dir);
+  await write((tx) => recordActivity(tx, { action: "erasure", detail: maskText(email.output), sessionId: null }, new Date()));
   out(describeErasure(email.output, result));
   // The rows are gone either way; a file the command could not delete is the owner's to delete.
   for (const f of result.mailFiles.failed) err(`Could not delete ${f.path} (${f.reason}): delete it yourself, it holds the address.`);
@@ -228,12 +242,17 @@ async function retry(write: Write, id: number, out: (line: string) => void, err:
     err(`No message ${id} waiting or failed in the queue (a sent message is not sent twice; use 'orders resend' for a new copy).`);
     return 1;
   }
+  await write((tx) => recordActivity(tx, { action: "mail-retry", detail: `message ${id}`, sessionId: null }, new Date()));
   out(`Message ${id} queued again.\n`);
   return 0;
 }
 
 async function resend(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
-  const result = await write((tx) => queueAccessMailAgain(tx, id, deliverySettings(config), new Date()));
+  const result = await write((tx) => {
+    const outcome = queueAccessMailAgain(tx, id, deliverySettings(config), new Date());
+    if (outcome === "queued") recordActivity(tx, { action: "resend", detail: `order ${id}`, sessionId: null }, new Date());
+    return outcome;
+  });
   if (result === "not-found") return noSuchOrder(id, err);
   if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);
@@ -247,34 +266,57 @@ async function resend(write: Write, config: Config, id: number, out: (line: stri
   return 0;
 }
 
-async function refund(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
-  // Read and changed in one transaction: the order cannot change in between.
-  const result = await write((tx): "refunded" | "not-found" | "not-paid" | "stripe" => {
-    const order = tx.select().from(orders).where(eq(orders.id, id)).get();
-    if (order === undefined) return "not-found";
-    if (order.status !== "paid") return "not-paid";
-    if (order.provider !== "test") return "stripe";
-    const paymentIntentId = order.paymentIntentId ?? testPaymentIdOf(order.checkoutId);
-    if (order.paymentIntentId === null) tx.update(orders).set({ paymentIntentId }).where(eq(orders.id, id)).run();
-    // The same path as Stripe's charge.refunded, with one event id per order: running it twice is a no-op.
-    applyInTransaction(
-      tx,
-      { eventId: `evt_refund_${paymentIntentId}`, provider: "test", type: "charge.refunded", paymentIntentId, fullyRefunded: true },
-      new Date(),
-      deliverySettings(config),
+async function refund(
+  db: Db,
+  write: Write,
+  config: Config,
+  id: number,
+  out: (line: string) => void,
+  err: (line: string) => void,
+  stripeConnection: StripeConnection | undefined,
+): Promise<number> {
+  const now = () => new Date();
+  let result: RefundResult;
+  try {
+    result = await refundOrder(
+      {
+        db,
+        write,
+        now,
+        delivery: deliverySettings(config),
+        provider: () => createCheckout({ config, db, write, now }, stripeConnection).provider,
+      },
+      id,
+      (tx) => recordActivity(tx, { action: "refund", detail: `order ${id}`, sessionId: null }, now()),
     );
-    return "refunded";
-  });
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    err(`Stripe did not refund order ${id} (${error.detail ?? error.message}). Nothing was changed; try again.`);
+    return 1;
+  }
   if (result === "not-found") return noSuchOrder(id, err);
   if (result === "not-paid") {
     err(`Order ${id} is not a paid order.`);
     return 1;
   }
-  if (result === "stripe") {
-    err(`Order ${id} was paid with Stripe: refund it in Stripe's dashboard; the webhook then disables the licence and sends the notices.`);
+  if (result === "already-refunded") {
+    err(`Order ${id} is already refunded.`);
+    return 1;
+  }
+  if (result === "no-stripe") {
+    err(`Order ${id} was paid with Stripe, and Stripe is not configured here (STRIPE_SECRET_KEY): refund it in Stripe's dashboard.`);
     return 1;
   }
   out(`Order ${id} refunded: licence disabled, refund notice queued.\n`);
+  return 0;
+}
+
+async function invite(write: Write, config: Config, out: (line: string) => void): Promise<number> {
+  const { token, expiresAt } = await createInvite(write, new Date());
+  out(
+    `Open this link within 15 minutes (until ${expiresAt.toISOString().slice(11, 16)} UTC) to register a passkey for the console; it works once:\n`,
+  );
+  out(`${inviteUrl(config.publicBaseUrl, token)}\n`);
   return 0;
 }
 

@@ -31,6 +31,7 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, FakeSession>();
   const charges = new Map<string, FakeSession>();
+  const refunds = new Map<string, Record<string, unknown> & { payment_intent: string }>();
   const hanging: (() => void)[] = [];
   const state: { mode: FakeMode } = { mode: { kind: "ok" } };
 
@@ -83,6 +84,36 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
         const gte = Number(url.searchParams.get("created[gte]") ?? 0);
         const data = [...listed.values()].filter((item) => Number(item.created ?? 0) >= gte).reverse();
         return json({ object: "list", data, has_more: false, url: url.pathname });
+      }
+      if (request.method === "POST" && url.pathname === "/v1/refunds") {
+        // As Stripe: the same Idempotency-Key gets the same refund back; a payment refunded
+        // already is refused with charge_already_refunded.
+        const key = request.headers.get("idempotency-key") ?? "";
+        const paymentIntent = body.get("payment_intent") ?? "";
+        const earlier = refunds.get(key);
+        if (earlier !== undefined) return json(earlier);
+        if ([...refunds.values()].some((r) => r.payment_intent === paymentIntent)) {
+          return json(
+            {
+              error: {
+                type: "invalid_request_error",
+                code: "charge_already_refunded",
+                message: `Charge for ${paymentIntent} has already been refunded.`,
+              },
+            },
+            400,
+          );
+        }
+        const refund = {
+          id: `re_fake${counter}`,
+          object: "refund",
+          payment_intent: paymentIntent,
+          status: "succeeded",
+          amount: 2999,
+          currency: "eur",
+        };
+        refunds.set(key, refund);
+        return json(refund);
       }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
       if (request.method === "GET" && match) {

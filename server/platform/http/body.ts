@@ -5,7 +5,7 @@ import * as v from "valibot";
 
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {

@@ -72,6 +72,11 @@ export type CheckoutProvider = {
   lookupCheckout(id: string): Promise<CheckoutSnapshot | null>;
   /** Verifies and reads a webhook delivery; throws `WebhookSignatureError` when it is not authentic. */
   readWebhook(rawBody: string, signature: string | null): Promise<WebhookReading>;
+  /**
+   * Refunds a payment in full at the provider (Stripe's Refund API); the idempotency key makes a
+   * repeated call the same refund. Absent where refunds are the site's own (the test checkout).
+   */
+  refundPayment?(paymentIntentId: string, idempotencyKey: string): Promise<void>;
 };
 
 /** The provider refused or could not be reached; `requestId` is the provider's id for the call. */

@@ -105,6 +105,16 @@ export function createStripeProvider(
       }
     },
 
+    async refundPayment(paymentIntentId, idempotencyKey) {
+      try {
+        await stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
+      } catch (error) {
+        // Refunded already (in Stripe's dashboard, say): what was asked for is true.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "charge_already_refunded") return;
+        fail("refund the payment", error);
+      }
+    },
+
     async readWebhook(rawBody, signature) {
       if (signature === null) throw new WebhookSignatureError("Missing Stripe-Signature header");
       let event: unknown;

@@ -1,0 +1,65 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../deps";
+import { pickEncoding } from "../../platform/http/accept-encoding";
+import { requestContext } from "../../platform/http/context";
+import { authRoutes } from "./auth-routes";
+import { etagOf } from "./bundle";
+import { consoleHeaders, html } from "./http";
+import { consoleKit } from "./kit";
+import { orderRoutes } from "./order-routes";
+import { overview } from "./overview";
+import { peopleRoutes } from "./people-routes";
+import { overviewPage } from "./views/overview";
+import { securityRoutes } from "./security-routes";
+import { messagePage } from "./views/auth-pages";
+
+/**
+ * The owner's console under /admin. Only the sign-in page, the invite page, the passkey ceremonies
+ * and the console's own script are reachable without a session; every other page redirects to the
+ * sign-in page and every other endpoint answers 401.
+ */
+export function consoleController(deps: AppDeps) {
+  const kit = consoleKit(deps);
+  const notFound = kit.signedIn(async (request) => {
+    const ctx = await kit.page(request);
+    const back = { href: "/admin", label: ctx.t("admin.refused.back") };
+    return html(messagePage(ctx, ctx.t("admin.notFound.title"), ctx.t("admin.notFound.text"), back), kit.https(request), 404);
+  });
+  return (
+    new Elysia({ name: "owner-console" })
+      .use(requestContext(deps.config))
+      .get("/admin/assets/:name", async ({ request, params }) => {
+        const file = (await kit.assets()).get(`/admin/assets/${params.name}`);
+        const https = kit.https(request);
+        if (file === undefined) return new Response("Not found", { status: 404, headers: consoleHeaders(https) });
+        const encoding = pickEncoding(request.headers.get("accept-encoding"));
+        const body = encoding === null ? file.body : (file[encoding] ?? file.body);
+        return new Response(body, {
+          headers: {
+            ...consoleHeaders(https),
+            ...(encoding !== null && body !== file.body ? { "content-encoding": encoding } : {}),
+            vary: "accept-encoding",
+            "content-type": file.type,
+            etag: etagOf(file.body),
+            // The name carries the content's hash: a new build is a new name.
+            "cache-control": "public, max-age=31536000, immutable",
+          },
+        });
+      })
+      .use(authRoutes(deps, kit))
+      .use(securityRoutes(deps, kit))
+      .use(orderRoutes(deps, kit))
+      .use(peopleRoutes(deps, kit))
+      // Anything else under /admin: refused without a session, "not found" with one.
+      // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
+      .get(
+        "/admin",
+        kit.signedIn(async (request) => {
+          const now = deps.now();
+          return html(overviewPage(await kit.page(request), overview(deps.db, deps.config, now), now), kit.https(request));
+        }),
+      )
+      .get("/admin/*", notFound)
+      .post("/admin/*", notFound, { parse: "none" })
+  );
+}

@@ -1,0 +1,95 @@
+import { createTranslator } from "../../../shared/i18n";
+import { isBusyError } from "../../../db/writer";
+import type { AppDeps } from "../../deps";
+import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { COMPILED } from "../../site/locales";
+import { buildConsoleBundle, type ConsoleBundle } from "./bundle";
+import { html, isHttps, json, ownerLocale, readSessionToken, redirect } from "./http";
+import { findSession, touchSession, type OwnerSession } from "./sessions";
+import { messagePage } from "./views/auth-pages";
+import { formatsFor } from "./views/format";
+import type { PageContext } from "./views/layout";
+import type * as v from "valibot";
+
+/** A console body is a few short fields (or a WebAuthn answer, a few kilobytes). */
+export const CONSOLE_MAX_BODY_BYTES = 16 * 1024;
+
+export type Owner = { session: OwnerSession };
+
+/** What every console route shares: the bundle, the owner's language and session, the answers. */
+export type ConsoleKit = ReturnType<typeof consoleKit>;
+
+export function consoleKit(deps: AppDeps) {
+  const { config } = deps;
+  // Built on first use, once per app: the public site never waits for it.
+  let bundle: Promise<ConsoleBundle> | undefined;
+  const assets = () => (bundle ??= buildConsoleBundle());
+  const https = (request: Request) => isHttps(request, config.trustProxy);
+
+  const page = async (request: Request): Promise<PageContext> => {
+    const locale = ownerLocale(request);
+    const { script, style } = await assets();
+    return {
+      t: createTranslator(locale, COMPILED[locale], { siteName: config.site.name }),
+      locale,
+      fmt: formatsFor(locale),
+      script,
+      style,
+    };
+  };
+
+  /** The live session the request's cookie names, kept alive; null without one. */
+  const owner = async (request: Request): Promise<Owner | null> => {
+    const token = readSessionToken(request, https(request));
+    if (token === null) return null;
+    const now = deps.now();
+    const session = findSession(deps.db, token, now);
+    if (session === null) return null;
+    try {
+      await touchSession(deps.write, session, now);
+    } catch (error) {
+      // Reading stays possible while another program holds the lock; the next request touches it.
+      if (!isBusyError(error)) throw error;
+    }
+    return { session };
+  };
+
+  /** Without a session: a page goes to the sign-in page, anything else is 401. */
+  const refuse = (request: Request): Response => {
+    const url = new URL(request.url);
+    if (request.method === "GET" && !url.pathname.startsWith("/admin/api/")) return redirect("/admin/sign-in", https(request));
+    return json({ error: "Sign in to the console first" }, https(request), 401);
+  };
+
+  /** Runs a route for the signed-in owner only. */
+  const signedIn =
+    (run: (request: Request, owner: Owner) => Promise<Response>) =>
+    async ({ request }: { request: Request }): Promise<Response> => {
+      const found = await owner(request);
+      if (found === null) return refuse(request);
+      try {
+        return await run(request, found);
+      } catch (error) {
+        return failure(request, error);
+      }
+    };
+
+  /** A refused request as the client expects it: JSON for the console's API, a page otherwise. */
+  const failure = async (request: Request, error: unknown): Promise<Response> => {
+    if (!(error instanceof HttpError)) throw error;
+    const url = new URL(request.url);
+    if (url.pathname.startsWith("/admin/api/")) return json({ error: error.message }, https(request), error.status, error.headers);
+    const ctx = await page(request);
+    return html(
+      messagePage(ctx, ctx.t("admin.refused.title"), error.message, { href: "/admin", label: ctx.t("admin.refused.back") }),
+      https(request),
+      error.status,
+      error.headers,
+    );
+  };
+
+  const body = async <S extends v.GenericSchema>(request: Request, schema: S, accept: ("json" | "form")[]): Promise<v.InferOutput<S>> =>
+    parseWith(schema, (await readBody(request, { maxBytes: CONSOLE_MAX_BODY_BYTES, accept })).value);
+
+  return { assets, https, page, owner, refuse, signedIn, failure, body };
+}

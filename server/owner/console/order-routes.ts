@@ -1,0 +1,175 @@
+import { Elysia } from "elysia";
+import { and, eq } from "drizzle-orm";
+import * as v from "valibot";
+import { licenseActivations, licenses } from "../../../db/schema";
+import type { AppDeps } from "../../deps";
+import { HttpError } from "../../platform/http/body";
+import { deliverySettings, queueAccessMailAgain } from "../../shop/checkout/delivery";
+import { ProviderError } from "../../shop/checkout/provider";
+import { refundOrder } from "../../shop/checkout/refund";
+import { deactivateLicense, resetActivations, setLicenseEnabled } from "../../shop/licenses/service";
+import { recordActivity, writeLogged } from "./activity";
+import { html, redirect } from "./http";
+import type { ConsoleKit } from "./kit";
+import { ORDERS_PER_PAGE, orderDetail, searchOrders } from "./orders";
+import { isFresh } from "./sessions";
+import { orderPage, ordersPage } from "./views/orders";
+
+const Id = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
+const DONE = ["refunded", "resent", "disabled", "enabled", "freed", "reset"] as const;
+type Done = (typeof DONE)[number];
+const LicenseForm = v.object({ enabled: v.picklist(["yes", "no"]) });
+const RefundForm = v.object({ confirm: v.literal("yes") });
+
+/** The path's numeric segments (/admin/orders/12/devices/3/free → [12, 3]), 404 when one is not a number. */
+function idsOf(request: Request): number[] {
+  return new URL(request.url).pathname
+    .split("/")
+    .filter((part) => /^\d+$/.test(part))
+    .map((part) => {
+      const parsed = v.safeParse(Id, part);
+      if (!parsed.success) throw new HttpError(404, "Not found");
+      return parsed.output;
+    });
+}
+
+/** The orders list and search, an order's page, and its actions. */
+export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
+  const { db, write, config } = deps;
+  const delivery = deliverySettings(config);
+  const orderUrl = (id: number, done: Done) => `/admin/orders/${id}?done=${done}`;
+  const licenseOf = (orderId: number) => {
+    const license = db.select().from(licenses).where(eq(licenses.orderId, orderId)).get();
+    if (license === undefined) throw new HttpError(404, "This order has no licence");
+    return license;
+  };
+
+  return new Elysia({ name: "owner-console-orders" })
+    .get(
+      "/admin/orders",
+      kit.signedIn(async (request) => {
+        const params = new URL(request.url).searchParams;
+        const query = (params.get("q") ?? "").slice(0, 200);
+        const before = v.safeParse(Id, params.get("before") ?? "");
+        const rows = searchOrders(db, query, before.success ? before.output : null);
+        const next = rows.length === ORDERS_PER_PAGE ? (rows.at(-1)?.id ?? null) : null;
+        return html(ordersPage(await kit.page(request), query, rows, next), kit.https(request));
+      }),
+    )
+    .get(
+      "/admin/orders/:id",
+      kit.signedIn(async (request, owner) => {
+        const [id] = idsOf(request);
+        const detail = id === undefined ? null : orderDetail(db, id);
+        if (detail === null) throw new HttpError(404, "No such order");
+        const ctx = await kit.page(request);
+        const asked = new URL(request.url).searchParams.get("done");
+        const done = DONE.find((d) => d === asked);
+        const state = {
+          fresh: isFresh(owner.session, deps.now()),
+          done: done === undefined ? null : ctx.t(`admin.done.${done}`),
+          activationLimit: config.licenseActivationLimit,
+        };
+        return html(orderPage(ctx, detail, state), kit.https(request));
+      }),
+    )
+    .post(
+      "/admin/orders/:id/refund",
+      kit.signedIn(async (request, owner) => {
+        const [id = 0] = idsOf(request);
+        const now = deps.now();
+        if (!isFresh(owner.session, now))
+          throw new HttpError(403, "A refund needs a passkey check from the last 5 minutes: confirm with your passkey on the order's page");
+        await kit.body(request, RefundForm, ["form"]);
+        let result: Awaited<ReturnType<typeof refundOrder>>;
+        try {
+          result = await refundOrder({ db, write, now: deps.now, delivery, provider: () => deps.checkout.provider }, id, (tx) =>
+            recordActivity(tx, { action: "refund", detail: `order ${id}`, sessionId: owner.session.id }, now),
+          );
+        } catch (error) {
+          if (!(error instanceof ProviderError)) throw error;
+          deps.log.warn("console refund refused by the provider", { orderId: id, detail: error.detail, requestId: error.requestId });
+          throw new HttpError(502, `Stripe did not refund the payment (${error.detail ?? error.message}). Nothing was changed; try again.`);
+        }
+        if (result === "not-found") throw new HttpError(404, "No such order");
+        if (result === "not-paid") throw new HttpError(409, "This order is not paid: there is nothing to refund");
+        if (result === "already-refunded") throw new HttpError(409, "This order is already refunded");
+        if (result === "no-stripe")
+          throw new HttpError(409, "This order was paid with Stripe, and Stripe is not configured: refund it in Stripe's dashboard");
+        deps.mailer.wake();
+        return redirect(orderUrl(id, "refunded"), kit.https(request));
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/orders/:id/resend",
+      kit.signedIn(async (request, owner) => {
+        const [id = 0] = idsOf(request);
+        const now = deps.now();
+        const result = await write((tx) => {
+          const outcome = queueAccessMailAgain(tx, id, delivery, now);
+          if (outcome === "queued") recordActivity(tx, { action: "resend", detail: `order ${id}`, sessionId: owner.session.id }, now);
+          return outcome;
+        });
+        if (result === "not-found") throw new HttpError(404, "No such order");
+        if (result === "not-paid") throw new HttpError(409, "This order is not paid (or refunded): it has no access e-mail");
+        if (result === "no-email") throw new HttpError(409, "This order has no e-mail address");
+        deps.mailer.wake();
+        return redirect(orderUrl(id, "resent"), kit.https(request));
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/orders/:id/license",
+      kit.signedIn(async (request, owner) => {
+        const [id = 0] = idsOf(request);
+        const { enabled } = await kit.body(request, LicenseForm, ["form"]);
+        const license = licenseOf(id);
+        const now = deps.now();
+        const action = enabled === "yes" ? "license-enabled" : "license-disabled";
+        const logged = writeLogged(write, owner.session.id, now, (o) => (o === "done" ? { action, detail: `order ${id}` } : null));
+        const result = await setLicenseEnabled(logged, license.key, enabled === "yes", now);
+        if (result === "refunded") throw new HttpError(409, "This order was refunded: its licence stays disabled");
+        if (result === "unknown") throw new HttpError(404, "This order has no licence");
+        return redirect(orderUrl(id, enabled === "yes" ? "enabled" : "disabled"), kit.https(request));
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/orders/:id/devices/reset",
+      kit.signedIn(async (request, owner) => {
+        const [id = 0] = idsOf(request);
+        const license = licenseOf(id);
+        const now = deps.now();
+        const logged = writeLogged(write, owner.session.id, now, (n) =>
+          typeof n === "number" && n > 0 ? { action: "devices-reset", detail: `order ${id}` } : null,
+        );
+        await resetActivations(logged, license.key, now);
+        return redirect(orderUrl(id, "reset"), kit.https(request));
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/orders/:id/devices/:device/free",
+      kit.signedIn(async (request, owner) => {
+        const [id = 0, deviceId = 0] = idsOf(request);
+        const license = licenseOf(id);
+        const device = db
+          .select()
+          .from(licenseActivations)
+          .where(and(eq(licenseActivations.id, deviceId), eq(licenseActivations.licenseId, license.id)))
+          .get();
+        if (device === undefined) throw new HttpError(404, "No such device on this order");
+        const now = deps.now();
+        const logged = writeLogged(write, owner.session.id, now, (r) =>
+          typeof r === "object" && r !== null && "kind" in r && r.kind === "deactivated"
+            ? { action: "device-freed", detail: `order ${id}` }
+            : null,
+        );
+        const result = await deactivateLicense(logged, license.key, device.instanceId, now);
+        if (result.kind !== "deactivated") throw new HttpError(409, "This device is already free");
+        return redirect(orderUrl(id, "freed"), kit.https(request));
+      }),
+      { parse: "none" },
+    );
+}

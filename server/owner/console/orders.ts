@@ -1,0 +1,114 @@
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import {
+  licenseActivations,
+  licenses,
+  mailOutbox,
+  orders,
+  ownerActivity,
+  type MailKind,
+  type MailStatus,
+  type OwnerAction,
+} from "../../../db/schema";
+import { normalizeLicenseKey } from "../../../shared/license-key";
+
+export const ORDERS_PER_PAGE = 50;
+
+export type OrderRow = {
+  id: number;
+  status: (typeof orders.$inferSelect)["status"];
+  provider: "stripe" | "test";
+  email: string | null;
+  amount: number;
+  currency: string;
+  createdAt: Date;
+  paidAt: Date | null;
+};
+
+const listColumns = {
+  id: orders.id,
+  status: orders.status,
+  provider: orders.provider,
+  email: orders.customerEmail,
+  amount: orders.amount,
+  currency: orders.currency,
+  createdAt: orders.createdAt,
+  paidAt: orders.paidAt,
+};
+
+/**
+ * What the search box means: a licence key (any case, dashes or not), an order number ("12" or
+ * "#12"), a provider's checkout or payment id, or else the beginning of an e-mail address.
+ */
+function searchCondition(db: Db, query: string): SQL | "none" {
+  const q = query.trim();
+  const key = normalizeLicenseKey(q);
+  if (key !== null) {
+    const license = db.select({ orderId: licenses.orderId }).from(licenses).where(eq(licenses.key, key)).get();
+    return license === undefined ? "none" : eq(orders.id, license.orderId);
+  }
+  const number = /^#?(\d{1,12})$/.exec(q);
+  if (number !== null) return eq(orders.id, Number(number[1]));
+  if (/^(cs|pi|test)_[A-Za-z0-9_]+$/.test(q)) return sql`(${orders.checkoutId} = ${q} OR ${orders.paymentIntentId} = ${q})`;
+  // By the address's beginning, on the index of lower(customer_email): a range, not a LIKE.
+  const lower = q.toLowerCase();
+  return and(gte(sql`lower(${orders.customerEmail})`, lower), lt(sql`lower(${orders.customerEmail})`, `${lower}\uffff`)) ?? sql`0`;
+}
+
+/** Orders newest first, optionally matching a search, a page of them before `beforeId`. */
+export function searchOrders(db: Db, query: string, beforeId: number | null): OrderRow[] {
+  const conditions: SQL[] = [];
+  if (query.trim() !== "") {
+    const found = searchCondition(db, query);
+    if (found === "none") return [];
+    conditions.push(found);
+  }
+  if (beforeId !== null) conditions.push(lt(orders.id, beforeId));
+  return db
+    .select(listColumns)
+    .from(orders)
+    .where(conditions.length === 0 ? undefined : and(...conditions))
+    .orderBy(desc(orders.id))
+    .limit(ORDERS_PER_PAGE)
+    .all();
+}
+
+export type TimelineEvent =
+  | { at: Date; kind: "started" | "consent" | "paid" | "refunded" }
+  | { at: Date; kind: "mail"; mailKind: MailKind; status: MailStatus; recipient: string; error: string | null }
+  | { at: Date; kind: "device"; name: string; freedAt: Date | null }
+  | { at: Date; kind: "owner"; action: OwnerAction };
+
+export type OrderDetail = {
+  order: typeof orders.$inferSelect;
+  license: typeof licenses.$inferSelect | null;
+  devices: (typeof licenseActivations.$inferSelect)[];
+  timeline: TimelineEvent[];
+};
+
+/** An order, its licence and devices, and everything that happened to it in time order. */
+export function orderDetail(db: Db, id: number): OrderDetail | null {
+  const order = db.select().from(orders).where(eq(orders.id, id)).get();
+  if (order === undefined) return null;
+  const license = db.select().from(licenses).where(eq(licenses.orderId, id)).get() ?? null;
+  const devices =
+    license === null
+      ? []
+      : db.select().from(licenseActivations).where(eq(licenseActivations.licenseId, license.id)).orderBy(asc(licenseActivations.id)).all();
+  const mails = db.select().from(mailOutbox).where(eq(mailOutbox.orderId, id)).orderBy(asc(mailOutbox.id)).all();
+  const actions = db
+    .select()
+    .from(ownerActivity)
+    .where(eq(ownerActivity.detail, `order ${id}`))
+    .all();
+  const timeline: TimelineEvent[] = [{ at: order.createdAt, kind: "started" }];
+  if (order.termsAcceptedAt !== null) timeline.push({ at: order.termsAcceptedAt, kind: "consent" });
+  if (order.paidAt !== null) timeline.push({ at: order.paidAt, kind: "paid" });
+  for (const m of mails)
+    timeline.push({ at: m.createdAt, kind: "mail", mailKind: m.kind, status: m.status, recipient: m.recipient, error: m.lastError });
+  for (const d of devices) timeline.push({ at: d.createdAt, kind: "device", name: d.instanceName, freedAt: d.deactivatedAt });
+  if (order.refundedAt !== null) timeline.push({ at: order.refundedAt, kind: "refunded" });
+  for (const a of actions) timeline.push({ at: a.at, kind: "owner", action: a.action });
+  timeline.sort((a, b) => a.at.getTime() - b.at.getTime());
+  return { order, license, devices, timeline };
+}

@@ -1,0 +1,139 @@
+import { and, count, eq, gte, inArray, sql, sum } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { emailLeads, mailOutbox, orders } from "../../../db/schema";
+import type { Config } from "../../platform/config";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The seller is in France: "today" and the chart's days are Paris days. */
+const TIME_ZONE = "Europe/Paris";
+
+export const PERIODS = ["today", "week", "month", "all"] as const;
+export type Period = (typeof PERIODS)[number];
+
+export type Figures = { gross: number; refunded: number; net: number; paidOrders: number; refundedOrders: number };
+export type ChecklistItem = { id: "seller" | "placeholders" | "payments" | "smtp" | "ownerEmail" | "backups" | "https"; ok: boolean };
+
+export type Overview = {
+  currency: string;
+  figures: Record<Period, Figures>;
+  /** The last 30 Paris days, oldest first: [day start (s since the epoch), net revenue in minor units]. */
+  chart: [number, number][];
+  leads: { total: number; month: number };
+  mail: { failed: number; retrying: number };
+  checklist: ChecklistItem[];
+};
+
+/** Minutes Paris is ahead of UTC at an instant (60 or 120). */
+function parisOffsetMinutes(at: Date): number {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone: TIME_ZONE, timeZoneName: "longOffset" }).formatToParts(at);
+  const name = parts.find((p) => p.type === "timeZoneName")?.value ?? "GMT+01:00";
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  if (match === null) return 60;
+  return (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
+}
+
+/** The instant the Paris day of `at` began. */
+export function parisDayStart(at: Date): Date {
+  const offsetMs = parisOffsetMinutes(at) * 60 * 1000;
+  const local = at.getTime() + offsetMs;
+  return new Date(local - (local % DAY_MS) - offsetMs);
+}
+
+type Sums = { n: number; amount: number };
+const byPeriod = <T>(value: (p: Period) => T): Record<Period, T> => ({
+  today: value("today"),
+  week: value("week"),
+  month: value("month"),
+  all: value("all"),
+});
+
+/**
+ * Every period's figures: gross is what was paid in the period (orders refunded later included),
+ * refunded what went back in it, net the difference. Each sum reads a range of one index alone
+ * (status, date, amount), never the table; all time is one pass over that index.
+ */
+function figures(db: Db, since: Record<Period, Date | null>): Record<Period, Figures> {
+  const paidIn = db.$client.query<Sums, [number]>(
+    "SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status IN ('paid', 'refunded') AND paid_at >= ?1",
+  );
+  const refundedIn = db.$client.query<Sums, [number]>(
+    "SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status = 'refunded' AND refunded_at >= ?1",
+  );
+  return byPeriod((p) => {
+    // Paid orders all have paid_at, refunded ones refunded_at: "since 0" is all time.
+    const from = since[p]?.getTime() ?? 0;
+    const paid = paidIn.get(from) ?? { n: 0, amount: 0 };
+    const back = refundedIn.get(from) ?? { n: 0, amount: 0 };
+    return { gross: paid.amount, refunded: back.amount, net: paid.amount - back.amount, paidOrders: paid.n, refundedOrders: back.n };
+  });
+}
+
+function chart(db: Db, now: Date): [number, number][] {
+  const first = parisDayStart(new Date(now.getTime() - 29 * DAY_MS));
+  // Days counted with the offset of today: a day that crossed a clock change is off by an hour at its edges.
+  const offsetMs = parisOffsetMinutes(now) * 60 * 1000;
+  const day = (column: typeof orders.paidAt | typeof orders.refundedAt) => sql<number>`(${column} + ${offsetMs}) / ${DAY_MS}`;
+  const paid = db
+    .select({ day: day(orders.paidAt), amount: sum(orders.amount) })
+    .from(orders)
+    .where(and(inArray(orders.status, ["paid", "refunded"]), gte(orders.paidAt, first)))
+    .groupBy(day(orders.paidAt))
+    .all();
+  const refunded = db
+    .select({ day: day(orders.refundedAt), amount: sum(orders.amount) })
+    .from(orders)
+    .where(and(eq(orders.status, "refunded"), gte(orders.refundedAt, first)))
+    .groupBy(day(orders.refundedAt))
+    .all();
+  const byDay = new Map<number, number>();
+  for (const r of paid) byDay.set(Number(r.day), (byDay.get(Number(r.day)) ?? 0) + Number(r.amount ?? 0));
+  for (const r of refunded) byDay.set(Number(r.day), (byDay.get(Number(r.day)) ?? 0) - Number(r.amount ?? 0));
+  const days: [number, number][] = [];
+  const firstDay = Math.floor((first.getTime() + offsetMs) / DAY_MS);
+  for (let i = 0; i < 30; i++) days.push([((firstDay + i) * DAY_MS - offsetMs) / 1000, byDay.get(firstDay + i) ?? 0]);
+  return days;
+}
+
+/** What stands between this installation and selling for real, read from its configuration. */
+export function readyToSell(config: Config): ChecklistItem[] {
+  const legal = config.legal;
+  // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
+  const { ownerSet } = config.site;
+  const placeholders = !ownerSet.testimonials || !ownerSet.claimedUsers || !ownerSet.originalPrice;
+  return [
+    {
+      id: "seller",
+      ok: legal.sellerName !== null && legal.sellerAddress !== null && legal.hostingProvider !== null && legal.mediatorName !== null,
+    },
+    { id: "placeholders", ok: !placeholders },
+    { id: "payments", ok: config.stripe !== undefined },
+    { id: "smtp", ok: config.mail.smtpUrl !== undefined },
+    { id: "ownerEmail", ok: config.mail.ownerEmail !== undefined },
+    { id: "backups", ok: config.backup !== null },
+    { id: "https", ok: config.publicBaseUrl.startsWith("https://") },
+  ];
+}
+
+export function overview(db: Db, config: Config, now: Date): Overview {
+  const today = parisDayStart(now);
+  const month = new Date(now.getTime() - 30 * DAY_MS);
+  return {
+    currency: config.site.currency,
+    figures: figures(db, { today, week: new Date(now.getTime() - 7 * DAY_MS), month, all: null }),
+    chart: chart(db, now),
+    leads: {
+      total: db.select({ n: count() }).from(emailLeads).get()?.n ?? 0,
+      month: db.select({ n: count() }).from(emailLeads).where(gte(emailLeads.createdAt, month)).get()?.n ?? 0,
+    },
+    mail: {
+      failed: db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.status, "failed")).get()?.n ?? 0,
+      retrying:
+        db
+          .select({ n: count() })
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
+          .get()?.n ?? 0,
+    },
+    checklist: readyToSell(config),
+  };
+}

@@ -1,0 +1,106 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import type { AppDeps } from "../../deps";
+import { HttpError } from "../../platform/http/body";
+import { maskText } from "../../platform/log-mask";
+import { retryMail } from "../../shop/mail/outbox";
+import { eraseByEmail } from "../../shop/privacy/erase";
+import { exportCsv } from "../export-csv";
+import { recordActivity } from "./activity";
+import { consoleHeaders, html, redirect } from "./http";
+import type { ConsoleKit, Owner } from "./kit";
+import { listConversations, listHandOvers, listLeads, troubledMail } from "./people";
+import { isFresh } from "./sessions";
+import { leadsPage, mailPage, supportPage } from "./views/people";
+
+const EraseForm = v.object({ email: v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email("is not an e-mail address"), v.maxLength(254)) });
+
+/** Leads (list, CSV export, erasure), support conversations and hand-overs, the e-mail queue. */
+export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
+  const { db, write, config } = deps;
+  const needFresh = (owner: Owner, what: string) => {
+    if (!isFresh(owner.session, deps.now()))
+      throw new HttpError(403, `${what} needs a passkey check from the last 5 minutes: confirm with your passkey on the leads page`);
+  };
+
+  return new Elysia({ name: "owner-console-people" })
+    .get(
+      "/admin/leads",
+      kit.signedIn(async (request, owner) => {
+        const ctx = await kit.page(request);
+        const erased = new URL(request.url).searchParams.get("erased");
+        const note = erased !== null && /^\d{1,6}$/.test(erased) ? ctx.t("admin.leads.erased", { count: Number(erased) }) : null;
+        return html(leadsPage(ctx, listLeads(db), isFresh(owner.session, deps.now()), note), kit.https(request));
+      }),
+    )
+    .get(
+      "/admin/leads.csv",
+      kit.signedIn(async (request, owner) => {
+        needFresh(owner, "An export");
+        let csv = "";
+        const rows = exportCsv(db, "leads", (chunk) => {
+          csv += chunk;
+        });
+        await write((tx) =>
+          recordActivity(tx, { action: "export", detail: `leads (${rows} rows)`, sessionId: owner.session.id }, deps.now()),
+        );
+        return new Response(csv, {
+          headers: {
+            ...consoleHeaders(kit.https(request)),
+            "content-type": "text/csv; charset=utf-8",
+            "content-disposition": 'attachment; filename="leads.csv"',
+          },
+        });
+      }),
+    )
+    .post(
+      "/admin/leads/erase",
+      kit.signedIn(async (request, owner) => {
+        needFresh(owner, "An erasure");
+        const { email } = await kit.body(request, EraseForm, ["form"]);
+        const result = await eraseByEmail(write, email, config.mail.dir);
+        const removed =
+          result.leads + result.chatMessages + result.mails.pending + result.mails.sent + result.mails.other + result.accessResends;
+        await write((tx) =>
+          recordActivity(
+            tx,
+            {
+              action: "erasure",
+              detail: `${maskText(email)}: ${removed} rows, ${result.ordersKept} orders kept`,
+              sessionId: owner.session.id,
+            },
+            deps.now(),
+          ),
+        );
+        for (const f of result.mailFiles.failed)
+          deps.log.warn("erasure: a mail file could not be deleted", { path: f.path, reason: f.reason });
+        return redirect(`/admin/leads?erased=${removed}`, kit.https(request));
+      }),
+      { parse: "none" },
+    )
+    .get(
+      "/admin/support",
+      kit.signedIn(async (request) =>
+        html(supportPage(await kit.page(request), listHandOvers(db), listConversations(db)), kit.https(request)),
+      ),
+    )
+    .get(
+      "/admin/mail",
+      kit.signedIn(async (request) =>
+        html(mailPage(await kit.page(request), troubledMail(db), new URL(request.url).searchParams.has("retried")), kit.https(request)),
+      ),
+    )
+    .post(
+      "/admin/mail/:id/retry",
+      kit.signedIn(async (request, owner) => {
+        const raw = new URL(request.url).pathname.split("/")[3] ?? "";
+        if (!/^\d{1,12}$/.test(raw)) throw new HttpError(404, "No such message");
+        const id = Number(raw);
+        if (!(await retryMail(write, id, deps.now()))) throw new HttpError(409, "This message was sent already, or does not exist");
+        await write((tx) => recordActivity(tx, { action: "mail-retry", detail: `message ${id}`, sessionId: owner.session.id }, deps.now()));
+        deps.mailer.wake();
+        return redirect("/admin/mail?retried", kit.https(request));
+      }),
+      { parse: "none" },
+    );
+}

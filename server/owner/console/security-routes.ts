@@ -1,0 +1,96 @@
+import { Elysia } from "elysia";
+import { count, eq, inArray } from "drizzle-orm";
+import { ownerPasskeys, ownerSessions } from "../../../db/schema";
+import type { AppDeps } from "../../deps";
+import { HttpError } from "../../platform/http/body";
+import { listActivity, recordActivity } from "./activity";
+import { clearedSessionCookie, html, redirect } from "./http";
+import type { ConsoleKit } from "./kit";
+import { listPasskeys } from "./passkeys";
+import { recoveryCodesLeft } from "./recovery-codes";
+import { endSession, liveSessions } from "./sessions";
+import { activityPage } from "./views/activity";
+import { securityPage } from "./views/security";
+
+const idOf = (raw: string): number => {
+  if (!/^\d{1,12}$/.test(raw)) throw new HttpError(404, "Not found");
+  return Number(raw);
+};
+
+/** The security page (sessions, passkeys, recovery codes) and the activity log. */
+export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
+  const { db, write } = deps;
+  return new Elysia({ name: "owner-console-security" })
+    .get(
+      "/admin/security",
+      kit.signedIn(async (request, owner) => {
+        const left = new URL(request.url).searchParams.get("codes-left");
+        const data = {
+          current: owner.session.id,
+          sessions: liveSessions(db, deps.now()),
+          passkeys: listPasskeys(db),
+          codesLeft: recoveryCodesLeft(db),
+          justUsedCode: left !== null && /^\d{1,2}$/.test(left) ? Number(left) : null,
+        };
+        return html(securityPage(await kit.page(request), data), kit.https(request));
+      }),
+    )
+    .post(
+      "/admin/sessions/:id/end",
+      kit.signedIn(async (request, owner) => {
+        const id = idOf(new URL(request.url).pathname.split("/")[3] ?? "");
+        const now = deps.now();
+        const ended = await write((tx) => {
+          const target = tx.select().from(ownerSessions).where(eq(ownerSessions.id, id)).get();
+          if (target === undefined || !endSession(tx, id, now)) return false;
+          recordActivity(tx, { action: "session-ended", detail: `#${id} ${target.label}`, sessionId: owner.session.id }, now);
+          return true;
+        });
+        if (!ended) throw new HttpError(404, "No such session, or it has already ended");
+        const https = kit.https(request);
+        // Ending the session in use is signing out.
+        if (id === owner.session.id)
+          return redirect("/admin/sign-in?notice=signed-out", https, { "set-cookie": clearedSessionCookie(https) });
+        return redirect("/admin/security", https);
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/passkeys/:id/remove",
+      kit.signedIn(async (request, owner) => {
+        const id = idOf(new URL(request.url).pathname.split("/")[3] ?? "");
+        const now = deps.now();
+        const outcome = await write((tx): "removed" | "missing" | "last" => {
+          const target = tx.select().from(ownerPasskeys).where(eq(ownerPasskeys.id, id)).get();
+          if (target === undefined) return "missing";
+          // The last passkey stays: without it only the recovery codes and a new invite would open the console.
+          if ((tx.select({ n: count() }).from(ownerPasskeys).get()?.n ?? 0) <= 1) return "last";
+          tx.delete(ownerPasskeys).where(eq(ownerPasskeys.id, id)).run();
+          recordActivity(tx, { action: "passkey-removed", detail: `passkey “${target.name}”`, sessionId: owner.session.id }, now);
+          return "removed";
+        });
+        if (outcome === "missing") throw new HttpError(404, "No such passkey");
+        if (outcome === "last") throw new HttpError(409, "This is the only passkey: add another one before removing it");
+        return redirect("/admin/security", kit.https(request));
+      }),
+      { parse: "none" },
+    )
+    .get(
+      "/admin/activity",
+      kit.signedIn(async (request) => {
+        const entries = listActivity(db, 300);
+        const ids = [...new Set(entries.flatMap((e) => (e.sessionId === null ? [] : [e.sessionId])))];
+        const labels = new Map(
+          ids.length === 0
+            ? []
+            : db
+                .select({ id: ownerSessions.id, label: ownerSessions.label })
+                .from(ownerSessions)
+                .where(inArray(ownerSessions.id, ids))
+                .all()
+                .map((s) => [s.id, s.label] as const),
+        );
+        return html(activityPage(await kit.page(request), entries, labels), kit.https(request));
+      }),
+    );
+}

@@ -1,0 +1,29 @@
+import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
+
+export type Formats = {
+  /** Date and time in the owner's language. */
+  when: (at: Date) => string;
+  /** Minor units (cents) to money in the owner's language: 29,99 € in French, €29.99 in English. */
+  money: (minor: number, currency: string) => string;
+  number: (n: number) => string;
+};
+
+/** The owner's formats, made once per page: an Intl formatter costs far more to make than to use. */
+export function formatsFor(locale: Locale): Formats {
+  const tag = LOCALE_TAGS[locale].bcp47;
+  const when = new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short" });
+  const number = new Intl.NumberFormat(tag);
+  const money = new Map<string, Intl.NumberFormat>();
+  return {
+    when: (at) => when.format(at),
+    money: (minor, currency) => {
+      let format = money.get(currency);
+      if (format === undefined) {
+        format = new Intl.NumberFormat(tag, { style: "currency", currency });
+        money.set(currency, format);
+      }
+      return format.format(minor / 100);
+    },
+    number: (n) => number.format(n),
+  };
+}

@@ -1,0 +1,229 @@
+import type { OrderDetail, OrderRow, TimelineEvent } from "../orders";
+import { PasskeyButton, renderPage, type PageContext } from "./layout";
+
+/** Orders newest first, with the search box (e-mail, licence key, order number). */
+export function ordersPage(ctx: PageContext, query: string, rows: OrderRow[], nextBefore: number | null): string {
+  const { t } = ctx;
+  return renderPage(
+    ctx,
+    t("admin.orders.title"),
+    "orders",
+    <>
+      <form method="get" action="/admin/orders" role="search" className="card">
+        <label htmlFor="order-search">{t("admin.orders.searchLabel")}</label>
+        <input type="search" id="order-search" name="q" defaultValue={query} maxLength={200} aria-describedby="order-search-hint" />
+        <p id="order-search-hint" className="note">
+          {t("admin.orders.searchHint")}
+        </p>
+        <button type="submit">{t("admin.orders.search")}</button>
+      </form>
+      {rows.length === 0 ? (
+        <p role="status">{query === "" ? t("admin.orders.none") : t("admin.orders.noMatch", { query })}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.tableRegion")}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t("admin.orders.number")}</th>
+                <th scope="col">{t("admin.orders.date")}</th>
+                <th scope="col">{t("admin.orders.email")}</th>
+                <th scope="col">{t("admin.orders.amount")}</th>
+                <th scope="col">{t("admin.orders.status")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    <a href={`/admin/orders/${o.id}`}>#{o.id}</a>
+                  </td>
+                  <td>{ctx.fmt.when(o.paidAt ?? o.createdAt)}</td>
+                  <td>{o.email ?? "—"}</td>
+                  <td>{ctx.fmt.money(o.amount, o.currency)}</td>
+                  <td>
+                    {t(`admin.status.${o.status}`)}
+                    {o.provider === "test" && <> · {t("admin.orders.testMode")}</>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {nextBefore !== null && (
+        <p>
+          <a href={`/admin/orders?${new URLSearchParams({ ...(query === "" ? {} : { q: query }), before: String(nextBefore) })}`}>
+            {t("admin.orders.older")}
+          </a>
+        </p>
+      )}
+    </>,
+  );
+}
+
+export type OrderPageState = {
+  /** A passkey check younger than five minutes: the refund can be done. */
+  fresh: boolean;
+  /** What the last action did, shown once after its redirect. */
+  done: string | null;
+  activationLimit: number;
+};
+
+/** One order: its facts, the actions that apply to it, and its timeline. */
+export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPageState): string {
+  const { t } = ctx;
+  const { order, license, devices } = detail;
+  const money = ctx.fmt.money(order.amount, order.currency);
+  const active = devices.filter((d) => d.deactivatedAt === null);
+  return renderPage(
+    ctx,
+    t("admin.order.title", { id: order.id }),
+    "orders",
+    <>
+      {state.done !== null && (
+        <p className="success" role="status">
+          {state.done}
+        </p>
+      )}
+      <section className="card" aria-labelledby="order-facts">
+        <h2 id="order-facts">{t("admin.order.facts")}</h2>
+        <dl>
+          <dt>{t("admin.orders.status")}</dt>
+          <dd>
+            {t(`admin.status.${order.status}`)} ({order.provider === "stripe" ? "Stripe" : t("admin.orders.testMode")})
+          </dd>
+          <dt>{t("admin.orders.email")}</dt>
+          <dd>{order.customerEmail ?? "—"}</dd>
+          <dt>{t("admin.orders.amount")}</dt>
+          <dd>{money}</dd>
+          <dt>{t("admin.order.license")}</dt>
+          <dd>
+            {license === null ? (
+              "—"
+            ) : (
+              <>
+                <code>{license.key}</code> —{" "}
+                {license.status === "active"
+                  ? t("admin.license.active")
+                  : license.disabledReason === "refunded"
+                    ? t("admin.license.disabledRefund")
+                    : t("admin.license.disabledOwner")}
+              </>
+            )}
+          </dd>
+          <dt>{t("admin.order.devices")}</dt>
+          <dd>{t("admin.order.devicesCount", { count: active.length, limit: state.activationLimit })}</dd>
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="order-actions">
+        <h2 id="order-actions">{t("admin.order.actions")}</h2>
+        <div className="actions">
+          {order.status === "paid" && order.customerEmail !== null && (
+            <form method="post" action={`/admin/orders/${order.id}/resend`}>
+              <button type="submit" className="secondary">
+                {t("admin.order.resend", { email: order.customerEmail })}
+              </button>
+            </form>
+          )}
+          {license !== null && license.disabledReason !== "refunded" && (
+            <form method="post" action={`/admin/orders/${order.id}/license`}>
+              <input type="hidden" name="enabled" value={license.status === "active" ? "no" : "yes"} />
+              <button type="submit" className="secondary">
+                {license.status === "active" ? t("admin.license.disable") : t("admin.license.enable")}
+              </button>
+            </form>
+          )}
+          {license !== null && active.length > 0 && (
+            <form method="post" action={`/admin/orders/${order.id}/devices/reset`}>
+              <button type="submit" className="secondary">
+                {t("admin.order.resetDevices", { count: active.length })}
+              </button>
+            </form>
+          )}
+        </div>
+        {order.status === "paid" && (
+          <div className="card">
+            <h3>{t("admin.refund.heading")}</h3>
+            <p>{t("admin.refund.explain", { amount: money, email: order.customerEmail ?? "—" })}</p>
+            {state.fresh ? (
+              <form method="post" action={`/admin/orders/${order.id}/refund`}>
+                <p>
+                  <input type="checkbox" id="refund-confirm" name="confirm" value="yes" required />{" "}
+                  <label htmlFor="refund-confirm" className="inline-label">
+                    {t("admin.refund.confirm", { amount: money })}
+                  </label>
+                </p>
+                <button type="submit" className="danger">
+                  {t("admin.refund.button", { amount: money })}
+                </button>
+              </form>
+            ) : (
+              <>
+                <p className="note">{t("admin.fresh.needed")}</p>
+                <PasskeyButton t={t} kind="confirm" label={t("admin.fresh.button")} />
+              </>
+            )}
+          </div>
+        )}
+      </section>
+
+      {devices.length > 0 && (
+        <section aria-labelledby="order-devices">
+          <h2 id="order-devices">{t("admin.order.devices")}</h2>
+          <ul>
+            {devices.map((d) => (
+              <li key={d.id}>
+                {d.instanceName} — {t("admin.order.deviceSince", { date: ctx.fmt.when(d.createdAt) })}
+                {d.deactivatedAt === null ? (
+                  <form method="post" action={`/admin/orders/${order.id}/devices/${d.id}/free`} className="inline">
+                    {" "}
+                    <button type="submit" className="secondary" aria-label={t("admin.order.freeLabel", { name: d.instanceName })}>
+                      {t("admin.order.free")}
+                    </button>
+                  </form>
+                ) : (
+                  <> · {t("admin.order.freedOn", { date: ctx.fmt.when(d.deactivatedAt) })}</>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="order-timeline">
+        <h2 id="order-timeline">{t("admin.order.timeline")}</h2>
+        <ol className="timeline">
+          {detail.timeline.map((e) => (
+            <li key={`${e.kind}-${e.at.getTime()}-${"name" in e ? e.name : ""}-${"mailKind" in e ? e.mailKind : ""}`}>
+              <time dateTime={e.at.toISOString()}>{ctx.fmt.when(e.at)}</time> — <TimelineText ctx={ctx} event={e} />
+            </li>
+          ))}
+        </ol>
+      </section>
+    </>,
+  );
+}
+
+function TimelineText({ ctx, event }: { ctx: PageContext; event: TimelineEvent }) {
+  const { t } = ctx;
+  switch (event.kind) {
+    case "mail":
+      return (
+        <>
+          {t("admin.timeline.mail", {
+            kind: t(`admin.mailKind.${event.mailKind}`),
+            to: event.recipient,
+            status: t(`admin.mailStatus.${event.status}`),
+          })}
+          {event.error !== null && <span className="error"> {event.error}</span>}
+        </>
+      );
+    case "device":
+      return <>{t("admin.timeline.device", { name: event.name })}</>;
+    case "owner":
+      return <>{t("admin.timeline.owner", { action: t(`admin.action.${event.action}`) })}</>;
+    default:
+      return <>{t(`admin.timeline.${event.kind}`)}</>;
+  }
+}

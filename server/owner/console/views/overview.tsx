@@ -1,0 +1,107 @@
+import type { Overview, Period } from "../overview";
+import { renderPage, type PageContext } from "./layout";
+
+/** The figures first (revenue, orders, refund rate), then the chart, leads, e-mail, and the checklist. */
+export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): string {
+  const { t, locale } = ctx;
+  const money = (minor: number) => ctx.fmt.money(minor, data.currency);
+  const periods: Period[] = ["today", "week", "month", "all"];
+  const rate = (p: Period) => {
+    const f = data.figures[p];
+    return f.paidOrders === 0
+      ? "—"
+      : new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }).format(f.refundedOrders / f.paidOrders);
+  };
+  return renderPage(
+    ctx,
+    t("admin.overview.title"),
+    "overview",
+    <>
+      <p className="note">{t("admin.overview.asOf", { date: ctx.fmt.when(nowLabel) })}</p>
+      {periods.map((p) => (
+        <section key={p} aria-labelledby={`period-${p}`}>
+          <h2 id={`period-${p}`}>{t(`admin.period.${p}`)}</h2>
+          <div className="grid">
+            <a className="figure" href="/admin/orders">
+              <span className="value">{money(data.figures[p].net)}</span>
+              <span className="label">{t("admin.overview.net")}</span>
+            </a>
+            <div className="figure">
+              <span className="value">{money(data.figures[p].gross)}</span>
+              <span className="label">{t("admin.overview.gross")}</span>
+            </div>
+            <div className="figure">
+              <span className="value">{money(data.figures[p].refunded)}</span>
+              <span className="label">{t("admin.overview.refunded")}</span>
+            </div>
+            <a className="figure" href="/admin/orders">
+              <span className="value">{ctx.fmt.number(data.figures[p].paidOrders)}</span>
+              <span className="label">{t("admin.overview.paidOrders")}</span>
+            </a>
+            <div className="figure">
+              <span className="value">{rate(p)}</span>
+              <span className="label">{t("admin.overview.refundRate")}</span>
+            </div>
+          </div>
+        </section>
+      ))}
+      <section aria-labelledby="chart-heading">
+        <h2 id="chart-heading">{t("admin.overview.chart")}</h2>
+        <div id="revenue-chart" className="chart" data-label={t("admin.overview.net")} aria-hidden="true" />
+        <script
+          type="application/json"
+          id="revenue-data"
+          // Numbers only: nothing in it can close the script element.
+          dangerouslySetInnerHTML={{ __html: JSON.stringify(data.chart) }}
+        />
+        <details>
+          <summary>{t("admin.overview.chartTable")}</summary>
+          <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.tableRegion")}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t("admin.orders.date")}</th>
+                  <th scope="col">{t("admin.overview.net")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.chart.map(([day, net]) => (
+                  <tr key={day}>
+                    <td>
+                      {new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "Europe/Paris" }).format(new Date(day * 1000))}
+                    </td>
+                    <td>{money(net)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      </section>
+      <section aria-labelledby="more-heading">
+        <h2 id="more-heading">{t("admin.overview.more")}</h2>
+        <div className="grid">
+          <a className="figure" href="/admin/leads">
+            <span className="value">{ctx.fmt.number(data.leads.total)}</span>
+            <span className="label">{t("admin.overview.leads", { month: data.leads.month })}</span>
+          </a>
+          <a className="figure" href="/admin/mail">
+            <span className="value">{ctx.fmt.number(data.mail.failed)}</span>
+            <span className="label">{t("admin.overview.mailFailed", { retrying: data.mail.retrying })}</span>
+          </a>
+        </div>
+      </section>
+      <section aria-labelledby="checklist-heading">
+        <h2 id="checklist-heading">{t("admin.checklist.title")}</h2>
+        <ul>
+          {data.checklist.map((item) => (
+            <li key={item.id}>
+              <span className={item.ok ? "success" : "error"}>{item.ok ? t("admin.checklist.done") : t("admin.checklist.todo")}</span>{" "}
+              {t(`admin.checklist.${item.id}`)}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>,
+  );
+}

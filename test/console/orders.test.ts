@@ -1,0 +1,263 @@
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { licenses, mailOutbox, orders, ownerActivity } from "../../db/schema";
+import { runCommand } from "../../server/owner/cli";
+import type { StripeConnection } from "../../server/shop/checkout/stripe-provider";
+import { createTestSite, type TestSite } from "../support/app";
+import { payWithTestCard } from "../support/purchase";
+import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
+import { charge, checkoutSession, event, signed } from "../checkout/stripe-events";
+import { confirmWithPasskey, ownerCookie } from "./owner";
+
+let site: TestSite | undefined;
+let fake: FakeStripe;
+beforeAll(() => {
+  fake = startFakeStripe();
+});
+afterAll(() => fake.close());
+afterEach(async () => {
+  await site?.close();
+  site = undefined;
+});
+
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const EN = { "accept-language": "en" };
+
+async function shopWithOwner(env: Record<string, string> = {}, stripeConnection?: StripeConnection) {
+  const s = (site = await createTestSite({ env, stripeConnection }));
+  const cookie = await ownerCookie(s);
+  return { s, cookie, get: (path: string) => s.request(path, { headers: { cookie, ...EN } }) };
+}
+
+const post = (s: TestSite, cookie: string, path: string, body = "") =>
+  s.request(path, { method: "POST", headers: { cookie, ...FORM, ...EN }, body });
+const verify = async (s: TestSite, key: string) =>
+  (
+    await s.request("/api/licenses/verify", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key }),
+    })
+  ).json();
+const mailsOf = (s: TestSite, orderId: number) => s.db.select().from(mailOutbox).where(eq(mailOutbox.orderId, orderId)).all();
+
+test("orders are listed newest first and found by the beginning of an address, by licence key and by number", async () => {
+  const { s, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "Alice.Martin@example.com" });
+  await payWithTestCard(s, { locale: "en", email: "bob@example.org" });
+  const list = await (await get("/admin/orders")).text();
+  expect(list.indexOf("bob@example.org")).toBeLessThan(list.indexOf("lice.martin@example.com"));
+  const byEmail = await (await get("/admin/orders?q=ALICE.m")).text();
+  expect(byEmail).toContain("/admin/orders/1");
+  expect(byEmail).not.toContain("bob@example.org");
+  const key = s.db.select().from(licenses).where(eq(licenses.orderId, 2)).get()?.key ?? "";
+  const byKey = await (await get(`/admin/orders?q=${encodeURIComponent(key.toLowerCase().replaceAll("-", ""))}`)).text();
+  expect(byKey).toContain("bob@example.org");
+  expect(byKey).not.toContain('/admin/orders/1"');
+  expect(await (await get("/admin/orders?q=%232")).text()).toContain("bob@example.org");
+  expect(await (await get("/admin/orders?q=nobody%40")).text()).toContain("No order matches");
+});
+
+test("an order's page shows its timeline: started, consent, paid, its e-mails, its devices", async () => {
+  const { s, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "claire@example.com" });
+  const key = s.db.select().from(licenses).get()?.key ?? "";
+  await s.request("/api/licenses/activate", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ key, instanceName: "Salon TV" }),
+  });
+  const page = await get("/admin/orders/1");
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  for (const text of [
+    "Checkout started",
+    "Terms accepted",
+    "Paid",
+    "E-mail “access” to claire@example.com",
+    "Device activated: Salon TV",
+    key,
+  ]) {
+    expect(html).toContain(text);
+  }
+  expect((await get("/admin/orders/999")).status).toBe(404);
+  expect((await get("/admin/orders/abc")).status).toBe(404);
+});
+
+test("a refund needs a passkey check from the last 5 minutes; then the test order is refunded once, exactly as by a webhook", async () => {
+  const { s, cookie } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "dora@example.com" });
+  const key = s.db.select().from(licenses).get()?.key ?? "";
+  // Signed in with a recovery code: no passkey check yet.
+  const refused = await post(s, cookie, "/admin/orders/1/refund", "confirm=yes");
+  expect(refused.status).toBe(403);
+  expect(s.db.select().from(orders).get()?.status).toBe("paid");
+  await confirmWithPasskey(s, cookie);
+  expect((await post(s, cookie, "/admin/orders/1/refund", "")).status).toBe(400);
+  const done = await post(s, cookie, "/admin/orders/1/refund", "confirm=yes");
+  expect(done.status).toBe(303);
+  expect(done.headers.get("location")).toBe("/admin/orders/1?done=refunded");
+  expect(s.db.select().from(orders).get()?.status).toBe("refunded");
+  expect(await verify(s, key)).toMatchObject({ valid: false, status: "disabled" });
+  const kinds = () =>
+    mailsOf(s, 1)
+      .map((m) => m.kind)
+      .sort();
+  // The buyer's refund notice is queued (no OWNER_EMAIL here, so no owner notices).
+  expect(kinds()).toEqual(["access", "refund"]);
+  // Twice (a second click, the CLI) counts once.
+  expect((await post(s, cookie, "/admin/orders/1/refund", "confirm=yes")).status).toBe(409);
+  expect(
+    await runCommand(
+      ["orders", "refund", "1"],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(1);
+  expect(kinds()).toEqual(["access", "refund"]);
+  const log = s.db.select().from(ownerActivity).where(eq(ownerActivity.action, "refund")).all();
+  expect(log).toHaveLength(1);
+  expect(log[0]?.sessionId).not.toBeNull();
+});
+
+test("a Stripe order is refunded through Stripe's Refund API; Stripe's own charge.refunded webhook afterwards changes nothing", async () => {
+  const secret = "whsec_console";
+  const { s, cookie } = await shopWithOwner(
+    {
+      STRIPE_SECRET_KEY: "sk_test_console",
+      STRIPE_WEBHOOK_SECRET: secret,
+      PUBLIC_BASE_URL: "https://shop.example",
+    },
+    fake.connection,
+  );
+  const deliver = async (body: unknown) => {
+    const payload = JSON.stringify(body);
+    return s.request("/api/stripe/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) },
+      body: payload,
+    });
+  };
+  expect(
+    (await deliver(event("checkout.session.completed", checkoutSession({ id: "cs_test_console1", email: "eve@example.com" })))).status,
+  ).toBe(200);
+  const order = s.db.select().from(orders).get();
+  expect(order?.status).toBe("paid");
+  await confirmWithPasskey(s, cookie);
+  const before = fake.requests.length;
+  expect((await post(s, cookie, `/admin/orders/${order?.id}/refund`, "confirm=yes")).status).toBe(303);
+  const refundCall = fake.requests.slice(before).find((r) => r.path === "/v1/refunds");
+  expect(refundCall?.body.get("payment_intent")).toBe("pi_for_cs_test_console1");
+  expect(refundCall?.headers.get("idempotency-key")).toBe(`refund-order-${order?.id}`);
+  expect(s.db.select().from(orders).get()?.status).toBe("refunded");
+  expect((await deliver(event("charge.refunded", charge("pi_for_cs_test_console1")))).status).toBe(200);
+  const refunds = mailsOf(s, order?.id ?? 0).filter((m) => m.kind === "refund");
+  expect(refunds).toHaveLength(1);
+});
+
+test("when Stripe refuses the refund, the console says so and nothing changes", async () => {
+  const secret = "whsec_console";
+  const { s, cookie } = await shopWithOwner(
+    {
+      STRIPE_SECRET_KEY: "sk_test_console",
+      STRIPE_WEBHOOK_SECRET: secret,
+      PUBLIC_BASE_URL: "https://shop.example",
+    },
+    fake.connection,
+  );
+  const payload = JSON.stringify(event("checkout.session.completed", checkoutSession({ id: "cs_test_console2" })));
+  await s.request("/api/stripe/webhook", {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) },
+    body: payload,
+  });
+  await confirmWithPasskey(s, cookie);
+  fake.mode = { kind: "error", status: 402, type: "card_error", message: "insufficient balance" };
+  try {
+    const response = await post(s, cookie, "/admin/orders/1/refund", "confirm=yes");
+    expect(response.status).toBe(502);
+    expect(await response.text()).toContain("Nothing was changed");
+  } finally {
+    fake.mode = { kind: "ok" };
+  }
+  expect(s.db.select().from(orders).get()?.status).toBe("paid");
+  expect(mailsOf(s, 1).filter((m) => m.kind === "refund")).toHaveLength(0);
+});
+
+test("resend, disable and enable the licence, free one device and reset all, each logged", async () => {
+  const { s, cookie } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "fanny@example.com" });
+  const key = s.db.select().from(licenses).get()?.key ?? "";
+  const activate = (name: string) =>
+    s.request("/api/licenses/activate", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key, instanceName: name }),
+    });
+  for (const name of ["Phone", "Laptop", "TV"]) await activate(name);
+
+  expect((await post(s, cookie, "/admin/orders/1/resend")).status).toBe(303);
+  expect(mailsOf(s, 1).filter((m) => m.kind === "access")).toHaveLength(2);
+
+  expect((await post(s, cookie, "/admin/orders/1/license", "enabled=no")).status).toBe(303);
+  expect(await verify(s, key)).toMatchObject({ valid: false, status: "disabled" });
+  expect((await post(s, cookie, "/admin/orders/1/license", "enabled=maybe")).status).toBe(400);
+  expect((await post(s, cookie, "/admin/orders/1/license", "enabled=yes")).status).toBe(303);
+  expect(await verify(s, key)).toMatchObject({ valid: true, activations: 3 });
+
+  const page = await (await s.request("/admin/orders/1", { headers: { cookie, ...EN } })).text();
+  const tvId = page
+    .split("<li>")
+    .find((li) => li.startsWith("TV"))
+    ?.match(/devices\/(\d+)\/free/)?.[1];
+  expect((await post(s, cookie, `/admin/orders/1/devices/${tvId}/free`)).status).toBe(303);
+  expect(await verify(s, key)).toMatchObject({ activations: 2 });
+  expect((await post(s, cookie, `/admin/orders/1/devices/${tvId}/free`)).status).toBe(409);
+  expect((await post(s, cookie, "/admin/orders/1/devices/reset")).status).toBe(303);
+  expect(await verify(s, key)).toMatchObject({ valid: true, activations: 0 });
+
+  const actions = s.db
+    .select({ action: ownerActivity.action })
+    .from(ownerActivity)
+    .all()
+    .map((a) => a.action);
+  expect(actions).toEqual(["sign-in-recovery", "resend", "license-disabled", "license-enabled", "device-freed", "devices-reset"]);
+});
+
+test("the CLI's refund and resend use the same services and appear in the activity log as the command line", async () => {
+  const { s, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "jules@example.com" });
+  expect(
+    await runCommand(
+      ["orders", "resend", "1"],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(0);
+  expect(
+    await runCommand(
+      ["orders", "refund", "1"],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(0);
+  const cli = s.db
+    .select()
+    .from(ownerActivity)
+    .all()
+    .filter((a) => a.sessionId === null);
+  expect(cli.map((a) => [a.action, a.detail])).toEqual([
+    ["resend", "order 1"],
+    ["refund", "order 1"],
+  ]);
+  const activity = await (await get("/admin/activity")).text();
+  expect(activity).toContain("command line");
+  expect(
+    mailsOf(s, 1)
+      .map((m) => m.kind)
+      .sort(),
+  ).toEqual(["access", "access", "refund"]);
+});
