@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { chatMessages, emailLeads, mailOutbox, type MailStatus } from "../../../db/schema";
 
