@@ -42,10 +42,21 @@ export type WorkerStart = { port: number; assets: AssetSnapshot; pages: Prebuilt
 
 // The first process's messages come from the same program, but a message is still checked before
 // use: a worker started by hand from a terminal, or a newer version, must fail clearly.
-const UrlsSchema = v.custom<AssetUrls>(
-  (x) => typeof x === "object" && x !== null && Object.values(x).every((u) => typeof u === "string" || u === null),
-  "asset URLs",
-);
+// Typed against AssetUrls: a field added there and not here fails the typecheck, not a start.
+const UrlsSchema: v.GenericSchema<AssetUrls> = v.object({
+  js: v.string(),
+  css: v.string(),
+  font: v.nullable(v.string()),
+  poster: v.string(),
+  video: v.string(),
+  videoSeconds: v.nullable(v.number()),
+  preview640: v.string(),
+  preview960: v.string(),
+  preview1280: v.string(),
+  ogImage: v.string(),
+  favicon: v.string(),
+  appleTouchIcon: v.string(),
+});
 const PagesSchema = v.array(prebuiltPageSchema(BytesSchema));
 /** The first process's id, in each of its messages: a message can arrive after its sender died. */
 const From = v.pipe(v.number(), v.integer(), v.minValue(1));
