@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { orders, processedEvents, testCheckoutSessions } from "../../db/schema";
 import { createTestSite, type TestSite } from "../support/app";
+import { plainSpaces } from "../support/text";
 
 // The built-in test checkout through app.handle: the page, the card checks, decline, cancel,
 // expiry, and fulfilment that runs once.
@@ -19,7 +20,7 @@ const card = (overrides: Record<string, string> = {}) =>
     cvc: "123",
     ...overrides,
   }).toString();
-const h1Of = (html: string) => /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1];
+const h1Of = (html: string) => plainSpaces(/<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1]);
 
 async function startCheckout(locale = "fr", now?: () => Date) {
   site = await createTestSite(now ? { now } : {});

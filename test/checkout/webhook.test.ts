@@ -4,6 +4,7 @@ import { orders, processedEvents } from "../../db/schema";
 import { createTestSite, type TestSite } from "../support/app";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
 import { charge, checkoutSession, event, signed, type SessionFields } from "./stripe-events";
+import { plainSpaces } from "../support/text";
 
 // POST /api/stripe/webhook: signed deliveries through the real SDK's verification, and the orders
 // table after each.
@@ -33,7 +34,7 @@ async function deliver(body: unknown, options: { secret?: string; timestamp?: nu
   return site.request("/api/stripe/webhook", { method: "POST", headers, body: payload });
 }
 
-const h1Of = (html: string) => /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1];
+const h1Of = (html: string) => plainSpaces(/<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1]);
 const allOrders = () => site.db.select().from(orders).all();
 const completed = (fields: SessionFields) => event("checkout.session.completed", checkoutSession(fields));
 

@@ -4,6 +4,7 @@ import { createTranslator } from "../../shared/i18n";
 import { LOCALES, type Locale } from "../../shared/locales";
 import { useDom } from "../support/dom";
 import { makePageData } from "../support/page-data";
+import { plainSpaces } from "../support/text";
 
 useDom();
 
@@ -93,7 +94,7 @@ test("a full conversation (409) is said so in the visitor's language, with the s
     const notice = MESSAGES[locale]["chat.limitReached"]!.replace("{email}", email);
     // The notice reads as one sentence; its support address is a mailto: link.
     const said = (_: string, element: Element | null) =>
-      element?.classList.contains("chat-msg__text") === true && element.textContent === notice;
+      element?.classList.contains("chat-msg__text") === true && plainSpaces(element.textContent) === notice;
     await waitFor(() => expect(screen.getByText(said)).toBeDefined());
     expect(screen.getByRole("link", { name: email }).getAttribute("href")).toBe(`mailto:${email}`);
     expect(input.disabled).toBe(true);

@@ -4,6 +4,7 @@ import { startFakeAnthropic, type FakeAnthropic } from "../chat/fake-anthropic";
 import { axeViolations } from "./axe";
 import { startServer, watchConsole, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
+import { plainSpaces } from "../support/text";
 
 // The support widget's journeys (issue 5). One server talks to a fake Anthropic API in this process
 // (so a reply can be held half-way to see it stream, or made to fail); another runs the offline
@@ -64,7 +65,7 @@ test("open the chat, send a question, see the answer arrive as it streams", asyn
   const consoleLog = watchConsole(page);
   const chat = await openChat(page);
   expect(await chat.getByRole("heading").textContent()).toBe("Support Lifetime Stream");
-  expect(await chat.locator(".chat-msg").first().textContent()).toContain("Bonjour ! Je suis l'assistant");
+  expect(plainSpaces(await chat.locator(".chat-msg").first().textContent())).toContain("Bonjour ! Je suis l'assistant");
   const input = chat.getByLabel("Votre message");
   expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
 
