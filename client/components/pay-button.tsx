@@ -75,7 +75,7 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
           t(response.status === 429 ? "paymentRateLimit" : response.status === 422 ? "consent.required" : "paymentErrorDesc"),
         );
       const parsed = v.safeParse(PaymentResponseSchema, body);
-      // Spec section 8: an answer without url is a failure with its own message.
+      // An answer without a url is a failure with its own message (docs/product.md, "Validation and error messages").
       if (!parsed.success) throw new Error(t("paymentUrlMissing"));
       navigate(parsed.output.url);
     } catch (error) {

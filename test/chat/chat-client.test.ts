@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { ChatFailure, retryAfterSeconds, sendChat } from "../../client/components/chat-client";
 
-// The browser's reader of POST /api/chat (issue 5): a reply streamed as server-sent events, cut
+// The browser's reader of POST /api/chat: a reply streamed as server-sent events, cut
 // anywhere by the network, or broken before its end.
 
 const realFetch = globalThis.fetch;

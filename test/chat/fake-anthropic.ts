@@ -1,6 +1,6 @@
 import type { Server } from "bun";
 
-// A fake Anthropic Messages API on loopback (STYLE.md: tests drive the real SDK against a fake
+// A fake Anthropic Messages API on loopback (tests drive the real SDK against a fake
 // server, so the request the SDK sends is what gets checked). It speaks the wire format of
 // POST /v1/messages: a JSON `message`, or server-sent events message_start, content_block_start,
 // content_block_delta (text_delta), content_block_stop, message_delta, message_stop; errors as

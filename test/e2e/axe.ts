@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 
 // axe-core, the engine behind most accessibility checkers, with every rule it runs by default: the
 // WCAG 2.x A/AA rules and its best practices (landmarks, headings, regions), and a violation of any
-// impact counts, minor ones too (issue 12). The page must be opened with `bypassCSP: true`: its CSP
+// impact counts, minor ones too. The page must be opened with `bypassCSP: true`: its CSP
 // would block the injected checker; the page itself is unchanged.
 const AXE = join(import.meta.dir, "..", "..", "node_modules", "axe-core", "axe.min.js");
 

@@ -6,7 +6,7 @@ import { axeViolations } from "./axe";
 import { artifactPath, useSite } from "./harness";
 import { visit } from "./visit";
 
-// Every page in every language at the widths people use (issue 12): nothing scrolls sideways, every
+// Every page in every language at the widths people use: nothing scrolls sideways, every
 // cell of the price comparison is on screen, the header keeps to two rows, and axe-core finds no
 // violation of any impact, also with the support chat, the exit popup and the demo video open.
 //

@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 import { useSite, watchConsole } from "./harness";
 import { plainSpaces } from "../support/text";
 
-// Browser journeys through the built-in test checkout (issue 4), in French and English, with and
+// Browser journeys through the built-in test checkout, in French and English, with and
 // without JavaScript. The orders table is read after each, as the owner would with sqlite3.
 
 const site = useSite();
@@ -174,7 +174,7 @@ test("the card number is grouped by four as it is typed, also when a digit is pu
   await page.keyboard.type("8");
   expect(await card.inputValue()).toBe("9842 4242 4242 42");
   expect(await card.getAttribute("autocomplete")).toBe("off");
-  // The expiry gets its slash the same way (trial item 9).
+  // The expiry gets its slash the same way.
   const expiry = page.getByLabel("Expiry (MM/YY)");
   await expiry.pressSequentially("1234");
   expect(await expiry.inputValue()).toBe("12/34");

@@ -6,7 +6,7 @@ import { startServer, watchConsole, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
 import { plainSpaces } from "../support/text";
 
-// The support widget's journeys (issue 5). One server talks to a fake Anthropic API in this process
+// The support widget's journeys. One server talks to a fake Anthropic API in this process
 // (so a reply can be held half-way to see it stream, or made to fail); another runs the offline
 // assistant, the embedded default.
 

@@ -8,7 +8,7 @@ import { seedOrder } from "../social-proof/seed-orders";
 import { startServer, watchConsole, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
 
-// Social proof only from real purchases (DECISIONS.md), with the spec's timings (sections 4 and 9):
+// Social proof only from real purchases, with the timings of docs/product.md ("Behaviour the pages keep"):
 // first 3 s after load, visible 5 s. The browser's clock is paused and moved by hand.
 
 const shared = useBrowser();

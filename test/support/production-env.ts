@@ -1,4 +1,4 @@
-// What a production start needs besides its payment settings (issue 12): the seller's identity,
+// What a production start needs besides its payment settings: the seller's identity,
 // the host, the consumer mediator, a real support address and a public address. Shared by the
 // tests (and benches) that run the site with NODE_ENV=production.
 export const PRODUCTION_READY_ENV = {

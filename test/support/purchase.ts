@@ -10,7 +10,7 @@ export async function payWithTestCard(
   site: Pick<TestSite, "request">,
   options: { locale: string; email: string; name?: string; city?: string },
 ) {
-  // The payment page's consent box ticked (issue 12); the card page does not ask again.
+  // The payment page's consent box ticked; the card page does not ask again.
   const start = await site.request("/api/payment", { method: "POST", headers: FORM, body: `locale=${options.locale}&acceptTerms=yes` });
   const cardPage = start.headers.get("location");
   if (cardPage === null) throw new Error(`no checkout: ${start.status}`);

@@ -11,6 +11,7 @@ import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/b
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { hashIp, loadIpHashSecret, recordLead } from "./service";
 import { ENDPOINTS } from "../../../shared/api";
+import type { LeadFlag } from "../../../shared/page-data";
 
 /** A lead body is three short fields; anything past this is not a visitor filling in a form. */
 export const LEAD_MAX_BODY_BYTES = 4 * 1024;
@@ -22,7 +23,6 @@ export const LEAD_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as const;
 
 /** Where the no-JavaScript footer form lands after a post (client/components/lead-form.tsx). */
 export const LEAD_FORM_ANCHOR = "free-demo";
-type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
 const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 

@@ -15,6 +15,7 @@ import { createTranslator } from "../../../shared/i18n";
 import { activateLicense, deactivateLicense, handleAccessRequests, hasAccessRequests, recordAccessRequest, verifyLicense } from "./service";
 import { issueLicenseToken } from "./tokens";
 import { ENDPOINTS } from "../../../shared/api";
+import type { AccessFlag } from "../../../shared/page-data";
 
 /** A licence call is a few short fields. */
 export const LICENSE_MAX_BODY_BYTES = 2 * 1024;
@@ -28,9 +29,6 @@ export const ACCESS_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as cons
 
 /** How long after a recovery request its batch is handled (then the e-mail goes out at once). */
 export const ACCESS_BATCH_DELAY_MS = 1000;
-
-/** Why a plain form post to /api/access/resend came back to the access page (`?status=`). */
-export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 
 const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 

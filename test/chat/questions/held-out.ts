@@ -1,6 +1,6 @@
 import type { ChatQuestion } from "./judge";
 
-// The held-out questions (issue 13): written as new visitors type them (short, colloquial, typos,
+// The held-out questions: written as new visitors type them (short, colloquial, typos,
 // no accents, a language other than the page's) BEFORE the offline assistant was tuned, and never
 // used to tune it. Their score is the honest estimate of how the assistant does on questions nobody
 // planned for. Do not edit them to make the assistant pass: add new questions to tuning.ts instead.

@@ -5,7 +5,7 @@ import { LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { buildSiteFacts } from "../../../shared/site-facts";
 
-// How a support-chat answer is judged (issue 13): by the fact it must carry, in the language of the
+// How a support-chat answer is judged: by the fact it must carry, in the language of the
 // question, never by which entry of the assistant produced it. The same judge scores the offline
 // assistant in bench/chat-offline.ts and in test/chat/held-out.test.ts, and could score Claude's.
 
