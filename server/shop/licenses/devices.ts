@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client";
 import { licenseActivations, licenses } from "../../../db/schema";
 import type { Write } from "../../../db/writer";
 import type { DeviceEntry } from "../../../shared/schemas/licenses";
+import { freeInstance } from "./service";
 
 // The buyer's own view of a licence's devices (the page behind the access e-mail's signed link):
 // the installations holding a slot, and freeing one of them.
@@ -30,18 +31,6 @@ export function freeDeviceOfOrder(write: Write, orderId: number, instanceId: str
   return write((tx) => {
     const license = tx.select({ id: licenses.id }).from(licenses).where(eq(licenses.orderId, orderId)).get();
     if (license === undefined) return "unknown";
-    const freed = tx
-      .update(licenseActivations)
-      .set({ deactivatedAt: now })
-      .where(
-        and(
-          eq(licenseActivations.licenseId, license.id),
-          eq(licenseActivations.instanceId, instanceId),
-          isNull(licenseActivations.deactivatedAt),
-        ),
-      )
-      .returning({ id: licenseActivations.id })
-      .all();
-    return freed.length > 0 ? "freed" : "unknown";
+    return freeInstance(tx, license.id, instanceId, now) ? "freed" : "unknown";
   });
 }

@@ -97,24 +97,32 @@ export function activateLicense(
 
 export type DeactivateResult = { kind: "deactivated"; activations: number } | { kind: "not-found" } | { kind: "unknown-instance" };
 
+/**
+ * Frees one active installation of a licence, whoever asks (the app, the buyer's devices page):
+ * its slot is open again and the instance stays freed. False when it was not active.
+ */
+export function freeInstance(tx: DbWriter, licenseId: number, instanceId: string, now: Date): boolean {
+  const freed = tx
+    .update(licenseActivations)
+    .set({ deactivatedAt: now })
+    .where(
+      and(
+        eq(licenseActivations.licenseId, licenseId),
+        eq(licenseActivations.instanceId, instanceId),
+        isNull(licenseActivations.deactivatedAt),
+      ),
+    )
+    .returning({ id: licenseActivations.id })
+    .all();
+  return freed.length > 0;
+}
+
 /** Frees one installation (a disabled key too, so the app can clean up). */
 export function deactivateLicense(write: Write, key: string, instanceId: string, now: Date): Promise<DeactivateResult> {
   return write((tx): DeactivateResult => {
     const license = tx.select().from(licenses).where(eq(licenses.key, key)).get();
     if (license === undefined) return { kind: "not-found" };
-    const freed = tx
-      .update(licenseActivations)
-      .set({ deactivatedAt: now })
-      .where(
-        and(
-          eq(licenseActivations.licenseId, license.id),
-          eq(licenseActivations.instanceId, instanceId),
-          isNull(licenseActivations.deactivatedAt),
-        ),
-      )
-      .returning({ id: licenseActivations.id })
-      .all();
-    if (freed.length === 0) return { kind: "unknown-instance" };
+    if (!freeInstance(tx, license.id, instanceId, now)) return { kind: "unknown-instance" };
     return { kind: "deactivated", activations: activeCount(tx, license.id) };
   });
 }
