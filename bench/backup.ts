@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../db/client";
+import { generateOrderReference } from "../shared/order-reference";
 import { litestreamBinary, litestreamConfig } from "../server/platform/backup/litestream";
 import { startServer } from "../test/e2e/harness";
 
@@ -113,11 +114,12 @@ async function restoreTime(): Promise<{ ms: number; bytes: number }> {
     const dbPath = join(dataDir, "site.db");
     const db = openDb(dbPath, { synchronous: "NORMAL" });
     const insert = db.$client.query(
-      "INSERT INTO orders (provider, checkout_id, status, amount, currency, locale, customer_email, first_name, city, created_at, updated_at, paid_at) VALUES ('stripe', ?, 'paid', 2999, 'EUR', 'fr', ?, 'Camille', 'Lyon', ?, ?, ?)",
+      "INSERT INTO orders (reference, provider, checkout_id, status, amount, currency, locale, customer_email, first_name, city, created_at, updated_at, paid_at) VALUES (?, 'stripe', ?, 'paid', 2999, 'EUR', 'fr', ?, 'Camille', 'Lyon', ?, ?, ?)",
     );
     const now = Date.now();
     db.$client.transaction(() => {
-      for (let i = 0; i < 100_000; i++) insert.run(`cs_live_${i.toString(36).padStart(8, "0")}`, `buyer${i}@example.com`, now, now, now);
+      for (let i = 0; i < 100_000; i++)
+        insert.run(generateOrderReference(), `cs_live_${i.toString(36).padStart(8, "0")}`, `buyer${i}@example.com`, now, now, now);
     })();
     db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     db.$client.close();

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { issueRecoveryCodes } from "../server/owner/console/recovery-codes";
 import { buildConsoleBundle } from "../server/owner/console/bundle";
+import { generateOrderReference } from "../shared/order-reference";
 import { createTestSite } from "../test/support/app";
 import { loadAverage } from "./site";
 
@@ -26,7 +27,7 @@ try {
   const started = performance.now();
   db.run("BEGIN");
   const order = db.prepare(
-    "INSERT INTO orders (provider, checkout_id, payment_intent_id, status, amount, currency, locale, customer_email, first_name, city, created_at, updated_at, paid_at, refunded_at) VALUES ('test', ?, ?, ?, 2999, 'EUR', 'fr', ?, 'Camille', 'Lyon', ?, ?, ?, ?)",
+    "INSERT INTO orders (reference, provider, checkout_id, payment_intent_id, status, amount, currency, locale, customer_email, first_name, city, created_at, updated_at, paid_at, refunded_at) VALUES (?, 'test', ?, ?, ?, 2999, 'EUR', 'fr', ?, 'Camille', 'Lyon', ?, ?, ?, ?)",
   );
   const license = db.prepare("INSERT INTO licenses (order_id, key, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
   const keys: string[] = [];
@@ -37,6 +38,7 @@ try {
     const status = roll < 0.06 ? "expired" : roll < 0.1 ? "refunded" : "paid";
     const paid = status === "expired" ? null : at + 60_000;
     order.run(
+      generateOrderReference(),
       `cs_bench_${i}`,
       `pi_bench_${i}`,
       status,

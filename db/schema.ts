@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { generateOrderReference } from "../shared/order-reference";
 
 // Times are stored as integer milliseconds since the epoch (UTC).
 
@@ -32,6 +33,11 @@ export const orders = sqliteTable(
   "orders",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
+    /**
+     * What the buyer knows the order by (shared/order-reference.ts): random, never the row number,
+     * made by every insert so no path can create an order without one.
+     */
+    reference: text("reference").notNull().$defaultFn(generateOrderReference),
     provider: text("provider", { enum: ["stripe", "test"] }).notNull(),
     checkoutId: text("checkout_id").notNull(),
     paymentIntentId: text("payment_intent_id"),
@@ -57,6 +63,7 @@ export const orders = sqliteTable(
   },
   (t) => [
     uniqueIndex("orders_checkout_id_unique").on(t.checkoutId),
+    uniqueIndex("orders_reference_unique").on(t.reference),
     index("orders_payment_intent_idx").on(t.paymentIntentId),
     index("orders_status_paid_at_idx").on(t.status, t.paidAt),
     // The console's search by address (any case, by its beginning).
