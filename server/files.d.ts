@@ -27,3 +27,7 @@ declare module "*.gz" {
   const path: string;
   export default path;
 }
+declare module "*.bin" {
+  const path: string;
+  export default path;
+}

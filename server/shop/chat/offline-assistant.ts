@@ -4,10 +4,10 @@ import { factsKey } from "../../../shared/site-facts";
 import type { Assistant } from "./assistant";
 import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
-import { paraphrasesByLocale, TOPIC_LABELS } from "./paraphrases";
+import { paraphrasesByLocale } from "./paraphrases";
 import { buildSiteKnowledge, UNANSWERED_TOPICS, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
 import { chooseTopics, THRESHOLDS, type ChoiceThresholds } from "./topic-choice";
-import { trainTopicClassifier } from "./topic-classifier";
+import { loadTopicModel } from "./topic-model";
 import { words } from "./words";
 
 // The embedded default when no Anthropic key is configured (docs/support.md): a
@@ -35,14 +35,14 @@ export type OfflineAssistant = Assistant & {
   answer(question: string, page: Locale, earlier?: readonly string[]): OfflineAnswer;
 };
 
-/** What the assistant reads with: trained on the first question, not when the server starts. */
+/**
+ * What the assistant reads with, made on the first question (a few milliseconds: the classifier's
+ * weights are read from the model file trained beforehand), not when the server starts.
+ */
 function buildReader() {
   const paraphrases = paraphrasesByLocale();
   return {
-    classifier: trainTopicClassifier(
-      TOPIC_LABELS,
-      LOCALES.flatMap((locale) => paraphrases[locale]),
-    ),
+    classifier: loadTopicModel().classifier,
     guess: createLanguageGuesser(
       byLocale((locale) => [
         ...Object.values(SOURCE_MESSAGES[locale]).map((text) => text.replace(/\{\w+\}/g, " ")),

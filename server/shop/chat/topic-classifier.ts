@@ -1,9 +1,10 @@
 import { textFeatures } from "./text-features";
 
-// A multinomial logistic regression over character n-grams (text-features.ts), trained when the
-// assistant starts from the paraphrases in paraphrases/*.txt: plain TypeScript, a few hundred
-// lines of arithmetic, nothing downloaded. Its output is a probability per label, so the caller can
-// tell a clear answer from a guess (docs/decisions/015-chat-topic-classifier.md).
+// A multinomial logistic regression over character n-grams (text-features.ts), trained from the
+// paraphrases in paraphrases/*.txt: plain TypeScript, a few hundred lines of arithmetic, nothing
+// downloaded. Its output is a probability per label, so the caller can tell a clear answer from a
+// guess (docs/decisions/015-chat-topic-classifier.md). Training happens when the model file is made
+// (scripts/train-chat-model.ts), not when a visitor asks: the server only reads the weights.
 
 export type Example<L extends string> = { text: string; label: L };
 
@@ -13,6 +14,20 @@ export type TopicClassifier<L extends string> = {
   labels: readonly L[];
   /** Every label with its probability, most likely first. */
   classify(text: string): Scored<L>[];
+};
+
+/** What training learns: a row of weights per feature seen in training, and a bias per label. */
+export type TopicWeights<L extends string> = {
+  labels: readonly L[];
+  /** The feature ids (text-features.ts) that have a row, in row order, increasing. */
+  features: Uint32Array;
+  /**
+   * Feature-major: the weights of one feature for every label side by side, as trained, or stored
+   * one byte each (the model file) with each row's `scales` factor.
+   */
+  weights: Float32Array | Int8Array;
+  scales?: Float32Array;
+  bias: Float32Array;
 };
 
 export type TrainingOptions = {
@@ -28,7 +43,7 @@ export type TrainingOptions = {
  * Chosen by 5-fold cross-validation on the paraphrases. L2 shrinking and weighting rare labels up
  * were tried and dropped: they moved the errors around without reducing them.
  */
-const DEFAULTS = { epochs: 12, learningRate: 10, seed: 7 } satisfies Required<TrainingOptions>;
+export const TRAINING_DEFAULTS = { epochs: 12, learningRate: 10, seed: 7 } satisfies Required<TrainingOptions>;
 
 /** A small deterministic generator (mulberry32): the same seed gives the same order of examples. */
 function randomFrom(seed: number): () => number {
@@ -42,56 +57,64 @@ function randomFrom(seed: number): () => number {
   };
 }
 
-type Encoded = { indexes: Int32Array; value: number; label: number };
+/** Softmax of the scores of a message's rows into `scores`, in place. */
+function softmaxInto(
+  scores: Float64Array,
+  { weights, scales, bias }: Pick<TopicWeights<string>, "weights" | "scales" | "bias">,
+  rows: ArrayLike<number>,
+  value: number,
+) {
+  const classes = bias.length;
+  for (let c = 0; c < classes; c++) scores[c] = bias[c] ?? 0;
+  for (let k = 0; k < rows.length; k++) {
+    const at = rows[k] ?? 0;
+    const row = at * classes;
+    const scaled = value * (scales === undefined ? 1 : (scales[at] ?? 0));
+    for (let c = 0; c < classes; c++) scores[c] = (scores[c] ?? 0) + scaled * (weights[row + c] ?? 0);
+  }
+  let max = Number.NEGATIVE_INFINITY;
+  for (let c = 0; c < classes; c++) max = Math.max(max, scores[c] ?? 0);
+  let sum = 0;
+  for (let c = 0; c < classes; c++) {
+    const e = Math.exp((scores[c] ?? 0) - max);
+    scores[c] = e;
+    sum += e;
+  }
+  for (let c = 0; c < classes; c++) scores[c] = (scores[c] ?? 0) / sum;
+}
 
-export function trainTopicClassifier<L extends string>(
+type Encoded = { rows: Int32Array; value: number; label: number };
+
+export function trainTopicWeights<L extends string>(
   labels: readonly L[],
   examples: readonly Example<L>[],
   options: TrainingOptions = {},
-): TopicClassifier<L> {
-  const { epochs, learningRate, seed } = { ...DEFAULTS, ...options };
+): TopicWeights<L> {
+  const { epochs, learningRate, seed } = { ...TRAINING_DEFAULTS, ...options };
   const labelIndex = new Map(labels.map((label, i) => [label, i]));
   // Each feature seen in training gets a row of weights; a feature never seen says nothing.
   const vocabulary = new Map<number, number>();
   const encoded: Encoded[] = examples.map(({ text, label }) => {
     const { ids, weight } = textFeatures(text);
-    const indexes = new Int32Array(ids.length);
+    const rows = new Int32Array(ids.length);
     for (const [k, id] of ids.entries()) {
-      let index = vocabulary.get(id);
-      if (index === undefined) {
-        index = vocabulary.size;
-        vocabulary.set(id, index);
+      let row = vocabulary.get(id);
+      if (row === undefined) {
+        row = vocabulary.size;
+        vocabulary.set(id, row);
       }
-      indexes[k] = index;
+      rows[k] = row;
     }
     const labelAt = labelIndex.get(label);
     if (labelAt === undefined) throw new Error(`A training example has the unknown label "${label}"`);
-    return { indexes, value: weight, label: labelAt };
+    return { rows, value: weight, label: labelAt };
   });
 
   const classes = labels.length;
-  // Feature-major: the weights of one feature for every label sit side by side.
   const weights = new Float32Array(vocabulary.size * classes);
   const bias = new Float32Array(classes);
+  const model = { weights, bias };
   const scores = new Float64Array(classes);
-
-  const softmax = (indexes: Int32Array, value: number) => {
-    for (let c = 0; c < classes; c++) scores[c] = bias[c] ?? 0;
-    for (let k = 0; k < indexes.length; k++) {
-      const row = (indexes[k] ?? 0) * classes;
-      for (let c = 0; c < classes; c++) scores[c] = (scores[c] ?? 0) + value * (weights[row + c] ?? 0);
-    }
-    let max = Number.NEGATIVE_INFINITY;
-    for (let c = 0; c < classes; c++) max = Math.max(max, scores[c] ?? 0);
-    let sum = 0;
-    for (let c = 0; c < classes; c++) {
-      const e = Math.exp((scores[c] ?? 0) - max);
-      scores[c] = e;
-      sum += e;
-    }
-    for (let c = 0; c < classes; c++) scores[c] = (scores[c] ?? 0) / sum;
-  };
-
   const random = randomFrom(seed);
   const order = encoded.map((_, i) => i);
   for (let epoch = 0; epoch < epochs; epoch++) {
@@ -105,29 +128,75 @@ export function trainTopicClassifier<L extends string>(
     for (const at of order) {
       const example = encoded[at];
       if (example === undefined) continue;
-      softmax(example.indexes, example.value);
+      softmaxInto(scores, model, example.rows, example.value);
       // The gradient of the log-loss is (probability - truth) for each label.
       scores[example.label] = (scores[example.label] ?? 0) - 1;
       for (let c = 0; c < classes; c++) bias[c] = (bias[c] ?? 0) - rate * 0.1 * (scores[c] ?? 0);
-      for (let k = 0; k < example.indexes.length; k++) {
-        const row = (example.indexes[k] ?? 0) * classes;
-        const step = rate * example.value;
+      const step = rate * example.value;
+      for (let k = 0; k < example.rows.length; k++) {
+        const row = (example.rows[k] ?? 0) * classes;
         for (let c = 0; c < classes; c++) weights[row + c] = (weights[row + c] ?? 0) - step * (scores[c] ?? 0);
       }
     }
   }
+  return sortedByFeature({ labels, features: Uint32Array.from(vocabulary.keys()), weights, bias });
+}
 
+/** The same model with its rows in increasing order of feature id, so that a row is found by bisection. */
+function sortedByFeature<L extends string>(model: TopicWeights<L> & { weights: Float32Array }): TopicWeights<L> {
+  const classes = model.labels.length;
+  const rows = [...model.features.keys()].sort((a, b) => (model.features[a] ?? 0) - (model.features[b] ?? 0));
+  const features = new Uint32Array(rows.length);
+  const weights = new Float32Array(model.weights.length);
+  for (const [to, from] of rows.entries()) {
+    features[to] = model.features[from] ?? 0;
+    weights.set(model.weights.subarray(from * classes, (from + 1) * classes), to * classes);
+  }
+  return { ...model, features, weights };
+}
+
+/** The row of `id` in features sorted in increasing order, or -1. */
+function rowIn(sorted: Uint32Array, id: number): number {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = sorted[middle] ?? 0;
+    if (value === id) return middle;
+    if (value < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/**
+ * The classifier that answers with trained weights, their features in increasing order (as
+ * training and the model file give them): a feature's row is found by bisection, so a model read
+ * from its file is ready at once, with no table to build.
+ */
+export function topicClassifier<L extends string>(model: TopicWeights<L>): TopicClassifier<L> {
+  const { features } = model;
+  const scores = new Float64Array(model.labels.length);
   return {
-    labels,
+    labels: model.labels,
     classify(text) {
       const { ids, weight } = textFeatures(text);
-      const indexes: number[] = [];
+      const rows: number[] = [];
       for (const id of ids) {
-        const index = vocabulary.get(id);
-        if (index !== undefined) indexes.push(index);
+        const row = rowIn(features, id);
+        if (row >= 0) rows.push(row);
       }
-      softmax(Int32Array.from(indexes), weight);
-      return labels.map((label, c) => ({ label, probability: scores[c] ?? 0 })).sort((a, b) => b.probability - a.probability);
+      softmaxInto(scores, model, rows, weight);
+      return model.labels.map((label, c) => ({ label, probability: scores[c] ?? 0 })).sort((a, b) => b.probability - a.probability);
     },
   };
+}
+
+/** Trains and answers at once: for tests and cross-validation; the server reads a trained model file. */
+export function trainTopicClassifier<L extends string>(
+  labels: readonly L[],
+  examples: readonly Example<L>[],
+  options: TrainingOptions = {},
+): TopicClassifier<L> {
+  return topicClassifier(trainTopicWeights(labels, examples, options));
 }
