@@ -45,3 +45,10 @@ test("a model file made for other topics, or cut short, is refused with the comm
   expect(() => decodeTopicModel(file, TOPIC_LABELS)).toThrow("run scripts/train-chat-model.ts");
   expect(() => decodeTopicModel(file.subarray(0, file.length - 10), toyLabels)).toThrow("cut short");
 });
+
+test("the shipped model, read from its file as the server reads it, answers the paraphrases it was trained on", () => {
+  const { classifier } = loadTopicModel();
+  const examples = trainingExamples();
+  const right = examples.filter((example) => classifier.classify(example.text)[0]?.label === example.label).length;
+  expect(right / examples.length).toBeGreaterThan(0.95);
+});

@@ -4,9 +4,10 @@ import { factsKey } from "../../../shared/site-facts";
 import type { Assistant } from "./assistant";
 import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
-import { paraphrasesByLocale } from "./paraphrases";
+import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
 import { buildSiteKnowledge, UNANSWERED_TOPICS, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
 import { chooseTopics, THRESHOLDS, type ChoiceThresholds } from "./topic-choice";
+import type { TopicClassifier } from "./topic-classifier";
 import { loadTopicModel } from "./topic-model";
 import { words } from "./words";
 
@@ -39,10 +40,10 @@ export type OfflineAssistant = Assistant & {
  * What the assistant reads with, made on the first question (a few milliseconds: the classifier's
  * weights are read from the model file trained beforehand), not when the server starts.
  */
-function buildReader() {
+function buildReader(classifier: TopicClassifier<TopicLabel> | undefined) {
   const paraphrases = paraphrasesByLocale();
   return {
-    classifier: loadTopicModel().classifier,
+    classifier: classifier ?? loadTopicModel().classifier,
     guess: createLanguageGuesser(
       byLocale((locale) => [
         ...Object.values(SOURCE_MESSAGES[locale]).map((text) => text.replace(/\{\w+\}/g, " ")),
@@ -59,7 +60,12 @@ function buildReader() {
 
 export function createOfflineAssistant(
   config: ChatSiteConfig,
-  options: { now?: () => Date; thresholds?: ChoiceThresholds } = {},
+  options: {
+    now?: () => Date;
+    thresholds?: ChoiceThresholds;
+    /** Another model than the shipped one: the cross-validation of bench/chat-validation.ts trains its own. */
+    classifier?: TopicClassifier<TopicLabel>;
+  } = {},
 ): OfflineAssistant {
   const thresholds = options.thresholds ?? THRESHOLDS;
   const now = options.now ?? (() => new Date());
@@ -96,7 +102,7 @@ export function createOfflineAssistant(
   };
 
   const answer = (question: string, page: Locale, earlier: readonly string[] = []): OfflineAnswer => {
-    reader ??= buildReader();
+    reader ??= buildReader(options.classifier);
     const { classifier, guess, greetings, thanks } = reader;
     const said = words(question);
     const locale = pick(guess(question), priorLanguage(guess, page, earlier));

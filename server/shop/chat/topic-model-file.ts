@@ -83,8 +83,9 @@ export function decodeTopicModel<L extends string>(bytes: Uint8Array, labels: re
   const start = padTo4(4 + headerLength);
   const end = start + (count + count + classes) * 4 + count * classes;
   if (bytes.byteLength !== end) throw new Error("The chat's topic model file is cut short: run scripts/train-chat-model.ts");
-  // Copied once to a buffer of its own, so the numbers are aligned and read as views, not one by one.
-  const { buffer } = bytes.slice(start, end);
+  // Copied once to a buffer of its own (a Buffer's slice would share its pool), so the numbers are
+  // aligned and read as views, not one by one.
+  const { buffer } = new Uint8Array(bytes.subarray(start, end));
   const features = new Uint32Array(buffer, 0, count);
   const scales = new Float32Array(buffer, count * 4, count);
   const bias = new Float32Array(buffer, count * 8, classes);

@@ -1,0 +1,94 @@
+// Chooses the offline assistant's settings without touching the held-out sets: scores the
+// validation set (test/chat/questions/validation.ts, written for this) and a 5-fold
+// cross-validation of the paraphrases, for a grid of confidence and margin thresholds, and lists
+// the validation questions answered wrong with the topics chosen (the validation set is there to
+// be read; the held-out sets are not).
+// Run: ./node_modules/.bin/bun bench/chat-validation.ts [--grid] [--cv]
+import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
+import { TOPIC_LABELS, type TopicLabel } from "../server/shop/chat/paraphrases";
+import { chooseTopics, THRESHOLDS, type ChoiceThresholds } from "../server/shop/chat/topic-choice";
+import { type Example, type TopicClassifier, trainTopicClassifier } from "../server/shop/chat/topic-classifier";
+import { loadTopicModel } from "../server/shop/chat/topic-model";
+import { trainingExamples } from "../server/shop/chat/topic-training";
+import { testConfig } from "../test/support/config";
+import { createJudge } from "../test/chat/questions/judge";
+import { VALIDATION } from "../test/chat/questions/validation";
+
+const config = testConfig();
+const judge = createJudge(config);
+const grid = process.argv.includes("--grid");
+const crossValidate = process.argv.includes("--cv");
+
+function scoreValidation(classifier: TopicClassifier<TopicLabel>, thresholds: ChoiceThresholds, list: boolean) {
+  const assistant = createOfflineAssistant(config, { classifier, thresholds });
+  let right = 0;
+  let otherTopic = 0;
+  let handedOver = 0;
+  for (const question of VALIDATION) {
+    const answer = assistant.answer(question.q, question.page ?? question.lang);
+    const verdict = judge(question, answer.text);
+    if (verdict.right) right += 1;
+    if (verdict.otherTopic) otherTopic += 1;
+    if (verdict.handedOver) handedOver += 1;
+    if (list && !verdict.right) {
+      const top = classifier
+        .classify(question.q)
+        .slice(0, 3)
+        .map((s) => `${s.label} ${s.probability.toFixed(2)}`)
+        .join(", ");
+      console.log(
+        `  ${verdict.otherTopic ? "OTHER" : "miss "} [${question.lang}] ${question.q} (${question.intent}${question.also ? `+${question.also}` : ""}) -> ${answer.kind} ${answer.topics.join("+")} | ${top} | ${verdict.problems.join(", ")}`,
+      );
+    }
+  }
+  const n = VALIDATION.length;
+  return { right: (100 * right) / n, otherTopic: (100 * otherTopic) / n, handedOver: (100 * handedOver) / n };
+}
+
+const shipped = loadTopicModel().classifier;
+const base = scoreValidation(shipped, THRESHOLDS, true);
+console.log(
+  `validation (${VALIDATION.length}), shipped model: right ${base.right.toFixed(1)} %, another topic ${base.otherTopic.toFixed(1)} %, handed over ${base.handedOver.toFixed(1)} %`,
+);
+
+const CONFIDENCES = [0.4, 0.5, 0.6, 0.7];
+const MARGINS = [0.1, 0.2, 0.3, 0.4];
+const gridOf = () => CONFIDENCES.flatMap((confidence) => MARGINS.map((margin) => ({ ...THRESHOLDS, confidence, margin })));
+
+if (grid) {
+  console.log("\nvalidation, shipped model: confidence / margin -> right %, another topic %");
+  for (const thresholds of gridOf()) {
+    const s = scoreValidation(shipped, thresholds, false);
+    console.log(`  ${thresholds.confidence} / ${thresholds.margin}: ${s.right.toFixed(1)} %, ${s.otherTopic.toFixed(1)} %`);
+  }
+}
+
+if (crossValidate) {
+  // Each paraphrase classified by a model trained without its fold: how often the choice is the
+  // paraphrase's own label, another topic (for a "none" paraphrase, any topic), or a hand-over.
+  const examples = trainingExamples();
+  const folds = 5;
+  const held: { example: Example<TopicLabel>; classifier: TopicClassifier<TopicLabel> }[] = [];
+  for (let fold = 0; fold < folds; fold++) {
+    const classifier = trainTopicClassifier(
+      TOPIC_LABELS,
+      examples.filter((_, i) => i % folds !== fold),
+    );
+    for (const [i, example] of examples.entries()) if (i % folds === fold) held.push({ example, classifier });
+  }
+  console.log("\ncross-validation of the paraphrases: confidence / margin -> right %, another topic %, handed over %");
+  for (const thresholds of gridOf()) {
+    let right = 0;
+    let other = 0;
+    let handed = 0;
+    for (const { example, classifier } of held) {
+      const choice = chooseTopics(classifier, example.text, thresholds);
+      const chosen: TopicLabel[] = choice.kind === "topics" ? choice.topics : choice.kind === "none" ? ["none"] : [];
+      if (chosen.includes(example.label)) right += 1;
+      else if (chosen.length === 0 || chosen.includes("none")) handed += 1;
+      else other += 1;
+    }
+    const p = (x: number) => ((100 * x) / held.length).toFixed(1);
+    console.log(`  ${thresholds.confidence} / ${thresholds.margin}: ${p(right)} %, ${p(other)} %, ${p(handed)} %`);
+  }
+}
