@@ -1,17 +1,18 @@
 // Chooses the offline assistant's settings without touching the held-out sets: scores the
-// validation set (test/chat/questions/validation.ts, written for this) and a 5-fold
-// cross-validation of the paraphrases, for a grid of confidence and margin thresholds, and lists
+// validation set (test/chat/questions/validation.ts, written for this) and the tuning questions
+// answered by models trained without them (5-fold cross-validation of the paraphrases), for a grid of confidence and margin thresholds, and lists
 // the validation questions answered wrong with the topics chosen (the validation set is there to
 // be read; the held-out sets are not).
 // Run: ./node_modules/.bin/bun bench/chat-validation.ts [--grid] [--cv]
 import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
 import { TOPIC_LABELS, type TopicLabel } from "../server/shop/chat/paraphrases";
-import { chooseTopics, THRESHOLDS, type ChoiceThresholds } from "../server/shop/chat/topic-choice";
-import { type Example, type TopicClassifier, trainTopicClassifier } from "../server/shop/chat/topic-classifier";
+import { THRESHOLDS, type ChoiceThresholds } from "../server/shop/chat/topic-choice";
+import { type TopicClassifier, trainTopicClassifier } from "../server/shop/chat/topic-classifier";
 import { loadTopicModel } from "../server/shop/chat/topic-model";
 import { trainingExamples } from "../server/shop/chat/topic-training";
 import { testConfig } from "../test/support/config";
 import { createJudge } from "../test/chat/questions/judge";
+import { TUNING } from "../test/chat/questions/tuning";
 import { VALIDATION } from "../test/chat/questions/validation";
 
 const config = testConfig();
@@ -46,7 +47,11 @@ function scoreValidation(classifier: TopicClassifier<TopicLabel>, thresholds: Ch
 }
 
 const shipped = loadTopicModel().classifier;
-const base = scoreValidation(shipped, THRESHOLDS, true);
+const base = scoreValidation(
+  process.env.RETRAIN ? trainTopicClassifier(TOPIC_LABELS, trainingExamples()) : shipped,
+  THRESHOLDS,
+  !process.env.RETRAIN,
+);
 console.log(
   `validation (${VALIDATION.length}), shipped model: right ${base.right.toFixed(1)} %, another topic ${base.otherTopic.toFixed(1)} %, handed over ${base.handedOver.toFixed(1)} %`,
 );
@@ -64,31 +69,43 @@ if (grid) {
 }
 
 if (crossValidate) {
-  // Each paraphrase classified by a model trained without its fold: how often the choice is the
-  // paraphrase's own label, another topic (for a "none" paraphrase, any topic), or a hand-over.
+  // The tuning questions are among the paraphrases: each is answered by a model trained without the
+  // fifth of the paraphrases it falls in, and judged like the held-out sets (the judge's verdict,
+  // not the label), so a confusion between two topics whose answers carry the same fact costs
+  // nothing and a hand-over is told from another topic's answer.
   const examples = trainingExamples();
   const folds = 5;
-  const held: { example: Example<TopicLabel>; classifier: TopicClassifier<TopicLabel> }[] = [];
+  const classifiers: TopicClassifier<TopicLabel>[] = [];
   for (let fold = 0; fold < folds; fold++) {
-    const classifier = trainTopicClassifier(
-      TOPIC_LABELS,
-      examples.filter((_, i) => i % folds !== fold),
+    classifiers.push(
+      trainTopicClassifier(
+        TOPIC_LABELS,
+        examples.filter((_, i) => i % folds !== fold),
+      ),
     );
-    for (const [i, example] of examples.entries()) if (i % folds === fold) held.push({ example, classifier });
   }
-  console.log("\ncross-validation of the paraphrases: confidence / margin -> right %, another topic %, handed over %");
+  const foldOf = new Map(examples.map((example, i) => [example.text, i % folds]));
+  console.log("\ncross-validated tuning questions: confidence / margin -> right %, another topic %, handed over %");
   for (const thresholds of gridOf()) {
+    const assistants = classifiers.map((classifier) => createOfflineAssistant(config, { classifier, thresholds }));
     let right = 0;
     let other = 0;
     let handed = 0;
-    for (const { example, classifier } of held) {
-      const choice = chooseTopics(classifier, example.text, thresholds);
-      const chosen: TopicLabel[] = choice.kind === "topics" ? choice.topics : choice.kind === "none" ? ["none"] : [];
-      if (chosen.includes(example.label)) right += 1;
-      else if (chosen.length === 0 || chosen.includes("none")) handed += 1;
-      else other += 1;
+    for (const question of TUNING) {
+      const assistant = assistants[foldOf.get(question.q) ?? 0];
+      if (assistant === undefined) continue;
+      const answer = assistant.answer(question.q, question.page ?? question.lang);
+      const verdict = judge(question, answer.text);
+      if (verdict.otherTopic && thresholds.confidence === THRESHOLDS.confidence && thresholds.margin === THRESHOLDS.margin) {
+        console.log(
+          `    OTHER [${question.lang}] ${question.q} (${question.intent}) -> ${answer.topics.join("+")}: ${verdict.problems.join(", ")}`,
+        );
+      }
+      if (verdict.right) right += 1;
+      if (verdict.otherTopic) other += 1;
+      if (verdict.handedOver) handed += 1;
     }
-    const p = (x: number) => ((100 * x) / held.length).toFixed(1);
+    const p = (x: number) => ((100 * x) / TUNING.length).toFixed(1);
     console.log(`  ${thresholds.confidence} / ${thresholds.margin}: ${p(right)} %, ${p(other)} %, ${p(handed)} %`);
   }
 }

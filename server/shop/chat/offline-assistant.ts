@@ -128,8 +128,10 @@ export function createOfflineAssistant(
           topics: choice.topics,
           kind: "answer",
           locale,
-          text: choice.topics.map((topic) => site.answers[topic]).join(" "),
-          handedOver: choice.topics.some((topic) => UNANSWERED_TOPICS.has(topic)),
+          text: [...choice.topics.map((topic) => site.answers[topic]), ...(choice.unsureRest ? [site.t("chat.notSureRest")] : [])].join(
+            " ",
+          ),
+          handedOver: choice.unsureRest === true || choice.topics.some((topic) => UNANSWERED_TOPICS.has(topic)),
         };
     }
   };

@@ -8,7 +8,12 @@ import { words } from "./words";
 // ("none"), or say it is not sure when no topic stands out. A wrong topic's answer is worse than a
 // hand-over: the visitor reads something beside the point and may take it for the answer.
 
-export type TopicChoice = { kind: "topics"; topics: Topic[] } | { kind: "none" } | { kind: "unsure" };
+/**
+ * `unsureRest`: the message asks another question (its own sentence ending with "?") that no topic
+ * clearly answers; the reply says so and gives the support address after the answer, rather than
+ * leaving it unanswered as if the answer covered it.
+ */
+export type TopicChoice = { kind: "topics"; topics: Topic[]; unsureRest?: true } | { kind: "none" } | { kind: "unsure" };
 
 export type ChoiceThresholds = {
   /** The best label's probability must reach this... */
@@ -59,6 +64,12 @@ export function questionParts(question: string): string[] {
   return parts.filter((part) => part.split(" ").length >= 2);
 }
 
+/** The sentences of a message that ask something: they end with "?" and have three words or more. */
+function askedSentences(question: string): string[] {
+  const sentences = question.match(/[^?!.;\n]+[?!.;\n]*/g) ?? [];
+  return sentences.filter((sentence) => sentence.includes("?") && words(sentence).length >= 3);
+}
+
 const best = (scored: Scored<TopicLabel>[]) => ({
   first: scored[0] ?? { label: "none" as const, probability: 0 },
   second: scored[1]?.probability ?? 0,
@@ -86,5 +97,11 @@ export function chooseTopics(
   }
   const { first, second } = best(whole);
   if (first.probability < thresholds.confidence || first.probability - second < thresholds.margin) return { kind: "unsure" };
-  return isTopic(first.label) ? { kind: "topics", topics: [first.label] } : { kind: "none" };
+  if (!isTopic(first.label)) return { kind: "none" };
+  const topic = first.label;
+  // Two questions asked and one answered (the other was not clear enough to answer too): the other is
+  // left to the team rather than passed over.
+  const asked = askedSentences(question);
+  const unanswered = asked.length >= 2 && asked.some((sentence) => best(classifier.classify(sentence)).first.label !== topic);
+  return unanswered ? { kind: "topics", topics: [topic], unsureRest: true } : { kind: "topics", topics: [topic] };
 }
