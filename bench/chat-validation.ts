@@ -96,9 +96,9 @@ if (crossValidate) {
       if (assistant === undefined) continue;
       const answer = assistant.answer(question.q, question.page ?? question.lang);
       const verdict = judge(question, answer.text);
-      if (verdict.otherTopic && thresholds.confidence === THRESHOLDS.confidence && thresholds.margin === THRESHOLDS.margin) {
+      if (!verdict.right && thresholds.confidence === THRESHOLDS.confidence && thresholds.margin === THRESHOLDS.margin) {
         console.log(
-          `    OTHER [${question.lang}] ${question.q} (${question.intent}) -> ${answer.topics.join("+")}: ${verdict.problems.join(", ")}`,
+          `    ${verdict.otherTopic ? "OTHER" : "miss "} [${question.lang}] ${question.q} (${question.intent}) -> ${answer.topics.join("+")}: ${verdict.problems.join(", ")}`,
         );
       }
       if (verdict.right) right += 1;

@@ -34,7 +34,7 @@ export type ChoiceThresholds = {
  * as worse than a hand-over; the two-question ones so that no tuning question is cut in two. Never
  * on a held-out set.
  */
-export const THRESHOLDS: ChoiceThresholds = { confidence: 0.5, margin: 0.1, partConfidence: 0.6, wholeSupport: 0.02 };
+export const THRESHOLDS: ChoiceThresholds = { confidence: 0.5, margin: 0.3, partConfidence: 0.6, wholeSupport: 0.02 };
 
 /** Where a message may ask a second thing: at a word that joins two requests. */
 const JOINING_WORDS = new Set("and also et aussi puis ensuite e anche poi inoltre y tambien ademas".split(" "));
@@ -83,14 +83,18 @@ export function chooseTopics(
   thresholds: ChoiceThresholds = THRESHOLDS,
 ): TopicChoice {
   const whole = classifier.classify(question);
-  // Two questions in one message: two parts, each clearly about its own topic.
+  const asked = askedSentences(question);
+  // Two questions in one message: two parts, each clearly about its own topic. Two sentences that
+  // each end with "?" are two questions whatever the whole leans to; parts joined by "and" must be
+  // supported by the whole message too.
   const parts = questionParts(question);
   if (parts.length >= 2) {
     const topics: Topic[] = [];
     for (const part of parts) {
       const { first, second } = best(classifier.classify(part));
       const sure = first.probability >= thresholds.partConfidence && first.probability - second >= thresholds.margin;
-      const supported = (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
+      const supported =
+        asked.length >= 2 || (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
       if (sure && supported && isTopic(first.label) && !topics.includes(first.label)) topics.push(first.label);
     }
     if (topics.length >= 2) return { kind: "topics", topics: topics.slice(0, 2) };
@@ -101,7 +105,6 @@ export function chooseTopics(
   const topic = first.label;
   // Two questions asked and one answered (the other was not clear enough to answer too): the other is
   // left to the team rather than passed over.
-  const asked = askedSentences(question);
   const unanswered = asked.length >= 2 && asked.some((sentence) => best(classifier.classify(sentence)).first.label !== topic);
   return unanswered ? { kind: "topics", topics: [topic], unsureRest: true } : { kind: "topics", topics: [topic] };
 }
