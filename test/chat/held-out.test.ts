@@ -10,7 +10,10 @@ import { TUNING } from "./questions/tuning";
 // The offline assistant answers at least 90 % of the questions of each set right in every language
 // (the fact each answer must carry, in the question's language), and never says "yes" to a "no":
 // the tuning set, the held-out set written before the word lists were tuned, and the one written
-// after the topic classifier was trained. bench/chat-offline.ts prints the same figures per intent.
+// after the topic classifier was trained. On the new set at most 2 % of the replies are another
+// topic's answer (a hand-over is better than that); the first held-out set keeps the 219 of 225 it
+// had with the word lists. bench/chat-offline.ts prints the same figures per intent. The held-out
+// sets are test data: the settings are chosen on test/chat/questions/validation.ts instead.
 
 const config = testConfig({ SUPPORT_EMAIL: "help@stream.example" });
 const assistant = createOfflineAssistant(config);
@@ -38,6 +41,18 @@ for (const [name, set] of [
       const share = (mine.length - wrong.length) / mine.length;
       if (share < FLOOR) console.error(`${name}, ${locale}, answered wrong:\n${wrong.join("\n")}`);
       expect(share).toBeGreaterThanOrEqual(FLOOR);
+    });
+  }
+  if (set === HELD_OUT_NEW) {
+    test("new held-out questions: at most 2 % get another topic's answer", () => {
+      const other = results.filter((r) => r.otherTopic).length;
+      expect(other / results.length).toBeLessThanOrEqual(0.02);
+    });
+  }
+  if (set === HELD_OUT) {
+    test("first held-out questions: at least 219 of the 225 answered right, as with the word lists", () => {
+      expect(results.length).toBe(225);
+      expect(results.filter((r) => r.right).length).toBeGreaterThanOrEqual(219);
     });
   }
   test(`${name} questions whose true answer is "no": never a "yes"`, () => {

@@ -34,7 +34,7 @@ export type ChoiceThresholds = {
  * as worse than a hand-over; the two-question ones so that no tuning question is cut in two. Never
  * on a held-out set.
  */
-export const THRESHOLDS: ChoiceThresholds = { confidence: 0.5, margin: 0.3, partConfidence: 0.6, wholeSupport: 0.02 };
+export const THRESHOLDS: ChoiceThresholds = { confidence: 0.6, margin: 0.2, partConfidence: 0.6, wholeSupport: 0.02 };
 
 /** Where a message may ask a second thing: at a word that joins two requests. */
 const JOINING_WORDS = new Set("and also et aussi puis ensuite e anche poi inoltre y tambien ademas".split(" "));
