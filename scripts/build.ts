@@ -4,8 +4,9 @@
 // configuration (the executable uses them when it runs with settings that give the same pages).
 //   npm run build && ./dist/site
 import { $ } from "bun";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { packagedLitestream } from "../server/platform/backup/litestream";
 import { buildClient } from "../server/site/client-build";
 
 const root = join(import.meta.dir, "..");
@@ -51,3 +52,11 @@ await $`${process.execPath} build --compile --splitting --minify --bytecode --fo
 );
 const size = Bun.file(outfile).size;
 console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) with ${files.length} client files`);
+
+// Litestream, for BACKUP_URL, beside the executable, where it looks first: a binary of its own
+// that the executable cannot carry inside it. Copy both files to the server.
+const litestream = packagedLitestream();
+if (litestream !== null) {
+  copyFileSync(litestream, join(dist, "litestream"));
+  console.log(`copied Litestream to ${join(dist, "litestream")}: keep it beside site for backups`);
+} else console.log("no Litestream for this platform in node_modules: backups need LITESTREAM_PATH or litestream on the PATH");

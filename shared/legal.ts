@@ -38,6 +38,11 @@ export type LegalFacts = {
   chat: "claude" | "offline";
   /** Whether e-mail leaves through an SMTP provider (otherwise files on the site's own server). */
   smtp: boolean;
+  /**
+   * Where the continuous backup copy of the database goes (BACKUP_URL): an online storage service,
+   * named by its address, or a second disk (`storage` null); null without backups.
+   */
+  backup: { storage: string | null } | null;
 };
 
 /** "2026-11-22" as a date in the language ("22 novembre 2026"); the text itself if it is no date. */

@@ -252,6 +252,9 @@ export function PrivacyPage({ legal }: { legal: LegalFacts }) {
       </Section>
       <Section id="recipients" title={t("privacy.recipients.title")}>
         <p>{t("privacy.recipients.text", { hostingProvider: value("hostingProvider") })}</p>
+        {legal.backup !== null ? (
+          <p>{legal.backup.storage !== null ? t("privacy.backup.storage", { storage: legal.backup.storage }) : t("privacy.backup.disk")}</p>
+        ) : null}
       </Section>
       <Section id="rights" title={t("privacy.rights.title")}>
         <p>{t("privacy.rights.text")}</p>

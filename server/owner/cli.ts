@@ -331,7 +331,9 @@ function backupStatus(config: Config, out: (line: string) => void): number {
     out("Backups: off (BACKUP_URL is not set).\n");
     return 0;
   }
-  const last = status.lastReplicatedAt === null ? "never (is the server running?)" : status.lastReplicatedAt.toISOString();
+  // A problem the server recorded explains a "never" better than a guess that it is not running.
+  const never = status.lastError === null ? "never (is the server running?)" : "never";
+  const last = status.lastReplicatedAt === null ? never : status.lastReplicatedAt.toISOString();
   out(`Backups: on, to ${status.target}\nLast replication: ${last}\n`);
   if (status.lastError !== null) out(`Last problem: ${status.lastError}\n`);
   return 0;

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pullKeptFiles } from "../platform/backup/kept-files";
 import { litestreamBinary, litestreamConfig, litestreamEnv } from "../platform/backup/litestream";
 import { describeTarget } from "../platform/backup/settings";
@@ -64,13 +64,21 @@ export async function restoreCommand(
   const configPath = join(configDir, "litestream.yml");
   writeFileSync(configPath, litestreamConfig(dbPath, target), { mode: 0o600 });
   const restoring = `${dbPath}.restoring`;
-  rmSync(restoring, { force: true });
+  removeRestoringFiles(restoring);
   const started = performance.now();
+  const binary = litestreamBinary(config.litestreamPath);
   try {
-    const cmd = [litestreamBinary(config.litestreamPath), "restore", "-config", configPath, "-o", restoring];
+    const cmd = [binary, "restore", "-config", configPath, "-o", restoring];
     if (options.toTime !== null) cmd.push("-timestamp", options.toTime.toISOString());
     cmd.push(dbPath);
-    const run = Bun.spawnSync({ cmd, env: litestreamEnv(target), stdout: "pipe", stderr: "pipe" });
+    const run = runLitestream(cmd, litestreamEnv(target));
+    if (run instanceof Error) {
+      // The compiled executable carries no Litestream: a missing binary is the owner's setting to fix.
+      err(
+        `Litestream could not be run (${binary}: ${run.message}). Set LITESTREAM_PATH to the litestream binary, or put litestream on the PATH (see README, "Backups and restore"). ${dbPath} was not changed.`,
+      );
+      return 1;
+    }
     if (run.exitCode !== 0 || !existsSync(restoring)) {
       const said = `${run.stderr.toString()}${run.stdout.toString()}`
         .split("\n")
@@ -78,6 +86,7 @@ export async function restoreCommand(
         .filter(Boolean)
         .slice(-3)
         .join(" / ");
+      removeRestoringFiles(restoring);
       err(`Restore from ${describeTarget(target)} failed: ${said || `litestream exited with ${run.exitCode}`}. ${dbPath} was not changed.`);
       return 1;
     }
@@ -95,17 +104,20 @@ export async function restoreCommand(
   );
   check.close();
   if (integrity !== "ok") {
-    rmSync(restoring, { force: true });
+    removeRestoringFiles(restoring);
     err(`The restored database failed SQLite's integrity check (${integrity}). ${dbPath} was not changed.`);
     return 1;
   }
   if (existsSync(dbPath)) {
     const aside = `${dbPath}.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-    renameSync(dbPath, aside);
+    // Its write-ahead log goes with it: a server killed outright leaves committed changes there,
+    // perhaps the very ones the replica missed, and SQLite finds it by the file's name + "-wal".
+    for (const suffix of ["", "-wal", "-shm"]) if (existsSync(`${dbPath}${suffix}`)) renameSync(`${dbPath}${suffix}`, `${aside}${suffix}`);
     out(`The database that was there is kept as ${aside}.\n`);
   }
   for (const stale of dbFiles.slice(1)) rmSync(stale, { force: true });
   renameSync(restoring, dbPath);
+  removeRestoringFiles(restoring);
   const files = await pullKeptFiles(config.dataDir, target);
   const ms = Math.round(performance.now() - started);
   out(
@@ -116,6 +128,29 @@ export async function restoreCommand(
       ? `Also restored: ${files.join(", ")}.\n`
       : "No site files (IP-hash secret, signing keys) were found next to the replica.\n",
   );
-  out("Start the server, then run `site orders reconcile --since <date of the last backup>` to rebuild any payment the restore missed.\n");
+  if (config.stripe !== undefined)
+    out(
+      "Start the server, then run `site orders reconcile --since <date of the last backup>` to rebuild any payment the restore missed.\n",
+    );
   return 0;
+}
+
+/** Litestream run to its end, or the reason it could not be started at all (no such binary...). */
+function runLitestream(cmd: string[], env: Record<string, string>) {
+  try {
+    return Bun.spawnSync({ cmd, env, stdout: "pipe", stderr: "pipe" });
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * The restored file's companions: SQLite's -wal and -shm of the integrity check, and Litestream's
+ * own `.tmp` file and its companions, none of which belongs in the data folder afterwards.
+ */
+function removeRestoringFiles(restoring: string): void {
+  const dir = dirname(restoring);
+  if (!existsSync(dir)) return;
+  const name = basename(restoring);
+  for (const entry of readdirSync(dir)) if (entry.startsWith(name)) rmSync(join(dir, entry), { force: true });
 }

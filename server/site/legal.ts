@@ -17,5 +17,14 @@ export function legalFacts(config: Config, locale: Locale): LegalFacts {
     payment: config.stripe !== undefined ? "stripe" : "test",
     chat: config.anthropic !== undefined ? "claude" : "offline",
     smtp: config.mail.smtpUrl !== undefined,
+    backup: backupPlace(config),
   };
+}
+
+/** The backup's storage as a visitor may read it: the service's host name, never a bucket or a key. */
+function backupPlace(config: Config): LegalFacts["backup"] {
+  const target = config.backup;
+  if (target === null) return null;
+  if (target.kind === "file") return { storage: null };
+  return { storage: target.endpoint !== undefined ? new URL(target.endpoint).hostname : "Amazon S3" };
 }

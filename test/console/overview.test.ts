@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { overview, parisDayStart } from "../../server/owner/console/overview";
+import { writeReplicationStatus } from "../../server/platform/backup/status";
 import { createTestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { confirmWithPasskey, ownerCookie } from "./owner";
@@ -85,5 +86,40 @@ test("the ready-to-sell checklist reads the real configuration", async () => {
   } finally {
     await bare.close();
     await ready.close();
+  }
+});
+
+test("the checklist's backups item says when the last replication happened and what went wrong, in the owner's language", async () => {
+  const site = await createTestSite({ env: { BACKUP_URL: "file:///mnt/other-disk/site" } });
+  try {
+    const cookie = await ownerCookie(site);
+    const page = async () => (await site.request("/admin", { headers: { cookie, "accept-language": "en" } })).text();
+    // Set, but nothing replicated yet: still to do.
+    expect(overview(site.db, site.config, new Date()).checklist.find((i) => i.id === "backups")?.ok).toBe(false);
+    expect(await page()).toContain("no replication yet");
+
+    const at = new Date("2026-05-01T10:00:00Z");
+    const status = {
+      enabled: true,
+      target: "file:///mnt/other-disk/site",
+      running: true,
+      lastReplicatedAt: at,
+      lastError: null,
+      restarts: 0,
+    };
+    writeReplicationStatus(site.dataDir, status);
+    expect(overview(site.db, site.config, new Date()).checklist.find((i) => i.id === "backups")?.ok).toBe(true);
+    const fine = await page();
+    expect(fine).toContain("continuous backups off the machine");
+    expect(fine).toContain("last replication: ");
+    expect(fine).not.toContain("this version makes none");
+
+    writeReplicationStatus(site.dataDir, { ...status, running: false, lastError: "litestream exited with code 1" });
+    expect(overview(site.db, site.config, new Date()).checklist.find((i) => i.id === "backups")?.ok).toBe(false);
+    const fr = await (await site.request("/admin", { headers: { cookie, "accept-language": "fr" } })).text();
+    expect(fr).toContain("dernier problème");
+    expect(fr).toContain("litestream exited with code 1");
+  } finally {
+    await site.close();
   }
 });

@@ -201,3 +201,29 @@ test("in development, unset identity shows as a marked placeholder and the page 
     expect(html.includes('data-testid="legal-incomplete"')).toBe(false);
   }
 });
+
+test("with backups on, the privacy policy says where the copy of the database is kept and how long deleted data stays in it", async () => {
+  site = await createTestSite({
+    env: {
+      ...IDENTITY,
+      BACKUP_URL: "s3://shop-backups/site",
+      BACKUP_S3_ENDPOINT: "https://s3.fr-par.scw.cloud",
+      BACKUP_S3_ACCESS_KEY_ID: "backup-key-id",
+      BACKUP_S3_SECRET_ACCESS_KEY: "backup-secret",
+    },
+  });
+  const storage = text((await get("/en/confidentialite")).html);
+  expect(storage).toContain("a continuous copy of the database is kept by an online storage service (s3.fr-par.scw.cloud)");
+  expect(storage).toContain("within 8 days");
+  expect(storage.includes("shop-backups")).toBe(false);
+  expect(storage.includes("backup-key-id")).toBe(false);
+  expect(text((await get("/confidentialite")).html)).toContain("service de stockage en ligne (s3.fr-par.scw.cloud)");
+
+  await site.close();
+  site = await createTestSite({ env: { ...IDENTITY, BACKUP_URL: "file:///mnt/other-disk/site" } });
+  expect(text((await get("/en/confidentialite")).html)).toContain("kept on a second disk");
+
+  await site.close();
+  site = await createTestSite({ env: IDENTITY });
+  expect(text((await get("/en/confidentialite")).html).includes("continuous copy")).toBe(false);
+});

@@ -1,6 +1,7 @@
 import { and, count, eq, gte, inArray, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { emailLeads, mailOutbox, orders } from "../../../db/schema";
+import { readReplicationStatus } from "../../platform/backup/status";
 import type { Config } from "../../platform/config";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,6 +22,8 @@ export type Overview = {
   leads: { total: number; month: number };
   mail: { failed: number; retrying: number };
   checklist: ChecklistItem[];
+  /** What the server's replicator last recorded, shown beside the checklist's backups item. */
+  backup: { enabled: boolean; lastReplicatedAt: Date | null; lastError: string | null };
 };
 
 /** Minutes Paris is ahead of UTC at an instant (60 or 120). */
@@ -95,7 +98,7 @@ function chart(db: Db, now: Date): [number, number][] {
 }
 
 /** What stands between this installation and selling for real, read from its configuration. */
-export function readyToSell(config: Config): ChecklistItem[] {
+export function readyToSell(config: Config, backup: Overview["backup"]): ChecklistItem[] {
   const legal = config.legal;
   // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
   const { ownerSet } = config.site;
@@ -109,12 +112,15 @@ export function readyToSell(config: Config): ChecklistItem[] {
     { id: "payments", ok: config.stripe !== undefined },
     { id: "smtp", ok: config.mail.smtpUrl !== undefined },
     { id: "ownerEmail", ok: config.mail.ownerEmail !== undefined },
-    { id: "backups", ok: config.backup !== null },
+    // Set is not enough: Litestream must be replicating without a problem.
+    { id: "backups", ok: backup.enabled && backup.lastReplicatedAt !== null && backup.lastError === null },
     { id: "https", ok: config.publicBaseUrl.startsWith("https://") },
   ];
 }
 
 export function overview(db: Db, config: Config, now: Date): Overview {
+  const { enabled, lastReplicatedAt, lastError } = readReplicationStatus(config);
+  const backup = { enabled, lastReplicatedAt, lastError };
   const today = parisDayStart(now);
   const month = new Date(now.getTime() - 30 * DAY_MS);
   return {
@@ -134,6 +140,7 @@ export function overview(db: Db, config: Config, now: Date): Overview {
           .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
           .get()?.n ?? 0,
     },
-    checklist: readyToSell(config),
+    checklist: readyToSell(config, backup),
+    backup,
   };
 }

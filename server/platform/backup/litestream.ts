@@ -1,20 +1,30 @@
 import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { BackupTarget } from "./settings";
 
 /**
- * The litestream binary: LITESTREAM_PATH, else the one the npm package @flydotio/litestream
- * installs for this platform, else `litestream` on the PATH (the compiled executable carries no
- * other binary).
+ * The litestream binary: LITESTREAM_PATH, else a `litestream` beside the running executable (the
+ * build puts one next to dist/site), else the one the npm package @flydotio/litestream installs for
+ * this platform, else `litestream` on the PATH.
  */
-export function litestreamBinary(configured: string | undefined): string {
+export function litestreamBinary(configured: string | undefined, besideDir = dirname(process.execPath)): string {
   if (configured !== undefined) return configured;
+  const beside = join(besideDir, "litestream");
+  if (existsSync(beside)) return beside;
+  const packaged = packagedLitestream();
+  if (packaged !== null) return packaged;
+  return Bun.which("litestream") ?? "litestream";
+}
+
+/** The binary of the npm package @flydotio/litestream for this platform, when it is installed. */
+export function packagedLitestream(): string | null {
   try {
     const path = new URL(import.meta.resolve(`@flydotio/litestream-${process.platform}-${process.arch}/litestream`)).pathname;
     if (existsSync(path)) return path;
   } catch {
-    // Not installed for this platform: the PATH's.
+    // Not installed for this platform.
   }
-  return Bun.which("litestream") ?? "litestream";
+  return null;
 }
 
 /** A YAML string: always quoted, so a path is never read as something else. */

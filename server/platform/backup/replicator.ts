@@ -150,8 +150,10 @@ export function createReplicator(deps: {
         stderr: "pipe",
       });
     } catch (error) {
-      status.lastError = `litestream did not start: ${error instanceof Error ? error.message : String(error)}`;
-      log.error("backup: litestream did not start", { binary, error: status.lastError });
+      // Most often the compiled executable without a litestream beside it: the owner's setting to fix.
+      status.lastError = `litestream did not start (${binary}: ${error instanceof Error ? error.message : String(error)}); set LITESTREAM_PATH to the litestream binary or put litestream on the PATH`;
+      log.error("backup: litestream did not start, nothing is replicated", { binary, error: status.lastError });
+      save(true);
       scheduleRestart();
       return;
     }

@@ -98,10 +98,21 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
             <li key={item.id}>
               <span className={item.ok ? "success" : "error"}>{item.ok ? t("admin.checklist.done") : t("admin.checklist.todo")}</span>{" "}
               {t(`admin.checklist.${item.id}`)}
+              {item.id === "backups" && data.backup.enabled ? <> ({backupState(ctx, data.backup)})</> : null}
             </li>
           ))}
         </ul>
       </section>
     </>,
   );
+}
+
+/** When Litestream last copied a change off the machine, or what stops it. */
+function backupState(ctx: PageContext, backup: Overview["backup"]): string {
+  const { t } = ctx;
+  const last =
+    backup.lastReplicatedAt === null
+      ? t("admin.checklist.backupsNever")
+      : t("admin.checklist.backupsLast", { date: ctx.fmt.when(backup.lastReplicatedAt) });
+  return backup.lastError === null ? last : `${last}; ${t("admin.checklist.backupsProblem", { problem: backup.lastError })}`;
 }
