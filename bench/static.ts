@@ -1,10 +1,13 @@
 // The pages the same for every visitor, against nginx serving the very same compressed bytes
 // (docs/decisions/010-static-pages-and-processes.md): wrk at 50 connections on / and /en,
-// alternating site and nginx, three rounds each; requests per second of both and their ratio, CPU
+// alternating the site, nginx with the site's headers and an access log, and nginx with minimal
+// headers and no log, three rounds each; requests per second of each and the site's ratios, CPU
 // per request of each (utime+stime of all their processes from /proc), the site's resident memory
 // per process under that load, and the cold start of the executable to its first 200 (median of 5).
 // Prints figures; asserts nothing.
-//   ./node_modules/.bin/bun run bench/static.ts [seconds per run, default 10] [--no-build] [--ports=N]
+//   ./node_modules/.bin/bun run bench/static.ts [seconds per run, default 10] [--no-build] [--ports=N] [--cold-only]
+// (--cold-only: only the cold starts; START_TRACE=1 in a start's environment prints its phases, see
+// server/platform/start-trace.ts)
 // (--ports=N: listen on N, N+1, ... instead of ports the kernel picks)
 // Needs wrk and nginx (Debian: apt-get install -y nginx-light wrk). Linux only (/proc).
 import { $ } from "bun";
@@ -15,6 +18,7 @@ import { join } from "node:path";
 const root = join(import.meta.dir, "..");
 const args = process.argv.slice(2);
 const seconds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
+const coldOnly = args.includes("--cold-only");
 const exe = join(root, "dist", "site");
 const wrk = Bun.which("wrk");
 const nginx = Bun.which("nginx") ?? Bun.which("nginx", { PATH: "/usr/sbin:/usr/local/sbin" });
@@ -31,6 +35,7 @@ if (!args.includes("--no-build"))
   await $`${process.execPath} run ${join(root, "scripts/build.ts")}`.env({ ...process.env, PUBLIC_BASE_URL: BASE_URL }).quiet();
 
 const CLK_TCK = Number((await $`getconf CLK_TCK`.text()).trim()) || 100;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? "unknown CPU";
 console.log(`${cpuModel}, ${availableParallelism()} cores; load average at start: ${load()}`);
@@ -132,99 +137,119 @@ try {
     `site: ${exe}, pid ${site.pid} and its workers; ${ready === undefined ? "pages not ready" : ready.replace(/^.*"rendered"/, '"rendered"').replace(/,"msg".*$/, "")}`,
   );
 
-  // nginx with its own config, serving the bytes the site sends for / and /en (brotli), with the
-  // site's headers, one worker per core and its access log on too.
-  const nginxDir = join(work, "nginx");
-  mkdirSync(join(nginxDir, "html"), { recursive: true });
-  const headerLines: string[] = [];
-  for (const [path, file] of [
-    ["/", "fr.html.br"],
-    ["/en", "en.html.br"],
-  ] as const) {
-    const response = await fetch(`${siteUrl}${path}`, { headers: { "accept-encoding": "br" }, decompress: false });
-    writeFileSync(join(nginxDir, "html", file), new Uint8Array(await response.arrayBuffer()));
-    if (headerLines.length === 0) {
-      for (const [name, value] of response.headers) {
-        if (["content-type", "content-length", "date", "etag", "x-request-id", "connection", "keep-alive"].includes(name)) continue;
-        headerLines.push(`add_header ${name} "${value.replace(/"/g, '\\"')}" always;`);
+  if (!coldOnly) {
+    // nginx with its own config, serving the bytes the site sends for / and /en (brotli), one worker
+    // per core, twice: with the site's headers and an access log (the same work as the site), and
+    // with only the headers nginx sends by itself and no log (the limit of serving these bytes).
+    const htmlDir = join(work, "html");
+    mkdirSync(htmlDir, { recursive: true });
+    const headerLines: string[] = [];
+    for (const [path, file] of [
+      ["/", "fr.html.br"],
+      ["/en", "en.html.br"],
+    ] as const) {
+      const response = await fetch(`${siteUrl}${path}`, { headers: { "accept-encoding": "br" }, decompress: false });
+      writeFileSync(join(htmlDir, file), new Uint8Array(await response.arrayBuffer()));
+      if (headerLines.length === 0) {
+        for (const [name, value] of response.headers) {
+          if (["content-type", "content-length", "date", "etag", "x-request-id", "connection", "keep-alive"].includes(name)) continue;
+          headerLines.push(`add_header ${name} "${value.replace(/"/g, '\\"')}" always;`);
+        }
       }
     }
-  }
-  const nginxPort = freePort();
-  const location = (path: string, file: string) =>
-    `location = ${path} { default_type "text/html; charset=utf-8"; ${headerLines.join(" ")} try_files /${file} =404; }`;
-  writeFileSync(
-    join(nginxDir, "nginx.conf"),
-    [
-      "user root;",
-      `worker_processes ${availableParallelism()};`,
-      `pid ${join(nginxDir, "nginx.pid")};`,
-      `error_log ${join(nginxDir, "error.log")};`,
-      "events { worker_connections 1024; }",
-      "http {",
-      // Buffered, as the site writes its log once per event-loop turn.
-      `  access_log ${join(nginxDir, "access.log")} combined buffer=64k flush=1s;`,
-      "  sendfile on; tcp_nopush on; keepalive_requests 100000;",
-      ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${join(nginxDir, `${t}-temp`)};`),
-      `  server { listen 127.0.0.1:${nginxPort} reuseport; root ${join(nginxDir, "html")};`,
-      `    ${location("/", "fr.html.br")}`,
-      `    ${location("/en", "en.html.br")}`,
-      "  }",
-      "}",
-      "",
-    ].join("\n"),
-  );
-  chmodSync(work, 0o755);
-  const server = Bun.spawn([nginx, "-p", nginxDir, "-c", join(nginxDir, "nginx.conf"), "-g", "daemon off;"], {
-    stdout: "inherit",
-    stderr: "inherit",
-  });
-  started.push(server);
-  const nginxUrl = `http://127.0.0.1:${nginxPort}`;
-  await waitFor(`${nginxUrl}/`);
-  const same = async (path: string) => {
-    const get = (base: string) =>
-      fetch(`${base}${path}`, { headers: { "accept-encoding": "br" }, decompress: false }).then((r) => r.arrayBuffer());
-    return Buffer.from(await get(siteUrl)).equals(Buffer.from(await get(nginxUrl)));
-  };
-  console.log(`nginx: ${nginx}, ${availableParallelism()} workers; same bytes as the site: / ${await same("/")}, /en ${await same("/en")}`);
-
-  // Warm both, then alternate.
-  for (const base of [siteUrl, nginxUrl]) await $`${wrk} -t2 -c50 -d2s -H ${"Accept-Encoding: br, gzip"} ${base}/`.quiet();
-  const results = new Map<string, Run[]>();
-  const rss = new Map<number, number>();
-  for (let round = 1; round <= 3; round++) {
-    for (const path of ["/", "/en"]) {
-      for (const [name, base, pid] of [
-        ["site", siteUrl, site.pid],
-        ["nginx", nginxUrl, server.pid],
-      ] as const) {
-        const run = await runWrk(`${base}${path}`, family(pid));
-        if (run.non2xx > 0) console.log(`  ${name} ${path}: ${run.non2xx} answers were not 2xx`);
-        const key = `${name} ${path}`;
-        results.set(key, [...(results.get(key) ?? []), run]);
-        if (name === "site") for (const [p, mb] of run.maxRssMb) rss.set(p, Math.max(rss.get(p) ?? 0, mb));
-        console.log(
-          `  round ${round} ${key.padEnd(9)} ${run.rps.toFixed(0).padStart(7)} req/s  ${run.cpuUsPerRequest.toFixed(1).padStart(6)} us CPU/request  (load ${load()})`,
-        );
-      }
-    }
-  }
-  console.log(`\nwrk -t2 -c50, ${seconds} s per run, 3 rounds alternating (median of the rounds):`);
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-  for (const path of ["/", "/en"]) {
-    const s = results.get(`site ${path}`) ?? [];
-    const n = results.get(`nginx ${path}`) ?? [];
-    const siteRps = median(s.map((r) => r.rps));
-    const nginxRps = median(n.map((r) => r.rps));
+    chmodSync(work, 0o755);
+    const startNginx = async (name: string, options: { siteHeaders: boolean; accessLog: boolean }) => {
+      const nginxDir = join(work, name);
+      mkdirSync(nginxDir, { recursive: true });
+      const port = freePort();
+      const headers = options.siteHeaders ? headerLines.join(" ") : 'add_header content-encoding "br";';
+      const location = (path: string, file: string) =>
+        `location = ${path} { default_type "text/html; charset=utf-8"; ${headers} try_files /${file} =404; }`;
+      writeFileSync(
+        join(nginxDir, "nginx.conf"),
+        [
+          "user root;",
+          `worker_processes ${availableParallelism()};`,
+          `pid ${join(nginxDir, "nginx.pid")};`,
+          `error_log ${join(nginxDir, "error.log")};`,
+          "events { worker_connections 1024; }",
+          "http {",
+          // Buffered, as the site writes its log in batches.
+          options.accessLog ? `  access_log ${join(nginxDir, "access.log")} combined buffer=64k flush=1s;` : "  access_log off;",
+          options.siteHeaders ? "" : "  server_tokens off; etag off;",
+          "  sendfile on; tcp_nopush on; keepalive_requests 100000;",
+          ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${join(nginxDir, `${t}-temp`)};`),
+          `  server { listen 127.0.0.1:${port} reuseport; root ${htmlDir};`,
+          `    ${location("/", "fr.html.br")}`,
+          `    ${location("/en", "en.html.br")}`,
+          "  }",
+          "}",
+          "",
+        ].join("\n"),
+      );
+      const server = Bun.spawn([nginx, "-p", nginxDir, "-c", join(nginxDir, "nginx.conf"), "-g", "daemon off;"], {
+        stdout: "inherit",
+        stderr: "inherit",
+      });
+      started.push(server);
+      const url = `http://127.0.0.1:${port}`;
+      await waitFor(`${url}/`);
+      return { url, pid: server.pid };
+    };
+    const nginxSame = await startNginx("nginx", { siteHeaders: true, accessLog: true });
+    const nginxBare = await startNginx("nginx-bare", { siteHeaders: false, accessLog: false });
+    const same = async (path: string, base: string) => {
+      const get = (from: string) =>
+        fetch(`${from}${path}`, { headers: { "accept-encoding": "br" }, decompress: false }).then((r) => r.arrayBuffer());
+      return Buffer.from(await get(siteUrl)).equals(Buffer.from(await get(base)));
+    };
     console.log(
-      `  GET ${path.padEnd(3)} site ${siteRps.toFixed(0)} req/s, nginx ${nginxRps.toFixed(0)} req/s: ${(siteRps / nginxRps).toFixed(2)} x nginx (target >= 0.9); ` +
-        `CPU per request: site ${median(s.map((r) => r.cpuUsPerRequest)).toFixed(1)} us (target <= 30), nginx ${median(n.map((r) => r.cpuUsPerRequest)).toFixed(1)} us`,
+      `nginx: ${nginx}, ${availableParallelism()} workers; same bytes as the site: / ${await same("/", nginxSame.url)}, /en ${await same("/en", nginxSame.url)}`,
+    );
+
+    // Warm both, then alternate.
+    for (const base of [siteUrl, nginxSame.url, nginxBare.url])
+      await $`${wrk} -t2 -c50 -d2s -H ${"Accept-Encoding: br, gzip"} ${base}/`.quiet();
+    const results = new Map<string, Run[]>();
+    const rss = new Map<number, number>();
+    for (let round = 1; round <= 3; round++) {
+      for (const path of ["/", "/en"]) {
+        for (const [name, base, pid] of [
+          ["site", siteUrl, site.pid],
+          ["nginx", nginxSame.url, nginxSame.pid],
+          ["bare", nginxBare.url, nginxBare.pid],
+        ] as const) {
+          const run = await runWrk(`${base}${path}`, family(pid));
+          if (run.non2xx > 0) console.log(`  ${name} ${path}: ${run.non2xx} answers were not 2xx`);
+          const key = `${name} ${path}`;
+          results.set(key, [...(results.get(key) ?? []), run]);
+          if (name === "site") for (const [p, mb] of run.maxRssMb) rss.set(p, Math.max(rss.get(p) ?? 0, mb));
+          console.log(
+            `  round ${round} ${key.padEnd(10)} ${run.rps.toFixed(0).padStart(7)} req/s  ${run.cpuUsPerRequest.toFixed(1).padStart(6)} us CPU/request  (load ${load()})`,
+          );
+        }
+      }
+    }
+    console.log(`\nwrk -t2 -c50, ${seconds} s per run, 3 rounds alternating (median of the rounds):`);
+    for (const path of ["/", "/en"]) {
+      const s = results.get(`site ${path}`) ?? [];
+      const n = results.get(`nginx ${path}`) ?? [];
+      const b = results.get(`bare ${path}`) ?? [];
+      const siteRps = median(s.map((r) => r.rps));
+      const nginxRps = median(n.map((r) => r.rps));
+      const bareRps = median(b.map((r) => r.rps));
+      console.log(
+        `  GET ${path.padEnd(3)} site ${siteRps.toFixed(0)} req/s; nginx with the same headers and an access log ${nginxRps.toFixed(0)} req/s: ${(siteRps / nginxRps).toFixed(2)} x (target >= 0.9); ` +
+          `nginx with minimal headers and no access log ${bareRps.toFixed(0)} req/s: ${(siteRps / bareRps).toFixed(2)} x`,
+      );
+      console.log(
+        `          CPU per request: site ${median(s.map((r) => r.cpuUsPerRequest)).toFixed(1)} us (target <= 30), nginx ${median(n.map((r) => r.cpuUsPerRequest)).toFixed(1)} us, minimal nginx ${median(b.map((r) => r.cpuUsPerRequest)).toFixed(1)} us`,
+      );
+    }
+    console.log(
+      `  site resident memory under this load, per process: ${[...rss].map(([pid, mb]) => `pid ${pid} ${mb.toFixed(0)} MB`).join(", ")} (target <= 100 MB)`,
     );
   }
-  console.log(
-    `  site resident memory under this load, per process: ${[...rss].map(([pid, mb]) => `pid ${pid} ${mb.toFixed(0)} MB`).join(", ")} (target <= 100 MB)`,
-  );
   for (const p of started.splice(0).reverse()) {
     p.kill("SIGTERM");
     await p.exited;

@@ -1,26 +1,26 @@
 import { join } from "node:path";
-import { runCommand, USAGE } from "./owner/cli";
 import { startWithEngineSettings } from "./platform/engine-settings";
 import { createCompressor } from "./platform/http/compress";
 import { RENDER_COMMAND, WORKER_COMMAND } from "./platform/processes";
-import { exitQuietlyWhenStdoutCloses } from "./platform/stdout-pipe";
-import { renderForFirstProcess } from "./roles/render-pages";
-import { serve } from "./roles/serve";
+import { startTrace } from "./platform/start-trace";
 import { configOrExit, type Embedded } from "./roles/start-up";
-import { serveAsWorker } from "./roles/worker";
 
 /**
  * Entry point shared by `bun run server/main.ts` and the compiled executable (which passes what it
  * embeds). It only dispatches: an owner's subcommand (server/owner/cli.ts), a worker or the page
  * renderer (started by the first process, server/roles/), or, with no argument, the server itself.
+ * Each role's code is loaded only by the role that runs it: a server start does not evaluate the
+ * owner's commands, nor a subcommand the server's.
  */
 export async function main(argv: string[], embedded?: Embedded): Promise<void> {
   const [command] = argv;
   if (command === "help" || command === "--help" || command === "-h") {
+    const { USAGE } = await import("./owner/cli");
     console.log(USAGE);
     return;
   }
   const config = configOrExit();
+  startTrace("configuration loaded");
 
   // Compressed once: by the build for the executable; run from source, kept in node_modules/.cache.
   const compress = createCompressor(
@@ -28,9 +28,16 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
       ? { made: embedded.prebuilt?.compressed }
       : { cacheDir: join(import.meta.dir, "..", "node_modules", ".cache", "site-compressed") },
   );
-  if (command === WORKER_COMMAND) return serveAsWorker(config, Number(argv[1] ?? 0), compress);
-  if (command === RENDER_COMMAND) return renderForFirstProcess(config, embedded, compress);
+  if (command === WORKER_COMMAND) {
+    const { serveAsWorker } = await import("./roles/worker");
+    return serveAsWorker(config, Number(argv[1] ?? 0), compress);
+  }
+  if (command === RENDER_COMMAND) {
+    const { renderForFirstProcess } = await import("./roles/render-pages");
+    return renderForFirstProcess(config, embedded, compress);
+  }
   if (command !== undefined) {
+    const [{ runCommand }, { exitQuietlyWhenStdoutCloses }] = await Promise.all([import("./owner/cli"), import("./platform/stdout-pipe")]);
     exitQuietlyWhenStdoutCloses();
     const code = await runCommand(
       argv,
@@ -44,6 +51,7 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
   // How this program is started again: this executable, or Bun running this file.
   const self = embedded !== undefined ? [process.execPath] : [process.execPath, "run", import.meta.path];
   startWithEngineSettings(self);
+  const { serve } = await import("./roles/serve");
   await serve(config, embedded, self, compress);
 }
 

@@ -15,6 +15,7 @@ import { createStaticPages } from "../site/pages/static-pages";
 import { createDocumentRenderer } from "../site/render";
 import { writerFor } from "../wiring";
 import { dbOrExit, type Embedded } from "./start-up";
+import { startTrace } from "../platform/start-trace";
 
 /**
  * The page renderer: renders and compresses the pages the same for every visitor, with the first
@@ -33,5 +34,6 @@ export async function renderForFirstProcess(loaded: Config, embedded: Embedded |
   const documents = createDocumentRenderer({ config, assets: assetStoreFrom({ urls, files: [] }), now: () => new Date() });
   const staticPages = createStaticPages({ documents, log, config, prebuilt: embedded?.prebuilt?.pages ?? [], compress });
   await staticPages.warm(staticPageRefs(config));
+  startTrace("pages rendered apart");
   sendRenderedPages(staticPages.finished());
 }

@@ -18,8 +18,10 @@ import { buildClient } from "../site/client-build";
 import { createAssetStore } from "../site/assets";
 import { withOfferEnd } from "../site/offer";
 import { staticPageRefs } from "../site/pages/controller";
+import { readPageCache, writePageCache } from "../site/pages/page-cache";
 import { wireSite, writerFor } from "../wiring";
 import { dbOrExit, type Embedded } from "./start-up";
+import { startTrace } from "../platform/start-trace";
 
 /**
  * The first (or only) server process: migrates the database, runs the e-mail sender and the
@@ -36,6 +38,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   for (const warning of startupWarnings(loaded)) log.warn(warning);
   // Migrations run here, before any worker opens the database.
   const db = dbOrExit(loaded);
+  startTrace("database opened and migrated");
   const now = () => new Date();
   // The default early-bird end is read from (or, on the first start, written to) the database.
   const config = await withOfferEnd(loaded, writerFor(db, loaded), now(), db).catch((error: unknown) => {
@@ -46,12 +49,16 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     );
     process.exit(1);
   });
+  startTrace("offer end read");
   const retention = await startRetention({ write: writerFor(db, config), config, log, now });
+  startTrace("retention started");
   const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
+  startTrace("assets ready");
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
   // The first start makes the licence signing key here, before any worker could race for it.
   const licenseKeys = openLicenseKeys(config, now);
   await licenseKeys.jwks();
+  startTrace("licence keys ready");
   const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
   const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now, links });
   const site = wireSite({
@@ -59,15 +66,19 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     db,
     log,
     assets,
-    prebuilt: embedded?.prebuilt?.pages ?? [],
+    // The pages this executable rendered at its last start on this data folder come after the
+    // build's: with the default offer (its end is only known once the site has started) only they match.
+    prebuilt: [...(embedded?.prebuilt?.pages ?? []), ...(embedded !== undefined ? readPageCache(config.dataDir, embedded.buildId) : [])],
     compress,
     mailer,
     licenseKeys,
     rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
     now,
   });
+  startTrace("site wired");
   const { staticPages } = site.deps;
   const server = listenShared(site.app, config, config.workers > 1 ? "first" : "alone");
+  startTrace("listening");
   log.info(`listening on http://localhost:${server.port}`, {
     data: config.dbPath,
     checkout: config.stripe ? "stripe" : "test",
@@ -80,6 +91,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   mailer.start();
   const replicator = replicatorFor(config, log, now);
   replicator.start();
+  startTrace("mailer and replicator started");
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
   if (process.stderr.isTTY)
     process.stderr.write(
@@ -88,6 +100,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   // Started now, so that they load while this process renders the pages they will be handed.
   const workers =
     config.workers > 1 ? startWorkers({ count: config.workers, command: self, log, onWakeMailer: () => mailer.wake() }) : null;
+  startTrace("workers spawned");
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -116,6 +129,9 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   if (apart !== null) staticPages.adopt(apart);
   const made = await staticPages.warm(refs);
   log.info("pages ready", { ...made, renderedApart: apart?.length ?? 0, ms: Math.round(performance.now() - started) });
+  if (embedded !== undefined && (made.rendered > 0 || (apart?.length ?? 0) > 0))
+    writePageCache(config.dataDir, embedded.buildId, staticPages.finished());
+  startTrace("pages ready");
 
   workers?.begin({ port: server.port, assets: { urls: assets.urls, files: assets.entries() }, pages: staticPages.finished() });
 }

@@ -9,6 +9,7 @@ import { assetStoreFrom } from "../site/assets";
 import { withOfferEnd } from "../site/offer";
 import { wireSite, writerFor } from "../wiring";
 import { dbOrExit } from "./start-up";
+import { startTrace } from "../platform/start-trace";
 
 /** A second (third…) process: serves the first process's pages and files on its port, sends no e-mail. */
 export async function serveAsWorker(loaded: Config, worker: number, compress: Compress): Promise<void> {
@@ -37,6 +38,7 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
   });
   const server = listenShared(site.app, { ...config, port: start.port }, "join");
+  startTrace("worker listening");
   log.info("worker listening", { port: server.port, pages: start.pages.length });
 
   log.info("worker stopping", { reason: await stopped });

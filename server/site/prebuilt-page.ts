@@ -11,7 +11,10 @@ export const prebuiltPageSchema = <Body extends v.GenericSchema>(body: Body) =>
   v.object({
     /** Which page: its language, status and view (static-pages.ts: pageKey). */
     key: v.string(),
-    /** SHA-256 of the page data (JSON) it was rendered from: a page made with other settings is not used. */
+    /**
+     * SHA-256 of the page data (JSON, its texts named by their own hash) it was rendered from: a page
+     * made with other settings is not used.
+     */
     dataHash: v.string(),
     status: v.number(),
     html: body,

@@ -1,4 +1,4 @@
-import type { View } from "../../../shared/page-data";
+import type { PageData, View } from "../../../shared/page-data";
 import type { Locale } from "../../../shared/locales";
 import { pickEncoding } from "../../platform/http/accept-encoding";
 import { compressBest, contentHash, strongEtag, type Bytes, type Compress } from "../../platform/http/compress";
@@ -8,6 +8,7 @@ import type { Logger } from "../../platform/log";
 import type { PrebuiltPage } from "../prebuilt-page";
 import { errorPageHtml, htmlResponse, type DocumentRenderer } from "../render";
 import { isHttps, securityHeaders } from "../../platform/http/security";
+import { startTrace } from "../../platform/start-trace";
 
 /**
  * Pages the same for every visitor may be kept by a shared cache (a CDN) for a minute and served
@@ -119,7 +120,10 @@ export function createStaticPages(deps: {
   compress?: Compress;
 }): StaticPages {
   const { documents, log, config, compress: compressBody = compressBest } = deps;
-  const prebuilt = new Map((deps.prebuilt ?? []).map((page) => [page.key, page]));
+  // Several may be given for one page (the build's, the last start's): the one made from the same page data is used.
+  const prebuilt = new Map<string, PrebuiltPage[]>();
+  const offer = (page: PrebuiltPage) => prebuilt.set(page.key, [page, ...(prebuilt.get(page.key) ?? [])]);
+  for (const page of deps.prebuilt ?? []) offer(page);
   let pages = new Map<string, Page>();
   let loading = new Map<string, Promise<Page | null>>();
   let edition = documents.edition();
@@ -133,9 +137,16 @@ export function createStaticPages(deps: {
     return `${locale} ${status} ${json}`;
   };
 
-  const hashOf = (data: unknown) => contentHash(encoder.encode(JSON.stringify(data)));
-  const usable = (made: PrebuiltPage | undefined, dataHash: string, status: number): made is PrebuiltPage =>
-    made !== undefined && made.dataHash === dataHash && made.status === status;
+  // The texts of a language are most of a page's data and the same object for each of its pages:
+  // serialised and hashed once, then named by their hash in each page's.
+  const catalogueHashes = new WeakMap<object, string>();
+  const hashOf = (data: PageData) => {
+    let messages = catalogueHashes.get(data.messages);
+    if (messages === undefined) catalogueHashes.set(data.messages, (messages = contentHash(encoder.encode(JSON.stringify(data.messages)))));
+    return contentHash(encoder.encode(JSON.stringify({ ...data, messages })));
+  };
+  const usableFor = (key: string, dataHash: string, status: number): PrebuiltPage | undefined =>
+    prebuilt.get(key)?.find((made) => made.dataHash === dataHash && made.status === status);
 
   const keep = (page: Page, generation: Map<string, Page>) => {
     if (generation !== pages) return;
@@ -156,9 +167,9 @@ export function createStaticPages(deps: {
       try {
         const data = documents.pageData(view, locale);
         const dataHash = hashOf(data);
-        const made = prebuilt.get(key);
+        const made = usableFor(key, dataHash, status);
         let page: Page;
-        if (usable(made, dataHash, status)) {
+        if (made !== undefined) {
           page = {
             key,
             status,
@@ -170,6 +181,7 @@ export function createStaticPages(deps: {
           };
         } else {
           const html = encoder.encode(await documents.html(data));
+          startTrace(`page rendered: ${key}`);
           page = { key, status, dataHash, prebuilt: false, identity: variant(html, status, null) };
         }
         keep(page, generation);
@@ -192,6 +204,7 @@ export function createStaticPages(deps: {
       (compressed) => {
         page.br = variant(compressed.br, page.status, "br");
         page.gzip = variant(compressed.gzip, page.status, "gzip");
+        if (!page.prebuilt) startTrace(`page compressed: ${page.key}`);
       },
       (error: unknown) => {
         // Tried again by the next request rather than failing every one.
@@ -258,6 +271,8 @@ export function createStaticPages(deps: {
         if (page.prebuilt) reused++;
         else rendered++;
         await compress(page);
+        // A page taken as made is only microtasks: the requests that came meanwhile are answered between two pages.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       return { rendered, reused, failed };
     },
@@ -282,12 +297,12 @@ export function createStaticPages(deps: {
       startNewEditionIfDue();
       return refs.filter(({ view, locale, status = 200 }) => {
         const key = pageKey(view, locale, status);
-        return !pages.has(key) && !usable(prebuilt.get(key), hashOf(documents.pageData(view, locale)), status);
+        return !pages.has(key) && usableFor(key, hashOf(documents.pageData(view, locale)), status) === undefined;
       }).length;
     },
 
     adopt(made) {
-      for (const page of made) prebuilt.set(page.key, page);
+      for (const page of made) offer(page);
     },
   };
 }
