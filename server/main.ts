@@ -28,7 +28,7 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
       ? { made: embedded.prebuilt?.compressed }
       : { cacheDir: join(import.meta.dir, "..", "node_modules", ".cache", "site-compressed") },
   );
-  if (command === WORKER_COMMAND) return serveAsWorker(config, Number(argv[1] ?? 0), compress);
+  if (command === WORKER_COMMAND) return serveAsWorker(config, Number(argv[1] ?? 0), compress, embedded);
   if (command === RENDER_COMMAND) return renderForFirstProcess(config, embedded, compress);
   if (command !== undefined) {
     exitQuietlyWhenStdoutCloses();

@@ -59,6 +59,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     db,
     log,
     assets,
+    consoleFiles: embedded?.console,
     prebuilt: embedded?.prebuilt?.pages ?? [],
     compress,
     mailer,

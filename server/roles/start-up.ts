@@ -5,8 +5,8 @@ import type { ClientFile } from "../site/client-build";
 import { loadConfig, type Config } from "../platform/config";
 import { ConfigError } from "../platform/config-error";
 
-/** What the compiled executable carries inside it (scripts/build.ts). */
-export type Embedded = { client: ClientFile[]; prebuilt: Prebuilt | null };
+/** What the compiled executable carries inside it (scripts/build.ts): the site's and the console's client files. */
+export type Embedded = { client: ClientFile[]; console: ClientFile[]; prebuilt: Prebuilt | null };
 
 /** The configuration, or a message naming the variable to fix and exit code 1. */
 export function configOrExit(): Config {
