@@ -58,6 +58,18 @@ test("orders are listed newest first and found by the beginning of an address, b
   expect(await (await get("/admin/orders?q=nobody%40")).text()).toContain("No order matches");
 });
 
+test("an order is found by the reference its buyer quotes, in any case, with or without dashes, and shown by it", async () => {
+  const { s, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "alice@example.com" });
+  await payWithTestCard(s, { locale: "en", email: "bob@example.org" });
+  const reference = s.db.select().from(orders).where(eq(orders.id, 2)).get()?.reference ?? "";
+  expect(reference).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+  const found = await (await get(`/admin/orders?q=${reference.toLowerCase().replaceAll("-", "")}`)).text();
+  expect(found).toContain(`<a href="/admin/orders/2">${reference}</a>`);
+  expect(found).not.toContain("alice@example.com");
+  expect(await (await get("/admin/orders/2")).text()).toContain(`<h1>Order ${reference}</h1>`);
+});
+
 test("an order's page shows its timeline: started, consent, paid, its e-mails, its devices", async () => {
   const { s, get } = await shopWithOwner();
   await payWithTestCard(s, { locale: "fr", email: "claire@example.com" });

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { overview, parisDayStart } from "../../server/owner/console/overview";
+import { writeReplicationStatus } from "../../server/platform/backup/status";
 import { createTestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { confirmWithPasskey, ownerCookie } from "./owner";
@@ -85,5 +86,24 @@ test("the ready-to-sell checklist reads the real configuration", async () => {
   } finally {
     await bare.close();
     await ready.close();
+  }
+});
+
+test("with BACKUP_URL the checklist says when the replica last received the database, and a replication error leaves it to do", async () => {
+  const site = await createTestSite({ env: { BACKUP_URL: "file:///mnt/other-disk/site" } });
+  try {
+    const cookie = await ownerCookie(site);
+    const page = async () => (await site.request("/admin", { headers: { cookie, "accept-language": "en" } })).text();
+    const backups = async () => overview(site.db, site.config, new Date()).checklist.find((i) => i.id === "backups")?.ok;
+    expect(await backups()).toBe(true);
+    expect(await page()).toContain("no copy made yet");
+    const status = { enabled: true, target: "file", running: true, lastError: null, restarts: 0 };
+    writeReplicationStatus(site.dataDir, { ...status, lastReplicatedAt: new Date("2026-03-02T09:15:00Z") });
+    expect(await page()).toContain("last copy 2 Mar 2026, 10:15");
+    writeReplicationStatus(site.dataDir, { ...status, lastReplicatedAt: null, lastError: "permission denied" });
+    expect(await backups()).toBe(false);
+    expect(await page()).toContain("Last error: permission denied");
+  } finally {
+    await site.close();
   }
 });

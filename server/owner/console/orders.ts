@@ -11,11 +11,14 @@ import {
   type OwnerAction,
 } from "../../../db/schema";
 import { normalizeLicenseKey } from "../../../shared/license-key";
+import { normalizeOrderReference } from "../../../shared/order-reference";
 
 export const ORDERS_PER_PAGE = 50;
 
 export type OrderRow = {
   id: number;
+  /** What the buyer knows the order by (K7QM-2XHD-9CVT). */
+  reference: string;
   status: (typeof orders.$inferSelect)["status"];
   provider: "stripe" | "test";
   email: string | null;
@@ -27,6 +30,7 @@ export type OrderRow = {
 
 const listColumns = {
   id: orders.id,
+  reference: orders.reference,
   status: orders.status,
   provider: orders.provider,
   email: orders.customerEmail,
@@ -37,8 +41,9 @@ const listColumns = {
 };
 
 /**
- * What the search box means: a licence key (any case, dashes or not), an order number ("12" or
- * "#12"), a provider's checkout or payment id, or else the beginning of an e-mail address.
+ * What the search box means: a licence key or an order reference (any case, dashes or not), an
+ * order number ("12" or "#12"), a provider's checkout or payment id, or else the beginning of an
+ * e-mail address.
  */
 function searchCondition(db: Db, query: string): SQL | "none" {
   const q = query.trim();
@@ -49,6 +54,8 @@ function searchCondition(db: Db, query: string): SQL | "none" {
   }
   const number = /^#?(\d{1,12})$/.exec(q);
   if (number !== null) return eq(orders.id, Number(number[1]));
+  const reference = normalizeOrderReference(q);
+  if (reference !== null) return eq(orders.reference, reference);
   if (/^(cs|pi|test)_[A-Za-z0-9_]+$/.test(q)) return sql`(${orders.checkoutId} = ${q} OR ${orders.paymentIntentId} = ${q})`;
   // By the address's beginning, on the index of lower(customer_email): a range, not a LIKE.
   const lower = q.toLowerCase();

@@ -1,3 +1,5 @@
+import { readReplicationStatus } from "../../platform/backup/status";
+import type { ReplicationStatus } from "../../platform/backup/replicator";
 import { and, count, eq, gte, inArray, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { emailLeads, mailOutbox, orders } from "../../../db/schema";
@@ -21,6 +23,8 @@ export type Overview = {
   leads: { total: number; month: number };
   mail: { failed: number; retrying: number };
   checklist: ChecklistItem[];
+  /** With BACKUP_URL set: when the replica last received the database, and the last error. */
+  backup: { lastReplicatedAt: Date | null; lastError: string | null } | null;
 };
 
 /** Minutes Paris is ahead of UTC at an instant (60 or 120). */
@@ -94,8 +98,8 @@ function chart(db: Db, now: Date): [number, number][] {
   return days;
 }
 
-/** What stands between this installation and selling for real, read from its configuration. */
-export function readyToSell(config: Config): ChecklistItem[] {
+/** What stands between this installation and selling for real, read from its configuration (and the backups' state). */
+export function readyToSell(config: Config, backup: ReplicationStatus): ChecklistItem[] {
   const legal = config.legal;
   // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
   const { ownerSet } = config.site;
@@ -109,12 +113,14 @@ export function readyToSell(config: Config): ChecklistItem[] {
     { id: "payments", ok: config.stripe !== undefined },
     { id: "smtp", ok: config.mail.smtpUrl !== undefined },
     { id: "ownerEmail", ok: config.mail.ownerEmail !== undefined },
-    { id: "backups", ok: config.backup !== null },
+    { id: "backups", ok: backup.enabled && backup.lastError === null },
     { id: "https", ok: config.publicBaseUrl.startsWith("https://") },
   ];
 }
 
 export function overview(db: Db, config: Config, now: Date): Overview {
+  // What the first process's replicator last wrote to DATA_DIR (any process can serve the console).
+  const backup = readReplicationStatus(config);
   const today = parisDayStart(now);
   const month = new Date(now.getTime() - 30 * DAY_MS);
   return {
@@ -134,6 +140,7 @@ export function overview(db: Db, config: Config, now: Date): Overview {
           .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
           .get()?.n ?? 0,
     },
-    checklist: readyToSell(config),
+    checklist: readyToSell(config, backup),
+    backup: backup.enabled ? { lastReplicatedAt: backup.lastReplicatedAt, lastError: backup.lastError } : null,
   };
 }

@@ -35,7 +35,7 @@ export function ordersPage(ctx: PageContext, query: string, rows: OrderRow[], ne
               {rows.map((o) => (
                 <tr key={o.id}>
                   <td>
-                    <a href={`/admin/orders/${o.id}`}>#{o.id}</a>
+                    <a href={`/admin/orders/${o.id}`}>{o.reference}</a>
                   </td>
                   <td>{ctx.fmt.when(o.paidAt ?? o.createdAt)}</td>
                   <td>{o.email ?? "—"}</td>
@@ -77,7 +77,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
   const active = devices.filter((d) => d.deactivatedAt === null);
   return renderPage(
     ctx,
-    t("admin.order.title", { id: order.id }),
+    t("admin.order.title", { reference: order.reference }),
     "orders",
     <>
       {state.done !== null && (
