@@ -70,7 +70,7 @@ test("an order is found by the reference its buyer quotes, in any case, with or 
   expect(await (await get("/admin/orders/2")).text()).toContain(`<h1>Order ${reference}</h1>`);
 });
 
-test("an order's page shows its timeline: started, consent, paid, its e-mails, its devices", async () => {
+test("an order's page shows its timeline: started, consent, paid, its e-mails, its devices activated and freed", async () => {
   const { s, get } = await shopWithOwner();
   await payWithTestCard(s, { locale: "fr", email: "claire@example.com" });
   const key = s.db.select().from(licenses).get()?.key ?? "";
@@ -78,6 +78,19 @@ test("an order's page shows its timeline: started, consent, paid, its e-mails, i
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ key, instanceName: "Salon TV" }),
+  });
+  // The buyer frees another device from the app: the timeline shows it come and go.
+  const phone = await (
+    await s.request("/api/licenses/activate", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key, instanceName: "Old phone" }),
+    })
+  ).json();
+  await s.request("/api/licenses/deactivate", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ key, instanceId: phone.instanceId }),
   });
   const page = await get("/admin/orders/1");
   expect(page.status).toBe(200);
@@ -88,6 +101,8 @@ test("an order's page shows its timeline: started, consent, paid, its e-mails, i
     "Paid",
     "E-mail “access” to claire@example.com",
     "Device activated: Salon TV",
+    "Device activated: Old phone",
+    "Device freed: Old phone",
     key,
   ]) {
     expect(html).toContain(text);

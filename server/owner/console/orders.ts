@@ -83,7 +83,7 @@ export function searchOrders(db: Db, query: string, beforeId: number | null): Or
 export type TimelineEvent =
   | { at: Date; kind: "started" | "consent" | "paid" | "refunded" }
   | { at: Date; kind: "mail"; mailKind: MailKind; status: MailStatus; recipient: string; error: string | null }
-  | { at: Date; kind: "device"; name: string; freedAt: Date | null }
+  | { at: Date; kind: "device" | "device-freed"; name: string }
   | { at: Date; kind: "owner"; action: OwnerAction };
 
 export type OrderDetail = {
@@ -113,7 +113,11 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
   if (order.paidAt !== null) timeline.push({ at: order.paidAt, kind: "paid" });
   for (const m of mails)
     timeline.push({ at: m.createdAt, kind: "mail", mailKind: m.kind, status: m.status, recipient: m.recipient, error: m.lastError });
-  for (const d of devices) timeline.push({ at: d.createdAt, kind: "device", name: d.instanceName, freedAt: d.deactivatedAt });
+  for (const d of devices) {
+    timeline.push({ at: d.createdAt, kind: "device", name: d.instanceName });
+    // Freed by the buyer (the app, the devices page) or by the owner: either way the device's slot came back.
+    if (d.deactivatedAt !== null) timeline.push({ at: d.deactivatedAt, kind: "device-freed", name: d.instanceName });
+  }
   if (order.refundedAt !== null) timeline.push({ at: order.refundedAt, kind: "refunded" });
   for (const a of actions) timeline.push({ at: a.at, kind: "owner", action: a.action });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime());

@@ -221,6 +221,8 @@ function TimelineText({ ctx, event }: { ctx: PageContext; event: TimelineEvent }
       );
     case "device":
       return <>{t("admin.timeline.device", { name: event.name })}</>;
+    case "device-freed":
+      return <>{t("admin.timeline.deviceFreed", { name: event.name })}</>;
     case "owner":
       return <>{t("admin.timeline.owner", { action: t(`admin.action.${event.action}`) })}</>;
     default:
