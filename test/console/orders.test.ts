@@ -146,6 +146,11 @@ test("a refund needs a passkey check from the last 5 minutes; then the test orde
   const log = s.db.select().from(ownerActivity).where(eq(ownerActivity.action, "refund")).all();
   expect(log).toHaveLength(1);
   expect(log[0]?.sessionId).not.toBeNull();
+  // The refunded order's page says so, says there is nothing left to do, and offers no action.
+  const page = await (await s.request("/admin/orders/1?done=refunded", { headers: { cookie, ...EN } })).text();
+  expect(page).toContain("Order refunded: licence disabled, the buyer is told.");
+  expect(page).toContain("Nothing to do on this order now");
+  expect(page).not.toContain('action="/admin/orders/1/');
 });
 
 test("a Stripe order is refunded through Stripe's Refund API; Stripe's own charge.refunded webhook afterwards changes nothing", async () => {

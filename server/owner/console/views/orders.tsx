@@ -75,6 +75,9 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
   const { order, license, devices } = detail;
   const money = ctx.fmt.money(order.amount, order.currency);
   const active = devices.filter((d) => d.deactivatedAt === null);
+  const canResend = order.status === "paid" && order.customerEmail !== null;
+  const canSwitchLicense = license !== null && license.disabledReason !== "refunded";
+  const canReset = license !== null && active.length > 0;
   return renderPage(
     ctx,
     t("admin.order.title", { reference: order.reference }),
@@ -119,14 +122,14 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
       <section className="card" aria-labelledby="order-actions">
         <h2 id="order-actions">{t("admin.order.actions")}</h2>
         <div className="actions">
-          {order.status === "paid" && order.customerEmail !== null && (
+          {canResend && (
             <form method="post" action={`/admin/orders/${order.id}/resend`}>
               <button type="submit" className="secondary">
                 {t("admin.order.resend", { email: order.customerEmail })}
               </button>
             </form>
           )}
-          {license !== null && license.disabledReason !== "refunded" && (
+          {canSwitchLicense && (
             <form method="post" action={`/admin/orders/${order.id}/license`}>
               <input type="hidden" name="enabled" value={license.status === "active" ? "no" : "yes"} />
               <button type="submit" className="secondary">
@@ -134,7 +137,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
               </button>
             </form>
           )}
-          {license !== null && active.length > 0 && (
+          {canReset && (
             <form method="post" action={`/admin/orders/${order.id}/devices/reset`}>
               <button type="submit" className="secondary">
                 {t("admin.order.resetDevices", { count: active.length })}
@@ -142,6 +145,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
             </form>
           )}
         </div>
+        {!canResend && !canSwitchLicense && !canReset && order.status !== "paid" && <p className="note">{t("admin.order.noActions")}</p>}
         {order.status === "paid" && (
           <div className="card">
             <h3>{t("admin.refund.heading")}</h3>
