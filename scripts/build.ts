@@ -1,5 +1,5 @@
-// Builds the single executable `dist/site`: the client bundle, images, video, font, locales and
-// migrations are all inside it, so it serves the whole site from any directory; so are the client
+// Builds the single executable `dist/site`: the client bundle, the owner console's bundle, images,
+// video, font, locales and migrations are all inside it, so it serves the whole site from any directory; so are the client
 // files compressed and the pages the same for every visitor, rendered with this environment's
 // configuration (the executable uses them when it runs with settings that give the same pages).
 //   npm run build && ./dist/site
@@ -7,26 +7,35 @@ import { $ } from "bun";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packagedLitestream } from "../server/platform/backup/litestream";
+import { buildConsoleFiles } from "../server/owner/console/bundle";
 import { buildClient } from "../server/site/client-build";
 
 const root = join(import.meta.dir, "..");
 const dist = join(root, "dist");
 const clientDir = join(dist, "client");
+const consoleDir = join(dist, "admin");
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(clientDir, { recursive: true });
+mkdirSync(consoleDir, { recursive: true });
 
 const files = await buildClient();
 for (const file of files) writeFileSync(join(clientDir, file.name), file.body);
+// The console's script and stylesheet (client/admin/): the executable has no sources to bundle them from.
+const consoleFiles = await buildConsoleFiles();
+for (const file of consoleFiles) writeFileSync(join(consoleDir, file.name), file.body);
 
 // Compressed client files and the pages the same for every visitor, made now so that the executable
 // answers its first request at once. React in production mode, as in the executable.
 const prebuilt = join(dist, "prebuilt.bin");
-await $`${process.execPath} run --define ${'process.env.NODE_ENV:"production"'} ${join(root, "scripts/prerender.ts")} ${clientDir} ${prebuilt}`.cwd(
+await $`${process.execPath} run --define ${'process.env.NODE_ENV:"production"'} ${join(root, "scripts/prerender.ts")} ${clientDir} ${prebuilt} ${consoleDir}`.cwd(
   root,
 );
 
 // A generated entry that embeds each client file (`with { type: "file" }`) and hands them to main().
-const imports = files.map((f, i) => `import f${i} from "./client/${f.name}" with { type: "file" };`);
+const imports = [
+  ...files.map((f, i) => `import f${i} from "./client/${f.name}" with { type: "file" };`),
+  ...consoleFiles.map((f, i) => `import c${i} from "./admin/${f.name}" with { type: "file" };`),
+];
 writeFileSync(
   join(dist, "main-compiled.ts"),
   [
@@ -42,10 +51,12 @@ writeFileSync(
     'const { decodePrebuilt } = await import("../server/site/prebuilt");',
     'startTrace("code loaded");',
     `const embedded = [${files.map((f, i) => `{ name: ${JSON.stringify(f.name)}, path: f${i} }`).join(", ")}];`,
-    "const client = await Promise.all(embedded.map(async (f) => ({ name: f.name, body: new Uint8Array(await Bun.file(f.path).arrayBuffer()) })));",
+    `const embeddedConsole = [${consoleFiles.map((f, i) => `{ name: ${JSON.stringify(f.name)}, path: c${i} }`).join(", ")}];`,
+    "const read = (list) => Promise.all(list.map(async (f) => ({ name: f.name, body: new Uint8Array(await Bun.file(f.path).arrayBuffer()) })));",
+    "const [client, consoleFiles] = await Promise.all([read(embedded), read(embeddedConsole)]);",
     "const prebuilt = decodePrebuilt(new Uint8Array(await Bun.file(prebuiltFile).arrayBuffer()));",
     'startTrace("embedded files read");',
-    `await main(process.argv.slice(2), { client, prebuilt, buildId: ${JSON.stringify(crypto.randomUUID())} });`,
+    `await main(process.argv.slice(2), { client, console: consoleFiles, prebuilt, buildId: ${JSON.stringify(crypto.randomUUID())} });`,
     "",
   ].join("\n"),
 );
@@ -55,7 +66,9 @@ await $`${process.execPath} build --compile --splitting --minify --bytecode --fo
   root,
 );
 const size = Bun.file(outfile).size;
-console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) with ${files.length} client files`);
+console.log(
+  `built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) with ${files.length} client files and ${consoleFiles.length} console files`,
+);
 
 // Litestream, for BACKUP_URL, beside the executable, where it looks first: a binary of its own
 // that the executable cannot carry inside it. Copy both files to the server.

@@ -1,9 +1,10 @@
 // Run by scripts/build.ts with React in production mode (as in the executable): compresses the
-// client files and renders and compresses the pages that are the same for every visitor, with the
+// client files (the site's and the console's) and renders and compresses the pages that are the same for every visitor, with the
 // configuration of the build's environment, into one file the executable embeds (server/site/prebuilt.ts).
-//   bun run --define 'process.env.NODE_ENV:"production"' scripts/prerender.ts CLIENT_DIR OUT_FILE
+//   bun run --define 'process.env.NODE_ENV:"production"' scripts/prerender.ts CLIENT_DIR OUT_FILE [CONSOLE_DIR]
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { consoleBundleFrom } from "../server/owner/console/bundle";
 import { createAssetStore } from "../server/site/assets";
 import { loadConfig } from "../server/platform/config";
 import { ConfigError } from "../server/platform/config-error";
@@ -15,16 +16,18 @@ import type { PrebuiltPage } from "../server/site/prebuilt-page";
 import { encodePrebuilt } from "../server/site/prebuilt";
 import { createDocumentRenderer } from "../server/site/render";
 
-const [clientDir, outFile] = process.argv.slice(2);
-if (clientDir === undefined || outFile === undefined) throw new Error("usage: prerender.ts CLIENT_DIR OUT_FILE");
+const [clientDir, outFile, consoleDir] = process.argv.slice(2);
+if (clientDir === undefined || outFile === undefined) throw new Error("usage: prerender.ts CLIENT_DIR OUT_FILE [CONSOLE_DIR]");
 
-const files = readdirSync(clientDir).map((name) => ({ name, body: new Uint8Array(readFileSync(join(clientDir, name))) }));
+const filesOf = (dir: string) => readdirSync(dir).map((name) => ({ name, body: new Uint8Array(readFileSync(join(dir, name))) }));
 const compressed = new Map<string, Compressed>();
-const assets = await createAssetStore(files, async (body) => {
+const remember = async (body: Uint8Array) => {
   const made = await compressBest(body);
   compressed.set(contentHash(body), made);
   return made;
-});
+};
+const assets = await createAssetStore(filesOf(clientDir), remember);
+if (consoleDir !== undefined) await consoleBundleFrom(filesOf(consoleDir), remember);
 
 let pages: PrebuiltPage[] = [];
 let note = "";

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import type { Write } from "../db/writer";
+import type { ConsoleBundleSource } from "./owner/console/bundle";
 import type { AssetStore } from "./site/assets";
 import type { Config } from "./platform/config";
 import type { RateLimitStore } from "./platform/http/rate-limit-store";
@@ -21,6 +22,8 @@ export type AppDeps = {
    */
   write: Write;
   assets: AssetStore;
+  /** The owner console's script and stylesheet (/admin/assets/): embedded in the executable, else bundled at first use. */
+  consoleBundle: ConsoleBundleSource;
   log: Logger;
   /** Renders a page for one request (it reads the database or the request). */
   render: Renderer;

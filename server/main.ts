@@ -30,7 +30,7 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
   );
   if (command === WORKER_COMMAND) {
     const { serveAsWorker } = await import("./roles/worker");
-    return serveAsWorker(config, Number(argv[1] ?? 0), compress);
+    return serveAsWorker(config, Number(argv[1] ?? 0), compress, embedded);
   }
   if (command === RENDER_COMMAND) {
     const { renderForFirstProcess } = await import("./roles/render-pages");

@@ -10,6 +10,8 @@ import { createCheckout } from "./shop/checkout/providers";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { StripeConnection } from "./shop/checkout/stripe-provider";
 import type { AssetStore } from "./site/assets";
+import type { ClientFile } from "./site/client-build";
+import { consoleBundleSource } from "./owner/console/bundle";
 import type { PrebuiltPage } from "./site/prebuilt-page";
 import { createStaticPages } from "./site/pages/static-pages";
 import { createDocumentRenderer, createRenderer } from "./site/render";
@@ -20,6 +22,8 @@ export type SiteParts = {
   db: Db;
   log: Logger;
   assets: AssetStore;
+  /** The console's files as the build made them (the executable's); without them, bundled from client/admin/ at first use. */
+  consoleFiles?: readonly ClientFile[];
   mailer: AppDeps["mailer"];
   /** The licence signing keys (DATA_DIR/license-keys/), opened by the process before the site. */
   licenseKeys: SigningKeys;
@@ -61,6 +65,7 @@ export function wireSite(parts: SiteParts): Site {
     db,
     write,
     assets,
+    consoleBundle: consoleBundleSource(parts.consoleFiles, parts.compress),
     log,
     render,
     staticPages,

@@ -66,6 +66,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     db,
     log,
     assets,
+    consoleFiles: embedded?.console,
     // The pages this executable rendered at its last start on this data folder come after the
     // build's: with the default offer (its end is only known once the site has started) only they match.
     prebuilt: [...(embedded?.prebuilt?.pages ?? []), ...(embedded !== undefined ? readPageCache(config.dataDir, embedded.buildId) : [])],

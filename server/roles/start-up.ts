@@ -6,10 +6,11 @@ import { loadConfig, type Config } from "../platform/config";
 import { ConfigError } from "../platform/config-error";
 
 /**
- * What the compiled executable carries inside it (scripts/build.ts); `buildId` is new at each build
- * and names the code that renders the pages it keeps in the data folder (site/pages/page-cache.ts).
+ * What the compiled executable carries inside it (scripts/build.ts): the site's and the console's
+ * client files, the pages rendered at build time, and `buildId`, new at each build, which names the
+ * code that renders the pages it keeps in the data folder (site/pages/page-cache.ts).
  */
-export type Embedded = { client: ClientFile[]; prebuilt: Prebuilt | null; buildId: string };
+export type Embedded = { client: ClientFile[]; console: ClientFile[]; prebuilt: Prebuilt | null; buildId: string };
 
 /** The configuration, or a message naming the variable to fix and exit code 1. */
 export function configOrExit(): Config {

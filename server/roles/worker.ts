@@ -8,11 +8,15 @@ import { loadIpHashSecret } from "../shop/leads/service";
 import { assetStoreFrom } from "../site/assets";
 import { withOfferEnd } from "../site/offer";
 import { wireSite, writerFor } from "../wiring";
-import { dbOrExit } from "./start-up";
+import { dbOrExit, type Embedded } from "./start-up";
 import { startTrace } from "../platform/start-trace";
 
-/** A second (third…) process: serves the first process's pages and files on its port, sends no e-mail. */
-export async function serveAsWorker(loaded: Config, worker: number, compress: Compress): Promise<void> {
+/**
+ * A second (third…) process: serves the first process's pages and files on its port, sends no e-mail.
+ * The console's files it takes from the executable (or bundles from source) itself: the same bytes
+ * as the first process's, so a page from one process names a script the other serves.
+ */
+export async function serveAsWorker(loaded: Config, worker: number, compress: Compress, embedded?: Embedded): Promise<void> {
   const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded), fields: { worker } });
   const stopped = new Promise<string>((resolve) => {
     // Ctrl-C in a terminal reaches every process of the group; the first process also sends SIGTERM.
@@ -31,6 +35,7 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     db,
     log,
     assets: assetStoreFrom(start.assets),
+    consoleFiles: embedded?.console,
     prebuilt: start.pages,
     compress,
     mailer: { wake: wakeMailerOfFirstProcess },

@@ -1,4 +1,3 @@
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { siteValues, type MessageValues } from "../../shared/i18n";
 import type { PageData, View } from "../../shared/page-data";
 import type { Locale } from "../../shared/locales";
@@ -7,7 +6,7 @@ import { buildSiteFacts, factsKey, type SiteFacts } from "../../shared/site-fact
 import type { AssetStore } from "./assets";
 import type { Config } from "../platform/config";
 import { PAGE_TEXTS } from "./locales";
-import { pickEncoding } from "../platform/http/accept-encoding";
+import { compressForOneAnswer } from "../platform/http/compress";
 import type { Logger } from "../platform/log";
 
 export type RenderOptions = {
@@ -138,14 +137,7 @@ export function htmlResponse(html: string, status: number, acceptEncoding: strin
     "cache-control": "no-store",
     vary: "Accept-Encoding",
   };
-  const encoding = pickEncoding(acceptEncoding);
-  if (encoding === "br") {
-    headers["content-encoding"] = "br";
-    return new Response(brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), { status, headers });
-  }
-  if (encoding === "gzip") {
-    headers["content-encoding"] = "gzip";
-    return new Response(gzipSync(html, { level: 6 }), { status, headers });
-  }
-  return new Response(html, { status, headers });
+  const { body, encoding } = compressForOneAnswer(html, acceptEncoding);
+  if (encoding !== null) headers["content-encoding"] = encoding;
+  return new Response(body, { status, headers });
 }

@@ -58,7 +58,19 @@ test("orders are listed newest first and found by the beginning of an address, b
   expect(await (await get("/admin/orders?q=nobody%40")).text()).toContain("No order matches");
 });
 
-test("an order's page shows its timeline: started, consent, paid, its e-mails, its devices", async () => {
+test("an order is found by the reference its buyer quotes, in any case, with or without dashes, and shown by it", async () => {
+  const { s, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "alice@example.com" });
+  await payWithTestCard(s, { locale: "en", email: "bob@example.org" });
+  const reference = s.db.select().from(orders).where(eq(orders.id, 2)).get()?.reference ?? "";
+  expect(reference).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+  const found = await (await get(`/admin/orders?q=${reference.toLowerCase().replaceAll("-", "")}`)).text();
+  expect(found).toContain(`<a href="/admin/orders/2">${reference}</a>`);
+  expect(found).not.toContain("alice@example.com");
+  expect(await (await get("/admin/orders/2")).text()).toContain(`<h1>Order ${reference}</h1>`);
+});
+
+test("an order's page shows its timeline: started, consent, paid, its e-mails, its devices activated and freed", async () => {
   const { s, get } = await shopWithOwner();
   await payWithTestCard(s, { locale: "fr", email: "claire@example.com" });
   const key = s.db.select().from(licenses).get()?.key ?? "";
@@ -66,6 +78,19 @@ test("an order's page shows its timeline: started, consent, paid, its e-mails, i
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ key, instanceName: "Salon TV" }),
+  });
+  // The buyer frees another device from the app: the timeline shows it come and go.
+  const phone = await (
+    await s.request("/api/licenses/activate", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key, instanceName: "Old phone" }),
+    })
+  ).json();
+  await s.request("/api/licenses/deactivate", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ key, instanceId: phone.instanceId }),
   });
   const page = await get("/admin/orders/1");
   expect(page.status).toBe(200);
@@ -76,6 +101,8 @@ test("an order's page shows its timeline: started, consent, paid, its e-mails, i
     "Paid",
     "E-mail “access” to claire@example.com",
     "Device activated: Salon TV",
+    "Device activated: Old phone",
+    "Device freed: Old phone",
     key,
   ]) {
     expect(html).toContain(text);
@@ -119,6 +146,11 @@ test("a refund needs a passkey check from the last 5 minutes; then the test orde
   const log = s.db.select().from(ownerActivity).where(eq(ownerActivity.action, "refund")).all();
   expect(log).toHaveLength(1);
   expect(log[0]?.sessionId).not.toBeNull();
+  // The refunded order's page says so, says there is nothing left to do, and offers no action.
+  const page = await (await s.request("/admin/orders/1?done=refunded", { headers: { cookie, ...EN } })).text();
+  expect(page).toContain("Order refunded: licence disabled, the buyer is told.");
+  expect(page).toContain("Nothing to do on this order now");
+  expect(page).not.toContain('action="/admin/orders/1/');
 });
 
 test("a Stripe order is refunded through Stripe's Refund API; Stripe's own charge.refunded webhook afterwards changes nothing", async () => {

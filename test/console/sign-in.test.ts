@@ -222,3 +222,35 @@ test("a passkey can be removed while another remains; the last one stays", async
     await site.close();
   }
 });
+
+test("a passkey registration that names a used or expired invite is refused: no passkey stored, no session", async () => {
+  const { site, advance } = await siteWithClock();
+  try {
+    const answer = {
+      id: "AAAA",
+      rawId: "AAAA",
+      type: "public-key",
+      clientExtensionResults: {},
+      response: { clientDataJSON: "AAAA", attestationObject: "AAAA" },
+    };
+    const register = (invite: string) =>
+      site.request("/admin/api/passkeys/register", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ invite, name: "Replayed", response: answer }),
+      });
+    const used = await createInvite(site.write, new Date(Date.parse("2026-11-24T09:00:00Z")));
+    expect(await site.write((tx) => consumeInvite(tx, used.token, new Date(Date.parse("2026-11-24T09:01:00Z"))))).toBe(true);
+    const expired = await createInvite(site.write, new Date(Date.parse("2026-11-24T09:00:00Z")));
+    advance(16 * MINUTE);
+    for (const token of [used.token, expired.token]) {
+      const refused = await register(token);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: "This invite link is used or expired" });
+      expect(refused.headers.get("set-cookie")).toBeNull();
+    }
+    expect(listPasskeys(site.db)).toEqual([]);
+  } finally {
+    await site.close();
+  }
+});

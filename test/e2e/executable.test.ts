@@ -52,6 +52,37 @@ test("npm run build makes one executable that serves the whole site from another
     const video = await fetch(`${base}/demo-video.mp4`);
     expect(video.headers.get("content-type")).toBe("video/mp4");
     expect((await video.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    // The owner's console, its bundle inside the executable: the sign-in page, its script and
+    // stylesheet, each compressed, and the passkey sign-in's first step (the WebAuthn options).
+    const signIn = await fetch(`${base}/admin/sign-in`, { headers: { "accept-encoding": "br", "accept-language": "en" } });
+    expect(signIn.status).toBe(200);
+    expect(signIn.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(signIn.headers.get("content-encoding")).toBe("br");
+    const signInHtml = await signIn.text();
+    expect(signInHtml).toContain("Sign in with a passkey");
+    const consoleFiles = [...signInHtml.matchAll(/(?:href|src)="(\/admin\/assets\/[^"]+)"/g)].map((m) => m[1] ?? "");
+    expect(consoleFiles.map((f) => f.slice(f.lastIndexOf(".") + 1)).sort()).toEqual(["css", "js"]);
+    for (const file of consoleFiles) {
+      const response = await fetch(base + file, { headers: { "accept-encoding": "br, gzip" } });
+      expect({ file, status: response.status, encoding: response.headers.get("content-encoding") }).toEqual({
+        file,
+        status: 200,
+        encoding: "br",
+      });
+      expect(response.headers.get("content-type")).toBe(
+        file.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
+      );
+      expect((await response.text()).length).toBeGreaterThan(1000);
+    }
+    const options = await fetch(`${base}/admin/api/sign-in/options`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: "{}",
+    });
+    expect(options.status).toBe(200);
+    const { options: webauthn } = await options.json();
+    expect(webauthn.challenge).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(webauthn.userVerification).toBe("required");
     // Its SQLite file is created, with every migration, where it was started.
     expect(await Bun.file(join(workDir, "data", "site.db")).exists()).toBe(true);
     // A test payment: the access e-mail (React Email inside the executable) lands in data/mail.

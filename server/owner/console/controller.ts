@@ -4,7 +4,7 @@ import { pickEncoding } from "../../platform/http/accept-encoding";
 import { requestContext } from "../../platform/http/context";
 import { authRoutes } from "./auth-routes";
 import { etagOf } from "./bundle";
-import { consoleHeaders, html } from "./http";
+import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
@@ -28,6 +28,8 @@ export function consoleController(deps: AppDeps) {
   return (
     new Elysia({ name: "owner-console" })
       .use(requestContext(deps.config))
+      // Every answer of the routes below and of the plugins used after this line, the pages above all.
+      .onAfterHandle(async ({ request, response }) => (response instanceof Response ? compressAnswer(request, response) : undefined))
       .get("/admin/assets/:name", async ({ request, params }) => {
         const file = (await kit.assets()).get(`/admin/assets/${params.name}`);
         const https = kit.https(request);

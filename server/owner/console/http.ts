@@ -1,4 +1,5 @@
 import { LOCALES, DEFAULT_LOCALE, type Locale } from "../../../shared/locales";
+import { compressForOneAnswer } from "../../platform/http/compress";
 import { isHttps, securityHeaders } from "../../platform/http/security";
 
 /**
@@ -27,6 +28,24 @@ export function consoleHeaders(https: boolean): Record<string, string> {
     "x-robots-tag": "noindex, nofollow",
     "referrer-policy": "no-referrer",
   };
+}
+
+/** What the console writes for one request and is worth compressing: its pages, its JSON, the leads' CSV. */
+const COMPRESSIBLE = /^(text\/html|application\/json|text\/csv)\b/;
+
+/**
+ * A console answer compressed as the client accepts (the site's per-request pages' way), with the
+ * Vary that tells a cache the body depends on Accept-Encoding. Files already compressed (the
+ * console's script and stylesheet) and empty answers (redirects) go as they are.
+ */
+export async function compressAnswer(request: Request, response: Response): Promise<Response> {
+  if (response.body === null || response.headers.has("content-encoding")) return response;
+  if (!COMPRESSIBLE.test(response.headers.get("content-type") ?? "")) return response;
+  const headers = new Headers(response.headers);
+  headers.set("vary", "Accept-Encoding");
+  const { body, encoding } = compressForOneAnswer(new Uint8Array(await response.arrayBuffer()), request.headers.get("accept-encoding"));
+  if (encoding !== null) headers.set("content-encoding", encoding);
+  return new Response(body, { status: response.status, headers });
 }
 
 export const html = (body: string, https: boolean, status = 200, extra: Record<string, string> = {}) =>

@@ -18,7 +18,8 @@ export async function createInvite(write: Write, now: Date): Promise<{ token: st
     tx.insert(ownerInvites)
       .values({ tokenHash: hashToken(token), createdAt: now, expiresAt })
       .run();
-    recordActivity(tx, { action: "invite-created", detail: `valid until ${expiresAt.toISOString()}`, sessionId: null }, now);
+    // The log shows when it was made; an instant in UTC's notation would only puzzle the owner.
+    recordActivity(tx, { action: "invite-created", detail: `usable once, for ${INVITE_TTL_MS / 60_000} minutes`, sessionId: null }, now);
   });
   return { token, expiresAt };
 }

@@ -3,7 +3,6 @@ import { isBusyError } from "../../../db/writer";
 import type { AppDeps } from "../../deps";
 import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { COMPILED } from "../../site/locales";
-import { buildConsoleBundle, type ConsoleBundle } from "./bundle";
 import { html, isHttps, json, ownerLocale, readSessionToken, redirect } from "./http";
 import { findSession, touchSession, type OwnerSession } from "./sessions";
 import { messagePage } from "./views/auth-pages";
@@ -21,9 +20,7 @@ export type ConsoleKit = ReturnType<typeof consoleKit>;
 
 export function consoleKit(deps: AppDeps) {
   const { config } = deps;
-  // Built on first use, once per app: the public site never waits for it.
-  let bundle: Promise<ConsoleBundle> | undefined;
-  const assets = () => (bundle ??= buildConsoleBundle());
+  const assets = deps.consoleBundle;
   const https = (request: Request) => isHttps(request, config.trustProxy);
 
   const page = async (request: Request): Promise<PageContext> => {

@@ -11,11 +11,14 @@ import {
   type OwnerAction,
 } from "../../../db/schema";
 import { normalizeLicenseKey } from "../../../shared/license-key";
+import { normalizeOrderReference } from "../../../shared/order-reference";
 
 export const ORDERS_PER_PAGE = 50;
 
 export type OrderRow = {
   id: number;
+  /** What the buyer knows the order by (K7QM-2XHD-9CVT). */
+  reference: string;
   status: (typeof orders.$inferSelect)["status"];
   provider: "stripe" | "test";
   email: string | null;
@@ -27,6 +30,7 @@ export type OrderRow = {
 
 const listColumns = {
   id: orders.id,
+  reference: orders.reference,
   status: orders.status,
   provider: orders.provider,
   email: orders.customerEmail,
@@ -37,8 +41,9 @@ const listColumns = {
 };
 
 /**
- * What the search box means: a licence key (any case, dashes or not), an order number ("12" or
- * "#12"), a provider's checkout or payment id, or else the beginning of an e-mail address.
+ * What the search box means: a licence key or an order reference (any case, dashes or not), an
+ * order number ("12" or "#12"), a provider's checkout or payment id, or else the beginning of an
+ * e-mail address.
  */
 function searchCondition(db: Db, query: string): SQL | "none" {
   const q = query.trim();
@@ -49,6 +54,8 @@ function searchCondition(db: Db, query: string): SQL | "none" {
   }
   const number = /^#?(\d{1,12})$/.exec(q);
   if (number !== null) return eq(orders.id, Number(number[1]));
+  const reference = normalizeOrderReference(q);
+  if (reference !== null) return eq(orders.reference, reference);
   if (/^(cs|pi|test)_[A-Za-z0-9_]+$/.test(q)) return sql`(${orders.checkoutId} = ${q} OR ${orders.paymentIntentId} = ${q})`;
   // By the address's beginning, on the index of lower(customer_email): a range, not a LIKE.
   const lower = q.toLowerCase();
@@ -76,7 +83,7 @@ export function searchOrders(db: Db, query: string, beforeId: number | null): Or
 export type TimelineEvent =
   | { at: Date; kind: "started" | "consent" | "paid" | "refunded" }
   | { at: Date; kind: "mail"; mailKind: MailKind; status: MailStatus; recipient: string; error: string | null }
-  | { at: Date; kind: "device"; name: string; freedAt: Date | null }
+  | { at: Date; kind: "device" | "device-freed"; name: string }
   | { at: Date; kind: "owner"; action: OwnerAction };
 
 export type OrderDetail = {
@@ -106,7 +113,11 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
   if (order.paidAt !== null) timeline.push({ at: order.paidAt, kind: "paid" });
   for (const m of mails)
     timeline.push({ at: m.createdAt, kind: "mail", mailKind: m.kind, status: m.status, recipient: m.recipient, error: m.lastError });
-  for (const d of devices) timeline.push({ at: d.createdAt, kind: "device", name: d.instanceName, freedAt: d.deactivatedAt });
+  for (const d of devices) {
+    timeline.push({ at: d.createdAt, kind: "device", name: d.instanceName });
+    // Freed by the buyer (the app, the devices page) or by the owner: either way the device's slot came back.
+    if (d.deactivatedAt !== null) timeline.push({ at: d.deactivatedAt, kind: "device-freed", name: d.instanceName });
+  }
   if (order.refundedAt !== null) timeline.push({ at: order.refundedAt, kind: "refunded" });
   for (const a of actions) timeline.push({ at: a.at, kind: "owner", action: a.action });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime());

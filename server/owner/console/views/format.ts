@@ -1,7 +1,7 @@
 import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
 
 export type Formats = {
-  /** Date and time in the owner's language. */
+  /** Date and time in the owner's language, on Paris time (the seller's, whatever the server's clock says). */
   when: (at: Date) => string;
   /** Minor units (cents) to money in the owner's language: 29,99 € in French, €29.99 in English. */
   money: (minor: number, currency: string) => string;
@@ -11,7 +11,7 @@ export type Formats = {
 /** The owner's formats, made once per page: an Intl formatter costs far more to make than to use. */
 export function formatsFor(locale: Locale): Formats {
   const tag = LOCALE_TAGS[locale].bcp47;
-  const when = new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short" });
+  const when = new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Paris" });
   const number = new Intl.NumberFormat(tag);
   const money = new Map<string, Intl.NumberFormat>();
   return {

@@ -35,7 +35,7 @@ export function ordersPage(ctx: PageContext, query: string, rows: OrderRow[], ne
               {rows.map((o) => (
                 <tr key={o.id}>
                   <td>
-                    <a href={`/admin/orders/${o.id}`}>#{o.id}</a>
+                    <a href={`/admin/orders/${o.id}`}>{o.reference}</a>
                   </td>
                   <td>{ctx.fmt.when(o.paidAt ?? o.createdAt)}</td>
                   <td>{o.email ?? "—"}</td>
@@ -75,9 +75,12 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
   const { order, license, devices } = detail;
   const money = ctx.fmt.money(order.amount, order.currency);
   const active = devices.filter((d) => d.deactivatedAt === null);
+  const canResend = order.status === "paid" && order.customerEmail !== null;
+  const canSwitchLicense = license !== null && license.disabledReason !== "refunded";
+  const canReset = license !== null && active.length > 0;
   return renderPage(
     ctx,
-    t("admin.order.title", { id: order.id }),
+    t("admin.order.title", { reference: order.reference }),
     "orders",
     <>
       {state.done !== null && (
@@ -119,14 +122,14 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
       <section className="card" aria-labelledby="order-actions">
         <h2 id="order-actions">{t("admin.order.actions")}</h2>
         <div className="actions">
-          {order.status === "paid" && order.customerEmail !== null && (
+          {canResend && (
             <form method="post" action={`/admin/orders/${order.id}/resend`}>
               <button type="submit" className="secondary">
-                {t("admin.order.resend", { email: order.customerEmail })}
+                {t("admin.order.resend", { email: order.customerEmail ?? "" })}
               </button>
             </form>
           )}
-          {license !== null && license.disabledReason !== "refunded" && (
+          {canSwitchLicense && (
             <form method="post" action={`/admin/orders/${order.id}/license`}>
               <input type="hidden" name="enabled" value={license.status === "active" ? "no" : "yes"} />
               <button type="submit" className="secondary">
@@ -134,7 +137,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
               </button>
             </form>
           )}
-          {license !== null && active.length > 0 && (
+          {canReset && (
             <form method="post" action={`/admin/orders/${order.id}/devices/reset`}>
               <button type="submit" className="secondary">
                 {t("admin.order.resetDevices", { count: active.length })}
@@ -142,6 +145,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
             </form>
           )}
         </div>
+        {!canResend && !canSwitchLicense && !canReset && order.status !== "paid" && <p className="note">{t("admin.order.noActions")}</p>}
         {order.status === "paid" && (
           <div className="card">
             <h3>{t("admin.refund.heading")}</h3>
@@ -221,6 +225,8 @@ function TimelineText({ ctx, event }: { ctx: PageContext; event: TimelineEvent }
       );
     case "device":
       return <>{t("admin.timeline.device", { name: event.name })}</>;
+    case "device-freed":
+      return <>{t("admin.timeline.deviceFreed", { name: event.name })}</>;
     case "owner":
       return <>{t("admin.timeline.owner", { action: t(`admin.action.${event.action}`) })}</>;
     default:

@@ -1,3 +1,4 @@
+import { LOCALE_TAGS } from "../../../../shared/locales";
 import type { Overview, Period } from "../overview";
 import { renderPage, type PageContext } from "./layout";
 
@@ -47,7 +48,14 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
       ))}
       <section aria-labelledby="chart-heading">
         <h2 id="chart-heading">{t("admin.overview.chart")}</h2>
-        <div id="revenue-chart" className="chart" data-label={t("admin.overview.net")} aria-hidden="true" />
+        <div
+          id="revenue-chart"
+          className="chart"
+          data-label={t("admin.overview.net")}
+          data-locale={LOCALE_TAGS[locale].bcp47}
+          data-currency={data.currency}
+          aria-hidden="true"
+        />
         <script
           type="application/json"
           id="revenue-data"
@@ -68,7 +76,9 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
                 {data.chart.map(([day, net]) => (
                   <tr key={day}>
                     <td>
-                      {new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "Europe/Paris" }).format(new Date(day * 1000))}
+                      {new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { dateStyle: "medium", timeZone: "Europe/Paris" }).format(
+                        new Date(day * 1000),
+                      )}
                     </td>
                     <td>{money(net)}</td>
                   </tr>
