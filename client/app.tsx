@@ -111,7 +111,15 @@ function Widgets() {
       {view.page === "landing" ? (
         <>
           <Island name="exit-popup" props={{ usedForm: view.lead !== undefined }} />
-          <Island name="demo" props={{ poster: data.assets.poster, video: data.assets.video, seconds: data.assets.videoSeconds }} />
+          <Island
+            name="demo"
+            props={{
+              poster: data.assets.poster,
+              video: data.assets.video,
+              seconds: data.assets.videoSeconds,
+              captions: data.assets.captions,
+            }}
+          />
         </>
       ) : null}
       <Island name="toasts" props={{}} />

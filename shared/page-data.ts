@@ -18,6 +18,8 @@ export type AssetUrls = {
   video: string;
   /** The demo video's length in whole seconds, read from the file (server/site/video-duration.ts); null if unreadable. */
   videoSeconds: number | null;
+  /** The demo video's captions, one WebVTT file per language. */
+  captions: { locale: Locale; url: string }[];
   preview640: string;
   preview960: string;
   preview1280: string;
@@ -112,7 +114,7 @@ type NoProps = Record<string, never>;
  */
 export type IslandProps = {
   /** The demo video's dialog, opened by any `[data-demo-button]` link of the page. */
-  demo: { poster: string; video: string; seconds: number | null };
+  demo: { poster: string; video: string; seconds: number | null; captions: AssetUrls["captions"] };
   /** The free-demo form at the end of the landing page. */
   "lead-form": { posted?: LeadFlag };
   /** The buyer's device list with a "free" form per device (devices page). */

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { LOCALE_TAGS } from "../../shared/locales";
 import type { IslandProps } from "../../shared/page-data";
 import { useText } from "../i18n";
 import { DEMO_BUTTON } from "../islands/triggers";
@@ -9,10 +10,12 @@ export const DEMO_DIALOG_TEXT = ["demo.title", "demo.titleNoDuration", "demo.clo
 /**
  * The demo video in a modal <dialog>, opened by any demo link of the page (DemoButton): the browser
  * traps focus, closes on Escape and gives focus back to the link that opened it. The <video> gets
- * its source only when the dialog opens, so the page never downloads it unasked.
+ * its source only when the dialog opens, so the page never downloads it unasked. The video draws no
+ * sentence and has no sound: its captions tell what it shows, in the page's language by default
+ * (the others a click away in the player's menu).
  */
-export function DemoDialog({ poster, video, seconds }: IslandProps["demo"]) {
-  const { t } = useText(DEMO_DIALOG_TEXT);
+export function DemoDialog({ poster, video, seconds, captions }: IslandProps["demo"]) {
+  const { t, locale } = useText(DEMO_DIALOG_TEXT);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const [isOpen, setOpen] = useState(false);
@@ -80,6 +83,16 @@ export function DemoDialog({ poster, video, seconds }: IslandProps["demo"]) {
               height="720"
             >
               <source src={video} type="video/mp4" />
+              {captions.map((track) => (
+                <track
+                  key={track.locale}
+                  kind="captions"
+                  src={track.url}
+                  srcLang={track.locale}
+                  label={LOCALE_TAGS[track.locale].name}
+                  default={track.locale === locale}
+                />
+              ))}
               <p>
                 {t("demo.unsupported")} <a href={video}>{t("demo.download")}</a>
               </p>

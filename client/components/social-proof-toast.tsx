@@ -50,8 +50,17 @@ function markShown(purchase: Purchase) {
   writeSession(SHOWN_KEY, JSON.stringify(marks));
 }
 
-/** Where the toast appears: the bottom-left corner, as wide and high as it can be. */
-function toastArea(): Box {
+/** In the header, the toast keeps this far from the links and languages beside it, and 8 px from
+ * the header's top and bottom (client/styles.css .social-proof--header). */
+const HEADER_SPACING = 16;
+const HEADER_INSET = 8;
+const HEADER_MIN_WIDTH = 300;
+const HEADER_MAX_WIDTH = 420;
+
+type Slot = { place: "header" | "corner"; box: Box };
+
+/** The bottom-left corner, as wide and high as the toast can be there. */
+function cornerArea(): Box {
   const width = Math.min(TOAST_MAX_WIDTH, window.innerWidth - 104);
   return {
     left: TOAST_MARGIN,
@@ -59,6 +68,31 @@ function toastArea(): Box {
     top: window.innerHeight - TOAST_MARGIN - TOAST_MAX_HEIGHT,
     bottom: window.innerHeight - TOAST_MARGIN,
   };
+}
+
+/**
+ * Where the toast appears. On a desktop the page's column reaches into the bottom corners, whose
+ * lines it would cover on every screen; but the header (sticky: always on screen) is one row with a
+ * free stretch between its links and its languages: there, when that stretch is wide enough for
+ * the toast. Elsewhere (phones, tablets: a header of two rows) the bottom-left corner.
+ */
+function toastSlot(): Slot {
+  const end = document.querySelector(".site-header__end");
+  const before = end?.previousElementSibling;
+  const header = end?.closest(".site-header");
+  if (end && before && header) {
+    const e = end.getBoundingClientRect();
+    const b = before.getBoundingClientRect();
+    const h = header.getBoundingClientRect();
+    const free = e.left - b.right - 2 * HEADER_SPACING;
+    const oneRow = e.width > 0 && Math.abs(e.top + e.bottom - b.top - b.bottom) < 8;
+    if (oneRow && free >= HEADER_MIN_WIDTH && h.top >= 0) {
+      const width = Math.min(HEADER_MAX_WIDTH, free);
+      const left = b.right + HEADER_SPACING + (free - width) / 2;
+      return { place: "header", box: { left, right: left + width, top: h.top + HEADER_INSET, bottom: h.bottom - HEADER_INSET } };
+    }
+  }
+  return { place: "corner", box: cornerArea() };
 }
 
 export const SOCIAL_PROOF_TEXT = [
@@ -71,7 +105,8 @@ export const SOCIAL_PROOF_TEXT = [
 ] as const;
 
 /**
- * Recent real purchases, bottom-left (only real paid orders, never invented: docs/product.md says why). The
+ * Recent real purchases, in the header's free stretch on a desktop, else bottom-left (toastSlot;
+ * only real paid orders, never invented: docs/product.md says why). The
  * islands' loader asks GET /api/social-proof first and loads this island only when the answer lists
  * a purchase (`feed`, checked here): with no paid order in the last 30 days, nothing is loaded and
  * nothing ever appears. Each order appears once per visit; a turn is skipped while the toast would
@@ -84,7 +119,7 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
     const arrived = Date.now();
     return v.is(SocialProofResponseSchema, feed) ? feed.entries.map((e) => ({ ...e, paidAt: arrived - e.minutesAgo * 60_000 })) : [];
   });
-  const [shown, setShown] = useState<Purchase | null>(null);
+  const [shown, setShown] = useState<{ purchase: Purchase; slot: Slot } | null>(null);
   const [dismissed, setDismissed] = useState(false);
   const cardRef = useRef<HTMLDivElement>(null);
 
@@ -100,11 +135,12 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
       const unseen = purchases.filter((p) => !wasShown(p, marks));
       if (unseen.length === 0) return; // every order shown once: nothing more in this visit
       timers.push(setTimeout(show, SOCIAL_PROOF_EVERY_MS));
-      if (coversContent(toastArea())) return; // this turn is skipped, the order waits for the next
+      const slot = toastSlot();
+      if (coversContent(slot.box)) return; // this turn is skipped, the order waits for the next
       const purchase = unseen[Math.floor(Math.random() * unseen.length)] ?? null;
       if (purchase === null) return;
       markShown(purchase);
-      setShown(purchase);
+      setShown({ purchase, slot });
       timers.push(setTimeout(() => setShown(null), SOCIAL_PROOF_VISIBLE_MS));
     };
     // Counted from the page load (navigation start), whenever the list arrives.
@@ -112,7 +148,8 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
     return () => timers.forEach(clearTimeout);
   }, [purchases, dismissed]);
 
-  // Scrolled under the visible toast, content would be covered: it leaves early.
+  // Scrolled under the visible toast, content would be covered: it leaves early. A resized window
+  // may no longer have room where it stands: it leaves too.
   useEffect(() => {
     if (shown === null) return;
     let frame = 0;
@@ -124,9 +161,12 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
     const onScroll = () => {
       if (frame === 0) frame = requestAnimationFrame(check);
     };
+    const onResize = () => setShown(null);
     window.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("resize", onResize);
     return () => {
       window.removeEventListener("scroll", onScroll);
+      window.removeEventListener("resize", onResize);
       cancelAnimationFrame(frame);
     };
   }, [shown]);
@@ -137,20 +177,32 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
     dismissSocialProof();
   };
 
+  const purchase = shown?.purchase ?? null;
+  const inHeader = shown?.slot.place === "header";
+  const box = shown?.slot.box;
   return (
-    <div className="social-proof" aria-live="polite" aria-atomic="true">
-      {shown !== null && !dismissed ? (
+    <div
+      className={inHeader ? "social-proof social-proof--header" : "social-proof"}
+      style={
+        inHeader && box !== undefined
+          ? { left: box.left, top: box.top, width: box.right - box.left, height: box.bottom - box.top }
+          : undefined
+      }
+      aria-live="polite"
+      aria-atomic="true"
+    >
+      {purchase !== null && !dismissed ? (
         <div ref={cardRef} className="social-proof__card">
           <span className="social-proof__icon" aria-hidden="true">
             <Icon name="check" />
           </span>
           <p className="social-proof__body">
             <span className="social-proof__text">
-              {shown.city === null
-                ? t("socialProof.textNoCity", { name: shown.initial ?? t("socialProof.someone") })
-                : t("socialProof.text", { name: shown.initial ?? t("socialProof.someone"), city: shown.city })}
-            </span>
-            <span className="social-proof__time">{ago(shown.minutesAgo, locale, t)}</span>
+              {purchase.city === null
+                ? t("socialProof.textNoCity", { name: purchase.initial ?? t("socialProof.someone") })
+                : t("socialProof.text", { name: purchase.initial ?? t("socialProof.someone"), city: purchase.city })}
+            </span>{" "}
+            <span className="social-proof__time">{ago(purchase.minutesAgo, locale, t)}</span>
           </p>
           <button type="button" className="icon-button social-proof__close" onClick={dismiss} aria-label={t("socialProof.dismiss")}>
             <Icon name="close" />

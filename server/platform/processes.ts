@@ -1,6 +1,7 @@
 import type { Subprocess } from "bun";
 import { existsSync } from "node:fs";
 import * as v from "valibot";
+import { LOCALES } from "../../shared/locales";
 import type { AssetUrls } from "../../shared/page-data";
 import { AssetSchema, type AssetSnapshot } from "../site/assets";
 import type { Logger } from "./log";
@@ -50,6 +51,7 @@ const UrlsSchema: v.GenericSchema<AssetUrls> = v.object({
   poster: v.string(),
   video: v.string(),
   videoSeconds: v.nullable(v.number()),
+  captions: v.array(v.object({ locale: v.picklist(LOCALES), url: v.string() })),
   preview640: v.string(),
   preview960: v.string(),
   preview1280: v.string(),

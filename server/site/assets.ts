@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
 import * as v from "valibot";
+import demoCues from "../../public/demo-video.cues.json";
+import { LOCALES } from "../../shared/locales";
+import { demoCaptionsVtt, DemoCuesSchema } from "./demo-captions";
 import { mp4DurationSeconds } from "./video-duration";
 import type { AssetUrls } from "../../shared/page-data";
 import { BytesSchema } from "../platform/bytes-schema";
@@ -31,10 +34,11 @@ const TYPES: Record<string, string> = {
   jpg: "image/jpeg",
   mp4: "video/mp4",
   svg: "image/svg+xml",
+  vtt: "text/vtt; charset=utf-8",
   txt: "text/plain; charset=utf-8",
   map: "application/json",
 };
-const COMPRESSIBLE = new Set(["js", "css", "svg", "txt", "map"]);
+const COMPRESSIBLE = new Set(["js", "css", "svg", "txt", "map", "vtt"]);
 
 const hashOf = (body: Uint8Array) => createHash("sha256").update(body).digest("hex").slice(0, 12);
 const extOf = (name: string) => name.slice(name.lastIndexOf(".") + 1);
@@ -51,7 +55,8 @@ async function makeAsset(body: Bytes, ext: string, immutable: boolean, compress:
 
 /**
  * All static files in memory, each under a content-hashed URL below /assets/. The demo video is
- * also served at /demo-video.mp4 (the address the landing page names), revalidated by ETag since that name never changes.
+ * also served at /demo-video.mp4 (the address the landing page names), revalidated by ETag since that name never changes;
+ * its captions, one WebVTT file per language, are made here from the cue list and the locales.
  * Text files are compressed at the best levels, all at once on the thread pool (the executable
  * brings them compressed by the build, so it answers at once).
  */
@@ -66,6 +71,16 @@ export async function createAssetStore(clientFiles: ClientFile[], compress: Comp
     const url = `/assets/${file.name}-${asset.etag.slice(1, 9)}.${file.ext}`;
     byPath.set(url, asset);
     publicUrls[key] = url;
+  }
+
+  const cues = v.safeParse(DemoCuesSchema, demoCues);
+  if (!cues.success) throw new Error(`public/demo-video.cues.json: ${v.summarize(cues.issues)}`);
+  const captions: AssetUrls["captions"] = [];
+  for (const locale of LOCALES) {
+    const asset = await makeAsset(new TextEncoder().encode(demoCaptionsVtt(cues.output, locale)), "vtt", true, compress);
+    const url = `/assets/demo-captions-${locale}-${asset.etag.slice(1, 9)}.vtt`;
+    byPath.set(url, asset);
+    captions.push({ locale, url });
   }
 
   let js = "";
@@ -106,6 +121,7 @@ export async function createAssetStore(clientFiles: ClientFile[], compress: Comp
       poster: url("poster"),
       video: "/demo-video.mp4",
       videoSeconds,
+      captions,
       preview640: url("preview640"),
       preview960: url("preview960"),
       preview1280: url("preview1280"),

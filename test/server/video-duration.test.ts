@@ -1,10 +1,15 @@
 import { afterAll, expect, test } from "bun:test";
+import * as v from "valibot";
+import { demoCaptionsVtt, DemoCuesSchema } from "../../server/site/demo-captions";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { mp4DurationSeconds } from "../../server/site/video-duration";
 import { LOCALES } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
-import { createTestSite } from "../support/app";
+import { createTestSite, sharedAssets } from "../support/app";
+import { plainSpaces } from "../support/text";
 
-// The demo's title states the length of the video the site really serves, read from the file.
+// The demo's title states the length of the video the site really serves, read from the file, and
+// its captions (the video draws no sentence) speak each language.
 
 const box = (type: string, body: Uint8Array) => {
   const out = new Uint8Array(8 + body.length);
@@ -46,4 +51,44 @@ test("every landing page names the served video's real length in its demo title"
     const title = /<h2 id="demo-title">([^<]*)<\/h2>/.exec(html)?.[1] ?? "";
     expect({ locale, title }).toEqual({ locale, title: expect.stringContaining(`${seconds} ${words[locale]}`) });
   }
+});
+
+const CAPTION_KEYS = (["home", "search", "film", "devices", "offline", "end"] as const).map((scene) => `demo.caption.${scene}` as const);
+
+test("each language's captions of the demo are served as WebVTT, that language's texts in scene order, timed inside the video", async () => {
+  const duration = mp4DurationSeconds(new Uint8Array(await (await site.request("/demo-video.mp4")).arrayBuffer())) ?? 0;
+  const { captions } = (await sharedAssets()).urls;
+  expect(captions.map((c) => c.locale)).toEqual([...LOCALES]);
+  for (const { locale, url } of captions) {
+    const response = await site.request(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/vtt; charset=utf-8");
+    const vtt = await response.text();
+    expect(vtt.startsWith("WEBVTT\n\n")).toBe(true);
+    const cues = [...vtt.matchAll(/^(\d\d):(\d\d):(\d\d)\.(\d{3}) --> (\d\d):(\d\d):(\d\d)\.(\d{3})\n(.+)$/gm)].map((m) => {
+      const at = (h = "", min = "", s = "", ms = "") => Number(h) * 3600 + Number(min) * 60 + Number(s) + Number(ms) / 1000;
+      return { start: at(m[1], m[2], m[3], m[4]), end: at(m[5], m[6], m[7], m[8]), text: plainSpaces(m[9]) };
+    });
+    expect({ locale, texts: cues.map((c) => c.text) }).toEqual({ locale, texts: CAPTION_KEYS.map((key) => SOURCE_MESSAGES[locale][key]) });
+    // One after the other, from the first seconds to the end of the video (rounded to a second).
+    cues.forEach((cue, i) => {
+      expect(cue.end).toBeGreaterThan(cue.start);
+      if (i > 0) expect(cue.start).toBeGreaterThanOrEqual(cues[i - 1]?.end ?? 0);
+    });
+    expect(cues[0]?.start).toBeLessThan(1);
+    expect(Math.abs((cues.at(-1)?.end ?? 0) - duration)).toBeLessThanOrEqual(0.5);
+  }
+});
+
+test("the cue list is refused when it names a text that is not a caption or a cue that ends before it starts", () => {
+  const good = { cues: [{ start: 0, end: 4.2, key: "demo.caption.home" }] };
+  expect(v.is(DemoCuesSchema, good)).toBe(true);
+  expect(v.is(DemoCuesSchema, { cues: [{ start: 0, end: 4.2, key: "hero.title" }] })).toBe(false);
+  expect(v.is(DemoCuesSchema, { cues: [{ start: 5, end: 4.2, key: "demo.caption.home" }] })).toBe(false);
+  expect(v.is(DemoCuesSchema, { cues: [] })).toBe(false);
+});
+
+test("a cue is written with WebVTT's hours, minutes, seconds and milliseconds, beyond the first minute too", () => {
+  const vtt = demoCaptionsVtt({ cues: [{ start: 1.5, end: 61.25, key: "demo.caption.home" }] }, "en");
+  expect(vtt).toBe(`WEBVTT\n\n1\n00:00:01.500 --> 00:01:01.250\n${SOURCE_MESSAGES.en["demo.caption.home"]}\n`);
 });

@@ -1,7 +1,7 @@
 import { testConfig } from "./config";
 import { PAGE_TEXTS } from "../../server/site/locales";
 import { siteValues } from "../../shared/i18n";
-import type { Locale } from "../../shared/locales";
+import { LOCALES, type Locale } from "../../shared/locales";
 import type { PageData, View } from "../../shared/page-data";
 import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
 import { defaultOfferEnd } from "../../shared/offer";
@@ -29,6 +29,7 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
       poster: "/assets/demo-poster.webp",
       video: "/demo-video.mp4",
       videoSeconds: 26,
+      captions: LOCALES.map((l) => ({ locale: l, url: `/assets/demo-captions-${l}.vtt` })),
       preview640: "/assets/app-preview-640.webp",
       preview960: "/assets/app-preview-960.webp",
       preview1280: "/assets/app-preview-1280.webp",

@@ -1,20 +1,22 @@
 // Shared helpers for the media slides (see ../make-media.sh).
 // Replaces <i data-icon="name"></i>, <i data-logo></i> and
 // <div data-posters="id,id,..." data-kind="poster|card"></div> placeholders.
-// Film titles are fictional; keep UI text minimal (the site has 4 languages).
+// Film titles are fictional and are names of places or stars, spelt alike in the site's four
+// languages: the media carry no sentence and no word of one language (the video's narration is
+// its captions, one track per language, built by the server from locales/*.json).
 const FILMS = {
-  "night-drive": "Night Drive",
-  "ocean-deep": "Ocean Deep",
-  "the-summit": "The Summit",
-  "neon-city": "Neon City",
-  "desert-bloom": "Desert Bloom",
-  "aurora": "Aurora",
-  "red-planet": "Red Planet",
-  "last-signal": "Last Signal",
-  "wild-coast": "Wild Coast",
-  "blue-hour": "Blue Hour",
-  "glass-garden": "Glass Garden",
-  "polar-light": "Polar Light",
+  "night-drive": "Vega",
+  "ocean-deep": "Atlantis",
+  "the-summit": "Everest",
+  "neon-city": "Tokyo",
+  "desert-bloom": "Sahara",
+  "aurora": "Borealis",
+  "red-planet": "Mars",
+  "last-signal": "Orion",
+  "wild-coast": "Atlas",
+  "blue-hour": "Kyoto",
+  "glass-garden": "Eden",
+  "polar-light": "Polaris",
 };
 
 const ICONS = {
