@@ -1,0 +1,45 @@
+import * as v from "valibot";
+
+// What the page's script sends to the beacon endpoint (client/beacon.ts -> server/shop/analytics/):
+// one page view per page, a few events, and real-user speed measures. Nothing in it names a person.
+
+export const BEACON_EVENTS = ["pageview", "demo_opened", "pay_clicked", "lead_sent", "chat_opened"] as const;
+export type BeaconEvent = (typeof BEACON_EVENTS)[number];
+export const DEVICE_CLASSES = ["mobile", "tablet", "desktop"] as const;
+export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+export const VITAL_METRICS = ["LCP", "INP", "CLS"] as const;
+export type VitalMetric = (typeof VITAL_METRICS)[number];
+
+/** The bytes a beacon may have: a few short fields. */
+export const BEACON_MAX_BYTES = 1024;
+
+/** Device class from the viewport's width in CSS pixels. */
+export const deviceClassOf = (width: number): DeviceClass => (width < 640 ? "mobile" : width < 1024 ? "tablet" : "desktop");
+
+const short = (max: number) => v.pipe(v.string(), v.maxLength(max));
+
+const Common = {
+  /** The page's path (no query): the server keeps only the site's own pages. */
+  path: v.pipe(v.string(), v.startsWith("/"), v.maxLength(200)),
+  device: v.picklist(DEVICE_CLASSES),
+};
+
+export const BeaconSchema = v.variant("kind", [
+  v.strictObject({
+    kind: v.picklist(BEACON_EVENTS),
+    ...Common,
+    /** The referring page's host, when another site sent the visitor. */
+    referrer: v.optional(v.pipe(v.string(), v.maxLength(253), v.regex(/^[a-z0-9.-]*(?::\d{1,5})?$/i, "must be a host name"))),
+    utmSource: v.optional(short(100)),
+    utmMedium: v.optional(short(100)),
+    utmCampaign: v.optional(short(100)),
+  }),
+  v.strictObject({
+    kind: v.literal("vital"),
+    ...Common,
+    metric: v.picklist(VITAL_METRICS),
+    /** LCP and INP in milliseconds, CLS unitless; anything beyond a minute is not a measure. */
+    value: v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(60_000)),
+  }),
+]);
+export type Beacon = v.InferOutput<typeof BeaconSchema>;
