@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { ENDPOINTS } from "../../../shared/api";
-import { BEACON_MAX_BYTES, BeaconSchema } from "../../../shared/schemas/analytics";
+import { BEACON_MAX_BYTES } from "../../../shared/analytics";
+import { BeaconSchema } from "../../../shared/schemas/analytics";
 import type { AppDeps } from "../../deps";
 import { HttpError, jsonError, parseWith, readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";

@@ -1,7 +1,7 @@
 import type { Db } from "../../../db/client";
 import type { Write } from "../../../db/writer";
 import type { AnalyticsKind } from "../../../db/schema";
-import type { DeviceClass, VitalMetric } from "../../../shared/schemas/analytics";
+import type { DeviceClass, VitalMetric } from "../../../shared/analytics";
 import type { Logger } from "../../platform/log";
 
 /** A row of analytics_events, as queued. */

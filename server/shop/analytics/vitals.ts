@@ -1,4 +1,4 @@
-import type { VitalMetric } from "../../../shared/schemas/analytics";
+import type { VitalMetric } from "../../../shared/analytics";
 
 /**
  * Real-user speed is kept per day as histograms, so the 75th percentile of any period is read from
