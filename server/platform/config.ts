@@ -40,8 +40,6 @@ export type Config = {
   legal: LegalIdentity;
   /** Days after which leads and chat transcripts are deleted (server/shop/privacy/retention.ts). */
   retention: { leadDays: number; chatDays: number; analyticsDays: number };
-  /** The owner's digest e-mail (server/shop/analytics/digest.ts): each morning, on Mondays, or never. */
-  digest: "daily" | "weekly" | "off";
   sqliteSynchronous: Env["SQLITE_SYNCHRONOUS"];
   /**
    * How long a request's write waits for a lock another connection holds (the owner's sqlite3, a
@@ -144,7 +142,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       mediatorUrl: env.MEDIATOR_URL ?? null,
     },
     retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS, analyticsDays: env.ANALYTICS_RETENTION_DAYS },
-    digest: env.DIGEST,
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     dbBusyWaitMs: env.DB_BUSY_WAIT_MS,
     ipHashSecret: env.IP_HASH_SECRET,

@@ -194,7 +194,6 @@ export const EnvSchema = v.object({
   LEAD_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.leads, 3650),
   CHAT_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.chats, 3650),
   ANALYTICS_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.analytics, 3650),
-  DIGEST: v.optional(v.picklist(["daily", "weekly", "off"], "must be daily, weekly or off"), "daily"),
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;
