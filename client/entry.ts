@@ -1,6 +1,7 @@
 import { ISLAND_DATA_ID, type IslandData, type IslandName, type IslandProps } from "../shared/page-data";
 import { ISLANDS, isIslandName, type IslandTrigger } from "./islands";
 import { watchSupportCorner } from "./islands/support-corner";
+import { startBeacons } from "./beacon";
 
 // The page's only script: it finds the islands the server marked (client/island.tsx) and hydrates
 // each one when it is needed (client/islands/index.ts says when). React and each island's code are
@@ -153,6 +154,7 @@ async function activate<N extends IslandName>(
 }
 
 // Last, once everything above is defined.
+startBeacons();
 const script = document.getElementById(ISLAND_DATA_ID);
 if (document.querySelector('[data-island="support"]') !== null) watchSupportCorner();
 if (script?.textContent) start(JSON.parse(script.textContent));

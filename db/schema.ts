@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { generateOrderReference } from "../shared/order-reference";
 
 // Times are stored as integer milliseconds since the epoch (UTC).
@@ -365,4 +365,91 @@ export const ownerActivity = sqliteTable(
     sessionId: integer("session_id").references(() => ownerSessions.id),
   },
   (t) => [index("owner_activity_at_idx").on(t.at)],
+);
+
+/** What the page's script reports (shared/schemas/analytics.ts), plus the checkouts the server starts. */
+export const ANALYTICS_KINDS = ["pageview", "demo_opened", "pay_clicked", "lead_sent", "chat_opened", "vital"] as const;
+export type AnalyticsKind = (typeof ANALYTICS_KINDS)[number];
+
+/**
+ * One page view or event of a visitor (server/shop/analytics/). `visitor` is the day's keyed hash of
+ * address and browser, unlinkable to another day's once that day's key is deleted; no address or
+ * User-Agent is stored. Deleted after ANALYTICS_RETENTION_DAYS; analytics_daily keeps the totals.
+ */
+export const analyticsEvents = sqliteTable(
+  "analytics_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The UTC day (YYYY-MM-DD) whose key made `visitor`. */
+    day: text("day").notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    visitor: text("visitor").notNull(),
+    kind: text("kind", { enum: ANALYTICS_KINDS }).notNull(),
+    /** The page (shared/routes.ts PageId) and its language. */
+    page: text("page").notNull(),
+    locale: text("locale").notNull(),
+    /** utm_source, else the referring site's host, else "direct". */
+    source: text("source").notNull(),
+    campaign: text("campaign"),
+    medium: text("medium"),
+    device: text("device", { enum: ["mobile", "tablet", "desktop"] }).notNull(),
+    /** A real-user speed measure (kind "vital"): LCP and INP in ms, CLS unitless. */
+    metric: text("metric", { enum: ["LCP", "INP", "CLS"] }),
+    value: real("value"),
+  },
+  (t) => [index("analytics_events_day_kind_idx").on(t.day, t.kind, t.at)],
+);
+
+/**
+ * Per UTC day, the totals the console reads: for the whole site (dimension "all", key "") and per
+ * source, campaign, language, device class, page and event. Visitors are distinct per day; a
+ * visitor's source, campaign, language and device are those of its first page view of the day.
+ * Kept after the events are deleted.
+ */
+export const analyticsDaily = sqliteTable(
+  "analytics_daily",
+  {
+    day: text("day").notNull(),
+    dimension: text("dimension", { enum: ["all", "source", "campaign", "locale", "device", "page", "event"] }).notNull(),
+    key: text("key").notNull(),
+    visitors: integer("visitors").notNull(),
+    /** Page views (events for the "event" dimension). */
+    hits: integer("hits").notNull(),
+    /** Of those visitors, how many saw the payment page. */
+    paymentVisitors: integer("payment_visitors").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.dimension, t.key] })],
+);
+
+/** Real-user speed per UTC day, page, device class and measure, as a histogram (server/shop/analytics/vitals.ts). */
+export const analyticsVitalsDaily = sqliteTable(
+  "analytics_vitals_daily",
+  {
+    day: text("day").notNull(),
+    page: text("page").notNull(),
+    device: text("device").notNull(),
+    metric: text("metric").notNull(),
+    bucket: integer("bucket").notNull(),
+    samples: integer("samples").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.page, t.device, t.metric, t.bucket] })],
+);
+
+/**
+ * The visit that started a checkout: its day's visitor hash when it started, and the source,
+ * campaign and language of that visitor's first page view of the day, filled in by the roll-up.
+ * The paid order is attributed to that source. The hash is cleared with the events.
+ */
+export const checkoutVisits = sqliteTable(
+  "checkout_visits",
+  {
+    checkoutId: text("checkout_id").primaryKey(),
+    day: text("day").notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    visitor: text("visitor"),
+    source: text("source"),
+    campaign: text("campaign"),
+    locale: text("locale").notNull(),
+  },
+  (t) => [index("checkout_visits_day_idx").on(t.day)],
 );

@@ -21,6 +21,7 @@ import { localeOfPath, matchPath } from "../shared/routes";
 import { securityHeaders, isHttps } from "./platform/http/security";
 import { socialProofController } from "./shop/social-proof/controller";
 import { consoleController } from "./owner/console/controller";
+import { beaconController } from "./shop/analytics/controller";
 
 /** Builds the whole site as one Elysia app from its dependencies (made by server/wiring.ts). */
 export function createApp(deps: AppDeps) {
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps) {
     .use(checkoutController(deps))
     .use(chatController(deps))
     .use(socialProofController(deps))
+    .use(beaconController(deps))
     .use(consoleController(deps))
     .use(pagesController(deps));
   return app;

@@ -5,6 +5,7 @@ import type { AssetStore } from "./site/assets";
 import type { Config } from "./platform/config";
 import type { RateLimitStore } from "./platform/http/rate-limit-store";
 import type { Logger } from "./platform/log";
+import type { Analytics } from "./shop/analytics/service";
 import type { Checkout } from "./shop/checkout/providers";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { MailSender } from "./shop/mail/sender";
@@ -37,6 +38,8 @@ export type AppDeps = {
   checkout: Checkout;
   /** The Ed25519 keys that sign licence tokens and devices links (DATA_DIR/license-keys/). */
   licenseKeys: SigningKeys;
+  /** Audience counting: beacons queued and written each second, checkouts' visits, daily totals. */
+  analytics: Analytics;
   /** The clock, replaceable in tests. */
   now: () => Date;
 };

@@ -6,6 +6,7 @@ import type { Config } from "./platform/config";
 import type { Compress } from "./platform/http/compress";
 import { openRateLimitStore, rateLimitDbPath } from "./platform/http/rate-limit-store";
 import type { Logger } from "./platform/log";
+import { createAnalytics } from "./shop/analytics/service";
 import { createCheckout } from "./shop/checkout/providers";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { StripeConnection } from "./shop/checkout/stripe-provider";
@@ -40,8 +41,11 @@ export type SiteParts = {
 export type Site = {
   app: ReturnType<typeof createApp>;
   deps: AppDeps;
-  /** Closes what the wiring opened (the rate limiters' store); the database and mailer are the caller's. */
-  close(): void;
+  /**
+   * Closes what the wiring opened (the rate limiters' store, the analytics queue, whose last rows it
+   * writes); the database and mailer are the caller's.
+   */
+  close(): Promise<void>;
 };
 
 /** Writes wait for another connection's lock at most DB_BUSY_WAIT_MS (db/writer.ts); the writer keeps no state. */
@@ -60,6 +64,7 @@ export function wireSite(parts: SiteParts): Site {
   const render = createRenderer({ config, assets, log, now });
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: parts.rateLimitSecret });
   const checkout = createCheckout({ config, db, write, now }, parts.stripeConnection);
+  const analytics = createAnalytics({ config, db, write, log, now }, { timer: true });
   const deps: AppDeps = {
     config,
     db,
@@ -73,7 +78,15 @@ export function wireSite(parts: SiteParts): Site {
     rateLimits,
     checkout,
     licenseKeys: parts.licenseKeys,
+    analytics,
     now,
   };
-  return { app: createApp(deps), deps, close: () => rateLimits.close() };
+  return {
+    app: createApp(deps),
+    deps,
+    close: async () => {
+      await analytics.stop();
+      rateLimits.close();
+    },
+  };
 }

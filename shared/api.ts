@@ -25,6 +25,8 @@ export const LEADS = { path: "/api/leads", methods: ["POST"], from: "page" } as 
 export const PAYMENT = { path: "/api/payment", methods: ["POST"], from: "page" } as const satisfies Endpoint;
 export const CHAT = { path: "/api/chat", methods: ["POST"], from: "page" } as const satisfies Endpoint;
 export const ACCESS_RESEND = { path: "/api/access/resend", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+/** The page's script reports page views and events here (sendBeacon: text/plain JSON). */
+export const BEACON = { path: "/api/beacon", methods: ["POST"], from: "page" } as const satisfies Endpoint;
 export const SOCIAL_PROOF = { path: "/api/social-proof", methods: ["GET"], from: "page" } as const satisfies Endpoint;
 export const STRIPE_WEBHOOK = { path: "/api/stripe/webhook", methods: ["POST"], from: "anywhere" } as const satisfies Endpoint;
 export const LICENSE_VERIFY = { path: `${LICENSE_API_PREFIX}verify`, methods: ["POST"], from: "anywhere" } as const satisfies Endpoint;
@@ -48,6 +50,7 @@ export const ENDPOINTS = {
   chat: CHAT,
   accessResend: ACCESS_RESEND,
   socialProof: SOCIAL_PROOF,
+  beacon: BEACON,
   stripeWebhook: STRIPE_WEBHOOK,
   licenseVerify: LICENSE_VERIFY,
   licenseActivate: LICENSE_ACTIVATE,

@@ -31,7 +31,7 @@ export type LegalFacts = {
   termsVersionDate: string;
   /** Devices one licence key may be active on (LICENSE_ACTIVATION_LIMIT). */
   activationLimit: number;
-  retention: { leadDays: number; chatDays: number };
+  retention: { leadDays: number; chatDays: number; analyticsDays: number };
   /** Who takes the card payment: Stripe, or the built-in test checkout (no real payment). */
   payment: "stripe" | "test";
   /** Who answers the chat: Claude (Anthropic) or the assistant running on the site's own server. */

@@ -97,3 +97,5 @@ for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-p
 
 const chart = document.getElementById("revenue-chart");
 if (chart !== null) void import("./chart").then(({ drawChart }) => drawChart(chart));
+const audienceChart = document.getElementById("audience-chart");
+if (audienceChart !== null) void import("./audience-chart").then(({ drawAudienceChart }) => drawAudienceChart(audienceChart));

@@ -138,7 +138,14 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
       {panel === "chat" && ChatWindow !== null ? <ChatWindow onClose={close} /> : null}
       {panel === "menu" ? (
         <div ref={menuRef} id={menuId} className="support__menu" role="menu" aria-label={t("support.menu")} onKeyDown={onMenuKeyDown}>
-          <button type="button" role="menuitem" tabIndex={-1} className="support__item" onClick={() => setPanel("chat")}>
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            className="support__item"
+            data-track="chat_opened"
+            onClick={() => setPanel("chat")}
+          >
             <Icon name="chat" />
             <span>{t("support.chat")}</span>
           </button>

@@ -216,7 +216,7 @@ export function TermsPage({ legal }: { legal: LegalFacts }) {
 export function PrivacyPage({ legal }: { legal: LegalFacts }) {
   const { t } = useI18n();
   const value = useIdentity(legal.identity);
-  const { leadDays, chatDays } = legal.retention;
+  const { leadDays, chatDays, analyticsDays } = legal.retention;
   const subsection = (id: string, title: string, paragraphs: string[]) => (
     <section className="legal__subsection" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{title}</h3>
@@ -242,6 +242,7 @@ export function PrivacyPage({ legal }: { legal: LegalFacts }) {
           t("privacy.mail.title"),
           legal.smtp ? [t("privacy.mail.text"), t("privacy.mail.smtp")] : [t("privacy.mail.text")],
         )}
+        {subsection("audience", t("privacy.audience.title"), [t("privacy.audience.text", { analyticsDays })])}
         {subsection("ip", t("privacy.ip.title"), [t("privacy.ip.text")])}
         {subsection("payment", t("privacy.payment.title"), [
           t(legal.payment === "stripe" ? "privacy.payment.stripe" : "privacy.payment.test"),

@@ -39,7 +39,7 @@ export type Config = {
   /** Seller identity, host and mediator for the legal pages; null where the owner has not set it. */
   legal: LegalIdentity;
   /** Days after which leads and chat transcripts are deleted (server/shop/privacy/retention.ts). */
-  retention: { leadDays: number; chatDays: number };
+  retention: { leadDays: number; chatDays: number; analyticsDays: number };
   sqliteSynchronous: Env["SQLITE_SYNCHRONOUS"];
   /**
    * How long a request's write waits for a lock another connection holds (the owner's sqlite3, a
@@ -141,7 +141,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       mediatorName: env.MEDIATOR_NAME ?? null,
       mediatorUrl: env.MEDIATOR_URL ?? null,
     },
-    retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS },
+    retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS, analyticsDays: env.ANALYTICS_RETENTION_DAYS },
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     dbBusyWaitMs: env.DB_BUSY_WAIT_MS,
     ipHashSecret: env.IP_HASH_SECRET,

@@ -108,7 +108,7 @@ function addressOf(from: string): string {
  * demo e-mail: a year lets the owner see who was interested and answer a late question. A chat is
  * a support exchange: three months covers a follow-up and the 7-day guarantee many times over.
  */
-export const DEFAULT_RETENTION_DAYS = { leads: 365, chats: 90 } as const;
+export const DEFAULT_RETENTION_DAYS = { leads: 365, chats: 90, analytics: 30 } as const;
 
 export const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "must be development, production or test"), "development"),
@@ -193,6 +193,7 @@ export const EnvSchema = v.object({
   OFFER_ENDS_AT: offerEnd,
   LEAD_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.leads, 3650),
   CHAT_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.chats, 3650),
+  ANALYTICS_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.analytics, 3650),
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;

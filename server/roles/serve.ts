@@ -14,6 +14,9 @@ import { mailLinks, openLicenseKeys } from "../shop/licenses/tokens";
 import { createMailSender } from "../shop/mail/sender";
 import { createFileTransport, createSmtpTransport } from "../shop/mail/transport";
 import { startRetention } from "../shop/privacy/retention";
+import { deleteExpiredAnalytics } from "../shop/analytics/retention";
+import { openVisitorKeys } from "../shop/analytics/visitor-keys";
+import { startRollUps } from "../shop/analytics/jobs";
 import { buildClient } from "../site/client-build";
 import { createAssetStore } from "../site/assets";
 import { withOfferEnd } from "../site/offer";
@@ -50,7 +53,14 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     process.exit(1);
   });
   startTrace("offer end read");
-  const retention = await startRetention({ write: writerFor(db, config), config, log, now });
+  const visitorKeys = openVisitorKeys(config.dataDir);
+  const retention = await startRetention({
+    write: writerFor(db, config),
+    config,
+    log,
+    now,
+    analytics: (at) => deleteExpiredAnalytics({ db, write: writerFor(db, config), keys: visitorKeys }, config.retention.analyticsDays, at),
+  });
   startTrace("retention started");
   const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
   startTrace("assets ready");
@@ -90,6 +100,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     backup: config.backup !== null ? describeTarget(config.backup) : "off",
   });
   mailer.start();
+  const rollUps = startRollUps({ analytics: site.deps.analytics, log });
   const replicator = replicatorFor(config, log, now);
   replicator.start();
   startTrace("mailer and replicator started");
@@ -110,10 +121,11 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     log.info("shutting down", { signal });
     await Promise.all([site.app.stop(), workers?.stop()]);
     retention.stop();
+    rollUps.stop();
     await mailer.stop();
     await replicator.stop();
+    await site.close();
     db.$client.close();
-    site.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

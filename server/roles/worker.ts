@@ -48,7 +48,7 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
 
   log.info("worker stopping", { reason: await stopped });
   await site.app.stop();
+  await site.close();
   db.$client.close();
-  site.close();
   process.exit(0);
 }

@@ -27,6 +27,8 @@ export type TestSite = {
   /** The site's writer (its own wait for another connection's lock: DB_BUSY_WAIT_MS). */
   write: Write;
   config: Config;
+  /** The site's audience counting (flush its queue to see beacons in the database). */
+  analytics: AppDeps["analytics"];
   /** The site's payment provider (the test checkout's own calls, for a test that needs them). */
   checkout: AppDeps["checkout"];
   dataDir: string;
@@ -89,13 +91,14 @@ export async function createTestSite(
     config,
     licenseKeys,
     checkout: site.deps.checkout,
+    analytics: site.deps.analytics,
     dataDir,
     logs,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
     close: async () => {
       await mailer?.stop();
+      await site.close();
       db.$client.close();
-      site.close();
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };

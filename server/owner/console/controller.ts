@@ -8,6 +8,11 @@ import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
+import { audienceReport } from "./audience";
+import { audiencePage } from "./views/audience";
+
+/** How old today's audience totals may be when the owner opens the page. */
+const AUDIENCE_FRESH_MS = 5_000;
 import { peopleRoutes } from "./people-routes";
 import { overviewPage } from "./views/overview";
 import { securityRoutes } from "./security-routes";
@@ -59,6 +64,15 @@ export function consoleController(deps: AppDeps) {
         kit.signedIn(async (request) => {
           const now = deps.now();
           return html(overviewPage(await kit.page(request), overview(deps.db, deps.config, now), now), kit.https(request));
+        }),
+      )
+      .get(
+        "/admin/audience",
+        kit.signedIn(async (request) => {
+          // Today's totals at most a few seconds old (the first process redoes them every minute).
+          await deps.analytics.rollUpIfStale(AUDIENCE_FRESH_MS);
+          const report = audienceReport(deps.db, deps.now(), deps.config.site.currency);
+          return html(audiencePage(await kit.page(request), report), kit.https(request));
         }),
       )
       .get("/admin/*", notFound)

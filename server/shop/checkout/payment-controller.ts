@@ -64,6 +64,8 @@ export function paymentController(deps: AppDeps) {
         const { provider } = deps.checkout;
         const checkout = await createCheckoutSession(deps, provider, locale, { acceptedAt: now(), termsVersion: TERMS_VERSION });
         log.info("checkout created", { provider: provider.name, checkout: checkout.id, locale });
+        // Only queued in memory: counting never delays or fails a payment.
+        deps.analytics.checkoutStarted({ checkoutId: checkout.id, locale, sender: { ip, userAgent: request.headers.get("user-agent") } });
         if (isForm) return new Response(null, { status: 303, headers: { location: checkout.url } });
         return Response.json({ url: checkout.url });
       } catch (error) {

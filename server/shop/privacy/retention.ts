@@ -73,11 +73,22 @@ export type RetentionJob = { runNow(): Promise<RetentionResult | null>; stop(): 
  * then every `intervalMs` (an hour) while the server runs.
  */
 export async function startRetention(
-  deps: { write: Write; config: Pick<Config, "retention" | "mail">; log: Logger; now: () => Date },
+  deps: {
+    write: Write;
+    config: Pick<Config, "retention" | "mail">;
+    log: Logger;
+    now: () => Date;
+    /** The audience counting's own deletions (server/shop/analytics/retention.ts), in batches of their own. */
+    analytics?: (now: Date) => Promise<{ events: number; keys: number }>;
+  },
   intervalMs = RETENTION_INTERVAL_MS,
 ): Promise<RetentionJob> {
   const runNow = async (): Promise<RetentionResult | null> => {
     try {
+      if (deps.analytics !== undefined) {
+        const analytics = await deps.analytics(deps.now());
+        if (analytics.events + analytics.keys > 0) deps.log.info("retention: audience events and visitor keys deleted", analytics);
+      }
       const result = await deleteExpiredData(deps.write, deps.config.retention, deps.config.mail.dir, deps.now());
       const { leadMailFiles, ...counts } = result;
       if (result.leads + result.chatMessages + result.accessResends > 0)

@@ -4,7 +4,7 @@ import type { Translate } from "../../../../shared/i18n";
 import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
 import type { Formats } from "./format";
 
-export type ConsoleSection = "overview" | "orders" | "leads" | "support" | "mail" | "activity" | "security";
+export type ConsoleSection = "overview" | "audience" | "orders" | "leads" | "support" | "mail" | "activity" | "security";
 
 export type PageContext = {
   t: Translate;
@@ -17,6 +17,7 @@ export type PageContext = {
 
 const SECTIONS: { id: ConsoleSection; path: string }[] = [
   { id: "overview", path: "/admin" },
+  { id: "audience", path: "/admin/audience" },
   { id: "orders", path: "/admin/orders" },
   { id: "leads", path: "/admin/leads" },
   { id: "support", path: "/admin/support" },

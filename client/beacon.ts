@@ -1,0 +1,65 @@
+import { BEACON } from "../shared/api";
+import { type BeaconEvent, deviceClassOf, type VitalMetric } from "../shared/analytics";
+
+// Counting, without cookies or storage (docs/audience.md): one beacon per page view and per event,
+// sent with sendBeacon to the site itself. The server makes the visitor's daily hash from the
+// request; nothing here identifies anyone. Without JavaScript nothing is sent.
+
+const send = (body: Record<string, string | number | undefined>) => {
+  try {
+    // A string goes as text/plain: no preflight, and it is sent even as the page unloads.
+    navigator.sendBeacon?.(BEACON.path, JSON.stringify(body));
+  } catch {
+    // Counting must never break the page.
+  }
+};
+
+const common = () => ({ path: location.pathname, device: deviceClassOf(window.innerWidth) });
+
+/** What a click or a form sent counts as: the elements are the server's HTML, so this holds before hydration too. */
+const EVENT_OF: [selector: string, on: "click" | "submit", event: BeaconEvent][] = [
+  ["[data-demo-button]", "click", "demo_opened"],
+  ["form.pay-form", "submit", "pay_clicked"],
+  ["form.lead-form", "submit", "lead_sent"],
+  ['[data-track="chat_opened"]', "click", "chat_opened"],
+];
+
+export function reportVital(metric: VitalMetric, value: number): void {
+  send({ kind: "vital", ...common(), metric, value: Math.round(value * 1000) / 1000 });
+}
+
+export function startBeacons(): void {
+  const params = new URLSearchParams(location.search);
+  const utm = (name: string) => params.get(`utm_${name}`)?.slice(0, 100) || undefined;
+  let referrer: string | undefined;
+  try {
+    const host = document.referrer === "" ? "" : new URL(document.referrer).host;
+    if (host !== "" && host !== location.host) referrer = host;
+  } catch {
+    // An unreadable referrer is no source.
+  }
+  send({ kind: "pageview", ...common(), referrer, utmSource: utm("source"), utmMedium: utm("medium"), utmCampaign: utm("campaign") });
+
+  // A click the island loader holds and replays (client/entry.ts) is one event, not two.
+  const last = new Map<BeaconEvent, number>();
+  const listen = (on: "click" | "submit") => (event: Event) => {
+    const target = event.target;
+    if (!(target instanceof Element)) return;
+    for (const [selector, kind, name] of EVENT_OF) {
+      if (kind !== on || target.closest(selector) === null) continue;
+      const now = performance.now();
+      if (now - (last.get(name) ?? -Infinity) < 1000) return;
+      last.set(name, now);
+      send({ kind: name, ...common() });
+      return;
+    }
+  };
+  // On window, capturing: before any handler of the page can stop the event.
+  window.addEventListener("click", listen("click"), { capture: true, passive: true });
+  window.addEventListener("submit", listen("submit"), { capture: true, passive: true });
+
+  // Real-user speed: web-vitals is its own chunk, fetched only once the page has loaded.
+  const vitals = () => void import("./vitals").then((m) => m.watchVitals(reportVital)).catch(() => {});
+  if (document.readyState === "complete") setTimeout(vitals, 0);
+  else window.addEventListener("load", () => setTimeout(vitals, 0), { once: true });
+}

@@ -1,0 +1,154 @@
+import type { Db } from "../../../db/client";
+import { VITAL_METRICS, type VitalMetric } from "../../../shared/analytics";
+import { daysEnding, utcDay } from "../../shop/analytics/day";
+import { percentileOf } from "../../shop/analytics/vitals";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const AUDIENCE_DAYS = 30;
+/** A buyer counts as "activated" when the licence's first device came within this of the payment. */
+const ACTIVATION_WINDOW_MS = 7 * DAY_MS;
+
+export type Funnel = { visitors: number; paymentPage: number; checkoutStarted: number; paid: number; activated: number };
+export type Breakdown = { key: string; visitors: number; hits: number };
+export type VitalRow = { page: string; device: string; p75: Record<VitalMetric, number | null>; samples: number };
+
+export type Audience = {
+  /** The UTC days, oldest first: [day, visitors, page views]. */
+  days: [string, number, number][];
+  totals: { visitors: number; pageviews: number };
+  sources: Breakdown[];
+  campaigns: Breakdown[];
+  locales: Breakdown[];
+  devices: Breakdown[];
+  pages: Breakdown[];
+  events: Breakdown[];
+  funnel: Funnel;
+  funnelBySource: (Funnel & { key: string })[];
+  funnelByLocale: (Funnel & { key: string })[];
+  revenueBySource: { key: string; orders: number; revenue: number }[];
+  vitals: VitalRow[];
+  currency: string;
+};
+
+const emptyFunnel = (): Funnel => ({ visitors: 0, paymentPage: 0, checkoutStarted: 0, paid: 0, activated: 0 });
+
+/**
+ * The console's audience page over the last 30 UTC days. It reads the daily totals (a few hundred
+ * rows a day, whatever the traffic) and the checkouts' visits joined to their orders (one row per
+ * checkout), never the events themselves.
+ */
+export function audienceReport(db: Db, now: Date, currency: string): Audience {
+  const days = daysEnding(utcDay(now), AUDIENCE_DAYS);
+  const from = days[0] ?? utcDay(now);
+  const sql = db.$client;
+  const daily = sql
+    .query<{ day: string; visitors: number; hits: number }, [string]>(
+      "SELECT day, visitors, hits FROM analytics_daily WHERE dimension = 'all' AND day >= ?",
+    )
+    .all(from);
+  const byDay = new Map(daily.map((r) => [r.day, r]));
+  const breakdown = (dimension: string, limit = 10): Breakdown[] =>
+    sql
+      .query<Breakdown, [string, string, number]>(
+        `SELECT key, sum(visitors) AS visitors, sum(hits) AS hits FROM analytics_daily
+         WHERE dimension = ? AND day >= ? GROUP BY key ORDER BY visitors DESC, hits DESC, key LIMIT ?`,
+      )
+      .all(dimension, from, limit);
+  const stepsBy = (dimension: "all" | "source" | "locale") =>
+    sql
+      .query<{ key: string; visitors: number; paymentPage: number }, [string, string]>(
+        `SELECT key, sum(visitors) AS visitors, sum(payment_visitors) AS paymentPage FROM analytics_daily
+         WHERE dimension = ? AND day >= ? GROUP BY key`,
+      )
+      .all(dimension, from);
+  // Checkouts started in the period, by their visit's source and language, with what became of them.
+  const checkouts = sql
+    .query<{ source: string; locale: string; started: number; paid: number; activated: number; revenue: number }, [string, number]>(
+      `SELECT coalesce(v.source, 'unknown') AS source, v.locale AS locale,
+         count(DISTINCT v.day || coalesce(v.visitor, v.checkout_id)) AS started,
+         count(o.paid_at) AS paid,
+         count(CASE WHEN a.first_at - o.paid_at <= ?2 THEN 1 END) AS activated,
+         total(CASE WHEN o.status = 'paid' THEN o.amount END) AS revenue
+       FROM checkout_visits v
+       LEFT JOIN orders o ON o.checkout_id = v.checkout_id AND o.paid_at IS NOT NULL
+       LEFT JOIN licenses l ON l.order_id = o.id
+       LEFT JOIN (SELECT license_id, min(created_at) AS first_at FROM license_activations GROUP BY license_id) a ON a.license_id = l.id
+       WHERE v.day >= ?1
+       GROUP BY 1, 2`,
+    )
+    .all(from, ACTIVATION_WINDOW_MS);
+
+  const funnelOf = (rows: { visitors: number; paymentPage: number }[], match: (c: (typeof checkouts)[number]) => boolean): Funnel => {
+    const f = emptyFunnel();
+    for (const r of rows) {
+      f.visitors += r.visitors;
+      f.paymentPage += r.paymentPage;
+    }
+    for (const c of checkouts.filter(match)) {
+      f.checkoutStarted += c.started;
+      f.paid += c.paid;
+      f.activated += c.activated;
+    }
+    return f;
+  };
+  const keyed = (dimension: "source" | "locale", of: (c: (typeof checkouts)[number]) => string) => {
+    const steps = stepsBy(dimension);
+    const keys = new Set([...steps.map((s) => s.key), ...checkouts.map(of)]);
+    return [...keys]
+      .map((key) => ({
+        key,
+        ...funnelOf(
+          steps.filter((s) => s.key === key),
+          (c) => of(c) === key,
+        ),
+      }))
+      .sort((a, b) => b.paid - a.paid || b.visitors - a.visitors || a.key.localeCompare(b.key));
+  };
+  const revenue = new Map<string, { orders: number; revenue: number }>();
+  for (const c of checkouts) {
+    const r = revenue.get(c.source) ?? { orders: 0, revenue: 0 };
+    r.orders += c.paid;
+    r.revenue += c.revenue;
+    revenue.set(c.source, r);
+  }
+
+  const histograms = new Map<string, Map<VitalMetric, Map<number, number>>>();
+  const vitals = sql
+    .query<{ page: string; device: string; metric: VitalMetric; bucket: number; samples: number }, [string]>(
+      "SELECT page, device, metric, bucket, sum(samples) AS samples FROM analytics_vitals_daily WHERE day >= ? GROUP BY 1, 2, 3, 4",
+    )
+    .all(from);
+  for (const v of vitals) {
+    const id = `${v.page}\u0000${v.device}`;
+    const metrics = histograms.get(id) ?? new Map<VitalMetric, Map<number, number>>();
+    histograms.set(id, metrics);
+    const h = metrics.get(v.metric) ?? new Map<number, number>();
+    metrics.set(v.metric, h);
+    h.set(v.bucket, v.samples);
+  }
+
+  return {
+    days: days.map((d) => [d, byDay.get(d)?.visitors ?? 0, byDay.get(d)?.hits ?? 0]),
+    totals: { visitors: daily.reduce((n, r) => n + r.visitors, 0), pageviews: daily.reduce((n, r) => n + r.hits, 0) },
+    sources: breakdown("source"),
+    campaigns: breakdown("campaign"),
+    locales: breakdown("locale"),
+    devices: breakdown("device"),
+    pages: breakdown("page"),
+    events: breakdown("event"),
+    funnel: funnelOf(stepsBy("all"), () => true),
+    funnelBySource: keyed("source", (c) => c.source),
+    funnelByLocale: keyed("locale", (c) => c.locale),
+    revenueBySource: [...revenue]
+      .map(([key, r]) => ({ key, ...r }))
+      .filter((r) => r.orders > 0)
+      .sort((a, b) => b.revenue - a.revenue),
+    vitals: [...histograms].map(([id, metrics]) => {
+      const [page = "", device = ""] = id.split("\u0000");
+      const p75 = Object.fromEntries(VITAL_METRICS.map((m) => [m, percentileOf(m, metrics.get(m) ?? new Map(), 0.75)]));
+      const samples = Math.max(...[...metrics.values()].map((h) => [...h.values()].reduce((a, b) => a + b, 0)));
+      return { page, device, p75: { LCP: p75.LCP ?? null, INP: p75.INP ?? null, CLS: p75.CLS ?? null }, samples };
+    }),
+    currency,
+  };
+}

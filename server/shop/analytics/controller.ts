@@ -1,0 +1,53 @@
+import { Elysia } from "elysia";
+import { ENDPOINTS } from "../../../shared/api";
+import { BEACON_MAX_BYTES } from "../../../shared/analytics";
+import { BeaconSchema } from "../../../shared/schemas/analytics";
+import type { AppDeps } from "../../deps";
+import { HttpError, jsonError, parseWith, readRawBody } from "../../platform/http/body";
+import { requestContext } from "../../platform/http/context";
+import { createRateLimiter } from "../../platform/http/rate-limit";
+
+/**
+ * Per client address: a page view, a few events and three speed measures per page. A person reading
+ * pages sends far fewer in a minute; a script sending more is cut off before its body is read.
+ */
+export const BEACON_RATE_LIMIT = { limit: 120, windowMs: 60 * 1000 } as const;
+
+/**
+ * POST /api/beacon: the page's script reports a page view or an event (docs/audience.md). sendBeacon
+ * sends a string as text/plain, so JSON comes as text/plain or application/json. The answer is 204
+ * and empty once the beacon is checked; it is written to the database a second later, never while
+ * the visitor waits.
+ */
+export function beaconController(deps: AppDeps) {
+  const limiter = createRateLimiter(deps.rateLimits, { name: "beacon", ...BEACON_RATE_LIMIT });
+  return new Elysia({ name: "analytics-beacon" }).use(requestContext(deps.config)).post(
+    ENDPOINTS.beacon.path,
+    async ({ request, ip }) => {
+      try {
+        const allowed = limiter.take(ip);
+        if (!allowed.ok)
+          throw new HttpError(429, `Rate limit exceeded: too many beacons, try again in ${allowed.retryAfterSeconds} s`, {
+            "retry-after": String(allowed.retryAfterSeconds),
+          });
+        const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+        if (type !== "text/plain" && type !== "application/json") throw new HttpError(415, "Unsupported content type: send JSON");
+        const text = await readRawBody(request, BEACON_MAX_BYTES);
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          throw new HttpError(400, "Malformed JSON body");
+        }
+        const beacon = parseWith(BeaconSchema, value, { unprocessable: true });
+        const outcome = deps.analytics.recordBeacon(beacon, { ip, userAgent: request.headers.get("user-agent") });
+        if (outcome === "unknown-page") throw new HttpError(422, "path: not a page of this site");
+        return new Response(null, { status: 204 });
+      } catch (error) {
+        if (error instanceof HttpError) return jsonError(error);
+        throw error;
+      }
+    },
+    { parse: "none" },
+  );
+}
