@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   licenseActivations,
@@ -11,11 +11,13 @@ import {
   type OwnerAction,
 } from "../../../db/schema";
 import { normalizeLicenseKey } from "../../../shared/license-key";
+import { normalizeOrderReference } from "../../../shared/order-reference";
 
 export const ORDERS_PER_PAGE = 50;
 
 export type OrderRow = {
   id: number;
+  reference: string;
   status: (typeof orders.$inferSelect)["status"];
   provider: "stripe" | "test";
   email: string | null;
@@ -27,6 +29,7 @@ export type OrderRow = {
 
 const listColumns = {
   id: orders.id,
+  reference: orders.reference,
   status: orders.status,
   provider: orders.provider,
   email: orders.customerEmail,
@@ -37,11 +40,14 @@ const listColumns = {
 };
 
 /**
- * What the search box means: a licence key (any case, dashes or not), an order number ("12" or
- * "#12"), a provider's checkout or payment id, or else the beginning of an e-mail address.
+ * What the search box means: an order reference (any case, dashes or not), a licence key (the
+ * same), an order number ("12" or "#12"), a provider's checkout or payment id, or else the
+ * beginning of an e-mail address.
  */
 function searchCondition(db: Db, query: string): SQL | "none" {
   const q = query.trim();
+  const reference = normalizeOrderReference(q);
+  if (reference !== null) return eq(orders.reference, reference);
   const key = normalizeLicenseKey(q);
   if (key !== null) {
     const license = db.select({ orderId: licenses.orderId }).from(licenses).where(eq(licenses.key, key)).get();
@@ -73,8 +79,19 @@ export function searchOrders(db: Db, query: string, beforeId: number | null): Or
     .all();
 }
 
+/** Paid orders whose buyer asked for the guarantee's refund (REFUND_MODE=request), oldest request first. */
+export function refundRequests(db: Db): (OrderRow & { requestedAt: Date })[] {
+  return db
+    .select({ ...listColumns, requestedAt: sql<number>`${orders.refundRequestedAt}` })
+    .from(orders)
+    .where(and(isNotNull(orders.refundRequestedAt), eq(orders.status, "paid")))
+    .orderBy(asc(orders.refundRequestedAt))
+    .all()
+    .map((row) => ({ ...row, requestedAt: new Date(row.requestedAt) }));
+}
+
 export type TimelineEvent =
-  | { at: Date; kind: "started" | "consent" | "paid" | "refunded" }
+  | { at: Date; kind: "started" | "consent" | "paid" | "refunded" | "refund-requested" }
   | { at: Date; kind: "mail"; mailKind: MailKind; status: MailStatus; recipient: string; error: string | null }
   | { at: Date; kind: "device"; name: string; freedAt: Date | null }
   | { at: Date; kind: "owner"; action: OwnerAction };
@@ -107,6 +124,7 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
   for (const m of mails)
     timeline.push({ at: m.createdAt, kind: "mail", mailKind: m.kind, status: m.status, recipient: m.recipient, error: m.lastError });
   for (const d of devices) timeline.push({ at: d.createdAt, kind: "device", name: d.instanceName, freedAt: d.deactivatedAt });
+  if (order.refundRequestedAt !== null) timeline.push({ at: order.refundRequestedAt, kind: "refund-requested" });
   if (order.refundedAt !== null) timeline.push({ at: order.refundedAt, kind: "refunded" });
   for (const a of actions) timeline.push({ at: a.at, kind: "owner", action: a.action });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime());
