@@ -25,7 +25,7 @@ test("a paid order's page shows its licence key, reference, address, guide, invo
   const { successPath } = await payWithTestCard(site, { locale: "en", email: "keyed@example.com" });
   const response = await site.request(successPath);
   expect(response.status).toBe(200);
-  expect(response.headers.get("cache-control")).toBe("private, no-store");
+  expect(response.headers.get("cache-control")).toBe("no-store");
   expect(response.headers.get("referrer-policy")).toBe("no-referrer");
   const html = decode(await response.text());
   const order = site.db.select().from(orders).where(eq(orders.customerEmail, "keyed@example.com")).get();

@@ -138,9 +138,9 @@ export function pagesController(deps: AppDeps) {
       // Switching language on that page keeps the order it is about, by its reference.
       query: order.state === "paid" || order.state === "pending" ? order.links.query : "",
     });
-    // The signed link opens the key: no other site learns it from a Referer, no shared cache keeps it.
+    // The signed link opens the key: no other site learns it from a Referer (and, like every page
+    // rendered per request, no cache keeps it: no-store).
     response.headers.set("referrer-policy", "no-referrer");
-    response.headers.set("cache-control", "private, no-store");
     if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
     return response;
   };
