@@ -14,6 +14,8 @@ import { GuidePage } from "./pages/guide";
 import { LegalNoticePage, PrivacyPage, TermsPage } from "./pages/legal";
 import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
 import { TestCheckoutPage } from "./pages/test-checkout";
+import { RefundPage } from "./pages/refund";
+import { pathFor } from "../shared/routes";
 
 /** Serialises data for a <script type="application/json">, safe against `</script>`. */
 export function serializeJson(data: unknown): string {
@@ -83,6 +85,8 @@ function PageBody() {
       return <AccessPage status={view.status} />;
     case "devices":
       return <DevicesPage devices={view.devices} />;
+    case "refund":
+      return <RefundPage refund={view.refund} />;
     case "unsubscribe":
       return <UnsubscribePage state={view.state} />;
     case "not-found":
@@ -107,7 +111,7 @@ function Widgets() {
     <>
       <Island name="support" props={{ supportEmail: facts.supportEmail }} />
       {/* The buyer who just paid would be shown their own purchase. */}
-      {view.page === "success" || view.page === "devices" ? null : <Island name="social-proof" props={{}} />}
+      {view.page === "success" || view.page === "devices" || view.page === "refund" ? null : <Island name="social-proof" props={{}} />}
       {view.page === "landing" ? (
         <>
           <Island name="exit-popup" props={{ usedForm: view.lead !== undefined }} />
@@ -138,6 +142,7 @@ function Head() {
     guide: "meta.guideTitle",
     access: "meta.accessTitle",
     devices: "meta.devicesTitle",
+    refund: "meta.refundTitle",
     "legal-notice": "meta.legalNoticeTitle",
     terms: "meta.termsTitle",
     privacy: "meta.privacyTitle",
@@ -152,6 +157,7 @@ function Head() {
     pending: "meta.successPendingTitle",
     unknown: "meta.successUnknownTitle",
     none: "meta.successNoneTitle",
+    refunded: "meta.successRefundedTitle",
   } as const;
   const title = t(view.page === "success" ? successTitles[view.order.state] : titleKey[view.page]);
   // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds,
@@ -165,7 +171,12 @@ function Head() {
   };
   const description = t(descriptionKey[view.page] ?? "meta.description");
   const indexable =
-    isSitePageId(view.page) && view.page !== "success" && view.page !== "canceled" && view.page !== "access" && view.page !== "devices";
+    isSitePageId(view.page) &&
+    view.page !== "success" &&
+    view.page !== "canceled" &&
+    view.page !== "access" &&
+    view.page !== "devices" &&
+    view.page !== "refund";
   return (
     <head>
       <meta charSet="utf-8" />
@@ -175,6 +186,12 @@ function Head() {
       <meta name="theme-color" content="#0b0d17" />
       <meta name="color-scheme" content="dark" />
       {indexable ? null : <meta name="robots" content="noindex" />}
+      {/* A pending order's page looks again by itself without JavaScript too (the script does it with). */}
+      {view.page === "success" && view.order.state === "pending" ? (
+        <noscript>
+          <meta httpEquiv="refresh" content={`5;url=${pathFor("success", locale)}${view.order.links.query}`} />
+        </noscript>
+      ) : null}
       {assets.font ? <link rel="preload" href={assets.font} as="font" type="font/woff2" crossOrigin="anonymous" /> : null}
       <link rel="stylesheet" href={assets.css} />
       <link rel="icon" href={assets.favicon} type="image/svg+xml" />

@@ -60,6 +60,14 @@ export const orders = sqliteTable(
     termsAcceptedAt: integer("terms_accepted_at", { mode: "timestamp_ms" }),
     /** The TERMS_VERSION (shared/legal.ts) the buyer accepted. */
     termsVersion: text("terms_version"),
+    /** When the buyer asked for the guarantee's refund from the refund page and the owner approves refunds (REFUND_MODE=request). */
+    refundRequestedAt: integer("refund_requested_at", { mode: "timestamp_ms" }),
+    /**
+     * Set while a refund is being asked of the payment provider, in its own transaction before the
+     * call: a second refund (a double click, another process) sees it and never calls the provider
+     * again. Cleared when the provider refuses.
+     */
+    refundStartedAt: integer("refund_started_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     uniqueIndex("orders_checkout_id_unique").on(t.checkoutId),
@@ -71,6 +79,8 @@ export const orders = sqliteTable(
     // The console's revenue per period, each read from an index alone (amount included).
     index("orders_revenue_idx").on(t.status, t.paidAt, t.amount),
     index("orders_refunds_idx").on(t.status, t.refundedAt, t.amount),
+    // The console's list of refund requests waiting for the owner.
+    index("orders_refund_requests_idx").on(t.refundRequestedAt),
   ],
 );
 
@@ -146,7 +156,7 @@ export const licenses = sqliteTable(
   (t) => [uniqueIndex("licenses_order_unique").on(t.orderId), uniqueIndex("licenses_key_unique").on(t.key)],
 );
 
-export const MAIL_KINDS = ["access", "refund", "demo", "owner-sale", "owner-refund"] as const;
+export const MAIL_KINDS = ["access", "refund", "demo", "owner-sale", "owner-refund", "owner-refund-request"] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 export const MAIL_STATUSES = ["pending", "sending", "sent", "failed", "cancelled"] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];

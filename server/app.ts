@@ -16,6 +16,7 @@ import { leadsController } from "./shop/leads/controller";
 import { unsubscribeController } from "./shop/leads/unsubscribe";
 import { licensesController } from "./shop/licenses/controller";
 import { devicesController } from "./shop/licenses/devices-controller";
+import { refundController } from "./shop/checkout/refund-controller";
 import { pagesController, plainPageAnswers } from "./site/pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
 import { securityHeaders, isHttps } from "./platform/http/security";
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps) {
     .use(unsubscribeController(deps))
     .use(licensesController(deps))
     .use(devicesController(deps))
+    .use(refundController(deps))
     .use(checkoutController(deps))
     .use(chatController(deps))
     .use(socialProofController(deps))

@@ -39,6 +39,8 @@ export const LICENSE_DEACTIVATE = {
 export const UNSUBSCRIBE = { path: "/unsubscribe", methods: ["GET", "POST"], from: "anywhere" } as const satisfies Endpoint;
 /** The buyer frees one of their devices from the devices page (a form post, or JSON with JavaScript). */
 export const DEVICES_FREE = { path: "/api/devices/free", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+/** The buyer confirms the 7-day guarantee's refund from the refund page (a plain form post). */
+export const REFUND = { path: "/api/refund", methods: ["POST"], from: "page" } as const satisfies Endpoint;
 /** The public keys that verify licence tokens offline. */
 export const JWKS = { path: "/.well-known/jwks.json", methods: ["GET"], from: "anywhere" } as const satisfies Endpoint;
 /** The built-in test checkout's card page (its id in the path: testCheckoutPath). */
@@ -57,6 +59,7 @@ export const ENDPOINTS = {
   licenseDeactivate: LICENSE_DEACTIVATE,
   unsubscribe: UNSUBSCRIBE,
   devicesFree: DEVICES_FREE,
+  refund: REFUND,
   jwks: JWKS,
   testCheckout: TEST_CHECKOUT,
 } as const satisfies Record<string, Endpoint>;

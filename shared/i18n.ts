@@ -61,6 +61,8 @@ export function siteValues(locale: Locale, messages: CompiledMessages, facts: Si
     saving: facts.saving,
     year: String(facts.year),
     years: "5",
+    // The guarantee's texts say whether the refund page refunds at once or asks the owner.
+    refundMode: facts.refundMode,
   };
   return { ...values, supportHours: createTranslator(locale, messages, values)("supportHours") };
 }

@@ -22,7 +22,7 @@ export type LegalIdentity = {
  * Change it whenever the terms' texts change (test/shared/terms-version.test.ts fails until then),
  * so that an order always names the text its buyer saw; git history keeps each version.
  */
-export const TERMS_VERSION = "2026-11-22";
+export const TERMS_VERSION = "2026-11-24";
 
 export type LegalFacts = {
   identity: LegalIdentity;

@@ -28,13 +28,47 @@ export type AssetUrls = {
   appleTouchIcon: string;
 };
 
-/** What the success page knows about the order named by `session_id`. */
+/**
+ * The links of an order's pages: `query` (`?order=REF&t=…`, signed: server/shop/checkout/order-links.ts)
+ * opens its success and refund pages in any language; `invoice` is the invoice's address.
+ */
+export type OrderLinks = { query: string; invoice: string };
+
+/** What the success page knows about the order named by `session_id` or by its reference's signed link. */
 export type SuccessOrder =
   | { state: "none" } // no session_id: nothing to confirm
   // Where the access e-mail of a paid order stands, so the page says only what is true.
-  | { state: "paid"; email: string | null; delivery: "sent" | "sending" | "failed" | "none" }
-  | { state: "pending" }
+  | {
+      state: "paid";
+      email: string | null;
+      delivery: "sent" | "sending" | "failed" | "none";
+      reference: string;
+      licenseKey: string | null;
+      links: OrderLinks;
+    }
+  /** The page looks again at its own address with `links.query` (its meta refresh, its script). */
+  | { state: "pending"; reference: string; links: OrderLinks }
+  | { state: "refunded"; reference: string }
   | { state: "unknown" };
+
+/** The 7-day guarantee's refund page of one order (`?order=&t=`), per request, never cached. */
+export type RefundPageState =
+  | { state: "invalid" }
+  | {
+      state: "open";
+      reference: string;
+      /** The order's amount and the window's last moment, formatted for the page's language. */
+      amount: string;
+      deadline: string;
+      /** `request`: the confirmation asks the owner, who refunds from the console. */
+      mode: "auto" | "request";
+      link: { order: string; t: string };
+      flash?: "error" | "rate-limited";
+    }
+  | { state: "closed"; reference: string; deadline: string }
+  | { state: "requested"; reference: string }
+  | { state: "refunded"; reference: string }
+  | { state: "not-paid"; reference: string };
 
 /** The built-in test checkout's card page. Errors are the texts' keys. */
 export type TestCheckoutView = {
@@ -82,6 +116,7 @@ export type View =
   | { page: "access"; status?: AccessFlag }
   /** The buyer's devices, from the signed link of the access e-mail (per request, never cached). */
   | { page: "devices"; devices: DevicesPageState }
+  | { page: "refund"; refund: RefundPageState }
   | { page: "unsubscribe"; state: "done" | "unknown" }
   | { page: "not-found" }
   /** `busy`: a write waited its whole bound for another program's database lock (503); nothing changed. */
@@ -133,8 +168,10 @@ export type IslandProps = {
   "social-proof": { feed?: unknown };
   /** Where every island's notifications appear (one region per page). */
   toasts: NoProps;
-  /** A pending order's success page looks again until the payment is confirmed. */
-  "pending-refresh": NoProps;
+  /** A pending order's success page looks again (at `path`) until the payment is confirmed. */
+  "pending-refresh": { path: string; reference: string };
+  /** The licence key's copy button (the key itself is plain, selectable text). */
+  "copy-key": { licenseKey: string };
   /** The 404 page logs the unknown path to the console (docs/product.md, "Pages and routes"). */
   "not-found-log": NoProps;
 };

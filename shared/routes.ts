@@ -14,6 +14,7 @@ export const PAGE_IDS = [
   "terms",
   "privacy",
   "devices",
+  "refund",
 ] as const;
 export type PageId = (typeof PAGE_IDS)[number];
 export const PAGES: Record<PageId, string> = {
@@ -29,6 +30,8 @@ export const PAGES: Record<PageId, string> = {
   privacy: "confidentialite",
   // The buyer's devices, reached from the signed link of the access e-mail (never listed in a menu).
   devices: "devices",
+  // The 7-day guarantee's refund page of one order, reached from its signed link (access e-mail, success page).
+  refund: "remboursement",
 };
 
 export function pathFor(page: PageId, locale: Locale): string {

@@ -29,7 +29,14 @@ export type SiteContent = {
   comparison: ComparisonRow[];
   /** When the early-bird offer ends; null: no offer. */
   offerEndsAt: Date | null;
+  /**
+   * The 7-day guarantee's refund page: `auto` refunds on the buyer's confirmation, `request` queues
+   * the request for the owner's approval in the console. The texts about the guarantee say which.
+   */
+  refundMode: RefundMode;
 };
+
+export type RefundMode = "auto" | "request";
 
 /**
  * The early-bird offer as every text sees it (pages, meta, e-mails, chat): while it runs, its end
@@ -64,6 +71,7 @@ export type SiteFacts = {
   testimonials: { name: string; city: string; rating: number; initials: string }[];
   comparison: { name: string; monthly: string | null; yearly: string | null; fiveYears: string; highlight: boolean }[];
   offer: OfferFacts;
+  refundMode: RefundMode;
 };
 
 /**
@@ -96,6 +104,7 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
     saving: money(maxSavingMinor(site)),
     users: shows("claimedUsers") ? formatCount(site.claimedUsers, locale) : null,
     year: now.getUTCFullYear(),
+    refundMode: site.refundMode,
     testimonials: shows("testimonials") ? site.testimonials : [],
     comparison: site.comparison.map((r) => ({
       name: r.name,

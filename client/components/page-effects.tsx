@@ -1,15 +1,16 @@
 import { useEffect } from "react";
+import type { IslandProps } from "../../shared/page-data";
 
 // Islands that show nothing: what a page does in the browser besides its HTML.
 
 /**
  * A pending order's success page: look again every few seconds until the provider's confirmation
  * has arrived, for two minutes at most (then the visitor has the refresh button and the e-mail that
- * will follow).
+ * will follow). It looks at `path`, the order's signed link, so the address shows its reference.
  */
-export function PendingRefresh() {
+export function PendingRefresh({ path, reference }: IslandProps["pending-refresh"]) {
   useEffect(() => {
-    const key = `pending-refresh:${window.location.search}`;
+    const key = `pending-refresh:${reference}`;
     let started = Date.now();
     try {
       started = Number(window.sessionStorage.getItem(key) ?? Date.now());
@@ -18,9 +19,9 @@ export function PendingRefresh() {
       // no storage: refresh for two minutes from this load
     }
     if (Date.now() - started > 120_000) return;
-    const timer = setTimeout(() => window.location.reload(), 4000);
+    const timer = setTimeout(() => window.location.replace(path), 4000);
     return () => clearTimeout(timer);
-  }, []);
+  }, [path, reference]);
   return null;
 }
 

@@ -97,6 +97,10 @@ export const ISLANDS: { [N in IslandName]: IslandLoader<N> } = {
     when: { on: "load" },
     load: () => import("../components/page-effects").then((m) => m.PendingRefresh),
   },
+  "copy-key": {
+    when: { on: "visible" },
+    load: () => import("../components/copy-key").then((m) => m.CopyKey),
+  },
   "not-found-log": {
     when: { on: "load" },
     load: () => import("../components/page-effects").then((m) => m.NotFoundLog),

@@ -49,12 +49,31 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
     </a>
   );
   if (order.state === "pending") {
+    const self = `${pathFor("success", locale)}${order.links.query}`;
     return (
-      <StatusCard icon="refresh" tone="neutral" title={t("successPendingTitle")} text={t("successPendingText")}>
-        <Island name="pending-refresh" props={{}} />
-        <a className="button button--ghost" href="">
+      <StatusCard
+        icon="refresh"
+        tone="neutral"
+        title={t("successPendingTitle")}
+        text={t("successPendingText")}
+        after={<p className="order-facts__line">{t("success.referenceLine", { reference: order.reference })}</p>}
+      >
+        <Island name="pending-refresh" props={{ path: self, reference: order.reference }} />
+        <a className="button button--ghost" href={self}>
           {t("successRefresh")}
         </a>
+        {home}
+      </StatusCard>
+    );
+  }
+  if (order.state === "refunded") {
+    return (
+      <StatusCard
+        icon="mail"
+        tone="neutral"
+        title={t("successRefundedTitle")}
+        text={t("successRefundedText", { reference: order.reference, email: facts.supportEmail })}
+      >
         {home}
       </StatusCard>
     );
@@ -82,9 +101,50 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
     );
   }
   return (
-    <StatusCard icon="check" tone="success" title={t("successTitle")} text={deliveryText(t, order)} after={<LostAccess />}>
-      {home}
+    <StatusCard icon="check" tone="success" title={t("successTitle")} text={deliveryText(t, order)} after={<PaidOrder order={order} />}>
+      <a className="button button--primary" href={pathFor("guide", locale)}>
+        {t("success.guide")}
+      </a>
     </StatusCard>
+  );
+}
+
+/** What a paid order's page gives the buyer at once: the key, the reference, the invoice, the guarantee. */
+function PaidOrder({ order }: { order: Extract<SuccessOrder, { state: "paid" }> }) {
+  const { t, locale } = useI18n();
+  return (
+    <div className="order-facts">
+      {order.licenseKey === null ? null : (
+        <div className="order-key">
+          <p className="order-key__label">{t("success.keyLabel")}</p>
+          <div className="order-key__row">
+            <code className="order-key__value">{order.licenseKey}</code>
+            <Island name="copy-key" props={{ licenseKey: order.licenseKey }} />
+          </div>
+          <p className="order-key__hint">{t("success.keyHint")}</p>
+        </div>
+      )}
+      <dl className="order-facts__list">
+        <div>
+          <dt>{t("success.referenceLabel")}</dt>
+          <dd>{order.reference}</dd>
+        </div>
+        {order.email === null ? null : (
+          <div>
+            <dt>{t("success.emailLabel")}</dt>
+            <dd>{order.email}</dd>
+          </div>
+        )}
+      </dl>
+      <ul className="order-facts__links">
+        <li>
+          <a href={order.links.invoice}>{t("success.invoice")}</a>
+        </li>
+        <li>
+          <a href={`${pathFor("refund", locale)}${order.links.query}`}>{t("success.refundLink")}</a>
+        </li>
+      </ul>
+    </div>
   );
 }
 

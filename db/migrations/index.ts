@@ -10,6 +10,7 @@ import m7 from "./0007_lead_source_and_approved_places.sql" with { type: "text" 
 import m8 from "./0008_owner_console.sql" with { type: "text" };
 import m9 from "./0009_order_reference.sql" with { type: "text" };
 import m10 from "./0010_analytics.sql" with { type: "text" };
+import m11 from "./0011_refund_requests.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -23,4 +24,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0008_owner_console", when: 1795489009862, sql: m8 },
   { tag: "0009_order_reference", when: 1795493540200, sql: m9 },
   { tag: "0010_analytics", when: 1795493964812, sql: m10 },
+  { tag: "0011_refund_requests", when: 1795499002123, sql: m11 },
 ];

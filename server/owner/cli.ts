@@ -15,6 +15,9 @@ import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { placesCommand } from "./places-command";
 import { normalizeLicenseKey } from "../../shared/license-key";
+import { normalizeOrderReference } from "../../shared/order-reference";
+import { orders } from "../../db/schema";
+import { eq } from "drizzle-orm";
 import { readReplicationStatus } from "../platform/backup/status";
 import { restoreCommand } from "./restore";
 import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
@@ -37,9 +40,10 @@ export const USAGE = `Usage:
   site licenses rotate-key    a new key signs licence tokens from now on; the old one still verifies until its tokens expire
   site mail list              the e-mail queue, newest first: status, kind, recipient, attempts, last error
   site mail retry ID          send a failed message again (the running server picks it up within seconds)
-  site orders resend ID       queue the access e-mail of a paid order again (same licence key)
+  site orders resend REF      queue the access e-mail of a paid order again (same licence key); REF is the order's
+                              reference (K7QM-2XHD-9CVT) or its number
   site owner invite           print a one-time link (valid 15 minutes) that registers a passkey for the owner's console
-  site orders refund ID       refund a paid order in full (Stripe's Refund API for a Stripe order, the site's own for
+  site orders refund REF      refund a paid order in full (Stripe's Refund API for a Stripe order, the site's own for
                               a test-checkout order): licence disabled, buyer's and owner's notices sent
   site places pending         the cities of the last 30 days' orders that the purchase notice leaves out (not a known place)
   site places approve NAME    show this place name in the purchase notice (revoke NAME withdraws it)
@@ -120,14 +124,26 @@ export async function runCommand(
     if (command === "places") return await placesCommand(db, write, config, action ?? "", arg, out, err);
     if (command === "orders" && action === "reconcile")
       return await reconcile(write, config, argv.slice(2), out, err, options.stripeConnection ?? {});
+    if (command === "orders") {
+      const orderId = arg === undefined ? null : orderIdOf(db, arg);
+      if (orderId === null) {
+        err(`${command} ${action} needs an order: site ${command} ${action} REFERENCE (or its number)`);
+        return 2;
+      }
+      if (orderId === "unknown") {
+        err(`No order has the reference ${arg} (site orders export lists the orders).`);
+        return 1;
+      }
+      if (action === "resend") return await resend(write, config, orderId, out, err);
+      return await refund(db, write, config, orderId, out, err, options.stripeConnection);
+    }
     const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
     if (id === null) {
       err(`${command} ${action} needs a number: site ${command} ${action} ID`);
       return 2;
     }
     if (command === "mail") return await retry(write, id, out, err);
-    if (action === "resend") return await resend(write, config, id, out, err);
-    return await refund(db, write, config, id, out, err, options.stripeConnection);
+    return 2;
   } catch (error) {
     if (!isBusyError(error)) throw error;
     err(`${busyMessage}, still after ${Math.round(busyWaitMs / 1000)} s. Nothing was changed; try again once it is finished.`);
@@ -135,6 +151,13 @@ export async function runCommand(
   } finally {
     db.$client.close();
   }
+}
+
+/** The order an argument names: its reference (K7QM-2XHD-9CVT, any case, dashes or not) or its number. */
+function orderIdOf(db: Db, arg: string): number | "unknown" | null {
+  const reference = normalizeOrderReference(arg);
+  if (reference !== null) return db.select({ id: orders.id }).from(orders).where(eq(orders.reference, reference)).get()?.id ?? "unknown";
+  return /^\d{1,12}$/.test(arg) ? Number(arg) : null;
 }
 
 async function licenseCommand(
@@ -301,6 +324,10 @@ async function refund(
   }
   if (result === "already-refunded") {
     err(`Order ${id} is already refunded.`);
+    return 1;
+  }
+  if (result === "in-progress") {
+    err(`Order ${id} is being refunded right now (the console or the buyer's refund page): look again in a moment.`);
     return 1;
   }
   if (result === "no-stripe") {

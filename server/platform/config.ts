@@ -127,6 +127,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         originalPrice: input.ORIGINAL_PRICE !== undefined,
       },
       showPlaceholders: env.NODE_ENV !== "production",
+      refundMode: env.REFUND_MODE,
       comparison: comparisonRows(env.SITE_NAME, env.PRICE),
       offerEndsAt: env.OFFER_ENDS_AT ?? null,
     },

@@ -178,6 +178,7 @@ export const EnvSchema = v.object({
   OWNER_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address"))),
   LICENSE_ACTIVATION_LIMIT: positiveInt(5, 1000),
   LICENSE_TOKEN_DAYS: positiveInt(14, 365),
+  REFUND_MODE: v.optional(v.picklist(["auto", "request"], "must be auto or request"), "auto"),
 
   // Seller identity and legal pages. Optional here; production refuses to start without the
   // required ones (server/platform/production-readiness.ts), development shows a marked placeholder.

@@ -2,6 +2,7 @@ import type { ComponentType } from "react";
 import { renderToString } from "react-dom/server";
 import { AccessForm, ACCESS_FORM_TEXT } from "../../client/components/access-form";
 import { CardForm, CARD_FORM_TEXT } from "../../client/components/card-form";
+import { CopyKey, COPY_KEY_TEXT } from "../../client/components/copy-key";
 import { DemoDialog, DEMO_DIALOG_TEXT } from "../../client/components/demo-dialog";
 import { DevicesList, DEVICES_TEXT } from "../../client/components/devices-list";
 import { ExitPopup, EXIT_POPUP_TEXT } from "../../client/components/exit-popup";
@@ -35,6 +36,7 @@ const ISLANDS: { [N in IslandName]: ServerIsland<N> } = {
   "social-proof": { Component: SocialProofToast, text: SOCIAL_PROOF_TEXT },
   toasts: { Component: Toasts, text: TOASTS_TEXT },
   "pending-refresh": { Component: PendingRefresh, text: [] },
+  "copy-key": { Component: CopyKey, text: COPY_KEY_TEXT },
   "not-found-log": { Component: NotFoundLog, text: [] },
 };
 

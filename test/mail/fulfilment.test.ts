@@ -71,7 +71,7 @@ test("a French payment sends one access e-mail in French with the licence key of
   expect(access!.mail.html).toContain('lang="fr"');
   // The receipt: order number, product, amount with VAT, card payment, guarantee, support, guide link.
   for (const part of [
-    `#${order!.id}`,
+    order!.reference,
     "Lifetime Stream — accès à vie",
     `${formatMoney(2999, "EUR", "fr")} TTC`,
     "Carte bancaire",
@@ -81,13 +81,15 @@ test("a French payment sends one access e-mail in French with the licence key of
   ]) {
     expect({ part, found: access!.mail.text!.includes(part) }).toEqual({ part, found: true });
   }
+  // The 7-day guarantee's refund page of this order, by its signed reference.
+  expect(access!.mail.text).toContain(`https://shop.example/remboursement?order=${order!.reference}&t=`);
   expect(access!.mail.replyTo?.text).toBe("support@example.com");
   // No remote images or trackers: nothing is loaded from anywhere when the message is opened.
   expect(access!.mail.html).not.toMatch(/<img|src="http/);
   expect(access!.mail.headers.has("list-unsubscribe")).toBe(false);
 
   const [notice] = mailsTo(smtp, OWNER);
-  expect(notice!.mail.subject).toBe(`[TEST] Nouvelle vente : ${formatMoney(2999, "EUR", "fr")}, commande #${order!.id}`);
+  expect(notice!.mail.subject).toBe(`[TEST] Nouvelle vente : ${formatMoney(2999, "EUR", "fr")}, commande ${order!.reference}`);
   expect(notice!.mail.text).toContain(license!.key);
   expect(notice!.mail.text).toContain("Lyon");
   expect(smtp.received).toHaveLength(2);
@@ -145,7 +147,7 @@ test("the owner's refund of a test order disables the licence and sends a refund
   await smtp.waitFor(4);
   expect(licenseOf(s, order!.id)).toMatchObject({ status: "disabled", disabledReason: "refunded" });
   const refund = mailsTo(smtp, "giulia@example.com").at(-1)!;
-  expect(refund.mail.subject).toBe(`Il tuo ordine Lifetime Stream #${order!.id} è stato rimborsato`);
+  expect(refund.mail.subject).toBe(`Il tuo ordine Lifetime Stream ${order!.reference} è stato rimborsato`);
   expect(refund.mail.text).toContain(licenseOf(s, order!.id)!.key);
   expect(mailsTo(smtp, OWNER).at(-1)!.mail.subject).toContain("Remboursement");
   // Refunding again changes nothing and sends nothing.
@@ -210,12 +212,12 @@ test("Stripe: a paid checkout.session.completed sends the access e-mail; charge.
   const [order] = s.db.select().from(orders).all();
   const key = licenseOf(s, order!.id)!.key;
   expect(mailsTo(smtp, "marie@example.com")[0]!.mail.text).toContain(key);
-  expect(mailsTo(smtp, OWNER)[0]!.mail.subject).toBe(`Nouvelle vente : ${formatMoney(2999, "EUR", "fr")}, commande #${order!.id}`);
+  expect(mailsTo(smtp, OWNER)[0]!.mail.subject).toBe(`Nouvelle vente : ${formatMoney(2999, "EUR", "fr")}, commande ${order!.reference}`);
 
   expect((await deliver(event("charge.refunded", charge("pi_for_cs_mail_1")))).status).toBe(200);
   await smtp.waitFor(4);
   expect(licenseOf(s, order!.id)).toMatchObject({ status: "disabled" });
-  expect(mailsTo(smtp, "marie@example.com")[1]!.mail.subject).toBe(`Your Lifetime Stream order #${order!.id} has been refunded`);
+  expect(mailsTo(smtp, "marie@example.com")[1]!.mail.subject).toBe(`Your Lifetime Stream order ${order!.reference} has been refunded`);
 });
 
 test("a refund that arrives before the payment's completion: the order is refunded, no access e-mail, a refund notice", async () => {

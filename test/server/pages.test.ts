@@ -42,9 +42,16 @@ test("pages are in their language", async () => {
   expect(await (await site.request("/payment-success")).text()).toContain("Vous cherchez votre commande\u00a0?");
 });
 
-test("on the success page of an order, the language links keep the order's session id", async () => {
-  const html = await (await site.request("/payment-success?session_id=cs_test_abc123")).text();
-  expect(html).toContain('href="/en/payment-success?session_id=cs_test_abc123"');
+test("on the success page of an order, the language links keep the order, by its signed reference", async () => {
+  const start = await site.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "locale=fr&acceptTerms=yes",
+  });
+  const checkoutId = (start.headers.get("location") ?? "").split("/").at(-1) ?? "";
+  const html = (await (await site.request(`/payment-success?session_id=${checkoutId}`)).text()).replace(/&amp;/g, "&");
+  expect(html).toMatch(/href="\/en\/payment-success\?order=[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}&t=[\w.-]+"/);
+  expect(html).not.toContain(`session_id=${checkoutId}"`);
   expect(html).toContain('<link rel="canonical" href="http://localhost:3000/payment-success"/>');
   // Without an order, the plain pages.
   expect(await (await site.request("/payment-success")).text()).toContain('href="/en/payment-success"');

@@ -1,22 +1,22 @@
 import { Elysia } from "elysia";
 import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
-import { licenseActivations, licenses } from "../../../db/schema";
+import { licenseActivations, licenses, orders } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { HttpError } from "../../platform/http/body";
 import { deliverySettings, queueAccessMailAgain } from "../../shop/checkout/delivery";
 import { ProviderError } from "../../shop/checkout/provider";
-import { refundOrder } from "../../shop/checkout/refund";
+import { refundOrder, type RefundResult } from "../../shop/checkout/refund";
 import { deactivateLicense, resetActivations, setLicenseEnabled } from "../../shop/licenses/service";
 import { recordActivity, writeLogged } from "./activity";
 import { html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
-import { ORDERS_PER_PAGE, orderDetail, searchOrders } from "./orders";
+import { ORDERS_PER_PAGE, orderDetail, refundRequests, searchOrders } from "./orders";
 import { isFresh } from "./sessions";
 import { orderPage, ordersPage } from "./views/orders";
 
 const Id = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
-const DONE = ["refunded", "resent", "disabled", "enabled", "freed", "reset"] as const;
+const DONE = ["refunded", "approved", "resent", "disabled", "enabled", "freed", "reset"] as const;
 type Done = (typeof DONE)[number];
 const LicenseForm = v.object({ enabled: v.picklist(["yes", "no"]) });
 const RefundForm = v.object({ confirm: v.literal("yes") });
@@ -31,6 +31,16 @@ function idsOf(request: Request): number[] {
       if (!parsed.success) throw new HttpError(404, "Not found");
       return parsed.output;
     });
+}
+
+/** The owner's answer to a refund that did not happen (none when it did). */
+function refundFailure(result: RefundResult): void {
+  if (result === "not-found") throw new HttpError(404, "No such order");
+  if (result === "not-paid") throw new HttpError(409, "This order is not paid: there is nothing to refund");
+  if (result === "already-refunded") throw new HttpError(409, "This order is already refunded");
+  if (result === "in-progress") throw new HttpError(409, "This order is being refunded right now: reload its page in a moment");
+  if (result === "no-stripe")
+    throw new HttpError(409, "This order was paid with Stripe, and Stripe is not configured: refund it in Stripe's dashboard");
 }
 
 /** The orders list and search, an order's page, and its actions. */
@@ -53,7 +63,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const before = v.safeParse(Id, params.get("before") ?? "");
         const rows = searchOrders(db, query, before.success ? before.output : null);
         const next = rows.length === ORDERS_PER_PAGE ? (rows.at(-1)?.id ?? null) : null;
-        return html(ordersPage(await kit.page(request), query, rows, next), kit.https(request));
+        return html(ordersPage(await kit.page(request), query, rows, next, refundRequests(db)), kit.https(request));
       }),
     )
     .get(
@@ -91,13 +101,37 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
           deps.log.warn("console refund refused by the provider", { orderId: id, detail: error.detail, requestId: error.requestId });
           throw new HttpError(502, `Stripe did not refund the payment (${error.detail ?? error.message}). Nothing was changed; try again.`);
         }
-        if (result === "not-found") throw new HttpError(404, "No such order");
-        if (result === "not-paid") throw new HttpError(409, "This order is not paid: there is nothing to refund");
-        if (result === "already-refunded") throw new HttpError(409, "This order is already refunded");
-        if (result === "no-stripe")
-          throw new HttpError(409, "This order was paid with Stripe, and Stripe is not configured: refund it in Stripe's dashboard");
+        refundFailure(result);
         deps.mailer.wake();
         return redirect(orderUrl(id, "refunded"), kit.https(request));
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/orders/:id/approve-refund",
+      // The buyer asked from the refund page within the guarantee (REFUND_MODE=request): approving
+      // it is the one click the owner promised, so it needs the session, the console's CSRF check
+      // and the same-origin guard, not a fresh passkey check as a refund on the owner's own initiative does.
+      kit.signedIn(async (request, owner) => {
+        const [id = 0] = idsOf(request);
+        await kit.body(request, RefundForm, ["form"]);
+        const order = db.select().from(orders).where(eq(orders.id, id)).get();
+        if (order === undefined) throw new HttpError(404, "No such order");
+        if (order.refundRequestedAt === null) throw new HttpError(409, "The buyer has not asked for a refund of this order");
+        const now = deps.now();
+        let result: Awaited<ReturnType<typeof refundOrder>>;
+        try {
+          result = await refundOrder({ db, write, now: deps.now, delivery, provider: () => deps.checkout.provider }, id, (tx) =>
+            recordActivity(tx, { action: "refund", detail: `order ${id}`, sessionId: owner.session.id }, now),
+          );
+        } catch (error) {
+          if (!(error instanceof ProviderError)) throw error;
+          deps.log.warn("console refund refused by the provider", { orderId: id, detail: error.detail, requestId: error.requestId });
+          throw new HttpError(502, `Stripe did not refund the payment (${error.detail ?? error.message}). Nothing was changed; try again.`);
+        }
+        refundFailure(result);
+        deps.mailer.wake();
+        return redirect(orderUrl(id, "approved"), kit.https(request));
       }),
       { parse: "none" },
     )

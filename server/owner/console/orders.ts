@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   licenseActivations,
@@ -47,6 +47,8 @@ const listColumns = {
  */
 function searchCondition(db: Db, query: string): SQL | "none" {
   const q = query.trim();
+  const reference = normalizeOrderReference(q);
+  if (reference !== null) return eq(orders.reference, reference);
   const key = normalizeLicenseKey(q);
   if (key !== null) {
     const license = db.select({ orderId: licenses.orderId }).from(licenses).where(eq(licenses.key, key)).get();
@@ -54,8 +56,6 @@ function searchCondition(db: Db, query: string): SQL | "none" {
   }
   const number = /^#?(\d{1,12})$/.exec(q);
   if (number !== null) return eq(orders.id, Number(number[1]));
-  const reference = normalizeOrderReference(q);
-  if (reference !== null) return eq(orders.reference, reference);
   if (/^(cs|pi|test)_[A-Za-z0-9_]+$/.test(q)) return sql`(${orders.checkoutId} = ${q} OR ${orders.paymentIntentId} = ${q})`;
   // By the address's beginning, on the index of lower(customer_email): a range, not a LIKE.
   const lower = q.toLowerCase();
@@ -80,8 +80,19 @@ export function searchOrders(db: Db, query: string, beforeId: number | null): Or
     .all();
 }
 
+/** Paid orders whose buyer asked for the guarantee's refund (REFUND_MODE=request), oldest request first. */
+export function refundRequests(db: Db): (OrderRow & { requestedAt: Date })[] {
+  return db
+    .select({ ...listColumns, requestedAt: sql<number>`${orders.refundRequestedAt}` })
+    .from(orders)
+    .where(and(isNotNull(orders.refundRequestedAt), eq(orders.status, "paid")))
+    .orderBy(asc(orders.refundRequestedAt))
+    .all()
+    .map((row) => ({ ...row, requestedAt: new Date(row.requestedAt) }));
+}
+
 export type TimelineEvent =
-  | { at: Date; kind: "started" | "consent" | "paid" | "refunded" }
+  | { at: Date; kind: "started" | "consent" | "paid" | "refunded" | "refund-requested" }
   | { at: Date; kind: "mail"; mailKind: MailKind; status: MailStatus; recipient: string; error: string | null }
   | { at: Date; kind: "device" | "device-freed"; name: string }
   | { at: Date; kind: "owner"; action: OwnerAction };
@@ -118,6 +129,7 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
     // Freed by the buyer (the app, the devices page) or by the owner: either way the device's slot came back.
     if (d.deactivatedAt !== null) timeline.push({ at: d.deactivatedAt, kind: "device-freed", name: d.instanceName });
   }
+  if (order.refundRequestedAt !== null) timeline.push({ at: order.refundRequestedAt, kind: "refund-requested" });
   if (order.refundedAt !== null) timeline.push({ at: order.refundedAt, kind: "refunded" });
   for (const a of actions) timeline.push({ at: a.at, kind: "owner", action: a.action });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime());

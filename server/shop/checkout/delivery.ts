@@ -46,6 +46,7 @@ export function deliverRefund(tx: DbWriter, orderId: number, settings: DeliveryS
         orderId: order.id,
         payload: {
           orderId: order.id,
+          reference: order.reference,
           licenseKey: key,
           refundedAt: (order.refundedAt ?? now).getTime(),
           amountMinor: order.amount,
@@ -86,6 +87,7 @@ function queueAccessMail(tx: DbWriter, order: Order, recipient: string, key: str
       orderId: order.id,
       payload: {
         orderId: order.id,
+        reference: order.reference,
         licenseKey: key,
         paidAt: (order.paidAt ?? now).getTime(),
         amountMinor: order.amount,
@@ -109,11 +111,12 @@ function createLicense(tx: DbWriter, orderId: number, status: "active" | "disabl
   return key;
 }
 
-function notifyOwner(
+/** Tells the owner of a sale, a refund, or a buyer's refund request waiting for approval. */
+export function notifyOwner(
   tx: DbWriter,
   order: Order,
-  kind: "owner-sale" | "owner-refund",
-  licenseKey: string,
+  kind: "owner-sale" | "owner-refund" | "owner-refund-request",
+  licenseKey: string | null,
   settings: DeliverySettings,
   now: Date,
 ): void {
@@ -128,6 +131,7 @@ function notifyOwner(
       orderId: order.id,
       payload: {
         orderId: order.id,
+        reference: order.reference,
         amountMinor: order.amount,
         currency: order.currency,
         locale: localeOf(order),

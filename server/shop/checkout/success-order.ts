@@ -1,10 +1,11 @@
 import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { and, eq } from "drizzle-orm";
-import type { SuccessOrder } from "../../../shared/page-data";
-import { mailOutbox, orders } from "../../../db/schema";
+import type { OrderLinks, SuccessOrder } from "../../../shared/page-data";
+import { licenses, mailOutbox, orders } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { deliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
+import { orderInvoicePath, orderLinkQuery, signOrderLink } from "./order-links";
 import { isSettled } from "./provider";
 
 /**
@@ -42,30 +43,46 @@ export function createLookupThrottle(): LookupThrottle {
   };
 }
 
+type OrderRow = typeof orders.$inferSelect;
+
 /**
- * What the success page shows for `?session_id=`: the orders table first, the provider second.
- * Reaching this page never marks anything paid by itself (only the provider says an order is paid:
- * docs/product.md); a provider lookup that says "paid" goes through fulfilment like a webhook, once.
+ * What the success page shows for `?session_id=` (the address Stripe and the test checkout send the
+ * buyer back to): the orders table first, the provider second. Reaching this page never marks
+ * anything paid by itself (only the provider says an order is paid: docs/product.md); a provider
+ * lookup that says "paid" goes through fulfilment like a webhook, once.
  */
 export async function successOrder(deps: AppDeps, sessionId: string | null): Promise<SuccessOrder> {
   if (sessionId === null) return { state: "none" };
+  // Every checkout of this site has its row from the moment it was created, so an id we do not
+  // know is not worth a call to the provider (and anyone could otherwise make us call it).
   const order = deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get();
-  if (order?.status === "paid") return paidOrder(deps, order);
-  if (order !== undefined && order.status !== "pending") return { state: "unknown" };
-  // Every checkout of this site has its pending row from the moment it was created, so an id we do
-  // not know is not worth a call to the provider (and anyone could otherwise make us call it).
-  if (order === undefined) return { state: "unknown" };
+  return order === undefined ? { state: "unknown" } : successOrderOf(deps, order);
+}
 
-  if (!deps.checkout.lookups.mayLookUp(sessionId, deps.now().getTime())) return { state: "pending" };
+/** The same for an order found by its reference's signed link (order-links.ts). */
+export function successOrderByReference(deps: AppDeps, reference: string): Promise<SuccessOrder> | SuccessOrder {
+  const order = deps.db.select().from(orders).where(eq(orders.reference, reference)).get();
+  return order === undefined ? { state: "unknown" } : successOrderOf(deps, order);
+}
+
+async function successOrderOf(deps: AppDeps, order: OrderRow): Promise<SuccessOrder> {
+  const links = await linksOf(deps, order.reference);
+  if (order.status === "paid") return paidOrder(deps, order, links);
+  if (order.status === "refunded") return { state: "refunded", reference: order.reference };
+  if (order.status !== "pending") return { state: "unknown" };
+  const pending: SuccessOrder = { state: "pending", reference: order.reference, links };
+  const sessionId = order.checkoutId;
+
+  if (!deps.checkout.lookups.mayLookUp(sessionId, deps.now().getTime())) return pending;
   const { provider } = deps.checkout;
   let snapshot;
   try {
     snapshot = await provider.lookupCheckout(sessionId);
   } catch (error) {
     deps.log.warn("checkout lookup failed", { checkout: sessionId, error: error instanceof Error ? error.message : String(error) });
-    return { state: "pending" };
+    return pending;
   }
-  if (snapshot === null) return { state: "pending" };
+  if (snapshot === null) return pending;
   if (isSettled(snapshot)) {
     let result;
     try {
@@ -85,24 +102,26 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
       if (!isStorageUnavailable(error)) throw error;
       const { level, problem } = storageProblem(error);
       deps.log[level](`paid checkout not recorded yet: ${problem}`, { checkout: sessionId });
-      return { state: "pending" };
+      return pending;
     }
     deps.mailer.wake();
     const status =
       result.outcome === "applied" ? result.status : deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get()?.status;
-    const paid = deps.db
-      .select({ id: orders.id, customerEmail: orders.customerEmail })
-      .from(orders)
-      .where(eq(orders.checkoutId, sessionId))
-      .get();
-    return status === "paid" && paid !== undefined ? paidOrder(deps, paid) : { state: "unknown" };
+    const paid = deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get();
+    return status === "paid" && paid !== undefined ? paidOrder(deps, paid, links) : { state: "unknown" };
   }
   if (snapshot.status === "expired") return { state: "unknown" };
-  return { state: "pending" };
+  return pending;
 }
 
-/** A paid order and where its access e-mail stands in the outbox (the newest message counts). */
-function paidOrder(deps: AppDeps, order: { id: number; customerEmail: string | null }): SuccessOrder {
+/** The order's signed links, made afresh for each page (they hold for ORDER_LINK_DAYS). */
+async function linksOf(deps: AppDeps, reference: string): Promise<OrderLinks> {
+  const token = await signOrderLink(deps.licenseKeys, reference, deps.now());
+  return { query: orderLinkQuery(reference, token), invoice: orderInvoicePath(reference, token) };
+}
+
+/** A paid order, its licence key, and where its access e-mail stands in the outbox (the newest message counts). */
+function paidOrder(deps: AppDeps, order: OrderRow, links: OrderLinks): SuccessOrder {
   const mails = deps.db
     .select({ status: mailOutbox.status })
     .from(mailOutbox)
@@ -110,5 +129,13 @@ function paidOrder(deps: AppDeps, order: { id: number; customerEmail: string | n
     .all();
   const has = (status: string) => mails.some((m) => m.status === status);
   const delivery = has("sent") ? "sent" : has("pending") || has("sending") ? "sending" : has("failed") ? "failed" : "none";
-  return { state: "paid", email: order.customerEmail, delivery };
+  const license = deps.db.select({ key: licenses.key }).from(licenses).where(eq(licenses.orderId, order.id)).get();
+  return {
+    state: "paid",
+    email: order.customerEmail,
+    delivery,
+    reference: order.reference,
+    licenseKey: license?.key ?? null,
+    links,
+  };
 }

@@ -4,6 +4,7 @@ import { pathFor } from "../../../shared/routes";
 import { LICENSE_TOKEN_AUDIENCE } from "../../../shared/schemas/licenses";
 import type { Config } from "../../platform/config";
 import { openSigningKeys, type SigningKeys } from "./signing-keys";
+import { ORDER_LINK_DAYS, orderRefundPath, signOrderLink } from "../checkout/order-links";
 
 // What the site signs with its licence keys: the tokens the app checks offline, and the buyer's
 // links to the devices page. Different audiences, so one can never stand for the other.
@@ -15,7 +16,8 @@ export const DEVICES_LINK_DAYS = 30;
 const DEVICES_LINK_AUDIENCE = "devices";
 
 /** A replaced key verifies as long as the longest-lived thing it signed. */
-export const keepRetiredKeyMs = (licenseTokenDays: number) => Math.max(licenseTokenDays, DEVICES_LINK_DAYS) * DAY_MS + DAY_MS;
+export const keepRetiredKeyMs = (licenseTokenDays: number) =>
+  Math.max(licenseTokenDays, DEVICES_LINK_DAYS, ORDER_LINK_DAYS) * DAY_MS + DAY_MS;
 
 export type IssuedToken = { token: string; expiresAt: Date };
 
@@ -54,9 +56,14 @@ export async function readDevicesLink(keys: SigningKeys, token: string): Promise
 export const openLicenseKeys = (config: Pick<Config, "dataDir" | "publicBaseUrl" | "licenseTokenDays">, now: () => Date): SigningKeys =>
   openSigningKeys({ dataDir: config.dataDir, issuer: config.publicBaseUrl, keepRetiredMs: keepRetiredKeyMs(config.licenseTokenDays), now });
 
-/** The links an e-mail carries that the site signs (the access e-mail's devices link). */
-export type MailLinks = { devices(orderId: number, locale: Locale): Promise<string> };
+/** The links an e-mail carries that the site signs (the access e-mail's devices and refund links). */
+export type MailLinks = {
+  devices(orderId: number, locale: Locale): Promise<string>;
+  /** The order's 7-day guarantee refund page (server/shop/checkout/order-links.ts). */
+  refund(reference: string, locale: Locale): Promise<string>;
+};
 
 export const mailLinks = (keys: SigningKeys, baseUrl: string, now: () => Date): MailLinks => ({
   devices: (orderId, locale) => devicesLink(keys, baseUrl, orderId, locale, now()),
+  refund: async (reference, locale) => `${baseUrl}${orderRefundPath(locale, reference, await signOrderLink(keys, reference, now()))}`,
 });

@@ -9,6 +9,7 @@ import { buildSiteFacts } from "../../../shared/site-facts";
 import type { Config } from "../../platform/config";
 import { COMPILED } from "../../site/locales";
 import { readPayload, type OutboxRow } from "./outbox";
+import { orderName } from "./order-name";
 import type { MailLinks } from "../licenses/tokens";
 import type { OutgoingMail } from "./transport";
 import { AccessMail, DemoMail, OwnerMail, RefundMail, type MailContext } from "./templates/messages";
@@ -44,9 +45,10 @@ export async function composeMail(
       const guideUrl = c.link(pathFor("guide", locale));
       // Signed when the message is written, so a resent e-mail carries a fresh link.
       const devicesUrl = links === undefined ? undefined : await links.devices(p.orderId, locale);
+      const refundUrl = links === undefined || p.reference === undefined ? undefined : await links.refund(p.reference, locale);
       return {
         ...base,
-        ...(await both(<AccessMail c={c} p={p} guideUrl={guideUrl} devicesUrl={devicesUrl} />)),
+        ...(await both(<AccessMail c={c} p={p} guideUrl={guideUrl} devicesUrl={devicesUrl} refundUrl={refundUrl} />)),
         subject: c.t("mail.access.subject"),
         headers: buyerHeaders,
       };
@@ -57,7 +59,7 @@ export async function composeMail(
       return {
         ...base,
         ...(await both(<RefundMail c={c} p={p} />)),
-        subject: c.t("mail.refund.subject", { order: `#${p.orderId}` }),
+        subject: c.t("mail.refund.subject", { order: orderName(p) }),
         headers: buyerHeaders,
       };
     }
@@ -82,15 +84,21 @@ export async function composeMail(
       };
     }
     case "owner-sale":
-    case "owner-refund": {
+    case "owner-refund":
+    case "owner-refund-request": {
       const p = readPayload(row.kind, row.payload);
       if (p === null) return null;
-      const refund = row.kind === "owner-refund";
+      const notice = row.kind === "owner-sale" ? "sale" : row.kind === "owner-refund" ? "refund" : "request";
       const amount = c.money(p.amountMinor, p.currency);
-      const subject = c.t(refund ? "mail.owner.refundSubject" : "mail.owner.saleSubject", { amount, order: `#${p.orderId}` });
+      const subjectKey = {
+        sale: "mail.owner.saleSubject",
+        refund: "mail.owner.refundSubject",
+        request: "mail.owner.requestSubject",
+      } as const;
+      const subject = c.t(subjectKey[notice], { amount, order: orderName(p) });
       return {
         ...base,
-        ...(await both(<OwnerMail c={c} p={p} refund={refund} />)),
+        ...(await both(<OwnerMail c={c} p={p} notice={notice} />)),
         subject: p.provider === "test" ? `[TEST] ${subject}` : subject,
         headers: {},
       };

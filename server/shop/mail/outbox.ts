@@ -12,6 +12,8 @@ import { LOCALES, type Locale } from "../../../shared/locales";
 
 const OrderFacts = {
   orderId: v.number(),
+  // What the buyer and the owner know the order by; absent from messages queued before references.
+  reference: v.optional(v.string()),
   amountMinor: v.number(),
   currency: v.string(),
 };
@@ -42,6 +44,7 @@ export const PAYLOADS = {
   demo: v.object({ unsubscribeToken: v.string() }),
   "owner-sale": OwnerNotice,
   "owner-refund": OwnerNotice,
+  "owner-refund-request": OwnerNotice,
 } satisfies Record<MailKind, v.GenericSchema>;
 
 export type MailPayloads = { [K in MailKind]: v.InferOutput<(typeof PAYLOADS)[K]> };
@@ -212,6 +215,7 @@ const READERS: { [K in MailKind]: (value: unknown) => MailPayloads[K] | null } =
   demo: parseOr(PAYLOADS.demo),
   "owner-sale": parseOr(PAYLOADS["owner-sale"]),
   "owner-refund": parseOr(PAYLOADS["owner-refund"]),
+  "owner-refund-request": parseOr(PAYLOADS["owner-refund-request"]),
 };
 
 /** The payload of a row, checked against its kind's schema (the row may come from an older version). */

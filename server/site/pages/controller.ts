@@ -3,7 +3,9 @@ import * as v from "valibot";
 import type { SuccessOrder, View } from "../../../shared/page-data";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../../../shared/routes";
-import { successOrder } from "../../shop/checkout/success-order";
+import { successOrder, successOrderByReference } from "../../shop/checkout/success-order";
+import { readOrderLink } from "../../shop/checkout/order-links";
+import { orderPagesLimiter, refundPage } from "../../shop/checkout/refund-controller";
 import { devicesPage } from "../../shop/licenses/devices-controller";
 import type { AppDeps } from "../../deps";
 import { methodNotAllowed } from "../../platform/http/api-paths";
@@ -40,7 +42,7 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
       };
     }
     case "success":
-      return query.has("session_id") ? null : { page: "success", order: { state: "none" } };
+      return query.has("session_id") || query.has("order") ? null : { page: "success", order: { state: "none" } };
     case "canceled":
       return { page: "canceled" };
     case "access": {
@@ -58,6 +60,9 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
     case "devices":
       // Without a link it only says how to get one; with one, it reads the licence's devices.
       return query.has("t") ? null : { page: "devices", devices: { state: "invalid" } };
+    case "refund":
+      // Without a link there is no order: the page says where the link is.
+      return query.has("t") || query.has("order") ? null : { page: "refund", refund: { state: "invalid" } };
   }
 }
 
@@ -109,17 +114,35 @@ export function staticPageRefs(config: Config): StaticPageRef[] {
 export function pagesController(deps: AppDeps) {
   const { render, assets, log, staticPages } = deps;
 
-  // The success page of an order: rendered per request, never kept by a cache.
-  const orderPage = async (request: Request, locale: Locale, sessionId: string) => {
-    const id = v.safeParse(SessionId, sessionId);
-    const order: SuccessOrder = id.success ? await successOrder(deps, id.output) : { state: "unknown" };
-    return render({
+  const limiter = orderPagesLimiter(deps);
+
+  // The success page of an order: rendered per request, never kept by a cache (it shows a licence
+  // key). Entered with the provider's `session_id` (the only thing Stripe puts in the return
+  // address) or with the order's signed link; every link on it names the order by its reference.
+  const orderPage = async (request: Request, locale: Locale, query: URLSearchParams, ip: string) => {
+    const allowed = limiter.take(ip);
+    let order: SuccessOrder = { state: "unknown" };
+    if (allowed.ok && query.has("session_id")) {
+      const id = v.safeParse(SessionId, query.get("session_id"));
+      if (id.success) order = await successOrder(deps, id.output);
+    } else if (allowed.ok) {
+      const reference = await readOrderLink(deps.licenseKeys, query);
+      if (reference !== null) order = await successOrderByReference(deps, reference);
+    }
+    const response = await render({
       view: { page: "success", order },
       locale,
+      // A reference guessed, counted or without its signature finds nothing, like an unknown page.
+      status: allowed.ok ? (order.state === "unknown" && query.has("order") ? 404 : 200) : 429,
       acceptEncoding: request.headers.get("accept-encoding"),
-      // Switching language on that page keeps the order it is about.
-      query: `?session_id=${encodeURIComponent(sessionId)}`,
+      // Switching language on that page keeps the order it is about, by its reference.
+      query: order.state === "paid" || order.state === "pending" ? order.links.query : "",
     });
+    // The signed link opens the key: no other site learns it from a Referer (and, like every page
+    // rendered per request, no cache keeps it: no-store).
+    response.headers.set("referrer-policy", "no-referrer");
+    if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
+    return response;
   };
 
   const app = new Elysia({ name: "pages" }).use(requestContext(deps.config));
@@ -127,14 +150,15 @@ export function pagesController(deps: AppDeps) {
     for (const locale of LOCALES) {
       // Most requests have no query: their view is known before any request.
       const plain = staticViewFor({ page, locale }, new URLSearchParams(), deps.config);
-      app.get(pathFor(page, locale), ({ request }) => {
+      app.get(pathFor(page, locale), ({ request, ip }) => {
         const queryAt = request.url.indexOf("?");
         if (plain !== null && queryAt === -1) return staticPages.respond(request, plain, locale);
         const query = new URLSearchParams(queryAt === -1 ? "" : request.url.slice(queryAt + 1));
         const view = staticViewFor({ page, locale }, query, deps.config);
         if (view !== null) return staticPages.respond(request, view, locale);
         if (page === "devices") return devicesPage(deps, request, locale, query);
-        return orderPage(request, locale, query.get("session_id") ?? "");
+        if (page === "refund") return refundPage(deps, request, locale, query, ip, limiter);
+        return orderPage(request, locale, query, ip);
       });
     }
   }

@@ -1,14 +1,34 @@
 import type { OrderDetail, OrderRow, TimelineEvent } from "../orders";
 import { PasskeyButton, renderPage, type PageContext } from "./layout";
 
-/** Orders newest first, with the search box (e-mail, licence key, order number). */
-export function ordersPage(ctx: PageContext, query: string, rows: OrderRow[], nextBefore: number | null): string {
+/** Orders newest first, with the search box (reference, e-mail, licence key), and the buyers' refund requests waiting. */
+export function ordersPage(
+  ctx: PageContext,
+  query: string,
+  rows: OrderRow[],
+  nextBefore: number | null,
+  requests: (OrderRow & { requestedAt: Date })[],
+): string {
   const { t } = ctx;
   return renderPage(
     ctx,
     t("admin.orders.title"),
     "orders",
     <>
+      {requests.length > 0 && (
+        <section className="card" aria-labelledby="refund-requests">
+          <h2 id="refund-requests">{t("admin.requests.heading")}</h2>
+          <ul>
+            {requests.map((r) => (
+              <li key={r.id}>
+                <a href={`/admin/orders/${r.id}`}>
+                  {t("admin.requests.item", { reference: r.reference, email: r.email ?? "—", date: ctx.fmt.when(r.requestedAt) })}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <form method="get" action="/admin/orders" role="search" className="card">
         <label htmlFor="order-search">{t("admin.orders.searchLabel")}</label>
         <input type="search" id="order-search" name="q" defaultValue={query} maxLength={200} aria-describedby="order-search-hint" />
@@ -91,6 +111,8 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
       <section className="card" aria-labelledby="order-facts">
         <h2 id="order-facts">{t("admin.order.facts")}</h2>
         <dl>
+          <dt>{t("admin.order.reference")}</dt>
+          <dd>{order.reference}</dd>
           <dt>{t("admin.orders.status")}</dt>
           <dd>
             {t(`admin.status.${order.status}`)} ({order.provider === "stripe" ? "Stripe" : t("admin.orders.testMode")})
@@ -145,6 +167,22 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
             </form>
           )}
         </div>
+        {order.status === "paid" && order.refundRequestedAt !== null && (
+          <div className="card">
+            <h3>{t("admin.requests.heading")}</h3>
+            <p>
+              {t("admin.requests.explain", {
+                amount: money,
+                date: ctx.fmt.when(order.refundRequestedAt),
+                email: order.customerEmail ?? "—",
+              })}
+            </p>
+            <form method="post" action={`/admin/orders/${order.id}/approve-refund`}>
+              <input type="hidden" name="confirm" value="yes" />
+              <button type="submit">{t("admin.requests.approve", { amount: money })}</button>
+            </form>
+          </div>
+        )}
         {!canResend && !canSwitchLicense && !canReset && order.status !== "paid" && <p className="note">{t("admin.order.noActions")}</p>}
         {order.status === "paid" && (
           <div className="card">
@@ -229,6 +267,8 @@ function TimelineText({ ctx, event }: { ctx: PageContext; event: TimelineEvent }
       return <>{t("admin.timeline.deviceFreed", { name: event.name })}</>;
     case "owner":
       return <>{t("admin.timeline.owner", { action: t(`admin.action.${event.action}`) })}</>;
+    case "refund-requested":
+      return <>{t("admin.timeline.refundRequested")}</>;
     default:
       return <>{t(`admin.timeline.${event.kind}`)}</>;
   }

@@ -3,6 +3,7 @@ import { formatTermsVersion } from "../../../../shared/legal";
 import type { Translate } from "../../../../shared/i18n";
 import type { Locale } from "../../../../shared/locales";
 import type { MailPayloads } from "../outbox";
+import { orderName } from "../order-name";
 import { button, colors, Fact, heading, MailLayout, small, text } from "./layout";
 
 /** What every template gets besides its payload: texts and values already in the message's language. */
@@ -27,11 +28,14 @@ export function AccessMail({
   p,
   guideUrl,
   devicesUrl,
+  refundUrl,
 }: {
   c: MailContext;
   p: MailPayloads["access"];
   guideUrl: string;
   devicesUrl?: string;
+  /** The order's signed refund page (the 7-day guarantee). */
+  refundUrl?: string;
 }) {
   const { t } = c;
   return (
@@ -67,7 +71,7 @@ export function AccessMail({
       </Section>
       {devicesUrl === undefined ? null : <DevicesLink c={c} url={devicesUrl} />}
       <Text style={{ ...heading, fontSize: "18px" }}>{t("mail.receipt.title")}</Text>
-      <Fact locale={c.locale} label={t("mail.receipt.order")} value={`#${p.orderId}`} />
+      <Fact locale={c.locale} label={t("mail.receipt.order")} value={orderName(p)} />
       <Fact locale={c.locale} label={t("mail.receipt.date")} value={c.date(p.paidAt)} />
       <Fact locale={c.locale} label={t("mail.receipt.product")} value={t("orderProduct")} />
       <Fact
@@ -84,6 +88,13 @@ export function AccessMail({
         </Text>
       ) : null}
       <Text style={{ ...text, marginTop: "20px" }}>{t("mail.access.guarantee", { email: c.supportEmail })}</Text>
+      {refundUrl === undefined ? null : (
+        <Text style={text}>
+          <Link href={refundUrl} style={{ color: colors.ink, textDecoration: "underline" }}>
+            {t("mail.access.refundLink")}
+          </Link>
+        </Text>
+      )}
       <Text style={text}>{t("mail.access.keep")}</Text>
     </MailLayout>
   );
@@ -94,13 +105,13 @@ export function RefundMail({ c, p }: { c: MailContext; p: MailPayloads["refund"]
   return (
     <MailLayout
       locale={c.locale}
-      preview={t("mail.refund.preview", { order: `#${p.orderId}` })}
+      preview={t("mail.refund.preview", { order: orderName(p) })}
       siteName={c.siteName}
       baseUrl={c.baseUrl}
       footer={<SupportFooter c={c} />}
     >
       <Text style={heading}>{t("mail.refund.title")}</Text>
-      <Text style={text}>{t("mail.refund.text", { order: `#${p.orderId}`, amount: c.money(p.amountMinor, p.currency) })}</Text>
+      <Text style={text}>{t("mail.refund.text", { order: orderName(p), amount: c.money(p.amountMinor, p.currency) })}</Text>
       {p.licenseKey === null ? null : <Text style={text}>{t("mail.refund.license", { key: p.licenseKey })}</Text>}
       <Text style={text}>{t("mail.refund.thanks")}</Text>
     </MailLayout>
@@ -153,20 +164,22 @@ export function DemoMail({
   );
 }
 
-export function OwnerMail({ c, p, refund }: { c: MailContext; p: MailPayloads["owner-sale"]; refund: boolean }) {
+export function OwnerMail({ c, p, notice }: { c: MailContext; p: MailPayloads["owner-sale"]; notice: "sale" | "refund" | "request" }) {
   const { t } = c;
   const none = t("mail.owner.none");
+  const title = t(notice === "sale" ? "mail.owner.saleTitle" : notice === "refund" ? "mail.owner.refundTitle" : "mail.owner.requestTitle");
   return (
     <MailLayout
       locale={c.locale}
-      preview={t(refund ? "mail.owner.refundTitle" : "mail.owner.saleTitle")}
+      preview={title}
       siteName={c.siteName}
       baseUrl={c.baseUrl}
       footer={<Text style={small}>{t("mail.owner.footer")}</Text>}
     >
-      <Text style={heading}>{t(refund ? "mail.owner.refundTitle" : "mail.owner.saleTitle")}</Text>
+      <Text style={heading}>{title}</Text>
+      {notice === "request" ? <Text style={text}>{t("mail.owner.requestText")}</Text> : null}
       {p.provider === "test" ? <Text style={{ ...text, color: "#8a4b00", fontWeight: 700 }}>{t("mail.owner.testMode")}</Text> : null}
-      <Fact locale={c.locale} label={t("mail.receipt.order")} value={`#${p.orderId}`} />
+      <Fact locale={c.locale} label={t("mail.receipt.order")} value={orderName(p)} />
       <Fact locale={c.locale} label={t("mail.receipt.date")} value={c.date(p.at)} />
       <Fact locale={c.locale} label={t("mail.owner.amount")} value={c.money(p.amountMinor, p.currency)} />
       <Fact locale={c.locale} label={t("mail.owner.language")} value={p.locale} />

@@ -1,0 +1,128 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { isStorageUnavailable } from "../../../db/storage";
+import { ENDPOINTS } from "../../../shared/api";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
+import { pathFor } from "../../../shared/routes";
+import { OrderLinkTokenSchema, RefundRequestSchema } from "../../../shared/schemas/orders";
+import type { AppDeps } from "../../deps";
+import { busyAnswer, isFormPost } from "../../platform/http/busy";
+import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { requestContext } from "../../platform/http/context";
+import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
+import { askRefund, refundPageState } from "./guarantee";
+import { orderLinkQuery, readOrderLink } from "./order-links";
+import { ProviderError } from "./provider";
+
+/**
+ * Every look at an order's pages (success, refund) and every refund confirmation, per client: a
+ * buyer reloads a few times (a pending page looks again every 4 or 5 s), a script trying links
+ * gets nowhere.
+ */
+export const ORDER_PAGES_RATE_LIMIT = { limit: 120, windowMs: 10 * 60 * 1000 } as const;
+const MAX_BODY_BYTES = 4 * 1024;
+const Flash = v.picklist(["error", "rate-limited"]);
+
+/** The order pages' and the refund form's limiter: one count per client (the store is AppDeps', shared by every process). */
+export const orderPagesLimiter = (deps: Pick<AppDeps, "rateLimits">): RateLimiter =>
+  createRateLimiter(deps.rateLimits, { name: "order-pages", ...ORDER_PAGES_RATE_LIMIT });
+
+/** The refund page of a signed link: rendered per request, never cached, its address never sent on. */
+export async function refundPage(
+  deps: AppDeps,
+  request: Request,
+  locale: Locale,
+  query: URLSearchParams,
+  ip: string,
+  limiter: RateLimiter,
+) {
+  const allowed = limiter.take(ip);
+  const reference = allowed.ok ? await readOrderLink(deps.licenseKeys, query) : null;
+  const flash = v.safeParse(Flash, query.get("status") ?? "");
+  const token = query.get("t") ?? "";
+  const refund =
+    reference === null
+      ? { state: "invalid" as const }
+      : refundPageState(deps, reference, token, locale, flash.success ? flash.output : undefined);
+  const response = await deps.render({
+    view: { page: "refund", refund },
+    locale,
+    // An unknown, altered or guessed link finds nothing, as an unknown page does.
+    status: refund.state === "invalid" ? (allowed.ok ? 404 : 429) : 200,
+    acceptEncoding: request.headers.get("accept-encoding"),
+    query: reference === null ? "" : orderLinkQuery(reference, token),
+  });
+  response.headers.set("referrer-policy", "no-referrer");
+  if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
+  return response;
+}
+
+/** POST /api/refund: the refund page's one confirmation (a plain form post; JSON answers JSON). */
+export function refundController(deps: AppDeps) {
+  const limiter = orderPagesLimiter(deps);
+  return new Elysia({ name: "order-refund" }).use(requestContext(deps.config)).post(
+    ENDPOINTS.refund.path,
+    async ({ request, ip }) => {
+      const isForm = isFormPost(request);
+      let locale: Locale = DEFAULT_LOCALE;
+      let back: string | null = null;
+      const page = (flag?: "error" | "rate-limited") =>
+        new Response(null, {
+          status: 303,
+          headers: {
+            location:
+              back === null
+                ? pathFor("refund", locale)
+                : `${pathFor("refund", locale)}${back}${flag === undefined ? "" : `&status=${flag}`}`,
+            "referrer-policy": "no-referrer",
+          },
+        });
+      try {
+        const allowed = limiter.take(ip);
+        const body = await readBody(request, { maxBytes: MAX_BODY_BYTES });
+        const partial = v.safeParse(v.object({ locale: v.picklist(LOCALES), order: v.string(), t: OrderLinkTokenSchema }), body.value);
+        if (partial.success) {
+          locale = partial.output.locale;
+          back = orderLinkQuery(encodeURIComponent(partial.output.order), partial.output.t);
+        }
+        if (!allowed.ok) {
+          throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
+            "retry-after": String(allowed.retryAfterSeconds),
+          });
+        }
+        const input = parseWith(RefundRequestSchema, body.value, { unprocessable: true });
+        locale = input.locale;
+        const reference = await readOrderLink(deps.licenseKeys, new URLSearchParams({ order: input.order, t: input.t }));
+        if (reference === null) {
+          if (isForm) return page();
+          return Response.json({ error: "This link is not valid: use the link of your access e-mail" }, { status: 403 });
+        }
+        back = orderLinkQuery(reference, input.t);
+        const outcome = await askRefund(deps, reference);
+        deps.log.info("guarantee refund asked by the buyer", { outcome });
+        if (outcome === "refunded" || outcome === "requested") deps.mailer.wake();
+        if (isForm) return page(outcome === "no-stripe" ? "error" : undefined);
+        if (outcome === "closed") return Response.json({ error: "The 7-day guarantee of this order has ended", outcome }, { status: 409 });
+        if (outcome === "not-paid" || outcome === "not-found" || outcome === "no-stripe")
+          return Response.json({ error: "This order cannot be refunded here: write to support", outcome }, { status: 409 });
+        return Response.json({ outcome });
+      } catch (error) {
+        if (error instanceof ProviderError) {
+          deps.log.warn("guarantee refund refused by the provider", { detail: error.detail, requestId: error.requestId });
+          if (isForm) return page("error");
+          return Response.json(
+            { error: "The payment provider did not refund the payment; nothing was changed: try again" },
+            { status: 502 },
+          );
+        }
+        if (error instanceof HttpError) {
+          if (isForm) return page(error.status === 429 ? "rate-limited" : "error");
+          return jsonError(error);
+        }
+        if (isStorageUnavailable(error)) return busyAnswer(deps.render, request, { page: isForm, locale }, error);
+        throw error;
+      }
+    },
+    { parse: "none" },
+  );
+}
