@@ -9,6 +9,7 @@ import m6 from "./0006_license_devices.sql" with { type: "text" };
 import m7 from "./0007_lead_source_and_approved_places.sql" with { type: "text" };
 import m8 from "./0008_owner_console.sql" with { type: "text" };
 import m9 from "./0009_order_reference.sql" with { type: "text" };
+import m10 from "./0010_invoices.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -21,4 +22,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0007_lead_source_and_approved_places", when: 1795488453697, sql: m7 },
   { tag: "0008_owner_console", when: 1795489009862, sql: m8 },
   { tag: "0009_order_reference", when: 1795493540200, sql: m9 },
+  { tag: "0010_invoices", when: 1795494054383, sql: m10 },
 ];
