@@ -16,6 +16,7 @@ import { leadsController } from "./shop/leads/controller";
 import { unsubscribeController } from "./shop/leads/unsubscribe";
 import { licensesController } from "./shop/licenses/controller";
 import { devicesController } from "./shop/licenses/devices-controller";
+import { documentsController } from "./shop/paperwork/controller";
 import { pagesController, plainPageAnswers } from "./site/pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
 import { securityHeaders, isHttps } from "./platform/http/security";
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps) {
     .use(unsubscribeController(deps))
     .use(licensesController(deps))
     .use(devicesController(deps))
+    .use(documentsController(deps))
     .use(checkoutController(deps))
     .use(chatController(deps))
     .use(socialProofController(deps))

@@ -7,6 +7,7 @@ import type { Logger } from "./platform/log";
 import type { Checkout } from "./shop/checkout/providers";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { MailSender } from "./shop/mail/sender";
+import type { Paperwork } from "./shop/paperwork/documents";
 import type { StaticPages } from "./site/pages/static-pages";
 import type { Renderer } from "./site/render";
 
@@ -34,6 +35,11 @@ export type AppDeps = {
   checkout: Checkout;
   /** The Ed25519 keys that sign licence tokens and devices links (DATA_DIR/license-keys/). */
   licenseKeys: SigningKeys;
+  /**
+   * Invoices, credit notes and the terms accepted, as PDFs (server/shop/paperwork/), and the secret
+   * that keys their download links (the site's generated secret, as the rate limiters use it).
+   */
+  paperwork: { documents: Paperwork; linkSecret: string };
   /** The clock, replaceable in tests. */
   now: () => Date;
 };

@@ -27,3 +27,7 @@ declare module "*.gz" {
   const path: string;
   export default path;
 }
+declare module "*.ttf" {
+  const path: string;
+  export default path;
+}

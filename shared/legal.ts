@@ -1,4 +1,5 @@
 import { LOCALE_TAGS, type Locale } from "./locales";
+import type { VatScheme } from "./vat-scheme";
 
 // The legal pages' facts: who sells, who hosts, who mediates, and what the running
 // system really does with personal data. Built on the server from configuration and sent to the
@@ -22,7 +23,21 @@ export type LegalIdentity = {
  * Change it whenever the terms' texts change (test/shared/terms-version.test.ts fails until then),
  * so that an order always names the text its buyer saw; git history keeps each version.
  */
-export const TERMS_VERSION = "2026-11-22";
+export const TERMS_VERSION = "2026-11-24";
+
+/** The terms of sale's sections after the seller's, in their order (the page and the PDF of the accepted terms). */
+export const TERMS_SECTIONS = [
+  "product",
+  "price",
+  "payment",
+  "delivery",
+  "licence",
+  "withdrawal",
+  "guarantee",
+  "conformity",
+  "complaints",
+  "law",
+] as const;
 
 export type LegalFacts = {
   identity: LegalIdentity;
@@ -38,6 +53,8 @@ export type LegalFacts = {
   chat: "claude" | "offline";
   /** Whether e-mail leaves through an SMTP provider (otherwise files on the site's own server). */
   smtp: boolean;
+  /** How VAT is charged (VAT_SCHEME): the terms' price section says it. */
+  vatScheme: VatScheme;
 };
 
 /** "2026-11-22" as a date in the language ("22 novembre 2026"); the text itself if it is no date. */

@@ -17,5 +17,6 @@ export function legalFacts(config: Config, locale: Locale): LegalFacts {
     payment: config.stripe !== undefined ? "stripe" : "test",
     chat: config.anthropic !== undefined ? "claude" : "offline",
     smtp: config.mail.smtpUrl !== undefined,
+    vatScheme: config.vatScheme,
   };
 }

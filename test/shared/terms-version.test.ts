@@ -10,6 +10,7 @@ import { LOCALES } from "../../shared/locales";
 
 const TERMS_TEXT_HASHES: Record<string, string> = {
   "2026-11-22": "7c0fc0c476dd3ce551e6aa96686a6b78d97d47ec5a22aeb8468f7a6ee2c0b7dd",
+  "2026-11-24": "9061ddd182f401775d1eec32ab02a5cfd0eb93add1728e35b83ad08dd5feba7f",
 };
 
 function termsTextHash(): string {
