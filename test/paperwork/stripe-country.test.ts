@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { invoices, orders } from "../../db/schema";
+import { runCommand } from "../../server/owner/cli";
+import { pdfText } from "./pdf-text";
 import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
 import { checkoutSession, event, signed } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";
@@ -47,4 +51,35 @@ test("a Stripe payment stores the billing country and the card's country; the OS
   expect(fake.requests.some((r) => r.path === "/v1/payment_intents/pi_country")).toBe(true);
   const invoice = site.db.select().from(invoices).where(eq(invoices.orderId, order!.id)).get();
   expect(invoice).toMatchObject({ vatCountry: "DE", vatRate: 1900, vatAmount: 479 });
+
+  // The owner's CLI: the VAT return's CSV, and the invoice PDF by the order's reference.
+  const csv: string[] = [];
+  expect(
+    await runCommand(
+      ["vat", "export"],
+      site.config,
+      (l) => csv.push(l),
+      (l) => csv.push(l),
+    ),
+  ).toBe(0);
+  const quarter = `${invoice!.year}-Q${Math.floor(invoice!.issuedAt.getUTCMonth() / 3) + 1}`;
+  expect(csv.join("")).toContain(`${quarter},oss,DE,19.00,1,0,25.20,4.79,29.99,EUR`);
+  const path = join(site.dataDir, "invoice.pdf");
+  expect(
+    await runCommand(
+      ["orders", "invoice", order!.reference, path],
+      site.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(0);
+  expect(pdfText(readFileSync(path))).toContain(invoice!.number);
+  expect(
+    await runCommand(
+      ["orders", "invoice", "AAAA-BBBB-CCCC", path],
+      site.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(1);
 });
