@@ -472,7 +472,7 @@ function accessElement(row: OutboxRow, config: Config) {
   const locale = LOCALES.find((l) => l === row.locale) ?? "fr";
   const c = mailContext(config, locale);
   const p = readPayload("access", row.payload)!;
-  return createElement(AccessMail, { c, p, guideUrl: c.link(pathFor("guide", locale)) });
+  return createElement(AccessMail, { c, p, guideUrl: c.link(pathFor("guide", locale)), papers: null });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -48,6 +48,14 @@ export const orders = sqliteTable(
     customerEmail: text("customer_email"),
     firstName: text("first_name"),
     city: text("city"),
+    /** The buyer's whole name as given at checkout, for the invoice (the toast shows only `first_name`). */
+    billingName: text("billing_name"),
+    /**
+     * The evidence of where the buyer lives, which sets the VAT under the OSS scheme: the billing
+     * address's country and the paying card's country (ISO 3166-1 alpha-2), each when known.
+     */
+    billingCountry: text("billing_country"),
+    cardCountry: text("card_country"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
@@ -84,6 +92,47 @@ export const orders = sqliteTable(
   ],
 );
 
+export const INVOICE_KINDS = ["invoice", "credit-note"] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+
+/**
+ * Invoices and credit notes (server/shop/paperwork/numbering.ts). An invoice is written in the
+ * transaction that marks its order paid, a credit note in the one that marks it refunded; each
+ * kind has its own unbroken sequence per year, never reused. The VAT is frozen here at the time
+ * of the sale: a later change of rate or scheme never rewrites a document already issued.
+ */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    kind: text("kind", { enum: INVOICE_KINDS }).notNull(),
+    /** `2026-000001` for an invoice, `AV-2026-000001` for a credit note. */
+    number: text("number").notNull(),
+    year: integer("year").notNull(),
+    sequence: integer("sequence").notNull(),
+    issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
+    /** On a credit note: the invoice it cancels. */
+    creditsInvoiceId: integer("credits_invoice_id"),
+    vatScheme: text("vat_scheme", { enum: ["franchise", "fr", "oss"] }).notNull(),
+    /** The country whose VAT applies (null under the franchise). */
+    vatCountry: text("vat_country"),
+    /** Basis points: 2000 is 20 %. */
+    vatRate: integer("vat_rate").notNull(),
+    netAmount: integer("net_amount").notNull(),
+    vatAmount: integer("vat_amount").notNull(),
+    totalAmount: integer("total_amount").notNull(),
+    currency: text("currency").notNull(),
+  },
+  (t) => [
+    uniqueIndex("invoices_number_unique").on(t.number),
+    uniqueIndex("invoices_sequence_unique").on(t.kind, t.year, t.sequence),
+    uniqueIndex("invoices_order_kind_unique").on(t.orderId, t.kind),
+  ],
+);
+
 /** Every provider event applied to orders, recorded in the same transaction as the change. */
 export const processedEvents = sqliteTable(
   "processed_events",
@@ -111,6 +160,8 @@ export const testCheckoutSessions = sqliteTable("test_checkout_sessions", {
   customerEmail: text("customer_email"),
   customerName: text("customer_name"),
   city: text("city"),
+  /** The country chosen on the card page (ISO 3166-1 alpha-2), as a billing address would give it. */
+  country: text("country"),
   successUrl: text("success_url").notNull(),
   cancelUrl: text("cancel_url").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Run before the tests (npm "pretest"): the browser journeys drive Debian's Chromium. On a fresh
-# Debian/Ubuntu machine it is installed here with apt (as root, or with password-less sudo).
+# Debian/Ubuntu machine it is installed here with apt (as root, or with password-less sudo), with
+# poppler-utils, whose pdftotext the invoice tests read the PDFs with.
 set -euo pipefail
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
-[ -x "$chromium" ] && exit 0
+ready() { [ -x "$chromium" ] && command -v pdftotext >/dev/null; }
+ready && exit 0
 
 sudo=""
 if [ "$(id -u)" != 0 ]; then
@@ -12,9 +14,9 @@ fi
 if command -v apt-get >/dev/null && [ "$sudo" != "none" ]; then
   echo "Installing Debian's Chromium for the browser tests (apt-get install chromium)..." >&2
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
-  [ -x "$chromium" ] && exit 0
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core poppler-utils >/dev/null
+  ready && exit 0
 fi
-echo "The browser tests need Chromium at $chromium (Debian: sudo apt-get install chromium;" >&2
+echo "The tests need Chromium at $chromium and pdftotext (Debian: sudo apt-get install chromium poppler-utils;" >&2
 echo "elsewhere set CHROMIUM_PATH to a Chromium or Chrome binary)." >&2
 exit 1

@@ -17,6 +17,7 @@ import { unsubscribeController } from "./shop/leads/unsubscribe";
 import { licensesController } from "./shop/licenses/controller";
 import { devicesController } from "./shop/licenses/devices-controller";
 import { refundController } from "./shop/checkout/refund-controller";
+import { documentsController } from "./shop/paperwork/controller";
 import { pagesController, plainPageAnswers } from "./site/pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
 import { securityHeaders, isHttps } from "./platform/http/security";
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps) {
     .use(licensesController(deps))
     .use(devicesController(deps))
     .use(refundController(deps))
+    .use(documentsController(deps))
     .use(checkoutController(deps))
     .use(chatController(deps))
     .use(socialProofController(deps))

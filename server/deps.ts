@@ -9,6 +9,7 @@ import type { Analytics } from "./shop/analytics/service";
 import type { Checkout } from "./shop/checkout/providers";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { MailSender } from "./shop/mail/sender";
+import type { Paperwork } from "./shop/paperwork/documents";
 import type { StaticPages } from "./site/pages/static-pages";
 import type { Renderer } from "./site/render";
 
@@ -40,6 +41,11 @@ export type AppDeps = {
   licenseKeys: SigningKeys;
   /** Audience counting: beacons queued and written each second, checkouts' visits, daily totals. */
   analytics: Analytics;
+  /**
+   * Invoices, credit notes and the terms accepted, as PDFs (server/shop/paperwork/), and the secret
+   * that keys their download links (the site's generated secret, as the rate limiters use it).
+   */
+  paperwork: { documents: Paperwork; linkSecret: string };
   /** The clock, replaceable in tests. */
   now: () => Date;
 };

@@ -31,3 +31,7 @@ declare module "*.bin" {
   const path: string;
   export default path;
 }
+declare module "*.ttf" {
+  const path: string;
+  export default path;
+}

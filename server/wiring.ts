@@ -8,6 +8,7 @@ import { openRateLimitStore, rateLimitDbPath } from "./platform/http/rate-limit-
 import type { Logger } from "./platform/log";
 import { createAnalytics } from "./shop/analytics/service";
 import { createCheckout } from "./shop/checkout/providers";
+import { createPaperwork } from "./shop/paperwork/documents";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { StripeConnection } from "./shop/checkout/stripe-provider";
 import type { AssetStore } from "./site/assets";
@@ -28,7 +29,10 @@ export type SiteParts = {
   mailer: AppDeps["mailer"];
   /** The licence signing keys (DATA_DIR/license-keys/), opened by the process before the site. */
   licenseKeys: SigningKeys;
-  /** Keys the rate limiters' counters of client addresses (server/shop/leads/service.ts: loadIpHashSecret). */
+  /**
+   * Keys the rate limiters' counters of client addresses and the invoices' download links: the
+   * site's own secret (server/shop/leads/service.ts: loadIpHashSecret).
+   */
   rateLimitSecret: string;
   now?: () => Date;
   /** Pages made ahead (the build's, the first process's): used when their page data matches. */
@@ -79,6 +83,7 @@ export function wireSite(parts: SiteParts): Site {
     checkout,
     licenseKeys: parts.licenseKeys,
     analytics,
+    paperwork: { documents: createPaperwork({ db, config }), linkSecret: parts.rateLimitSecret },
     now,
   };
   return {

@@ -46,6 +46,12 @@ export const JWKS = { path: "/.well-known/jwks.json", methods: ["GET"], from: "a
 /** The built-in test checkout's card page (its id in the path: testCheckoutPath). */
 export const TEST_CHECKOUT = { path: "/checkout/test/:id", methods: ["GET", "POST"], from: "page" } as const satisfies Endpoint;
 
+/**
+ * An order's invoice or credit note as a PDF (`invoice.pdf`, `credit-note.pdf`), with its capability
+ * in `?k=`: the link of the access e-mail and the success page, followed from a mail client.
+ */
+export const DOCUMENT_DOWNLOAD = { path: "/documents/:reference/:file", methods: ["GET"], from: "anywhere" } as const satisfies Endpoint;
+
 export const ENDPOINTS = {
   leads: LEADS,
   payment: PAYMENT,
@@ -62,6 +68,7 @@ export const ENDPOINTS = {
   refund: REFUND,
   jwks: JWKS,
   testCheckout: TEST_CHECKOUT,
+  documentDownload: DOCUMENT_DOWNLOAD,
 } as const satisfies Record<string, Endpoint>;
 
 /** The endpoint at exactly this path, if any. */

@@ -1,4 +1,5 @@
 import { LOCALE_TAGS, type Locale } from "./locales";
+import type { VatScheme } from "./vat-scheme";
 
 // The legal pages' facts: who sells, who hosts, who mediates, and what the running
 // system really does with personal data. Built on the server from configuration and sent to the
@@ -24,6 +25,20 @@ export type LegalIdentity = {
  */
 export const TERMS_VERSION = "2026-11-24";
 
+/** The terms of sale's sections after the seller's, in their order (the page and the PDF of the accepted terms). */
+export const TERMS_SECTIONS = [
+  "product",
+  "price",
+  "payment",
+  "delivery",
+  "licence",
+  "withdrawal",
+  "guarantee",
+  "conformity",
+  "complaints",
+  "law",
+] as const;
+
 export type LegalFacts = {
   identity: LegalIdentity;
   termsVersion: string;
@@ -43,6 +58,8 @@ export type LegalFacts = {
    * named by its address, or a second disk (`storage` null); null without backups.
    */
   backup: { storage: string | null } | null;
+  /** How VAT is charged (VAT_SCHEME): the terms' price section says it. */
+  vatScheme: VatScheme;
 };
 
 /** "2026-11-22" as a date in the language ("22 novembre 2026"); the text itself if it is no date. */

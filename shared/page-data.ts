@@ -86,7 +86,12 @@ export type TestCheckoutView = {
   /** The first-name initial and city typed here may show in the recent-purchases notice: say so next to them. */
   purchaseNotice: boolean;
   /** What the buyer typed, sent back with the page after a problem (never the card). */
-  values: { email: string; name: string; city: string };
+  values: { email: string; name: string; city: string; country: string };
+  /**
+   * The card page's country list, named in the page's language on the server (the browser's own
+   * names could differ from them and break hydration), the visitor's likely country first.
+   */
+  countries: { code: string; name: string }[];
   errors: Partial<Record<CardField | "form", CheckoutErrorKey>>;
 };
 

@@ -9,7 +9,7 @@ import { LinkedText } from "./linked-text";
 import { testCheckoutPath } from "../../shared/api";
 
 type Errors = TestCheckoutView["errors"];
-const FIELD_ORDER: CardField[] = ["email", "name", "city", "card", "expiry", "cvc"];
+const FIELD_ORDER: CardField[] = ["email", "name", "city", "country", "card", "expiry", "cvc"];
 /** The note that says where the name's initial and the city are shown; it describes both fields. */
 const PURCHASE_NOTICE_ID = "tc-purchase-notice";
 
@@ -17,6 +17,7 @@ export const CARD_FORM_TEXT = [
   "checkout.email",
   "checkout.name",
   "checkout.city",
+  "checkout.country",
   "checkout.card",
   "checkout.expiry",
   "checkout.cvc",
@@ -48,7 +49,7 @@ export function CardForm({ view }: IslandProps["card-form"]) {
   const focusFirstProblem = (problems: Errors) => {
     const first = FIELD_ORDER.find((f) => problems[f] !== undefined);
     const input = first ? formRef.current?.elements.namedItem(first) : null;
-    if (input instanceof HTMLInputElement) input.focus();
+    if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) input.focus();
     else alertRef.current?.focus();
   };
 
@@ -132,6 +133,32 @@ export function CardForm({ view }: IslandProps["card-form"]) {
           the recent-purchases notice): said where it is typed, read with both fields. */}
       {field("name", t("checkout.name"), { type: "text", autoComplete: "name", maxLength: 120 }, values.name, notice)}
       {field("city", t("checkout.city"), { type: "text", autoComplete: "address-level2", maxLength: 80 }, values.city, notice)}
+      {/* The billing country: it sets the VAT of the sale (shown on the invoice). A plain select,
+          so it works by keyboard and without JavaScript; the page's likely country comes first. */}
+      <div className="test-checkout__field test-checkout__field--country">
+        <label htmlFor="tc-country">{t("checkout.country")}</label>
+        <select
+          id="tc-country"
+          name="country"
+          defaultValue={values.country}
+          required
+          autoComplete="country"
+          aria-invalid={errors.country !== undefined ? true : undefined}
+          aria-describedby={errors.country !== undefined ? "country-error" : undefined}
+          autoFocus={firstServerProblem === "country"}
+        >
+          {view.countries.map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+        {errors.country !== undefined ? (
+          <p className="test-checkout__error" id="country-error">
+            {t(errors.country)}
+          </p>
+        ) : null}
+      </div>
       {notice !== undefined ? (
         <p className="test-checkout__note test-checkout__note--field" id={notice} data-testid="purchase-notice">
           {t("purchaseNotice.text")}

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { MessageKey } from "../../shared/i18n";
-import { identityIncomplete, type LegalFacts, type LegalIdentity } from "../../shared/legal";
+import { identityIncomplete, TERMS_SECTIONS, type LegalFacts, type LegalIdentity } from "../../shared/legal";
 import { pathFor } from "../../shared/routes";
 import { LinkedText } from "../components/linked-text";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
@@ -134,19 +134,6 @@ export function LegalNoticePage({ legal }: { legal: LegalFacts }) {
   );
 }
 
-const TERMS_SECTIONS = [
-  "product",
-  "price",
-  "payment",
-  "delivery",
-  "licence",
-  "withdrawal",
-  "guarantee",
-  "conformity",
-  "complaints",
-  "law",
-] as const;
-
 export function TermsPage({ legal }: { legal: LegalFacts }) {
   const { t, locale } = useI18n();
   const value = useIdentity(legal.identity);
@@ -163,6 +150,13 @@ export function TermsPage({ legal }: { legal: LegalFacts }) {
         );
       case "licence":
         return <p>{t("terms.licence.text", { devices: legal.activationLimit })}</p>;
+      case "price":
+        return (
+          <>
+            <p>{t("terms.price.text")}</p>
+            <p data-testid="terms-vat">{t(`terms.vat.${legal.vatScheme}`)}</p>
+          </>
+        );
       case "complaints":
         return (
           <>

@@ -11,6 +11,7 @@ import m8 from "./0008_owner_console.sql" with { type: "text" };
 import m9 from "./0009_order_reference.sql" with { type: "text" };
 import m10 from "./0010_analytics.sql" with { type: "text" };
 import m11 from "./0011_refund_requests.sql" with { type: "text" };
+import m12 from "./0012_invoices.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -25,4 +26,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0009_order_reference", when: 1795493540200, sql: m9 },
   { tag: "0010_analytics", when: 1795493964812, sql: m10 },
   { tag: "0011_refund_requests", when: 1795499002123, sql: m11 },
+  { tag: "0012_invoices", when: 1795499094533, sql: m12 },
 ];

@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { normalizeOrderReference } from "../../shared/order-reference";
+import { createPaperwork } from "../shop/paperwork/documents";
 import * as v from "valibot";
 import { openDb, type Db } from "../../db/client";
 import { createWriter, isBusyError, type Write } from "../../db/writer";
@@ -15,7 +17,6 @@ import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { placesCommand } from "./places-command";
 import { normalizeLicenseKey } from "../../shared/license-key";
-import { normalizeOrderReference } from "../../shared/order-reference";
 import { orders } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import { readReplicationStatus } from "../platform/backup/status";
@@ -43,6 +44,7 @@ export const USAGE = `Usage:
   site orders resend REF      queue the access e-mail of a paid order again (same licence key); REF is the order's
                               reference (K7QM-2XHD-9CVT) or its number
   site owner invite           print a one-time link (valid 15 minutes) that registers a passkey for the owner's console
+  site orders invoice REF PATH  the invoice PDF of an order (by its reference) written to PATH, or - for standard output
   site orders refund REF      refund a paid order in full (Stripe's Refund API for a Stripe order, the site's own for
                               a test-checkout order): licence disabled, buyer's and owner's notices sent
   site places pending         the cities of the last 30 days' orders that the purchase notice leaves out (not a known place)
@@ -80,7 +82,7 @@ export async function runCommand(
     (command === "licenses" &&
       (action === "show" || action === "disable" || action === "enable" || action === "reset" || action === "rotate-key")) ||
     (command === "mail" && (action === "list" || action === "retry")) ||
-    (command === "orders" && (action === "resend" || action === "refund" || action === "reconcile")) ||
+    (command === "orders" && (action === "resend" || action === "refund" || action === "reconcile" || action === "invoice")) ||
     (command === "places" && (action === "pending" || action === "approve" || action === "revoke")) ||
     (command === "owner" && action === "invite");
   if (!known) {
@@ -122,6 +124,7 @@ export async function runCommand(
     }
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
     if (command === "places") return await placesCommand(db, write, config, action ?? "", arg, out, err);
+    if (command === "orders" && action === "invoice") return await invoiceCommand(db, config, arg, argv[3], out, err);
     if (command === "orders" && action === "reconcile")
       return await reconcile(write, config, argv.slice(2), out, err, options.stripeConnection ?? {});
     if (command === "orders") {
@@ -267,6 +270,35 @@ async function retry(write: Write, id: number, out: (line: string) => void, err:
   }
   await write((tx) => recordActivity(tx, { action: "mail-retry", detail: `message ${id}`, sessionId: null }, new Date()));
   out(`Message ${id} queued again.\n`);
+  return 0;
+}
+
+/** `orders invoice REF PATH`: the order's invoice PDF written to PATH (`-`: standard output). */
+async function invoiceCommand(
+  db: Db,
+  config: Config,
+  reference: string | undefined,
+  path: string | undefined,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  const normalized = reference === undefined ? null : normalizeOrderReference(reference);
+  if (normalized === null || path === undefined) {
+    err(
+      "orders invoice needs an order reference and where to write the PDF: site orders invoice K7QM-2XHD-9CVT invoice.pdf (or - for standard output)",
+    );
+    return 2;
+  }
+  const file = await createPaperwork({ db, config }).invoiceByReference(normalized, "invoice");
+  if (file === null) {
+    err(`No invoice for order ${normalized} (no such order, or it was never paid).`);
+    return 1;
+  }
+  if (path === "-") process.stdout.write(file.content);
+  else {
+    writeFileSync(path, file.content);
+    out(`${file.filename} written to ${path} (${file.content.length} bytes).\n`);
+  }
   return 0;
 }
 

@@ -11,6 +11,19 @@ export const EXPORTS = {
   chats:
     // handed_over: "yes" on the assistant's replies that gave the question to the support address.
     "SELECT conversation_id, id, role, locale, datetime(created_at / 1000, 'unixepoch') AS created_at, CASE WHEN handed_over THEN 'yes' ELSE '' END AS handed_over, content FROM chat_messages ORDER BY conversation_id, id",
+  // What the OSS (or French) VAT return needs: invoices and credit notes per quarter, country and
+  // rate, with the VAT frozen on each document; a credit note counts in the quarter of the refund.
+  // Quarters start on 1 April, 1 July and 1 October, Paris summer time (UTC+2), and on 1 January,
+  // taken from the document's own year (Paris time); test-checkout sales are left out.
+  vat: `WITH d AS (
+      SELECT i.*, CASE WHEN CAST(strftime('%Y', i.issued_at / 1000 + 7200, 'unixepoch') AS INTEGER) > i.year THEN 4
+        ELSE (CAST(strftime('%m', i.issued_at / 1000 + 7200, 'unixepoch') AS INTEGER) - 1) / 3 + 1 END AS q,
+        CASE i.kind WHEN 'invoice' THEN 1 ELSE -1 END AS sign
+      FROM invoices i JOIN orders o ON o.id = i.order_id WHERE o.provider != 'test')
+    SELECT year || '-Q' || q AS quarter, vat_scheme, coalesce(vat_country, '') AS country, printf('%.2f', vat_rate / 100.0) AS vat_rate_percent,
+      sum(sign = 1) AS invoices, sum(sign = -1) AS credit_notes, printf('%.2f', sum(sign * net_amount) / 100.0) AS net,
+      printf('%.2f', sum(sign * vat_amount) / 100.0) AS vat, printf('%.2f', sum(sign * total_amount) / 100.0) AS total, currency
+    FROM d GROUP BY year, q, vat_scheme, vat_country, vat_rate, currency ORDER BY year, q, country, vat_rate`,
 } as const;
 export type ExportName = keyof typeof EXPORTS;
 export const isExportName = (name: string | undefined): name is ExportName => name !== undefined && Object.hasOwn(EXPORTS, name);

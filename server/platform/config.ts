@@ -5,6 +5,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import type { LegalIdentity } from "../../shared/legal";
 import type { SiteContent } from "../../shared/site-facts";
+import type { VatScheme } from "../../shared/vat-scheme";
 import { comparisonRows, isPlaceholderTestimonial, TESTIMONIALS } from "../site/owner-content";
 import { ConfigError, NotReadyForProductionError } from "./config-error";
 import { type Env, EnvSchema } from "./env";
@@ -38,6 +39,8 @@ export type Config = {
   site: SiteContent;
   /** Seller identity, host and mediator for the legal pages; null where the owner has not set it. */
   legal: LegalIdentity;
+  /** How VAT is charged on each sale and shown on invoices (VAT_SCHEME; development: fr). */
+  vatScheme: VatScheme;
   /** Days after which leads and chat transcripts are deleted (server/shop/privacy/retention.ts). */
   retention: { leadDays: number; chatDays: number; analyticsDays: number };
   sqliteSynchronous: Env["SQLITE_SYNCHRONOUS"];
@@ -142,6 +145,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       mediatorName: env.MEDIATOR_NAME ?? null,
       mediatorUrl: env.MEDIATOR_URL ?? null,
     },
+    vatScheme: env.VAT_SCHEME ?? "fr",
     retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS, analyticsDays: env.ANALYTICS_RETENTION_DAYS },
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     dbBusyWaitMs: env.DB_BUSY_WAIT_MS,

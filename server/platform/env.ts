@@ -3,6 +3,7 @@ import { TrustProxySetting } from "./http/trusted-proxies";
 import * as v from "valibot";
 import { endOfDayIn, SELLER_TIME_ZONE } from "../../shared/offer";
 import { PLACEHOLDER_CLAIMED_USERS } from "../site/owner-content";
+import { VAT_SCHEMES } from "../../shared/vat-scheme";
 
 // The environment the site reads, as one valibot schema: every variable is checked at start-up and
 // a bad value stops the server with a message that names the variable (server/platform/config.ts).
@@ -192,6 +193,9 @@ export const EnvSchema = v.object({
   MEDIATOR_NAME: ownerText(200),
   MEDIATOR_URL: v.optional(url),
   OFFER_ENDS_AT: offerEnd,
+  // How VAT is charged and shown on invoices (server/shop/paperwork/vat.ts). Production requires the
+  // owner to choose (production-readiness.ts); development defaults to French VAT.
+  VAT_SCHEME: v.optional(v.picklist(VAT_SCHEMES, `must be one of ${VAT_SCHEMES.join(", ")}`)),
   LEAD_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.leads, 3650),
   CHAT_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.chats, 3650),
   ANALYTICS_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.analytics, 3650),

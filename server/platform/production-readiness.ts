@@ -57,6 +57,12 @@ export function productionProblems(env: Env): ConfigProblem[] {
   if (env.HOSTING_PROVIDER === undefined) missing("HOSTING_PROVIDER", "the host's name, address and phone number (legal notice)");
   if (env.MEDIATOR_NAME === undefined) missing("MEDIATOR_NAME", "the consumer mediator buyers may turn to (terms of sale)");
   if (env.MEDIATOR_URL === undefined) missing("MEDIATOR_URL", "the consumer mediator's website");
+  // Every invoice states how VAT was charged: the owner's choice, which no default can make.
+  if (env.VAT_SCHEME === undefined)
+    missing(
+      "VAT_SCHEME",
+      "how VAT is charged: franchise (no VAT, art. 293 B du CGI), fr (French VAT, 20 %) or oss (the buyer's EU country's rate)",
+    );
   return problems;
 }
 

@@ -12,6 +12,8 @@ import { startupWarnings } from "../platform/production-readiness";
 import { loadIpHashSecret } from "../shop/leads/service";
 import { mailLinks, openLicenseKeys } from "../shop/licenses/tokens";
 import { createMailSender } from "../shop/mail/sender";
+import { createPaperwork } from "../shop/paperwork/documents";
+import { mailPaperwork } from "../shop/paperwork/mail-paperwork";
 import { createFileTransport, createSmtpTransport } from "../shop/mail/transport";
 import { startRetention } from "../shop/privacy/retention";
 import { deleteExpiredAnalytics } from "../shop/analytics/retention";
@@ -70,7 +72,9 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   await licenseKeys.jwks();
   startTrace("licence keys ready");
   const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
-  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now, links });
+  const siteSecret = loadIpHashSecret(config.ipHashSecret, config.dataDir);
+  const paperwork = mailPaperwork({ db, paperwork: createPaperwork({ db, config }), baseUrl: config.publicBaseUrl, secret: siteSecret });
+  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now, links, paperwork });
   const site = wireSite({
     config,
     db,
@@ -83,7 +87,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     compress,
     mailer,
     licenseKeys,
-    rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
+    rateLimitSecret: siteSecret,
     now,
   });
   startTrace("site wired");

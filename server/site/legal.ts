@@ -18,6 +18,7 @@ export function legalFacts(config: Config, locale: Locale): LegalFacts {
     chat: config.anthropic !== undefined ? "claude" : "offline",
     smtp: config.mail.smtpUrl !== undefined,
     backup: backupPlace(config),
+    vatScheme: config.vatScheme,
   };
 }
 

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { MessageKey } from "../i18n";
 import { LOCALES } from "../locales";
+import { isCountryCode } from "../countries";
 
 // Payloads of the checkout feature: the pay button's request, the answer it
 // reads, and the built-in test checkout's card form. Shared by the browser and the endpoints.
@@ -68,7 +69,7 @@ export function expiryValid(raw: string, now: Date): boolean {
  * The card page's fields. No consent box: the buyer gave it on the payment page, which is recorded
  * with the checkout before the card page exists, and a hosted provider's page does not ask again.
  */
-export const CARD_FIELDS = ["email", "name", "city", "card", "expiry", "cvc"] as const;
+export const CARD_FIELDS = ["email", "name", "city", "country", "card", "expiry", "cvc"] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
 
 /** Messages are locale keys: the page shows their translation next to the field. */
@@ -76,6 +77,7 @@ export const CARD_FIELD_KEYS = {
   email: "checkout.invalidEmail",
   name: "checkout.invalidName",
   city: "checkout.invalidCity",
+  country: "checkout.invalidCountry",
   card: "checkout.invalidCard",
   expiry: "checkout.invalidExpiry",
   cvc: "checkout.invalidCvc",
@@ -102,6 +104,11 @@ export function testCardSchema(now: Date) {
     ),
     name: text(CARD_FIELD_KEYS.name, 120),
     city: text(CARD_FIELD_KEYS.city, 80),
+    // The billing country, which sets the VAT of an OSS sale. The page's select always sends one; a
+    // post without it (a script of the owner's) is a sale of unknown country, taxed as in France.
+    country: v.optional(
+      v.pipe(v.string(CARD_FIELD_KEYS.country), v.trim(), v.toUpperCase(), v.check(isCountryCode, CARD_FIELD_KEYS.country)),
+    ),
     card: v.pipe(
       v.string(CARD_FIELD_KEYS.card),
       v.transform((s) => s.replace(/[\s-]/g, "")),

@@ -24,7 +24,11 @@ const view: TestCheckoutView = {
     consented: true,
   },
   purchaseNotice: true,
-  values: { email: "", name: "", city: "" },
+  values: { email: "", name: "", city: "", country: "GB" },
+  countries: [
+    { code: "GB", name: "United Kingdom" },
+    { code: "DE", name: "Germany" },
+  ],
   errors: {},
 };
 

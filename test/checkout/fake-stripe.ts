@@ -19,6 +19,8 @@ export type FakeStripe = {
   sessions: Map<string, FakeSession>;
   /** Charges, listed by GET /v1/charges (a refunded one has `refunded: true`). */
   charges: Map<string, FakeSession>;
+  /** Payment intents, read by GET /v1/payment_intents/:id (the site expands latest_charge for the card's country). */
+  paymentIntents: Map<string, FakeSession>;
   mode: FakeMode;
   /** The connection options to hand to the SDK. */
   connection: { host: string; port: number; protocol: "http"; timeoutMs: number; maxNetworkRetries: number };
@@ -31,6 +33,7 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, FakeSession>();
   const charges = new Map<string, FakeSession>();
+  const paymentIntents = new Map<string, FakeSession>();
   const refunds = new Map<string, Record<string, unknown> & { payment_intent: string }>();
   const hanging: (() => void)[] = [];
   const state: { mode: FakeMode } = { mode: { kind: "ok" } };
@@ -115,6 +118,15 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
         refunds.set(key, refund);
         return json(refund);
       }
+      const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
+      if (request.method === "GET" && intent) {
+        const found = paymentIntents.get(decodeURIComponent(intent[1]!));
+        if (found !== undefined) return json(found);
+        return json(
+          { error: { type: "invalid_request_error", code: "resource_missing", message: `No such payment_intent: '${intent[1]}'` } },
+          404,
+        );
+      }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
       if (request.method === "GET" && match) {
         const session = sessions.get(decodeURIComponent(match[1]!));
@@ -146,6 +158,7 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
     requests,
     sessions,
     charges,
+    paymentIntents,
     get mode() {
       return state.mode;
     },

@@ -26,7 +26,7 @@ test("the server started with NODE_ENV=production and nothing else exits with 1,
     expect(result.exitCode).toBe(1);
     const message = result.stderr.toString();
     const lines = message.trim().split("\n");
-    expect(lines[0]).toBe("Not ready for production (NODE_ENV=production): 9 settings to fix before the site may start.");
+    expect(lines[0]).toBe("Not ready for production (NODE_ENV=production): 10 settings to fix before the site may start.");
     const items = lines.slice(1).map((line) => /^ {2}- (\w+) /.exec(line)?.[1]);
     expect(items).toEqual([
       "STRIPE_SECRET_KEY",
@@ -38,6 +38,7 @@ test("the server started with NODE_ENV=production and nothing else exits with 1,
       "HOSTING_PROVIDER",
       "MEDIATOR_NAME",
       "MEDIATOR_URL",
+      "VAT_SCHEME",
     ]);
     expect(message).toContain("SUPPORT_EMAIL is an example address (support@example.com)");
     // Nothing was started: no database was created.

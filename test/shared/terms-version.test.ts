@@ -10,7 +10,7 @@ import { LOCALES } from "../../shared/locales";
 
 const TERMS_TEXT_HASHES: Record<string, string> = {
   "2026-11-22": "7c0fc0c476dd3ce551e6aa96686a6b78d97d47ec5a22aeb8468f7a6ee2c0b7dd",
-  "2026-11-24": "0fcc1fecab2227a9f597b53498d95dee5b2c8e742c23ba0e63665170e7a99b02",
+  "2026-11-24": "135b4ea202f0bf570c4f4efcb3bb9b5ebdb660aafda5f4cc92ea092eb8ab47bb",
 };
 
 function termsTextHash(): string {

@@ -11,11 +11,16 @@ import type { SigningKeys } from "../../server/shop/licenses/signing-keys";
 import { mailLinks, openLicenseKeys } from "../../server/shop/licenses/tokens";
 import { createMailSender, type MailSender } from "../../server/shop/mail/sender";
 import type { MailTransport } from "../../server/shop/mail/transport";
+import { createPaperwork } from "../../server/shop/paperwork/documents";
+import { mailPaperwork } from "../../server/shop/paperwork/mail-paperwork";
 import { createAssetStore, type AssetStore } from "../../server/site/assets";
 import { buildClient } from "../../server/site/client-build";
 import { withOfferEnd } from "../../server/site/offer";
 import { type Site, wireSite, writerFor } from "../../server/wiring";
 import { testConfig } from "./config";
+
+/** The test sites' own secret (a server generates one into DATA_DIR): rate limits and invoice links. */
+export const SITE_SECRET = "test-rate-limit-key";
 
 let assetsOnce: Promise<AssetStore> | null = null;
 /** The client bundle is built once per test run and shared: it is read-only. */
@@ -68,8 +73,11 @@ export async function createTestSite(
   const log = options.log ?? createLogger("debug", (line) => logs.push(line));
   const licenseKeys = openLicenseKeys(config, now);
   const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
+  const paperwork = mailPaperwork({ db, paperwork: createPaperwork({ db, config }), baseUrl: config.publicBaseUrl, secret: SITE_SECRET });
   const mailer =
-    options.transport === undefined ? null : createMailSender({ db, write, config, log, transport: options.transport, now, links });
+    options.transport === undefined
+      ? null
+      : createMailSender({ db, write, config, log, transport: options.transport, now, links, paperwork });
   mailer?.start();
   const site = wireSite({
     config,
@@ -78,7 +86,7 @@ export async function createTestSite(
     assets: await sharedAssets(),
     mailer: mailer ?? { wake: () => {} },
     licenseKeys,
-    rateLimitSecret: "test-rate-limit-key",
+    rateLimitSecret: SITE_SECRET,
     now,
     stripeConnection: options.stripeConnection,
   });

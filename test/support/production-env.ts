@@ -11,4 +11,5 @@ export const PRODUCTION_READY_ENV = {
   HOSTING_PROVIDER: "Hébergeur SAS, 1 avenue du Serveur, 59100 Roubaix, France, +33 3 00 00 00 00",
   MEDIATOR_NAME: "Médiateur de la consommation (exemple)",
   MEDIATOR_URL: "https://mediateur.stream-shop.fr",
+  VAT_SCHEME: "fr",
 } as const;

@@ -8,7 +8,7 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
 export async function payWithTestCard(
   site: Pick<TestSite, "request">,
-  options: { locale: string; email: string; name?: string; city?: string },
+  options: { locale: string; email: string; name?: string; city?: string; country?: string },
 ) {
   // The payment page's consent box ticked; the card page does not ask again.
   const start = await site.request("/api/payment", { method: "POST", headers: FORM, body: `locale=${options.locale}&acceptTerms=yes` });
@@ -18,6 +18,7 @@ export async function payWithTestCard(
     email: options.email,
     name: options.name ?? "Camille Durand",
     city: options.city ?? "Lyon",
+    ...(options.country === undefined ? {} : { country: options.country }),
     card: "4242 4242 4242 4242",
     expiry: "12/34",
     cvc: "123",

@@ -83,6 +83,23 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         return html(orderPage(ctx, detail, state), kit.https(request));
       }),
     )
+    .get(
+      "/admin/orders/:id/:file",
+      kit.signedIn(async (request) => {
+        const [id] = idsOf(request);
+        const file = new URL(request.url).pathname.split("/").at(-1);
+        const kind = file === "invoice.pdf" ? "invoice" : file === "credit-note.pdf" ? "credit-note" : null;
+        const pdf = id === undefined || kind === null ? null : await deps.paperwork.documents.invoiceOfOrder(id, kind);
+        if (pdf === null) throw new HttpError(404, "This order has no such document");
+        return new Response(new Uint8Array(pdf.content), {
+          headers: {
+            "content-type": pdf.contentType,
+            "content-disposition": `attachment; filename="${pdf.filename}"`,
+            "cache-control": "private, no-store",
+          },
+        });
+      }),
+    )
     .post(
       "/admin/orders/:id/refund",
       kit.signedIn(async (request, owner) => {

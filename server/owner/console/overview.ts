@@ -16,6 +16,8 @@ export type ChecklistItem = { id: "seller" | "placeholders" | "payments" | "smtp
 
 export type Overview = {
   currency: string;
+  /** VAT_SCHEME, said on the overview so the owner sees how sales are invoiced. */
+  vatScheme: string;
   figures: Record<Period, Figures>;
   /** The last 30 Paris days, oldest first: [day start (s since the epoch), net revenue in minor units]. */
   chart: [number, number][];
@@ -125,6 +127,7 @@ export function overview(db: Db, config: Config, now: Date): Overview {
   const month = new Date(now.getTime() - 30 * DAY_MS);
   return {
     currency: config.site.currency,
+    vatScheme: config.vatScheme,
     figures: figures(db, { today, week: new Date(now.getTime() - 7 * DAY_MS), month, all: null }),
     chart: chart(db, now),
     leads: {

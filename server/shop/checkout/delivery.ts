@@ -5,23 +5,28 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
 import type { Config } from "../../platform/config";
 import { generateLicenseKey } from "../licenses/key";
 import { enqueueMail } from "../mail/outbox";
+import { issueCreditNote, issueInvoice } from "../paperwork/numbering";
+import type { VatScheme } from "../../../shared/vat-scheme";
 
 // What a paid or refunded order sets off, written inside the transaction that records the change
 // (fulfilment.ts): the licence key and every e-mail exist exactly when the order's new status does.
 
-export type DeliverySettings = { domain: string; ownerEmail: string | undefined };
+export type DeliverySettings = { domain: string; ownerEmail: string | undefined; vatScheme: VatScheme };
 
-export const deliverySettings = (config: Pick<Config, "mail">): DeliverySettings => ({
+export const deliverySettings = (config: Pick<Config, "mail" | "vatScheme">): DeliverySettings => ({
   domain: config.mail.domain,
   ownerEmail: config.mail.ownerEmail,
+  vatScheme: config.vatScheme,
 });
 
 type Order = typeof orders.$inferSelect;
 
-/** The order just became paid: its licence key, the buyer's access e-mail, the owner's notice. */
+/** The order just became paid: its invoice number, its licence key, the buyer's access e-mail, the owner's notice. */
 export function deliverPaidOrder(tx: DbWriter, orderId: number, settings: DeliverySettings, now: Date): void {
   const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
   if (order === undefined) return;
+  // Numbered here, in the payment's own transaction; the PDF is made when the e-mail is sent.
+  issueInvoice(tx, order.id, settings.vatScheme, now);
   const key = createLicense(tx, order.id, "active", now);
   if (order.customerEmail !== null) queueAccessMail(tx, order, order.customerEmail, key, settings, now);
   notifyOwner(tx, order, "owner-sale", key, settings, now);
@@ -35,6 +40,7 @@ export function deliverRefund(tx: DbWriter, orderId: number, settings: DeliveryS
   const existing = tx.select().from(licenses).where(eq(licenses.orderId, order.id)).get();
   const key = existing?.key ?? createLicense(tx, order.id, "disabled", now);
   tx.update(licenses).set({ status: "disabled", disabledReason: "refunded", updatedAt: now }).where(eq(licenses.orderId, order.id)).run();
+  issueCreditNote(tx, order.id, settings.vatScheme, now);
   if (order.customerEmail !== null) {
     enqueueMail(
       tx,

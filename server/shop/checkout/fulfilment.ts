@@ -143,14 +143,32 @@ export function nextStatus(
 
 function customerDetails(
   snapshot: CheckoutSnapshot,
-  existing: { customerEmail: string | null; firstName: string | null; city: string | null } | undefined,
+  existing:
+    | {
+        customerEmail: string | null;
+        firstName: string | null;
+        city: string | null;
+        billingName: string | null;
+        billingCountry: string | null;
+        cardCountry: string | null;
+      }
+    | undefined,
 ) {
   return {
     customerEmail: snapshot.email ?? existing?.customerEmail ?? null,
     firstName: firstNameOf(snapshot.name) ?? existing?.firstName ?? null,
     city: snapshot.city?.trim().slice(0, 80) || (existing?.city ?? null),
+    billingName: snapshot.name?.trim().slice(0, 120) || (existing?.billingName ?? null),
+    billingCountry: countryCode(snapshot.country) ?? existing?.billingCountry ?? null,
+    cardCountry: countryCode(snapshot.cardCountry) ?? existing?.cardCountry ?? null,
   };
 }
+
+/** A country code as providers write it ("de", "DE"); anything else is no evidence. */
+const countryCode = (value: string | null): string | null => {
+  const code = value?.trim().toUpperCase();
+  return code !== undefined && /^[A-Z]{2}$/.test(code) ? code : null;
+};
 
 /** The order row created when a checkout starts, so the success page can say "pending" at once. */
 export async function recordPendingOrder(

@@ -38,6 +38,10 @@ export type CheckoutSnapshot = {
   email: string | null;
   name: string | null;
   city: string | null;
+  /** The billing address's country (ISO 3166-1 alpha-2, upper case), when the buyer gave one. */
+  country: string | null;
+  /** The paying card's country, where the provider tells it (evidence of the buyer's country for VAT). */
+  cardCountry: string | null;
   paymentIntentId: string | null;
 };
 

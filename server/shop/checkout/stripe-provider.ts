@@ -54,6 +54,22 @@ export function createStripeProvider(
     throw new ProviderError(`Stripe could not ${what}`, null, error instanceof Error ? error.message : String(error));
   };
 
+  /**
+   * The paying card's country, a second piece of evidence of the buyer's country for VAT, from the
+   * payment's charge (Stripe puts it there, not in the session). Only evidence: when Stripe cannot
+   * be asked, the order is recorded without it rather than not at all.
+   */
+  const withCardCountry = async (snapshot: CheckoutSnapshot): Promise<CheckoutSnapshot> => {
+    if (snapshot.paymentIntentId === null || snapshot.paymentStatus !== "paid") return snapshot;
+    try {
+      const intent = await stripe.paymentIntents.retrieve(snapshot.paymentIntentId, { expand: ["latest_charge"] });
+      const charge = v.safeParse(ChargeCard, intent.latest_charge);
+      return { ...snapshot, cardCountry: charge.success ? (charge.output.payment_method_details?.card?.country ?? null) : null };
+    } catch {
+      return snapshot;
+    }
+  };
+
   return {
     name: "stripe",
 
@@ -72,7 +88,8 @@ export function createStripeProvider(
         locale: STRIPE_LOCALES[request.locale],
         success_url: `${site.baseUrl}${request.successPath}?session_id={CHECKOUT_SESSION_ID}`,
         cancel_url: `${site.baseUrl}${request.cancelPath}`,
-        // The city of the billing address is what the social-proof toast may show.
+        // The city of the billing address is what the social-proof toast may show, and its
+        // country sets the VAT of an OSS sale (the invoice states it).
         billing_address_collection: "required",
         // The buyer ticked the payment page's box before this session was created, and the order
         // records it; Stripe's page does not ask again (no consent_collection), so the buyer is
@@ -98,7 +115,7 @@ export function createStripeProvider(
 
     async lookupCheckout(id) {
       try {
-        return snapshotOf(await stripe.checkout.sessions.retrieve(id));
+        return await withCardCountry(snapshotOf(await stripe.checkout.sessions.retrieve(id)));
       } catch (error) {
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
         return fail("look up a checkout session", error);
@@ -129,7 +146,9 @@ export function createStripeProvider(
         );
       }
       checkSignedRecently(signature, Date.now());
-      return readStripeEvent(event);
+      const reading = readStripeEvent(event);
+      if (reading.kind !== "event" || reading.event.type === "charge.refunded") return reading;
+      return { ...reading, event: { ...reading.event, checkout: await withCardCountry(reading.event.checkout) } };
     },
   };
 }
@@ -165,12 +184,20 @@ const SessionFields = v.object({
   currency: v.nullish(v.pipe(v.string(), v.regex(/^[a-z]{3}$/i))),
   metadata: v.nullish(v.record(v.string(), v.string())),
   customer_details: v.nullish(
-    v.object({ email: v.nullish(v.string()), name: v.nullish(v.string()), address: v.nullish(v.object({ city: v.nullish(v.string()) })) }),
+    v.object({
+      email: v.nullish(v.string()),
+      name: v.nullish(v.string()),
+      address: v.nullish(v.object({ city: v.nullish(v.string()), country: v.nullish(v.string()) })),
+    }),
   ),
   // Always present in Stripe's objects (null until there is one): its absence is a malformed event.
   payment_intent: v.nullable(IdOrObject),
 });
 type CheckoutSessionFields = v.InferOutput<typeof SessionFields>;
+/** The card's country on an expanded charge (a string id when not expanded: no evidence). */
+const ChargeCard = v.object({
+  payment_method_details: v.nullish(v.object({ card: v.nullish(v.object({ country: v.nullish(v.string()) })) })),
+});
 const ChargeFields = v.object({ payment_intent: v.nullable(IdOrObject), refunded: v.boolean() });
 
 const EventEnvelope = v.object({ id: v.pipe(v.string(), v.nonEmpty()), type: v.pipe(v.string(), v.nonEmpty()) });
@@ -226,6 +253,9 @@ export function snapshotOf(session: CheckoutSessionFields): CheckoutSnapshot {
     email: details?.email ?? null,
     name: details?.name ?? null,
     city: details?.address?.city ?? null,
+    country: details?.address?.country ?? null,
+    // Not in the session: read from the payment's charge (withCardCountry) once it is paid.
+    cardCountry: null,
     paymentIntentId: idOf(session.payment_intent),
   };
 }

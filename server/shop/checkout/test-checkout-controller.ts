@@ -2,7 +2,8 @@ import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { TestCheckoutView } from "../../../shared/page-data";
-import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
+import { COUNTRY_CODES, LIKELY_COUNTRY } from "../../../shared/countries";
+import { DEFAULT_LOCALE, isLocale, LOCALE_TAGS, type Locale } from "../../../shared/locales";
 import { formatMoney } from "../../../shared/price";
 import { pathFor } from "../../../shared/routes";
 import { checkTestCard } from "../../../shared/schemas/payment";
@@ -26,13 +27,9 @@ export function testCheckoutController(deps: AppDeps) {
 
   const notFound = (request: Request) => staticPages.respond(request, { page: "not-found" }, DEFAULT_LOCALE, 404);
 
-  const testPage = async (
-    request: Request,
-    session: TestSession,
-    status: number,
-    extra: Pick<TestCheckoutView, "values" | "errors"> = { values: { email: "", name: "", city: "" }, errors: {} },
-  ) => {
+  const testPage = async (request: Request, session: TestSession, status: number, extra?: Pick<TestCheckoutView, "values" | "errors">) => {
     const locale: Locale = isLocale(session.locale) ? session.locale : DEFAULT_LOCALE;
+    const { values, errors } = extra ?? { values: { email: "", name: "", city: "", country: LIKELY_COUNTRY[locale] }, errors: {} };
     const view: TestCheckoutView = {
       page: "test-checkout",
       session: {
@@ -45,7 +42,9 @@ export function testCheckoutController(deps: AppDeps) {
         consented: recordedConsent(deps.db, session.id) !== null,
       },
       purchaseNotice: purchasesInNotice(config),
-      ...extra,
+      values,
+      errors,
+      countries: countryChoices(locale),
     };
     // The buyer's name and e-mail may be in it: rendered per request, so no cache (nor the back button) keeps a copy.
     return render({ view, locale, status, acceptEncoding: request.headers.get("accept-encoding") });
@@ -76,7 +75,7 @@ export function testCheckoutController(deps: AppDeps) {
         }
         const text = (key: string) => (typeof form[key] === "string" ? String(form[key]).slice(0, 255) : "");
         // The card number is never echoed back into the page.
-        const values = { email: text("email"), name: text("name"), city: text("city") };
+        const values = { email: text("email"), name: text("name"), city: text("city"), country: text("country").toUpperCase() };
 
         if (session.status === "complete") return seeOther(session.successUrl);
         if (session.status === "expired") return testPage(request, session, 410, { values, errors: {} });
@@ -116,6 +115,15 @@ export function testCheckoutController(deps: AppDeps) {
       },
       { parse: "none" },
     );
+}
+
+/** Every country named in the page's language, in its alphabetical order, the likely one first. */
+function countryChoices(locale: Locale): TestCheckoutView["countries"] {
+  const names = new Intl.DisplayNames([LOCALE_TAGS[locale].bcp47], { type: "region" });
+  const collator = new Intl.Collator(LOCALE_TAGS[locale].bcp47);
+  const likely = LIKELY_COUNTRY[locale];
+  const all = COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
+  return [...all.filter((c) => c.code === likely), ...all.filter((c) => c.code !== likely)];
 }
 
 const seeOther = (location: string) => new Response(null, { status: 303, headers: { location } });

@@ -110,6 +110,7 @@ export function createTestProvider(db: Db, write: Write, now: () => Date, delive
           customerEmail: card.email,
           customerName: card.name,
           city: card.city,
+          country: card.country ?? null,
         };
         tx.update(testCheckoutSessions)
           .set({
@@ -118,6 +119,7 @@ export function createTestProvider(db: Db, write: Write, now: () => Date, delive
             customerEmail: paid.customerEmail,
             customerName: paid.customerName,
             city: paid.city,
+            country: paid.country,
           })
           .where(eq(testCheckoutSessions.id, id))
           .run();
@@ -144,6 +146,9 @@ function snapshotOf(row: TestSession): CheckoutSnapshot {
     email: row.customerEmail,
     name: row.customerName,
     city: row.city,
+    country: row.country,
+    // The test card has no issuing country: only the chosen country is evidence.
+    cardCountry: null,
     // Like Stripe, a paid checkout has a payment, which a refund names (the owner's CLI refunds test orders).
     paymentIntentId: row.paymentStatus === "paid" ? testPaymentIdOf(row.id) : null,
   };

@@ -11,6 +11,7 @@ import { COMPILED } from "../../site/locales";
 import { readPayload, type OutboxRow } from "./outbox";
 import { orderName } from "./order-name";
 import type { MailLinks } from "../licenses/tokens";
+import type { MailPaperwork } from "../paperwork/mail-paperwork";
 import type { OutgoingMail } from "./transport";
 import { AccessMail, DemoMail, OwnerMail, RefundMail, type MailContext } from "./templates/messages";
 
@@ -26,6 +27,7 @@ export async function composeMail(
   config: Config,
   contexts?: Map<Locale, MailContext>,
   links?: MailLinks,
+  paperwork?: MailPaperwork,
 ): Promise<OutgoingMail | null> {
   const locale: Locale = isLocale(row.locale) ? row.locale : DEFAULT_LOCALE;
   // The sender keeps one context per language: building the facts and Intl formatters is a third
@@ -46,21 +48,26 @@ export async function composeMail(
       // Signed when the message is written, so a resent e-mail carries a fresh link.
       const devicesUrl = links === undefined ? undefined : await links.devices(p.orderId, locale);
       const refundUrl = links === undefined || p.reference === undefined ? undefined : await links.refund(p.reference, locale);
+      // The invoice and the terms accepted, made now (not in the payment's transaction).
+      const papers = (await paperwork?.forAccess(p.orderId)) ?? null;
       return {
         ...base,
-        ...(await both(<AccessMail c={c} p={p} guideUrl={guideUrl} devicesUrl={devicesUrl} refundUrl={refundUrl} />)),
+        ...(await both(<AccessMail c={c} p={p} guideUrl={guideUrl} devicesUrl={devicesUrl} refundUrl={refundUrl} papers={papers} />)),
         subject: c.t("mail.access.subject"),
         headers: buyerHeaders,
+        attachments: papers?.attachments ?? [],
       };
     }
     case "refund": {
       const p = readPayload("refund", row.payload);
       if (p === null) return null;
+      const papers = (await paperwork?.forRefund(p.orderId)) ?? null;
       return {
         ...base,
-        ...(await both(<RefundMail c={c} p={p} />)),
+        ...(await both(<RefundMail c={c} p={p} papers={papers} />)),
         subject: c.t("mail.refund.subject", { order: orderName(p) }),
         headers: buyerHeaders,
+        attachments: papers?.attachments ?? [],
       };
     }
     case "demo": {
@@ -130,6 +137,7 @@ export function mailContext(config: Config, locale: Locale): MailContext {
     t: siteTranslator(locale, COMPILED[locale], facts),
     siteName: config.site.name,
     supportEmail: config.site.supportEmail,
+    seller: config.legal,
     baseUrl: config.publicBaseUrl,
     money: (minor, currency) => formatMoney(minor, currency, locale),
     date: (ms) => dates.format(new Date(ms)),

@@ -6,6 +6,7 @@ import { emailLeads, orders } from "../../../db/schema";
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
 import type { MailLinks } from "../licenses/tokens";
+import type { MailPaperwork } from "../paperwork/mail-paperwork";
 import type { Locale } from "../../../shared/locales";
 // The e-mail templates (React Email) are loaded with the first message, not at start-up.
 const loadCompose = () => import("./compose");
@@ -61,8 +62,10 @@ export function createMailSender(deps: {
   now: () => Date;
   /** Signed links for the messages that carry one (the access e-mail's devices page); without, none. */
   links?: MailLinks;
+  /** The invoices, credit notes and terms the buyers' e-mails attach; without, none. */
+  paperwork?: MailPaperwork;
 }): MailSender {
-  const { db, write, config, log, transport, now, links } = deps;
+  const { db, write, config, log, transport, now, links, paperwork } = deps;
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let starting: Promise<void> | null = null;
@@ -79,7 +82,7 @@ export function createMailSender(deps: {
       return { status: "cancelled", reason: skip };
     }
     try {
-      const mail = await (await loadCompose()).composeMail(row, config, contexts, links);
+      const mail = await (await loadCompose()).composeMail(row, config, contexts, links, paperwork);
       if (mail === null) {
         log.error("mail not composed", { id: row.id, kind: row.kind });
         return { status: "failed", reason: "unreadable payload" };

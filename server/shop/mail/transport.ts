@@ -25,6 +25,8 @@ export type OutgoingMail = {
   messageId: string;
   date: Date;
   headers: Record<string, string>;
+  /** Files the message carries (an invoice, the terms accepted), as nodemailer attaches them. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 };
 
 export type MailTransport = {
@@ -52,8 +54,8 @@ export class MailSendError extends Error {
 
 /** The message as nodemailer takes it (both transports compose the same bytes from it). */
 function messageOf(mail: OutgoingMail) {
-  const { from, to, subject, html, text, messageId, date, headers } = mail;
-  return { from, to, subject, html, text, messageId, date, headers };
+  const { from, to, subject, html, text, messageId, date, headers, attachments } = mail;
+  return { from, to, subject, html, text, messageId, date, headers, attachments };
 }
 
 /**

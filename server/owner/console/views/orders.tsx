@@ -144,6 +144,16 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
       <section className="card" aria-labelledby="order-actions">
         <h2 id="order-actions">{t("admin.order.actions")}</h2>
         <div className="actions">
+          {order.paidAt !== null && (
+            <a className="button secondary" href={`/admin/orders/${order.id}/invoice.pdf`} download>
+              {t("admin.order.invoice")}
+            </a>
+          )}
+          {order.status === "refunded" && order.paidAt !== null && (
+            <a className="button secondary" href={`/admin/orders/${order.id}/credit-note.pdf`} download>
+              {t("admin.order.creditNote")}
+            </a>
+          )}
           {canResend && (
             <form method="post" action={`/admin/orders/${order.id}/resend`}>
               <button type="submit" className="secondary">

@@ -19,6 +19,9 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
     "overview",
     <>
       <p className="note">{t("admin.overview.asOf", { date: ctx.fmt.when(nowLabel) })}</p>
+      <p className="note" data-testid="vat-scheme">
+        {t("admin.overview.vatScheme", { scheme: data.vatScheme })}
+      </p>
       {periods.map((p) => (
         <section key={p} aria-labelledby={`period-${p}`}>
           <h2 id={`period-${p}`}>{t(`admin.period.${p}`)}</h2>

@@ -1,5 +1,6 @@
 import { Button, Link, Section, Text } from "@react-email/components";
-import { formatTermsVersion } from "../../../../shared/legal";
+import { formatTermsVersion, type LegalIdentity } from "../../../../shared/legal";
+import type { AccessPaperwork, RefundPaperwork } from "../../paperwork/mail-paperwork";
 import type { Translate } from "../../../../shared/i18n";
 import type { Locale } from "../../../../shared/locales";
 import type { MailPayloads } from "../outbox";
@@ -12,6 +13,8 @@ export type MailContext = {
   t: Translate;
   siteName: string;
   supportEmail: string;
+  /** Who sells: every e-mail to a buyer names them (the legal notice's settings). */
+  seller: LegalIdentity;
   baseUrl: string;
   money: (minor: number, currency: string) => string;
   date: (ms: number) => string;
@@ -23,12 +26,30 @@ function SupportFooter({ c }: { c: MailContext }) {
   return <Text style={small}>{c.t("mail.supportLine", { email: c.supportEmail })}</Text>;
 }
 
+/** The seller's identity and contact, as the contract's confirmation must give them. */
+function SellerLine({ c }: { c: MailContext }) {
+  const { t, seller } = c;
+  const todo = (what: Parameters<typeof t>[0]) => t("legal.todo", { what: t(what) });
+  return (
+    <Text style={small} data-testid="seller">
+      {t("mail.seller", {
+        name: seller.sellerName ?? todo("legal.sellerName"),
+        address: seller.sellerAddress ?? todo("legal.sellerAddress"),
+        registration: seller.sellerRegistration ?? todo("legal.sellerRegistration"),
+        email: c.supportEmail,
+      })}
+      {seller.sellerVatId !== null ? ` ${t("terms.seller.vat", { vatId: seller.sellerVatId })}` : null}
+    </Text>
+  );
+}
+
 export function AccessMail({
   c,
   p,
   guideUrl,
   devicesUrl,
   refundUrl,
+  papers,
 }: {
   c: MailContext;
   p: MailPayloads["access"];
@@ -36,6 +57,7 @@ export function AccessMail({
   devicesUrl?: string;
   /** The order's signed refund page (the 7-day guarantee). */
   refundUrl?: string;
+  papers: AccessPaperwork | null;
 }) {
   const { t } = c;
   return (
@@ -95,12 +117,21 @@ export function AccessMail({
           </Link>
         </Text>
       )}
+      {papers?.invoiceNumber != null ? (
+        <Text style={text}>
+          {t("mail.access.invoice", { number: papers.invoiceNumber })}{" "}
+          <Link href={papers.invoiceUrl} style={{ color: colors.ink, textDecoration: "underline" }}>
+            {t("mail.access.invoiceLink")}
+          </Link>
+        </Text>
+      ) : null}
       <Text style={text}>{t("mail.access.keep")}</Text>
+      <SellerLine c={c} />
     </MailLayout>
   );
 }
 
-export function RefundMail({ c, p }: { c: MailContext; p: MailPayloads["refund"] }) {
+export function RefundMail({ c, p, papers }: { c: MailContext; p: MailPayloads["refund"]; papers: RefundPaperwork | null }) {
   const { t } = c;
   return (
     <MailLayout
@@ -113,7 +144,11 @@ export function RefundMail({ c, p }: { c: MailContext; p: MailPayloads["refund"]
       <Text style={heading}>{t("mail.refund.title")}</Text>
       <Text style={text}>{t("mail.refund.text", { order: orderName(p), amount: c.money(p.amountMinor, p.currency) })}</Text>
       {p.licenseKey === null ? null : <Text style={text}>{t("mail.refund.license", { key: p.licenseKey })}</Text>}
+      {papers?.creditNoteNumber != null ? (
+        <Text style={text}>{t("mail.refund.creditNote", { number: papers.creditNoteNumber, invoice: papers.invoiceNumber ?? "" })}</Text>
+      ) : null}
       <Text style={text}>{t("mail.refund.thanks")}</Text>
+      <SellerLine c={c} />
     </MailLayout>
   );
 }

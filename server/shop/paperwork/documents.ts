@@ -1,0 +1,99 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { invoices, orders, type InvoiceKind } from "../../../db/schema";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
+import type { Config } from "../../platform/config";
+import { invoicePdf } from "./invoice-pdf";
+import type { Invoice } from "./numbering";
+import { termsPdf } from "./terms-pdf";
+import { documentTexts, type DocumentTexts } from "./texts";
+
+// An order's paperwork as files: its invoice, its credit note, the terms its buyer accepted. Made
+// from stored rows when asked (the e-mail sender, a download, the owner's console and CLI), never
+// inside a payment's transaction.
+
+export type DocumentFileOut = { filename: string; content: Buffer; contentType: "application/pdf" };
+
+export type Paperwork = {
+  /** The invoice or credit note of the order with this reference; null when it has none. */
+  invoiceByReference(reference: string, kind: InvoiceKind): Promise<DocumentFileOut | null>;
+  invoiceOfOrder(orderId: number, kind: InvoiceKind): Promise<DocumentFileOut | null>;
+  /** The terms of sale as the buyer of this order accepted them; null without a recorded acceptance. */
+  termsOfOrder(orderId: number): Promise<DocumentFileOut | null>;
+  /** The number of an order's invoice or credit note, for the e-mails' texts. */
+  numberOf(orderId: number, kind: InvoiceKind): string | null;
+};
+
+type Order = typeof orders.$inferSelect;
+
+export function createPaperwork(deps: { db: Db; config: Config }): Paperwork {
+  const { db, config } = deps;
+  const texts = new Map<Locale, DocumentTexts>();
+  const textsFor = (order: Order) => {
+    const locale = isLocale(order.locale) ? order.locale : DEFAULT_LOCALE;
+    let found = texts.get(locale);
+    if (found === undefined) {
+      found = documentTexts(config, locale);
+      texts.set(locale, found);
+    }
+    return found;
+  };
+  const documentOf = (orderId: number, kind: InvoiceKind): Invoice | undefined =>
+    db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, kind)))
+      .get();
+
+  const render = async (order: Order, kind: InvoiceKind): Promise<DocumentFileOut | null> => {
+    const document = documentOf(order.id, kind);
+    if (document === undefined) return null;
+    const credited =
+      document.creditsInvoiceId === null
+        ? null
+        : (db.select().from(invoices).where(eq(invoices.id, document.creditsInvoiceId)).get() ?? null);
+    const x = textsFor(order);
+    const content = await invoicePdf(
+      { document, credited, order, seller: config.legal, supportEmail: config.site.supportEmail, siteName: config.site.name },
+      x,
+    );
+    const name = x.t(kind === "invoice" ? "invoice.file" : "invoice.creditFile");
+    return { filename: `${name}-${document.number}.pdf`, content, contentType: "application/pdf" };
+  };
+
+  const orderById = (id: number) => db.select().from(orders).where(eq(orders.id, id)).get();
+
+  return {
+    async invoiceByReference(reference, kind) {
+      const order = db.select().from(orders).where(eq(orders.reference, reference)).get();
+      return order === undefined ? null : render(order, kind);
+    },
+    async invoiceOfOrder(orderId, kind) {
+      const order = orderById(orderId);
+      return order === undefined ? null : render(order, kind);
+    },
+    async termsOfOrder(orderId) {
+      const order = orderById(orderId);
+      if (order === undefined || order.termsAcceptedAt === null || order.termsVersion === null) return null;
+      const x = textsFor(order);
+      const invoice = documentOf(order.id, "invoice");
+      const content = await termsPdf(
+        {
+          reference: order.reference,
+          termsVersion: order.termsVersion,
+          acceptedAt: order.termsAcceptedAt,
+          provider: order.provider,
+          // The scheme of the sale (on its invoice), not today's setting.
+          vatScheme: invoice?.vatScheme ?? config.vatScheme,
+          activationLimit: config.licenseActivationLimit,
+          seller: config.legal,
+        },
+        x,
+      );
+      return { filename: `${x.t("invoice.termsFile")}-${order.termsVersion}.pdf`, content, contentType: "application/pdf" };
+    },
+    numberOf(orderId, kind) {
+      return documentOf(orderId, kind)?.number ?? null;
+    },
+  };
+}

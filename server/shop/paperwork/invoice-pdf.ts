@@ -1,0 +1,150 @@
+import type { LegalIdentity } from "../../../shared/legal";
+import { FRANCHISE_MENTION } from "../../../shared/vat-scheme";
+import type { Invoice } from "./numbering";
+import { FONT, renderPdf, type PdfDoc } from "./pdf";
+import type { DocumentTexts } from "./texts";
+
+// An invoice or a credit note as a PDF, in the order's language, from stored data only (the
+// invoice row with its frozen VAT, the order, the seller's settings): downloading it again gives
+// the same document.
+
+export type InvoiceDocument = {
+  document: Invoice;
+  /** For a credit note: the invoice it cancels. */
+  credited: Invoice | null;
+  order: {
+    reference: string;
+    provider: "stripe" | "test";
+    customerEmail: string | null;
+    billingName: string | null;
+    billingCountry: string | null;
+    paidAt: Date | null;
+    refundedAt: Date | null;
+  };
+  seller: LegalIdentity;
+  supportEmail: string;
+  siteName: string;
+};
+
+const GREY = "#555555";
+const INK = "#111111";
+const RED = "#b00020";
+
+export function invoicePdf(data: InvoiceDocument, x: DocumentTexts): Promise<Buffer> {
+  const { document: d, order, seller } = data;
+  const { t } = x;
+  const credit = d.kind === "credit-note";
+  const title = t(credit ? "invoice.creditTitle" : "invoice.title");
+  const sellerName = seller.sellerName ?? t("legal.todo", { what: t("legal.sellerName") });
+  return renderPdf({ title: `${title} ${d.number}`, author: sellerName, date: d.issuedAt, lang: x.locale }, (doc) => {
+    const left = doc.page.margins.left;
+    const width = doc.page.width - left - doc.page.margins.right;
+
+    if (order.provider === "test") {
+      doc.font(FONT.bold).fontSize(10).fillColor(RED).text(t("invoice.testMode"), { width });
+      doc.moveDown(0.8);
+    }
+
+    // The seller, as the legal notice names them.
+    doc.font(FONT.bold).fontSize(14).fillColor(INK).text(sellerName, { width });
+    doc.font(FONT.regular).fontSize(9.5).fillColor(GREY);
+    const sellerLines = [
+      seller.sellerAddress ?? t("legal.todo", { what: t("legal.sellerAddress") }),
+      seller.sellerRegistration ?? t("legal.todo", { what: t("legal.sellerRegistration") }),
+      seller.sellerVatId !== null ? t("terms.seller.vat", { vatId: seller.sellerVatId }) : null,
+      t("invoice.contact", { email: data.supportEmail }),
+    ];
+    for (const line of sellerLines) if (line !== null) doc.text(line, { width });
+
+    doc.moveDown(1.5);
+    doc.font(FONT.bold).fontSize(20).fillColor(INK).text(title, { width });
+    doc
+      .font(FONT.regular)
+      .fontSize(11)
+      .text(t("invoice.number", { number: d.number }), { width });
+    doc.fontSize(9.5).fillColor(GREY);
+    doc.text(t("invoice.issuedOn", { date: x.day(d.issuedAt) }), { width });
+    doc.text(t("invoice.order", { reference: order.reference }), { width });
+
+    doc.moveDown(1.2);
+    doc.font(FONT.bold).fontSize(10).fillColor(INK).text(t("invoice.buyer"), { width });
+    doc.font(FONT.regular).fontSize(9.5).fillColor(INK);
+    if (order.billingName !== null) doc.text(order.billingName, { width });
+    if (order.customerEmail !== null) doc.text(order.customerEmail, { width });
+    if (order.billingCountry !== null) doc.text(t("invoice.country", { country: x.country(order.billingCountry) }), { width });
+
+    doc.moveDown(1.5);
+    lineTable(doc, data, x, left, width);
+
+    doc.moveDown(1);
+    doc.font(FONT.regular).fontSize(9.5).fillColor(INK);
+    if (d.vatScheme === "franchise") doc.font(FONT.bold).text(FRANCHISE_MENTION, left, doc.y, { width }).font(FONT.regular);
+    if (credit) {
+      const invoice = data.credited;
+      if (invoice !== null)
+        doc.text(t("invoice.credits", { number: invoice.number, date: x.day(invoice.issuedAt) }), left, doc.y, { width });
+      doc.text(t("invoice.refunded", { date: x.dateTime(order.refundedAt ?? d.issuedAt) }), left, doc.y, { width });
+    } else {
+      doc.text(t("invoice.paid", { date: x.dateTime(order.paidAt ?? d.issuedAt) }), left, doc.y, { width });
+    }
+  });
+}
+
+/** The one line (the licence, quantity 1) and the totals, amounts right-aligned in their columns. */
+function lineTable(doc: PdfDoc, data: InvoiceDocument, x: DocumentTexts, left: number, width: number): void {
+  const { document: d } = data;
+  const { t } = x;
+  // A credit note cancels the invoice: the same amounts, negative.
+  const sign = d.kind === "credit-note" ? -1 : 1;
+  const money = (minor: number) => x.money(sign * minor, d.currency);
+  const columns = [
+    { key: "description", width: width * 0.4, align: "left" as const },
+    { key: "quantity", width: width * 0.08, align: "right" as const },
+    { key: "unitNet", width: width * 0.18, align: "right" as const },
+    { key: "vatRate", width: width * 0.12, align: "right" as const },
+    { key: "lineTotal", width: width * 0.22, align: "right" as const },
+  ];
+  const row = (cells: string[], font: string) => {
+    const top = doc.y;
+    let cx = left;
+    let bottom = top;
+    doc.font(font).fontSize(9.5).fillColor(INK);
+    cells.forEach((cell, i) => {
+      const column = columns[i];
+      if (column === undefined) return;
+      doc.text(cell, cx + (i === 0 ? 0 : 6), top, { width: column.width - 6, align: column.align });
+      bottom = Math.max(bottom, doc.y);
+      cx += column.width;
+    });
+    doc.y = bottom + 4;
+  };
+  row([t("invoice.description"), t("invoice.quantity"), t("invoice.unitNet"), t("invoice.vatRate"), t("invoice.lineTotal")], FONT.bold);
+  doc
+    .moveTo(left, doc.y - 2)
+    .lineTo(left + width, doc.y - 2)
+    .strokeColor("#999999")
+    .lineWidth(0.5)
+    .stroke();
+  doc.y += 4;
+  row([t("orderProduct"), "1", money(d.netAmount), x.rate(d.vatRate), money(d.totalAmount)], FONT.regular);
+  doc.y += 8;
+
+  const totals: [string, string][] = [[t("invoice.totalNet"), money(d.netAmount)]];
+  if (d.vatScheme !== "franchise")
+    totals.push([t("invoice.totalVat", { rate: x.rate(d.vatRate), country: d.vatCountry ?? "" }), money(d.vatAmount)]);
+  totals.push([t("invoice.total"), money(d.totalAmount)]);
+  const labelWidth = width * 0.5;
+  const valueWidth = width * 0.22;
+  const labelX = left + width - labelWidth - valueWidth;
+  totals.forEach(([label, value], i) => {
+    const last = i === totals.length - 1;
+    const top = doc.y;
+    doc
+      .font(last ? FONT.bold : FONT.regular)
+      .fontSize(last ? 11 : 9.5)
+      .fillColor(INK);
+    doc.text(label, labelX, top, { width: labelWidth - 6, align: "right" });
+    doc.text(value, labelX + labelWidth, top, { width: valueWidth, align: "right" });
+    doc.y = Math.max(doc.y, top) + 2;
+  });
+}

@@ -1,0 +1,54 @@
+import PDFDocument from "pdfkit";
+import boldFontFile from "./fonts/DejaVuSans-Bold.ttf" with { type: "file" };
+import regularFontFile from "./fonts/DejaVuSans.ttf" with { type: "file" };
+
+// One PDF made with pdfkit, its fonts embedded (DejaVu Sans covers é, à, ç, ñ, €... and every Latin
+// name a buyer may type). The font files are imported `with { type: "file" }`, so they are inside
+// the single executable too; pdfkit's own fonts (Helvetica, read from its package folder) are never
+// used for text (the default one pdfkit opens is bundled as code). The creation date is the document's own date, so the same data always gives the same bytes.
+
+export type PdfDoc = InstanceType<typeof PDFDocument>;
+
+type Fonts = { regular: Buffer; bold: Buffer };
+let fontsRead: Promise<Fonts> | null = null;
+// Read once per process: the files do not change while it runs (they are part of the program).
+const fonts = () =>
+  (fontsRead ??= Promise.all([Bun.file(regularFontFile).arrayBuffer(), Bun.file(boldFontFile).arrayBuffer()]).then(([regular, bold]) => ({
+    regular: Buffer.from(regular),
+    bold: Buffer.from(bold),
+  })));
+
+export const FONT = { regular: "regular", bold: "bold" } as const;
+
+export async function renderPdf(
+  meta: { title: string; author: string; date: Date; lang: string },
+  draw: (doc: PdfDoc) => void,
+): Promise<Buffer> {
+  const { regular, bold } = await fonts();
+  const doc = new PDFDocument({
+    size: "A4",
+    margin: 56,
+    lang: meta.lang,
+    info: {
+      Title: meta.title,
+      Author: meta.author,
+      Creator: meta.author,
+      Producer: meta.author,
+      CreationDate: meta.date,
+      ModDate: meta.date,
+    },
+  });
+  doc.registerFont(FONT.regular, regular);
+  doc.registerFont(FONT.bold, bold);
+  doc.font(FONT.regular);
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on("end", resolve);
+    doc.on("error", reject);
+  });
+  draw(doc);
+  doc.end();
+  await ended;
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,84 @@
+import { afterEach, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { invoices, orders } from "../../db/schema";
+import { createSmtpTransport } from "../../server/shop/mail/transport";
+import { createTestSite, type TestSite } from "../support/app";
+import { payWithTestCard } from "../support/purchase";
+import { mailsTo, useSmtp } from "../support/smtp";
+import { pdfText } from "./pdf-text";
+
+// The access e-mail as the buyer receives it (real SMTP server on loopback): the invoice and the
+// terms accepted as PDF attachments, whose text holds the seller, the number and the right VAT.
+
+const smtp = useSmtp();
+let site: TestSite | undefined;
+afterEach(async () => {
+  await site?.close();
+  site = undefined;
+});
+
+const SELLER = {
+  SELLER_NAME: "Stream Shop SAS",
+  SELLER_ADDRESS: "12 rue de la Paix, 75002 Paris",
+  SELLER_REGISTRATION: "RCS Paris 912 345 678",
+};
+
+async function buy(scheme: string, locale: "fr" | "en", country: string) {
+  site = await createTestSite({
+    env: { ...SELLER, VAT_SCHEME: scheme, PUBLIC_BASE_URL: "https://shop.example" },
+    transport: createSmtpTransport(smtp.url),
+  });
+  const email = `buyer-${scheme}-${locale}@example.com`;
+  await payWithTestCard(site, { locale, email, name: "Anna Schmidt", country });
+  await smtp.waitFor(1);
+  const [received] = mailsTo(smtp, email);
+  if (received === undefined) throw new Error("no access e-mail");
+  const order = site.db.select().from(orders).get();
+  const invoice = site.db.select().from(invoices).where(eq(invoices.orderId, order!.id)).get();
+  const pdfs = received.mail.attachments.filter((a) => a.contentType === "application/pdf");
+  return { received, order: order!, invoice: invoice!, pdfs, texts: pdfs.map((a) => pdfText(a.content)) };
+}
+
+const year = new Date().getFullYear();
+
+for (const locale of ["fr", "en"] as const) {
+  test(`franchise, ${locale}: the invoice says VAT does not apply (art. 293 B du CGI) and charges none`, async () => {
+    const { invoice, pdfs, texts, received } = await buy("franchise", locale, "FR");
+    expect(pdfs).toHaveLength(2);
+    expect(invoice.number).toBe(`${year}-000001`);
+    const [invoiceText, termsText] = texts;
+    expect(invoiceText).toContain("Stream Shop SAS");
+    expect(invoiceText).toContain(`${year}-000001`);
+    expect(invoiceText).toContain("TVA non applicable, art. 293 B du CGI");
+    expect(invoice.vatAmount).toBe(0);
+    expect(termsText).toContain(locale === "fr" ? "Conditions générales de vente" : "Terms of sale");
+    // The body names the seller and links to the invoice's download.
+    expect(received.mail.text).toContain("Stream Shop SAS");
+    expect(received.mail.html).toMatch(/https:\/\/shop\.example\/documents\/[A-Z0-9-]+\/invoice\.pdf\?k=[\w-]{22}/);
+  });
+
+  test(`fr scheme, ${locale}: French VAT at 20 %: 24,99 € net and 5,00 € VAT in 29,99 €`, async () => {
+    const { invoice, texts } = await buy("fr", locale, "DE");
+    expect(invoice).toMatchObject({ vatRate: 2000, vatCountry: "FR", netAmount: 2499, vatAmount: 500, totalAmount: 2999 });
+    const [invoiceText] = texts;
+    expect(invoiceText).toContain("Stream Shop SAS");
+    expect(invoiceText).toContain(invoice.number);
+    expect(invoiceText).toContain(locale === "fr" ? "5,00 €" : "€5.00");
+    expect(invoiceText).toContain("20");
+  });
+
+  test(`oss, ${locale}: a German buyer pays 19 % (net 25,20 €, VAT 4,79 €), an Italian 22 %`, async () => {
+    const german = await buy("oss", locale, "DE");
+    expect(german.order.billingCountry).toBe("DE");
+    expect(german.invoice).toMatchObject({ vatRate: 1900, vatCountry: "DE", netAmount: 2520, vatAmount: 479 });
+    expect(german.texts[0]).toContain(locale === "fr" ? "4,79 €" : "€4.79");
+    expect(german.texts[0]).toContain(locale === "fr" ? "25,20 €" : "€25.20");
+    expect(german.texts[0]).toContain("Stream Shop SAS");
+    await site?.close();
+    site = undefined;
+    smtp.received.splice(0);
+    const italian = await buy("oss", locale, "IT");
+    expect(italian.invoice).toMatchObject({ vatRate: 2200, vatCountry: "IT", netAmount: 2458, vatAmount: 541 });
+    expect(italian.texts[0]).toContain(locale === "fr" ? "5,41 €" : "€5.41");
+  });
+}
