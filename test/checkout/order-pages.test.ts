@@ -39,7 +39,12 @@ test("a paid order's page shows its licence key, reference, address, guide, invo
   expect(html).toContain(`<dd>${order?.reference}</dd>`);
   expect(html).toContain("<dd>keyed@example.com</dd>");
   expect(html).toContain('href="/en/guide"');
-  expect(html).toMatch(new RegExp(`href="/invoices/${order?.reference}\\.pdf\\?t=[\\w.-]+"`));
+  // The invoice link downloads the order's invoice.
+  const invoice = new RegExp(`href="(/documents/${order?.reference}/invoice\\.pdf\\?k=[\\w-]+)"`).exec(html)?.[1];
+  expect(invoice).toBeString();
+  const pdf = await site.request(invoice ?? "");
+  expect(pdf.status).toBe(200);
+  expect(pdf.headers.get("content-type")).toContain("application/pdf");
   expect(html).toMatch(new RegExp(`href="/en/remboursement\\?order=${order?.reference}&t=[\\w.-]+"`));
   // The row number is nowhere on the page.
   expect(html).not.toContain(`#${order?.id}<`);

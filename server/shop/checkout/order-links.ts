@@ -42,6 +42,3 @@ export const orderSuccessPath = (locale: Locale, reference: string, token: strin
 /** The 7-day guarantee's refund page of an order. */
 export const orderRefundPath = (locale: Locale, reference: string, token: string) =>
   `${pathFor("refund", locale)}${orderLinkQuery(reference, token)}`;
-
-/** Where an order's invoice is downloaded, with the same capability as its other pages. */
-export const orderInvoicePath = (reference: string, token: string) => `/invoices/${reference}.pdf?t=${token}`;

@@ -5,7 +5,8 @@ import { licenses, mailOutbox, orders } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { deliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
-import { orderInvoicePath, orderLinkQuery, signOrderLink } from "./order-links";
+import { orderLinkQuery, signOrderLink } from "./order-links";
+import { invoiceLink } from "../paperwork/links";
 import { isSettled } from "./provider";
 
 /**
@@ -117,7 +118,7 @@ async function successOrderOf(deps: AppDeps, order: OrderRow): Promise<SuccessOr
 /** The order's signed links, made afresh for each page (they hold for ORDER_LINK_DAYS). */
 async function linksOf(deps: AppDeps, reference: string): Promise<OrderLinks> {
   const token = await signOrderLink(deps.licenseKeys, reference, deps.now());
-  return { query: orderLinkQuery(reference, token), invoice: orderInvoicePath(reference, token) };
+  return { query: orderLinkQuery(reference, token), invoice: invoiceLink("", { reference }, deps.paperwork.linkSecret) };
 }
 
 /** A paid order, its licence key, and where its access e-mail stands in the outbox (the newest message counts). */
