@@ -5,7 +5,7 @@ import { artifactPath, hydrateAllIslands, islandStates, useSite, watchConsole } 
 
 const site = useSite();
 
-test("/ and /en are in their language; loaded, they run one small script and React waits until an island needs it", async () => {
+test("/ and /en are in their language; loaded, they run one small script before the load event and React waits until an island needs it", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
   const consoleLog = watchConsole(page);
@@ -17,7 +17,18 @@ test("/ and /en are in their language; loaded, they run one small script and Rea
   expect(await page.getAttribute("html", "lang")).toBe("fr");
   expect(await page.locator("h1").textContent()).toContain("Tous les films");
   await page.waitForLoadState("networkidle");
-  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/entry-[a-z0-9]+\.js$/)]);
+  // Before the load event, one script; after it, web-vitals' own chunk (real-user speed), nothing else.
+  const timing = await page.evaluate(() => {
+    const load = performance.getEntriesByType("navigation")[0]?.loadEventStart ?? 0;
+    const js = performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname.endsWith(".js"));
+    return {
+      before: js.filter((e) => e.startTime < load).map((e) => new URL(e.name).pathname),
+      after: js.filter((e) => e.startTime >= load).length,
+    };
+  });
+  expect(timing.before).toEqual([expect.stringMatching(/^\/assets\/entry-[a-z0-9]+\.js$/)]);
+  expect(timing.after).toBeLessThanOrEqual(1);
+  expect(scripts.length).toBe(timing.before.length + timing.after);
   // Every island is known to the loader; none needed yet (no purchase to show, nothing reached for).
   expect((await islandStates(page)).sort()).toEqual([
     "access-form:waiting",
