@@ -4,8 +4,9 @@ import regularFontFile from "./fonts/DejaVuSans.ttf" with { type: "file" };
 
 // One PDF made with pdfkit, its fonts embedded (DejaVu Sans covers é, à, ç, ñ, €... and every Latin
 // name a buyer may type). The font files are imported `with { type: "file" }`, so they are inside
-// the single executable too; pdfkit's own fonts (Helvetica, read from its package folder) are never
-// used for text (the default one pdfkit opens is bundled as code). The creation date is the document's own date, so the same data always gives the same bytes.
+// the single executable too. pdfkit's own fonts are never opened: the document starts in DejaVu
+// (the `font` option), since Helvetica, pdfkit's default, is a module the single executable cannot
+// load. The creation date is the document's own date, so the same data always gives the same bytes.
 
 export type PdfDoc = InstanceType<typeof PDFDocument>;
 
@@ -28,6 +29,7 @@ export async function renderPdf(
   const doc = new PDFDocument({
     size: "A4",
     margin: 56,
+    font: regularFontFile,
     lang: meta.lang,
     info: {
       Title: meta.title,
