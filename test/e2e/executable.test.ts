@@ -115,7 +115,7 @@ test("npm run build makes one executable that serves the whole site from another
 
   const exported = spawn({ cmd: [join(root, "dist", "site"), "orders", "export"], cwd: workDir, stdout: "pipe" });
   expect(await exported.exited).toBe(0);
-  expect((await new Response(exported.stdout).text()).split("\r\n")[0]).toStartWith("id,provider,checkout_id,status");
+  expect((await new Response(exported.stdout).text()).split("\r\n")[0]).toStartWith("id,reference,provider,checkout_id,status");
 });
 
 /** The executable built above, started on `dataDir` (two processes); its log as it comes. */
