@@ -85,7 +85,7 @@ async function traceOnce(url: string) {
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     const events: TraceEvent[] = [];
-    cdp.on("Tracing.dataCollected", (data) => events.push(...(data.value as TraceEvent[])));
+    cdp.on("Tracing.dataCollected", (data) => events.push(...(data.value as unknown as TraceEvent[])));
     const done = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
     await cdp.send("Tracing.start", {
       transferMode: "ReportEvents",
