@@ -12,10 +12,10 @@ import { TUNING } from "./questions/tuning";
 // the tuning set, the held-out set written before the word lists were tuned, and the one written
 // after the topic classifier was trained. On the new set at most 2 % of the replies are another
 // topic's answer (a hand-over is better than that). The first held-out set had 219 of 225 right with
-// the word lists, some of them by luck on a keyword; the classifier hands those over instead and gets
-// 211, with at most 1 % another topic's answer: the floor below is that figure, so nothing slips back
-// while the paraphrases grow towards the old 219. bench/chat-offline.ts prints the same figures per intent. The held-out
-// sets are test data: the settings are chosen on test/chat/questions/validation.ts instead.
+// the word lists; the classifier, trained on more paraphrases of the topics asked in the most ways,
+// gets 219 again with at most 1 % another topic's answer: the floor below is that figure, so nothing
+// slips back. bench/chat-offline.ts prints the same figures per intent. The held-out sets are test
+// data: the settings are chosen on test/chat/questions/validation.ts instead.
 
 const config = testConfig({ SUPPORT_EMAIL: "help@stream.example" });
 const assistant = createOfflineAssistant(config);
@@ -52,9 +52,9 @@ for (const [name, set] of [
     });
   }
   if (set === HELD_OUT) {
-    test("first held-out questions: at least 211 of the 225 answered right, at most 1 % another topic's answer", () => {
+    test("first held-out questions: at least 219 of the 225 answered right, at most 1 % another topic's answer", () => {
       expect(results.length).toBe(225);
-      expect(results.filter((r) => r.right).length).toBeGreaterThanOrEqual(211);
+      expect(results.filter((r) => r.right).length).toBeGreaterThanOrEqual(219);
       expect(results.filter((r) => r.otherTopic).length / results.length).toBeLessThanOrEqual(0.01);
     });
   }
