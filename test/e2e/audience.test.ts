@@ -86,6 +86,42 @@ test("three visitors from three sources, one buys with the test card and activat
   expect(sent[1]?.[0]).toEqual({ kind: "pageview", path: "/en", device: "mobile", referrer: "www.forum.example" });
   expect(sent[2]?.[0]).toEqual({ kind: "pageview", path: "/it", device: "mobile" });
 
+  // The newsletter's reader opens the demo, then the chat, and sends the demo form: one beacon each.
+  const reader = pages[0] as Page;
+  const kinds = (n: number) => (sent[n] ?? []).map((b) => b.kind);
+  await reader.locator("[data-demo-button]").first().click();
+  const demo = reader.getByRole("dialog");
+  await demo.waitFor({ state: "visible" });
+  await until(() => kinds(0).includes("demo_opened"));
+  await reader.keyboard.press("Escape");
+  await demo.waitFor({ state: "hidden" });
+  // On a phone the support button comes in once the visitor scrolls.
+  await reader.mouse.wheel(0, 1200);
+  await reader.getByRole("button", { name: "Support" }).click();
+  await reader.getByRole("menuitem", { name: "Support par chat" }).click();
+  const chat = reader.getByRole("dialog");
+  await chat.waitFor({ state: "visible" });
+  await until(() => kinds(0).includes("chat_opened"));
+  await reader.keyboard.press("Escape");
+  await chat.waitFor({ state: "hidden" });
+  await reader.locator("form.lead-form input[type=email]").first().fill("reader@example.com");
+  await reader.locator("form.lead-form").first().locator("button[type=submit]").click();
+  await until(() => kinds(0).includes("lead_sent"));
+  expect(
+    kinds(0)
+      .filter((k) => k !== "vital")
+      .sort(),
+  ).toEqual(["chat_opened", "demo_opened", "lead_sent", "pageview"]);
+  // Real-user speed, measured by web-vitals in the page: a measure, its page and device, nothing else.
+  for (const vital of (sent[0] ?? []).filter((b) => b.kind === "vital"))
+    expect(vital).toEqual({
+      kind: "vital",
+      path: "/",
+      device: "mobile",
+      metric: expect.stringMatching(/^(LCP|INP|CLS)$/),
+      value: expect.any(Number),
+    });
+
   // The forum's visitor buys: the payment page, the pay button, the test card.
   const buyer = pages[1] as Page;
   await buyer.getByRole("link", { name: "Get access", exact: true }).first().click();
@@ -109,6 +145,7 @@ test("three visitors from three sources, one buys with the test card and activat
   await buyer.getByLabel("CVC").fill("123");
   await buyer.getByRole("button", { name: /Pay €29.99/ }).click();
   await buyer.waitForURL("**/en/payment-success?session_id=*");
+  expect(kinds(1)).toContain("pay_clicked");
   await expectNothingKept(buyer);
   for (const page of pages) await page.context().close();
 
@@ -155,6 +192,7 @@ test("three visitors from three sources, one buys with the test card and activat
   // The sale is the forum's.
   expect(await cells("revenue-source")).toEqual(["forum.example 1 €29.99"]);
   expect(await cells("top-campaigns")).toContainEqual(expect.stringMatching(/^spring 1/));
+  expect((await cells("top-events")).sort()).toEqual(["Chat opened 1 1", "Demo form sent 1 1", "Demo opened 1 1", "Pay button 1 1"]);
   await owner.close();
 });
 
