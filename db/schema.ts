@@ -482,6 +482,18 @@ export const analyticsDaily = sqliteTable(
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.key] })],
 );
 
+/**
+ * How many rows of analytics_events each UTC day has taken, counted as they are written, by every
+ * server process alike: past ANALYTICS_MAX_EVENTS_PER_DAY a day takes no more, so a flood from many
+ * addresses fills at most that many rows a day, which the retention deletes as fast as they come.
+ */
+export const analyticsDayCounts = sqliteTable("analytics_day_counts", {
+  day: text("day").primaryKey(),
+  stored: integer("stored").notNull(),
+  /** Rows refused because the day was full. */
+  refused: integer("refused").notNull().default(0),
+});
+
 /** Real-user speed per UTC day, page, device class and measure, as a histogram (server/shop/analytics/vitals.ts). */
 export const analyticsVitalsDaily = sqliteTable(
   "analytics_vitals_daily",

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { pullKeptFiles } from "../platform/backup/kept-files";
 import { litestreamBinary, litestreamConfig, litestreamEnv } from "../platform/backup/litestream";
-import { describeTarget } from "../platform/backup/settings";
+import { type BackupTarget, describeTarget } from "../platform/backup/settings";
 import type { Config } from "../platform/config";
 
 export const RESTORE_USAGE = "site restore [--to-time 2026-05-01T12:00:00Z] [--force]";
@@ -67,9 +67,24 @@ export async function restoreCommand(
   removeRestoringFiles(restoring);
   const started = performance.now();
   const binary = litestreamBinary(config.litestreamPath);
+  let note: string | null = null;
   try {
     const cmd = [binary, "restore", "-config", configPath, "-o", restoring];
-    if (options.toTime !== null) cmd.push("-timestamp", options.toTime.toISOString());
+    if (options.toTime !== null) {
+      const pick = pointInTime(binary, configDir, target, options.toTime);
+      if (pick.kind === "before-replica") {
+        err(
+          `The replica begins at ${pick.earliest.toISOString()}: it holds nothing as it was at ${options.toTime.toISOString()}. Choose a later time. ${dbPath} was not changed.`,
+        );
+        return 1;
+      }
+      if (pick.kind === "after-generation") {
+        // Litestream restores a time only within a generation's first and last change; after the
+        // last change (and before any later generation began) the database was as that change left it.
+        cmd.push("-generation", pick.generation);
+        note = `Nothing changed in the replica between ${pick.end.toISOString()} and ${options.toTime.toISOString()}: this is the database as of ${pick.end.toISOString()}.\n`;
+      } else cmd.push("-timestamp", options.toTime.toISOString());
+    }
     cmd.push(dbPath);
     const run = runLitestream(cmd, litestreamEnv(target));
     if (run instanceof Error) {
@@ -118,6 +133,7 @@ export async function restoreCommand(
   for (const stale of dbFiles.slice(1)) rmSync(stale, { force: true });
   renameSync(restoring, dbPath);
   removeRestoringFiles(restoring);
+  if (note !== null) out(note);
   const files = await pullKeptFiles(config.dataDir, target);
   const ms = Math.round(performance.now() - started);
   out(
@@ -133,6 +149,44 @@ export async function restoreCommand(
       "Start the server, then run `site orders reconcile --since <date of the last backup>` to rebuild any payment the restore missed.\n",
     );
   return 0;
+}
+
+type PointInTime =
+  | { kind: "within" }
+  | { kind: "after-generation"; generation: string; end: Date }
+  | { kind: "before-replica"; earliest: Date };
+
+/**
+ * Where `time` falls among the replica's generations (`litestream generations`: one line each, with
+ * its first and last change). Within one, Litestream restores it as asked. Between two (a server
+ * restored or started afresh begins a new one) or after the last, the state at that time is the
+ * last change before it. Before the first there is nothing. When the list cannot be read, Litestream
+ * is left to answer for itself.
+ */
+function pointInTime(binary: string, configDir: string, target: BackupTarget, time: Date): PointInTime {
+  // `generations` wants the database file to exist: an empty stand-in, in a configuration of its own
+  // naming the same replica, so the data folder is not touched.
+  const standIn = join(configDir, "generations.db");
+  writeFileSync(standIn, "");
+  const configPath = join(configDir, "generations.yml");
+  writeFileSync(configPath, litestreamConfig(standIn, target), { mode: 0o600 });
+  const run = runLitestream([binary, "generations", "-config", configPath, standIn], litestreamEnv(target));
+  if (run instanceof Error || run.exitCode !== 0) return { kind: "within" };
+  const generations = run.stdout
+    .toString()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => cols.length >= 5 && /^[0-9a-f]{16}$/.test(cols[1] ?? ""))
+    .map((cols) => ({ generation: cols[1] ?? "", start: new Date(cols[3] ?? ""), end: new Date(cols[4] ?? "") }))
+    .filter((g) => !Number.isNaN(g.start.getTime()) && !Number.isNaN(g.end.getTime()));
+  if (generations.length === 0) return { kind: "within" };
+  // The listing is to the second, rounded down: a time up to a listed end is within its generation.
+  const t = time.getTime();
+  if (generations.some((g) => g.start.getTime() <= t && t <= g.end.getTime())) return { kind: "within" };
+  // Generations follow one another: the one begun last before the time was the database then.
+  const current = generations.filter((g) => g.start.getTime() <= t).sort((a, b) => b.start.getTime() - a.start.getTime())[0];
+  if (current !== undefined) return { kind: "after-generation", generation: current.generation, end: current.end };
+  return { kind: "before-replica", earliest: new Date(Math.min(...generations.map((g) => g.start.getTime()))) };
 }
 
 /** Litestream run to its end, or the reason it could not be started at all (no such binary...). */

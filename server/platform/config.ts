@@ -43,6 +43,8 @@ export type Config = {
   vatScheme: VatScheme;
   /** Days after which leads and chat transcripts are deleted (server/shop/privacy/retention.ts). */
   retention: { leadDays: number; chatDays: number; analyticsDays: number };
+  /** Rows of audience counting one UTC day may store; past it the day's beacons are refused (ANALYTICS_MAX_EVENTS_PER_DAY). */
+  analyticsMaxEventsPerDay: number;
   sqliteSynchronous: Env["SQLITE_SYNCHRONOUS"];
   /**
    * How long a request's write waits for a lock another connection holds (the owner's sqlite3, a
@@ -147,6 +149,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     vatScheme: env.VAT_SCHEME ?? "fr",
     retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS, analyticsDays: env.ANALYTICS_RETENTION_DAYS },
+    analyticsMaxEventsPerDay: env.ANALYTICS_MAX_EVENTS_PER_DAY,
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     dbBusyWaitMs: env.DB_BUSY_WAIT_MS,
     ipHashSecret: env.IP_HASH_SECRET,

@@ -110,6 +110,12 @@ function addressOf(from: string): string {
  * a support exchange: three months covers a follow-up and the 7-day guarantee many times over.
  */
 export const DEFAULT_RETENTION_DAYS = { leads: 365, chats: 90, analytics: 30 } as const;
+/**
+ * About 40,000 page views a day (a page view is a row, its speed measures three more): far above
+ * what the shop sees, and at most 90 MB a day of rows even when every field is as long as allowed
+ * (450 bytes a row), so 31 days of it at the default retention stay under 3 GB.
+ */
+export const DEFAULT_ANALYTICS_MAX_EVENTS_PER_DAY = 200_000;
 
 export const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "must be development, production or test"), "development"),
@@ -199,6 +205,8 @@ export const EnvSchema = v.object({
   LEAD_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.leads, 3650),
   CHAT_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.chats, 3650),
   ANALYTICS_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.analytics, 3650),
+  // Rows of page views, events and speed measures one UTC day may store (server/shop/analytics/ingest.ts).
+  ANALYTICS_MAX_EVENTS_PER_DAY: positiveInt(DEFAULT_ANALYTICS_MAX_EVENTS_PER_DAY, 100_000_000),
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;

@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { unwritableDataDir } from "../platform/storage-check";
 import { replicatorFor } from "../platform/backup/start";
 import { describeTarget } from "../platform/backup/settings";
+import { readReplicationStatus } from "../platform/backup/status";
 import { isBusyError } from "../../db/writer";
 import type { Config } from "../platform/config";
 import type { Compress } from "../platform/http/compress";
@@ -102,6 +103,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     processes: config.workers,
     offerEndsAt: config.site.offerEndsAt?.toISOString() ?? null,
     backup: config.backup !== null ? describeTarget(config.backup) : "off",
+    // What the last run recorded (DATA_DIR/backup-status.json): how old the replica is as this run starts.
+    ...(config.backup !== null ? { lastReplication: readReplicationStatus(config).lastReplicatedAt?.toISOString() ?? "never" } : {}),
   });
   mailer.start();
   const rollUps = startRollUps({ analytics: site.deps.analytics, log });

@@ -16,7 +16,7 @@ const browser = (n: number) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.
 /** One visitor: an address and a browser, as the trusted proxy reports them. */
 const visitor = (n: number) => ({ "x-forwarded-for": `198.51.100.${n}`, "user-agent": browser(n) });
 
-const beacon = (s: TestSite, who: Record<string, string>, body: Record<string, string>) =>
+const beacon = (s: TestSite, who: Record<string, string>, body: Record<string, string | number>) =>
   s.request("/api/beacon", {
     method: "POST",
     headers: { "content-type": "text/plain", ...who },
@@ -68,4 +68,24 @@ test("the audience page is the owner's alone", async () => {
   sites.push(s);
   const page = await s.request("/admin/audience");
   expect(page.status).toBe(303);
+});
+
+test("real-user speed: the 75th percentile of LCP, INP and CLS per page and device class, each against its 'good' threshold", async () => {
+  const s = await createTestSite({ env: { TRUST_PROXY: "true" } });
+  sites.push(s);
+  const measures: [device: string, metric: string, values: number[]][] = [
+    ["mobile", "LCP", [1200, 1800, 2300, 2400]],
+    ["mobile", "INP", [50, 120, 180, 350]],
+    ["mobile", "CLS", [0, 0.05, 0.3, 0.31]],
+    ["desktop", "LCP", [3000, 3100, 3200, 4000]],
+  ];
+  let n = 10;
+  for (const [device, metric, values] of measures)
+    for (const value of values)
+      expect((await beacon(s, visitor(n++), { kind: "vital", path: "/en", device, metric, value })).status).toBe(204);
+  const cookie = await ownerCookie(s);
+  const text = plainText(await (await s.request("/admin/audience", { headers: { cookie, "accept-language": "en" } })).text());
+  // Three of four measures at or under the figure shown; over the threshold is "needs work".
+  expect(text).toMatch(/landing Phone 2,400 ms \(good\) 190 ms \(good\) 0\.31 \(needs work\) 4/);
+  expect(text).toMatch(/landing Computer 3,300 ms \(needs work\) — — 4/);
 });

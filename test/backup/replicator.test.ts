@@ -6,7 +6,11 @@ import { runCommand } from "../../server/owner/cli";
 import { litestreamBinary } from "../../server/platform/backup/litestream";
 import { createReplicator } from "../../server/platform/backup/replicator";
 import { createLogger } from "../../server/platform/log";
+import { startupWarnings } from "../../server/platform/production-readiness";
+import { loadConfig } from "../../server/platform/config";
+import { startServer } from "../e2e/harness";
 import { testConfig } from "../support/config";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 let dir: string;
 beforeEach(() => {
@@ -53,4 +57,48 @@ test("a litestream beside the executable is the one run, unless LITESTREAM_PATH 
   expect(litestreamBinary(undefined, dir)).toBe(beside);
   expect(litestreamBinary("/opt/litestream/bin/litestream", dir)).toBe("/opt/litestream/bin/litestream");
   expect(litestreamBinary(undefined, join(dir, "elsewhere"))).not.toBe(beside);
+});
+
+/** The start-up line ("listening on …") as logged. */
+const listeningLine = (output: string[]) => JSON.parse(output.find((line) => line.includes('"msg":"listening on')) ?? "{}");
+
+test("the start-up log says whether backups are on and when the last replication happened, and the first replication of the run", async () => {
+  const dataDir = join(dir, "data");
+  const env = { BACKUP_URL: `file://${join(dir, "replica")}`, WORKERS: "1" };
+  const first = await startServer({ dataDir, env });
+  let replicated: { at?: string } = {};
+  try {
+    expect(listeningLine(first.output)).toMatchObject({ backup: env.BACKUP_URL, lastReplication: "never" });
+    for (let i = 0; i < 200 && replicated.at === undefined; i++) {
+      const line = first.output.find((l) => l.includes('"msg":"backup: replicated"'));
+      if (line !== undefined) replicated = JSON.parse(line);
+      else await Bun.sleep(100);
+    }
+    expect(replicated.at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  } finally {
+    await first.stop("SIGTERM");
+  }
+  const second = await startServer({ dataDir, env });
+  try {
+    const line = listeningLine(second.output);
+    expect(line.backup).toBe(env.BACKUP_URL);
+    expect(Date.parse(line.lastReplication)).toBeGreaterThanOrEqual(Date.parse(replicated.at ?? ""));
+  } finally {
+    await second.stop("SIGTERM");
+  }
+  const off = await startServer({ dataDir: join(dir, "off"), env: { WORKERS: "1" } });
+  try {
+    expect(listeningLine(off.output).backup).toBe("off");
+    expect(listeningLine(off.output).lastReplication).toBeUndefined();
+  } finally {
+    await off.stop("SIGTERM");
+  }
+}, 60_000);
+
+test("in production an unset BACKUP_URL is a start-up warning; set, it is not", () => {
+  const ready = { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" };
+  const unset = startupWarnings(loadConfig(ready));
+  expect(unset.filter((w) => w.startsWith("BACKUP_URL is not set"))).toHaveLength(1);
+  const set = startupWarnings(loadConfig({ ...ready, BACKUP_URL: "s3://site-backups/shop" }));
+  expect(set.filter((w) => w.includes("BACKUP_URL"))).toEqual([]);
 });

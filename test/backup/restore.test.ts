@@ -99,3 +99,21 @@ test("restore where Litestream cannot be found names the setting to fix, without
   expect(said).not.toContain("    at ");
   expect(existsSync(join(dataDir, "site.db"))).toBe(false);
 });
+
+test("restore --to-time after the replica's last change gives the database as of that change; before its first, says where it begins", async () => {
+  await makeReplica();
+  const dataDir = join(dir, "data");
+  const later = new Date(Date.now() + 60 * 60 * 1000).toISOString();
+  const result = restore(["--to-time", later], { DATA_DIR: dataDir });
+  expect({ code: result.exitCode, err: result.stderr.toString() }).toEqual({ code: 0, err: "" });
+  expect(result.stdout.toString()).toContain("Nothing changed in the replica between");
+  expect(leadsIn(join(dataDir, "site.db"))).toEqual(["replicated@example.com"]);
+
+  const elsewhere = join(dir, "earlier");
+  const early = restore(["--to-time", "2000-01-01T00:00:00Z"], { DATA_DIR: elsewhere });
+  expect(early.exitCode).toBe(1);
+  expect(early.stderr.toString()).toMatch(
+    /^The replica begins at \d{4}-\d{2}-\d{2}T[\d:.]+Z: it holds nothing as it was at 2000-01-01T00:00:00\.000Z/,
+  );
+  expect(existsSync(join(elsewhere, "site.db"))).toBe(false);
+}, 60_000);

@@ -224,3 +224,23 @@ test("screenshots of the landing page at 360 px and 1280 px", async () => {
     await context.close();
   }
 });
+
+test("the first visit of / on a phone runs under 8 KB of compressed JavaScript before the load event", async () => {
+  const context = await site.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  // Counting is not what this test reads.
+  await context.route("**/api/beacon", (route) => route.fulfill({ status: 204 }));
+  const page = await context.newPage();
+  await page.goto("/", { waitUntil: "load" });
+  const before = await page.evaluate(() => {
+    const load = performance.getEntriesByType("navigation")[0]?.loadEventStart ?? 0;
+    return performance
+      .getEntriesByType("resource")
+      .filter((e) => new URL(e.name).pathname.endsWith(".js") && e.startTime < load)
+      .map((e) => ({ path: new URL(e.name).pathname, bytes: (e as PerformanceResourceTiming).encodedBodySize }));
+  });
+  // Each counted as it came over the wire (compressed), and the budget holds for all together.
+  expect(before.length).toBeGreaterThan(0);
+  expect(before.every((s) => s.bytes > 0)).toBe(true);
+  expect(before.reduce((n, s) => n + s.bytes, 0)).toBeLessThanOrEqual(8 * 1024);
+  await context.close();
+});

@@ -28,6 +28,8 @@ export type Audience = {
   revenueBySource: { key: string; orders: number; revenue: number }[];
   vitals: VitalRow[];
   currency: string;
+  /** Days of the period that reached the limit of stored rows, and the beacons they refused. */
+  capped: { days: number; refused: number; limit: number };
 };
 
 const emptyFunnel = (): Funnel => ({ visitors: 0, paymentPage: 0, checkoutStarted: 0, paid: 0, activated: 0 });
@@ -37,7 +39,7 @@ const emptyFunnel = (): Funnel => ({ visitors: 0, paymentPage: 0, checkoutStarte
  * rows a day, whatever the traffic) and the checkouts' visits joined to their orders (one row per
  * checkout), never the events themselves.
  */
-export function audienceReport(db: Db, now: Date, currency: string): Audience {
+export function audienceReport(db: Db, now: Date, currency: string, maxEventsPerDay: number): Audience {
   const days = daysEnding(utcDay(now), AUDIENCE_DAYS);
   const from = days[0] ?? utcDay(now);
   const sql = db.$client;
@@ -127,7 +129,14 @@ export function audienceReport(db: Db, now: Date, currency: string): Audience {
     h.set(v.bucket, v.samples);
   }
 
+  const capped = sql
+    .query<{ days: number; refused: number }, [string]>(
+      "SELECT count(*) AS days, total(refused) AS refused FROM analytics_day_counts WHERE day >= ? AND refused > 0",
+    )
+    .get(from) ?? { days: 0, refused: 0 };
+
   return {
+    capped: { days: capped.days, refused: capped.refused, limit: maxEventsPerDay },
     days: days.map((d) => [d, byDay.get(d)?.visitors ?? 0, byDay.get(d)?.hits ?? 0]),
     totals: { visitors: daily.reduce((n, r) => n + r.visitors, 0), pageviews: daily.reduce((n, r) => n + r.hits, 0) },
     sources: breakdown("source"),

@@ -71,7 +71,7 @@ export function consoleController(deps: AppDeps) {
         kit.signedIn(async (request) => {
           // Today's totals at most a few seconds old (the first process redoes them every minute).
           await deps.analytics.rollUpIfStale(AUDIENCE_FRESH_MS);
-          const report = audienceReport(deps.db, deps.now(), deps.config.site.currency);
+          const report = audienceReport(deps.db, deps.now(), deps.config.site.currency, deps.config.analyticsMaxEventsPerDay);
           return html(audiencePage(await kit.page(request), report), kit.https(request));
         }),
       )

@@ -74,6 +74,7 @@ export function createReplicator(deps: {
   let restartTimer: ReturnType<typeof setTimeout> | undefined;
   let keptTimer: ReturnType<typeof setInterval> | undefined;
   let delayMs = 1000;
+  let replicatedThisRun = false;
   const pushed = new Map<string, string>();
   // The status file is rewritten at most this often (Litestream reports every second under load).
   let savedAt = 0;
@@ -91,6 +92,9 @@ export function createReplicator(deps: {
     const fields = parseLogLine(line);
     const msg = fields.msg ?? line;
     if (msg === "wal segment written" || msg === "snapshot written") {
+      // The first of this run is said at info level: the log shows backups working, and when.
+      if (!replicatedThisRun) log.info("backup: replicated", { at: now().toISOString(), to: status.target });
+      replicatedThisRun = true;
       status.lastReplicatedAt = now();
       status.lastError = null;
       delayMs = 1000;

@@ -10,6 +10,14 @@ type First = { source: string; campaign: string | null; locale: string; device: 
 const tally = (): Tally => ({ visitors: new Set(), hits: 0, payment: new Set() });
 
 /**
+ * Sources and campaigns come from the visitor's address bar and referrer: anyone can send a new one
+ * with every page view. A day keeps the totals of its KEPT_PER_DAY largest ones; the rest are added
+ * up under OTHER, so the kept totals stay a few hundred rows a day however many names a flood sends.
+ */
+export const KEPT_PER_DAY = 100;
+export const OTHER = "(other)";
+
+/**
  * The totals of one day from its events. Reads run outside any transaction (WAL: they never wait
  * for or hold the write lock); the write replaces the day's few hundred rows of totals in one short
  * transaction, so the console reads totals and never the events.
@@ -35,6 +43,22 @@ export async function rollUpDay(db: Db, write: Write, day: string): Promise<void
     t.hits++;
     if (payers.has(visitor)) t.payment.add(visitor);
   };
+  // A visitor's source and campaign are those of its first page view: ranked by their visitors.
+  const kept = (of: (f: First) => string | null) => {
+    const visitors = new Map<string, number>();
+    for (const f of first.values()) {
+      const key = of(f);
+      if (key !== null) visitors.set(key, (visitors.get(key) ?? 0) + 1);
+    }
+    const ranked = [...visitors].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    return new Set(ranked.slice(0, KEPT_PER_DAY).map(([key]) => key));
+  };
+  const keptSources = kept((f) => f.source);
+  const keptCampaigns = kept((f) => f.campaign);
+  for (const f of first.values()) {
+    if (!keptSources.has(f.source)) f.source = OTHER;
+    if (f.campaign !== null && !keptCampaigns.has(f.campaign)) f.campaign = OTHER;
+  }
   for (const v of views) {
     const f = first.get(v.visitor);
     if (f === undefined) continue;

@@ -49,7 +49,7 @@ export function createAnalytics(
 ): Analytics {
   const { config, db, write, log, now } = deps;
   const keys = openVisitorKeys(config.dataDir);
-  const queue = createIngestQueue({ db, write, log }, options);
+  const queue = createIngestQueue({ db, write, log }, { ...options, maxPerDay: config.analyticsMaxEventsPerDay });
   const ownHost = new URL(config.publicBaseUrl).host.toLowerCase().replace(/^www\./, "");
   let lastRollUp = 0;
   const isCounted = (sender: Sender) => sender.userAgent !== null && sender.userAgent.trim() !== "" && !isbot(sender.userAgent);

@@ -1,5 +1,6 @@
 import type { Audience, Breakdown, Funnel } from "../audience";
 import { DEVICE_CLASSES, type DeviceClass } from "../../../../shared/analytics";
+import { OTHER } from "../../../shop/analytics/rollup";
 import { renderPage, type PageContext } from "./layout";
 
 const TRACKED_EVENTS = ["demo_opened", "pay_clicked", "lead_sent", "chat_opened"] as const;
@@ -66,7 +67,14 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
       ),
     ]);
   const funnelHead = (first: string) => [first, ...FUNNEL_STEPS.map((s) => t(`admin.audience.step.${s}`))];
-  const source = (key: string) => (key === "direct" ? t("admin.audience.direct") : key === "unknown" ? t("admin.audience.unknown") : key);
+  const source = (key: string) =>
+    key === "direct"
+      ? t("admin.audience.direct")
+      : key === "unknown"
+        ? t("admin.audience.unknown")
+        : key === OTHER
+          ? t("admin.audience.other")
+          : key;
   const vital = (metric: keyof typeof GOOD, value: number | null) =>
     value === null
       ? "—"
@@ -81,6 +89,11 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
     "audience",
     <>
       <p className="note">{t("admin.audience.about", { days: 30 })}</p>
+      {data.capped.days > 0 ? (
+        <p className="note" data-testid="audience-capped">
+          {t("admin.audience.capped", { days: data.capped.days, refused: data.capped.refused, limit: data.capped.limit })}
+        </p>
+      ) : null}
       <div className="grid">
         <div className="figure">
           <span className="value">{fmt.number(data.totals.visitors)}</span>
@@ -152,7 +165,7 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
       <section aria-labelledby="breakdown-heading">
         <h2 id="breakdown-heading">{t("admin.audience.breakdowns")}</h2>
         {breakdown("top-sources", t("admin.audience.source"), data.sources, source)}
-        {breakdown("top-campaigns", t("admin.audience.campaign"), data.campaigns)}
+        {breakdown("top-campaigns", t("admin.audience.campaign"), data.campaigns, (k) => (k === OTHER ? t("admin.audience.other") : k))}
         {breakdown("top-languages", t("admin.audience.language"), data.locales)}
         {breakdown("top-devices", t("admin.audience.device"), data.devices, deviceName)}
         {breakdown("top-pages", t("admin.audience.page"), data.pages)}
