@@ -12,6 +12,7 @@ import m9 from "./0009_order_reference.sql" with { type: "text" };
 import m10 from "./0010_analytics.sql" with { type: "text" };
 import m11 from "./0011_refund_requests.sql" with { type: "text" };
 import m12 from "./0012_invoices.sql" with { type: "text" };
+import m13 from "./0013_owner_digest.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -27,4 +28,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0010_analytics", when: 1795493964812, sql: m10 },
   { tag: "0011_refund_requests", when: 1795499002123, sql: m11 },
   { tag: "0012_invoices", when: 1795499094533, sql: m12 },
+  { tag: "0013_owner_digest", when: 1795715182378, sql: m13 },
 ];

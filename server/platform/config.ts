@@ -43,6 +43,11 @@ export type Config = {
   vatScheme: VatScheme;
   /** Days after which leads and chat transcripts are deleted (server/shop/privacy/retention.ts). */
   retention: { leadDays: number; chatDays: number; analyticsDays: number };
+  /**
+   * The owner's digest e-mail (server/owner/digest/): the day before, each morning at `hour` (Paris
+   * time), or the week before on `weekday` (1 Monday to 7 Sunday); sent only with an OWNER_EMAIL.
+   */
+  digest: { frequency: Env["DIGEST"]; hour: number; weekday: number };
   sqliteSynchronous: Env["SQLITE_SYNCHRONOUS"];
   /**
    * How long a request's write waits for a lock another connection holds (the owner's sqlite3, a
@@ -147,6 +152,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     vatScheme: env.VAT_SCHEME ?? "fr",
     retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS, analyticsDays: env.ANALYTICS_RETENTION_DAYS },
+    digest: { frequency: env.DIGEST, hour: env.DIGEST_HOUR, weekday: env.DIGEST_WEEKDAY },
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     dbBusyWaitMs: env.DB_BUSY_WAIT_MS,
     ipHashSecret: env.IP_HASH_SECRET,
