@@ -53,7 +53,14 @@ async function shop(clock: ReturnType<typeof clockAt>, env: Record<string, strin
 
 /** The digest job as the first server process runs it, on a test site. */
 function digestsOf(s: TestSite, clock: ReturnType<typeof clockAt>): DigestJob {
-  const job = startDigests({ db: s.db, write: s.write, config: s.config, log: quietLog, now: clock.now, mailer: s.mailer ?? { wake() {} } });
+  const job = startDigests({
+    db: s.db,
+    write: s.write,
+    config: s.config,
+    log: quietLog,
+    now: clock.now,
+    mailer: s.mailer ?? { wake() {} },
+  });
   jobs.push(job);
   return job;
 }
@@ -78,7 +85,11 @@ async function buy(s: TestSite, who: Record<string, string>, email: string): Pro
   expect((await view(s, who, "/paiement")).status).toBe(204);
   const start = await s.request("/api/payment", { method: "POST", headers: { ...FORM, ...who }, body: "locale=fr&acceptTerms=yes" });
   const card = new URLSearchParams({ email, name: "Camille", city: "Lyon", card: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" });
-  const paid = await s.request(start.headers.get("location") ?? "", { method: "POST", headers: { ...FORM, ...who }, body: card.toString() });
+  const paid = await s.request(start.headers.get("location") ?? "", {
+    method: "POST",
+    headers: { ...FORM, ...who },
+    body: card.toString(),
+  });
   expect(paid.status).toBe(303);
   return s.db.select({ id: orders.id }).from(orders).where(eq(orders.customerEmail, email)).get()?.id ?? 0;
 }
@@ -176,7 +187,13 @@ test("with sales, visitors and a handed-over question recorded, the day's digest
   expect(await job.runNow()).toMatchObject({ status: "already", period: "2026-11-24" });
   expect(await delivered(s, second)).toHaveLength(1);
   expect(s.db.select().from(ownerDigests).all()).toEqual([
-    { period: "2026-11-24", frequency: "daily", mailId: expect.any(Number), queuedAt: new Date("2026-11-25T07:00:00+01:00"), byHand: false },
+    {
+      period: "2026-11-24",
+      frequency: "daily",
+      mailId: expect.any(Number),
+      queuedAt: new Date("2026-11-25T07:00:00+01:00"),
+      byHand: false,
+    },
   ]);
 
   // Down on the 26th, back on the 27th after the hour: the 26th's digest, not a backlog with the 25th's.
@@ -243,7 +260,13 @@ test("without OWNER_EMAIL nothing is queued and nothing fails; the overview and 
   const page = await (await s.request("/admin", { headers: { cookie, "accept-language": "en" } })).text();
   expect(page).toContain("Digest e-mail: not sent, OWNER_EMAIL is not set.");
   const errors: string[] = [];
-  const code = await runCommand(["digest", "send"], s.config, () => {}, (line) => errors.push(line), { now: clock.now });
+  const code = await runCommand(
+    ["digest", "send"],
+    s.config,
+    () => {},
+    (line) => errors.push(line),
+    { now: clock.now },
+  );
   expect(code).toBe(1);
   expect(errors.join("\n")).toContain("OWNER_EMAIL is not set");
 });
@@ -260,7 +283,13 @@ test("by hand: `digest preview` prints a period's digest and queues nothing; `di
   const cli = async (...args: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCommand(["digest", ...args], s.config, (l) => out.push(l), (l) => err.push(l), { now: clock.now });
+    const code = await runCommand(
+      ["digest", ...args],
+      s.config,
+      (l) => out.push(l),
+      (l) => err.push(l),
+      { now: clock.now },
+    );
     return { code, out: plainSpaces(out.join("")), err: err.join("\n") };
   };
   // The day is not over yet.
@@ -302,7 +331,7 @@ test("an e-mail the mail server refused is in the next digest, with its address 
   const [digest] = await delivered(s);
   const body = text(digest);
   expect(body).toContain("E-mails en attente ou en échec");
-  expect(body).toMatch(/1 e-mail a échoué : relancez-les depuis la page E-mail/);
+  expect(body).toMatch(/1 e-mail a échoué : relancez-le depuis la page E-mail/);
   expect(body).toMatch(/accès à typo@example\.com, mis en file le 24 nov\. 2026, 09:00 — .*550/);
   expect(body).not.toContain("Aucun e-mail n'a échoué");
 });

@@ -69,10 +69,7 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
       .all(dimension, from, to);
   // Checkouts started in the period, by their visit's source and language, with what became of them.
   const checkouts = sql
-    .query<
-      { source: string; locale: string; started: number; paid: number; activated: number; revenue: number },
-      [string, number, string]
-    >(
+    .query<{ source: string; locale: string; started: number; paid: number; activated: number; revenue: number }, [string, number, string]>(
       `SELECT coalesce(v.source, 'unknown') AS source, v.locale AS locale,
          count(DISTINCT v.day || coalesce(v.visitor, v.checkout_id)) AS started,
          count(o.paid_at) AS paid,

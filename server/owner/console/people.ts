@@ -83,13 +83,7 @@ export type HandOver = { question: string; locale: string; at: Date; conversatio
  * range (start included, end excluded): the owner's digest e-mail lists its period's.
  */
 export function listHandOvers(db: Db, limit = 100, between?: Between): HandOver[] {
-  const answers = db
-    .select()
-    .from(chatMessages)
-    .where(handedOver(between))
-    .orderBy(desc(chatMessages.id))
-    .limit(limit)
-    .all();
+  const answers = db.select().from(chatMessages).where(handedOver(between)).orderBy(desc(chatMessages.id)).limit(limit).all();
   return answers.flatMap((answer) => {
     const question = db
       .select()

@@ -25,10 +25,7 @@ export type DigestJob = {
  * day's missed digest at once) and then every minute; queueDigest makes sure a period is queued once
  * whoever else looks. With DIGEST=off or without OWNER_EMAIL it does nothing.
  */
-export function startDigests(
-  deps: DigestDeps & { log: Logger; mailer: { wake(): void } },
-  everyMs = DIGEST_CHECK_EVERY_MS,
-): DigestJob {
+export function startDigests(deps: DigestDeps & { log: Logger; mailer: { wake(): void } }, everyMs = DIGEST_CHECK_EVERY_MS): DigestJob {
   const { log } = deps;
   let startedAt: Date | null = null;
   let running: Promise<DigestRun> | null = null;

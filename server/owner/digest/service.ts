@@ -93,7 +93,9 @@ export async function queueDigest(
     const queued = tx.select().from(ownerDigests).where(eq(ownerDigests.period, period.key)).get();
     if (queued !== undefined) return { status: "already", mailId: queued.mailId, queuedAt: queued.queuedAt, byHand: queued.byHand };
     const mailId = enqueueMail(tx, config.mail.domain, { kind: "owner-digest", recipient, locale, payload }, now);
-    tx.insert(ownerDigests).values({ period: period.key, frequency: period.frequency, mailId, queuedAt: now, byHand: options.byHand }).run();
+    tx.insert(ownerDigests)
+      .values({ period: period.key, frequency: period.frequency, mailId, queuedAt: now, byHand: options.byHand })
+      .run();
     options.also?.(tx);
     return { status: "queued", mailId, recipient };
   });
@@ -104,7 +106,8 @@ export async function queueDigest(
  * them, then only read. A period that ended before is not reported (the site did not run in it).
  */
 export async function digestsStartedAt(db: Db, write: Write, now: Date): Promise<Date> {
-  const read = () => db.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, DIGEST_STARTED_AT)).get()?.value;
+  const read = () =>
+    db.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, DIGEST_STARTED_AT)).get()?.value;
   const recorded =
     read() ??
     (await write((tx) => {
@@ -123,12 +126,7 @@ export async function digestsStartedAt(db: Db, write: Write, now: Date): Promise
  * written: the period's handed-over questions still stored, the e-mails failed or late now.
  */
 export function digestListsReader(db: Db, now: () => Date): DigestListsReader {
-  const row = (m: {
-    kind: DigestMailRow["kind"];
-    recipient: string;
-    lastError: string | null;
-    createdAt: Date;
-  }): DigestMailRow => ({
+  const row = (m: { kind: DigestMailRow["kind"]; recipient: string; lastError: string | null; createdAt: Date }): DigestMailRow => ({
     kind: m.kind,
     recipient: m.recipient,
     lastError: m.lastError,

@@ -89,9 +89,7 @@ export function DigestMail({
       preview={digestSubject(c, p, fmt)}
       siteName={c.siteName}
       baseUrl={c.baseUrl}
-      footer={
-        <Text style={small}>{t("mail.digest.footer", { frequency: p.frequency, weekday, hour })}</Text>
-      }
+      footer={<Text style={small}>{t("mail.digest.footer", { frequency: p.frequency, weekday, hour })}</Text>}
     >
       <Text style={heading}>{t("mail.digest.title", { frequency: p.frequency, period: digestPeriodLabel(c, p) })}</Text>
 
