@@ -6,7 +6,7 @@ import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { recordActivity } from "./activity";
-import { clearedSessionCookie, html, json, ownerLocale, redirect, sessionCookie } from "./http";
+import { clearedSessionCookie, html, json, redirect, sessionCookie } from "./http";
 import { consumeInvite, inviteState } from "./invites";
 import { CONSOLE_MAX_BODY_BYTES, type ConsoleKit } from "./kit";
 import { hasInvite, isInviteToken, RecoveryForm, RegisterBody, RegisterOptionsBody, SignInBody } from "./model";
@@ -19,7 +19,7 @@ import {
   verifyRegistration,
 } from "./passkeys";
 import { issueRecoveryCodes, useRecoveryCode } from "./recovery-codes";
-import { browserLabel, endSession, markVerified, sessionBrowser, startSession } from "./sessions";
+import { endSession, markVerified, sessionBrowser, startSession } from "./sessions";
 import { invitePage, messagePage, signInPage, type SignInNotice } from "./views/auth-pages";
 
 /**
@@ -159,14 +159,15 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
             throw new HttpError(403, "This invite link is used or expired");
           const passkey = await verifyRegistration(write, rp(request), { ...response, clientExtensionResults: {} }, now);
           if (passkey === null) throw new HttpError(422, "This passkey could not be checked: try again");
-          const label = browserLabel(request.headers.get("user-agent"));
+          const browser = sessionBrowser(request);
+          const label = browser.label;
           const done = await write((tx) => {
             if (invite !== undefined && !consumeInvite(tx, invite, now)) return null;
             const first = (tx.select({ n: count() }).from(ownerPasskeys).get()?.n ?? 0) === 0;
             const passkeyName = name === "" ? label : name;
             storePasskey(tx, passkey, passkeyName, now);
             // From an invite, the passkey just made (with user verification) signs the owner in.
-            const started = owner === null ? startSession(tx, "invite", { label, locale: ownerLocale(request) }, now) : null;
+            const started = owner === null ? startSession(tx, "invite", browser, now) : null;
             const sessionId = started?.id ?? owner?.session.id ?? null;
             recordActivity(tx, { action: "passkey-added", detail: `passkey “${passkeyName}”`, sessionId }, now);
             return { codes: first ? issueRecoveryCodes(tx, now) : [], token: started?.token ?? null };
