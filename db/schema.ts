@@ -207,7 +207,7 @@ export const licenses = sqliteTable(
   (t) => [uniqueIndex("licenses_order_unique").on(t.orderId), uniqueIndex("licenses_key_unique").on(t.key)],
 );
 
-export const MAIL_KINDS = ["access", "refund", "demo", "owner-sale", "owner-refund", "owner-refund-request"] as const;
+export const MAIL_KINDS = ["access", "refund", "demo", "owner-sale", "owner-refund", "owner-refund-request", "owner-digest"] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 export const MAIL_STATUSES = ["pending", "sending", "sent", "failed", "cancelled"] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
@@ -300,7 +300,8 @@ export const accessResends = sqliteTable(
 
 /**
  * Facts about the site itself, each written once and never changed: `first_started_at` (ms since
- * the epoch) is the default early-bird offer's starting point (server/site/offer.ts).
+ * the epoch) is the default early-bird offer's starting point (server/site/offer.ts);
+ * `digest_started_at` when the server first ran the owner's digest (server/owner/digest/).
  */
 export const siteSettings = sqliteTable("site_settings", {
   key: text("key").primaryKey(),
@@ -353,6 +354,11 @@ export const ownerSessions = sqliteTable(
     method: text("method", { enum: ["passkey", "recovery", "invite"] }).notNull(),
     /** A short description of the browser that signed in ("Chrome on Android"), to tell sessions apart. */
     label: text("label").notNull(),
+    /**
+     * The language the console spoke in when the session began (the browser's): the owner's e-mails
+     * that no browser asks for (the digest) are written in the latest one. Null before it was recorded.
+     */
+    locale: text("locale"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull(),
     verifiedAt: integer("verified_at", { mode: "timestamp_ms" }),
@@ -410,6 +416,7 @@ export const OWNER_ACTIONS = [
   "erasure",
   "export",
   "mail-retry",
+  "digest-sent",
 ] as const;
 export type OwnerAction = (typeof OWNER_ACTIONS)[number];
 
@@ -526,3 +533,18 @@ export const checkoutVisits = sqliteTable(
   },
   (t) => [index("checkout_visits_day_idx").on(t.day)],
 );
+
+/**
+ * The owner's digest e-mails queued, one row per period (a Paris day `2026-11-24`, or an ISO week
+ * `2026-W47`): the row is written in the transaction that queues the message, and the period is the
+ * key, so a restart, a second process or the command line never queue a period's digest twice.
+ */
+export const ownerDigests = sqliteTable("owner_digests", {
+  period: text("period").primaryKey(),
+  frequency: text("frequency", { enum: ["daily", "weekly"] }).notNull(),
+  /** The outbox row of the message (no foreign key: erasing the owner's address deletes the row). */
+  mailId: integer("mail_id").notNull(),
+  queuedAt: integer("queued_at", { mode: "timestamp_ms" }).notNull(),
+  /** Whether the owner queued it by hand (`site digest send`) rather than the server at its hour. */
+  byHand: integer("by_hand", { mode: "boolean" }).notNull(),
+});

@@ -51,6 +51,8 @@ export type LegalFacts = {
   payment: "stripe" | "test";
   /** Who answers the chat: Claude (Anthropic) or the assistant running on the site's own server. */
   chat: "claude" | "offline";
+  /** Whether the questions the assistant could not answer are e-mailed to the owner (the digest e-mail). */
+  chatDigest: boolean;
   /** Whether e-mail leaves through an SMTP provider (otherwise files on the site's own server). */
   smtp: boolean;
   /**

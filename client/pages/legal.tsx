@@ -230,6 +230,7 @@ export function PrivacyPage({ legal }: { legal: LegalFacts }) {
         {subsection("chat", t("privacy.chat.title"), [
           t("privacy.chat.text", { chatDays }),
           t(legal.chat === "claude" ? "privacy.chat.claude" : "privacy.chat.offline"),
+          ...(legal.chatDigest ? [t("privacy.chat.digest")] : []),
         ])}
         {subsection(
           "mail",

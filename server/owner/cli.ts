@@ -16,6 +16,7 @@ import { openLicenseKeys } from "../shop/licenses/tokens";
 import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { placesCommand } from "./places-command";
+import { digestCommand } from "./digest-command";
 import { normalizeLicenseKey } from "../../shared/license-key";
 import { orders } from "../../db/schema";
 import { eq } from "drizzle-orm";
@@ -52,7 +53,11 @@ export const USAGE = `Usage:
   site orders reconcile --since DATE   apply the paid, refunded and expired Stripe checkouts since DATE that the
                               database does not have (after a restore): missing orders get their licence and e-mail
   site restore [--to-time T] [--force]   bring DATA_DIR back from BACKUP_URL (refuses to replace a database without --force)
-  site backup status          whether backups are on, where to, and when the last replication happened`;
+  site backup status          whether backups are on, where to, and when the last replication happened
+  site digest preview [--date YYYY-MM-DD] [--daily|--weekly]   the owner's digest e-mail of a day (or of the ISO week
+                              holding the date) that ended, printed as text; by default the last period DIGEST reports on
+  site digest send [--date YYYY-MM-DD] [--daily|--weekly]      queue that digest to OWNER_EMAIL now (once per period:
+                              not if the server or an earlier send queued it)`;
 
 /**
  * How long a command waits for a write lock held by another program (an open sqlite3 session, the
@@ -71,6 +76,8 @@ export async function runCommand(
     busyWaitMs?: number;
     /** Where the Stripe SDK connects: Stripe itself unless given (tests give a fake Stripe on loopback). */
     stripeConnection?: StripeConnection;
+    /** The clock of the commands that read it (the digest's periods): the machine's unless given. */
+    now?: () => Date;
   } = {},
 ): Promise<number> {
   const [command, action, arg] = argv;
@@ -84,7 +91,8 @@ export async function runCommand(
     (command === "mail" && (action === "list" || action === "retry")) ||
     (command === "orders" && (action === "resend" || action === "refund" || action === "reconcile" || action === "invoice")) ||
     (command === "places" && (action === "pending" || action === "approve" || action === "revoke")) ||
-    (command === "owner" && action === "invite");
+    (command === "owner" && action === "invite") ||
+    (command === "digest" && (action === "preview" || action === "send"));
   if (!known) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
     return 2;
@@ -124,6 +132,8 @@ export async function runCommand(
     }
     if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
     if (command === "places") return await placesCommand(db, write, config, action ?? "", arg, out, err);
+    if (command === "digest" && (action === "preview" || action === "send"))
+      return await digestCommand(db, write, config, action, argv.slice(2), options.now ?? (() => new Date()), out, err);
     if (command === "orders" && action === "invoice") return await invoiceCommand(db, config, arg, argv[3], out, err);
     if (command === "orders" && action === "reconcile")
       return await reconcile(write, config, argv.slice(2), out, err, options.stripeConnection ?? {});

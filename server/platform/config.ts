@@ -45,6 +45,11 @@ export type Config = {
   retention: { leadDays: number; chatDays: number; analyticsDays: number };
   /** Rows of audience counting one UTC day may store; past it the day's beacons are refused (ANALYTICS_MAX_EVENTS_PER_DAY). */
   analyticsMaxEventsPerDay: number;
+  /**
+   * The owner's digest e-mail (server/owner/digest/): the day before, each morning at `hour` (Paris
+   * time), or the week before on `weekday` (1 Monday to 7 Sunday); sent only with an OWNER_EMAIL.
+   */
+  digest: { frequency: Env["DIGEST"]; hour: number; weekday: number };
   sqliteSynchronous: Env["SQLITE_SYNCHRONOUS"];
   /**
    * How long a request's write waits for a lock another connection holds (the owner's sqlite3, a
@@ -150,6 +155,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     vatScheme: env.VAT_SCHEME ?? "fr",
     retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS, analyticsDays: env.ANALYTICS_RETENTION_DAYS },
     analyticsMaxEventsPerDay: env.ANALYTICS_MAX_EVENTS_PER_DAY,
+    digest: { frequency: env.DIGEST, hour: env.DIGEST_HOUR, weekday: env.DIGEST_WEEKDAY },
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     dbBusyWaitMs: env.DB_BUSY_WAIT_MS,
     ipHashSecret: env.IP_HASH_SECRET,

@@ -109,6 +109,11 @@ function addressOf(from: string): string {
  * demo e-mail: a year lets the owner see who was interested and answer a late question. A chat is
  * a support exchange: three months covers a follow-up and the 7-day guarantee many times over.
  */
+/** How often the owner's digest e-mail goes out. */
+export const DIGEST_FREQUENCIES = ["daily", "weekly", "off"] as const;
+/** The days of the week DIGEST_WEEKDAY accepts, Monday first (ISO 8601). */
+export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+
 export const DEFAULT_RETENTION_DAYS = { leads: 365, chats: 90, analytics: 30 } as const;
 /**
  * About 40,000 page views a day (a page view is a row, its speed measures three more): far above
@@ -207,6 +212,32 @@ export const EnvSchema = v.object({
   ANALYTICS_RETENTION_DAYS: positiveInt(DEFAULT_RETENTION_DAYS.analytics, 3650),
   // Rows of page views, events and speed measures one UTC day may store (server/shop/analytics/ingest.ts).
   ANALYTICS_MAX_EVENTS_PER_DAY: positiveInt(DEFAULT_ANALYTICS_MAX_EVENTS_PER_DAY, 100_000_000),
+  // The owner's digest e-mail (server/owner/digest/): sent to OWNER_EMAIL, so nothing without it.
+  DIGEST: v.optional(
+    v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(DIGEST_FREQUENCIES, "must be daily, weekly or off")),
+    "daily",
+  ),
+  DIGEST_HOUR: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d{1,2}$/, "must be an hour from 0 to 23 (Paris time)"),
+      v.transform(Number),
+      v.maxValue(23, "must be an hour from 0 to 23 (Paris time)"),
+    ),
+    "7",
+  ),
+  DIGEST_WEEKDAY: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.picklist(WEEKDAYS, `must be a day of the week in English: ${WEEKDAYS.join(", ")}`),
+      // 1 for Monday to 7 for Sunday, as ISO 8601 numbers them.
+      v.transform((day) => WEEKDAYS.indexOf(day) + 1),
+    ),
+    "monday",
+  ),
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;

@@ -20,6 +20,8 @@ import { startRetention } from "../shop/privacy/retention";
 import { deleteExpiredAnalytics } from "../shop/analytics/retention";
 import { openVisitorKeys } from "../shop/analytics/visitor-keys";
 import { startRollUps } from "../shop/analytics/jobs";
+import { startDigests } from "../owner/digest/job";
+import { digestListsReader } from "../owner/digest/service";
 import { buildClient } from "../site/client-build";
 import { createAssetStore } from "../site/assets";
 import { withOfferEnd } from "../site/offer";
@@ -30,8 +32,8 @@ import { dbOrExit, type Embedded } from "./start-up";
 import { startTrace } from "../platform/start-trace";
 
 /**
- * The first (or only) server process: migrates the database, runs the e-mail sender and the
- * retention sweep, builds the client files, listens, starts the other processes and hands them
+ * The first (or only) server process: migrates the database, runs the e-mail sender, the
+ * retention sweep and the owner's digest, builds the client files, listens, starts the other processes and hands them
  * the pages it had rendered.
  */
 export async function serve(loaded: Config, embedded: Embedded | undefined, self: string[], compress: Compress): Promise<void> {
@@ -75,7 +77,17 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
   const siteSecret = loadIpHashSecret(config.ipHashSecret, config.dataDir);
   const paperwork = mailPaperwork({ db, paperwork: createPaperwork({ db, config }), baseUrl: config.publicBaseUrl, secret: siteSecret });
-  const mailer = createMailSender({ db, write: writerFor(db, config), config, log, transport, now, links, paperwork });
+  const mailer = createMailSender({
+    db,
+    write: writerFor(db, config),
+    config,
+    log,
+    transport,
+    now,
+    links,
+    paperwork,
+    digestLists: digestListsReader(db, now),
+  });
   const site = wireSite({
     config,
     db,
@@ -108,6 +120,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   });
   mailer.start();
   const rollUps = startRollUps({ analytics: site.deps.analytics, log });
+  // The owner's digest e-mail: this process alone schedules it, as it alone sends the mail.
+  const digests = startDigests({ db, write: writerFor(db, config), config, log, now, mailer });
   const replicator = replicatorFor(config, log, now);
   replicator.start();
   startTrace("mailer and replicator started");
@@ -129,6 +143,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     await Promise.all([site.app.stop(), workers?.stop()]);
     retention.stop();
     rollUps.stop();
+    await digests.stop();
     await mailer.stop();
     await replicator.stop();
     await site.close();

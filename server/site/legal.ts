@@ -16,6 +16,7 @@ export function legalFacts(config: Config, locale: Locale): LegalFacts {
     retention: config.retention,
     payment: config.stripe !== undefined ? "stripe" : "test",
     chat: config.anthropic !== undefined ? "claude" : "offline",
+    chatDigest: config.digest.frequency !== "off" && config.mail.ownerEmail !== undefined,
     smtp: config.mail.smtpUrl !== undefined,
     backup: backupPlace(config),
     vatScheme: config.vatScheme,

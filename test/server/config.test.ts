@@ -35,6 +35,20 @@ test("a bad value stops start-up with a message naming the variable", () => {
   expect(fails({ PRICE: "120", ORIGINAL_PRICE: "99" })).toContain("ORIGINAL_PRICE");
   expect(fails({ DB_BUSY_WAIT_MS: "0" })).toContain("DB_BUSY_WAIT_MS");
   expect(fails({ DB_BUSY_WAIT_MS: "600000" })).toContain("DB_BUSY_WAIT_MS must be at most 60000");
+  expect(fails({ DIGEST: "monthly" })).toContain("DIGEST must be daily, weekly or off");
+  expect(fails({ DIGEST_HOUR: "24" })).toContain("DIGEST_HOUR must be an hour from 0 to 23");
+  expect(fails({ DIGEST_HOUR: "7am" })).toContain("DIGEST_HOUR");
+  expect(fails({ DIGEST_WEEKDAY: "lundi" })).toContain("DIGEST_WEEKDAY must be a day of the week in English");
+});
+
+test("the owner's digest: each morning at 07:00 unless set otherwise, weekly on the day named", () => {
+  expect(loadConfig({}).digest).toEqual({ frequency: "daily", hour: 7, weekday: 1 });
+  expect(loadConfig({ DIGEST: "Weekly", DIGEST_HOUR: "18", DIGEST_WEEKDAY: "Friday" }).digest).toEqual({
+    frequency: "weekly",
+    hour: 18,
+    weekday: 5,
+  });
+  expect(loadConfig({ DIGEST: "off" }).digest.frequency).toBe("off");
 });
 
 test("Stripe keys go together, and production needs them unless test checkout is allowed", () => {

@@ -159,6 +159,8 @@ test("the privacy policy states what is stored, the retention from configuration
   expect(page).toContain("The answers are written by a program running on our own server");
   expect(page.includes("Anthropic")).toBe(false);
   expect(page.includes("e-mail provider")).toBe(false);
+  // No OWNER_EMAIL here: no digest e-mail carries the unanswered questions.
+  expect(page.includes("summary e-mail")).toBe(false);
   expect(page).toContain("The site sets no cookies");
   expect(page).toContain("aide@stream-shop.fr");
   expect(page).toContain("Our host stores the site and its database: Hébergeur SAS, 1 avenue du Serveur, 59100 Roubaix.");
@@ -168,8 +170,16 @@ test("the privacy policy states what is stored, the retention from configuration
   for (let i = 1; i < levels.length; i++) expect(levels[i]! - levels[i - 1]!).toBeLessThanOrEqual(1);
 
   await site.close();
-  site = await createTestSite({ env: { ...IDENTITY, ANTHROPIC_API_KEY: "sk-ant-test-key", SMTP_URL: "smtp://mail.stream-shop.fr:587" } });
+  site = await createTestSite({
+    env: {
+      ...IDENTITY,
+      ANTHROPIC_API_KEY: "sk-ant-test-key",
+      SMTP_URL: "smtp://mail.stream-shop.fr:587",
+      OWNER_EMAIL: "owner@stream-shop.fr",
+    },
+  });
   const other = text((await get("/en/confidentialite")).html);
+  expect(other).toContain("The questions the assistant could not answer are also sent to us in a summary e-mail");
   expect(other).toContain("The answers are written by Claude, a service of Anthropic (United States)");
   expect(other).toContain("E-mails are handed to our e-mail provider for delivery.");
   expect(other).toContain("For how long: 365 days");

@@ -10,6 +10,7 @@ import type { StripeConnection } from "../../server/shop/checkout/stripe-provide
 import type { SigningKeys } from "../../server/shop/licenses/signing-keys";
 import { mailLinks, openLicenseKeys } from "../../server/shop/licenses/tokens";
 import { createMailSender, type MailSender } from "../../server/shop/mail/sender";
+import { digestListsReader } from "../../server/owner/digest/service";
 import type { MailTransport } from "../../server/shop/mail/transport";
 import { createPaperwork } from "../../server/shop/paperwork/documents";
 import { mailPaperwork } from "../../server/shop/paperwork/mail-paperwork";
@@ -77,7 +78,17 @@ export async function createTestSite(
   const mailer =
     options.transport === undefined
       ? null
-      : createMailSender({ db, write, config, log, transport: options.transport, now, links, paperwork });
+      : createMailSender({
+          db,
+          write,
+          config,
+          log,
+          transport: options.transport,
+          now,
+          links,
+          paperwork,
+          digestLists: digestListsReader(db, now),
+        });
   mailer?.start();
   const site = wireSite({
     config,

@@ -34,38 +34,44 @@ export type Audience = {
 
 const emptyFunnel = (): Funnel => ({ visitors: 0, paymentPage: 0, checkoutStarted: 0, paid: 0, activated: 0 });
 
+/** The console's audience page: the last 30 UTC days. */
+export function audienceReport(db: Db, now: Date, currency: string, maxEventsPerDay: number): Audience {
+  return audienceOfDays(db, daysEnding(utcDay(now), AUDIENCE_DAYS), currency, maxEventsPerDay);
+}
+
 /**
- * The console's audience page over the last 30 UTC days. It reads the daily totals (a few hundred
- * rows a day, whatever the traffic) and the checkouts' visits joined to their orders (one row per
+ * The audience of consecutive UTC days (YYYY-MM-DD, oldest first): the console's page reads its 30
+ * days, the owner's digest e-mail its day or week. It reads the daily totals (a few hundred rows a
+ * day, whatever the traffic) and the checkouts' visits joined to their orders (one row per
  * checkout), never the events themselves.
  */
-export function audienceReport(db: Db, now: Date, currency: string, maxEventsPerDay: number): Audience {
-  const days = daysEnding(utcDay(now), AUDIENCE_DAYS);
-  const from = days[0] ?? utcDay(now);
+export function audienceOfDays(db: Db, days: readonly string[], currency: string, maxEventsPerDay: number): Audience {
+  const from = days[0] ?? "";
+  const to = days.at(-1) ?? "";
   const sql = db.$client;
   const daily = sql
-    .query<{ day: string; visitors: number; hits: number }, [string]>(
-      "SELECT day, visitors, hits FROM analytics_daily WHERE dimension = 'all' AND day >= ?",
+    .query<{ day: string; visitors: number; hits: number }, [string, string]>(
+      "SELECT day, visitors, hits FROM analytics_daily WHERE dimension = 'all' AND day >= ? AND day <= ?",
     )
-    .all(from);
+    .all(from, to);
   const byDay = new Map(daily.map((r) => [r.day, r]));
   const breakdown = (dimension: string, limit = 10): Breakdown[] =>
     sql
-      .query<Breakdown, [string, string, number]>(
+      .query<Breakdown, [string, string, string, number]>(
         `SELECT key, sum(visitors) AS visitors, sum(hits) AS hits FROM analytics_daily
-         WHERE dimension = ? AND day >= ? GROUP BY key ORDER BY visitors DESC, hits DESC, key LIMIT ?`,
+         WHERE dimension = ? AND day >= ? AND day <= ? GROUP BY key ORDER BY visitors DESC, hits DESC, key LIMIT ?`,
       )
-      .all(dimension, from, limit);
+      .all(dimension, from, to, limit);
   const stepsBy = (dimension: "all" | "source" | "locale") =>
     sql
-      .query<{ key: string; visitors: number; paymentPage: number }, [string, string]>(
+      .query<{ key: string; visitors: number; paymentPage: number }, [string, string, string]>(
         `SELECT key, sum(visitors) AS visitors, sum(payment_visitors) AS paymentPage FROM analytics_daily
-         WHERE dimension = ? AND day >= ? GROUP BY key`,
+         WHERE dimension = ? AND day >= ? AND day <= ? GROUP BY key`,
       )
-      .all(dimension, from);
+      .all(dimension, from, to);
   // Checkouts started in the period, by their visit's source and language, with what became of them.
   const checkouts = sql
-    .query<{ source: string; locale: string; started: number; paid: number; activated: number; revenue: number }, [string, number]>(
+    .query<{ source: string; locale: string; started: number; paid: number; activated: number; revenue: number }, [string, number, string]>(
       `SELECT coalesce(v.source, 'unknown') AS source, v.locale AS locale,
          count(DISTINCT v.day || coalesce(v.visitor, v.checkout_id)) AS started,
          count(o.paid_at) AS paid,
@@ -75,10 +81,10 @@ export function audienceReport(db: Db, now: Date, currency: string, maxEventsPer
        LEFT JOIN orders o ON o.checkout_id = v.checkout_id AND o.paid_at IS NOT NULL
        LEFT JOIN licenses l ON l.order_id = o.id
        LEFT JOIN (SELECT license_id, min(created_at) AS first_at FROM license_activations GROUP BY license_id) a ON a.license_id = l.id
-       WHERE v.day >= ?1
+       WHERE v.day >= ?1 AND v.day <= ?3
        GROUP BY 1, 2`,
     )
-    .all(from, ACTIVATION_WINDOW_MS);
+    .all(from, ACTIVATION_WINDOW_MS, to);
 
   const funnelOf = (rows: { visitors: number; paymentPage: number }[], match: (c: (typeof checkouts)[number]) => boolean): Funnel => {
     const f = emptyFunnel();
@@ -116,10 +122,10 @@ export function audienceReport(db: Db, now: Date, currency: string, maxEventsPer
 
   const histograms = new Map<string, Map<VitalMetric, Map<number, number>>>();
   const vitals = sql
-    .query<{ page: string; device: string; metric: VitalMetric; bucket: number; samples: number }, [string]>(
-      "SELECT page, device, metric, bucket, sum(samples) AS samples FROM analytics_vitals_daily WHERE day >= ? GROUP BY 1, 2, 3, 4",
+    .query<{ page: string; device: string; metric: VitalMetric; bucket: number; samples: number }, [string, string]>(
+      "SELECT page, device, metric, bucket, sum(samples) AS samples FROM analytics_vitals_daily WHERE day >= ? AND day <= ? GROUP BY 1, 2, 3, 4",
     )
-    .all(from);
+    .all(from, to);
   for (const v of vitals) {
     const id = `${v.page}\u0000${v.device}`;
     const metrics = histograms.get(id) ?? new Map<VitalMetric, Map<number, number>>();
@@ -130,10 +136,10 @@ export function audienceReport(db: Db, now: Date, currency: string, maxEventsPer
   }
 
   const capped = sql
-    .query<{ days: number; refused: number }, [string]>(
-      "SELECT count(*) AS days, total(refused) AS refused FROM analytics_day_counts WHERE day >= ? AND refused > 0",
+    .query<{ days: number; refused: number }, [string, string]>(
+      "SELECT count(*) AS days, total(refused) AS refused FROM analytics_day_counts WHERE day >= ? AND day <= ? AND refused > 0",
     )
-    .get(from) ?? { days: 0, refused: 0 };
+    .get(from, to) ?? { days: 0, refused: 0 };
 
   return {
     capped: { days: capped.days, refused: capped.refused, limit: maxEventsPerDay },

@@ -19,7 +19,7 @@ import {
   verifyRegistration,
 } from "./passkeys";
 import { issueRecoveryCodes, useRecoveryCode } from "./recovery-codes";
-import { browserLabel, endSession, markVerified, startSession } from "./sessions";
+import { endSession, markVerified, sessionBrowser, startSession } from "./sessions";
 import { invitePage, messagePage, signInPage, type SignInNotice } from "./views/auth-pages";
 
 /**
@@ -58,7 +58,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
         const signedIn = await write((tx) => {
           const left = useRecoveryCode(tx, form.code, now);
           if (left === null) return null;
-          const session = startSession(tx, "recovery", browserLabel(request.headers.get("user-agent")), now);
+          const session = startSession(tx, "recovery", sessionBrowser(request), now);
           recordActivity(tx, { action: "sign-in-recovery", detail: `${left} recovery codes left`, sessionId: session.id }, now);
           return { token: session.token, left };
         });
@@ -83,7 +83,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           const passkey = await verifyAuthentication(db, write, rp(request), { ...response, clientExtensionResults: {} }, "sign-in", now);
           if (passkey === null) throw new HttpError(401, "This passkey could not be checked: try again");
           const token = await write((tx) => {
-            const session = startSession(tx, "passkey", browserLabel(request.headers.get("user-agent")), now);
+            const session = startSession(tx, "passkey", sessionBrowser(request), now);
             recordActivity(tx, { action: "sign-in", detail: `passkey “${passkey.name}”`, sessionId: session.id }, now);
             return session.token;
           });
@@ -159,14 +159,15 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
             throw new HttpError(403, "This invite link is used or expired");
           const passkey = await verifyRegistration(write, rp(request), { ...response, clientExtensionResults: {} }, now);
           if (passkey === null) throw new HttpError(422, "This passkey could not be checked: try again");
-          const label = browserLabel(request.headers.get("user-agent"));
+          const browser = sessionBrowser(request);
+          const label = browser.label;
           const done = await write((tx) => {
             if (invite !== undefined && !consumeInvite(tx, invite, now)) return null;
             const first = (tx.select({ n: count() }).from(ownerPasskeys).get()?.n ?? 0) === 0;
             const passkeyName = name === "" ? label : name;
             storePasskey(tx, passkey, passkeyName, now);
             // From an invite, the passkey just made (with user verification) signs the owner in.
-            const started = owner === null ? startSession(tx, "invite", label, now) : null;
+            const started = owner === null ? startSession(tx, "invite", browser, now) : null;
             const sessionId = started?.id ?? owner?.session.id ?? null;
             recordActivity(tx, { action: "passkey-added", detail: `passkey “${passkeyName}”`, sessionId }, now);
             return { codes: first ? issueRecoveryCodes(tx, now) : [], token: started?.token ?? null };

@@ -26,6 +26,8 @@ export type Overview = {
   checklist: ChecklistItem[];
   /** What the server's replicator last recorded, shown beside the checklist's backups item. */
   backup: { enabled: boolean; lastReplicatedAt: Date | null; lastError: string | null };
+  /** The owner's digest e-mail as configured: when it goes out, or why it does not. */
+  digest: { state: "daily" | "weekly" | "off" | "noEmail"; hour: number; weekday: number };
 };
 
 /** Minutes Paris is ahead of UTC at an instant (60 or 120). */
@@ -53,24 +55,25 @@ const byPeriod = <T>(value: (p: Period) => T): Record<Period, T> => ({
 });
 
 /**
- * Every period's figures: gross is what was paid in the period (orders refunded later included),
- * refunded what went back in it, net the difference. Each sum reads a range of one index alone
- * (status, date, amount), never the table; all time is one pass over that index.
+ * Sales between two instants, `from` included, `to` excluded (null: up to now): gross is what was
+ * paid in the range (orders refunded later included), refunded what went back in it, net the
+ * difference. Each sum reads a range of one index alone (status, date, amount), never the table.
+ * The overview's periods and the owner's digest e-mail both count with it.
  */
-function figures(db: Db, since: Record<Period, Date | null>): Record<Period, Figures> {
-  const paidIn = db.$client.query<Sums, [number]>(
-    "SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status IN ('paid', 'refunded') AND paid_at >= ?1",
-  );
-  const refundedIn = db.$client.query<Sums, [number]>(
-    "SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status = 'refunded' AND refunded_at >= ?1",
-  );
-  return byPeriod((p) => {
-    // Paid orders all have paid_at, refunded ones refunded_at: "since 0" is all time.
-    const from = since[p]?.getTime() ?? 0;
-    const paid = paidIn.get(from) ?? { n: 0, amount: 0 };
-    const back = refundedIn.get(from) ?? { n: 0, amount: 0 };
-    return { gross: paid.amount, refunded: back.amount, net: paid.amount - back.amount, paidOrders: paid.n, refundedOrders: back.n };
-  });
+export function salesBetween(db: Db, from: Date | null, to: Date | null): Figures {
+  // Paid orders all have paid_at, refunded ones refunded_at: "from 0" is all time.
+  const range: [number, number] = [from?.getTime() ?? 0, to?.getTime() ?? Number.MAX_SAFE_INTEGER];
+  const paid = db.$client
+    .query<Sums, [number, number]>(
+      "SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status IN ('paid', 'refunded') AND paid_at >= ?1 AND paid_at < ?2",
+    )
+    .get(...range) ?? { n: 0, amount: 0 };
+  const back = db.$client
+    .query<Sums, [number, number]>(
+      "SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status = 'refunded' AND refunded_at >= ?1 AND refunded_at < ?2",
+    )
+    .get(...range) ?? { n: 0, amount: 0 };
+  return { gross: paid.amount, refunded: back.amount, net: paid.amount - back.amount, paidOrders: paid.n, refundedOrders: back.n };
 }
 
 function chart(db: Db, now: Date): [number, number][] {
@@ -125,10 +128,11 @@ export function overview(db: Db, config: Config, now: Date): Overview {
   const backup = { enabled, lastReplicatedAt, lastError };
   const today = parisDayStart(now);
   const month = new Date(now.getTime() - 30 * DAY_MS);
+  const since: Record<Period, Date | null> = { today, week: new Date(now.getTime() - 7 * DAY_MS), month, all: null };
   return {
     currency: config.site.currency,
     vatScheme: config.vatScheme,
-    figures: figures(db, { today, week: new Date(now.getTime() - 7 * DAY_MS), month, all: null }),
+    figures: byPeriod((p) => salesBetween(db, since[p], null)),
     chart: chart(db, now),
     leads: {
       total: db.select({ n: count() }).from(emailLeads).get()?.n ?? 0,
@@ -145,5 +149,10 @@ export function overview(db: Db, config: Config, now: Date): Overview {
     },
     checklist: readyToSell(config, backup),
     backup,
+    digest: {
+      state: config.digest.frequency === "off" ? "off" : config.mail.ownerEmail === undefined ? "noEmail" : config.digest.frequency,
+      hour: config.digest.hour,
+      weekday: config.digest.weekday,
+    },
   };
 }

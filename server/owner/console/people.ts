@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { chatMessages, emailLeads, mailOutbox, type MailStatus } from "../../../db/schema";
+import type { OutboxRow } from "../../shop/mail/outbox";
 
 export type LeadRow = typeof emailLeads.$inferSelect & { demo: MailStatus | null };
 
@@ -57,21 +58,32 @@ export function listConversations(db: Db, limit = 50): Conversation[] {
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+type Between = { from: Date; to: Date };
+
+/** The answers that handed a question over to the support address, all or those given in a range. */
+const handedOver = (between?: Between) =>
+  and(
+    eq(chatMessages.role, "assistant"),
+    eq(chatMessages.handedOver, true),
+    between === undefined ? undefined : gte(chatMessages.createdAt, between.from),
+    between === undefined ? undefined : lt(chatMessages.createdAt, between.to),
+  );
+
+/** How many questions were handed over in a range (the digest quotes a few and counts them all). */
+export function countHandOvers(db: Db, between: Between): number {
+  return db.select({ n: count() }).from(chatMessages).where(handedOver(between)).get()?.n ?? 0;
+}
+
 export type HandOver = { question: string; locale: string; at: Date; conversationId: string };
 
 /**
  * The questions the assistant could not answer: each answer marked as handed over to the support
  * address (the chat records it with the answer, offline or with Claude), with the question just
- * before it. Newest first: what to add to the FAQ.
+ * before it. Newest first: what to add to the FAQ. With `between`, only the answers given in that
+ * range (start included, end excluded): the owner's digest e-mail lists its period's.
  */
-export function listHandOvers(db: Db, limit = 100): HandOver[] {
-  const answers = db
-    .select()
-    .from(chatMessages)
-    .where(and(eq(chatMessages.role, "assistant"), eq(chatMessages.handedOver, true)))
-    .orderBy(desc(chatMessages.id))
-    .limit(limit)
-    .all();
+export function listHandOvers(db: Db, limit = 100, between?: Between): HandOver[] {
+  const answers = db.select().from(chatMessages).where(handedOver(between)).orderBy(desc(chatMessages.id)).limit(limit).all();
   return answers.flatMap((answer) => {
     const question = db
       .select()
@@ -95,4 +107,28 @@ export function troubledMail(db: Db, limit = 200) {
     .orderBy(desc(mailOutbox.id))
     .limit(limit)
     .all();
+}
+
+/** A message waiting this long after it was queued is late: the sender takes new mail within seconds. */
+export const MAIL_LATE_MS = 60 * 60 * 1000;
+
+export type MailAlerts = {
+  /** Failed and not retried since (the overview's count), with the newest few. */
+  failed: { count: number; latest: OutboxRow[] };
+  /** Still waiting MAIL_LATE_MS after being queued (a mail server refusing for now), with the oldest few. */
+  late: { count: number; oldest: OutboxRow[] };
+};
+
+/** What of the e-mail page needs the owner at `now`: the messages that failed, and those late. */
+export function mailAlerts(db: Db, now: Date, shown = 5): MailAlerts {
+  const failed = eq(mailOutbox.status, "failed");
+  const late = and(eq(mailOutbox.status, "pending"), lt(mailOutbox.createdAt, new Date(now.getTime() - MAIL_LATE_MS)));
+  const total = (where: typeof failed | typeof late) => db.select({ n: count() }).from(mailOutbox).where(where).get()?.n ?? 0;
+  return {
+    failed: {
+      count: total(failed),
+      latest: db.select().from(mailOutbox).where(failed).orderBy(desc(mailOutbox.id)).limit(shown).all(),
+    },
+    late: { count: total(late), oldest: db.select().from(mailOutbox).where(late).orderBy(mailOutbox.id).limit(shown).all() },
+  };
 }

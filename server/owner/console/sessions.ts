@@ -1,7 +1,9 @@
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { ownerSessions } from "../../../db/schema";
 import type { DbWriter, Write } from "../../../db/writer";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
+import { ownerLocale } from "./http";
 import { hashToken, randomToken } from "./tokens";
 
 /** A session not used for this long is over. */
@@ -16,15 +18,25 @@ const TOUCH_EVERY_MS = 60 * 1000;
 export type OwnerSession = typeof ownerSessions.$inferSelect;
 export type SessionMethod = OwnerSession["method"];
 
+/** What a session keeps of the browser that signed in: a short label and the console's language in it. */
+export type SessionBrowser = { label: string; locale: Locale };
+
+/** The browser of a sign-in request, as startSession keeps it. */
+export const sessionBrowser = (request: Request): SessionBrowser => ({
+  label: browserLabel(request.headers.get("user-agent")),
+  locale: ownerLocale(request),
+});
+
 /** Starts a session; the token goes into the cookie, its hash into the table. */
-export function startSession(tx: DbWriter, method: SessionMethod, label: string, now: Date): { token: string; id: number } {
+export function startSession(tx: DbWriter, method: SessionMethod, browser: SessionBrowser, now: Date): { token: string; id: number } {
   const token = randomToken();
   const row = tx
     .insert(ownerSessions)
     .values({
       tokenHash: hashToken(token),
       method,
-      label,
+      label: browser.label,
+      locale: browser.locale,
       createdAt: now,
       lastSeenAt: now,
       // A recovery code is not a passkey: it signs in, it does not confirm a dangerous action.
@@ -84,6 +96,21 @@ export function liveSessions(db: Pick<Db, "select">, now: Date): OwnerSession[] 
     .orderBy(desc(ownerSessions.id))
     .all()
     .filter((s) => isLive(s, now));
+}
+
+/**
+ * The owner's language where no browser says it (the digest e-mail): the console's language at the
+ * latest sign-in, else French, as the console itself defaults.
+ */
+export function latestOwnerLocale(db: Pick<Db, "select">): Locale {
+  const row = db
+    .select({ locale: ownerSessions.locale })
+    .from(ownerSessions)
+    .where(isNotNull(ownerSessions.locale))
+    .orderBy(desc(ownerSessions.id))
+    .limit(1)
+    .get();
+  return row?.locale != null && isLocale(row.locale) ? row.locale : DEFAULT_LOCALE;
 }
 
 /** "Chrome on Android": enough to tell the owner's phone from their computer, nothing more is kept. */

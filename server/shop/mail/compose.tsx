@@ -14,6 +14,10 @@ import type { MailLinks } from "../licenses/tokens";
 import type { MailPaperwork } from "../paperwork/mail-paperwork";
 import type { OutgoingMail } from "./transport";
 import { AccessMail, DemoMail, OwnerMail, RefundMail, type MailContext } from "./templates/messages";
+import { DigestMail, digestSubject, type DigestLists, type DigestPayload } from "./templates/digest";
+
+/** Reads the digest's lists (questions handed over, e-mails failing) when the message is written. */
+export type DigestListsReader = (payload: DigestPayload) => DigestLists;
 
 /** Receipts show the seller's local date and time. */
 export const RECEIPT_TIME_ZONE = SELLER_TIME_ZONE;
@@ -28,6 +32,7 @@ export async function composeMail(
   contexts?: Map<Locale, MailContext>,
   links?: MailLinks,
   paperwork?: MailPaperwork,
+  digestLists?: DigestListsReader,
 ): Promise<OutgoingMail | null> {
   const locale: Locale = isLocale(row.locale) ? row.locale : DEFAULT_LOCALE;
   // The sender keeps one context per language: building the facts and Intl formatters is a third
@@ -109,6 +114,20 @@ export async function composeMail(
         subject: p.provider === "test" ? `[TEST] ${subject}` : subject,
         headers: {},
       };
+    }
+    case "owner-digest": {
+      const p = readPayload("owner-digest", row.payload);
+      if (p === null) return null;
+      const element = (
+        <DigestMail
+          c={c}
+          p={p}
+          lists={digestLists?.(p)}
+          consoleUrl={`${config.publicBaseUrl}/admin`}
+          schedule={{ weekday: config.digest.weekday, hour: config.digest.hour }}
+        />
+      );
+      return { ...base, ...(await both(element)), subject: digestSubject(c, p), headers: {} };
     }
   }
 }

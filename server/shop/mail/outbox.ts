@@ -29,6 +29,39 @@ const OwnerNotice = v.object({
   at: v.number(),
 });
 
+/** Money figures in minor units, as the console's overview counts them. */
+const DigestSales = v.object({
+  gross: v.number(),
+  refunded: v.number(),
+  net: v.number(),
+  paidOrders: v.number(),
+  refundedOrders: v.number(),
+});
+
+/**
+ * The owner's digest: the period and its figures, frozen when it is queued. The lists that name
+ * people (questions handed over, e-mails failing) are read when it is written, from what is still
+ * stored: a chat deleted at the end of its retention, or erased on request, is not kept here.
+ */
+const OwnerDigest = v.object({
+  frequency: v.picklist(["daily", "weekly"]),
+  period: v.string(),
+  firstDay: v.string(),
+  lastDay: v.string(),
+  from: v.number(),
+  to: v.number(),
+  currency: v.string(),
+  sales: DigestSales,
+  audience: v.object({
+    visitors: v.number(),
+    pageviews: v.number(),
+    paymentPage: v.number(),
+    checkoutStarted: v.number(),
+    paid: v.number(),
+    sources: v.array(v.object({ key: v.string(), visitors: v.number() })),
+  }),
+});
+
 /** What each kind of message needs to be written, frozen when the change happens. */
 export const PAYLOADS = {
   access: v.object({
@@ -45,6 +78,7 @@ export const PAYLOADS = {
   "owner-sale": OwnerNotice,
   "owner-refund": OwnerNotice,
   "owner-refund-request": OwnerNotice,
+  "owner-digest": OwnerDigest,
 } satisfies Record<MailKind, v.GenericSchema>;
 
 export type MailPayloads = { [K in MailKind]: v.InferOutput<(typeof PAYLOADS)[K]> };
@@ -216,6 +250,7 @@ const READERS: { [K in MailKind]: (value: unknown) => MailPayloads[K] | null } =
   "owner-sale": parseOr(PAYLOADS["owner-sale"]),
   "owner-refund": parseOr(PAYLOADS["owner-refund"]),
   "owner-refund-request": parseOr(PAYLOADS["owner-refund-request"]),
+  "owner-digest": parseOr(PAYLOADS["owner-digest"]),
 };
 
 /** The payload of a row, checked against its kind's schema (the row may come from an older version). */

@@ -11,6 +11,7 @@ import type { Locale } from "../../../shared/locales";
 // The e-mail templates (React Email) are loaded with the first message, not at start-up.
 const loadCompose = () => import("./compose");
 import type { MailContext } from "./templates/messages";
+import type { DigestListsReader } from "./compose";
 import { claimDue, recordOutcome, resumeAfterRestart, type MailOutcome, type OutboxRow } from "./outbox";
 import { MailSendError, type MailTransport } from "./transport";
 
@@ -64,8 +65,10 @@ export function createMailSender(deps: {
   links?: MailLinks;
   /** The invoices, credit notes and terms the buyers' e-mails attach; without, none. */
   paperwork?: MailPaperwork;
+  /** The owner's digest's lists, read when it is written (server/owner/digest/); without, the digest leaves them out. */
+  digestLists?: DigestListsReader;
 }): MailSender {
-  const { db, write, config, log, transport, now, links, paperwork } = deps;
+  const { db, write, config, log, transport, now, links, paperwork, digestLists } = deps;
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let starting: Promise<void> | null = null;
@@ -82,7 +85,7 @@ export function createMailSender(deps: {
       return { status: "cancelled", reason: skip };
     }
     try {
-      const mail = await (await loadCompose()).composeMail(row, config, contexts, links, paperwork);
+      const mail = await (await loadCompose()).composeMail(row, config, contexts, links, paperwork, digestLists);
       if (mail === null) {
         log.error("mail not composed", { id: row.id, kind: row.kind });
         return { status: "failed", reason: "unreadable payload" };

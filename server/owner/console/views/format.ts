@@ -27,3 +27,14 @@ export function formatsFor(locale: Locale): Formats {
     number: (n) => number.format(n),
   };
 }
+
+/** A day of the week (1 Monday to 7 Sunday) by its name in the owner's language. */
+export function weekdayName(locale: Locale, weekday: number): string {
+  // 2 January 2023 was a Monday.
+  return new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { weekday: "long", timeZone: "UTC" }).format(
+    new Date(Date.UTC(2023, 0, 1 + weekday)),
+  );
+}
+
+/** A whole hour of the day as clocks show it: 07:00. */
+export const hourLabel = (hour: number): string => `${String(hour).padStart(2, "0")}:00`;

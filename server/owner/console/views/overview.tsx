@@ -1,5 +1,6 @@
 import { LOCALE_TAGS } from "../../../../shared/locales";
 import type { Overview, Period } from "../overview";
+import { hourLabel, weekdayName } from "./format";
 import { renderPage, type PageContext } from "./layout";
 
 /** The figures first (revenue, orders, refund rate), then the chart, leads, e-mail, and the checklist. */
@@ -115,9 +116,21 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
             </li>
           ))}
         </ul>
+        <p className="note" data-testid="digest-setting">
+          {digestState(ctx, data.digest)}
+        </p>
       </section>
     </>,
   );
+}
+
+/** The digest e-mail's setting in words: when it comes, or why it does not. */
+function digestState(ctx: PageContext, digest: Overview["digest"]): string {
+  return ctx.t("admin.overview.digest", {
+    state: digest.state,
+    hour: hourLabel(digest.hour),
+    weekday: weekdayName(ctx.locale, digest.weekday),
+  });
 }
 
 /** When Litestream last copied a change off the machine, or what stops it. */
