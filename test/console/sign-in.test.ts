@@ -236,7 +236,7 @@ test("a passkey registration that names a used or expired invite is refused: no 
     const register = (invite: string) =>
       site.request("/admin/api/passkeys/register", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", "accept-language": "en" },
         body: JSON.stringify({ invite, name: "Replayed", response: answer }),
       });
     const used = await createInvite(site.write, new Date(Date.parse("2026-11-24T09:00:00Z")));

@@ -2,13 +2,14 @@ import { Elysia } from "elysia";
 import { count } from "drizzle-orm";
 import { ownerPasskeys } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { recordActivity } from "./activity";
 import { clearedSessionCookie, html, json, redirect, sessionCookie } from "./http";
 import { consumeInvite, inviteState } from "./invites";
 import { CONSOLE_MAX_BODY_BYTES, type ConsoleKit } from "./kit";
+import { ConsoleRefusal } from "./refusal";
 import { hasInvite, isInviteToken, RecoveryForm, RegisterBody, RegisterOptionsBody, SignInBody } from "./model";
 import {
   authenticationOptions,
@@ -36,7 +37,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
   const limiter = createRateLimiter(deps.rateLimits, { name: "owner-sign-in", ...SIGN_IN_RATE_LIMIT });
   const rp = (request: Request) => relyingParty(config.publicBaseUrl, config.site.name, request.headers.get("origin"));
   const tooMany = (retryAfterSeconds: number) =>
-    new HttpError(429, `Too many sign-in attempts: try again in ${retryAfterSeconds} s`, { "retry-after": String(retryAfterSeconds) });
+    new ConsoleRefusal(429, "admin.error.tooManySignIns", { seconds: retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
 
   return new Elysia({ name: "owner-console-auth" })
     .use(requestContext(config))
@@ -81,7 +82,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           const { response } = await kit.body(request, SignInBody, ["json"]);
           const now = deps.now();
           const passkey = await verifyAuthentication(db, write, rp(request), { ...response, clientExtensionResults: {} }, "sign-in", now);
-          if (passkey === null) throw new HttpError(401, "This passkey could not be checked: try again");
+          if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
           const token = await write((tx) => {
             const session = startSession(tx, "passkey", browserLabel(request.headers.get("user-agent")), now);
             recordActivity(tx, { action: "sign-in", detail: `passkey “${passkey.name}”`, sessionId: session.id }, now);
@@ -106,7 +107,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
         const { response } = await kit.body(request, SignInBody, ["json"]);
         const now = deps.now();
         const passkey = await verifyAuthentication(db, write, rp(request), { ...response, clientExtensionResults: {} }, "confirm", now);
-        if (passkey === null) throw new HttpError(401, "This passkey could not be checked: try again");
+        if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
         await write((tx) => {
           markVerified(tx, owner.session.id, now);
           recordActivity(tx, { action: "passkey-check", detail: `passkey “${passkey.name}”`, sessionId: owner.session.id }, now);
@@ -135,7 +136,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
         try {
           const { invite } = await kit.body(request, RegisterOptionsBody, ["json"]);
           if (invite !== undefined) {
-            if (inviteState(db, invite, deps.now()) !== "valid") throw new HttpError(403, "This invite link is used or expired");
+            if (inviteState(db, invite, deps.now()) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
           } else if ((await kit.owner(request)) === null) return kit.refuse(request);
           return json({ options: await registrationOptions(db, write, rp(request), deps.now()) }, kit.https(request));
         } catch (error) {
@@ -155,10 +156,9 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           if (!hasInvite(raw) && owner === null) return kit.refuse(request);
           const { invite, name, response } = parseWith(RegisterBody, raw);
           const now = deps.now();
-          if (invite !== undefined && inviteState(db, invite, now) !== "valid")
-            throw new HttpError(403, "This invite link is used or expired");
+          if (invite !== undefined && inviteState(db, invite, now) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
           const passkey = await verifyRegistration(write, rp(request), { ...response, clientExtensionResults: {} }, now);
-          if (passkey === null) throw new HttpError(422, "This passkey could not be checked: try again");
+          if (passkey === null) throw new ConsoleRefusal(422, "admin.error.passkeyUnchecked");
           const label = browserLabel(request.headers.get("user-agent"));
           const done = await write((tx) => {
             if (invite !== undefined && !consumeInvite(tx, invite, now)) return null;
@@ -171,7 +171,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
             recordActivity(tx, { action: "passkey-added", detail: `passkey “${passkeyName}”`, sessionId }, now);
             return { codes: first ? issueRecoveryCodes(tx, now) : [], token: started?.token ?? null };
           });
-          if (done === null) throw new HttpError(403, "This invite link is used or expired");
+          if (done === null) throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
           const cookie: Record<string, string> = done.token === null ? {} : { "set-cookie": sessionCookie(done.token, https) };
           return json({ next: invite === undefined ? "/admin/security" : "/admin", codes: done.codes }, https, 201, cookie);
         } catch (error) {

@@ -2,10 +2,10 @@ import { Elysia } from "elysia";
 import { count, eq, inArray } from "drizzle-orm";
 import { ownerPasskeys, ownerSessions } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
-import { HttpError } from "../../platform/http/body";
 import { listActivity, recordActivity } from "./activity";
 import { clearedSessionCookie, html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
+import { ConsoleRefusal } from "./refusal";
 import { listPasskeys } from "./passkeys";
 import { recoveryCodesLeft } from "./recovery-codes";
 import { endSession, liveSessions } from "./sessions";
@@ -13,7 +13,7 @@ import { activityPage } from "./views/activity";
 import { securityPage } from "./views/security";
 
 const idOf = (raw: string): number => {
-  if (!/^\d{1,12}$/.test(raw)) throw new HttpError(404, "Not found");
+  if (!/^\d{1,12}$/.test(raw)) throw new ConsoleRefusal(404, "admin.error.notFound");
   return Number(raw);
 };
 
@@ -46,7 +46,7 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
           recordActivity(tx, { action: "session-ended", detail: `#${id} ${target.label}`, sessionId: owner.session.id }, now);
           return true;
         });
-        if (!ended) throw new HttpError(404, "No such session, or it has already ended");
+        if (!ended) throw new ConsoleRefusal(404, "admin.error.noSession");
         const https = kit.https(request);
         // Ending the session in use is signing out.
         if (id === owner.session.id)
@@ -69,8 +69,8 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
           recordActivity(tx, { action: "passkey-removed", detail: `passkey “${target.name}”`, sessionId: owner.session.id }, now);
           return "removed";
         });
-        if (outcome === "missing") throw new HttpError(404, "No such passkey");
-        if (outcome === "last") throw new HttpError(409, "This is the only passkey: add another one before removing it");
+        if (outcome === "missing") throw new ConsoleRefusal(404, "admin.error.noPasskey");
+        if (outcome === "last") throw new ConsoleRefusal(409, "admin.error.lastPasskey");
         return redirect("/admin/security", kit.https(request));
       }),
       { parse: "none" },
