@@ -293,3 +293,29 @@ test("the CLI's refund and resend use the same services and appear in the activi
       .sort(),
   ).toEqual(["access", "access", "refund"]);
 });
+
+test("an order's invoice, and once refunded its credit note, download from its page as console answers: never stored, indexed or framed", async () => {
+  const { s, cookie, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "karim@example.com" });
+  expect(await (await get("/admin/orders/1")).text()).toContain('href="/admin/orders/1/invoice.pdf"');
+  const download = async (file: string) => {
+    const response = await get(`/admin/orders/1/${file}`);
+    return { response, start: new TextDecoder().decode((await response.arrayBuffer()).slice(0, 5)) };
+  };
+  const invoice = await download("invoice.pdf");
+  expect(invoice.response.status).toBe(200);
+  expect(invoice.start).toBe("%PDF-");
+  expect(invoice.response.headers.get("content-disposition")).toMatch(/^attachment; filename="[^"]+\.pdf"$/);
+  expect(invoice.response.headers.get("cache-control")).toBe("no-store");
+  expect(invoice.response.headers.get("x-robots-tag")).toContain("noindex");
+  expect(invoice.response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  // No credit note before a refund; after it, one.
+  expect((await get("/admin/orders/1/credit-note.pdf")).status).toBe(404);
+  await confirmWithPasskey(s, cookie);
+  expect((await post(s, cookie, "/admin/orders/1/refund", "confirm=yes")).status).toBe(303);
+  const note = await download("credit-note.pdf");
+  expect(note.response.status).toBe(200);
+  expect(note.start).toBe("%PDF-");
+  expect(note.response.headers.get("x-robots-tag")).toContain("noindex");
+  expect((await get("/admin/orders/1/receipt.pdf")).status).toBe(404);
+});

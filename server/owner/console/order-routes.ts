@@ -8,7 +8,7 @@ import { ProviderError } from "../../shop/checkout/provider";
 import { refundOrder, type RefundResult } from "../../shop/checkout/refund";
 import { deactivateLicense, resetActivations, setLicenseEnabled } from "../../shop/licenses/service";
 import { recordActivity, writeLogged } from "./activity";
-import { html, redirect } from "./http";
+import { consoleHeaders, html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
 import { ConsoleRefusal } from "./refusal";
 import { ORDERS_PER_PAGE, orderDetail, refundRequests, searchOrders } from "./orders";
@@ -92,9 +92,10 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         if (pdf === null) throw new ConsoleRefusal(404, "admin.error.noDocument");
         return new Response(new Uint8Array(pdf.content), {
           headers: {
+            // A console answer like the others: never stored, never indexed, never framed.
+            ...consoleHeaders(kit.https(request)),
             "content-type": pdf.contentType,
             "content-disposition": `attachment; filename="${pdf.filename}"`,
-            "cache-control": "private, no-store",
           },
         });
       }),
