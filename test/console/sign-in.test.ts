@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { runCommand } from "../../server/owner/cli";
 import { consumeInvite, createInvite } from "../../server/owner/console/invites";
-import { SIGN_IN_RATE_LIMIT } from "../../server/owner/console/auth-routes";
+import { SIGN_IN_OPTIONS_RATE_LIMIT, SIGN_IN_RATE_LIMIT } from "../../server/owner/console/auth-routes";
 import { createTestSite, type TestSite } from "../support/app";
 import { listPasskeys, storePasskey } from "../../server/owner/console/passkeys";
 import { cookieOf, ownerCookie, recoveryCodes, signInWithCode } from "./owner";
@@ -250,6 +250,23 @@ test("a passkey registration that names a used or expired invite is refused: no 
       expect(refused.headers.get("set-cookie")).toBeNull();
     }
     expect(listPasskeys(site.db)).toEqual([]);
+  } finally {
+    await site.close();
+  }
+});
+
+test("sign-in challenges are limited per client too: past the limit none is written, and the answer says when to try again", async () => {
+  const site = await createTestSite();
+  try {
+    const ask = () => site.request("/admin/api/sign-in/options", { method: "POST", headers: { "accept-language": "en" } });
+    const challenges = () => site.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM owner_challenges").get()?.n;
+    for (let i = 0; i < SIGN_IN_OPTIONS_RATE_LIMIT.limit; i++) expect((await ask()).status).toBe(200);
+    expect(challenges()).toBe(SIGN_IN_OPTIONS_RATE_LIMIT.limit);
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json()).error).toStartWith("Too many sign-in attempts: try again in");
+    expect(challenges()).toBe(SIGN_IN_OPTIONS_RATE_LIMIT.limit);
   } finally {
     await site.close();
   }

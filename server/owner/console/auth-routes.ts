@@ -28,6 +28,12 @@ import { invitePage, messagePage, signInPage, type SignInNotice } from "./views/
  * a few times a day; a guesser is stopped long before a recovery code could be found.
  */
 export const SIGN_IN_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * Per client address: sign-in challenges asked for. Each is written to the database before anyone
+ * is known, so a client asking for them in a loop would keep the writer busy for the shop's buyers;
+ * the owner asks for one per attempt.
+ */
+export const SIGN_IN_OPTIONS_RATE_LIMIT = { limit: 30, windowMs: 15 * 60 * 1000 } as const;
 
 const NOTICES: readonly SignInNotice[] = ["signed-out", "expired", "bad-code", "rate-limited"];
 
@@ -35,6 +41,7 @@ const NOTICES: readonly SignInNotice[] = ["signed-out", "expired", "bad-code", "
 export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { config, db, write } = deps;
   const limiter = createRateLimiter(deps.rateLimits, { name: "owner-sign-in", ...SIGN_IN_RATE_LIMIT });
+  const optionsLimiter = createRateLimiter(deps.rateLimits, { name: "owner-sign-in-options", ...SIGN_IN_OPTIONS_RATE_LIMIT });
   const rp = (request: Request) => relyingParty(config.publicBaseUrl, config.site.name, request.headers.get("origin"));
   const tooMany = (retryAfterSeconds: number) =>
     new ConsoleRefusal(429, "admin.error.tooManySignIns", { seconds: retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
@@ -68,7 +75,9 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
       },
       { parse: "none" },
     )
-    .post("/admin/api/sign-in/options", async ({ request }) => {
+    .post("/admin/api/sign-in/options", async ({ request, ip }) => {
+      const allowed = optionsLimiter.take(ip);
+      if (!allowed.ok) return kit.failure(request, tooMany(allowed.retryAfterSeconds));
       const options = await authenticationOptions(write, rp(request), "sign-in", deps.now());
       return json({ options }, kit.https(request));
     })
