@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps";
 import { parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
-import { recordActivity } from "./activity";
+import { activityDetail, recordActivity } from "./activity";
 import { clearedSessionCookie, html, json, redirect, sessionCookie } from "./http";
 import { consumeInvite, inviteState } from "./invites";
 import { CONSOLE_MAX_BODY_BYTES, type ConsoleKit } from "./kit";
@@ -67,7 +67,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           const left = useRecoveryCode(tx, form.code, now);
           if (left === null) return null;
           const session = startSession(tx, "recovery", browserLabel(request.headers.get("user-agent")), now);
-          recordActivity(tx, { action: "sign-in-recovery", detail: `${left} recovery codes left`, sessionId: session.id }, now);
+          recordActivity(tx, { action: "sign-in-recovery", detail: activityDetail.codesLeft(left), sessionId: session.id }, now);
           return { token: session.token, left };
         });
         if (signedIn === null) return html(signInPage(ctx, "bad-code"), https, 400);
@@ -94,7 +94,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
           const token = await write((tx) => {
             const session = startSession(tx, "passkey", browserLabel(request.headers.get("user-agent")), now);
-            recordActivity(tx, { action: "sign-in", detail: `passkey “${passkey.name}”`, sessionId: session.id }, now);
+            recordActivity(tx, { action: "sign-in", detail: activityDetail.passkey(passkey.name), sessionId: session.id }, now);
             return session.token;
           });
           return json({ next: "/admin" }, https, 200, { "set-cookie": sessionCookie(token, https) });
@@ -119,7 +119,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
         if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
         await write((tx) => {
           markVerified(tx, owner.session.id, now);
-          recordActivity(tx, { action: "passkey-check", detail: `passkey “${passkey.name}”`, sessionId: owner.session.id }, now);
+          recordActivity(tx, { action: "passkey-check", detail: activityDetail.passkey(passkey.name), sessionId: owner.session.id }, now);
         });
         return json({ next: "" }, kit.https(request));
       }),
@@ -177,7 +177,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
             // From an invite, the passkey just made (with user verification) signs the owner in.
             const started = owner === null ? startSession(tx, "invite", label, now) : null;
             const sessionId = started?.id ?? owner?.session.id ?? null;
-            recordActivity(tx, { action: "passkey-added", detail: `passkey “${passkeyName}”`, sessionId }, now);
+            recordActivity(tx, { action: "passkey-added", detail: activityDetail.passkey(passkeyName), sessionId }, now);
             return { codes: first ? issueRecoveryCodes(tx, now) : [], token: started?.token ?? null };
           });
           if (done === null) throw new ConsoleRefusal(403, "admin.error.inviteUnusable");

@@ -7,7 +7,7 @@ import { deliverySettings, queueAccessMailAgain } from "../../shop/checkout/deli
 import { ProviderError } from "../../shop/checkout/provider";
 import { refundOrder, type RefundResult } from "../../shop/checkout/refund";
 import { deactivateLicense, resetActivations, setLicenseEnabled } from "../../shop/licenses/service";
-import { recordActivity, writeLogged } from "./activity";
+import { activityDetail, recordActivity, writeLogged } from "./activity";
 import { consoleHeaders, html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
 import { ConsoleRefusal } from "./refusal";
@@ -110,7 +110,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         let result: Awaited<ReturnType<typeof refundOrder>>;
         try {
           result = await refundOrder({ db, write, now: deps.now, delivery, provider: () => deps.checkout.provider }, id, (tx) =>
-            recordActivity(tx, { action: "refund", detail: `order ${id}`, sessionId: owner.session.id }, now),
+            recordActivity(tx, { action: "refund", detail: activityDetail.order(id), sessionId: owner.session.id }, now),
           );
         } catch (error) {
           if (!(error instanceof ProviderError)) throw error;
@@ -138,7 +138,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         let result: Awaited<ReturnType<typeof refundOrder>>;
         try {
           result = await refundOrder({ db, write, now: deps.now, delivery, provider: () => deps.checkout.provider }, id, (tx) =>
-            recordActivity(tx, { action: "refund", detail: `order ${id}`, sessionId: owner.session.id }, now),
+            recordActivity(tx, { action: "refund", detail: activityDetail.order(id), sessionId: owner.session.id }, now),
           );
         } catch (error) {
           if (!(error instanceof ProviderError)) throw error;
@@ -158,7 +158,8 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const now = deps.now();
         const result = await write((tx) => {
           const outcome = queueAccessMailAgain(tx, id, delivery, now);
-          if (outcome === "queued") recordActivity(tx, { action: "resend", detail: `order ${id}`, sessionId: owner.session.id }, now);
+          if (outcome === "queued")
+            recordActivity(tx, { action: "resend", detail: activityDetail.order(id), sessionId: owner.session.id }, now);
           return outcome;
         });
         if (result === "not-found") throw new ConsoleRefusal(404, "admin.error.noOrder");
@@ -177,7 +178,9 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const license = licenseOf(id);
         const now = deps.now();
         const action = enabled === "yes" ? "license-enabled" : "license-disabled";
-        const logged = writeLogged(write, owner.session.id, now, (o) => (o === "done" ? { action, detail: `order ${id}` } : null));
+        const logged = writeLogged(write, owner.session.id, now, (o) =>
+          o === "done" ? { action, detail: activityDetail.order(id) } : null,
+        );
         const result = await setLicenseEnabled(logged, license.key, enabled === "yes", now);
         if (result === "refunded") throw new ConsoleRefusal(409, "admin.error.licenceRefunded");
         if (result === "unknown") throw new ConsoleRefusal(404, "admin.error.noLicence");
@@ -192,7 +195,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const license = licenseOf(id);
         const now = deps.now();
         const logged = writeLogged(write, owner.session.id, now, (n) =>
-          typeof n === "number" && n > 0 ? { action: "devices-reset", detail: `order ${id}` } : null,
+          typeof n === "number" && n > 0 ? { action: "devices-reset", detail: activityDetail.order(id) } : null,
         );
         await resetActivations(logged, license.key, now);
         return redirect(orderUrl(id, "reset"), kit.https(request));
@@ -213,7 +216,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const now = deps.now();
         const logged = writeLogged(write, owner.session.id, now, (r) =>
           typeof r === "object" && r !== null && "kind" in r && r.kind === "deactivated"
-            ? { action: "device-freed", detail: `order ${id}` }
+            ? { action: "device-freed", detail: activityDetail.order(id) }
             : null,
         );
         const result = await deactivateLicense(logged, license.key, device.instanceId, now);

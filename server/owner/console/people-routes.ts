@@ -5,7 +5,7 @@ import { maskText } from "../../platform/log-mask";
 import { retryMail } from "../../shop/mail/outbox";
 import { eraseByEmail } from "../../shop/privacy/erase";
 import { exportCsv } from "../export-csv";
-import { recordActivity } from "./activity";
+import { activityDetail, recordActivity } from "./activity";
 import { ConsoleRefusal } from "./refusal";
 import { consoleHeaders, html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
@@ -42,7 +42,7 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
           csv += chunk;
         });
         await write((tx) =>
-          recordActivity(tx, { action: "export", detail: `leads (${rows} rows)`, sessionId: owner.session.id }, deps.now()),
+          recordActivity(tx, { action: "export", detail: activityDetail.export(rows), sessionId: owner.session.id }, deps.now()),
         );
         return new Response(csv, {
           headers: {
@@ -70,7 +70,7 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
             tx,
             {
               action: "erasure",
-              detail: `${maskText(email)}: ${removed} rows, ${result.ordersKept} orders kept`,
+              detail: activityDetail.erasure(maskText(email), removed, result.ordersKept),
               sessionId: owner.session.id,
             },
             deps.now(),
@@ -101,7 +101,9 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
         if (!/^\d{1,12}$/.test(raw)) throw new ConsoleRefusal(404, "admin.error.noMessage");
         const id = Number(raw);
         if (!(await retryMail(write, id, deps.now()))) throw new ConsoleRefusal(409, "admin.error.mailNotRetried");
-        await write((tx) => recordActivity(tx, { action: "mail-retry", detail: `message ${id}`, sessionId: owner.session.id }, deps.now()));
+        await write((tx) =>
+          recordActivity(tx, { action: "mail-retry", detail: activityDetail.message(id), sessionId: owner.session.id }, deps.now()),
+        );
         deps.mailer.wake();
         return redirect("/admin/mail?retried", kit.https(request));
       }),
