@@ -35,6 +35,8 @@ export const USAGE = `Usage:
   site orders export          print the orders as CSV
   site chats export           print the support-chat transcripts as CSV
   site licenses export        print the licence keys as CSV (status, order, buyer, activations)
+  site vat export             print the VAT return's figures as CSV: invoices minus credit notes per quarter, country
+                              and rate (test-checkout sales left out)
   site licenses show KEY|EMAIL   a licence (by key, any case, with or without dashes, or by buyer's e-mail) and its devices
   site licenses disable KEY   block a key (the app's checks answer "disabled"); enable KEY unblocks it
   site licenses reset KEY     free every device of a key (a buyer who replaced their devices)
