@@ -61,9 +61,16 @@ test("without a session every console route is refused: pages (and their HEAD) g
 test("a cookie that names no session opens nothing", async () => {
   const site = await createTestSite();
   try {
-    const response = await site.request("/admin/orders", { headers: { cookie: "owner=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" } });
+    const cookie = "owner=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    const response = await site.request("/admin/orders", { headers: { cookie } });
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe("/admin/sign-in");
+    expect(response.headers.get("location")).toBe("/admin/sign-in?notice=expired");
+    const action = await site.request("/admin/orders/1/refund", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: "confirm=yes",
+    });
+    expect(action.status).toBe(401);
   } finally {
     await site.close();
   }

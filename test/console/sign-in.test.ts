@@ -134,14 +134,30 @@ test("a session ends after 30 minutes without use, and after 12 hours however us
     advance(2 * MINUTE);
     const expired = await site.request("/admin/security", { headers: { cookie: idle } });
     expect(expired.status).toBe(303);
-    expect(expired.headers.get("location")).toBe("/admin/sign-in");
+    // The sign-in page then says why the owner is there.
+    expect(expired.headers.get("location")).toBe("/admin/sign-in?notice=expired");
+    const signIn = await site.request("/admin/sign-in?notice=expired", { headers: { "accept-language": "en" } });
+    expect(await signIn.text()).toContain("Your session has expired: sign in again.");
+    // A form of a console page left open: a page that says so and leads back in, not JSON.
+    const form = await site.request("/admin/orders/1/resend", {
+      method: "POST",
+      headers: { cookie: idle, "content-type": "application/x-www-form-urlencoded", "accept-language": "en" },
+      body: "",
+    });
+    expect(form.status).toBe(401);
+    expect(form.headers.get("content-type")).toContain("text/html");
+    const page = await form.text();
+    expect(page).toContain("Your session has expired: sign in again.");
+    expect(page).toContain('href="/admin/sign-in"');
     // The other one, used every 20 minutes, lives until the 12th hour.
     for (let elapsed = 31; elapsed < 12 * 60 - 20; elapsed += 20) {
       advance(20 * MINUTE);
       expect((await site.request("/admin/security", { headers: { cookie: busy } })).status).toBe(200);
     }
     advance(20 * MINUTE);
-    expect((await site.request("/admin/security", { headers: { cookie: busy } })).status).toBe(303);
+    expect((await site.request("/admin/security", { headers: { cookie: busy } })).headers.get("location")).toBe(
+      "/admin/sign-in?notice=expired",
+    );
   } finally {
     await site.close();
   }

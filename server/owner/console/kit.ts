@@ -2,6 +2,7 @@ import { createTranslator } from "../../../shared/i18n";
 import { isBusyError } from "../../../db/writer";
 import type { AppDeps } from "../../deps";
 import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { isFormPost } from "../../platform/http/busy";
 import { COMPILED } from "../../site/locales";
 import { html, isHttps, json, ownerLocale, readSessionToken, redirect } from "./http";
 import { findSession, touchSession, type OwnerSession } from "./sessions";
@@ -58,11 +59,27 @@ export function consoleKit(deps: AppDeps) {
     return createTranslator(locale, COMPILED[locale], { siteName: config.site.name });
   };
 
-  /** Without a session: a page (asked for its body or only its headers) goes to the sign-in page, anything else is 401. */
-  const refuse = (request: Request): Response => {
+  /**
+   * Without a session. A page (asked for its body or only its headers) goes to the sign-in page,
+   * which says the session is over when the browser still held one. A form posted from a console
+   * page left open past its session gets a page saying so, with the way back in; anything else (the
+   * console's script, a program) JSON. Both are 401.
+   */
+  const refuse = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    const page = request.method === "GET" || request.method === "HEAD";
-    if (page && !url.pathname.startsWith("/admin/api/")) return redirect("/admin/sign-in", https(request));
+    const held = readSessionToken(request, https(request)) !== null;
+    const api = url.pathname.startsWith("/admin/api/");
+    if ((request.method === "GET" || request.method === "HEAD") && !api)
+      return redirect(held ? "/admin/sign-in?notice=expired" : "/admin/sign-in", https(request));
+    if (isFormPost(request) && !api) {
+      const ctx = await page(request);
+      const text = ctx.t(held ? "admin.signIn.expired" : "admin.error.signInFirst");
+      return html(
+        messagePage(ctx, ctx.t("admin.signIn.title"), text, { href: "/admin/sign-in", label: ctx.t("admin.signIn.title") }),
+        https(request),
+        401,
+      );
+    }
     return json({ error: translate(request)("admin.error.signInFirst") }, https(request), 401);
   };
 
