@@ -7,7 +7,7 @@ import { createWriter, isBusyError, type Write } from "../../db/writer";
 import { deliverySettings, queueAccessMailAgain } from "../shop/checkout/delivery";
 import { createCheckout } from "../shop/checkout/providers";
 import { refundOrder, type RefundResult } from "../shop/checkout/refund";
-import { recordActivity, writeLogged } from "./console/activity";
+import { activityDetail, recordActivity, writeLogged } from "./console/activity";
 import type { Config } from "../platform/config";
 import { exportCsv, isExportName } from "./export-csv";
 import { createInvite, inviteUrl } from "./console/invites";
@@ -18,7 +18,7 @@ import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { placesCommand } from "./places-command";
 import { digestCommand } from "./digest-command";
 import { normalizeLicenseKey } from "../../shared/license-key";
-import { orders } from "../../db/schema";
+import { licenses, orders } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import { readReplicationStatus } from "../platform/backup/status";
 import { restoreCommand } from "./restore";
@@ -36,6 +36,8 @@ export const USAGE = `Usage:
   site orders export          print the orders as CSV
   site chats export           print the support-chat transcripts as CSV
   site licenses export        print the licence keys as CSV (status, order, buyer, activations)
+  site vat export             print the VAT return's figures as CSV: invoices minus credit notes per quarter, country
+                              and rate (test-checkout sales left out)
   site licenses show KEY|EMAIL   a licence (by key, any case, with or without dashes, or by buyer's e-mail) and its devices
   site licenses disable KEY   block a key (the app's checks answer "disabled"); enable KEY unblocks it
   site licenses reset KEY     free every device of a key (a buyer who replaced their devices)
@@ -207,10 +209,16 @@ async function licenseCommand(
     err(`${arg} is not a licence key (25 letters and digits).`);
     return 2;
   }
+  // Logged under the licence's order, as the console logs it, so the order's page lists it too.
+  const orderId = db.select({ orderId: licenses.orderId }).from(licenses).where(eq(licenses.key, key)).get()?.orderId;
+  if (orderId === undefined) {
+    err(`No licence for ${key}.`);
+    return 1;
+  }
   if (action === "reset") {
     const freed = await resetActivations(
       writeLogged(write, null, new Date(), (n) =>
-        typeof n === "number" && n > 0 ? { action: "devices-reset", detail: `licence ${key}` } : null,
+        typeof n === "number" && n > 0 ? { action: "devices-reset", detail: activityDetail.order(orderId) } : null,
       ),
       key,
       new Date(),
@@ -223,7 +231,7 @@ async function licenseCommand(
     return 0;
   }
   const logged = writeLogged(write, null, new Date(), (o) =>
-    o === "done" ? { action: action === "enable" ? "license-enabled" : "license-disabled", detail: `licence ${key}` } : null,
+    o === "done" ? { action: action === "enable" ? "license-enabled" : "license-disabled", detail: activityDetail.order(orderId) } : null,
   );
   const changed = await setLicenseEnabled(logged, key, action === "enable", new Date());
   if (changed === "unknown") {
@@ -278,7 +286,7 @@ async function retry(write: Write, id: number, out: (line: string) => void, err:
     err(`No message ${id} waiting or failed in the queue (a sent message is not sent twice; use 'orders resend' for a new copy).`);
     return 1;
   }
-  await write((tx) => recordActivity(tx, { action: "mail-retry", detail: `message ${id}`, sessionId: null }, new Date()));
+  await write((tx) => recordActivity(tx, { action: "mail-retry", detail: activityDetail.message(id), sessionId: null }, new Date()));
   out(`Message ${id} queued again.\n`);
   return 0;
 }
@@ -315,7 +323,7 @@ async function invoiceCommand(
 async function resend(write: Write, config: Config, id: number, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   const result = await write((tx) => {
     const outcome = queueAccessMailAgain(tx, id, deliverySettings(config), new Date());
-    if (outcome === "queued") recordActivity(tx, { action: "resend", detail: `order ${id}`, sessionId: null }, new Date());
+    if (outcome === "queued") recordActivity(tx, { action: "resend", detail: activityDetail.order(id), sessionId: null }, new Date());
     return outcome;
   });
   if (result === "not-found") return noSuchOrder(id, err);
@@ -352,7 +360,7 @@ async function refund(
         provider: () => createCheckout({ config, db, write, now }, stripeConnection).provider,
       },
       id,
-      (tx) => recordActivity(tx, { action: "refund", detail: `order ${id}`, sessionId: null }, now()),
+      (tx) => recordActivity(tx, { action: "refund", detail: activityDetail.order(id), sessionId: null }, now()),
     );
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;

@@ -87,7 +87,7 @@ export async function digestCommand(
   }
   const outcome = await queueDigest(deps, period, {
     byHand: true,
-    also: (tx) => recordActivity(tx, { action: "digest-sent", detail: `digest ${period.key}`, sessionId: null }, now()),
+    also: (tx) => recordActivity(tx, { action: "digest-sent", detail: period.key, sessionId: null }, now()),
   });
   if (outcome.status === "no-owner-email") {
     err("OWNER_EMAIL is not set: the digest has no address to go to. Set it (as for the server) and run the command again.");

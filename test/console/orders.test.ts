@@ -293,3 +293,63 @@ test("the CLI's refund and resend use the same services and appear in the activi
       .sort(),
   ).toEqual(["access", "access", "refund"]);
 });
+
+test("an order's invoice, and once refunded its credit note, download from its page as console answers: never stored, indexed or framed", async () => {
+  const { s, cookie, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "karim@example.com" });
+  expect(await (await get("/admin/orders/1")).text()).toContain('href="/admin/orders/1/invoice.pdf"');
+  const download = async (file: string) => {
+    const response = await get(`/admin/orders/1/${file}`);
+    return { response, start: new TextDecoder().decode((await response.arrayBuffer()).slice(0, 5)) };
+  };
+  const invoice = await download("invoice.pdf");
+  expect(invoice.response.status).toBe(200);
+  expect(invoice.start).toBe("%PDF-");
+  expect(invoice.response.headers.get("content-disposition")).toMatch(/^attachment; filename="[^"]+\.pdf"$/);
+  expect(invoice.response.headers.get("cache-control")).toBe("no-store");
+  expect(invoice.response.headers.get("x-robots-tag")).toContain("noindex");
+  expect(invoice.response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  // No credit note before a refund; after it, one.
+  expect((await get("/admin/orders/1/credit-note.pdf")).status).toBe(404);
+  await confirmWithPasskey(s, cookie);
+  expect((await post(s, cookie, "/admin/orders/1/refund", "confirm=yes")).status).toBe(303);
+  const note = await download("credit-note.pdf");
+  expect(note.response.status).toBe(200);
+  expect(note.start).toBe("%PDF-");
+  expect(note.response.headers.get("x-robots-tag")).toContain("noindex");
+  expect((await get("/admin/orders/1/receipt.pdf")).status).toBe(404);
+});
+
+test("the activity log says each detail in the owner's language and names an order by its reference, linked; the command line's licence actions reach the order's page", async () => {
+  const { s, cookie, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "fr", email: "lea@example.com" });
+  const { key, reference } = s.db
+    .select({ key: licenses.key, reference: orders.reference })
+    .from(licenses)
+    .innerJoin(orders, eq(orders.id, licenses.orderId))
+    .get() ?? { key: "", reference: "" };
+  const cli = (args: string[]) =>
+    runCommand(
+      args,
+      s.config,
+      () => {},
+      () => {},
+    );
+  expect(await cli(["licenses", "disable", key])).toBe(0);
+  expect(await cli(["licenses", "enable", key])).toBe(0);
+  expect((await post(s, cookie, "/admin/orders/1/resend")).status).toBe(303);
+
+  const fr = await (await s.request("/admin/activity", { headers: { cookie, "accept-language": "fr" } })).text();
+  expect(fr.split(`<a href="/admin/orders/1">Commande ${reference}</a>`)).toHaveLength(4);
+  expect(fr).toContain("9 codes de secours restants");
+  expect(fr).not.toContain("order 1");
+  expect(fr).not.toContain("recovery codes left");
+  const en = await (await get("/admin/activity")).text();
+  expect(en).toContain(`<a href="/admin/orders/1">Order ${reference}</a>`);
+  expect(en).toContain("9 recovery codes left");
+
+  const page = await (await get("/admin/orders/1")).text();
+  expect(page).toContain("You: Licence disabled");
+  expect(page).toContain("You: Licence enabled");
+  expect(page).toContain("You: Access e-mail resent");
+});

@@ -26,9 +26,12 @@ test("the overview counts paid orders and revenue gross, refunded and net, in th
     expect(fr).toContain("29,99\u00a0€");
     expect(fr).toContain("59,98\u00a0€");
     expect(fr).toContain("50\u00a0%");
+    // The VAT scheme in force (VAT_SCHEME, fr in development) said in words, not as the setting's value.
+    expect(fr).toContain("TVA : française, 20 % sur chaque vente");
     const en = await (await site.request("/admin", { headers: { cookie, "accept-language": "en" } })).text();
     expect(en).toContain("€29.99");
     expect(en).toContain("Refund rate");
+    expect(en).toContain("VAT: French, 20% on every sale");
   } finally {
     await site.close();
   }

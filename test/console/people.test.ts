@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { emailLeads, mailOutbox, ownerActivity } from "../../db/schema";
+import { emailLeads, mailOutbox, orders, ownerActivity } from "../../db/schema";
+import { issueRecoveryCodes } from "../../server/owner/console/recovery-codes";
+import { findSession, markVerified } from "../../server/owner/console/sessions";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { confirmWithPasskey, ownerCookie } from "./owner";
@@ -111,6 +113,42 @@ test("the e-mail page shows failed messages with their reason, and retry puts on
     ).toBe("pending");
     expect((await site.request("/admin/mail/99999/retry", { method: "POST", headers: { cookie } })).status).toBe(409);
     expect(actions(site).map((a) => a.action)).toContain("mail-retry");
+  } finally {
+    await site.close();
+  }
+});
+
+test("a passkey check counts for 5 minutes: just before, the export goes through; at 5 minutes export, erasure and refund are refused until a new check", async () => {
+  let at = Date.parse("2026-11-24T09:00:00Z");
+  const site = await createTestSite({ now: () => new Date(at) });
+  try {
+    await payWithTestCard(site, { locale: "fr", email: "olga@example.com" });
+    expect((await lead(site, "paul@example.com")).status).toBe(201);
+    const [code] = await site.write((tx) => issueRecoveryCodes(tx, new Date(at)));
+    const signedIn = await site.request("/admin/sign-in/recovery", { method: "POST", headers: FORM, body: `code=${code}` });
+    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const session = findSession(site.db, cookie.split("=")[1] ?? "", new Date(at));
+    // The passkey check, as the console's confirm ceremony records it, at the site's clock.
+    await site.write((tx) => markVerified(tx, session?.id ?? 0, new Date(at)));
+    const exportLeads = () => site.request("/admin/leads.csv", { headers: { cookie, ...EN } });
+
+    at += 5 * 60 * 1000 - 1000;
+    expect((await exportLeads()).status).toBe(200);
+    at += 1000;
+    expect((await exportLeads()).status).toBe(403);
+    const erase = await site.request("/admin/leads/erase", {
+      method: "POST",
+      headers: { cookie, ...FORM },
+      body: "email=paul%40example.com",
+    });
+    expect(erase.status).toBe(403);
+    const refund = await site.request("/admin/orders/1/refund", { method: "POST", headers: { cookie, ...FORM }, body: "confirm=yes" });
+    expect(refund.status).toBe(403);
+    expect(site.db.select().from(emailLeads).all()).toHaveLength(1);
+    expect(site.db.select({ status: orders.status }).from(orders).get()?.status).toBe("paid");
+
+    await site.write((tx) => markVerified(tx, session?.id ?? 0, new Date(at)));
+    expect((await exportLeads()).status).toBe(200);
   } finally {
     await site.close();
   }

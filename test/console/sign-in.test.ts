@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { runCommand } from "../../server/owner/cli";
 import { consumeInvite, createInvite } from "../../server/owner/console/invites";
-import { SIGN_IN_RATE_LIMIT } from "../../server/owner/console/auth-routes";
+import { SIGN_IN_OPTIONS_RATE_LIMIT, SIGN_IN_RATE_LIMIT } from "../../server/owner/console/auth-routes";
 import { createTestSite, type TestSite } from "../support/app";
 import { listPasskeys, storePasskey } from "../../server/owner/console/passkeys";
 import { cookieOf, ownerCookie, recoveryCodes, signInWithCode } from "./owner";
@@ -134,14 +134,30 @@ test("a session ends after 30 minutes without use, and after 12 hours however us
     advance(2 * MINUTE);
     const expired = await site.request("/admin/security", { headers: { cookie: idle } });
     expect(expired.status).toBe(303);
-    expect(expired.headers.get("location")).toBe("/admin/sign-in");
+    // The sign-in page then says why the owner is there.
+    expect(expired.headers.get("location")).toBe("/admin/sign-in?notice=expired");
+    const signIn = await site.request("/admin/sign-in?notice=expired", { headers: { "accept-language": "en" } });
+    expect(await signIn.text()).toContain("Your session has expired: sign in again.");
+    // A form of a console page left open: a page that says so and leads back in, not JSON.
+    const form = await site.request("/admin/orders/1/resend", {
+      method: "POST",
+      headers: { cookie: idle, "content-type": "application/x-www-form-urlencoded", "accept-language": "en" },
+      body: "",
+    });
+    expect(form.status).toBe(401);
+    expect(form.headers.get("content-type")).toContain("text/html");
+    const page = await form.text();
+    expect(page).toContain("Your session has expired: sign in again.");
+    expect(page).toContain('href="/admin/sign-in"');
     // The other one, used every 20 minutes, lives until the 12th hour.
     for (let elapsed = 31; elapsed < 12 * 60 - 20; elapsed += 20) {
       advance(20 * MINUTE);
       expect((await site.request("/admin/security", { headers: { cookie: busy } })).status).toBe(200);
     }
     advance(20 * MINUTE);
-    expect((await site.request("/admin/security", { headers: { cookie: busy } })).status).toBe(303);
+    expect((await site.request("/admin/security", { headers: { cookie: busy } })).headers.get("location")).toBe(
+      "/admin/sign-in?notice=expired",
+    );
   } finally {
     await site.close();
   }
@@ -236,7 +252,7 @@ test("a passkey registration that names a used or expired invite is refused: no 
     const register = (invite: string) =>
       site.request("/admin/api/passkeys/register", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", "accept-language": "en" },
         body: JSON.stringify({ invite, name: "Replayed", response: answer }),
       });
     const used = await createInvite(site.write, new Date(Date.parse("2026-11-24T09:00:00Z")));
@@ -250,6 +266,23 @@ test("a passkey registration that names a used or expired invite is refused: no 
       expect(refused.headers.get("set-cookie")).toBeNull();
     }
     expect(listPasskeys(site.db)).toEqual([]);
+  } finally {
+    await site.close();
+  }
+});
+
+test("sign-in challenges are limited per client too: past the limit none is written, and the answer says when to try again", async () => {
+  const site = await createTestSite();
+  try {
+    const ask = () => site.request("/admin/api/sign-in/options", { method: "POST", headers: { "accept-language": "en" } });
+    const challenges = () => site.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM owner_challenges").get()?.n;
+    for (let i = 0; i < SIGN_IN_OPTIONS_RATE_LIMIT.limit; i++) expect((await ask()).status).toBe(200);
+    expect(challenges()).toBe(SIGN_IN_OPTIONS_RATE_LIMIT.limit);
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json()).error).toStartWith("Too many sign-in attempts: try again in");
+    expect(challenges()).toBe(SIGN_IN_OPTIONS_RATE_LIMIT.limit);
   } finally {
     await site.close();
   }

@@ -136,12 +136,50 @@ test("invite → passkey → recovery codes → sign out → sign in → find an
   const actions = query<{ action: string }>("SELECT action FROM owner_activity ORDER BY id").map((a) => a.action);
   expect(actions).toEqual(["invite-created", "passkey-added", "sign-out", "sign-in", "refund"]);
 
-  // The other pages, each without an axe violation at 360 px, then every page at 1280 px; the
-  // overview's chart is drawn.
-  const others = ["/admin/leads", "/admin/support", "/admin/mail", "/admin/activity", "/admin/security"];
+  // Something in each list: a lead, and an e-mail that failed (a row with its retry button).
+  const lead = await fetch(`${BASE}/api/leads`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "curious.visitor@example.com", locale: "fr", source: "exit_popup", ip_hash: null }),
+  });
+  expect(lead.status).toBe(201);
+  const db = new Database(join(server.dataDir, "site.db"));
+  try {
+    db.run(
+      "UPDATE mail_outbox SET status = 'failed', attempts = 8, last_error = '550 5.1.1 mailbox unavailable' WHERE recipient = 'someone.else@example.com'",
+    );
+  } finally {
+    db.close();
+  }
+
+  // The other pages, each without an axe violation and nothing wider than the phone at 360 px,
+  // then every page at 1280 px; the overview's chart is drawn.
+  const others = ["/admin/audience", "/admin/leads", "/admin/support", "/admin/mail", "/admin/activity", "/admin/security"];
+  const fitsThePhone = async (label: string) =>
+    expect({ label, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ label, width: 360 });
   for (const path of others) {
     await page.goto(`${BASE}${path}`);
     await noAxeViolation(path);
+    await fitsThePhone(path);
+  }
+  expect(await page.goto(`${BASE}/admin/mail`).then(() => page.getByRole("button", { name: /^Retry/ }).count())).toBe(1);
+  // In French too, the site's default language: the same session in a browser set to French.
+  const french = await shared.newContext({
+    viewport: { width: 360, height: 740 },
+    locale: "fr-FR",
+    bypassCSP: true,
+    storageState: await context.storageState(),
+  });
+  try {
+    const frenchPage = await french.newPage();
+    for (const path of ["/admin", "/admin/orders", `/admin/orders/${order?.id}`, ...others]) {
+      await frenchPage.goto(`${BASE}${path}`);
+      expect({ path, lang: await frenchPage.getAttribute("html", "lang") }).toEqual({ path, lang: "fr-FR" });
+      expect(await axeViolations(frenchPage, `${path} in French`)).toEqual([]);
+      expect({ path, width: await frenchPage.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, width: 360 });
+    }
+  } finally {
+    await french.close();
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   for (const path of ["/admin/orders", `/admin/orders/${order?.id}`, ...others]) {

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { spawn } from "bun";
+import { spawn, spawnSync } from "bun";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,6 +83,21 @@ test("npm run build makes one executable that serves the whole site from another
     const { options: webauthn } = await options.json();
     expect(webauthn.challenge).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     expect(webauthn.userVerification).toBe("required");
+    // The owner's first step, from the executable too: 'site owner invite' prints a link that opens
+    // the passkey page of the running server and lets it start a registration.
+    const invite = spawnSync({ cmd: [join(root, "dist", "site"), "owner", "invite"], cwd: workDir, env: { PATH: process.env.PATH ?? "" } });
+    expect(invite.exitCode).toBe(0);
+    const link = new URL(/https?:\/\/\S+\/admin\/invite\/\S+/.exec(invite.stdout.toString())?.[0] ?? "http://invalid/");
+    const invitePage = await fetch(`${base}${link.pathname}`, { headers: { "accept-language": "en" } });
+    expect(invitePage.status).toBe(200);
+    expect(await invitePage.text()).toContain('data-passkey="register"');
+    const registration = await fetch(`${base}/admin/api/passkeys/register-options`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ invite: link.pathname.split("/").at(-1) }),
+    });
+    expect(registration.status).toBe(200);
+    expect((await registration.json()).options.authenticatorSelection.userVerification).toBe("required");
     // Its SQLite file is created, with every migration, where it was started.
     expect(await Bun.file(join(workDir, "data", "site.db")).exists()).toBe(true);
     // A test payment: the access e-mail (React Email inside the executable) lands in data/mail.

@@ -4,8 +4,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { orders } from "../../db/schema";
-import { runCommand } from "../../server/owner/cli";
+import { runCommand, USAGE } from "../../server/owner/cli";
 import { createTestSite } from "../support/app";
+import { testConfig } from "../support/config";
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");
 const run = (args: string[], env: Record<string, string>) =>
@@ -77,5 +78,55 @@ test("'orders refund' and 'orders resend' of an order that does not exist say so
     expect(site.db.select({ status: orders.status }).from(orders).all()).toEqual([{ status: "pending" }]);
   } finally {
     await site.close();
+  }
+});
+
+test("every command the program knows is in its usage, and none is refused as unknown", async () => {
+  // The owner's commands, the console's arrival notwithstanding: the usage lists each one.
+  const commands = [
+    "leads export",
+    "leads erase",
+    "orders export",
+    "chats export",
+    "licenses export",
+    "vat export",
+    "licenses show",
+    "licenses disable",
+    "licenses enable",
+    "licenses reset",
+    "licenses rotate-key",
+    "mail list",
+    "mail retry",
+    "orders resend",
+    "orders refund",
+    "orders invoice",
+    "orders reconcile",
+    "owner invite",
+    "places pending",
+    "places approve",
+    "places revoke",
+  ];
+  const named = (command: string) => {
+    const [group, action] = command.split(" ");
+    // "disable KEY … enable KEY", "approve NAME … (revoke NAME …)": a pair shares a line.
+    return USAGE.includes(`site ${command}`) || new RegExp(`site ${group} \\w+ .*\\b${action} [A-Z]+`).test(USAGE);
+  };
+  expect(commands.filter((c) => !named(c))).toEqual([]);
+  const dir = mkdtempSync(join(tmpdir(), "site-cli-"));
+  try {
+    const config = testConfig({}, join(dir, "no-database-here"));
+    for (const command of commands) {
+      const errors: string[] = [];
+      const code = await runCommand(
+        [...command.split(" "), "x"],
+        config,
+        () => {},
+        (line) => errors.push(line),
+      );
+      // Known: it goes as far as looking for the database.
+      expect({ command, code, said: errors.join("").slice(0, 15) }).toEqual({ command, code: 1, said: "No database at " });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -35,3 +35,59 @@ export function writeLogged(
       return outcome;
     }, options);
 }
+
+/**
+ * An entry's detail as it is written (one short line, kept as written), and read back by the log's
+ * page to say it in the owner's language. Entries written before a form existed read as plain text.
+ */
+export const activityDetail = {
+  /** The order acted on; its page's timeline lists the entries that name it. */
+  order: (id: number) => `order ${id}`,
+  passkey: (name: string) => `passkey “${name}”`,
+  message: (id: number) => `message ${id}`,
+  export: (rows: number) => `leads (${rows} rows)`,
+  erasure: (maskedEmail: string, rows: number, ordersKept: number) => `${maskedEmail}: ${rows} rows, ${ordersKept} orders kept`,
+  codesLeft: (left: number) => `${left} recovery codes left`,
+  invite: (minutes: number) => `usable once, for ${minutes} minutes`,
+  session: (id: number, label: string) => `#${id} ${label}`,
+};
+
+export type ActivityDetail =
+  | { kind: "order"; id: number }
+  | { kind: "licence"; key: string }
+  | { kind: "passkey"; name: string }
+  | { kind: "message"; id: number }
+  | { kind: "export"; rows: number }
+  | { kind: "erasure"; who: string; rows: number; ordersKept: number }
+  | { kind: "codesLeft"; left: number }
+  | { kind: "invite"; minutes: number }
+  | { kind: "session"; id: number; label: string }
+  | { kind: "text"; text: string };
+
+/** How each form of `activityDetail` reads back; a form some actions alone write is read for them alone. */
+const READERS: { action?: OwnerAction; pattern: RegExp; read: (m: RegExpExecArray) => ActivityDetail }[] = [
+  { pattern: /^order (\d{1,12})$/, read: (m) => ({ kind: "order", id: Number(m[1]) }) },
+  // What the command line's licence actions wrote before they named the order.
+  { pattern: /^licence ([A-Z0-9-]{25,29})$/, read: (m) => ({ kind: "licence", key: m[1] ?? "" }) },
+  { pattern: /^passkey “(.*)”$/, read: (m) => ({ kind: "passkey", name: m[1] ?? "" }) },
+  { action: "mail-retry", pattern: /^message (\d{1,12})$/, read: (m) => ({ kind: "message", id: Number(m[1]) }) },
+  { action: "export", pattern: /^leads \((\d+) rows\)$/, read: (m) => ({ kind: "export", rows: Number(m[1]) }) },
+  {
+    action: "erasure",
+    pattern: /^(.*): (\d+) rows, (\d+) orders kept$/,
+    read: (m) => ({ kind: "erasure", who: m[1] ?? "", rows: Number(m[2]), ordersKept: Number(m[3]) }),
+  },
+  { action: "sign-in-recovery", pattern: /^(\d+) recovery codes left$/, read: (m) => ({ kind: "codesLeft", left: Number(m[1]) }) },
+  { action: "invite-created", pattern: /^usable once, for (\d+) minutes$/, read: (m) => ({ kind: "invite", minutes: Number(m[1]) }) },
+  { action: "session-ended", pattern: /^#(\d{1,12}) (.*)$/, read: (m) => ({ kind: "session", id: Number(m[1]), label: m[2] ?? "" }) },
+];
+
+/** What an entry's detail says, for the log's page; anything else (a session's browser at sign-out) is plain text. */
+export function readActivityDetail(action: OwnerAction, detail: string): ActivityDetail {
+  for (const reader of READERS) {
+    if (reader.action !== undefined && reader.action !== action) continue;
+    const m = reader.pattern.exec(detail);
+    if (m !== null) return reader.read(m);
+  }
+  return { kind: "text", text: detail };
+}

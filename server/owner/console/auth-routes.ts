@@ -2,13 +2,14 @@ import { Elysia } from "elysia";
 import { count } from "drizzle-orm";
 import { ownerPasskeys } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
-import { recordActivity } from "./activity";
+import { activityDetail, recordActivity } from "./activity";
 import { clearedSessionCookie, html, json, redirect, sessionCookie } from "./http";
 import { consumeInvite, inviteState } from "./invites";
 import { CONSOLE_MAX_BODY_BYTES, type ConsoleKit } from "./kit";
+import { ConsoleRefusal } from "./refusal";
 import { hasInvite, isInviteToken, RecoveryForm, RegisterBody, RegisterOptionsBody, SignInBody } from "./model";
 import {
   authenticationOptions,
@@ -27,6 +28,12 @@ import { invitePage, messagePage, signInPage, type SignInNotice } from "./views/
  * a few times a day; a guesser is stopped long before a recovery code could be found.
  */
 export const SIGN_IN_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * Per client address: sign-in challenges asked for. Each is written to the database before anyone
+ * is known, so a client asking for them in a loop would keep the writer busy for the shop's buyers;
+ * the owner asks for one per attempt.
+ */
+export const SIGN_IN_OPTIONS_RATE_LIMIT = { limit: 30, windowMs: 15 * 60 * 1000 } as const;
 
 const NOTICES: readonly SignInNotice[] = ["signed-out", "expired", "bad-code", "rate-limited"];
 
@@ -34,9 +41,10 @@ const NOTICES: readonly SignInNotice[] = ["signed-out", "expired", "bad-code", "
 export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { config, db, write } = deps;
   const limiter = createRateLimiter(deps.rateLimits, { name: "owner-sign-in", ...SIGN_IN_RATE_LIMIT });
+  const optionsLimiter = createRateLimiter(deps.rateLimits, { name: "owner-sign-in-options", ...SIGN_IN_OPTIONS_RATE_LIMIT });
   const rp = (request: Request) => relyingParty(config.publicBaseUrl, config.site.name, request.headers.get("origin"));
   const tooMany = (retryAfterSeconds: number) =>
-    new HttpError(429, `Too many sign-in attempts: try again in ${retryAfterSeconds} s`, { "retry-after": String(retryAfterSeconds) });
+    new ConsoleRefusal(429, "admin.error.tooManySignIns", { seconds: retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
 
   return new Elysia({ name: "owner-console-auth" })
     .use(requestContext(config))
@@ -59,7 +67,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           const left = useRecoveryCode(tx, form.code, now);
           if (left === null) return null;
           const session = startSession(tx, "recovery", sessionBrowser(request), now);
-          recordActivity(tx, { action: "sign-in-recovery", detail: `${left} recovery codes left`, sessionId: session.id }, now);
+          recordActivity(tx, { action: "sign-in-recovery", detail: activityDetail.codesLeft(left), sessionId: session.id }, now);
           return { token: session.token, left };
         });
         if (signedIn === null) return html(signInPage(ctx, "bad-code"), https, 400);
@@ -67,7 +75,9 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
       },
       { parse: "none" },
     )
-    .post("/admin/api/sign-in/options", async ({ request }) => {
+    .post("/admin/api/sign-in/options", async ({ request, ip }) => {
+      const allowed = optionsLimiter.take(ip);
+      if (!allowed.ok) return kit.failure(request, tooMany(allowed.retryAfterSeconds));
       const options = await authenticationOptions(write, rp(request), "sign-in", deps.now());
       return json({ options }, kit.https(request));
     })
@@ -81,10 +91,10 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           const { response } = await kit.body(request, SignInBody, ["json"]);
           const now = deps.now();
           const passkey = await verifyAuthentication(db, write, rp(request), { ...response, clientExtensionResults: {} }, "sign-in", now);
-          if (passkey === null) throw new HttpError(401, "This passkey could not be checked: try again");
+          if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
           const token = await write((tx) => {
             const session = startSession(tx, "passkey", sessionBrowser(request), now);
-            recordActivity(tx, { action: "sign-in", detail: `passkey “${passkey.name}”`, sessionId: session.id }, now);
+            recordActivity(tx, { action: "sign-in", detail: activityDetail.passkey(passkey.name), sessionId: session.id }, now);
             return session.token;
           });
           return json({ next: "/admin" }, https, 200, { "set-cookie": sessionCookie(token, https) });
@@ -106,10 +116,10 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
         const { response } = await kit.body(request, SignInBody, ["json"]);
         const now = deps.now();
         const passkey = await verifyAuthentication(db, write, rp(request), { ...response, clientExtensionResults: {} }, "confirm", now);
-        if (passkey === null) throw new HttpError(401, "This passkey could not be checked: try again");
+        if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
         await write((tx) => {
           markVerified(tx, owner.session.id, now);
-          recordActivity(tx, { action: "passkey-check", detail: `passkey “${passkey.name}”`, sessionId: owner.session.id }, now);
+          recordActivity(tx, { action: "passkey-check", detail: activityDetail.passkey(passkey.name), sessionId: owner.session.id }, now);
         });
         return json({ next: "" }, kit.https(request));
       }),
@@ -135,7 +145,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
         try {
           const { invite } = await kit.body(request, RegisterOptionsBody, ["json"]);
           if (invite !== undefined) {
-            if (inviteState(db, invite, deps.now()) !== "valid") throw new HttpError(403, "This invite link is used or expired");
+            if (inviteState(db, invite, deps.now()) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
           } else if ((await kit.owner(request)) === null) return kit.refuse(request);
           return json({ options: await registrationOptions(db, write, rp(request), deps.now()) }, kit.https(request));
         } catch (error) {
@@ -155,10 +165,9 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           if (!hasInvite(raw) && owner === null) return kit.refuse(request);
           const { invite, name, response } = parseWith(RegisterBody, raw);
           const now = deps.now();
-          if (invite !== undefined && inviteState(db, invite, now) !== "valid")
-            throw new HttpError(403, "This invite link is used or expired");
+          if (invite !== undefined && inviteState(db, invite, now) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
           const passkey = await verifyRegistration(write, rp(request), { ...response, clientExtensionResults: {} }, now);
-          if (passkey === null) throw new HttpError(422, "This passkey could not be checked: try again");
+          if (passkey === null) throw new ConsoleRefusal(422, "admin.error.passkeyUnchecked");
           const browser = sessionBrowser(request);
           const label = browser.label;
           const done = await write((tx) => {
@@ -169,10 +178,10 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
             // From an invite, the passkey just made (with user verification) signs the owner in.
             const started = owner === null ? startSession(tx, "invite", browser, now) : null;
             const sessionId = started?.id ?? owner?.session.id ?? null;
-            recordActivity(tx, { action: "passkey-added", detail: `passkey “${passkeyName}”`, sessionId }, now);
+            recordActivity(tx, { action: "passkey-added", detail: activityDetail.passkey(passkeyName), sessionId }, now);
             return { codes: first ? issueRecoveryCodes(tx, now) : [], token: started?.token ?? null };
           });
-          if (done === null) throw new HttpError(403, "This invite link is used or expired");
+          if (done === null) throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
           const cookie: Record<string, string> = done.token === null ? {} : { "set-cookie": sessionCookie(done.token, https) };
           return json({ next: invite === undefined ? "/admin/security" : "/admin", codes: done.codes }, https, 201, cookie);
         } catch (error) {

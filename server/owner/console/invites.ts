@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { ownerInvites } from "../../../db/schema";
 import type { DbWriter, Write } from "../../../db/writer";
-import { recordActivity } from "./activity";
+import { activityDetail, recordActivity } from "./activity";
 import { hashToken, randomToken } from "./tokens";
 
 /** How long the link `site owner invite` prints stays usable. */
@@ -19,7 +19,7 @@ export async function createInvite(write: Write, now: Date): Promise<{ token: st
       .values({ tokenHash: hashToken(token), createdAt: now, expiresAt })
       .run();
     // The log shows when it was made; an instant in UTC's notation would only puzzle the owner.
-    recordActivity(tx, { action: "invite-created", detail: `usable once, for ${INVITE_TTL_MS / 60_000} minutes`, sessionId: null }, now);
+    recordActivity(tx, { action: "invite-created", detail: activityDetail.invite(INVITE_TTL_MS / 60_000), sessionId: null }, now);
   });
   return { token, expiresAt };
 }

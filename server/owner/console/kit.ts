@@ -2,9 +2,11 @@ import { createTranslator } from "../../../shared/i18n";
 import { isBusyError } from "../../../db/writer";
 import type { AppDeps } from "../../deps";
 import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { isFormPost } from "../../platform/http/busy";
 import { COMPILED } from "../../site/locales";
 import { html, isHttps, json, ownerLocale, readSessionToken, redirect } from "./http";
 import { findSession, touchSession, type OwnerSession } from "./sessions";
+import { ConsoleRefusal } from "./refusal";
 import { messagePage } from "./views/auth-pages";
 import { formatsFor } from "./views/format";
 import type { PageContext } from "./views/layout";
@@ -51,11 +53,34 @@ export function consoleKit(deps: AppDeps) {
     return { session };
   };
 
-  /** Without a session: a page goes to the sign-in page, anything else is 401. */
-  const refuse = (request: Request): Response => {
+  /** The owner's language's texts, for an answer that is not a whole page. */
+  const translate = (request: Request) => {
+    const locale = ownerLocale(request);
+    return createTranslator(locale, COMPILED[locale], { siteName: config.site.name });
+  };
+
+  /**
+   * Without a session. A page (asked for its body or only its headers) goes to the sign-in page,
+   * which says the session is over when the browser still held one. A form posted from a console
+   * page left open past its session gets a page saying so, with the way back in; anything else (the
+   * console's script, a program) JSON. Both are 401.
+   */
+  const refuse = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    if (request.method === "GET" && !url.pathname.startsWith("/admin/api/")) return redirect("/admin/sign-in", https(request));
-    return json({ error: "Sign in to the console first" }, https(request), 401);
+    const held = readSessionToken(request, https(request)) !== null;
+    const api = url.pathname.startsWith("/admin/api/");
+    if ((request.method === "GET" || request.method === "HEAD") && !api)
+      return redirect(held ? "/admin/sign-in?notice=expired" : "/admin/sign-in", https(request));
+    if (isFormPost(request) && !api) {
+      const ctx = await page(request);
+      const text = ctx.t(held ? "admin.signIn.expired" : "admin.error.signInFirst");
+      return html(
+        messagePage(ctx, ctx.t("admin.signIn.title"), text, { href: "/admin/sign-in", label: ctx.t("admin.signIn.title") }),
+        https(request),
+        401,
+      );
+    }
+    return json({ error: translate(request)("admin.error.signInFirst") }, https(request), 401);
   };
 
   /** Runs a route for the signed-in owner only. */
@@ -71,14 +96,20 @@ export function consoleKit(deps: AppDeps) {
       }
     };
 
-  /** A refused request as the client expects it: JSON for the console's API, a page otherwise. */
+  /**
+   * A refused request as the client expects it: JSON for the console's API, a page otherwise, in the
+   * owner's language. A request the console's own pages never send (a body that cannot be read, a
+   * field of the wrong shape) gets one general reason.
+   */
   const failure = async (request: Request, error: unknown): Promise<Response> => {
     if (!(error instanceof HttpError)) throw error;
+    const t = translate(request);
+    const reason = error instanceof ConsoleRefusal ? t(error.key, error.values) : t("admin.error.badRequest");
     const url = new URL(request.url);
-    if (url.pathname.startsWith("/admin/api/")) return json({ error: error.message }, https(request), error.status, error.headers);
+    if (url.pathname.startsWith("/admin/api/")) return json({ error: reason }, https(request), error.status, error.headers);
     const ctx = await page(request);
     return html(
-      messagePage(ctx, ctx.t("admin.refused.title"), error.message, { href: "/admin", label: ctx.t("admin.refused.back") }),
+      messagePage(ctx, ctx.t("admin.refused.title"), reason, { href: "/admin", label: ctx.t("admin.refused.back") }),
       https(request),
       error.status,
       error.headers,

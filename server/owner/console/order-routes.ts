@@ -3,14 +3,14 @@ import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
 import { licenseActivations, licenses, orders } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
-import { HttpError } from "../../platform/http/body";
 import { deliverySettings, queueAccessMailAgain } from "../../shop/checkout/delivery";
 import { ProviderError } from "../../shop/checkout/provider";
 import { refundOrder, type RefundResult } from "../../shop/checkout/refund";
 import { deactivateLicense, resetActivations, setLicenseEnabled } from "../../shop/licenses/service";
-import { recordActivity, writeLogged } from "./activity";
-import { html, redirect } from "./http";
+import { activityDetail, recordActivity, writeLogged } from "./activity";
+import { consoleHeaders, html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
+import { ConsoleRefusal } from "./refusal";
 import { ORDERS_PER_PAGE, orderDetail, refundRequests, searchOrders } from "./orders";
 import { isFresh } from "./sessions";
 import { orderPage, ordersPage } from "./views/orders";
@@ -28,19 +28,18 @@ function idsOf(request: Request): number[] {
     .filter((part) => /^\d+$/.test(part))
     .map((part) => {
       const parsed = v.safeParse(Id, part);
-      if (!parsed.success) throw new HttpError(404, "Not found");
+      if (!parsed.success) throw new ConsoleRefusal(404, "admin.error.notFound");
       return parsed.output;
     });
 }
 
 /** The owner's answer to a refund that did not happen (none when it did). */
 function refundFailure(result: RefundResult): void {
-  if (result === "not-found") throw new HttpError(404, "No such order");
-  if (result === "not-paid") throw new HttpError(409, "This order is not paid: there is nothing to refund");
-  if (result === "already-refunded") throw new HttpError(409, "This order is already refunded");
-  if (result === "in-progress") throw new HttpError(409, "This order is being refunded right now: reload its page in a moment");
-  if (result === "no-stripe")
-    throw new HttpError(409, "This order was paid with Stripe, and Stripe is not configured: refund it in Stripe's dashboard");
+  if (result === "not-found") throw new ConsoleRefusal(404, "admin.error.noOrder");
+  if (result === "not-paid") throw new ConsoleRefusal(409, "admin.error.notPaid");
+  if (result === "already-refunded") throw new ConsoleRefusal(409, "admin.error.alreadyRefunded");
+  if (result === "in-progress") throw new ConsoleRefusal(409, "admin.error.refundInProgress");
+  if (result === "no-stripe") throw new ConsoleRefusal(409, "admin.error.stripeNotConfigured");
 }
 
 /** The orders list and search, an order's page, and its actions. */
@@ -50,7 +49,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
   const orderUrl = (id: number, done: Done) => `/admin/orders/${id}?done=${done}`;
   const licenseOf = (orderId: number) => {
     const license = db.select().from(licenses).where(eq(licenses.orderId, orderId)).get();
-    if (license === undefined) throw new HttpError(404, "This order has no licence");
+    if (license === undefined) throw new ConsoleRefusal(404, "admin.error.noLicence");
     return license;
   };
 
@@ -71,7 +70,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
       kit.signedIn(async (request, owner) => {
         const [id] = idsOf(request);
         const detail = id === undefined ? null : orderDetail(db, id);
-        if (detail === null) throw new HttpError(404, "No such order");
+        if (detail === null) throw new ConsoleRefusal(404, "admin.error.noOrder");
         const ctx = await kit.page(request);
         const asked = new URL(request.url).searchParams.get("done");
         const done = DONE.find((d) => d === asked);
@@ -90,12 +89,13 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const file = new URL(request.url).pathname.split("/").at(-1);
         const kind = file === "invoice.pdf" ? "invoice" : file === "credit-note.pdf" ? "credit-note" : null;
         const pdf = id === undefined || kind === null ? null : await deps.paperwork.documents.invoiceOfOrder(id, kind);
-        if (pdf === null) throw new HttpError(404, "This order has no such document");
+        if (pdf === null) throw new ConsoleRefusal(404, "admin.error.noDocument");
         return new Response(new Uint8Array(pdf.content), {
           headers: {
+            // A console answer like the others: never stored, never indexed, never framed.
+            ...consoleHeaders(kit.https(request)),
             "content-type": pdf.contentType,
             "content-disposition": `attachment; filename="${pdf.filename}"`,
-            "cache-control": "private, no-store",
           },
         });
       }),
@@ -105,18 +105,17 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
       kit.signedIn(async (request, owner) => {
         const [id = 0] = idsOf(request);
         const now = deps.now();
-        if (!isFresh(owner.session, now))
-          throw new HttpError(403, "A refund needs a passkey check from the last 5 minutes: confirm with your passkey on the order's page");
+        if (!isFresh(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshRefund");
         await kit.body(request, RefundForm, ["form"]);
         let result: Awaited<ReturnType<typeof refundOrder>>;
         try {
           result = await refundOrder({ db, write, now: deps.now, delivery, provider: () => deps.checkout.provider }, id, (tx) =>
-            recordActivity(tx, { action: "refund", detail: `order ${id}`, sessionId: owner.session.id }, now),
+            recordActivity(tx, { action: "refund", detail: activityDetail.order(id), sessionId: owner.session.id }, now),
           );
         } catch (error) {
           if (!(error instanceof ProviderError)) throw error;
           deps.log.warn("console refund refused by the provider", { orderId: id, detail: error.detail, requestId: error.requestId });
-          throw new HttpError(502, `Stripe did not refund the payment (${error.detail ?? error.message}). Nothing was changed; try again.`);
+          throw new ConsoleRefusal(502, "admin.error.stripeRefused", { detail: error.detail ?? error.message });
         }
         refundFailure(result);
         deps.mailer.wake();
@@ -133,18 +132,18 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const [id = 0] = idsOf(request);
         await kit.body(request, RefundForm, ["form"]);
         const order = db.select().from(orders).where(eq(orders.id, id)).get();
-        if (order === undefined) throw new HttpError(404, "No such order");
-        if (order.refundRequestedAt === null) throw new HttpError(409, "The buyer has not asked for a refund of this order");
+        if (order === undefined) throw new ConsoleRefusal(404, "admin.error.noOrder");
+        if (order.refundRequestedAt === null) throw new ConsoleRefusal(409, "admin.error.noRefundRequest");
         const now = deps.now();
         let result: Awaited<ReturnType<typeof refundOrder>>;
         try {
           result = await refundOrder({ db, write, now: deps.now, delivery, provider: () => deps.checkout.provider }, id, (tx) =>
-            recordActivity(tx, { action: "refund", detail: `order ${id}`, sessionId: owner.session.id }, now),
+            recordActivity(tx, { action: "refund", detail: activityDetail.order(id), sessionId: owner.session.id }, now),
           );
         } catch (error) {
           if (!(error instanceof ProviderError)) throw error;
           deps.log.warn("console refund refused by the provider", { orderId: id, detail: error.detail, requestId: error.requestId });
-          throw new HttpError(502, `Stripe did not refund the payment (${error.detail ?? error.message}). Nothing was changed; try again.`);
+          throw new ConsoleRefusal(502, "admin.error.stripeRefused", { detail: error.detail ?? error.message });
         }
         refundFailure(result);
         deps.mailer.wake();
@@ -159,12 +158,13 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const now = deps.now();
         const result = await write((tx) => {
           const outcome = queueAccessMailAgain(tx, id, delivery, now);
-          if (outcome === "queued") recordActivity(tx, { action: "resend", detail: `order ${id}`, sessionId: owner.session.id }, now);
+          if (outcome === "queued")
+            recordActivity(tx, { action: "resend", detail: activityDetail.order(id), sessionId: owner.session.id }, now);
           return outcome;
         });
-        if (result === "not-found") throw new HttpError(404, "No such order");
-        if (result === "not-paid") throw new HttpError(409, "This order is not paid (or refunded): it has no access e-mail");
-        if (result === "no-email") throw new HttpError(409, "This order has no e-mail address");
+        if (result === "not-found") throw new ConsoleRefusal(404, "admin.error.noOrder");
+        if (result === "not-paid") throw new ConsoleRefusal(409, "admin.error.noAccessMail");
+        if (result === "no-email") throw new ConsoleRefusal(409, "admin.error.noEmail");
         deps.mailer.wake();
         return redirect(orderUrl(id, "resent"), kit.https(request));
       }),
@@ -178,10 +178,12 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const license = licenseOf(id);
         const now = deps.now();
         const action = enabled === "yes" ? "license-enabled" : "license-disabled";
-        const logged = writeLogged(write, owner.session.id, now, (o) => (o === "done" ? { action, detail: `order ${id}` } : null));
+        const logged = writeLogged(write, owner.session.id, now, (o) =>
+          o === "done" ? { action, detail: activityDetail.order(id) } : null,
+        );
         const result = await setLicenseEnabled(logged, license.key, enabled === "yes", now);
-        if (result === "refunded") throw new HttpError(409, "This order was refunded: its licence stays disabled");
-        if (result === "unknown") throw new HttpError(404, "This order has no licence");
+        if (result === "refunded") throw new ConsoleRefusal(409, "admin.error.licenceRefunded");
+        if (result === "unknown") throw new ConsoleRefusal(404, "admin.error.noLicence");
         return redirect(orderUrl(id, enabled === "yes" ? "enabled" : "disabled"), kit.https(request));
       }),
       { parse: "none" },
@@ -193,7 +195,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const license = licenseOf(id);
         const now = deps.now();
         const logged = writeLogged(write, owner.session.id, now, (n) =>
-          typeof n === "number" && n > 0 ? { action: "devices-reset", detail: `order ${id}` } : null,
+          typeof n === "number" && n > 0 ? { action: "devices-reset", detail: activityDetail.order(id) } : null,
         );
         await resetActivations(logged, license.key, now);
         return redirect(orderUrl(id, "reset"), kit.https(request));
@@ -210,15 +212,15 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
           .from(licenseActivations)
           .where(and(eq(licenseActivations.id, deviceId), eq(licenseActivations.licenseId, license.id)))
           .get();
-        if (device === undefined) throw new HttpError(404, "No such device on this order");
+        if (device === undefined) throw new ConsoleRefusal(404, "admin.error.noDevice");
         const now = deps.now();
         const logged = writeLogged(write, owner.session.id, now, (r) =>
           typeof r === "object" && r !== null && "kind" in r && r.kind === "deactivated"
-            ? { action: "device-freed", detail: `order ${id}` }
+            ? { action: "device-freed", detail: activityDetail.order(id) }
             : null,
         );
         const result = await deactivateLicense(logged, license.key, device.instanceId, now);
-        if (result.kind !== "deactivated") throw new HttpError(409, "This device is already free");
+        if (result.kind !== "deactivated") throw new ConsoleRefusal(409, "admin.error.deviceFree");
         return redirect(orderUrl(id, "freed"), kit.https(request));
       }),
       { parse: "none" },

@@ -11,6 +11,7 @@ import {
   type OwnerAction,
 } from "../../../db/schema";
 import { normalizeLicenseKey } from "../../../shared/license-key";
+import { activityDetail } from "./activity";
 import { normalizeOrderReference } from "../../../shared/order-reference";
 
 export const ORDERS_PER_PAGE = 50;
@@ -117,7 +118,7 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
   const actions = db
     .select()
     .from(ownerActivity)
-    .where(eq(ownerActivity.detail, `order ${id}`))
+    .where(eq(ownerActivity.detail, activityDetail.order(id)))
     .all();
   const timeline: TimelineEvent[] = [{ at: order.createdAt, kind: "started" }];
   if (order.termsAcceptedAt !== null) timeline.push({ at: order.termsAcceptedAt, kind: "consent" });

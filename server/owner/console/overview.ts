@@ -2,6 +2,7 @@ import { and, count, eq, gte, inArray, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { emailLeads, mailOutbox, orders } from "../../../db/schema";
 import { readReplicationStatus } from "../../platform/backup/status";
+import type { VatScheme } from "../../../shared/vat-scheme";
 import type { Config } from "../../platform/config";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,7 +18,7 @@ export type ChecklistItem = { id: "seller" | "placeholders" | "payments" | "smtp
 export type Overview = {
   currency: string;
   /** VAT_SCHEME, said on the overview so the owner sees how sales are invoiced. */
-  vatScheme: string;
+  vatScheme: VatScheme;
   figures: Record<Period, Figures>;
   /** The last 30 Paris days, oldest first: [day start (s since the epoch), net revenue in minor units]. */
   chart: [number, number][];

@@ -1,26 +1,26 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { AppDeps } from "../../deps";
-import { HttpError } from "../../platform/http/body";
 import { maskText } from "../../platform/log-mask";
 import { retryMail } from "../../shop/mail/outbox";
 import { eraseByEmail } from "../../shop/privacy/erase";
 import { exportCsv } from "../export-csv";
-import { recordActivity } from "./activity";
+import { activityDetail, recordActivity } from "./activity";
+import { ConsoleRefusal } from "./refusal";
 import { consoleHeaders, html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
 import { listConversations, listHandOvers, listLeads, troubledMail } from "./people";
 import { isFresh } from "./sessions";
 import { leadsPage, mailPage, supportPage } from "./views/people";
 
-const EraseForm = v.object({ email: v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email("is not an e-mail address"), v.maxLength(254)) });
+const EraseForm = v.object({ email: v.string() });
+const EraseEmail = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email(), v.maxLength(254));
 
 /** Leads (list, CSV export, erasure), support conversations and hand-overs, the e-mail queue. */
 export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { db, write, config } = deps;
-  const needFresh = (owner: Owner, what: string) => {
-    if (!isFresh(owner.session, deps.now()))
-      throw new HttpError(403, `${what} needs a passkey check from the last 5 minutes: confirm with your passkey on the leads page`);
+  const needFresh = (owner: Owner, refusal: "admin.error.freshExport" | "admin.error.freshErasure") => {
+    if (!isFresh(owner.session, deps.now())) throw new ConsoleRefusal(403, refusal);
   };
 
   return new Elysia({ name: "owner-console-people" })
@@ -36,13 +36,13 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
     .get(
       "/admin/leads.csv",
       kit.signedIn(async (request, owner) => {
-        needFresh(owner, "An export");
+        needFresh(owner, "admin.error.freshExport");
         let csv = "";
         const rows = exportCsv(db, "leads", (chunk) => {
           csv += chunk;
         });
         await write((tx) =>
-          recordActivity(tx, { action: "export", detail: `leads (${rows} rows)`, sessionId: owner.session.id }, deps.now()),
+          recordActivity(tx, { action: "export", detail: activityDetail.export(rows), sessionId: owner.session.id }, deps.now()),
         );
         return new Response(csv, {
           headers: {
@@ -56,8 +56,12 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
     .post(
       "/admin/leads/erase",
       kit.signedIn(async (request, owner) => {
-        needFresh(owner, "An erasure");
-        const { email } = await kit.body(request, EraseForm, ["form"]);
+        needFresh(owner, "admin.error.freshErasure");
+        const form = await kit.body(request, EraseForm, ["form"]);
+        // Typed by the owner: a mistyped address is said so, in the owner's language.
+        const address = v.safeParse(EraseEmail, form.email);
+        if (!address.success) throw new ConsoleRefusal(400, "admin.error.notAnAddress");
+        const email = address.output;
         const result = await eraseByEmail(write, email, config.mail.dir);
         const removed =
           result.leads + result.chatMessages + result.mails.pending + result.mails.sent + result.mails.other + result.accessResends;
@@ -66,7 +70,7 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
             tx,
             {
               action: "erasure",
-              detail: `${maskText(email)}: ${removed} rows, ${result.ordersKept} orders kept`,
+              detail: activityDetail.erasure(maskText(email), removed, result.ordersKept),
               sessionId: owner.session.id,
             },
             deps.now(),
@@ -94,10 +98,12 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
       "/admin/mail/:id/retry",
       kit.signedIn(async (request, owner) => {
         const raw = new URL(request.url).pathname.split("/")[3] ?? "";
-        if (!/^\d{1,12}$/.test(raw)) throw new HttpError(404, "No such message");
+        if (!/^\d{1,12}$/.test(raw)) throw new ConsoleRefusal(404, "admin.error.noMessage");
         const id = Number(raw);
-        if (!(await retryMail(write, id, deps.now()))) throw new HttpError(409, "This message was sent already, or does not exist");
-        await write((tx) => recordActivity(tx, { action: "mail-retry", detail: `message ${id}`, sessionId: owner.session.id }, deps.now()));
+        if (!(await retryMail(write, id, deps.now()))) throw new ConsoleRefusal(409, "admin.error.mailNotRetried");
+        await write((tx) =>
+          recordActivity(tx, { action: "mail-retry", detail: activityDetail.message(id), sessionId: owner.session.id }, deps.now()),
+        );
         deps.mailer.wake();
         return redirect("/admin/mail?retried", kit.https(request));
       }),

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import { count, eq, inArray } from "drizzle-orm";
-import { ownerPasskeys, ownerSessions } from "../../../db/schema";
+import { orders, ownerPasskeys, ownerSessions } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
-import { HttpError } from "../../platform/http/body";
-import { listActivity, recordActivity } from "./activity";
+import { activityDetail, listActivity, readActivityDetail, recordActivity } from "./activity";
 import { clearedSessionCookie, html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
+import { ConsoleRefusal } from "./refusal";
 import { listPasskeys } from "./passkeys";
 import { recoveryCodesLeft } from "./recovery-codes";
 import { endSession, liveSessions } from "./sessions";
@@ -13,7 +13,7 @@ import { activityPage } from "./views/activity";
 import { securityPage } from "./views/security";
 
 const idOf = (raw: string): number => {
-  if (!/^\d{1,12}$/.test(raw)) throw new HttpError(404, "Not found");
+  if (!/^\d{1,12}$/.test(raw)) throw new ConsoleRefusal(404, "admin.error.notFound");
   return Number(raw);
 };
 
@@ -43,10 +43,14 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
         const ended = await write((tx) => {
           const target = tx.select().from(ownerSessions).where(eq(ownerSessions.id, id)).get();
           if (target === undefined || !endSession(tx, id, now)) return false;
-          recordActivity(tx, { action: "session-ended", detail: `#${id} ${target.label}`, sessionId: owner.session.id }, now);
+          recordActivity(
+            tx,
+            { action: "session-ended", detail: activityDetail.session(id, target.label), sessionId: owner.session.id },
+            now,
+          );
           return true;
         });
-        if (!ended) throw new HttpError(404, "No such session, or it has already ended");
+        if (!ended) throw new ConsoleRefusal(404, "admin.error.noSession");
         const https = kit.https(request);
         // Ending the session in use is signing out.
         if (id === owner.session.id)
@@ -66,11 +70,11 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
           // The last passkey stays: without it only the recovery codes and a new invite would open the console.
           if ((tx.select({ n: count() }).from(ownerPasskeys).get()?.n ?? 0) <= 1) return "last";
           tx.delete(ownerPasskeys).where(eq(ownerPasskeys.id, id)).run();
-          recordActivity(tx, { action: "passkey-removed", detail: `passkey “${target.name}”`, sessionId: owner.session.id }, now);
+          recordActivity(tx, { action: "passkey-removed", detail: activityDetail.passkey(target.name), sessionId: owner.session.id }, now);
           return "removed";
         });
-        if (outcome === "missing") throw new HttpError(404, "No such passkey");
-        if (outcome === "last") throw new HttpError(409, "This is the only passkey: add another one before removing it");
+        if (outcome === "missing") throw new ConsoleRefusal(404, "admin.error.noPasskey");
+        if (outcome === "last") throw new ConsoleRefusal(409, "admin.error.lastPasskey");
         return redirect("/admin/security", kit.https(request));
       }),
       { parse: "none" },
@@ -90,7 +94,26 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
                 .all()
                 .map((s) => [s.id, s.label] as const),
         );
-        return html(activityPage(await kit.page(request), entries, labels), kit.https(request));
+        // The orders the entries name, by the reference the owner knows them by.
+        const orderIds = [
+          ...new Set(
+            entries.flatMap((e) => {
+              const detail = readActivityDetail(e.action, e.detail);
+              return detail.kind === "order" ? [detail.id] : [];
+            }),
+          ),
+        ];
+        const references = new Map(
+          orderIds.length === 0
+            ? []
+            : db
+                .select({ id: orders.id, reference: orders.reference })
+                .from(orders)
+                .where(inArray(orders.id, orderIds))
+                .all()
+                .map((o) => [o.id, o.reference] as const),
+        );
+        return html(activityPage(await kit.page(request), entries, labels, references), kit.https(request));
       }),
     );
 }

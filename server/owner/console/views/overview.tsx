@@ -21,7 +21,7 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
     <>
       <p className="note">{t("admin.overview.asOf", { date: ctx.fmt.when(nowLabel) })}</p>
       <p className="note" data-testid="vat-scheme">
-        {t("admin.overview.vatScheme", { scheme: data.vatScheme })}
+        {t("admin.overview.vatScheme", { scheme: t(`admin.vatScheme.${data.vatScheme}`) })}
       </p>
       {periods.map((p) => (
         <section key={p} aria-labelledby={`period-${p}`}>
