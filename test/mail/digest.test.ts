@@ -309,7 +309,7 @@ test("by hand: `digest preview` prints a period's digest and queues nothing; `di
   expect(await cli("send", "--date", "2026-11-24")).toMatchObject({ code: 1, err: expect.stringContaining("queued already") });
   expect(s.db.select({ action: ownerActivity.action, detail: ownerActivity.detail }).from(ownerActivity).all()).toContainEqual({
     action: "digest-sent",
-    detail: "digest 2026-11-24",
+    detail: "2026-11-24",
   });
   clock.set("2026-11-25T07:05:00+01:00");
   expect(await job.runNow()).toMatchObject({ status: "already", period: "2026-11-24" });
