@@ -5,14 +5,14 @@
 //   2. the same phone scrolled to the end, a screen at a time (target: ≤ 160 KB).
 // Prints figures only. Runs the executable (bench/site.ts), or measures a running site:
 //   ./node_modules/.bin/bun run bench/first-visit.ts [--build] [--port=N] [--url=http://host:port] [path...]
-import { chromium, type CDPSession } from "playwright-core";
+import type { CDPSession } from "playwright-core";
+import { openPhone } from "./phone";
 import { loadAverage, startSite } from "./site";
 
 const args = process.argv.slice(2);
 const given = args.find((a) => a.startsWith("--url="))?.slice(6);
 const paths = args.filter((a) => a.startsWith("/"));
 if (paths.length === 0) paths.push("/", "/en");
-const CHROMIUM = "/usr/bin/chromium";
 
 type Row = { url: string; type: string; bytes: number };
 
@@ -29,22 +29,8 @@ function recordTransfers(cdp: CDPSession): () => Row[] {
 }
 
 async function visit(base: string, path: string, scroll: boolean): Promise<Row[]> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  const { browser, page, cdp } = await openPhone({ scale: 2 });
   try {
-    const context = await browser.newContext({
-      viewport: { width: 360, height: 740 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-    });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
     const rows = recordTransfers(cdp);
     await page.goto(base + path, { waitUntil: "load" });
     await page.waitForLoadState("networkidle");

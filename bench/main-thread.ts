@@ -6,7 +6,7 @@
 // past 50 ms, before the load event ends). Figures only; run it on a quiet machine and print `uptime`.
 //   ./node_modules/.bin/bun run bench/main-thread.ts [--build] [--port=N] [--url=http://host:port] [--runs=3] [--by-name] [path...]
 //   --by-name: busy time by trace event name instead of by kind of work.
-import { chromium } from "playwright-core";
+import { openPhone } from "./phone";
 import { loadAverage, startSite } from "./site";
 
 const args = process.argv.slice(2);
@@ -68,21 +68,9 @@ function selfTimes(events: TraceEvent[]): Map<TraceEvent, number> {
 }
 
 async function traceOnce(url: string) {
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  // Lighthouse's mobile run: a 1.75x screen.
+  const { browser, page, cdp } = await openPhone({ scale: 1.75 });
   try {
-    const context = await browser.newContext({
-      viewport: { width: 360, height: 740 },
-      deviceScaleFactor: 1.75,
-      isMobile: true,
-      hasTouch: true,
-    });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     const events: TraceEvent[] = [];
     cdp.on("Tracing.dataCollected", (data) => events.push(...(data.value as unknown as TraceEvent[])));
