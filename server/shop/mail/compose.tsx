@@ -46,7 +46,7 @@ export async function composeMail(
       if (p === null) return null;
       const guideUrl = c.link(pathFor("guide", locale));
       // Signed when the message is written, so a resent e-mail carries a fresh link.
-      const devicesUrl = links === undefined ? undefined : await links.devices(p.orderId, locale);
+      const devicesUrl = links === undefined || p.reference === undefined ? undefined : await links.devices(p.reference, locale);
       const refundUrl = links === undefined || p.reference === undefined ? undefined : await links.refund(p.reference, locale);
       // The invoice and the terms accepted, made now (not in the payment's transaction).
       const papers = (await paperwork?.forAccess(p.orderId)) ?? null;
