@@ -132,6 +132,7 @@ export function mailContext(config: Config, locale: Locale): MailContext {
     timeZoneName: "short",
     timeZone: RECEIPT_TIME_ZONE,
   });
+  const percent = new Intl.NumberFormat(bcp47, { style: "percent", maximumFractionDigits: 2 });
   return {
     locale,
     t: siteTranslator(locale, COMPILED[locale], facts),
@@ -140,6 +141,7 @@ export function mailContext(config: Config, locale: Locale): MailContext {
     seller: config.legal,
     baseUrl: config.publicBaseUrl,
     money: (minor, currency) => formatMoney(minor, currency, locale),
+    rate: (basisPoints) => percent.format(basisPoints / 10_000),
     date: (ms) => dates.format(new Date(ms)),
     link: (path) => `${config.publicBaseUrl}${path}`,
   };
