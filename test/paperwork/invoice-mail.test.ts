@@ -5,6 +5,8 @@ import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { mailsTo, useSmtp } from "../support/smtp";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
+import { TERMS_SECTIONS } from "../../shared/legal";
 import { pdfText } from "./pdf-text";
 
 // The access e-mail as the buyer receives it (real SMTP server on loopback): the invoice and the
@@ -61,6 +63,14 @@ for (const locale of ["fr", "en"] as const) {
     );
     expect(received.mail.text).not.toMatch(/TTC|VAT included/);
     expect(termsText).toContain(locale === "fr" ? "Conditions générales de vente" : "Terms of sale");
+    // No section heading is left alone at the foot of a page, its text on the next.
+    const headings = new Set(
+      ["seller", ...TERMS_SECTIONS].map((section) => SOURCE_MESSAGES[locale][`terms.${section}.title` as "terms.seller.title"]),
+    );
+    const pages = (termsText ?? "").split("\f").filter((page) => page.trim() !== "");
+    expect(pages.length).toBeGreaterThan(1);
+    const lastLines = pages.slice(0, -1).map((page) => page.trim().split("\n").at(-1)?.trim() ?? "");
+    expect(lastLines.filter((line) => headings.has(line))).toEqual([]);
     // The body names the seller and links to the invoice's download.
     expect(received.mail.text).toContain("Stream Shop SAS");
     expect(received.mail.html).toMatch(/https:\/\/shop\.example\/documents\/[A-Z0-9-]+\/invoice\.pdf\?k=[\w-]{22}/);
