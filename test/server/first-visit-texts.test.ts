@@ -33,13 +33,16 @@ async function documentOf(site: TestSite, path: string) {
 
 const textOf = (element: { textContent: string | null } | null | undefined) => (element?.textContent ?? "").replace(/\s+/g, " ").trim();
 
-test("the price card and the page's description list the same devices as the features, the TV included, in every language", async () => {
+test("the price card, the page's description and the demo's caption list the same devices as the features, the TV included, in every language", async () => {
   for (const locale of LOCALES) {
     const page = await documentOf(defaultSite, pathFor("landing", locale));
     const card = textOf(page.querySelector(".pricing-card"));
     // The features' card names the devices before its colon ("Phone, tablet, computer and TV: ...").
     const devices = SOURCE_MESSAGES[locale].feature2Desc.split(/\s?:/)[0] ?? "";
     expect({ locale, tv: card.includes("TV"), devices: card.includes(devices) }).toEqual({ locale, tv: true, devices: true });
+    // So does the demo video's caption over its devices scene.
+    const caption = SOURCE_MESSAGES[locale]["demo.caption.devices"];
+    expect({ locale, caption: caption.toLowerCase().includes(devices.toLowerCase()) }).toEqual({ locale, caption: true });
     const description = page.querySelector('meta[name="description"]')?.getAttribute("content") ?? "";
     expect({ locale, description: description.toLowerCase().includes(devices.toLowerCase()) }).toEqual({ locale, description: true });
   }
