@@ -71,3 +71,15 @@ test("with VAT charged (fr, oss), they say the price includes it", async () => {
     }
   }
 });
+
+test("the terms of sale state the scheme in force, in every language", async () => {
+  const expected: Record<string, RegExp> = { franchise: /art\. 293 B/, fr: /20 %/, oss: /\bU[EN]\b|Union|Unión/ };
+  for (const scheme of ["franchise", "fr", "oss"]) {
+    const s = await site(scheme);
+    for (const locale of LOCALES) {
+      const html = (await (await s.request(pathFor("terms", locale))).text()).replace(/[\u00a0\u202f]/g, " ");
+      const said = /<p data-testid="terms-vat">([^<]*)<\/p>/.exec(html)?.[1] ?? "";
+      expect({ scheme, locale, said }).toEqual({ scheme, locale, said: expect.stringMatching(expected[scheme] ?? /^$/) });
+    }
+  }
+});
