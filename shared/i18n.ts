@@ -63,6 +63,8 @@ export function siteValues(locale: Locale, messages: CompiledMessages, facts: Si
     years: "5",
     // The guarantee's texts say whether the refund page refunds at once or asks the owner.
     refundMode: facts.refundMode,
+    // The price's VAT line says "VAT included", or under the franchise that VAT does not apply.
+    vat: facts.vat,
   };
   return { ...values, supportHours: createTranslator(locale, messages, values)("supportHours") };
 }

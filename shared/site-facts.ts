@@ -34,9 +34,12 @@ export type SiteContent = {
    * the request for the owner's approval in the console. The texts about the guarantee say which.
    */
   refundMode: RefundMode;
+  /** Whether the price includes VAT: `none` under the franchise (VAT_SCHEME=franchise), where no sale charges any. */
+  vat: VatShown;
 };
 
 export type RefundMode = "auto" | "request";
+export type VatShown = "included" | "none";
 
 /**
  * The early-bird offer as every text sees it (pages, meta, e-mails, chat): while it runs, its end
@@ -72,6 +75,7 @@ export type SiteFacts = {
   comparison: { name: string; monthly: string | null; yearly: string | null; fiveYears: string; highlight: boolean }[];
   offer: OfferFacts;
   refundMode: RefundMode;
+  vat: VatShown;
 };
 
 /**
@@ -105,6 +109,7 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
     users: shows("claimedUsers") ? formatCount(site.claimedUsers, locale) : null,
     year: now.getUTCFullYear(),
     refundMode: site.refundMode,
+    vat: site.vat,
     testimonials: shows("testimonials") ? site.testimonials : [],
     comparison: site.comparison.map((r) => ({
       name: r.name,

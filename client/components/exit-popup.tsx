@@ -30,8 +30,9 @@ const EXIT_POPUP_OWN_TEXT = ["toast.close", "exitPopup.title", "exitPopup.text",
 export const EXIT_POPUP_TEXT = [...EXIT_POPUP_OWN_TEXT, ...LEAD_FORM_TEXT, ...LEAD_SUBMIT_TEXT] as const;
 
 /**
- * Exit-intent lead capture. On the landing page only (client/app.tsx), so it never opens on
- * the payment, success or cancelled pages. A modal <dialog>: the browser keeps focus inside, Escape
+ * The free demo offered once, 30 s into the visit (a timed offer, not an exit-intent trap: it opens
+ * whatever the pointer does; the specification calls it the exit popup). On the landing page only
+ * (client/app.tsx), so it never opens on the payment, success or cancelled pages. A modal <dialog>: the browser keeps focus inside, Escape
  * closes it, and screen readers announce it by its title and text. `usedForm`: the visitor just
  * posted the free-demo form at the end of the page, and is not asked again.
  */

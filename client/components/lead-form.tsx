@@ -68,8 +68,8 @@ export function useLeadSubmit(source: LeadSource, onSent: (email: string) => voi
         });
         if (response.ok) {
           field.value = "";
-          // Longer than a toast's usual 4 s: the description is a few sentences, and after the popup
-          // closes it is the only place they are shown.
+          // Longer than a toast's usual 4 s: after the popup closes it is the only place its
+          // confirmation and the spam-folder hint are shown.
           showToast({
             title: text("demoSent", "Demo sent! Check your inbox."),
             description: t("demoSentDesc", { email: checked.email }),

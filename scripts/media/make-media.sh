@@ -14,7 +14,7 @@
 #         OUT=/tmp/media scripts/media/make-media.sh
 #
 # Outputs:
-#   demo-video.mp4        ~26 s, 1280x720, 30 fps, H.264 main@4.0, yuv420p, no audio, faststart
+#   demo-video.mp4        ~25.8 s, 1280x720, 30 fps, H.264 main@4.0, yuv420p, no audio, faststart
 #   demo-video.cues.json  when each scene's caption shows (the server makes one WebVTT per language)
 #   demo-poster.webp      1280x720, first frame of the video
 #   app-preview-1280.webp 1280x800, transparent background (laptop + phone)

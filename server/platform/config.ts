@@ -138,6 +138,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       },
       showPlaceholders: env.NODE_ENV !== "production",
       refundMode: env.REFUND_MODE,
+      vat: (env.VAT_SCHEME ?? "fr") === "franchise" ? "none" : "included",
       comparison: comparisonRows(env.SITE_NAME, env.PRICE),
       offerEndsAt: env.OFFER_ENDS_AT ?? null,
     },

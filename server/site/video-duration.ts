@@ -20,7 +20,11 @@ function findBox(bytes: Uint8Array, view: DataView, start: number, end: number, 
   return null;
 }
 
-/** Whole seconds (rounded) of an MP4 file, or null when it has no readable movie header. */
+/**
+ * Whole seconds of an MP4 file, counted as a video player's time shows them (25.8 s is "0:25"), so the
+ * title above the player never says more than the player itself; at least 1. Null when the file has
+ * no readable movie header.
+ */
 export function mp4DurationSeconds(bytes: Uint8Array): number | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const moov = findBox(bytes, view, 0, bytes.length, "moov");
@@ -32,5 +36,5 @@ export function mp4DurationSeconds(bytes: Uint8Array): number | null {
   const timescale = view.getUint32(timescaleAt);
   const duration = version === 1 ? Number(view.getBigUint64(timescaleAt + 4)) : view.getUint32(timescaleAt + 4);
   if (timescale === 0 || duration === 0) return null;
-  return Math.round(duration / timescale);
+  return Math.max(1, Math.floor(duration / timescale));
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { licenses, mailOutbox, orders, processedEvents } from "../../db/schema";
+import { invoices, licenses, mailOutbox, orders, processedEvents } from "../../db/schema";
 import type { StripeConnection } from "../../server/shop/checkout/stripe-provider";
 import { signOrderLink } from "../../server/shop/checkout/order-links";
 import { createTestSite, type TestSite } from "../support/app";
@@ -61,9 +61,16 @@ const mails = (s: TestSite, orderId: number) =>
     .all()
     .map((m) => `${m.kind} ${m.recipient}`);
 const licenseOf = (s: TestSite, orderId: number) => s.db.select().from(licenses).where(eq(licenses.orderId, orderId)).get();
+/** The numbers of an order's invoice and credit note, as issued. */
+const documentsOf = (s: TestSite, orderId: number) =>
+  s.db
+    .select({ id: invoices.id, kind: invoices.kind, number: invoices.number, credits: invoices.creditsInvoiceId })
+    .from(invoices)
+    .where(eq(invoices.orderId, orderId))
+    .all();
 const h1Of = (html: string) => /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1] ?? "";
 
-test("within 7 days one confirmation refunds the order: licence disabled, the buyer and the owner e-mailed", async () => {
+test("within 7 days one confirmation refunds the order: licence disabled, a credit note issued, the buyer and the owner e-mailed", async () => {
   const s = await shop();
   const { refundPath, order, form } = await buyAndFindRefundLink(s, "within@example.com");
   const page = await s.request(refundPath);
@@ -82,6 +89,13 @@ test("within 7 days one confirmation refunds the order: licence disabled, the bu
   expect(mails(s, order.id).sort()).toEqual(
     ["access within@example.com", "owner-refund owner@shop.example", "owner-sale owner@shop.example", "refund within@example.com"].sort(),
   );
+  // The credit note, numbered in its own sequence, cancels the order's invoice.
+  const documents = documentsOf(s, order.id);
+  const invoice = documents.find((d) => d.kind === "invoice");
+  expect(documents.find((d) => d.kind === "credit-note")).toMatchObject({
+    number: `AV-${new Date().getFullYear()}-000001`,
+    credits: invoice?.id,
+  });
   const refunded = await (await s.request(done.headers.get("location") ?? "")).text();
   expect(h1Of(refunded)).toBe("Order refunded");
 });
@@ -106,6 +120,7 @@ test("after 7 days the page says the guarantee has ended, with the support addre
   expect(s.db.select().from(orders).where(eq(orders.id, order.id)).get()?.status).toBe("paid");
   expect(licenseOf(s, order.id)?.status).toBe("active");
   expect(mails(s, order.id)).toEqual(before);
+  expect(documentsOf(s, order.id).map((d) => d.kind)).toEqual(["invoice"]);
 });
 
 test("the refund asked many times at once happens once: one refund event, one notice to the buyer, one to the owner", async () => {
@@ -119,6 +134,11 @@ test("the refund asked many times at once happens once: one refund event, one no
     "owner-refund owner@shop.example",
   ]);
   expect(s.db.select().from(processedEvents).where(eq(processedEvents.type, "charge.refunded")).all()).toHaveLength(1);
+  expect(
+    documentsOf(s, order.id)
+      .map((d) => d.kind)
+      .sort(),
+  ).toEqual(["credit-note", "invoice"]);
   expect((await confirm(s, form)).status).toBe(303);
   expect(mails(s, order.id).filter((m) => m.startsWith("refund "))).toHaveLength(1);
 });

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { licenses } from "../../db/schema";
+import { licenses, orders } from "../../db/schema";
 import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard, testClock } from "../support/purchase";
@@ -65,6 +65,15 @@ test("the access e-mail links to the devices page in the buyer's language, which
   expect(html).toContain("Phone");
   expect(html).toContain("Dispositivi in uso: 2 su 5");
   expect(html).toContain('<meta name="robots" content="noindex"/>');
+});
+
+test("the link's token, which anyone holding the e-mail can decode, names the order by its reference, not its row number", async () => {
+  const { s, link } = await buyerWithDevices();
+  const order = s.db.select().from(orders).get()!;
+  const payload = (link.searchParams.get("t") ?? "").split(".")[1] ?? "";
+  const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  expect(claims).toMatchObject({ aud: "devices", sub: order.reference });
+  expect(Object.values(claims)).not.toContain(String(order.id));
 });
 
 test("without JavaScript: the form post frees the device, comes back to the page that says so, and the API agrees", async () => {

@@ -5,6 +5,8 @@ import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { mailsTo, useSmtp } from "../support/smtp";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
+import { TERMS_SECTIONS } from "../../shared/legal";
 import { pdfText } from "./pdf-text";
 
 // The access e-mail as the buyer receives it (real SMTP server on loopback): the invoice and the
@@ -40,6 +42,8 @@ async function buy(scheme: string, locale: "fr" | "en", country: string) {
 }
 
 const year = new Date().getFullYear();
+/** A body's text with the non-breaking and narrow spaces of French amounts read as plain spaces. */
+const plain = (text: unknown) => String(text).replace(/[\u00a0\u202f]/g, " ");
 
 for (const locale of ["fr", "en"] as const) {
   test(`franchise, ${locale}: the invoice says VAT does not apply (art. 293 B du CGI) and charges none`, async () => {
@@ -51,14 +55,35 @@ for (const locale of ["fr", "en"] as const) {
     expect(invoiceText).toContain(`${year}-000001`);
     expect(invoiceText).toContain("TVA non applicable, art. 293 B du CGI");
     expect(invoice.vatAmount).toBe(0);
+    // No VAT is charged: no rate, no "excluding/including VAT" column or total on the invoice.
+    expect(invoiceText).not.toMatch(locale === "fr" ? /TTC|HT\b|\d ?%/ : /VAT\b(?!.*293)|\d ?%/);
+    // The receipt in the body says so too, never "VAT included".
+    expect(plain(received.mail.text)).toContain(
+      locale === "fr" ? "29,99 € (TVA non applicable, art. 293 B du CGI)" : "€29.99, VAT not applicable",
+    );
+    expect(received.mail.text).not.toMatch(/TTC|VAT included/);
     expect(termsText).toContain(locale === "fr" ? "Conditions générales de vente" : "Terms of sale");
+    // No section heading is left alone at the foot of a page, its text on the next.
+    const headings = new Set(
+      ["seller", ...TERMS_SECTIONS].map((section) => SOURCE_MESSAGES[locale][`terms.${section}.title` as "terms.seller.title"]),
+    );
+    const pages = (termsText ?? "").split("\f").filter((page) => page.trim() !== "");
+    expect(pages.length).toBeGreaterThan(1);
+    const lastLines = pages.slice(0, -1).map((page) => page.trim().split("\n").at(-1)?.trim() ?? "");
+    expect(lastLines.filter((line) => headings.has(line))).toEqual([]);
     // The body names the seller and links to the invoice's download.
     expect(received.mail.text).toContain("Stream Shop SAS");
     expect(received.mail.html).toMatch(/https:\/\/shop\.example\/documents\/[A-Z0-9-]+\/invoice\.pdf\?k=[\w-]{22}/);
+    // The link is a sentence of its own after the attachments' one: it starts with a capital.
+    expect(plain(received.mail.text)).toContain(
+      locale === "fr" ? "(PDF). Télécharger la facture à nouveau" : "(PDF). Download the invoice again",
+    );
   });
 
   test(`fr scheme, ${locale}: French VAT at 20 %: 24,99 € net and 5,00 € VAT in 29,99 €`, async () => {
-    const { invoice, texts } = await buy("fr", locale, "DE");
+    const { invoice, texts, received } = await buy("fr", locale, "DE");
+    // The receipt in the body states the VAT paid, as the invoice does.
+    expect(plain(received.mail.text)).toContain(locale === "fr" ? "Dont TVA : 5 € (20 %)" : "Including VAT: €5 (20%)");
     expect(invoice).toMatchObject({ vatRate: 2000, vatCountry: "FR", netAmount: 2499, vatAmount: 500, totalAmount: 2999 });
     const [invoiceText] = texts;
     expect(invoiceText).toContain("Stream Shop SAS");
@@ -74,6 +99,7 @@ for (const locale of ["fr", "en"] as const) {
     expect(german.texts[0]).toContain(locale === "fr" ? "4,79 €" : "€4.79");
     expect(german.texts[0]).toContain(locale === "fr" ? "25,20 €" : "€25.20");
     expect(german.texts[0]).toContain("Stream Shop SAS");
+    expect(plain(german.received.mail.text)).toContain(locale === "fr" ? "Dont TVA : 4,79 € (19 %)" : "Including VAT: €4.79 (19%)");
     await site?.close();
     site = undefined;
     smtp.received.splice(0);

@@ -33,11 +33,18 @@ async function documentOf(site: TestSite, path: string) {
 
 const textOf = (element: { textContent: string | null } | null | undefined) => (element?.textContent ?? "").replace(/\s+/g, " ").trim();
 
-test("the price card lists the same devices as the features, the TV included, in every language", async () => {
+test("the price card, the page's description and the demo's caption list the same devices as the features, the TV included, in every language", async () => {
   for (const locale of LOCALES) {
     const page = await documentOf(defaultSite, pathFor("landing", locale));
     const card = textOf(page.querySelector(".pricing-card"));
-    expect({ locale, tv: card.includes("TV") }).toEqual({ locale, tv: true });
+    // The features' card names the devices before its colon ("Phone, tablet, computer and TV: ...").
+    const devices = SOURCE_MESSAGES[locale].feature2Desc.split(/\s?:/)[0] ?? "";
+    expect({ locale, tv: card.includes("TV"), devices: card.includes(devices) }).toEqual({ locale, tv: true, devices: true });
+    // So does the demo video's caption over its devices scene.
+    const caption = SOURCE_MESSAGES[locale]["demo.caption.devices"];
+    expect({ locale, caption: caption.toLowerCase().includes(devices.toLowerCase()) }).toEqual({ locale, caption: true });
+    const description = page.querySelector('meta[name="description"]')?.getAttribute("content") ?? "";
+    expect({ locale, description: description.toLowerCase().includes(devices.toLowerCase()) }).toEqual({ locale, description: true });
   }
 });
 
@@ -90,6 +97,14 @@ test("the English texts spell e-mail one way and name the offer one way", () => 
   const texts = Object.entries(SOURCE_MESSAGES.en).map(([key, text]) => ({ key, text: text.replace(/\{[^}]*\}/g, "") }));
   expect(texts.filter(({ text }) => /\bemails?\b/i.test(text.replace(/e-mail/gi, ""))).map((t) => t.key)).toEqual([]);
   expect(texts.filter(({ text }) => /early[ -]bird/i.test(text)).map((t) => t.key)).toEqual([]);
+});
+
+test("the purchase toast's sentence is in the past tense, since the sale it tells may be days old ('yesterday', '8 days ago')", () => {
+  const justNow = /\bjust\b|vient d[e']|appena|acaba de/i;
+  for (const locale of LOCALES)
+    for (const key of ["socialProof.text", "socialProof.textNoCity"] as const) {
+      expect({ locale, key, text: SOURCE_MESSAGES[locale][key] }).toEqual({ locale, key, text: expect.not.stringMatching(justNow) });
+    }
 });
 
 test("the hero's second button says it opens the demo video, in every language", async () => {

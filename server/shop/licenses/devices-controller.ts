@@ -27,8 +27,8 @@ export async function devicesPageState(
 ): Promise<DevicesPageState> {
   const link = v.safeParse(DevicesLinkSchema, query.get("t") ?? "");
   if (!link.success) return { state: "invalid" };
-  const orderId = await readDevicesLink(deps.licenseKeys, link.output);
-  const found = orderId === null ? null : devicesOfOrder(deps.db, orderId);
+  const reference = await readDevicesLink(deps.licenseKeys, link.output);
+  const found = reference === null ? null : devicesOfOrder(deps.db, reference);
   if (found === null) return { state: "invalid" };
   const flash = v.safeParse(Flash, query.get("status") ?? "");
   return {
@@ -93,8 +93,8 @@ export function devicesController(deps: AppDeps) {
           }
           const input = parseWith(FreeDeviceSchema, body.value, { unprocessable: true });
           locale = input.locale;
-          const orderId = await readDevicesLink(licenseKeys, input.t);
-          if (orderId === null) {
+          const reference = await readDevicesLink(licenseKeys, input.t);
+          if (reference === null) {
             link = null;
             if (isForm) return back("unknown");
             return Response.json(
@@ -102,10 +102,10 @@ export function devicesController(deps: AppDeps) {
               { status: 403 },
             );
           }
-          const outcome = await freeDeviceOfOrder(write, orderId, input.instanceId, now());
+          const outcome = await freeDeviceOfOrder(write, reference, input.instanceId, now());
           log.info("device freed by its buyer", { outcome });
           if (isForm) return back(outcome);
-          const left = devicesOfOrder(db, orderId);
+          const left = devicesOfOrder(db, reference);
           if (outcome === "unknown")
             return Response.json({ error: "This device is not active on this licence", devices: left?.devices ?? [] }, { status: 404 });
           return Response.json({ freed: true, devices: left?.devices ?? [] });

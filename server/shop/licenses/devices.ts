@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { licenseActivations, licenses } from "../../../db/schema";
+import { licenseActivations, licenses, orders } from "../../../db/schema";
 import type { Write } from "../../../db/writer";
 import type { DeviceEntry } from "../../../shared/schemas/licenses";
 import { freeInstance } from "./service";
@@ -10,9 +10,18 @@ import { freeInstance } from "./service";
 
 export type LicenseDevices = { devices: DeviceEntry[]; disabled: boolean };
 
+/** The licence of the order of this reference, as the signed link names it. */
+const licenseOfReference = (db: Pick<Db, "select">, reference: string) =>
+  db
+    .select({ id: licenses.id, status: licenses.status })
+    .from(licenses)
+    .innerJoin(orders, eq(orders.id, licenses.orderId))
+    .where(eq(orders.reference, reference))
+    .get();
+
 /** The devices of the licence of an order; null when the order has no licence. */
-export function devicesOfOrder(db: Db, orderId: number): LicenseDevices | null {
-  const license = db.select().from(licenses).where(eq(licenses.orderId, orderId)).get();
+export function devicesOfOrder(db: Db, reference: string): LicenseDevices | null {
+  const license = licenseOfReference(db, reference);
   if (license === undefined) return null;
   const rows = db
     .select({ instanceId: licenseActivations.instanceId, name: licenseActivations.instanceName, createdAt: licenseActivations.createdAt })
@@ -27,9 +36,9 @@ export function devicesOfOrder(db: Db, orderId: number): LicenseDevices | null {
 }
 
 /** Frees one device of the licence of an order: its slot is open again, and its instance stays freed. */
-export function freeDeviceOfOrder(write: Write, orderId: number, instanceId: string, now: Date): Promise<"freed" | "unknown"> {
+export function freeDeviceOfOrder(write: Write, reference: string, instanceId: string, now: Date): Promise<"freed" | "unknown"> {
   return write((tx) => {
-    const license = tx.select({ id: licenses.id }).from(licenses).where(eq(licenses.orderId, orderId)).get();
+    const license = licenseOfReference(tx, reference);
     if (license === undefined) return "unknown";
     return freeInstance(tx, license.id, instanceId, now) ? "freed" : "unknown";
   });

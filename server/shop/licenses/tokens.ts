@@ -1,5 +1,5 @@
-import * as v from "valibot";
 import type { Locale } from "../../../shared/locales";
+import { normalizeOrderReference } from "../../../shared/order-reference";
 import { pathFor } from "../../../shared/routes";
 import { LICENSE_TOKEN_AUDIENCE } from "../../../shared/schemas/licenses";
 import type { Config } from "../../platform/config";
@@ -37,19 +37,20 @@ export async function issueLicenseToken(
   return { token, expiresAt };
 }
 
-/** The devices page's address for the licence of an order, signed; absolute, for an e-mail. */
-export async function devicesLink(keys: SigningKeys, baseUrl: string, orderId: number, locale: Locale, now: Date): Promise<string> {
-  const token = await keys.sign({ aud: DEVICES_LINK_AUDIENCE, sub: String(orderId) }, new Date(now.getTime() + DEVICES_LINK_DAYS * DAY_MS));
+/**
+ * The devices page's address for the licence of an order, signed; absolute, for an e-mail. The token
+ * names the order by its reference: its claims are readable by anyone holding the link, and a row
+ * number there would tell the buyer how many sales came before theirs.
+ */
+export async function devicesLink(keys: SigningKeys, baseUrl: string, reference: string, locale: Locale, now: Date): Promise<string> {
+  const token = await keys.sign({ aud: DEVICES_LINK_AUDIENCE, sub: reference }, new Date(now.getTime() + DEVICES_LINK_DAYS * DAY_MS));
   return `${baseUrl}${pathFor("devices", locale)}?t=${token}`;
 }
 
-const OrderId = v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/), v.transform(Number));
-
-/** The order a devices link was signed for; null for a link altered, expired or not ours. */
-export async function readDevicesLink(keys: SigningKeys, token: string): Promise<number | null> {
+/** The reference of the order a devices link was signed for; null for a link altered, expired or not ours. */
+export async function readDevicesLink(keys: SigningKeys, token: string): Promise<string | null> {
   const claims = await keys.verify(token, DEVICES_LINK_AUDIENCE);
-  const orderId = v.safeParse(OrderId, claims?.sub);
-  return orderId.success ? orderId.output : null;
+  return typeof claims?.sub === "string" ? normalizeOrderReference(claims.sub) : null;
 }
 
 /** The site's signing keys, as every process and the CLI open them. */
@@ -58,12 +59,12 @@ export const openLicenseKeys = (config: Pick<Config, "dataDir" | "publicBaseUrl"
 
 /** The links an e-mail carries that the site signs (the access e-mail's devices and refund links). */
 export type MailLinks = {
-  devices(orderId: number, locale: Locale): Promise<string>;
+  devices(reference: string, locale: Locale): Promise<string>;
   /** The order's 7-day guarantee refund page (server/shop/checkout/order-links.ts). */
   refund(reference: string, locale: Locale): Promise<string>;
 };
 
 export const mailLinks = (keys: SigningKeys, baseUrl: string, now: () => Date): MailLinks => ({
-  devices: (orderId, locale) => devicesLink(keys, baseUrl, orderId, locale, now()),
+  devices: (reference, locale) => devicesLink(keys, baseUrl, reference, locale, now()),
   refund: async (reference, locale) => `${baseUrl}${orderRefundPath(locale, reference, await signOrderLink(keys, reference, now()))}`,
 });

@@ -51,7 +51,7 @@ export async function composeMail(
       if (p === null) return null;
       const guideUrl = c.link(pathFor("guide", locale));
       // Signed when the message is written, so a resent e-mail carries a fresh link.
-      const devicesUrl = links === undefined ? undefined : await links.devices(p.orderId, locale);
+      const devicesUrl = links === undefined || p.reference === undefined ? undefined : await links.devices(p.reference, locale);
       const refundUrl = links === undefined || p.reference === undefined ? undefined : await links.refund(p.reference, locale);
       // The invoice and the terms accepted, made now (not in the payment's transaction).
       const papers = (await paperwork?.forAccess(p.orderId)) ?? null;
@@ -151,6 +151,7 @@ export function mailContext(config: Config, locale: Locale): MailContext {
     timeZoneName: "short",
     timeZone: RECEIPT_TIME_ZONE,
   });
+  const percent = new Intl.NumberFormat(bcp47, { style: "percent", maximumFractionDigits: 2 });
   return {
     locale,
     t: siteTranslator(locale, COMPILED[locale], facts),
@@ -159,6 +160,7 @@ export function mailContext(config: Config, locale: Locale): MailContext {
     seller: config.legal,
     baseUrl: config.publicBaseUrl,
     money: (minor, currency) => formatMoney(minor, currency, locale),
+    rate: (basisPoints) => percent.format(basisPoints / 10_000),
     date: (ms) => dates.format(new Date(ms)),
     link: (path) => `${config.publicBaseUrl}${path}`,
   };

@@ -22,7 +22,11 @@ export type Paperwork = {
   termsOfOrder(orderId: number): Promise<DocumentFileOut | null>;
   /** The number of an order's invoice or credit note, for the e-mails' texts. */
   numberOf(orderId: number, kind: InvoiceKind): string | null;
+  /** The VAT of an order's invoice as it was issued (its scheme, rate and amount), for the receipt; null without an invoice. */
+  vatOf(orderId: number): InvoiceVat | null;
 };
+
+export type InvoiceVat = Pick<Invoice, "vatScheme" | "vatRate" | "vatAmount" | "currency">;
 
 type Order = typeof orders.$inferSelect;
 
@@ -94,6 +98,12 @@ export function createPaperwork(deps: { db: Db; config: Config }): Paperwork {
     },
     numberOf(orderId, kind) {
       return documentOf(orderId, kind)?.number ?? null;
+    },
+    vatOf(orderId) {
+      const invoice = documentOf(orderId, "invoice");
+      return invoice === undefined
+        ? null
+        : { vatScheme: invoice.vatScheme, vatRate: invoice.vatRate, vatAmount: invoice.vatAmount, currency: invoice.currency };
     },
   };
 }

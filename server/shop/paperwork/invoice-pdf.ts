@@ -97,13 +97,23 @@ function lineTable(doc: PdfDoc, data: InvoiceDocument, x: DocumentTexts, left: n
   // A credit note cancels the invoice: the same amounts, negative.
   const sign = d.kind === "credit-note" ? -1 : 1;
   const money = (minor: number) => x.money(sign * minor, d.currency);
-  const columns = [
-    { key: "description", width: width * 0.4, align: "left" as const },
-    { key: "quantity", width: width * 0.08, align: "right" as const },
-    { key: "unitNet", width: width * 0.18, align: "right" as const },
-    { key: "vatRate", width: width * 0.12, align: "right" as const },
-    { key: "lineTotal", width: width * 0.22, align: "right" as const },
-  ];
+  // Under the franchise no VAT is charged: no rate, no "excluding" or "including" VAT, only the
+  // price and the mention printed below the table.
+  const franchise = d.vatScheme === "franchise";
+  const columns = franchise
+    ? [
+        { width: width * 0.5, align: "left" as const },
+        { width: width * 0.1, align: "right" as const },
+        { width: width * 0.2, align: "right" as const },
+        { width: width * 0.2, align: "right" as const },
+      ]
+    : [
+        { width: width * 0.4, align: "left" as const },
+        { width: width * 0.08, align: "right" as const },
+        { width: width * 0.18, align: "right" as const },
+        { width: width * 0.12, align: "right" as const },
+        { width: width * 0.22, align: "right" as const },
+      ];
   const row = (cells: string[], font: string) => {
     const top = doc.y;
     let cx = left;
@@ -118,7 +128,12 @@ function lineTable(doc: PdfDoc, data: InvoiceDocument, x: DocumentTexts, left: n
     });
     doc.y = bottom + 4;
   };
-  row([t("invoice.description"), t("invoice.quantity"), t("invoice.unitNet"), t("invoice.vatRate"), t("invoice.lineTotal")], FONT.bold);
+  row(
+    franchise
+      ? [t("invoice.description"), t("invoice.quantity"), t("invoice.unitPrice"), t("invoice.lineAmount")]
+      : [t("invoice.description"), t("invoice.quantity"), t("invoice.unitNet"), t("invoice.vatRate"), t("invoice.lineTotal")],
+    FONT.bold,
+  );
   doc
     .moveTo(left, doc.y - 2)
     .lineTo(left + width, doc.y - 2)
@@ -126,13 +141,21 @@ function lineTable(doc: PdfDoc, data: InvoiceDocument, x: DocumentTexts, left: n
     .lineWidth(0.5)
     .stroke();
   doc.y += 4;
-  row([t("orderProduct"), "1", money(d.netAmount), x.rate(d.vatRate), money(d.totalAmount)], FONT.regular);
+  row(
+    franchise
+      ? [t("orderProduct"), "1", money(d.totalAmount), money(d.totalAmount)]
+      : [t("orderProduct"), "1", money(d.netAmount), x.rate(d.vatRate), money(d.totalAmount)],
+    FONT.regular,
+  );
   doc.y += 8;
 
-  const totals: [string, string][] = [[t("invoice.totalNet"), money(d.netAmount)]];
-  if (d.vatScheme !== "franchise")
-    totals.push([t("invoice.totalVat", { rate: x.rate(d.vatRate), country: d.vatCountry ?? "" }), money(d.vatAmount)]);
-  totals.push([t("invoice.total"), money(d.totalAmount)]);
+  const totals: [string, string][] = franchise
+    ? [[t("invoice.totalNoVat"), money(d.totalAmount)]]
+    : [
+        [t("invoice.totalNet"), money(d.netAmount)],
+        [t("invoice.totalVat", { rate: x.rate(d.vatRate), country: d.vatCountry ?? "" }), money(d.vatAmount)],
+        [t("invoice.total"), money(d.totalAmount)],
+      ];
   const labelWidth = width * 0.5;
   const valueWidth = width * 0.22;
   const labelX = left + width - labelWidth - valueWidth;

@@ -1,14 +1,20 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { orders } from "../../../db/schema";
-import type { DocumentFileOut, Paperwork } from "./documents";
+import type { DocumentFileOut, InvoiceVat, Paperwork } from "./documents";
 import { invoiceLink } from "./links";
 
 // What the buyer's e-mails carry of an order's paperwork: the access e-mail its invoice and the
 // terms accepted (attached) with a link to download the invoice again, the refund notice its
 // credit note. Made by the sender when it writes the message, from the stored rows.
 
-export type AccessPaperwork = { attachments: DocumentFileOut[]; invoiceNumber: string | null; invoiceUrl: string };
+export type AccessPaperwork = {
+  attachments: DocumentFileOut[];
+  invoiceNumber: string | null;
+  invoiceUrl: string;
+  /** The invoice's VAT, for the receipt's lines: the scheme of the sale, not today's setting. */
+  vat: InvoiceVat | null;
+};
 export type RefundPaperwork = { attachments: DocumentFileOut[]; creditNoteNumber: string | null; invoiceNumber: string | null };
 
 export type MailPaperwork = {
@@ -29,6 +35,7 @@ export function mailPaperwork(deps: { db: Db; paperwork: Paperwork; baseUrl: str
         attachments: present([invoice, terms]),
         invoiceNumber: paperwork.numberOf(orderId, "invoice"),
         invoiceUrl: invoiceLink(baseUrl, order, secret),
+        vat: paperwork.vatOf(orderId),
       };
     },
     async forRefund(orderId) {

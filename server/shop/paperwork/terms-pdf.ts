@@ -31,6 +31,10 @@ export function termsPdf(data: TermsDocument, x: DocumentTexts): Promise<Buffer>
     const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
     const heading = (text: string) => {
       doc.moveDown(0.8);
+      doc.font(FONT.bold).fontSize(11.5);
+      // A heading keeps its first lines with it: one that would end a page starts the next.
+      const keep = doc.heightOfString(text, { width }) + 4 * doc.font(FONT.regular).fontSize(9.5).currentLineHeight(true);
+      if (doc.y + keep > doc.page.height - doc.page.margins.bottom) doc.addPage();
       doc.font(FONT.bold).fontSize(11.5).fillColor("#111111").text(text, { width });
       doc.moveDown(0.2);
     };

@@ -17,6 +17,8 @@ export type MailContext = {
   seller: LegalIdentity;
   baseUrl: string;
   money: (minor: number, currency: string) => string;
+  /** A VAT rate in basis points as the language writes a percentage (20 %, 5,5 %). */
+  rate: (basisPoints: number) => string;
   date: (ms: number) => string;
   /** Absolute URL of a site path in the message's language. */
   link: (path: string) => string;
@@ -60,6 +62,7 @@ export function AccessMail({
   papers: AccessPaperwork | null;
 }) {
   const { t } = c;
+  const vat = papers?.vat ?? null;
   return (
     <MailLayout
       locale={c.locale}
@@ -99,8 +102,19 @@ export function AccessMail({
       <Fact
         locale={c.locale}
         label={t("mail.receipt.amount")}
-        value={t("mail.receipt.amountValue", { amount: c.money(p.amountMinor, p.currency) })}
+        value={t("mail.receipt.amountValue", {
+          amount: c.money(p.amountMinor, p.currency),
+          // The sale's own scheme when its invoice says it; else the site's (facts).
+          ...(vat === null ? {} : { vat: vat.vatScheme === "franchise" ? "none" : "included" }),
+        })}
       />
+      {vat === null || vat.vatScheme === "franchise" ? null : (
+        <Fact
+          locale={c.locale}
+          label={t("mail.receipt.vat")}
+          value={t("mail.receipt.vatValue", { amount: c.money(vat.vatAmount, vat.currency), rate: c.rate(vat.vatRate) })}
+        />
+      )}
       <Fact locale={c.locale} label={t("mail.receipt.payment")} value={t("mail.receipt.card")} />
       <Fact locale={c.locale} label={t("mail.receipt.email")} value={p.email} />
       {/* The confirmation on a durable medium of the consent to immediate access (Directive 2011/83/EU art. 8(7)(b)). */}
