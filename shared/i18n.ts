@@ -53,10 +53,9 @@ export function siteValues(locale: Locale, messages: CompiledMessages, facts: Si
     siteName: facts.siteName,
     email: facts.supportEmail,
     price: facts.price,
-    // Only while the offer runs: after it no text can show the struck-through price or the date.
-    ...(facts.offer.on ? { offerEnd: facts.offer.endsOn, offerEndSound: facts.offer.endsOnSound } : {}),
-    // Only what the owner has set (in production): no text can show a placeholder claim.
-    ...(facts.offer.on && facts.offer.oldPrice !== null ? { oldPrice: facts.offer.oldPrice } : {}),
+    // Only while the offer runs: after it (or without a reference price) no text can show the
+    // struck-through price or the date.
+    ...(facts.offer.on ? { offerEnd: facts.offer.endsOn, offerEndSound: facts.offer.endsOnSound, oldPrice: facts.offer.oldPrice } : {}),
     ...(facts.users !== null ? { users: facts.users } : {}),
     saving: facts.saving,
     year: String(facts.year),

@@ -43,11 +43,12 @@ export type VatShown = "included" | "none";
 
 /**
  * The early-bird offer as every text sees it (pages, meta, e-mails, chat): while it runs, its end
- * day formatted for the language; after it, nothing, so no text can claim a limit in time.
+ * day formatted for the language and the struck-through reference price; after it, nothing, so no
+ * text can claim a limit in time. The price itself is the same before and after: what the offer
+ * offers is that price against the reference, so without a reference price (production, until the
+ * owner sets ORIGINAL_PRICE) there is no offer to announce, and no date to count down to.
  */
-export type OfferFacts =
-  /** `oldPrice`: the struck-through reference price, null until the owner sets one (in production). */
-  { on: true; endsOn: string; endsOnSound: "vowel" | "consonant"; oldPrice: string | null } | { on: false };
+export type OfferFacts = { on: true; endsOn: string; endsOnSound: "vowel" | "consonant"; oldPrice: string } | { on: false };
 
 /**
  * The texts that differ while the offer runs, chosen in one place for the pages, the chat and the
@@ -57,7 +58,7 @@ export function offerTextKeys(offer: OfferFacts) {
   return offer.on
     ? ({
         heroBadge: "heroBadge",
-        priceNote: offer.oldPrice === null ? "hero.priceNoteStandard" : "hero.priceNote",
+        priceNote: "hero.priceNote",
         pricingSubtitle: "pricingSubtitle",
       } as const)
     : ({ heroBadge: "heroBadgeStandard", priceNote: "hero.priceNoteStandard", pricingSubtitle: "pricingSubtitleStandard" } as const);
@@ -119,12 +120,12 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
       highlight: r.highlight === true,
     })),
     offer:
-      site.offerEndsAt !== null && offerIsOn(site.offerEndsAt, now)
+      site.offerEndsAt !== null && offerIsOn(site.offerEndsAt, now) && shows("originalPrice")
         ? {
             on: true,
             endsOn: formatOfferEnd(site.offerEndsAt, locale),
             endsOnSound: offerEndSound(site.offerEndsAt, locale),
-            oldPrice: shows("originalPrice") ? money(site.originalPriceMinor) : null,
+            oldPrice: money(site.originalPriceMinor),
           }
         : { on: false },
   };

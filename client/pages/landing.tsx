@@ -402,7 +402,7 @@ function PricingCard() {
         <span className="pricing-card__amount" data-testid="price">
           {facts.price}
         </span>
-        {facts.offer.on && facts.offer.oldPrice !== null ? (
+        {facts.offer.on ? (
           <del className="pricing-card__old" data-testid="old-price">
             <span className="sr-only">{t("pricing.oldPrice")}</span>
             <span aria-hidden="true">{facts.offer.oldPrice}</span>

@@ -32,7 +32,7 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
                   <p className="muted">{t("orderProductDesc")}</p>
                 </div>
                 <p className="order-line__price">
-                  {facts.offer.on && facts.offer.oldPrice !== null ? (
+                  {facts.offer.on ? (
                     <del data-testid="old-price">
                       <span className="sr-only">{t("pricing.oldPrice")}</span>
                       <span aria-hidden="true">{facts.offer.oldPrice}</span>

@@ -84,7 +84,7 @@ export function startupWarnings(config: Config): string[] {
   if (!ownerSet.claimedUsers) warnings.push('No user count is shown ("more than N active users"): set CLAIMED_USERS to your real number.');
   if (!ownerSet.originalPrice)
     warnings.push(
-      "No struck-through reference price is shown: set ORIGINAL_PRICE to the lowest price you charged in the 30 days before the offer.",
+      "No launch offer is shown (no struck-through price, no end date): set ORIGINAL_PRICE to the lowest price you charged in the 30 days before the offer.",
     );
   return warnings;
 }

@@ -12,6 +12,8 @@ import { defaultOfferEnd } from "../../shared/offer";
 
 // Claims true in production: the specification's testimonials, its "more than 2,847 users" and its
 // struck-through 99 € show only once the owner has set real ones. Development keeps showing them.
+// The launch offer goes with the reference price: the price is the same once the offer ends, so
+// without a reference there is nothing it offers, and no end date to announce.
 
 useDom();
 // Loaded before the tests run: it registers its own hooks.
@@ -42,17 +44,21 @@ async function everyPage(s: TestSite) {
   return pages;
 }
 
-/** What each page shows of the three claims. */
+/** The launch offer's name in each language (the badge, the pricing card's label). */
+const LAUNCH_OFFER = /Offre de lancement|Launch offer|Offerta lancio|Oferta de lanzamiento/i;
+
+/** What each page shows of the claims. */
 const claimsOf = (html: string) => ({
   testimonials: html.includes('data-testid="testimonial"') || html.includes('id="testimonials"'),
   userCount: html.includes('data-testid="user-count"') || /2[\s\u00a0\u202f.,]?847/.test(html),
   struckPrice: html.includes("<del") || /[^\d,.]99[\s\u00a0\u202f]?€|€99\b/.test(html),
+  launchOffer: LAUNCH_OFFER.test(html),
 });
 
-test("in production with no owner content, no page in any language shows a testimonial, a user count or a struck-through price", async () => {
+test("in production with no owner content, no page in any language shows a testimonial, a user count, a struck-through price or a launch offer", async () => {
   const pages = await everyPage(await site(READY));
   for (const { path, html } of pages) {
-    expect({ path, ...claimsOf(html) }).toEqual({ path, testimonials: false, userCount: false, struckPrice: false });
+    expect({ path, ...claimsOf(html) }).toEqual({ path, testimonials: false, userCount: false, struckPrice: false, launchOffer: false });
   }
   // The layout stays whole: the landing page still has its offer, its price and its other sections.
   const landing = pages.find((p) => p.path === "/")?.html ?? "";
@@ -75,6 +81,8 @@ test("in production, the user count and the reference price the owner set are sh
   expect(landing("/it")).toContain("1.200");
   expect(landing("/")).toMatch(/<del[^>]*data-testid="old-price"/);
   expect(landing("/en")).toContain("€59");
+  for (const locale of LOCALES)
+    expect({ locale, launchOffer: LAUNCH_OFFER.test(landing(pathFor("landing", locale))) }).toEqual({ locale, launchOffer: true });
   expect(landing(pathFor("payment", "es"))).toMatch(/59[\u00a0 ]€/);
 });
 
@@ -99,5 +107,5 @@ test("in production, real reviews set by the owner are shown", () => {
 
 test("in development the specification's content shows as before", async () => {
   const landing = await (await (await site({})).request("/")).text();
-  expect(claimsOf(landing)).toEqual({ testimonials: true, userCount: true, struckPrice: true });
+  expect(claimsOf(landing)).toEqual({ testimonials: true, userCount: true, struckPrice: true, launchOffer: true });
 });

@@ -107,7 +107,7 @@ async function acknowledgedWrites(s: TestSite) {
     .get()!.t;
   const order = s.db.select().from(orders).all()[0]!;
   const links = mailLinks(s.licenseKeys, s.config.publicBaseUrl, () => new Date());
-  const devices = new URL(await links.devices(order.id, "en"));
+  const devices = new URL(await links.devices(order.reference, "en"));
   const refund = new URL(await links.refund(order.reference, "en"));
   return writeRequests(s, { key, instanceId, cardPage, unsubscribeToken, devices, refund });
 }
