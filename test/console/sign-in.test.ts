@@ -4,6 +4,7 @@ import { consumeInvite, createInvite } from "../../server/owner/console/invites"
 import { SIGN_IN_OPTIONS_RATE_LIMIT, SIGN_IN_RATE_LIMIT } from "../../server/owner/console/auth-routes";
 import { createTestSite, type TestSite } from "../support/app";
 import { listPasskeys, storePasskey } from "../../server/owner/console/passkeys";
+import { findSession, markVerified } from "../../server/owner/console/sessions";
 import { cookieOf, ownerCookie, recoveryCodes, signInWithCode } from "./owner";
 
 const MINUTE = 60 * 1000;
@@ -283,6 +284,55 @@ test("sign-in challenges are limited per client too: past the limit none is writ
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await refused.json()).error).toStartWith("Too many sign-in attempts: try again in");
     expect(challenges()).toBe(SIGN_IN_OPTIONS_RATE_LIMIT.limit);
+  } finally {
+    await site.close();
+  }
+});
+
+test("adding a passkey needs a fresh check: a recovery-code sign-in allows it for 5 minutes, then a passkey check must come first", async () => {
+  const { site, advance } = await siteWithClock();
+  try {
+    const cookie = await ownerCookie(site);
+    const options = () =>
+      site.request("/admin/api/passkeys/register-options", {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json", "accept-language": "en" },
+        body: "{}",
+      });
+    const security = async () => (await site.request("/admin/security", { headers: { cookie, "accept-language": "en" } })).text();
+    // Just signed in with a recovery code: that is how a lost passkey is replaced.
+    expect((await options()).status).toBe(200);
+    expect(await security()).toContain('data-passkey="register"');
+
+    const now = new Date(advance(6 * MINUTE));
+    const refused = await options();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toContain("passkey check from the last 5 minutes");
+    const register = await site.request("/admin/api/passkeys/register", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "",
+        response: {
+          id: "AAAA",
+          rawId: "AAAA",
+          type: "public-key",
+          clientExtensionResults: {},
+          response: { clientDataJSON: "AAAA", attestationObject: "AAAA" },
+        },
+      }),
+    });
+    expect(register.status).toBe(403);
+    expect(listPasskeys(site.db)).toEqual([]);
+    const page = await security();
+    expect(page).not.toContain('data-passkey="register"');
+    expect(page).toContain("To add a passkey, first confirm with a passkey you have");
+
+    // A passkey check (the console's confirm ceremony) opens it again for 5 minutes.
+    const session = findSession(site.db, cookie.split("=")[1] ?? "", now);
+    if (session === null) throw new Error("no live session");
+    await site.write((tx) => markVerified(tx, session.id, now));
+    expect((await options()).status).toBe(200);
   } finally {
     await site.close();
   }

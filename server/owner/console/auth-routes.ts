@@ -20,7 +20,7 @@ import {
   verifyRegistration,
 } from "./passkeys";
 import { issueRecoveryCodes, useRecoveryCode } from "./recovery-codes";
-import { endSession, markVerified, sessionBrowser, startSession } from "./sessions";
+import { endSession, markVerified, mayAddPasskey, sessionBrowser, startSession } from "./sessions";
 import { invitePage, messagePage, signInPage, type SignInNotice } from "./views/auth-pages";
 
 /**
@@ -146,7 +146,11 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           const { invite } = await kit.body(request, RegisterOptionsBody, ["json"]);
           if (invite !== undefined) {
             if (inviteState(db, invite, deps.now()) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
-          } else if ((await kit.owner(request)) === null) return kit.refuse(request);
+          } else {
+            const owner = await kit.owner(request);
+            if (owner === null) return kit.refuse(request);
+            if (!mayAddPasskey(owner.session, deps.now())) throw new ConsoleRefusal(403, "admin.error.freshPasskey");
+          }
           return json({ options: await registrationOptions(db, write, rp(request), deps.now()) }, kit.https(request));
         } catch (error) {
           return kit.failure(request, error);
@@ -165,6 +169,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           if (!hasInvite(raw) && owner === null) return kit.refuse(request);
           const { invite, name, response } = parseWith(RegisterBody, raw);
           const now = deps.now();
+          if (owner !== null && !mayAddPasskey(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshPasskey");
           if (invite !== undefined && inviteState(db, invite, now) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
           const passkey = await verifyRegistration(write, rp(request), { ...response, clientExtensionResults: {} }, now);
           if (passkey === null) throw new ConsoleRefusal(422, "admin.error.passkeyUnchecked");

@@ -8,7 +8,7 @@ import type { ConsoleKit } from "./kit";
 import { ConsoleRefusal } from "./refusal";
 import { listPasskeys } from "./passkeys";
 import { recoveryCodesLeft } from "./recovery-codes";
-import { endSession, liveSessions } from "./sessions";
+import { endSession, liveSessions, mayAddPasskey } from "./sessions";
 import { activityPage } from "./views/activity";
 import { securityPage } from "./views/security";
 
@@ -31,6 +31,7 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
           passkeys: listPasskeys(db),
           codesLeft: recoveryCodesLeft(db),
           justUsedCode: left !== null && /^\d{1,2}$/.test(left) ? Number(left) : null,
+          mayAddPasskey: mayAddPasskey(owner.session, deps.now()),
         };
         return html(securityPage(await kit.page(request), data), kit.https(request));
       }),

@@ -10,6 +10,8 @@ export type SecurityData = {
   codesLeft: number;
   /** Set right after a recovery code signed in: how many are left. */
   justUsedCode: number | null;
+  /** Whether this session may add a passkey now (a fresh check: sessions.ts, mayAddPasskey). */
+  mayAddPasskey: boolean;
 };
 
 /** Sessions (end any), passkeys (add, remove) and what is left of the recovery codes. */
@@ -78,10 +80,19 @@ export function securityPage(ctx: PageContext, data: SecurityData): string {
       {data.passkeys.length === 1 && <p className="note">{t("admin.security.lastPasskey")}</p>}
       <section className="card">
         <h2>{t("admin.security.addPasskey")}</h2>
-        <label htmlFor="passkey-name">{t("admin.passkey.nameLabel")}</label>
-        <input type="text" id="passkey-name" name="name" maxLength={60} placeholder={t("admin.passkey.namePlaceholder")} />
-        <p />
-        <PasskeyButton t={t} kind="register" label={t("admin.security.addPasskeyButton")} />
+        {data.mayAddPasskey ? (
+          <>
+            <label htmlFor="passkey-name">{t("admin.passkey.nameLabel")}</label>
+            <input type="text" id="passkey-name" name="name" maxLength={60} placeholder={t("admin.passkey.namePlaceholder")} />
+            <p />
+            <PasskeyButton t={t} kind="register" label={t("admin.security.addPasskeyButton")} />
+          </>
+        ) : (
+          <>
+            <p className="note">{t("admin.fresh.neededPasskey")}</p>
+            <PasskeyButton t={t} kind="confirm" label={t("admin.fresh.button")} />
+          </>
+        )}
       </section>
       <RecoveryCodesPanel ctx={ctx} />
       <h2>{t("admin.security.recoveryCodes")}</h2>
