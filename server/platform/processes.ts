@@ -7,6 +7,7 @@ import { AssetSchema, type AssetSnapshot } from "../site/assets";
 import type { Logger } from "./log";
 import { type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
 import { BytesSchema } from "./bytes-schema";
+import { endingWithThisProcess as endingWith } from "./parent-death";
 
 // One server process per core (docs/decisions/010-static-pages-and-processes.md). The first process does everything the site has to
 // do once: migrations, the e-mail sender, the client bundle, rendering and compressing the pages.
@@ -26,17 +27,6 @@ export const RENDER_COMMAND = "render-pages";
  * has no handler yet) is ended by it outright.
  */
 const FIRST_PROCESS_GONE_SIGNAL = "SIGUSR2";
-
-/**
- * `command` started so that the kernel itself signals it when this process dies, however it dies
- * (Linux's parent-death signal, set by util-linux's `setpriv` and kept across its exec): a child
- * still loading its code on a busy machine cannot notice anything by itself yet. Where `setpriv` is
- * missing the command is started as it is, and the child notices by itself (whenFirstProcessGone).
- */
-function endingWithThisProcess(command: string[]): string[] {
-  const setpriv = process.platform === "linux" ? Bun.which("setpriv") : null;
-  return setpriv === null ? command : [setpriv, "--pdeathsig", FIRST_PROCESS_GONE_SIGNAL.slice(3), "--", ...command];
-}
 
 /** What a worker needs from the first process to serve exactly the same site. */
 export type WorkerStart = { port: number; assets: AssetSnapshot; pages: PrebuiltPage[] };
@@ -113,7 +103,7 @@ export function startWorkers(options: {
   const spawn = (worker: number) => {
     const startedAt = Date.now();
     const child = Bun.spawn({
-      cmd: endingWithThisProcess([...command, WORKER_COMMAND, String(worker)]),
+      cmd: endingWith([...command, WORKER_COMMAND, String(worker)], FIRST_PROCESS_GONE_SIGNAL),
       stdin: "ignore",
       stdout: "inherit",
       stderr: "inherit",
@@ -193,7 +183,7 @@ const isParent = (pid: number) => process.ppid === pid && process.connected !== 
 /**
  * In a worker or the page renderer: `stop` runs once when the first process goes away without
  * stopping it (killed with SIGKILL, crashed), so that no process of the site keeps serving the port
- * or writing to its data folder on its own: on the kernel's signal (endingWithThisProcess), at the
+ * or writing to its data folder on its own: on the kernel's signal (parent-death.ts), at the
  * IPC channel's end, or when the parent's id changes, whichever comes first (the runtime may report
  * the channel's end late, or not at all when it closed before this was called).
  */
@@ -251,7 +241,7 @@ export function renderPagesApart(options: {
     let child: Subprocess;
     try {
       child = Bun.spawn({
-        cmd: endingWithThisProcess([...command, RENDER_COMMAND]),
+        cmd: endingWith([...command, RENDER_COMMAND], FIRST_PROCESS_GONE_SIGNAL),
         stdin: "ignore",
         stdout: "inherit",
         stderr: "inherit",

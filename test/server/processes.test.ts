@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../e2e/harness";
@@ -175,6 +176,35 @@ test("when the first process is killed (SIGKILL) while its workers serve, no pro
   await until(() => (entries(s).filter((e) => e.msg === "worker listening").length === 2 ? true : undefined), "both workers to listen");
   expect((await fetch(`${s.baseUrl}/healthz`)).status).toBe(200);
   expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
+}, 120_000);
+
+/** Processes whose command line names this data folder (Litestream names its config file there). */
+const commandsNaming = (dataDir: string) =>
+  readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      } catch {
+        return "";
+      }
+    })
+    .filter((cmd) => cmd.includes(dataDir));
+
+test("with backups on, a first process killed (SIGKILL) takes Litestream with it: nothing replicates on, and its deleted data folder stays gone", async () => {
+  const replica = mkdtempSync(join(tmpdir(), "site-replica-"));
+  try {
+    const s = await startServer({ env: { WORKERS: "1", BACKUP_URL: `file://${replica}` } });
+    server = s;
+    await until(() => entries(s).find((e) => e.msg === "backup: replicated"), "the first replication");
+    expect(commandsNaming(s.dataDir).some((cmd) => cmd.includes("litestream") && cmd.includes("replicate"))).toBe(true);
+    expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
+    // Litestream's own watcher would have taken up to a second to notice, and written meanwhile.
+    await Bun.sleep(2500);
+    expect({ left: commandsNaming(s.dataDir), folderAgain: existsSync(s.dataDir) }).toEqual({ left: [], folderAgain: false });
+  } finally {
+    rmSync(replica, { recursive: true, force: true });
+  }
 }, 120_000);
 
 /** A process's environment as it was started (Linux): what the runtime read its settings from. */

@@ -2,6 +2,7 @@ import type { Subprocess } from "bun";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../log";
+import { endingWithThisProcess } from "../parent-death";
 import { pushKeptFiles } from "./kept-files";
 import { litestreamConfig, litestreamEnv } from "./litestream";
 import { describeTarget, type BackupTarget } from "./settings";
@@ -137,17 +138,18 @@ export function createReplicator(deps: {
     if (stopping) return;
     try {
       writeFileSync(configPath, litestreamConfig(dbPath, target), { mode: 0o600 });
+      // Started through setpriv, a missing binary would only show as setpriv's exit code: look first.
+      if (Bun.which(binary) === null) throw new Error("not found or not executable");
       child = Bun.spawn({
-        // Litestream runs a watcher that ends when this process is gone, and exits with it: a
-        // server killed outright (SIGKILL, a crash) leaves no replicator behind to race the next one.
-        cmd: [
-          binary,
-          "replicate",
-          "-config",
-          configPath,
-          "-exec",
-          `/bin/sh -c "while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done"`,
-        ],
+        // A server killed outright (SIGKILL, a crash) leaves no replicator behind to race the next
+        // one or to write into a data folder deleted after it: the kernel ends Litestream with it
+        // (it resumes from the database's write-ahead log at the next start, so nothing is lost).
+        // Where that is not available, Litestream runs a watcher that ends when this process is
+        // gone, and exits with it within a second.
+        cmd: endingWithThisProcess(
+          [binary, "replicate", "-config", configPath, "-exec", `/bin/sh -c "while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done"`],
+          "SIGKILL",
+        ),
         env: litestreamEnv(target),
         stdin: "ignore",
         stdout: "pipe",
