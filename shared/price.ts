@@ -12,6 +12,19 @@ export function formatMoney(amountMinor: number, currency: string, locale: Local
 }
 
 /**
+ * An amount always with its cents ("5,00 €"), as an invoice and the accounts write it; the pages
+ * write a whole amount without them ("5 €") through formatMoney.
+ */
+export function formatExactMoney(amountMinor: number, currency: string, locale: Locale): string {
+  return new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47, {
+    style: "currency",
+    currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(amountMinor / 100);
+}
+
+/**
  * A count with the language's thousands separator, four-digit numbers included: CLDR leaves
  * "2847" ungrouped in Italian and Spanish, where a page reads "2.847".
  */

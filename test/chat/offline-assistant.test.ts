@@ -185,12 +185,32 @@ test("'how many devices can I install it on?' gets the configured limit, not the
   expect(assistant.answer("How do I install it?", "en").topics).toEqual(["installation"]);
 });
 
-test("a key refused because the device limit is reached gets what the terms promise: write to support, who free the key", () => {
+test("a key refused because the device limit is reached gets what the terms promise: the access e-mail's devices link, support as a fallback", () => {
   const cases = [
-    { question: "Je n'arrive pas à activer ma clé, elle dit limite atteinte", page: "fr", promise: "nous libérons la clé", terms: "/cgv" },
-    { question: "My key says the device limit is reached, what do I do?", page: "en", promise: "we free the key", terms: "/en/cgv" },
-    { question: "la chiave dice limite raggiunto", page: "it", promise: "liberiamo la chiave", terms: "/it/cgv" },
-    { question: "mi clave dice límite alcanzado", page: "es", promise: "liberamos la clave", terms: "/es/cgv" },
+    {
+      question: "Je n'arrive pas à activer ma clé, elle dit limite atteinte",
+      page: "fr",
+      promise: "libérez un appareil que vous n'utilisez plus avec le lien « gérer mes appareils » de votre email d'accès",
+      terms: "/cgv",
+    },
+    {
+      question: "My key says the device limit is reached, what do I do?",
+      page: "en",
+      promise: "free a device you no longer use with the “manage my devices” link in your access e-mail",
+      terms: "/en/cgv",
+    },
+    {
+      question: "la chiave dice limite raggiunto",
+      page: "it",
+      promise: "libera un dispositivo che non usi più con il link «gestisci i miei dispositivi» della tua email di accesso",
+      terms: "/it/cgv",
+    },
+    {
+      question: "mi clave dice límite alcanzado",
+      page: "es",
+      promise: "libera un dispositivo que ya no uses con el enlace «gestionar mis dispositivos» de tu email de acceso",
+      terms: "/es/cgv",
+    },
   ] as const;
   for (const { question, page, promise, terms } of cases) {
     const { text, locale } = assistant.answer(question, page);

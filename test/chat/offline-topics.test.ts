@@ -14,15 +14,18 @@ test("the withdrawal right: 14 days by law, ended by immediate delivery, and the
   const en = assistant.answer("Doesn't EU law give me 14 days to withdraw?", "en");
   expect(en.topics).toEqual(["withdrawal"]);
   expect(en.text).toContain("14 days");
-  expect(en.text).toContain("The 7-day money-back guarantee still applies: write to help@stream.example within 7 days");
+  expect(en.text).toContain(
+    "The 7-day money-back guarantee still applies: within 7 days of your purchase, the refund link in your access e-mail refunds you in full (or write to help@stream.example)",
+  );
   expect(en.text).toContain("/en/cgv");
   expect(assistant.answer("j'ai un droit de rétractation ?", "fr").text).toContain("14 jours");
 });
 
-test("the access e-mail is the receipt, with the price VAT included", () => {
+test("the access e-mail is the receipt, with the price VAT included and the invoice attached, downloadable again", () => {
   const { text, topics } = assistant.answer("Will I get a receipt? Is VAT included?", "en");
   expect(topics).toContain("receipt");
   expect(text).toContain("The access e-mail you receive after paying is your receipt: it shows the amount paid, €34.50, VAT included");
+  expect(text).toContain("Your invoice is attached to it as a PDF, and the link in the e-mail downloads it again.");
   expect(assistant.answer("je recois une facture avec la tva ?", "fr").text).toContain("TVA incluse");
 });
 
@@ -95,4 +98,16 @@ test("the assistant interface reports a hand-over to the caller, not an answer",
   await ask("Can I get a refund?");
   await ask("Tell me a joke");
   expect(marks).toEqual(["Tell me a joke"]);
+});
+
+test("'how do I cancel?' gets no subscription, and the refund link of the access e-mail as the refund mode says", () => {
+  const instant = assistant.answer("How do I cancel my subscription?", "en");
+  expect(instant.topics).toEqual(["cancel"]);
+  expect(instant.text).toContain(
+    "the refund link in your access e-mail refunds you within 7 days of your purchase; you can also write to help@stream.example",
+  );
+  const onRequest = createOfflineAssistant(testConfig({ SUPPORT_EMAIL: "help@stream.example", REFUND_MODE: "request" }));
+  expect(onRequest.answer("How do I cancel my subscription?", "en").text).toContain(
+    "ask for it within 7 days of your purchase from the refund link in your access e-mail; you can also write to help@stream.example",
+  );
 });

@@ -78,6 +78,8 @@ test("within 7 days one confirmation refunds the order: licence disabled, a cred
   const html = await page.text();
   expect(h1Of(html)).toBe("Ask for a refund");
   expect(html).toContain(`Order ${order.reference}, €29.99`);
+  // The deadline names its zone, as the access e-mail does.
+  expect(html).toMatch(/The money-back guarantee runs until \d{1,2} \w+ \d{4}(,| at) \d{2}:\d{2} \(Paris time\)\./);
   expect(html).toContain('action="/api/refund"');
 
   const done = await confirm(s, form);
@@ -107,6 +109,7 @@ test("after 7 days the page says the guarantee has ended, with the support addre
   clock.advance(7 * DAY_MS + 60_000);
   const html = await (await s.request(refundPath)).text();
   expect(h1Of(html)).toBe("The 7-day guarantee has ended");
+  expect(html).toMatch(/ended on \d{1,2} \w+ \d{4}(,| at) \d{2}:\d{2} \(Paris time\)\./);
   expect(html).toContain("support@example.com");
   expect(html).not.toContain('action="/api/refund"');
   const before = mails(s, order.id);
@@ -121,6 +124,23 @@ test("after 7 days the page says the guarantee has ended, with the support addre
   expect(licenseOf(s, order.id)?.status).toBe("active");
   expect(mails(s, order.id)).toEqual(before);
   expect(documentsOf(s, order.id).map((d) => d.kind)).toEqual(["invoice"]);
+});
+
+test("the payment page's guarantee box sends the buyer to the refund link of the access e-mail, as the refund mode works", async () => {
+  const box = (html: string) => /<section class="panel money-back"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
+  const instant = box(await (await (await shop()).request("/en/paiement")).text());
+  expect(instant).toContain(
+    "Within 7 days of payment, the refund link in your access e-mail (and on the page shown after payment) refunds you in full at once",
+  );
+  expect(instant).toContain("You can also write to support@example.com.");
+  await site?.close();
+  const french = box(await (await (await shop()).request("/paiement")).text());
+  expect(french).toContain("Dans les 7 jours suivant le paiement, le lien de remboursement de votre email d&#x27;accès");
+  await site?.close();
+  const request = box(await (await (await shop({ REFUND_MODE: "request" })).request("/en/paiement")).text());
+  expect(request).toContain("ask for a refund from the link in your access e-mail or on the page shown after payment");
+  expect(request).toContain("as soon as we have handled the request");
+  expect(request).not.toContain("at once");
 });
 
 test("the refund asked many times at once happens once: one refund event, one notice to the buyer, one to the owner", async () => {

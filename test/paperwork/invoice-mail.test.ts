@@ -82,8 +82,8 @@ for (const locale of ["fr", "en"] as const) {
 
   test(`fr scheme, ${locale}: French VAT at 20 %: 24,99 € net and 5,00 € VAT in 29,99 €`, async () => {
     const { invoice, texts, received } = await buy("fr", locale, "DE");
-    // The receipt in the body states the VAT paid, as the invoice does.
-    expect(plain(received.mail.text)).toContain(locale === "fr" ? "Dont TVA : 5 € (20 %)" : "Including VAT: €5 (20%)");
+    // The receipt in the body states the VAT paid as the invoice writes it, cents included.
+    expect(plain(received.mail.text)).toContain(locale === "fr" ? "Dont TVA : 5,00 € (20 %)" : "Including VAT: €5.00 (20%)");
     expect(invoice).toMatchObject({ vatRate: 2000, vatCountry: "FR", netAmount: 2499, vatAmount: 500, totalAmount: 2999 });
     const [invoiceText] = texts;
     expect(invoiceText).toContain("Stream Shop SAS");

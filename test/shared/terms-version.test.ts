@@ -11,6 +11,7 @@ import { LOCALES } from "../../shared/locales";
 const TERMS_TEXT_HASHES: Record<string, string> = {
   "2026-11-22": "7c0fc0c476dd3ce551e6aa96686a6b78d97d47ec5a22aeb8468f7a6ee2c0b7dd",
   "2026-11-24": "135b4ea202f0bf570c4f4efcb3bb9b5ebdb660aafda5f4cc92ea092eb8ab47bb",
+  "2026-11-26": "7a1cc7207ad7d24753ee0017e0ddfb44e3dfaeec7bac72000231bb1a6414e89c",
 };
 
 function termsTextHash(): string {

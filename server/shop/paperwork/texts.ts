@@ -1,5 +1,6 @@
 import { siteTranslator, type Translate } from "../../../shared/i18n";
 import { LOCALE_TAGS, type Locale } from "../../../shared/locales";
+import { formatExactMoney } from "../../../shared/price";
 import { SELLER_TIME_ZONE } from "../../../shared/offer";
 import { buildSiteFacts } from "../../../shared/site-facts";
 import type { Config } from "../../platform/config";
@@ -37,8 +38,7 @@ export function documentTexts(config: Pick<Config, "site">, locale: Locale): Doc
     locale,
     t: siteTranslator(locale, COMPILED[locale], buildSiteFacts(config.site, locale)),
     // Always with the cents, as accounts read them (the site writes "5 €" for a whole amount).
-    money: (minor, currency) =>
-      new Intl.NumberFormat(tag, { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100),
+    money: (minor, currency) => formatExactMoney(minor, currency, locale),
     day: (at) => day.format(at),
     dateTime: (at) => dateTime.format(at),
     country: (code) => countries.of(code) ?? code,

@@ -94,13 +94,6 @@ const CARD_NUMBER: Words = {
 const DEVICES: Words = { fr: /appareils/i, en: /devices/i, it: /dispositivi/i, es: /dispositivos/i };
 /** The licence is personal (terms of sale, "Licence"). */
 const PERSONAL: Words = { fr: /personnelle/i, en: /personal/i, it: /personale/i, es: /personal/i };
-/** The terms' promise to a buyer who replaced their devices: "we free the key". */
-const FREE_KEY: Words = {
-  fr: /libérons la clé/i,
-  en: /free the key/i,
-  it: /liberiamo la chiave/i,
-  es: /liberamos la clave/i,
-};
 const SEVEN_DAYS: Words = { fr: /7 jours/i, en: /7 days|7-day/i, it: /7 giorni/i, es: /7 días/i };
 const MINUTES: Words = { fr: /minutes/i, en: /minutes/i, it: /minuti/i, es: /minutos/i };
 const TWO_MINUTES: Words = { fr: /2 minutes/i, en: /2 minutes/i, it: /2 minuti/i, es: /2 minutos/i };
@@ -193,6 +186,9 @@ export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site
       hours: literal(t("supportHours")),
       deviceLimit: new RegExp(`\\b${licenseActivationLimit} ${DEVICES[lang].source}`, "i"),
       accessPath: sitePath(pathFor("access", lang)),
+      // What the terms tell a buyer who replaced their devices: the access e-mail's "manage my
+      // devices" link, where they free a device themselves.
+      devicesLink: new RegExp(literal(t("mail.access.devicesLink")).source, "i"),
       guidePath: sitePath(pathFor("guide", lang)),
       // The hand-overs: "the site does not say, write to us", "not sure, write to us", and the
       // catalogue's and legality's own. The wrong reply to anything the site does answer.
@@ -232,7 +228,7 @@ export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site
       case "limit-reached":
         return [
           ["device limit", c.deviceLimit],
-          ["we free the key", FREE_KEY[lang]],
+          ["manage my devices link", c.devicesLink],
           ["support address", c.email],
         ];
       case "sharing":

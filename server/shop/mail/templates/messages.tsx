@@ -3,6 +3,7 @@ import { formatTermsVersion, type LegalIdentity } from "../../../../shared/legal
 import type { AccessPaperwork, RefundPaperwork } from "../../paperwork/mail-paperwork";
 import type { Translate } from "../../../../shared/i18n";
 import type { Locale } from "../../../../shared/locales";
+import { formatExactMoney } from "../../../../shared/price";
 import type { MailPayloads } from "../outbox";
 import { orderName } from "../order-name";
 import { button, colors, Fact, heading, MailLayout, small, text } from "./layout";
@@ -112,7 +113,8 @@ export function AccessMail({
         <Fact
           locale={c.locale}
           label={t("mail.receipt.vat")}
-          value={t("mail.receipt.vatValue", { amount: c.money(vat.vatAmount, vat.currency), rate: c.rate(vat.vatRate) })}
+          // With its cents, as the attached invoice writes the VAT ("5,00 €", not "5 €").
+          value={t("mail.receipt.vatValue", { amount: formatExactMoney(vat.vatAmount, vat.currency, c.locale), rate: c.rate(vat.vatRate) })}
         />
       )}
       <Fact locale={c.locale} label={t("mail.receipt.payment")} value={t("mail.receipt.card")} />
