@@ -30,6 +30,23 @@ test("no accessibility violation on the access-recovery page and form, the succe
   expect(found).toEqual([]);
 });
 
+// The demo page is in the browser sweep too, with its script; this is the page as the demo links
+// open it without one (the only way they lead there but for a new tab).
+test("no accessibility violation on the demo page without JavaScript, phone and desktop", async () => {
+  const found: string[] = [];
+  for (const [path, width] of [
+    ["/demo", 360],
+    ["/es/demo", 1280],
+  ] as const) {
+    const context = await site.newContext({ javaScriptEnabled: false, bypassCSP: true, viewport: { width, height: 900 }, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    await page.goto(path);
+    found.push(...(await axeViolations(page, `${path} without JavaScript @${width}px`)));
+    await context.close();
+  }
+  expect(found).toEqual([]);
+});
+
 // The legal pages themselves are in the browser sweep (every page of the route table).
 test("no accessibility violation on the payment page showing the consent box's error, phone and desktop", async () => {
   expect([...(await violations("/paiement?error=consent", 320)), ...(await violations("/en/paiement?error=consent", 1280))]).toEqual([]);
