@@ -13,10 +13,7 @@ type AxeResult = { violations: AxeViolation[]; passes: unknown[] };
 
 /** Every violation on the page as it is now, one line each ("<label>: rule (help) at selectors"). */
 export async function axeViolations(page: Page, label: string): Promise<string[]> {
-  const loaded = () => page.evaluate(() => Reflect.has(window, "axe"));
-  if (!(await loaded())) await page.addScriptTag({ path: AXE });
-  // A page opened without JavaScript does not run a script element: the checker is evaluated in it.
-  if (!(await loaded())) await page.evaluate(await Bun.file(AXE).text());
+  if (!(await page.evaluate(() => Reflect.has(window, "axe")))) await page.addScriptTag({ path: AXE });
   const result: AxeResult = await page.evaluate(async () => {
     const axe: { run: (context: Document, options: object) => Promise<AxeResult> } = Reflect.get(window, "axe");
     const { violations, passes } = await axe.run(document, { resultTypes: ["violations"] });

@@ -8,32 +8,42 @@ import { LOCALE_TAGS, LOCALES, type Locale } from "../../shared/locales";
 export type TrackSeen = { srclang: string; label: string; mode: TextTrackMode; cues: string[] };
 
 /** The caption tracks of the page's `video` element, each loaded (the page's own is shown, the
- * others are loaded hidden, as the player's menu would) with its cues' texts. */
-export function demoCaptions(page: Page, video: string): Promise<TrackSeen[]> {
-  return page.evaluate(async (selector) => {
-    const element = document.querySelector<HTMLVideoElement>(selector);
-    if (element === null) throw new Error(`no ${selector}`);
-    const tracks = [...element.querySelectorAll("track")];
-    // Read before anything else changes it: the mode the browser chose from the track's attributes.
-    const modes = tracks.map((track) => track.track.mode);
-    for (const track of tracks) if (track.track.mode === "disabled") track.track.mode = "hidden";
-    await Promise.all(
-      tracks.map((track) =>
-        track.readyState === HTMLTrackElement.LOADED
-          ? null
-          : new Promise((resolve, reject) => {
-              track.addEventListener("load", resolve, { once: true });
-              track.addEventListener("error", () => reject(new Error(`track ${track.srclang} did not load`)), { once: true });
-            }),
-      ),
+ * others are loaded hidden, as the player's menu would) with its cues' texts. Waited for from
+ * here rather than by the tracks' events: a page opened without JavaScript runs no listener. */
+export async function demoCaptions(page: Page, video: string): Promise<TrackSeen[]> {
+  const tracks = `${video} track`;
+  // Read before anything else changes it: the mode the browser chose from the track's attributes.
+  const modes = await page.evaluate((selector) => {
+    const elements = [...document.querySelectorAll<HTMLTrackElement>(selector)];
+    const chosen = elements.map((track) => track.track.mode);
+    for (const track of elements) if (track.track.mode === "disabled") track.track.mode = "hidden";
+    return chosen;
+  }, tracks);
+  if (modes.length === 0) throw new Error(`no ${tracks}`);
+  // Asked from here at intervals: a page without JavaScript runs no timer or animation frame either
+  // (Playwright's waitForFunction would never look again).
+  const LOADED = 2; // HTMLTrackElement.LOADED; ERROR (3) ends the wait too, and fails below
+  for (;;) {
+    const states = await page.evaluate(
+      (selector) => [...document.querySelectorAll<HTMLTrackElement>(selector)].map((t) => t.readyState),
+      tracks,
     );
-    return tracks.map((track, i) => ({
-      srclang: track.srclang,
-      label: track.label,
-      mode: modes[i] ?? "disabled",
-      cues: [...(track.track.cues ?? [])].map((cue) => (cue instanceof VTTCue ? cue.text.replace(/\u00a0/g, " ") : "")),
-    }));
-  }, video);
+    if (states.every((state) => state >= LOADED)) break;
+    await Bun.sleep(50);
+  }
+  return page.evaluate(
+    ({ selector, modes }) =>
+      [...document.querySelectorAll<HTMLTrackElement>(selector)].map((track, i) => {
+        if (track.readyState === HTMLTrackElement.ERROR) throw new Error(`track ${track.srclang} did not load`);
+        return {
+          srclang: track.srclang,
+          label: track.label,
+          mode: modes[i] ?? "disabled",
+          cues: [...(track.track.cues ?? [])].map((cue) => (cue instanceof VTTCue ? cue.text.replace(/\u00a0/g, " ") : "")),
+        };
+      }),
+    { selector: tracks, modes },
+  );
 }
 
 const CAPTION_SCENES = ["home", "search", "film", "devices", "offline", "end"] as const;

@@ -48,7 +48,7 @@ function unsubscribeUrlOf(raw: string): URL {
   return new URL(match[1]!);
 }
 
-test("a new lead gets one demo e-mail in their language with the video, the offer and a link to the payment page", async () => {
+test("a new lead gets one demo e-mail in their language with a link to the demo page, the offer and a link to the payment page", async () => {
   const s = await shop();
   expect((await signUp(s, "lea@example.com", "es")).status).toBe(201);
   const [demo] = await smtp.waitFor(1);

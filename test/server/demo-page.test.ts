@@ -25,7 +25,10 @@ async function elements(html: string, selector: string): Promise<Found[]> {
   await new HTMLRewriter()
     .on(selector, {
       element(element) {
-        found.push({ attributes: Object.fromEntries([...element.attributes].map(([name, value]) => [name.toLowerCase(), value])), text: "" });
+        found.push({
+          attributes: Object.fromEntries([...element.attributes].map(([name, value]) => [name.toLowerCase(), value])),
+          text: "",
+        });
       },
       text(chunk) {
         const last = found.at(-1);
@@ -54,7 +57,9 @@ test("the demo page answers in every language with its heading stating the file'
     const html = await response.text();
     const [h1, ...others] = await elements(html, "main h1");
     expect(others).toEqual([]);
-    const heading = SOURCE_MESSAGES[locale]["demo.title"].replace("{siteName}", site.config.site.name).replace("{seconds}", String(seconds));
+    const heading = SOURCE_MESSAGES[locale]["demo.title"]
+      .replace("{siteName}", site.config.site.name)
+      .replace("{seconds}", String(seconds));
     expect({ path, heading: decode(h1?.text ?? "") }).toEqual({ path, heading });
     const title = SOURCE_MESSAGES[locale]["meta.demoTitle"].replace("{siteName}", site.config.site.name);
     expect({ path, title: decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "") }).toEqual({ path, title });
