@@ -11,6 +11,7 @@ import { PaymentPage } from "./pages/payment";
 import { AccessPage } from "./pages/access";
 import { DevicesPage } from "./pages/devices";
 import { GuidePage } from "./pages/guide";
+import { DemoPage } from "./pages/demo";
 import { LegalNoticePage, PrivacyPage, TermsPage } from "./pages/legal";
 import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
 import { TestCheckoutPage } from "./pages/test-checkout";
@@ -75,6 +76,8 @@ function PageBody() {
       return <CanceledPage />;
     case "guide":
       return <GuidePage />;
+    case "demo":
+      return <DemoPage />;
     case "legal-notice":
       return <LegalNoticePage legal={view.legal} />;
     case "terms":
@@ -140,6 +143,7 @@ function Head() {
     success: "meta.successTitle",
     canceled: "meta.canceledTitle",
     guide: "meta.guideTitle",
+    demo: "meta.demoTitle",
     access: "meta.accessTitle",
     devices: "meta.devicesTitle",
     refund: "meta.refundTitle",
@@ -161,10 +165,11 @@ function Head() {
   } as const;
   const title = t(view.page === "success" ? successTitles[view.order.state] : titleKey[view.page]);
   // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds,
-  // and the legal pages are found by what they are: they say what they are about rather than the
-  // sales pitch every other page shares.
+  // and the demo and legal pages are found by what they are: they say what they are about rather
+  // than the sales pitch every other page shares.
   const descriptionKey: Partial<Record<PageData["view"]["page"], MessageKey>> = {
     guide: "meta.guideDescription",
+    demo: "meta.demoDescription",
     "legal-notice": "meta.legalNoticeDescription",
     terms: "meta.termsDescription",
     privacy: "meta.privacyDescription",

@@ -115,6 +115,7 @@ export type View =
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
   | { page: "guide" }
+  | { page: "demo" }
   | { page: "legal-notice"; legal: LegalFacts }
   | { page: "terms"; legal: LegalFacts }
   | { page: "privacy"; legal: LegalFacts }

@@ -9,6 +9,7 @@ export const PAGE_IDS = [
   "success",
   "canceled",
   "guide",
+  "demo",
   "access",
   "legal-notice",
   "terms",
@@ -23,6 +24,9 @@ export const PAGES: Record<PageId, string> = {
   success: "payment-success",
   canceled: "payment-canceled",
   guide: "guide",
+  // The demo video with its captions as a page of its own: what the demo links open without
+  // JavaScript (with it, the landing page's dialog shows the same video in place).
+  demo: "demo",
   access: "access",
   // The legal pages keep their French names in every language, like /paiement.
   "legal-notice": "mentions-legales",

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { LOCALE_TAGS } from "../../shared/locales";
 import type { IslandProps } from "../../shared/page-data";
 import { useText } from "../i18n";
 import { DEMO_BUTTON } from "../islands/triggers";
+import { DemoVideo } from "./demo-video";
 import { Icon } from "./icons";
 
 export const DEMO_DIALOG_TEXT = ["demo.title", "demo.titleNoDuration", "demo.close", "demo.unsupported", "demo.download"] as const;
@@ -10,9 +10,8 @@ export const DEMO_DIALOG_TEXT = ["demo.title", "demo.titleNoDuration", "demo.clo
 /**
  * The demo video in a modal <dialog>, opened by any demo link of the page (DemoButton): the browser
  * traps focus, closes on Escape and gives focus back to the link that opened it. The <video> gets
- * its source only when the dialog opens, so the page never downloads it unasked. The video draws no
- * sentence and has no sound: its captions tell what it shows, in the page's language by default
- * (the others a click away in the player's menu).
+ * its source only when the dialog opens, so the page never downloads it unasked. It is the demo
+ * page's player (DemoVideo): the same file and caption tracks, the page's language shown.
  */
 export function DemoDialog({ poster, video, seconds, captions }: IslandProps["demo"]) {
   const { t, locale } = useText(DEMO_DIALOG_TEXT);
@@ -29,7 +28,7 @@ export function DemoDialog({ poster, video, seconds, captions }: IslandProps["de
     const onClick = (event: MouseEvent) => {
       const link = event.target instanceof Element ? event.target.closest<HTMLElement>(DEMO_BUTTON) : null;
       const dialog = dialogRef.current;
-      // Without <dialog> support, or asked for a new tab, the link opens the video file.
+      // Without <dialog> support, or asked for a new tab, the link opens the demo page (its href).
       if (link === null || dialog === null || typeof dialog.showModal !== "function") return;
       if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
       event.preventDefault();
@@ -72,33 +71,18 @@ export function DemoDialog({ poster, video, seconds, captions }: IslandProps["de
         </header>
         <div className="demo-dialog__frame">
           {isOpen ? (
-            <video
-              className="demo-dialog__video"
-              controls
-              autoPlay={autoPlay}
-              playsInline
-              preload="metadata"
+            <DemoVideo
               poster={poster}
-              width="1280"
-              height="720"
-            >
-              <source src={video} type="video/mp4" />
-              {captions.map((track) => (
-                <track
-                  key={track.locale}
-                  kind="captions"
-                  src={track.url}
-                  srcLang={track.locale}
-                  label={LOCALE_TAGS[track.locale].name}
-                  default={track.locale === locale}
-                />
-              ))}
-              <p>
-                {t("demo.unsupported")} <a href={video}>{t("demo.download")}</a>
-              </p>
-            </video>
+              video={video}
+              captions={captions}
+              locale={locale}
+              preload="metadata"
+              autoPlay={autoPlay}
+              unsupported={t("demo.unsupported")}
+              download={t("demo.download")}
+            />
           ) : (
-            <img className="demo-dialog__video" src={poster} alt="" width="1280" height="720" loading="lazy" decoding="async" />
+            <img className="demo-video" src={poster} alt="" width="1280" height="720" loading="lazy" decoding="async" />
           )}
         </div>
       </div>

@@ -55,7 +55,7 @@ async function makeAsset(body: Bytes, ext: string, immutable: boolean, compress:
 
 /**
  * All static files in memory, each under a content-hashed URL below /assets/. The demo video is
- * also served at /demo-video.mp4 (the address the landing page names), revalidated by ETag since that name never changes;
+ * also served at /demo-video.mp4 (the address its players and their download link name), revalidated by ETag since that name never changes;
  * its captions, one WebVTT file per language, are made here from the cue list and the locales.
  * Text files are compressed at the best levels, all at once on the thread pool (the executable
  * brings them compressed by the build, so it answers at once).

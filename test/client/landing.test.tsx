@@ -31,10 +31,10 @@ test("exactly five 'Voir la démo' buttons, each next to an 'Obtenir l'accès' l
   const access = page.getAllByRole("link", { name: "Obtenir l'accès" });
   expect(access).toHaveLength(5);
   for (const link of access) expect(link.getAttribute("href")).toBe("/paiement");
-  // The hero and the app preview each have the see-details button too, all links to the video
-  // that the demo island opens in its dialog.
+  // The hero and the app preview each have the see-details button too, all links to the demo page
+  // (the video with its captions, without script) whose video the demo island opens in its dialog.
   const buttons = [...html.querySelectorAll("[data-demo-button]")];
-  expect(buttons.map((a) => a.getAttribute("href"))).toEqual(Array(7).fill("/demo-video.mp4"));
+  expect(buttons.map((a) => a.getAttribute("href"))).toEqual(Array(7).fill("/demo"));
 });
 
 test("every testimonial shows initials, name, city and five stars", () => {

@@ -30,6 +30,27 @@ test("no accessibility violation on the access-recovery page and form, the succe
   expect(found).toEqual([]);
 });
 
+// The demo page is in the browser sweep too, with its script; this is the page as the demo links
+// open it without one (the only way they lead there but for a new tab). axe-core is a script that
+// needs timers, so the page keeps JavaScript for it and its own script file is refused instead.
+test("no accessibility violation on the demo page as it is without its script, phone and desktop", async () => {
+  const found: string[] = [];
+  for (const [path, width] of [
+    ["/demo", 360],
+    ["/es/demo", 1280],
+  ] as const) {
+    const context = await site.newContext({ bypassCSP: true, viewport: { width, height: 900 }, reducedMotion: "reduce" });
+    await context.route("**/assets/*.js", (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(path);
+    // Nothing of the site's ran: no island was even looked at by the loader.
+    expect(await page.locator("[data-island-state]").count()).toBe(0);
+    found.push(...(await axeViolations(page, `${path} without its script @${width}px`)));
+    await context.close();
+  }
+  expect(found).toEqual([]);
+});
+
 // The legal pages themselves are in the browser sweep (every page of the route table).
 test("no accessibility violation on the payment page showing the consent box's error, phone and desktop", async () => {
   expect([...(await violations("/paiement?error=consent", 320)), ...(await violations("/en/paiement?error=consent", 1280))]).toEqual([]);

@@ -1,7 +1,6 @@
 import { expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { SOURCE_MESSAGES } from "../../server/site/locales";
-import { LOCALE_TAGS, LOCALES, type Locale } from "../../shared/locales";
+import { LOCALES, type Locale } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +8,7 @@ import { join } from "node:path";
 import { openDb } from "../../db/client";
 import { seedOrder } from "../social-proof/seed-orders";
 import { axeViolations } from "./axe";
+import { demoCaptions, expectedCaptions } from "./captions";
 import { placement } from "./floating";
 import { artifactPath, startServer, useSite } from "./harness";
 import { visit } from "./visit";
@@ -159,51 +159,8 @@ for (const width of WIDTHS) {
   }, 240_000);
 }
 
-type TrackSeen = { srclang: string; label: string; mode: TextTrackMode; cues: string[] };
-
-/** The open demo dialog's caption tracks, each loaded (the page's own is shown, the others are
- * loaded hidden, as the player's menu would) with its cues' texts. */
-function demoCaptions(page: Page): Promise<TrackSeen[]> {
-  return page.evaluate(async () => {
-    const video = document.querySelector<HTMLVideoElement>("dialog.demo-dialog video");
-    if (video === null) throw new Error("no video in the demo dialog");
-    const tracks = [...video.querySelectorAll("track")];
-    // Read before anything else changes it: the mode the browser chose from the track's attributes.
-    const modes = tracks.map((track) => track.track.mode);
-    for (const track of tracks) if (track.track.mode === "disabled") track.track.mode = "hidden";
-    await Promise.all(
-      tracks.map((track) =>
-        track.readyState === HTMLTrackElement.LOADED
-          ? null
-          : new Promise((resolve, reject) => {
-              track.addEventListener("load", resolve, { once: true });
-              track.addEventListener("error", () => reject(new Error(`track ${track.srclang} did not load`)), { once: true });
-            }),
-      ),
-    );
-    return tracks.map((track, i) => ({
-      srclang: track.srclang,
-      label: track.label,
-      mode: modes[i] ?? "disabled",
-      cues: [...(track.track.cues ?? [])].map((cue) => (cue instanceof VTTCue ? cue.text.replace(/\u00a0/g, " ") : "")),
-    }));
-  });
-}
-
-const CAPTION_SCENES = ["home", "search", "film", "devices", "offline", "end"] as const;
-
-/** Every language's track, each with its own language's six captions; the page's own is shown. */
-function expectedCaptions(pageLocale: Locale): TrackSeen[] {
-  return LOCALES.map((locale) => ({
-    srclang: locale,
-    label: LOCALE_TAGS[locale].name,
-    mode: locale === pageLocale ? "showing" : "disabled",
-    cues: CAPTION_SCENES.map((scene) => SOURCE_MESSAGES[locale][`demo.caption.${scene}`]),
-  }));
-}
-
 for (const width of [...AXE_WIDTHS]) {
-  test(`at ${width} px, in every language: no axe violation with the support chat (after a question), the exit popup or the demo video open; the demo's captions load, each track in its language, the page's shown`, async () => {
+  test(`at ${width} px, in every language: no axe violation with the support chat (after a question), the exit popup or the demo video open; the demo's captions load, in the dialog and on the demo page, each track in its language, the page's shown`, async () => {
     const context = await openContext(width);
     const page = await context.newPage();
     const found: string[] = [];
@@ -240,8 +197,13 @@ for (const width of [...AXE_WIDTHS]) {
       await page.locator("[data-demo-button]").first().click();
       await page.locator("dialog.demo-dialog[open]").waitFor({ state: "visible" });
       found.push(...(await axeViolations(page, `demo video open (${locale}) @${width}px`)));
-      expect(await demoCaptions(page)).toEqual(expectedCaptions(locale));
+      expect(await demoCaptions(page, "dialog.demo-dialog video")).toEqual(expectedCaptions(locale));
       await page.keyboard.press("Escape");
+
+      // The demo page, where the demo links lead without script: the same tracks, in the page.
+      // (Its axe check is the every-page sweep's.)
+      await visit(page, pathFor("demo", locale));
+      expect(await demoCaptions(page, "main video")).toEqual(expectedCaptions(locale));
     }
     expect(found).toEqual([]);
     await context.close();

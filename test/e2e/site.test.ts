@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
+import { demoCaptions, expectedCaptions } from "./captions";
 import { artifactPath, hydrateAllIslands, islandStates, useSite, watchConsole } from "./harness";
 
 const site = useSite();
@@ -50,7 +52,7 @@ test("/ and /en are in their language; loaded, they run one small script before 
 
 test("every island of every page in every language hydrates without a console error or warning", async () => {
   const context = await site.newContext();
-  // 44 pages with every island opened is far more page views and events in a minute than a person
+  // 48 pages with every island opened is far more page views and events in a minute than a person
   // makes, so the beacon's per-client limit would answer 429; counting is not what this test reads.
   await context.route("**/api/beacon", (route) => route.fulfill({ status: 204 }));
   const page = await context.newPage();
@@ -132,7 +134,8 @@ test("when an island's code cannot be loaded, its link still does what it does w
   await page.goto("/en");
   await page.waitForLoadState("networkidle");
   await page.getByRole("link", { name: "Watch the demo video" }).first().click();
-  await page.waitForURL("**/demo-video.mp4");
+  await page.waitForURL("**/en/demo");
+  expect(await page.locator("main video track").count()).toBe(4);
   await context.close();
 });
 
@@ -188,6 +191,28 @@ test("without JavaScript every page is complete: main heading, working links", a
   await page.goto("/");
   await page.locator("details.faq__item summary").first().click();
   expect(await page.locator("details.faq__item[open]").count()).toBe(1);
+  await context.close();
+});
+
+test("without JavaScript the demo links open the demo page, whose player has the captions of every language, the page's shown", async () => {
+  const context = await site.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  for (const locale of LOCALES) {
+    await page.goto(pathFor("landing", locale));
+    // The hero's link, then one of the pairs of buttons that end the sections.
+    for (const link of [page.locator(".hero [data-demo-button]"), page.locator(".cta-row [data-demo-button]").last()]) {
+      await link.click();
+      await page.waitForURL((url) => url.pathname === pathFor("demo", locale));
+      await page.goBack();
+    }
+    await page.goto(pathFor("demo", locale));
+    expect(await demoCaptions(page, "main video")).toEqual(expectedCaptions(locale));
+    // No video is downloaded until the visitor presses play.
+    expect(await page.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("demo-video")))).toBe(false);
+    // On to pay, in the page's language.
+    await page.locator("main").getByRole("link", { name: SOURCE_MESSAGES[locale]["cta.getAccess"] }).click();
+    await page.waitForURL((url) => url.pathname === pathFor("payment", locale));
+  }
   await context.close();
 });
 

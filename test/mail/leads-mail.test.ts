@@ -48,14 +48,16 @@ function unsubscribeUrlOf(raw: string): URL {
   return new URL(match[1]!);
 }
 
-test("a new lead gets one demo e-mail in their language with the video, the offer and a link to the payment page", async () => {
+test("a new lead gets one demo e-mail in their language with a link to the demo page, the offer and a link to the payment page", async () => {
   const s = await shop();
   expect((await signUp(s, "lea@example.com", "es")).status).toBe(201);
   const [demo] = await smtp.waitFor(1);
   expect(demo!.to).toEqual(["lea@example.com"]);
   expect(demo!.mail.subject).toBe("Tu demo de Lifetime Stream");
   expect(demo!.mail.html).toContain('lang="es"');
-  expect(demo!.mail.text).toContain("https://shop.example/demo-video.mp4");
+  // The demo page in their language (the video with its captions), not the bare video file.
+  expect(demo!.mail.text).toContain("https://shop.example/es/demo");
+  expect(demo!.mail.text).not.toContain("demo-video.mp4");
   expect(demo!.mail.text).toContain("https://shop.example/es/paiement");
   expect(demo!.mail.text).toContain("29,99");
   expect(demo!.mail.html).not.toMatch(/<img|src="http/);

@@ -82,7 +82,7 @@ export async function composeMail(
       const element = (
         <DemoMail
           c={c}
-          videoUrl={`${config.publicBaseUrl}/demo-video.mp4`}
+          demoUrl={c.link(pathFor("demo", locale))}
           paymentUrl={c.link(pathFor("payment", locale))}
           unsubscribeUrl={unsubscribe}
         />

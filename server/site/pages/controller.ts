@@ -51,6 +51,8 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
     }
     case "guide":
       return { page: "guide" };
+    case "demo":
+      return { page: "demo" };
     case "legal-notice":
       return { page: "legal-notice", legal: legalFacts(config, match.locale) };
     case "terms":

@@ -171,12 +171,13 @@ export function RefundMail({ c, p, papers }: { c: MailContext; p: MailPayloads["
 
 export function DemoMail({
   c,
-  videoUrl,
+  demoUrl,
   paymentUrl,
   unsubscribeUrl,
 }: {
   c: MailContext;
-  videoUrl: string;
+  /** The demo page in the lead's language: the video with its captions (a mail client runs no script). */
+  demoUrl: string;
   paymentUrl: string;
   unsubscribeUrl: string;
 }) {
@@ -201,7 +202,7 @@ export function DemoMail({
       <Text style={heading}>{t("mail.demo.title")}</Text>
       <Text style={text}>{t("mail.demo.intro")}</Text>
       <Section style={{ margin: "0 0 24px" }}>
-        <Button href={videoUrl} style={button}>
+        <Button href={demoUrl} style={button}>
           {t("mail.demo.watch")}
         </Button>
       </Section>
