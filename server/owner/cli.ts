@@ -9,7 +9,8 @@ import { createCheckout } from "../shop/checkout/providers";
 import { refundOrder, type RefundResult } from "../shop/checkout/refund";
 import { activityDetail, recordActivity, writeLogged } from "./console/activity";
 import type { Config } from "../platform/config";
-import { exportCsv, isExportName } from "./export-csv";
+import { counted } from "./counted";
+import { exportCsv, isExportName, testSalesLeftOut } from "./export-csv";
 import { createInvite, inviteUrl } from "./console/invites";
 import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licenses/service";
 import { openLicenseKeys } from "../shop/licenses/tokens";
@@ -121,6 +122,14 @@ export async function runCommand(
   try {
     if (isExportName(command) && action === "export") {
       exportCsv(db, command, (chunk) => out(chunk));
+      if (command === "vat") {
+        // On stderr, so the CSV on stdout stays the VAT return's figures alone.
+        const left = testSalesLeftOut(db);
+        if (left.invoices + left.creditNotes > 0)
+          err(
+            `Left out: ${counted(left.invoices, "test-checkout sale", "test-checkout sales")}${left.creditNotes > 0 ? ` and ${counted(left.creditNotes, "credit note", "credit notes")}` : ""} (the test checkout takes no money, so they are not in the VAT return).`,
+          );
+      }
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
