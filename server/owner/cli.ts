@@ -207,7 +207,7 @@ async function licenseCommand(
     for (const l of found) {
       const state = l.status === "disabled" ? `disabled (${l.disabledReason ?? "owner"})` : "active";
       out(
-        `${l.key}\t${state}\torder ${l.orderId} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`,
+        `${l.key}\t${state}\torder ${l.orderReference} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`,
       );
       for (const a of l.activations)
         out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC\n`);
