@@ -112,12 +112,9 @@ export async function restoreCommand(
   // Checked before it replaces anything: a restored file that SQLite cannot read is no restore.
   const check = new Database(restoring, { readonly: true });
   const integrity = check.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check;
-  const counts = Object.fromEntries(
-    ["orders", "licenses", "email_leads"].map((table) => [
-      table,
-      check.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0,
-    ]),
-  );
+  const rows = (table: "orders" | "licenses" | "email_leads") =>
+    check.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0;
+  const counts = { orders: rows("orders"), licenses: rows("licenses"), email_leads: rows("email_leads") };
   check.close();
   if (integrity !== "ok") {
     removeRestoringFiles(restoring);
