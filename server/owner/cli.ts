@@ -21,7 +21,7 @@ import { digestCommand } from "./digest-command";
 import { normalizeLicenseKey } from "../../shared/license-key";
 import { licenses, orders } from "../../db/schema";
 import { eq } from "drizzle-orm";
-import { readReplicationStatus } from "../platform/backup/status";
+import { readReplicationStatus, readStatusFile } from "../platform/backup/status";
 import { restoreCommand } from "./restore";
 import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
 import type { StripeConnection } from "../shop/checkout/stripe-provider";
@@ -414,7 +414,17 @@ function noSuchOrder(id: number, err: (line: string) => void): number {
 function backupStatus(config: Config, out: (line: string) => void): number {
   const status = readReplicationStatus(config);
   if (!status.enabled) {
-    out("Backups: off (BACKUP_URL is not set).\n");
+    out("Backups: off in this environment (BACKUP_URL is not set).\n");
+    // A server started with other settings (its own BACKUP_URL) on the same DATA_DIR may be
+    // replicating all the same: what it last wrote is said too, so neither account hides the other.
+    const file = readStatusFile(config.dataDir);
+    if (file !== null && file.target !== null) {
+      const last = file.lastReplicatedAt ?? "never";
+      out(
+        `But ${file.path} says a server ${file.running ? "replicates" : "replicated (stopped since)"} to ${file.target}, last replication: ${last}${file.lastError === null ? "" : `; last problem: ${file.lastError}`}.\n` +
+          "Run this command with that server's settings (its BACKUP_URL) to see its backups as it does.\n",
+      );
+    }
     return 0;
   }
   // A problem the server recorded explains a "never" better than a guess that it is not running.
