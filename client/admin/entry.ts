@@ -23,7 +23,14 @@ function say(button: HTMLElement, text: string) {
   if (status !== null) status.textContent = text;
 }
 
-function showCodes(codes: string[], next: string) {
+/**
+ * After a passkey is made: the name field and the button that made it are hidden (a second press
+ * would only be refused), the success message stays, and the codes follow it.
+ */
+function showCodes(codes: string[], next: string, made: HTMLButtonElement) {
+  const name = document.getElementById("passkey-name");
+  for (const spent of [made, name, name === null ? null : document.querySelector(`label[for="${name.id}"]`)])
+    if (spent instanceof HTMLElement) spent.hidden = true;
   const panel = document.getElementById("recovery-codes");
   const list = document.getElementById("recovery-code-list");
   const go = document.getElementById("recovery-continue");
@@ -66,7 +73,7 @@ function register(button: HTMLButtonElement) {
     const done = await post("/admin/api/passkeys/register", { invite, name, response });
     if (!done.ok) return say(button, done.answer.error ?? button.dataset.failed ?? "");
     say(button, button.dataset.done ?? "");
-    if (done.answer.codes !== undefined && done.answer.codes.length > 0) showCodes(done.answer.codes, done.answer.next ?? "/admin");
+    if (done.answer.codes !== undefined && done.answer.codes.length > 0) showCodes(done.answer.codes, done.answer.next ?? "/admin", button);
     else location.assign(done.answer.next ?? "/admin");
   });
 }

@@ -9,7 +9,8 @@ import { createCheckout } from "../shop/checkout/providers";
 import { refundOrder, type RefundResult } from "../shop/checkout/refund";
 import { activityDetail, recordActivity, writeLogged } from "./console/activity";
 import type { Config } from "../platform/config";
-import { exportCsv, isExportName } from "./export-csv";
+import { counted } from "./counted";
+import { exportCsv, isExportName, testSalesLeftOut } from "./export-csv";
 import { createInvite, inviteUrl } from "./console/invites";
 import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licenses/service";
 import { openLicenseKeys } from "../shop/licenses/tokens";
@@ -20,7 +21,7 @@ import { digestCommand } from "./digest-command";
 import { normalizeLicenseKey } from "../../shared/license-key";
 import { licenses, orders } from "../../db/schema";
 import { eq } from "drizzle-orm";
-import { readReplicationStatus } from "../platform/backup/status";
+import { readReplicationStatus, readStatusFile } from "../platform/backup/status";
 import { restoreCommand } from "./restore";
 import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
 import type { StripeConnection } from "../shop/checkout/stripe-provider";
@@ -121,6 +122,14 @@ export async function runCommand(
   try {
     if (isExportName(command) && action === "export") {
       exportCsv(db, command, (chunk) => out(chunk));
+      if (command === "vat") {
+        // On stderr, so the CSV on stdout stays the VAT return's figures alone.
+        const left = testSalesLeftOut(db);
+        if (left.invoices + left.creditNotes > 0)
+          err(
+            `Left out: ${counted(left.invoices, "test-checkout sale", "test-checkout sales")}${left.creditNotes > 0 ? ` and ${counted(left.creditNotes, "credit note", "credit notes")}` : ""} (the test checkout takes no money, so they are not in the VAT return).`,
+          );
+      }
       return 0;
     }
     if (command === "mail" && action === "list") return listMail(db, out);
@@ -198,7 +207,7 @@ async function licenseCommand(
     for (const l of found) {
       const state = l.status === "disabled" ? `disabled (${l.disabledReason ?? "owner"})` : "active";
       out(
-        `${l.key}\t${state}\torder ${l.orderId} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`,
+        `${l.key}\t${state}\torder ${l.orderReference} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`,
       );
       for (const a of l.activations)
         out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC\n`);
@@ -405,7 +414,17 @@ function noSuchOrder(id: number, err: (line: string) => void): number {
 function backupStatus(config: Config, out: (line: string) => void): number {
   const status = readReplicationStatus(config);
   if (!status.enabled) {
-    out("Backups: off (BACKUP_URL is not set).\n");
+    out("Backups: off in this environment (BACKUP_URL is not set).\n");
+    // A server started with other settings (its own BACKUP_URL) on the same DATA_DIR may be
+    // replicating all the same: what it last wrote is said too, so neither account hides the other.
+    const file = readStatusFile(config.dataDir);
+    if (file !== null && file.target !== null) {
+      const last = file.lastReplicatedAt ?? "never";
+      out(
+        `But ${file.path} says a server ${file.running ? "replicates" : "replicated (stopped since)"} to ${file.target}, last replication: ${last}${file.lastError === null ? "" : `; last problem: ${file.lastError}`}.\n` +
+          "Run this command with that server's settings (its BACKUP_URL) to see its backups as it does.\n",
+      );
+    }
     return 0;
   }
   // A problem the server recorded explains a "never" better than a guess that it is not running.

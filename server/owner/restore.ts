@@ -6,6 +6,7 @@ import { pullKeptFiles } from "../platform/backup/kept-files";
 import { litestreamBinary, litestreamConfig, litestreamEnv } from "../platform/backup/litestream";
 import { type BackupTarget, describeTarget } from "../platform/backup/settings";
 import type { Config } from "../platform/config";
+import { counted } from "./counted";
 
 export const RESTORE_USAGE = "site restore [--to-time 2026-05-01T12:00:00Z] [--force]";
 
@@ -111,12 +112,9 @@ export async function restoreCommand(
   // Checked before it replaces anything: a restored file that SQLite cannot read is no restore.
   const check = new Database(restoring, { readonly: true });
   const integrity = check.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check;
-  const counts = Object.fromEntries(
-    ["orders", "licenses", "email_leads"].map((table) => [
-      table,
-      check.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0,
-    ]),
-  );
+  const rows = (table: "orders" | "licenses" | "email_leads") =>
+    check.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0;
+  const counts = { orders: rows("orders"), licenses: rows("licenses"), email_leads: rows("email_leads") };
   check.close();
   if (integrity !== "ok") {
     removeRestoringFiles(restoring);
@@ -137,7 +135,7 @@ export async function restoreCommand(
   const files = await pullKeptFiles(config.dataDir, target);
   const ms = Math.round(performance.now() - started);
   out(
-    `Restored ${dbPath} from ${describeTarget(target)}${options.toTime !== null ? ` as it was at ${options.toTime.toISOString()}` : ""} in ${ms} ms: ${counts.orders} orders, ${counts.licenses} licences, ${counts.email_leads} leads.\n`,
+    `Restored ${dbPath} from ${describeTarget(target)}${options.toTime !== null ? ` as it was at ${options.toTime.toISOString()}` : ""} in ${ms} ms: ${counted(counts.orders, "order", "orders")}, ${counted(counts.licenses, "licence", "licences")}, ${counted(counts.email_leads, "lead", "leads")}.\n`,
   );
   out(
     files.length > 0

@@ -9,7 +9,7 @@ import type { VatScheme } from "../../shared/vat-scheme";
 import { comparisonRows, isPlaceholderTestimonial, TESTIMONIALS } from "../site/owner-content";
 import { ConfigError, NotReadyForProductionError } from "./config-error";
 import { type Env, EnvSchema } from "./env";
-import { productionProblems } from "./production-readiness";
+import { missingSellerIdentity, productionProblems } from "./production-readiness";
 
 // The only module that reads process.env: the environment (server/platform/env.ts) turned into the
 // configuration every part of the site is given.
@@ -39,6 +39,8 @@ export type Config = {
   site: SiteContent;
   /** Seller identity, host and mediator for the legal pages; null where the owner has not set it. */
   legal: LegalIdentity;
+  /** The seller-identity variables (production-readiness.ts) not set here: production refuses to start without them. */
+  sellerIdentityMissing: string[];
   /** How VAT is charged on each sale and shown on invoices (VAT_SCHEME; development: fr). */
   vatScheme: VatScheme;
   /** Days after which leads and chat transcripts are deleted (server/shop/privacy/retention.ts). */
@@ -153,6 +155,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       mediatorName: env.MEDIATOR_NAME ?? null,
       mediatorUrl: env.MEDIATOR_URL ?? null,
     },
+    sellerIdentityMissing: missingSellerIdentity(env),
     vatScheme: env.VAT_SCHEME ?? "fr",
     retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS, analyticsDays: env.ANALYTICS_RETENTION_DAYS },
     analyticsMaxEventsPerDay: env.ANALYTICS_MAX_EVENTS_PER_DAY,

@@ -12,6 +12,25 @@ const EXAMPLE_DOMAIN = /(^|\.)(example\.(com|net|org)|example|test|invalid|local
 const LOCAL_HOST = /^(localhost|.*\.localhost|127(\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])$/i;
 
 /**
+ * Who sells, who hosts, who mediates and how VAT is charged: a production site refuses to start
+ * without any of them, and the console's checklist names the same list.
+ */
+export const SELLER_IDENTITY = [
+  ["SELLER_NAME", "the seller's legal name (legal notice, terms of sale)"],
+  ["SELLER_ADDRESS", "the seller's postal address"],
+  ["SELLER_REGISTRATION", "the company register number (RCS, SIREN...)"],
+  ["HOSTING_PROVIDER", "the host's name, address and phone number (legal notice)"],
+  ["MEDIATOR_NAME", "the consumer mediator buyers may turn to (terms of sale)"],
+  ["MEDIATOR_URL", "the consumer mediator's website"],
+  // Every invoice states how VAT was charged: the owner's choice, which no default can make.
+  ["VAT_SCHEME", "how VAT is charged: franchise (no VAT, art. 293 B du CGI), fr (French VAT, 20 %) or oss (the buyer's EU country's rate)"],
+] as const satisfies readonly (readonly [keyof Env, string])[];
+
+/** The seller-identity variables this environment has not set. */
+export const missingSellerIdentity = (env: Env): string[] =>
+  SELLER_IDENTITY.filter(([variable]) => env[variable] === undefined).map(([variable]) => variable);
+
+/**
  * Everything a production site needs and this environment lacks. A shop that takes real
  * money must say who sells (legal notice, terms of sale), name the consumer mediator (French
  * consumer code L612-1), be reachable by its buyers and link to its real address.
@@ -51,18 +70,7 @@ export function productionProblems(env: Env): ConfigProblem[] {
       detail: `is an example address (${env.SUPPORT_EMAIL}) that no one reads: set the address buyers write to`,
     });
   }
-  if (env.SELLER_NAME === undefined) missing("SELLER_NAME", "the seller's legal name (legal notice, terms of sale)");
-  if (env.SELLER_ADDRESS === undefined) missing("SELLER_ADDRESS", "the seller's postal address");
-  if (env.SELLER_REGISTRATION === undefined) missing("SELLER_REGISTRATION", "the company register number (RCS, SIREN...)");
-  if (env.HOSTING_PROVIDER === undefined) missing("HOSTING_PROVIDER", "the host's name, address and phone number (legal notice)");
-  if (env.MEDIATOR_NAME === undefined) missing("MEDIATOR_NAME", "the consumer mediator buyers may turn to (terms of sale)");
-  if (env.MEDIATOR_URL === undefined) missing("MEDIATOR_URL", "the consumer mediator's website");
-  // Every invoice states how VAT was charged: the owner's choice, which no default can make.
-  if (env.VAT_SCHEME === undefined)
-    missing(
-      "VAT_SCHEME",
-      "how VAT is charged: franchise (no VAT, art. 293 B du CGI), fr (French VAT, 20 %) or oss (the buyer's EU country's rate)",
-    );
+  for (const [variable, what] of SELLER_IDENTITY) if (env[variable] === undefined) missing(variable, what);
   return problems;
 }
 

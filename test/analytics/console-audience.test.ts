@@ -89,3 +89,29 @@ test("real-user speed: the 75th percentile of LCP, INP and CLS per page and devi
   expect(text).toMatch(/landing Phone 2,400 ms \(good\) 190 ms \(good\) 0\.31 \(needs work\) 4/);
   expect(text).toMatch(/landing Computer 3,300 ms \(needs work\) — — 4/);
 });
+
+test("one visitor reading the four languages on a phone then a computer: each language and device gets its own page views", async () => {
+  const s = await createTestSite({ env: { TRUST_PROXY: "true" } });
+  sites.push(s);
+  const a = visitor(7);
+  for (const device of ["mobile", "desktop"])
+    for (const path of ["/", "/en", "/it", "/es"]) expect((await beacon(s, a, { kind: "pageview", path, device })).status).toBe(204);
+  // The visitor saw the payment page in English only.
+  await beacon(s, a, { kind: "pageview", path: "/en/paiement", device: "desktop" });
+
+  const cookie = await ownerCookie(s);
+  const page = await s.request("/admin/audience", { headers: { cookie, "accept-language": "en" } });
+  const html = await page.text();
+  const rows = (id: string) => {
+    const table = html.slice(html.indexOf(`id="${id}"`), html.indexOf("</table>", html.indexOf(`id="${id}"`)));
+    return [...table.matchAll(/<tr>(.*?)<\/tr>/g)].map((r) => plainText(r[1] ?? "").trim()).filter((r) => !/^\D+$/.test(r));
+  };
+  // Per language: the one visitor in each, with the views it made in that language.
+  expect(rows("top-languages").sort()).toEqual(["en 1 3", "es 1 2", "fr 1 2", "it 1 2"]);
+  expect(rows("top-devices").sort()).toEqual(["Computer 1 5", "Phone 1 4"]);
+  // The whole: one visitor, nine page views.
+  expect(plainText(html)).toMatch(/1\s*Visitors\s*9\s*Page views/);
+  // The payment page was reached in English, not in the other languages.
+  const byLocale = rows("funnel-locale").join(" | ");
+  expect(byLocale).not.toMatch(/fr 1 1/);
+});

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { runCommand } from "../../server/owner/cli";
 import { litestreamBinary } from "../../server/platform/backup/litestream";
 import { createReplicator } from "../../server/platform/backup/replicator";
+import { writeReplicationStatus } from "../../server/platform/backup/status";
 import { createLogger } from "../../server/platform/log";
 import { startupWarnings } from "../../server/platform/production-readiness";
 import { loadConfig } from "../../server/platform/config";
@@ -49,6 +50,40 @@ test("a server whose Litestream cannot be started says so in backup status, with
   expect(said).toContain("LITESTREAM_PATH");
   expect(said).not.toContain("is the server running");
   expect(lines.some((line) => line.includes("nothing is replicated"))).toBe(true);
+});
+
+test("backup status without BACKUP_URL says backups are off here, and also what the status file a replicating server wrote says", async () => {
+  const config = testConfig({}, dir);
+  const status = async () => {
+    let said = "";
+    const code = await runCommand(
+      ["backup", "status"],
+      config,
+      (line) => {
+        said += line;
+      },
+      (line) => {
+        said += line;
+      },
+    );
+    expect(code).toBe(0);
+    return said;
+  };
+  expect(await status()).toBe("Backups: off in this environment (BACKUP_URL is not set).\n");
+  writeReplicationStatus(dir, {
+    enabled: true,
+    target: "s3://backups.example/site",
+    running: true,
+    lastReplicatedAt: new Date("2026-11-20T08:30:00Z"),
+    lastError: null,
+    restarts: 0,
+  });
+  const said = await status();
+  expect(said).toStartWith("Backups: off in this environment (BACKUP_URL is not set).\n");
+  expect(said).toContain(
+    `But ${join(dir, "backup-status.json")} says a server replicates to s3://backups.example/site, last replication: 2026-11-20T08:30:00.000Z.`,
+  );
+  expect(said).toContain("its BACKUP_URL");
 });
 
 test("a litestream beside the executable is the one run, unless LITESTREAM_PATH names another", () => {

@@ -81,6 +81,8 @@ test("restore --force keeps the replaced database whole, its last commits in the
   const result = restore(["--force"], { DATA_DIR: dataDir });
   expect({ code: result.exitCode, err: result.stderr.toString() }).toEqual({ code: 0, err: "" });
   expect(leadsIn(dbPath)).toEqual(["replicated@example.com"]);
+  // Counted in words that agree with the numbers.
+  expect(result.stdout.toString()).toMatch(/ in \d+ ms: 0 orders, 0 licences, 1 lead\.\n/);
   const kept = readdirSync(dataDir).find((name) => /^site\.db\.before-restore-[^-]+-[\d-]+T[\d-]+Z$/.test(name));
   expect(kept).toBeDefined();
   expect(leadsIn(join(dataDir, kept ?? ""))).toEqual(["only-here@example.com"]);

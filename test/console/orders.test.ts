@@ -149,7 +149,7 @@ test("a refund needs a passkey check from the last 5 minutes; then the test orde
   // The refunded order's page says so, says there is nothing left to do, and offers no action.
   const page = await (await s.request("/admin/orders/1?done=refunded", { headers: { cookie, ...EN } })).text();
   expect(page).toContain("Order refunded: licence disabled, the buyer is told.");
-  expect(page).toContain("Nothing to do on this order now");
+  expect(page).toContain("Nothing left to do on this order: it was refunded by you in the console.");
   expect(page).not.toContain('action="/admin/orders/1/');
 });
 
@@ -352,4 +352,63 @@ test("the activity log says each detail in the owner's language and names an ord
   expect(page).toContain("You: Licence disabled");
   expect(page).toContain("You: Licence enabled");
   expect(page).toContain("You: Access e-mail resent");
+});
+
+test("a refunded order's page says it is refunded, and by whom: the console, the command line, the buyer's refund page; an unpaid one says it is not paid", async () => {
+  const { s, cookie, get } = await shopWithOwner();
+  await payWithTestCard(s, { locale: "en", email: "by-console@example.com" });
+  await payWithTestCard(s, { locale: "en", email: "by-cli@example.com" });
+  const { successPath } = await payWithTestCard(s, { locale: "en", email: "by-buyer@example.com" });
+  await s.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en&acceptTerms=yes" });
+  await confirmWithPasskey(s, cookie);
+  expect((await post(s, cookie, "/admin/orders/1/refund", "confirm=yes")).status).toBe(303);
+  expect(
+    await runCommand(
+      ["orders", "refund", "2"],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(0);
+  // The buyer follows the success page's refund link and confirms.
+  const success = (await (await s.request(successPath)).text()).replace(/&amp;/g, "&");
+  const link = new URL(/href="(\/en\/remboursement\?order=[^"]+)"/.exec(success)?.[1] ?? "/", "http://x").searchParams;
+  const form = new URLSearchParams({ order: link.get("order") ?? "", t: link.get("t") ?? "", locale: "en", confirm: "yes" });
+  expect((await s.request("/api/refund", { method: "POST", headers: FORM, body: form.toString() })).status).toBe(303);
+
+  const text = async (id: number) => (await (await get(`/admin/orders/${id}`)).text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  const console = await text(1);
+  expect(console).toContain("Nothing left to do on this order: it was refunded by you in the console.");
+  expect(console).toContain("Refunded by you in the console");
+  const cli = await text(2);
+  expect(cli).toContain("it was refunded by you from the command line.");
+  expect(cli).toContain("Refunded by you from the command line");
+  const buyer = await text(3);
+  expect(buyer).toContain("it was refunded by the buyer from the refund page.");
+  expect(buyer).toContain("Refunded by the buyer from the refund page");
+  expect(await text(4)).toContain("Nothing to do on this order: it is not paid (pending).");
+});
+
+test("an order refunded in Stripe alone (its charge.refunded webhook) says so on its page", async () => {
+  const secret = "whsec_console_alone";
+  const { s, get } = await shopWithOwner(
+    { STRIPE_SECRET_KEY: "sk_test_console", STRIPE_WEBHOOK_SECRET: secret, PUBLIC_BASE_URL: "https://shop.example" },
+    fake.connection,
+  );
+  const deliver = async (body: unknown) => {
+    const payload = JSON.stringify(body);
+    return s.request("/api/stripe/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) },
+      body: payload,
+    });
+  };
+  expect(
+    (await deliver(event("checkout.session.completed", checkoutSession({ id: "cs_test_alone", email: "al@example.com" })))).status,
+  ).toBe(200);
+  expect((await deliver(event("charge.refunded", charge("pi_for_cs_test_alone")))).status).toBe(200);
+  const order = s.db.select().from(orders).get();
+  expect(order?.status).toBe("refunded");
+  const page = (await (await get(`/admin/orders/${order?.id}`)).text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  expect(page.replace(/&#x27;/g, "'")).toContain("it was refunded in Stripe (Stripe's notification told the site).");
 });

@@ -62,6 +62,9 @@ test("the ready-to-sell checklist reads the real configuration", async () => {
       SELLER_ADDRESS: "1 rue de la Paix, 75002 Paris",
       HOSTING_PROVIDER: "Hetzner Online GmbH",
       MEDIATOR_NAME: "CM2C",
+      SELLER_REGISTRATION: "RCS Paris 123 456 789",
+      MEDIATOR_URL: "https://www.cm2c.net",
+      VAT_SCHEME: "fr",
       CLAIMED_USERS: "120",
     },
   });
@@ -89,6 +92,40 @@ test("the ready-to-sell checklist reads the real configuration", async () => {
   } finally {
     await bare.close();
     await ready.close();
+  }
+});
+
+test("the checklist's seller item names every variable production refuses to start without, and the missing ones; the placeholders item names ORIGINAL_PRICE", async () => {
+  const env = {
+    SELLER_NAME: "Jeanne Martin EI",
+    SELLER_ADDRESS: "1 rue de la Paix, 75002 Paris",
+    HOSTING_PROVIDER: "Hetzner Online GmbH",
+    MEDIATOR_NAME: "CM2C",
+  };
+  const site = await createTestSite({ env });
+  try {
+    expect(overview(site.db, site.config, new Date()).checklist.find((i) => i.id === "seller")?.ok).toBe(false);
+    const cookie = await ownerCookie(site);
+    const html = await (await site.request("/admin", { headers: { cookie, "accept-language": "en" } })).text();
+    const seller = html
+      .slice(html.indexOf("seller identity"), html.indexOf("</li>", html.indexOf("seller identity")))
+      .replace(/<[^>]+>/g, "");
+    // What a production start refuses without (test/server/production-start.test.ts lists them).
+    for (const variable of [
+      "SELLER_NAME",
+      "SELLER_ADDRESS",
+      "SELLER_REGISTRATION",
+      "HOSTING_PROVIDER",
+      "MEDIATOR_NAME",
+      "MEDIATOR_URL",
+      "VAT_SCHEME",
+    ]) {
+      expect(seller).toContain(variable);
+    }
+    expect(seller).toContain("missing: SELLER_REGISTRATION, MEDIATOR_URL, VAT_SCHEME");
+    expect(html).toMatch(/launch offer[^<]*ORIGINAL_PRICE/);
+  } finally {
+    await site.close();
   }
 });
 

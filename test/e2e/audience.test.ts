@@ -7,6 +7,7 @@ import { createWriter } from "../../db/writer";
 import { issueRecoveryCodes } from "../../server/owner/console/recovery-codes";
 import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
+import { axeViolations } from "./axe";
 import { useSite } from "./harness";
 
 // The browser reaches the server from 127.0.0.1, the trusted proxy: each visitor's address comes in
@@ -193,6 +194,37 @@ test("three visitors from three sources, one buys with the test card and activat
   expect(await cells("revenue-source")).toEqual(["forum.example 1 €29.99"]);
   expect(await cells("top-campaigns")).toContainEqual(expect.stringMatching(/^spring 1/));
   expect((await cells("top-events")).sort()).toEqual(["Chat opened 1 1", "Demo form sent 1 1", "Demo opened 1 1", "Pay button 1 1"]);
+
+  // A phone's layout shift of 0.01 on the English page, then the same page in French: numbers,
+  // dates and every label the French way, and each table's caption for screen readers only (the
+  // heading above it, or its first column, says it on screen).
+  const shifted = await fetch(`${site.server.baseUrl}/api/beacon`, {
+    method: "POST",
+    headers: { "content-type": "text/plain", "x-forwarded-for": "198.51.100.9", "user-agent": PHONE },
+    body: JSON.stringify({ kind: "vital", path: "/en", device: "mobile", metric: "CLS", value: 0.01 }),
+  });
+  expect(shifted.status).toBe(204);
+  await until(() => query("SELECT 1 FROM analytics_events WHERE kind = 'vital' AND metric = 'CLS' AND value = 0.01").length > 0);
+  const french = await site.newContext({ locale: "fr-FR", bypassCSP: true, storageState: await owner.storageState() });
+  const fr = await french.newPage();
+  await fr.goto("/admin/audience");
+  const head = async (id: string) => (await fr.locator(`table:has(caption#${id}) thead th`).allInnerTexts()).join(" | ");
+  expect(await head("top-events")).toBe("Actions | Visiteurs | Nombre d'actions");
+  const vitals = (await fr.locator("table:has(caption#vitals) tbody tr").allInnerTexts()).map((row) => plain(row));
+  expect(vitals).toContainEqual(expect.stringMatching(/^landing Téléphone .* 0,\d\d \(bon\)/));
+  expect(vitals.join(" ")).not.toMatch(/\b0\.\d/);
+  for (const caption of await fr.locator("caption").all()) expect((await caption.boundingBox())?.height ?? 0).toBeLessThanOrEqual(1);
+  // The chart's legend: the day under the cursor as the overview writes it ("28 oct."), in French.
+  await fr.locator("#audience-chart canvas").waitFor();
+  const over = fr.locator("#audience-chart .u-over");
+  const box = await over.boundingBox();
+  await fr.mouse.move((box?.x ?? 0) + (box?.width ?? 0) - 2, (box?.y ?? 0) + 10);
+  const legend = plain((await fr.locator("#audience-chart .u-legend").allInnerTexts()).join(" "));
+  expect(legend).not.toContain("Time");
+  expect(legend).toMatch(/^Date ?\d{1,2} [a-zéû]+\.?/);
+  expect(legend).not.toMatch(/\d+\/\d+/);
+  expect(await axeViolations(fr, "/admin/audience in French")).toEqual([]);
+  await french.close();
   await owner.close();
 });
 

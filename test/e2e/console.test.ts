@@ -81,6 +81,11 @@ test("invite → passkey → recovery codes → sign out → sign in → find an
   await page.getByLabel("Name of this passkey (optional)").fill("Test phone");
   await page.getByRole("button", { name: "Create the passkey" }).click();
   await page.locator("#recovery-codes").waitFor({ state: "visible" });
+  // The passkey is made: the message says so, and nothing offers to make it again.
+  expect(await page.locator("#console-status").textContent()).toBe("Passkey checked.");
+  expect(await page.locator("button[data-passkey=register]").isVisible()).toBe(false);
+  expect(await page.locator("#passkey-name").isVisible()).toBe(false);
+  expect(await page.locator("label[for=passkey-name]").isVisible()).toBe(false);
   const codes = await page.locator("#recovery-code-list li").allTextContents();
   expect(codes).toHaveLength(10);
   for (const code of codes) expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);

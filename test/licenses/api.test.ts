@@ -207,7 +207,9 @@ test("the owner's CLI shows a licence by key or e-mail, disables and enables it,
   };
   const shown = await run("licenses", "show", key.toLowerCase().replace(/-/g, ""));
   expect(shown.code).toBe(0);
-  expect(shown.text).toContain(`${key}\tactive\torder 1 (paid)\tbuyer@example.com\t1/5 devices`);
+  const reference = s.db.select({ reference: orders.reference }).from(orders).get()?.reference ?? "";
+  expect(reference).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+  expect(shown.text).toContain(`${key}\tactive\torder ${reference} (paid)\tbuyer@example.com\t1/5 devices`);
   expect(shown.text).toContain("Phone");
   expect((await run("licenses", "show", "BUYER@example.com")).text).toContain(key);
   expect((await run("licenses", "show", "nobody@example.com")).code).toBe(1);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { orders } from "../../db/schema";
 import { runCommand, USAGE } from "../../server/owner/cli";
 import { createTestSite } from "../support/app";
+import { payWithTestCard } from "../support/purchase";
 import { testConfig } from "../support/config";
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");
@@ -128,5 +129,28 @@ test("every command the program knows is in its usage, and none is refused as un
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("'vat export' when every sale was a test-checkout sale: the CSV is its header alone, and stderr says how many sales were left out and why", async () => {
+  const site = await createTestSite();
+  try {
+    await payWithTestCard(site, { locale: "fr", email: "first@example.com" });
+    await payWithTestCard(site, { locale: "en", email: "second@example.com" });
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCommand(
+      ["vat", "export"],
+      site.config,
+      (l) => out.push(l),
+      (l) => err.push(l),
+    );
+    expect(code).toBe(0);
+    expect(out.join("").trim().split("\r\n")).toEqual([
+      "quarter,vat_scheme,country,vat_rate_percent,invoices,credit_notes,net,vat,total,currency",
+    ]);
+    expect(err.join("")).toBe("Left out: 2 test-checkout sales (the test checkout takes no money, so they are not in the VAT return).");
+  } finally {
+    await site.close();
   }
 });

@@ -92,8 +92,17 @@ export function refundRequests(db: Db): (OrderRow & { requestedAt: Date })[] {
     .map((row) => ({ ...row, requestedAt: new Date(row.requestedAt) }));
 }
 
+/**
+ * Who refunded an order, from what the refund left behind: the owner's refund is in the activity
+ * log (with the console session, or none from the command line); the site's own refund (the
+ * owner's or the buyer's refund page) claims the order first (`refund_started_at`, kept); a refund
+ * with neither came from Stripe alone (its webhook: a refund made in Stripe's dashboard).
+ */
+export type RefundedBy = "console" | "cli" | "buyer" | "stripe";
+
 export type TimelineEvent =
-  | { at: Date; kind: "started" | "consent" | "paid" | "refunded" | "refund-requested" }
+  | { at: Date; kind: "started" | "consent" | "paid" | "refund-requested" }
+  | { at: Date; kind: "refunded"; by: RefundedBy }
   | { at: Date; kind: "mail"; mailKind: MailKind; status: MailStatus; recipient: string; error: string | null }
   | { at: Date; kind: "device" | "device-freed"; name: string }
   | { at: Date; kind: "owner"; action: OwnerAction };
@@ -103,6 +112,8 @@ export type OrderDetail = {
   license: typeof licenses.$inferSelect | null;
   devices: (typeof licenseActivations.$inferSelect)[];
   timeline: TimelineEvent[];
+  /** Who refunded it; null while it is not refunded. */
+  refundedBy: RefundedBy | null;
 };
 
 /** An order, its licence and devices, and everything that happened to it in time order. */
@@ -131,8 +142,20 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
     if (d.deactivatedAt !== null) timeline.push({ at: d.deactivatedAt, kind: "device-freed", name: d.instanceName });
   }
   if (order.refundRequestedAt !== null) timeline.push({ at: order.refundRequestedAt, kind: "refund-requested" });
-  if (order.refundedAt !== null) timeline.push({ at: order.refundedAt, kind: "refunded" });
-  for (const a of actions) timeline.push({ at: a.at, kind: "owner", action: a.action });
+  const ownerRefund = actions.find((a) => a.action === "refund");
+  const refundedBy: RefundedBy | null =
+    order.status !== "refunded"
+      ? null
+      : ownerRefund !== undefined
+        ? ownerRefund.sessionId === null
+          ? "cli"
+          : "console"
+        : order.refundStartedAt !== null
+          ? "buyer"
+          : "stripe";
+  if (order.refundedAt !== null && refundedBy !== null) timeline.push({ at: order.refundedAt, kind: "refunded", by: refundedBy });
+  // The owner's refund is said by the "refunded" entry itself.
+  for (const a of actions) if (a.action !== "refund" || refundedBy === null) timeline.push({ at: a.at, kind: "owner", action: a.action });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime());
-  return { order, license, devices, timeline };
+  return { order, license, devices, timeline, refundedBy };
 }

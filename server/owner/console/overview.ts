@@ -25,6 +25,8 @@ export type Overview = {
   leads: { total: number; month: number };
   mail: { failed: number; retrying: number };
   checklist: ChecklistItem[];
+  /** The seller-identity variables not set, named beside the checklist's seller item. */
+  sellerIdentityMissing: string[];
   /** What the server's replicator last recorded, shown beside the checklist's backups item. */
   backup: { enabled: boolean; lastReplicatedAt: Date | null; lastError: string | null };
   /** The owner's digest e-mail as configured: when it goes out, or why it does not. */
@@ -105,15 +107,11 @@ function chart(db: Db, now: Date): [number, number][] {
 
 /** What stands between this installation and selling for real, read from its configuration. */
 export function readyToSell(config: Config, backup: Overview["backup"]): ChecklistItem[] {
-  const legal = config.legal;
   // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
   const { ownerSet } = config.site;
   const placeholders = !ownerSet.testimonials || !ownerSet.claimedUsers || !ownerSet.originalPrice;
   return [
-    {
-      id: "seller",
-      ok: legal.sellerName !== null && legal.sellerAddress !== null && legal.hostingProvider !== null && legal.mediatorName !== null,
-    },
+    { id: "seller", ok: config.sellerIdentityMissing.length === 0 },
     { id: "placeholders", ok: !placeholders },
     { id: "payments", ok: config.stripe !== undefined },
     { id: "smtp", ok: config.mail.smtpUrl !== undefined },
@@ -149,6 +147,7 @@ export function overview(db: Db, config: Config, now: Date): Overview {
           .get()?.n ?? 0,
     },
     checklist: readyToSell(config, backup),
+    sellerIdentityMissing: config.sellerIdentityMissing,
     backup,
     digest: {
       state: config.digest.frequency === "off" ? "off" : config.mail.ownerEmail === undefined ? "noEmail" : config.digest.frequency,

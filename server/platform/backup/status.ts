@@ -31,6 +31,18 @@ export function writeReplicationStatus(dataDir: string, status: ReplicationStatu
   renameSync(`${path}.tmp`, path);
 }
 
+/** What a server last wrote in DATA_DIR's status file, whatever this environment's BACKUP_URL; null without one. */
+export function readStatusFile(dataDir: string): (v.InferOutput<typeof Stored> & { path: string }) | null {
+  const path = join(dataDir, FILE);
+  if (!existsSync(path)) return null;
+  try {
+    const parsed = v.safeParse(Stored, JSON.parse(readFileSync(path, "utf8")));
+    return parsed.success ? { ...parsed.output, path } : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Whether backups are on and when the last replication happened, for the console's checklist and
  * `site backup status`: off when BACKUP_URL is unset, otherwise what the running server last wrote.
@@ -38,20 +50,13 @@ export function writeReplicationStatus(dataDir: string, status: ReplicationStatu
 export function readReplicationStatus(config: Pick<Config, "backup" | "dataDir">): ReplicationStatus {
   if (config.backup === null) return DISABLED_STATUS;
   const base = { ...DISABLED_STATUS, enabled: true, target: describeTarget(config.backup) };
-  const path = join(config.dataDir, FILE);
-  if (!existsSync(path)) return base;
-  try {
-    const parsed = v.safeParse(Stored, JSON.parse(readFileSync(path, "utf8")));
-    if (!parsed.success) return base;
-    const s = parsed.output;
-    return {
-      ...base,
-      running: s.running,
-      lastReplicatedAt: s.lastReplicatedAt === null ? null : new Date(s.lastReplicatedAt),
-      lastError: s.lastError,
-      restarts: s.restarts,
-    };
-  } catch {
-    return base;
-  }
+  const s = readStatusFile(config.dataDir);
+  if (s === null) return base;
+  return {
+    ...base,
+    running: s.running,
+    lastReplicatedAt: s.lastReplicatedAt === null ? null : new Date(s.lastReplicatedAt),
+    lastError: s.lastError,
+    restarts: s.restarts,
+  };
 }

@@ -5,7 +5,7 @@ import { VITAL_BUCKETS } from "./vitals";
 
 type Row = { dimension: string; key: string; visitors: number; hits: number; paymentVisitors: number };
 type Tally = { visitors: Set<string>; hits: number; payment: Set<string> };
-type First = { source: string; campaign: string | null; locale: string; device: string };
+type First = { source: string; campaign: string | null };
 
 const tally = (): Tally => ({ visitors: new Set(), hits: 0, payment: new Set() });
 
@@ -30,18 +30,23 @@ export async function rollUpDay(db: Db, write: Write, day: string): Promise<void
     .all(day);
   const first = new Map<string, First>();
   const payers = new Set<string>();
+  // Per language, a visitor reached the payment page if it saw it in that language.
+  const payersByLocale = new Set<string>();
   for (const v of views) {
-    if (!first.has(v.visitor)) first.set(v.visitor, { source: v.source, campaign: v.campaign, locale: v.locale, device: v.device });
-    if (v.page === "payment") payers.add(v.visitor);
+    if (!first.has(v.visitor)) first.set(v.visitor, { source: v.source, campaign: v.campaign });
+    if (v.page === "payment") {
+      payers.add(v.visitor);
+      payersByLocale.add(`${v.locale}\u0000${v.visitor}`);
+    }
   }
   const groups = new Map<string, Tally>();
-  const add = (dimension: string, key: string, visitor: string) => {
+  const add = (dimension: string, key: string, visitor: string, paid = payers.has(visitor)) => {
     const id = `${dimension}\u0000${key}`;
     let t = groups.get(id);
     if (t === undefined) groups.set(id, (t = tally()));
     t.visitors.add(visitor);
     t.hits++;
-    if (payers.has(visitor)) t.payment.add(visitor);
+    if (paid) t.payment.add(visitor);
   };
   // A visitor's source and campaign are those of its first page view: ranked by their visitors.
   const kept = (of: (f: First) => string | null) => {
@@ -59,14 +64,19 @@ export async function rollUpDay(db: Db, write: Write, day: string): Promise<void
     if (!keptSources.has(f.source)) f.source = OTHER;
     if (f.campaign !== null && !keptCampaigns.has(f.campaign)) f.campaign = OTHER;
   }
+  // Source and campaign are what brought the visitor: each page view goes to those of its first view.
+  // Language, device and page are each view's own: a visitor who reads the French and the English
+  // page, on a phone then a computer, counts once under each language and each device it used, and
+  // each view counts under its own. So per language (or device) visitors add up to more than the
+  // day's visitors, while page views add up to the day's page views.
   for (const v of views) {
     const f = first.get(v.visitor);
     if (f === undefined) continue;
     add("all", "", v.visitor);
     add("source", f.source, v.visitor);
     if (f.campaign !== null) add("campaign", f.campaign, v.visitor);
-    add("locale", f.locale, v.visitor);
-    add("device", f.device, v.visitor);
+    add("locale", v.locale, v.visitor, payersByLocale.has(`${v.locale}\u0000${v.visitor}`));
+    add("device", v.device, v.visitor);
     add("page", v.page, v.visitor);
   }
   const rows: Row[] = [...groups].map(([id, t]) => {

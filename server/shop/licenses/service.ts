@@ -190,6 +190,8 @@ function resendAccess(tx: DbWriter, address: string, delivery: DeliverySettings,
 
 export type LicenseRecord = License & {
   orderId: number;
+  /** The order's reference, which the buyer quotes and the owner finds orders by. */
+  orderReference: string;
   orderStatus: string;
   email: string | null;
   activations: { instanceId: string; instanceName: string; createdAt: Date }[];
@@ -198,7 +200,7 @@ export type LicenseRecord = License & {
 /** The licences of a key (any form) or of a buyer's address. */
 export function findLicenses(db: Db, keyOrEmail: string, normalizedKey: string | null): LicenseRecord[] {
   const rows = db
-    .select({ license: licenses, orderStatus: orders.status, email: orders.customerEmail })
+    .select({ license: licenses, orderReference: orders.reference, orderStatus: orders.status, email: orders.customerEmail })
     .from(licenses)
     .innerJoin(orders, eq(orders.id, licenses.orderId))
     .where(
@@ -207,6 +209,7 @@ export function findLicenses(db: Db, keyOrEmail: string, normalizedKey: string |
     .all();
   return rows.map((r) => ({
     ...r.license,
+    orderReference: r.orderReference,
     orderStatus: r.orderStatus,
     email: r.email,
     activations: db

@@ -1,4 +1,5 @@
 import type { Audience, Breakdown, Funnel } from "../audience";
+import { LOCALE_TAGS } from "../../../../shared/locales";
 import { DEVICE_CLASSES, type DeviceClass } from "../../../../shared/analytics";
 import { OTHER } from "../../../shop/analytics/rollup";
 import { renderPage, type PageContext } from "./layout";
@@ -18,13 +19,18 @@ const FUNNEL_STEPS: (keyof Funnel)[] = ["visitors", "paymentPage", "checkoutStar
 export function audiencePage(ctx: PageContext, data: Audience): string {
   const { t, locale, fmt } = ctx;
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
+  const shift = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const rate = (part: number, whole: number) => (whole === 0 ? "—" : percent.format(part / whole));
   const day = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
   const dayLabel = (d: string) => day.format(new Date(`${d}T00:00:00Z`));
   const table = (id: string, caption: string, head: string[], rows: (string | number)[][]) => (
     <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={id}>
       <table>
-        <caption id={id}>{caption}</caption>
+        {/* The heading above, or the first column's title, already says it on screen: the caption
+            names the table (and its scrolling region) for screen readers alone. */}
+        <caption id={id} className="visually-hidden">
+          {caption}
+        </caption>
         <thead>
           <tr>
             {head.map((h) => (
@@ -52,11 +58,17 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
       </table>
     </div>
   );
-  const breakdown = (id: string, title: string, rows: Breakdown[], label: (key: string) => string = (k) => k) =>
+  const breakdown = (
+    id: string,
+    title: string,
+    rows: Breakdown[],
+    label: (key: string) => string = (k) => k,
+    count = t("admin.audience.pageviews"),
+  ) =>
     table(
       id,
       title,
-      [title, t("admin.audience.visitors"), t("admin.audience.pageviews")],
+      [title, t("admin.audience.visitors"), count],
       rows.map((r) => [label(r.key), r.visitors, r.hits]),
     );
   const funnelRows = (rows: (Funnel & { key: string })[], label: (key: string) => string = (k) => k) =>
@@ -78,7 +90,7 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
   const vital = (metric: keyof typeof GOOD, value: number | null) =>
     value === null
       ? "—"
-      : `${metric === "CLS" ? value.toFixed(2) : fmt.number(Math.round(value))}${metric === "CLS" ? "" : " ms"} ${value <= GOOD[metric] ? t("admin.audience.good") : t("admin.audience.poor")}`;
+      : `${metric === "CLS" ? shift.format(value) : fmt.number(Math.round(value))}${metric === "CLS" ? "" : " ms"} ${value <= GOOD[metric] ? t("admin.audience.good") : t("admin.audience.poor")}`;
   const deviceName = (k: string) => (isDevice(k) ? t(`admin.audience.deviceName.${k}`) : k);
   const eventName = (k: string) => (isTracked(k) ? t(`admin.audience.eventName.${k}`) : k);
   const f = data.funnel;
@@ -117,6 +129,8 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
         <div
           id="audience-chart"
           className="chart"
+          data-locale={LOCALE_TAGS[locale].bcp47}
+          data-day={t("admin.orders.date")}
           data-visitors={t("admin.audience.visitors")}
           data-pageviews={t("admin.audience.pageviews")}
           aria-hidden="true"
@@ -176,7 +190,7 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
         {breakdown("top-languages", t("admin.audience.language"), data.locales)}
         {breakdown("top-devices", t("admin.audience.device"), data.devices, deviceName)}
         {breakdown("top-pages", t("admin.audience.page"), data.pages)}
-        {breakdown("top-events", t("admin.audience.events"), data.events, eventName)}
+        {breakdown("top-events", t("admin.audience.events"), data.events, eventName, t("admin.audience.eventCount"))}
       </section>
       <section>
         <h2>{t("admin.audience.vitals")}</h2>

@@ -193,7 +193,13 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
             </form>
           </div>
         )}
-        {!canResend && !canSwitchLicense && !canReset && order.status !== "paid" && <p className="note">{t("admin.order.noActions")}</p>}
+        {!canResend && !canSwitchLicense && !canReset && order.status !== "paid" && (
+          <p className="note">
+            {order.status === "refunded"
+              ? t("admin.order.noActionsRefunded", { by: t(`admin.refundedBy.${detail.refundedBy ?? "stripe"}`) })
+              : t("admin.order.noActionsUnpaid", { status: t(`admin.status.${order.status}`) })}
+          </p>
+        )}
         {order.status === "paid" && (
           <div className="card">
             <h3>{t("admin.refund.heading")}</h3>
@@ -279,6 +285,8 @@ function TimelineText({ ctx, event }: { ctx: PageContext; event: TimelineEvent }
       return <>{t("admin.timeline.owner", { action: t(`admin.action.${event.action}`) })}</>;
     case "refund-requested":
       return <>{t("admin.timeline.refundRequested")}</>;
+    case "refunded":
+      return <>{t("admin.timeline.refundedBy", { by: t(`admin.refundedBy.${event.by}`) })}</>;
     default:
       return <>{t(`admin.timeline.${event.kind}`)}</>;
   }

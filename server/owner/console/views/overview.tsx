@@ -1,3 +1,4 @@
+import { SELLER_IDENTITY } from "../../../platform/production-readiness";
 import { LOCALE_TAGS } from "../../../../shared/locales";
 import type { Overview, Period } from "../overview";
 import { hourLabel, weekdayName } from "./format";
@@ -111,7 +112,16 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
           {data.checklist.map((item) => (
             <li key={item.id}>
               <span className={item.ok ? "success" : "error"}>{item.ok ? t("admin.checklist.done") : t("admin.checklist.todo")}</span>{" "}
-              {t(`admin.checklist.${item.id}`)}
+              {item.id === "seller" ? (
+                <>
+                  {t("admin.checklist.seller", { variables: SELLER_IDENTITY.map(([variable]) => variable).join(", ") })}
+                  {data.sellerIdentityMissing.length > 0 ? (
+                    <> ({t("admin.checklist.missing", { variables: data.sellerIdentityMissing.join(", ") })})</>
+                  ) : null}
+                </>
+              ) : (
+                t(`admin.checklist.${item.id}`)
+              )}
               {item.id === "backups" && data.backup.enabled ? <> ({backupState(ctx, data.backup)})</> : null}
             </li>
           ))}
