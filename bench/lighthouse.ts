@@ -69,7 +69,11 @@ try {
   console.log("path   run  perf  a11y  best   seo    TBT ms   LCP s    FCP s    CLS");
   for (const path of paths) {
     for (let i = 1; i <= runs; i++) {
-      const report = await lighthouse(base + path);
+      // Lighthouse now and then fails to record its trace (NO_NAVSTART): that run is made again once.
+      const report = await lighthouse(base + path).catch((error: unknown) => {
+        console.log(`         run again: ${String(error instanceof Error ? error.message : error).split("\n")[1] ?? "lighthouse failed"}`);
+        return lighthouse(base + path);
+      });
       const [perf, a11y, best, seo] = CATEGORIES.map((c) => String(score(report, c)).padStart(4));
       const tbt = value(report, "total-blocking-time").toFixed(0).padStart(6);
       const lcp = (value(report, "largest-contentful-paint") / 1000).toFixed(2).padStart(6);
