@@ -19,6 +19,16 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** What `backup status` prints (standard output and error together); it always exits 0. */
+async function backupStatus(config: Parameters<typeof runCommand>[1]): Promise<string> {
+  let said = "";
+  const add = (line: string) => {
+    said += line;
+  };
+  expect(await runCommand(["backup", "status"], config, add, add)).toBe(0);
+  return said;
+}
+
 test("a server whose Litestream cannot be started says so in backup status, with the setting to fix, not 'is the server running?'", async () => {
   const config = testConfig({ BACKUP_URL: `file://${join(dir, "replica")}` }, dir);
   if (config.backup === null) throw new Error("BACKUP_URL was not read");
@@ -34,18 +44,7 @@ test("a server whose Litestream cannot be started says so in backup status, with
   replicator.start();
   await replicator.stop();
 
-  let said = "";
-  const code = await runCommand(
-    ["backup", "status"],
-    config,
-    (line) => {
-      said += line;
-    },
-    (line) => {
-      said += line;
-    },
-  );
-  expect(code).toBe(0);
+  const said = await backupStatus(config);
   expect(said).toContain("Backups: on");
   expect(said).toContain("LITESTREAM_PATH");
   expect(said).not.toContain("is the server running");
@@ -54,21 +53,7 @@ test("a server whose Litestream cannot be started says so in backup status, with
 
 test("backup status without BACKUP_URL says backups are off here, and also what the status file a replicating server wrote says", async () => {
   const config = testConfig({}, dir);
-  const status = async () => {
-    let said = "";
-    const code = await runCommand(
-      ["backup", "status"],
-      config,
-      (line) => {
-        said += line;
-      },
-      (line) => {
-        said += line;
-      },
-    );
-    expect(code).toBe(0);
-    return said;
-  };
+  const status = () => backupStatus(config);
   expect(await status()).toBe("Backups: off in this environment (BACKUP_URL is not set).\n");
   writeReplicationStatus(dir, {
     enabled: true,

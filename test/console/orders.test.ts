@@ -23,6 +23,16 @@ afterEach(async () => {
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const EN = { "accept-language": "en" };
 
+/** Delivers a Stripe event to the site's webhook, signed with `secret` as Stripe signs it. */
+const webhookTo = (s: TestSite, secret: string) => async (body: unknown) => {
+  const payload = JSON.stringify(body);
+  return s.request("/api/stripe/webhook", {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) },
+    body: payload,
+  });
+};
+
 async function shopWithOwner(env: Record<string, string> = {}, stripeConnection?: StripeConnection) {
   const s = (site = await createTestSite({ env, stripeConnection }));
   const cookie = await ownerCookie(s);
@@ -163,14 +173,7 @@ test("a Stripe order is refunded through Stripe's Refund API; Stripe's own charg
     },
     fake.connection,
   );
-  const deliver = async (body: unknown) => {
-    const payload = JSON.stringify(body);
-    return s.request("/api/stripe/webhook", {
-      method: "POST",
-      headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) },
-      body: payload,
-    });
-  };
+  const deliver = webhookTo(s, secret);
   expect(
     (await deliver(event("checkout.session.completed", checkoutSession({ id: "cs_test_console1", email: "eve@example.com" })))).status,
   ).toBe(200);
@@ -395,14 +398,7 @@ test("an order refunded in Stripe alone (its charge.refunded webhook) says so on
     { STRIPE_SECRET_KEY: "sk_test_console", STRIPE_WEBHOOK_SECRET: secret, PUBLIC_BASE_URL: "https://shop.example" },
     fake.connection,
   );
-  const deliver = async (body: unknown) => {
-    const payload = JSON.stringify(body);
-    return s.request("/api/stripe/webhook", {
-      method: "POST",
-      headers: { "content-type": "application/json", "stripe-signature": await signed(payload, secret) },
-      body: payload,
-    });
-  };
+  const deliver = webhookTo(s, secret);
   expect(
     (await deliver(event("checkout.session.completed", checkoutSession({ id: "cs_test_alone", email: "al@example.com" })))).status,
   ).toBe(200);
