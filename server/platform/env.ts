@@ -125,7 +125,8 @@ export const DEFAULT_ANALYTICS_MAX_EVENTS_PER_DAY = 200_000;
 export const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "must be development, production or test"), "development"),
   PORT: port(3000),
-  HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "0.0.0.0"),
+  // No default here: config.ts chooses it (loopback alone unless the owner says otherwise).
+  HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"))),
   DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "./data"),
   PUBLIC_BASE_URL: v.optional(url),
   TRUST_PROXY: TrustProxySetting,
