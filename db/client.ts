@@ -5,6 +5,8 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { MIGRATIONS } from "./migrations";
 import * as schema from "./schema";
+import { OWN_SCHEMA, recordMigration, refuseNewerSchema, saveCopyBeforeMigrating } from "./versions";
+import packageJson from "../package.json" with { type: "json" };
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 export type Synchronous = "NORMAL" | "FULL";
@@ -22,10 +24,22 @@ export type Synchronous = "NORMAL" | "FULL";
  *
  * `create: false` opens only a file that exists (a process working on another's data), and throws
  * rather than making the file or its folder again.
+ *
+ * A file whose schema is newer than this program's is refused (NewerSchemaError, db/versions.ts):
+ * nothing is read or written with code that does not know its tables. Before migrating a file
+ * that holds data, a copy of it is saved beside it (`site.db.before-<version>`) and `onSaved` told.
  */
 export function openDb(
   path: string,
-  options: { synchronous?: Synchronous; busyTimeoutMs?: number; create?: boolean; autoCheckpoint?: boolean } = {},
+  options: {
+    synchronous?: Synchronous;
+    busyTimeoutMs?: number;
+    create?: boolean;
+    autoCheckpoint?: boolean;
+    /** The program's version, recorded with each migration and naming the copy saved before it. */
+    version?: string;
+    onSaved?: (copy: string) => void;
+  } = {},
 ): Db {
   const create = options.create ?? true;
   if (create && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -41,7 +55,12 @@ export function openDb(
     // documentation asks: a checkpoint of the site's could move pages into the database file before
     // Litestream has copied them, and it would have to start over with a whole new snapshot.
     if (options.autoCheckpoint === false) sqlite.exec("PRAGMA wal_autocheckpoint = 0");
-    migrate(sqlite);
+    const version = options.version ?? packageJson.version;
+    refuseNewerSchema(sqlite, path, version);
+    // Only a file with data in it: a new one has nothing to go back to.
+    if (path !== ":memory:" && hasData(sqlite) && pendingMigrations(sqlite).length > 0)
+      options.onSaved?.(saveCopyBeforeMigrating(sqlite, path, version));
+    migrate(sqlite, version);
     sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 0))}`);
   } catch (error) {
     sqlite.close();
@@ -57,7 +76,7 @@ export function openDb(
  * transaction that applies them: a second process waits for the first to commit, then finds
  * nothing left to do.
  */
-export function migrate(sqlite: Database): number {
+export function migrate(sqlite: Database, version: string = packageJson.version): number {
   if (pendingMigrations(sqlite).length === 0) return 0;
   const apply = sqlite.transaction((): number => {
     sqlite.exec(
@@ -72,10 +91,14 @@ export function migrate(sqlite: Database): number {
         .query("INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)")
         .run(createHash("sha256").update(m.sql).digest("hex"), m.when);
     }
+    if (pending.length > 0) recordMigration(sqlite, version, OWN_SCHEMA, new Date());
     return pending.length;
   });
   return apply.immediate();
 }
+
+const hasData = (sqlite: Database) =>
+  sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get() !== null;
 
 function pendingMigrations(sqlite: Database) {
   const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();

@@ -50,15 +50,31 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
       config,
       (chunk) => process.stdout.write(chunk),
       (line) => console.error(line),
+      { confirm: process.stdin.isTTY ? askOnTerminal : undefined, self: selfCommand(embedded) },
     );
     if (code !== 0) process.exit(code);
     return;
   }
-  // How this program is started again: this executable, or Bun running this file.
-  const self = embedded !== undefined ? [process.execPath] : [process.execPath, "run", import.meta.path];
+  const self = selfCommand(embedded);
   startWithEngineSettings(self);
   const { serve } = await import("./roles/serve");
   await serve(config, embedded, self, compress);
+}
+
+/** How this program is started again: this executable, or Bun running this file. */
+function selfCommand(embedded: Embedded | undefined): string[] {
+  return embedded !== undefined ? [process.execPath] : [process.execPath, "run", import.meta.path];
+}
+
+/** A yes-or-no question on the terminal: true only for "yes". */
+async function askOnTerminal(question: string): Promise<boolean> {
+  const { createInterface } = await import("node:readline/promises");
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await terminal.question(question)).trim().toLowerCase() === "yes";
+  } finally {
+    terminal.close();
+  }
 }
 
 if (import.meta.main) await main(process.argv.slice(2));

@@ -3,6 +3,7 @@ import { normalizeOrderReference } from "../../shared/order-reference";
 import { createPaperwork } from "../shop/paperwork/documents";
 import * as v from "valibot";
 import { openDb, type Db } from "../../db/client";
+import { NewerSchemaError } from "../../db/versions";
 import { createWriter, isBusyError, type Write } from "../../db/writer";
 import { deliverySettings, queueAccessMailAgain } from "../shop/checkout/delivery";
 import { createCheckout } from "../shop/checkout/providers";
@@ -23,6 +24,8 @@ import { licenses, orders } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import { readReplicationStatus, readStatusFile } from "../platform/backup/status";
 import { restoreCommand } from "./restore";
+import { type Confirm, rollbackCommand } from "./rollback";
+import { serviceCommand } from "./service";
 import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
 import type { StripeConnection } from "../shop/checkout/stripe-provider";
 import { ProviderError } from "../shop/checkout/provider";
@@ -56,6 +59,11 @@ export const USAGE = `Usage:
   site orders reconcile --since DATE   apply the paid, refunded and expired Stripe checkouts since DATE that the
                               database does not have (after a restore): missing orders get their licence and e-mail
   site restore [--to-time T] [--force]   bring DATA_DIR back from BACKUP_URL (refuses to replace a database without --force)
+  site version                the version, the commit and the date of this executable's build (also --version)
+  site rollback [--yes]       with the older executable you go back to: put back the copy of the database saved before
+                              a newer version migrated it (site.db.before-VERSION); the current one is kept aside
+  site service [--user NAME] [--data DIR] [--env-file FILE]   print a systemd unit that runs this executable as a
+                              service (docs/deploy.md)
   site backup status          whether backups are on, where to, and when the last replication happened
   site digest preview [--date YYYY-MM-DD] [--daily|--weekly]   the owner's digest e-mail of a day (or of the ISO week
                               holding the date) that ended, printed as text; by default the last period DIGEST reports on
@@ -81,9 +89,15 @@ export async function runCommand(
     stripeConnection?: StripeConnection;
     /** The clock of the commands that read it (the digest's periods): the machine's unless given. */
     now?: () => Date;
+    /** Asks the owner before a command replaces data (rollback); without it, only --yes goes on. */
+    confirm?: Confirm;
+    /** How this program is started (`site service` names it in the unit): this executable, or Bun and main.ts. */
+    self?: string[];
   } = {},
 ): Promise<number> {
   const [command, action, arg] = argv;
+  if (command === "rollback") return rollbackCommand(argv.slice(1), config, out, err, options.confirm ?? (async () => false), options.now);
+  if (command === "service") return serviceCommand(argv.slice(1), config, out, err, options.self ?? [process.execPath]);
   if (command === "restore") return restoreCommand(argv.slice(1), config, out, err);
   if (command === "backup" && action === "status") return backupStatus(config, out);
   const known =
@@ -109,8 +123,15 @@ export async function runCommand(
   const busyMessage = `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?)`;
   let db: Db;
   try {
-    db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+    db = openDb(config.dbPath, {
+      synchronous: config.sqliteSynchronous,
+      onSaved: (copy) => err(`Saved ${config.dbPath} as ${copy} before bringing its schema up to date.`),
+    });
   } catch (error) {
+    if (error instanceof NewerSchemaError) {
+      err(error.describe());
+      return 1;
+    }
     if (!isBusyError(error)) throw error;
     err(`${busyMessage}: could not open it. Nothing was changed; try again once it is finished.`);
     return 1;

@@ -56,8 +56,8 @@ function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch (error) {
-    // EPERM: alive, but another user's; not a process this one may replace.
+  } catch {
+    // ESRCH: gone. EPERM: alive, but another user's, not a process this one may replace.
     return false;
   }
 }

@@ -49,7 +49,10 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const build = currentBuild(embedded?.build);
   for (const warning of startupWarnings(loaded)) log.warn(warning);
   // Migrations run here, before any worker opens the database.
-  const db = dbOrExit(loaded);
+  const db = dbOrExit(loaded, {
+    // Logged with the path: the copy `site rollback` restores if this version must be undone.
+    onSaved: (copy) => log.info("database saved before migrating", { copy, version: build.version }),
+  });
   startTrace("database opened and migrated");
   const now = () => new Date();
   // The default early-bird end is read from (or, on the first start, written to) the database.
@@ -195,7 +198,10 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
       process.kill(predecessor.pid, "SIGTERM");
       log.info("replaced the server running before", { pid: predecessor.pid, version: predecessor.version });
     } catch (error) {
-      log.warn("the server running before was gone already", { pid: predecessor.pid, error: error instanceof Error ? error.message : String(error) });
+      log.warn("the server running before was gone already", {
+        pid: predecessor.pid,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

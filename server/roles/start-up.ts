@@ -1,5 +1,7 @@
 import { openDb, type Db } from "../../db/client";
 import { isBusyError } from "../../db/writer";
+import { NewerSchemaError } from "../../db/versions";
+import { VERSION } from "../platform/version";
 import type { Prebuilt } from "../site/prebuilt";
 import type { ClientFile } from "../site/client-build";
 import { loadConfig, type Config } from "../platform/config";
@@ -32,11 +34,20 @@ export function configOrExit(): Config {
  * there are migrations to apply (an up-to-date file is only read): past that, a message rather
  * than a stack trace.
  */
-export function dbOrExit(config: Config, options: { create?: boolean } = {}): Db {
+export function dbOrExit(config: Config, options: { create?: boolean; onSaved?: (copy: string) => void } = {}): Db {
   try {
     // With BACKUP_URL set, Litestream alone checkpoints (db/client.ts).
-    return openDb(config.dbPath, { synchronous: config.sqliteSynchronous, autoCheckpoint: config.backup === null, ...options });
+    return openDb(config.dbPath, {
+      synchronous: config.sqliteSynchronous,
+      autoCheckpoint: config.backup === null,
+      version: VERSION,
+      ...options,
+    });
   } catch (error) {
+    if (error instanceof NewerSchemaError) {
+      console.error(error.describe());
+      process.exit(1);
+    }
     if (!isBusyError(error)) throw error;
     console.error(
       `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and its schema needs updating: start again once it is finished.`,

@@ -77,7 +77,11 @@ export function renderPage(ctx: PageContext, title: string, section: ConsoleSect
         </main>
         {section !== null && (
           <footer className="foot">
-            {t("admin.footer.version", { version: ctx.build.version, commit: ctx.build.commit, date: ctx.fmt.when(new Date(ctx.build.date)) })}
+            {t("admin.footer.version", {
+              version: ctx.build.version,
+              commit: ctx.build.commit,
+              date: ctx.fmt.when(new Date(ctx.build.date)),
+            })}
           </footer>
         )}
       </body>

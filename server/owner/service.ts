@@ -1,0 +1,116 @@
+import * as v from "valibot";
+import type { Config } from "../platform/config";
+import { STOP_DEADLINE_MS } from "../platform/http/drain";
+import { VERSION } from "../platform/version";
+
+/**
+ * `site service [--user NAME] [--data DIR] [--env-file FILE]`: a systemd unit that runs this
+ * executable, where it stands, as a service (docs/deploy.md). The owner saves it as
+ * /etc/systemd/system/site.service; `systemd-analyze verify` passes on it (test/server/service.test.ts).
+ */
+export function serviceCommand(
+  args: string[],
+  config: Config,
+  out: (text: string) => void,
+  err: (line: string) => void,
+  self: string[],
+): number {
+  const parsed = parseServiceArgs(args);
+  if (typeof parsed === "string") {
+    err(parsed);
+    return 2;
+  }
+  const unsafe = self.find((part, i) => !SAFE_WORD.test(part) || (i === 0 && !part.startsWith("/")));
+  if (unsafe !== undefined) {
+    err(
+      `The executable's path ${JSON.stringify(unsafe)} has characters a unit cannot hold as they are: move it to a path such as /opt/site/site.`,
+    );
+    return 1;
+  }
+  out(serviceUnit({ ...parsed, command: self, siteName: config.site.name }));
+  return 0;
+}
+
+/** A path or word systemd takes as it is in ExecStart= (no quoting, no specifiers, no spaces). */
+const SAFE_WORD = /^[A-Za-z0-9._/+-]+$/;
+
+const Name = v.pipe(v.string(), v.regex(/^[a-z_][a-z0-9_-]{0,30}$/, "must be a system user name such as site"));
+const StateDir = v.pipe(
+  v.string(),
+  v.regex(/^\/var\/lib\/[A-Za-z0-9._-]+$/, "must be a folder right under /var/lib, such as /var/lib/site (systemd makes it for the user)"),
+);
+const EnvFile = v.pipe(v.string(), v.regex(/^\/etc\/[A-Za-z0-9._/-]+$/, "must be a file under /etc, such as /etc/site/site.env"));
+
+export type ServiceOptions = { user: string; dataDir: string; envFile: string };
+
+function parseServiceArgs(args: string[]): ServiceOptions | string {
+  const options: ServiceOptions = { user: "site", dataDir: "/var/lib/site", envFile: "/etc/site/site.env" };
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i], args[i + 1]];
+    const schema = flag === "--user" ? Name : flag === "--data" ? StateDir : flag === "--env-file" ? EnvFile : null;
+    if (schema === null) return `Unknown option for service: ${flag} (--user NAME, --data /var/lib/DIR, --env-file /etc/FILE)`;
+    const checked = v.safeParse(schema, value);
+    if (!checked.success) return `${flag} ${checked.issues[0].message}`;
+    if (flag === "--user") options.user = checked.output;
+    else if (flag === "--data") options.dataDir = checked.output;
+    else options.envFile = checked.output;
+  }
+  return options;
+}
+
+/**
+ * The stop timeout systemd waits before SIGKILL: longer than the server's own deadline, so the
+ * server always ends by itself (its log says how) and a stop never loses the last writes.
+ */
+export const SERVICE_STOP_TIMEOUT_S = Math.ceil(STOP_DEADLINE_MS / 1000) + 10;
+
+export function serviceUnit(options: ServiceOptions & { command: string[]; siteName: string }): string {
+  const { user, dataDir, envFile, command } = options;
+  const underHome = command.some((part) => /^\/(home|root)\//.test(part));
+  return `# Made by \`site service\` (version ${VERSION}). Save as /etc/systemd/system/site.service, then:
+#   sudo systemctl daemon-reload && sudo systemctl enable --now site
+# docs/deploy.md explains each line.
+[Unit]
+Description=${options.siteName.replace(/[\n%]/g, " ")} (the shop's web server)
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+ExecStart=${command.join(" ")}
+# A user of its own, made once by the owner: adduser --system --group --home ${dataDir} ${user}
+User=${user}
+Group=${user}
+# The data folder: systemd makes it, owned by the user, before the start.
+StateDirectory=${dataDir.slice("/var/lib/".length)}
+StateDirectoryMode=0700
+WorkingDirectory=${dataDir}
+Environment=NODE_ENV=production
+Environment=DATA_DIR=${dataDir}
+# The owner's settings (PUBLIC_BASE_URL, Stripe keys, SMTP_URL...), readable by root alone.
+EnvironmentFile=${envFile}
+Restart=on-failure
+RestartSec=2
+# SIGTERM to the first process only: it drains and stops its own processes (no refused request),
+# and ends by itself within ${STOP_DEADLINE_MS / 1000} s; systemd waits ${SERVICE_STOP_TIMEOUT_S} s before killing what is left.
+KillMode=mixed
+KillSignal=SIGTERM
+TimeoutStopSec=${SERVICE_STOP_TIMEOUT_S}
+# Ports 80 and 443 without root: this capability alone, nothing else.
+AmbientCapabilities=CAP_NET_BIND_SERVICE
+CapabilityBoundingSet=CAP_NET_BIND_SERVICE
+NoNewPrivileges=true
+ProtectSystem=strict
+ProtectHome=${underHome ? "read-only" : "true"}
+PrivateTmp=true
+PrivateDevices=true
+ProtectKernelTunables=true
+ProtectKernelModules=true
+ProtectControlGroups=true
+RestrictSUIDSGID=true
+LimitNOFILE=65536
+
+[Install]
+WantedBy=multi-user.target
+`;
+}
