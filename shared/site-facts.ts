@@ -36,6 +36,11 @@ export type SiteContent = {
   refundMode: RefundMode;
   /** Whether the price includes VAT: `none` under the franchise (VAT_SCHEME=franchise), where no sale charges any. */
   vat: VatShown;
+  /**
+   * A production site taking orders with the built-in test checkout (ALLOW_TEST_CHECKOUT, no Stripe):
+   * no payment is real, so every page that leads to one, the success page and every e-mail say TEST.
+   */
+  testCheckout: boolean;
 };
 
 export type RefundMode = "auto" | "request";
@@ -77,6 +82,8 @@ export type SiteFacts = {
   offer: OfferFacts;
   refundMode: RefundMode;
   vat: VatShown;
+  /** The TEST banner is shown (SiteContent.testCheckout). */
+  testCheckout: boolean;
 };
 
 /**
@@ -111,6 +118,7 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
     year: now.getUTCFullYear(),
     refundMode: site.refundMode,
     vat: site.vat,
+    testCheckout: site.testCheckout,
     testimonials: shows("testimonials") ? site.testimonials : [],
     comparison: site.comparison.map((r) => ({
       name: r.name,

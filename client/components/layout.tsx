@@ -4,11 +4,26 @@ import { useI18n } from "../i18n";
 import { Icon, Logo } from "./icons";
 import { LanguageSwitcher } from "./language-switcher";
 
+/**
+ * On a production site taking orders with the built-in test checkout: at the top of every page's
+ * header, so no visitor takes an order there for a real purchase. Part of the page's bytes (the
+ * setting is known when the pages are rendered), not a script's doing.
+ */
+export function TestBanner() {
+  const { t } = useI18n();
+  return (
+    <p className="test-banner">
+      <strong className="test-banner__mark">TEST</strong> {t("testCheckout.banner")}
+    </p>
+  );
+}
+
 export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
   const { t, locale, facts } = useI18n();
   const home = pathFor("landing", locale);
   return (
     <header className="site-header">
+      {facts.testCheckout ? <TestBanner /> : null}
       <div className="container site-header__inner">
         <a className="brand" href={home} aria-label={t("nav.home")}>
           <Logo className="brand__logo" />

@@ -143,6 +143,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       vat: (env.VAT_SCHEME ?? "fr") === "franchise" ? "none" : "included",
       comparison: comparisonRows(env.SITE_NAME, env.PRICE),
       offerEndsAt: env.OFFER_ENDS_AT ?? null,
+      // Production without Stripe runs the test checkout only when allowed (productionProblems).
+      testCheckout: env.NODE_ENV === "production" && env.STRIPE_SECRET_KEY === undefined,
     },
     legal: {
       sellerName: env.SELLER_NAME ?? null,

@@ -74,6 +74,10 @@ export function productionProblems(env: Env): ConfigProblem[] {
   return problems;
 }
 
+/** Said first at every production start that takes orders with the built-in test checkout. */
+export const TEST_CHECKOUT_WARNING =
+  "TEST CHECKOUT IN PRODUCTION: ALLOW_TEST_CHECKOUT=true and no Stripe keys, so anyone can 'buy' with the test card 4242 4242 4242 4242 and get a licence. Every page that leads to payment shows a TEST banner, every e-mail says TEST, and these orders are left out of revenue, the digest and the purchase notice. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to sell for real.";
+
 /**
  * Owner content the owner has not set yet: in production its place on the pages stays empty
  * (presenting invented reviews, user counts or reference prices as real is unlawful), and start-up
@@ -84,6 +88,7 @@ export function startupWarnings(config: Config): string[] {
   if (config.env !== "production") return everywhere;
   const { ownerSet } = config.site;
   const warnings: string[] = [...everywhere];
+  if (config.site.testCheckout) warnings.push(TEST_CHECKOUT_WARNING);
   if (config.backup === null) warnings.push(BACKUP_UNSET_WARNING);
   if (!ownerSet.testimonials)
     warnings.push(

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, sql, sum } from "drizzle-orm";
+import { and, count, eq, gte, inArray, ne, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { emailLeads, mailOutbox, orders } from "../../../db/schema";
 import { readReplicationStatus } from "../../platform/backup/status";
@@ -62,24 +62,34 @@ const byPeriod = <T>(value: (p: Period) => T): Record<Period, T> => ({
  * paid in the range (orders refunded later included), refunded what went back in it, net the
  * difference. Each sum reads a range of one index alone (status, date, amount), never the table.
  * The overview's periods and the owner's digest e-mail both count with it.
+ *
+ * In production the built-in test checkout's orders are left out (countsTestOrders): they took no
+ * money, even on a production site that allows the test checkout as a demo.
  */
-export function salesBetween(db: Db, from: Date | null, to: Date | null): Figures {
+export function salesBetween(db: Db, from: Date | null, to: Date | null, testOrders: boolean): Figures {
   // Paid orders all have paid_at, refunded ones refunded_at: "from 0" is all time.
   const range: [number, number] = [from?.getTime() ?? 0, to?.getTime() ?? Number.MAX_SAFE_INTEGER];
+  const real = testOrders ? "" : " AND provider <> 'test'";
   const paid = db.$client
     .query<Sums, [number, number]>(
-      "SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status IN ('paid', 'refunded') AND paid_at >= ?1 AND paid_at < ?2",
+      `SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status IN ('paid', 'refunded') AND paid_at >= ?1 AND paid_at < ?2${real}`,
     )
     .get(...range) ?? { n: 0, amount: 0 };
   const back = db.$client
     .query<Sums, [number, number]>(
-      "SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status = 'refunded' AND refunded_at >= ?1 AND refunded_at < ?2",
+      `SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status = 'refunded' AND refunded_at >= ?1 AND refunded_at < ?2${real}`,
     )
     .get(...range) ?? { n: 0, amount: 0 };
   return { gross: paid.amount, refunded: back.amount, net: paid.amount - back.amount, paidOrders: paid.n, refundedOrders: back.n };
 }
 
-function chart(db: Db, now: Date): [number, number][] {
+/**
+ * Whether the built-in test checkout's orders count as sales: only while trying the site out. On a
+ * production server they are never revenue, in the console or in the digest.
+ */
+export const countsTestOrders = (config: Pick<Config, "env">): boolean => config.env !== "production";
+
+function chart(db: Db, now: Date, testOrders: boolean): [number, number][] {
   const first = parisDayStart(new Date(now.getTime() - 29 * DAY_MS));
   // Days counted with the offset of today: a day that crossed a clock change is off by an hour at its edges.
   const offsetMs = parisOffsetMinutes(now) * 60 * 1000;
@@ -87,13 +97,15 @@ function chart(db: Db, now: Date): [number, number][] {
   const paid = db
     .select({ day: day(orders.paidAt), amount: sum(orders.amount) })
     .from(orders)
-    .where(and(inArray(orders.status, ["paid", "refunded"]), gte(orders.paidAt, first)))
+    .where(
+      and(inArray(orders.status, ["paid", "refunded"]), gte(orders.paidAt, first), testOrders ? undefined : ne(orders.provider, "test")),
+    )
     .groupBy(day(orders.paidAt))
     .all();
   const refunded = db
     .select({ day: day(orders.refundedAt), amount: sum(orders.amount) })
     .from(orders)
-    .where(and(eq(orders.status, "refunded"), gte(orders.refundedAt, first)))
+    .where(and(eq(orders.status, "refunded"), gte(orders.refundedAt, first), testOrders ? undefined : ne(orders.provider, "test")))
     .groupBy(day(orders.refundedAt))
     .all();
   const byDay = new Map<number, number>();
@@ -131,8 +143,8 @@ export function overview(db: Db, config: Config, now: Date): Overview {
   return {
     currency: config.site.currency,
     vatScheme: config.vatScheme,
-    figures: byPeriod((p) => salesBetween(db, since[p], null)),
-    chart: chart(db, now),
+    figures: byPeriod((p) => salesBetween(db, since[p], null, countsTestOrders(config))),
+    chart: chart(db, now, countsTestOrders(config)),
     leads: {
       total: db.select({ n: count() }).from(emailLeads).get()?.n ?? 0,
       month: db.select({ n: count() }).from(emailLeads).where(gte(emailLeads.createdAt, month)).get()?.n ?? 0,

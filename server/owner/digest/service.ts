@@ -9,7 +9,7 @@ import type { DigestListsReader } from "../../shop/mail/compose";
 import { enqueueMail, type MailPayloads } from "../../shop/mail/outbox";
 import type { DigestMailRow } from "../../shop/mail/templates/digest";
 import { audienceOfDays } from "../console/audience";
-import { salesBetween } from "../console/overview";
+import { countsTestOrders, salesBetween } from "../console/overview";
 import { countHandOvers, listHandOvers, mailAlerts } from "../console/people";
 import { latestOwnerLocale } from "../console/sessions";
 import type { DigestPeriod } from "./period";
@@ -46,7 +46,7 @@ export function queuedDigest(db: Db, period: string) {
 export async function digestPayload(deps: DigestDeps, period: DigestPeriod): Promise<MailPayloads["owner-digest"]> {
   const { db, write, config } = deps;
   await rollUpDue(db, write, deps.now());
-  const sales = salesBetween(db, period.from, period.to);
+  const sales = salesBetween(db, period.from, period.to, countsTestOrders(config));
   // The audience is counted per UTC day (the Audience page's days): the period's dates as UTC days.
   const days = daysEnding(period.lastDay, period.frequency === "daily" ? 1 : 7);
   const audience = audienceOfDays(db, days, config.site.currency, config.analyticsMaxEventsPerDay);

@@ -42,6 +42,39 @@ export async function composeMail(
     c = mailContext(config, locale);
     contexts?.set(locale, c);
   }
+  const mail = await composeKind(row, config, locale, c, links, paperwork, digestLists);
+  return mail !== null && config.site.testCheckout ? markedTest(mail, c) : mail;
+}
+
+/**
+ * A message from a production site taking orders with the test checkout: "[TEST]" before its
+ * subject and a line saying so above its text, whatever it is about (a buyer who "paid" with a test
+ * card must not take its licence for a purchase, nor the owner its notices for sales).
+ */
+function markedTest(mail: OutgoingMail, c: MailContext): OutgoingMail {
+  const mark = c.t("mail.testMark");
+  const prefix = c.t("mail.testSubjectPrefix");
+  const banner = `<div style="background:#ffc857;color:#1a1400;font-weight:700;padding:12px 16px;margin:0 0 8px;font-family:Arial,sans-serif;font-size:15px;line-height:22px">${escapeHtml(mark)}</div>`;
+  return {
+    ...mail,
+    // The owner's notice of a test order says so in its subject already.
+    subject: mail.subject.startsWith(prefix) ? mail.subject : `${prefix} ${mail.subject}`,
+    text: `${mark}\n\n${mail.text}`,
+    html: /<body[^>]*>/.test(mail.html) ? mail.html.replace(/<body[^>]*>/, (body) => `${body}${banner}`) : `${banner}${mail.html}`,
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+async function composeKind(
+  row: OutboxRow,
+  config: Config,
+  locale: Locale,
+  c: MailContext,
+  links?: MailLinks,
+  paperwork?: MailPaperwork,
+  digestLists?: DigestListsReader,
+): Promise<OutgoingMail | null> {
   const base = { outboxId: row.id, from: config.mail.from, to: row.recipient, messageId: row.messageId, date: row.createdAt };
   const buyerHeaders = { "Reply-To": config.site.supportEmail };
 
