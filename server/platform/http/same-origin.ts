@@ -3,6 +3,7 @@ import { endpointAt, LICENSE_API_PREFIX } from "../../../shared/api";
 import type { Config } from "../config";
 import { isHttps, securityHeaders } from "./security";
 import type { Logger } from "../log";
+import { maskPath } from "../log-mask";
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -43,7 +44,7 @@ export function sameOriginGuard(config: Pick<Config, "publicBaseUrl" | "trustPro
 
     log.info("cross-site request refused", {
       method: request.method,
-      path: url.pathname.slice(0, 200),
+      path: maskPath(url.pathname),
       origin: request.headers.get("origin")?.slice(0, 200),
     });
     const headers = securityHeaders(isHttps(request, config.trustProxy));

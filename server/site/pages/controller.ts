@@ -13,6 +13,7 @@ import type { Config } from "../../platform/config";
 import { legalFacts } from "../legal";
 import { purchasesInNotice } from "../../shop/social-proof/service";
 import { requestContext } from "../../platform/http/context";
+import { maskPath } from "../../platform/log-mask";
 import { serveAsset } from "./static";
 import type { StaticPageRef, StaticPages } from "./static-pages";
 
@@ -182,8 +183,8 @@ export function pagesController(deps: AppDeps) {
     });
 
   function notFound(request: Request, path: string) {
-    // A probe may send a path of many kilobytes: the log keeps enough of it to recognise.
-    log.warn("404 page not found", { path: path.length > 200 ? `${path.slice(0, 200)}…` : path });
+    // A probe may send a path of many kilobytes: the log keeps enough of it to recognise (maskPath).
+    log.warn("404 page not found", { path: maskPath(path) });
     // The same for every unknown path of a language: rendered once, not once per probe.
     return staticPages.respond(request, { page: "not-found" }, localeOfPath(path), 404);
   }
