@@ -139,7 +139,7 @@ export function pagesController(deps: AppDeps) {
       status: allowed.ok ? (order.state === "unknown" && query.has("order") ? 404 : 200) : 429,
       acceptEncoding: request.headers.get("accept-encoding"),
       // Switching language on that page keeps the order it is about, by its reference.
-      query: order.state === "paid" || order.state === "pending" ? order.links.query : "",
+      query: order.state === "paid" ? order.links.query : order.state === "pending" ? order.query : "",
     });
     // The signed link opens the key: no other site learns it from a Referer (and, like every page
     // rendered per request, no cache keeps it: no-store).
