@@ -135,9 +135,12 @@ export const EnvSchema = v.object({
     },
   ),
   PORT: documented(port(3000), { section: "The server", description: "HTTP port." }),
-  HOST: documented(v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "0.0.0.0"), {
+  // No default here: config.ts chooses it (loopback alone unless the owner says otherwise).
+  HOST: documented(v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"))), {
     section: "The server",
-    description: "Address to listen on.",
+    default: "`127.0.0.1`",
+    description:
+      "Address to listen on. The default answers only this machine (a reverse proxy or CDN on the same host reaches it); `0.0.0.0` (or `::`) listens on every address. The start-up line names the address really listened on.",
   }),
   DATA_DIR: documented(v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "./data"), {
     section: "Data, privacy and audience",

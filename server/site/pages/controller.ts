@@ -167,7 +167,8 @@ export function pagesController(deps: AppDeps) {
   }
 
   return app
-    .get("/healthz", () => ({ ok: true }))
+    // Which build answers: a monitor sees a swap happen, and a bug report names the version.
+    .get("/healthz", () => ({ ok: true, version: deps.build.version, commit: deps.build.commit, date: deps.build.date, from: deps.build.from }))
     .get("*", ({ request, path }) => {
       if (path.startsWith("/api/")) {
         // The API answers in JSON, also to a GET it does not serve.
