@@ -195,7 +195,10 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
       process.kill(predecessor.pid, "SIGTERM");
       log.info("replaced the server running before", { pid: predecessor.pid, version: predecessor.version });
     } catch (error) {
-      log.warn("the server running before was gone already", { pid: predecessor.pid, error: error instanceof Error ? error.message : String(error) });
+      log.warn("the server running before was gone already", {
+        pid: predecessor.pid,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

@@ -35,7 +35,9 @@ test("npm run build makes one executable that serves the whole site from another
     const base = `http://127.0.0.1:${port}`;
     // The build it is, said the same by the start-up line, /healthz and `site version`.
     const version = spawnSync({ cmd: [join(root, "dist", "site"), "--version"], cwd: workDir, env: { PATH: process.env.PATH ?? "" } });
-    const commit = spawnSync({ cmd: ["git", "-C", root, "log", "-1", "--format=%h"] }).stdout.toString().trim();
+    const commit = spawnSync({ cmd: ["git", "-C", root, "log", "-1", "--format=%h"] })
+      .stdout.toString()
+      .trim();
     const said = /^site (\d+\.\d+\.\d+) \(commit ([0-9a-f]+(?:\+changes)?), built (\S+)\)\n$/.exec(version.stdout.toString());
     expect(said?.[2]?.replace("+changes", "")).toBe(commit);
     const health = await (await fetch(`${base}/healthz`)).json();
