@@ -30,10 +30,11 @@ function wrap(text: string): string {
   return lines.join("\n");
 }
 
+/** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens. */
 const anchorOf = (heading: string) =>
   heading
     .toLowerCase()
-    .replace(/[^\p{L}\p{N} -]/gu, "")
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
     .replace(/ /g, "-");
 
 type Variable = { name: string; doc: EnvDoc; schemaDefault: unknown };
@@ -71,8 +72,9 @@ export function configurationDoc(): string {
         .map(({ name }) => `\`${name}\``)
         .join(", ")}`,
   );
+  const megabytes = (value: string) => (/^\d{7,}$/.test(value) ? ` (${Number(value) / 2 ** 20} MB)` : "");
   const engine = Object.entries(ENGINE_SETTINGS)
-    .map(([name, value]) => `\`${name}=${value}\``)
+    .map(([name, value]) => `\`${name}=${value}\`${megabytes(value)}`)
     .join(" and ");
   return `${[
     "# Configuration",

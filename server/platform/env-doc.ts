@@ -28,7 +28,11 @@ export type EnvDoc = {
    * given here, so the two can never disagree.
    */
   default?: string;
-  /** A production start refuses to go on without it: `true`, or when (`with Stripe`). */
+  /**
+   * A production start refuses to go on without it: `true`, or when and what (`with Stripe`).
+   * test/server/config-docs.test.ts holds this to the truth: a production environment setting
+   * exactly the marked variables starts, and stops naming each one left out.
+   */
   requiredInProduction?: true | string;
 };
 

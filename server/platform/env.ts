@@ -383,7 +383,7 @@ export const EnvSchema = v.object({
     section: "The shop and its offer",
     default: "14 days after the first start",
     description:
-      'When the early-bird offer ends: `2026-12-31` (through that whole day, Paris time) or `2026-12-31T18:00:00+01:00`. Until then the badge, the struck-through price and "ends on <date>"; after it, none of them anywhere (pages, chat, e-mails). Unset, the end is the 14th day after the site first started on this data folder (recorded in the database once).',
+      'When the early-bird offer ends: `2026-12-31` (through that whole day, Paris time) or `2026-12-31T18:00:00+01:00`. Until then the badge, the struck-through price and "ends on" with the date; after it, none of them anywhere (pages, chat, e-mails). Unset, the end is the 14th day after the site first started on this data folder (recorded in the database once).',
   }),
   // How VAT is charged and shown on invoices (server/shop/paperwork/vat.ts). Production requires the
   // owner to choose (production-readiness.ts); development defaults to French VAT.
