@@ -49,7 +49,7 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
     </a>
   );
   if (order.state === "pending") {
-    const self = `${pathFor("success", locale)}${order.links.query}`;
+    const self = `${pathFor("success", locale)}${order.query}`;
     return (
       <StatusCard
         icon="refresh"
@@ -62,6 +62,21 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
         <a className="button button--ghost" href={self}>
           {t("successRefresh")}
         </a>
+        {home}
+      </StatusCard>
+    );
+  }
+  if (order.state === "delivered") {
+    // The key is no longer shown at this address (an hour after payment): where it is instead.
+    const sent = order.delivery === "sent" || order.delivery === "sending";
+    return (
+      <StatusCard
+        icon="mail"
+        tone="neutral"
+        title={t("successDeliveredTitle")}
+        text={sent ? t("successDeliveredText", { reference: order.reference }) : t("successMailMissing")}
+        after={<LostAccess />}
+      >
         {home}
       </StatusCard>
     );
