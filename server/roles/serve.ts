@@ -7,6 +7,7 @@ import { isBusyError } from "../../db/writer";
 import type { Config } from "../platform/config";
 import type { Compress } from "../platform/http/compress";
 import { listenShared } from "../platform/http/listen";
+import { listenOrExit } from "./start-up";
 import { configSecrets, createLogger } from "../platform/log";
 import { renderPagesApart, startWorkers } from "../platform/processes";
 import { startupWarnings } from "../platform/production-readiness";
@@ -105,7 +106,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   });
   startTrace("site wired");
   const { staticPages } = site.deps;
-  const server = listenShared(site.app, config, config.workers > 1 ? "first" : "alone");
+  const server = listenOrExit(() => listenShared(site.app, config, config.workers > 1 ? "first" : "alone"));
   startTrace("listening");
   log.info(`listening on http://localhost:${server.port}`, {
     data: config.dbPath,

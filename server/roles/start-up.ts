@@ -4,6 +4,7 @@ import type { Prebuilt } from "../site/prebuilt";
 import type { ClientFile } from "../site/client-build";
 import { loadConfig, type Config } from "../platform/config";
 import { ConfigError } from "../platform/config-error";
+import { ListenError } from "../platform/http/listen";
 
 /**
  * What the compiled executable carries inside it (scripts/build.ts): the site's and the console's
@@ -39,6 +40,17 @@ export function dbOrExit(config: Config, options: { create?: boolean } = {}): Db
     console.error(
       `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and its schema needs updating: start again once it is finished.`,
     );
+    process.exit(1);
+  }
+}
+
+/** Listens, or prints why the port cannot be had (one line naming it and PORT) and exits with 1. */
+export function listenOrExit<T>(listen: () => T): T {
+  try {
+    return listen();
+  } catch (error) {
+    if (!(error instanceof ListenError)) throw error;
+    console.error(error.message);
     process.exit(1);
   }
 }
