@@ -41,7 +41,7 @@ export function createApp(deps: AppDeps) {
     // Then: one access-log line and an x-request-id for every answer, whoever gives it. The pages
     // without a query, most of the traffic, are answered from memory without Elysia
     // (docs/decisions/010-static-pages-and-processes.md).
-    .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request)))
+    .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request), deps.drain))
     // Before everything else: a request with an unusable Host has no URL to route by.
     .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
     .use(sameOriginGuard(config, log))

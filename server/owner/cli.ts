@@ -29,7 +29,7 @@ import { ProviderError } from "../shop/checkout/provider";
 import { maskText } from "../platform/log-mask";
 
 export const USAGE = `Usage:
-  site                        start the web server (configuration from the environment, see README)
+  site                        start the web server (configuration from the environment, see docs/owner/configuration.md)
   site leads export           print the e-mail leads as CSV
   site leads erase EMAIL      erase a person's data on request: their demo request and its e-mails (their .eml files
                               too), the chat conversations that mention the address, their access-resend requests

@@ -91,7 +91,7 @@ export async function restoreCommand(
     if (run instanceof Error) {
       // The compiled executable carries no Litestream: a missing binary is the owner's setting to fix.
       err(
-        `Litestream could not be run (${binary}: ${run.message}). Set LITESTREAM_PATH to the litestream binary, or put litestream on the PATH (see README, "Backups and restore"). ${dbPath} was not changed.`,
+        `Litestream could not be run (${binary}: ${run.message}). Set LITESTREAM_PATH to the litestream binary, or put litestream on the PATH (see docs/owner/backups.md). ${dbPath} was not changed.`,
       );
       return 1;
     }

@@ -4,14 +4,15 @@ import type { Prebuilt } from "../site/prebuilt";
 import type { ClientFile } from "../site/client-build";
 import { loadConfig, type Config } from "../platform/config";
 import { ConfigError } from "../platform/config-error";
-import { ListenError } from "../platform/http/listen";
+import type { BuildInfo } from "../platform/version";
 
 /**
  * What the compiled executable carries inside it (scripts/build.ts): the site's and the console's
  * client files, the pages rendered at build time, and `buildId`, new at each build, which names the
- * code that renders the pages it keeps in the data folder (site/pages/page-cache.ts).
+ * code that renders the pages it keeps in the data folder (site/pages/page-cache.ts), and `build`,
+ * the version, commit and date `site version` says.
  */
-export type Embedded = { client: ClientFile[]; console: ClientFile[]; prebuilt: Prebuilt | null; buildId: string };
+export type Embedded = { client: ClientFile[]; console: ClientFile[]; prebuilt: Prebuilt | null; buildId: string; build: BuildInfo };
 
 /** The configuration, or a message naming the variable to fix and exit code 1. */
 export function configOrExit(): Config {
@@ -40,17 +41,6 @@ export function dbOrExit(config: Config, options: { create?: boolean } = {}): Db
     console.error(
       `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and its schema needs updating: start again once it is finished.`,
     );
-    process.exit(1);
-  }
-}
-
-/** Listens, or prints why the port cannot be had (one line naming it and PORT) and exits with 1. */
-export function listenOrExit<T>(listen: () => T): T {
-  try {
-    return listen();
-  } catch (error) {
-    if (!(error instanceof ListenError)) throw error;
-    console.error(error.message);
     process.exit(1);
   }
 }

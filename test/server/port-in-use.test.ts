@@ -28,7 +28,7 @@ for (const workers of ["1", "2"]) {
       expect(code).toBe(1);
       const lines = stderr.trim().split("\n");
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(`port ${port}`);
+      expect(lines[0]?.toLowerCase()).toContain(`port ${port}`);
       expect(lines[0]).toContain("PORT");
       // No stack trace nor source line anywhere the owner looks.
       for (const output of [stderr, stdout]) {

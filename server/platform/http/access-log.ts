@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import { maskPath } from "../log-mask";
+import type { Drain } from "./drain";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -17,7 +18,12 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:+=/-]{1,128}$/;
  * waiting for the response: Elysia's after-response hooks do not see the real status of a 404 or of
  * a response returned from an onRequest hook (the Host guard's 400), and the log must be exact.
  */
-export function accessLog(config: Pick<Config, "trustProxy">, log: Logger, dispatch: (request: Request) => Response | Promise<Response>) {
+export function accessLog(
+  config: Pick<Config, "trustProxy">,
+  log: Logger,
+  dispatch: (request: Request) => Response | Promise<Response>,
+  drain?: Pick<Drain, "closing">,
+) {
   const dispatching = new WeakSet<Request>();
   // Not an async function: a page answered from memory is logged and returned in the same turn,
   // without a promise (under load every object a request leaves behind is memory until collected).
@@ -31,7 +37,9 @@ export function accessLog(config: Pick<Config, "trustProxy">, log: Logger, dispa
       // The Host guard re-dispatches a request without Host as a new one: that pass logged it.
       if (response.headers.has(REQUEST_ID_HEADER)) return response;
       logLine(log, request, started, requestId, response.status);
-      return withHeader(response, REQUEST_ID_HEADER, requestId);
+      const answer = withHeader(response, REQUEST_ID_HEADER, requestId);
+      // Stopping: the client's next request goes on a new connection, to a process still listening.
+      return drain?.closing === true ? withHeader(answer, "connection", "close") : answer;
     };
     const failed = (error: unknown): never => {
       logLine(log, request, started, requestId, 500);

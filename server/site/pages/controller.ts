@@ -166,21 +166,30 @@ export function pagesController(deps: AppDeps) {
     }
   }
 
-  return app
-    .get("/healthz", () => ({ ok: true }))
-    .get("*", ({ request, path }) => {
-      if (path.startsWith("/api/")) {
-        // The API answers in JSON, also to a GET it does not serve.
-        return methodNotAllowed(path, request.method) ?? Response.json({ error: "Not found" }, { status: 404 });
-      }
-      const asset = assets.get(path);
-      if (asset !== undefined) return serveAsset(request, asset);
-      // A redundant /fr prefix: send to the canonical path. (Elysia already serves `/en/` as `/en`.)
-      const match = matchPath(path) ?? (path === "/fr" || path.startsWith("/fr/") ? matchPath(path.slice(3) || "/") : null);
-      // A relative Location: never built from the request's Host header.
-      if (match !== null) return new Response(null, { status: 308, headers: { location: pathFor(match.page, match.locale) } });
-      return notFound(request, path);
-    });
+  return (
+    app
+      // Which build answers: a monitor sees a swap happen, and a bug report names the version.
+      .get("/healthz", () => ({
+        ok: true,
+        version: deps.build.version,
+        commit: deps.build.commit,
+        date: deps.build.date,
+        from: deps.build.from,
+      }))
+      .get("*", ({ request, path }) => {
+        if (path.startsWith("/api/")) {
+          // The API answers in JSON, also to a GET it does not serve.
+          return methodNotAllowed(path, request.method) ?? Response.json({ error: "Not found" }, { status: 404 });
+        }
+        const asset = assets.get(path);
+        if (asset !== undefined) return serveAsset(request, asset);
+        // A redundant /fr prefix: send to the canonical path. (Elysia already serves `/en/` as `/en`.)
+        const match = matchPath(path) ?? (path === "/fr" || path.startsWith("/fr/") ? matchPath(path.slice(3) || "/") : null);
+        // A relative Location: never built from the request's Host header.
+        if (match !== null) return new Response(null, { status: 308, headers: { location: pathFor(match.page, match.locale) } });
+        return notFound(request, path);
+      })
+  );
 
   function notFound(request: Request, path: string) {
     // A probe may send a path of many kilobytes: the log keeps enough of it to recognise (maskPath).
