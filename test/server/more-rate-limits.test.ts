@@ -58,6 +58,8 @@ test("unsubscribing answers 429 with Retry-After past its limit, and the lead st
   const page = await s.request(`/unsubscribe?token=${token}`);
   expect(page.status).toBe(429);
   expect(retryAfter(page)).toBeGreaterThan(0);
+  expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+  expect(await page.text()).toContain("Réessayez dans quelques minutes");
   const oneClick = await s.request(`/unsubscribe?token=${token}`, { method: "POST", headers: FORM, body: "List-Unsubscribe=One-Click" });
   expect(oneClick.status).toBe(429);
   expect(retryAfter(oneClick)).toBeGreaterThan(0);

@@ -54,7 +54,10 @@ export function testCheckoutController(deps: AppDeps) {
       countries: countryChoices(locale),
     };
     // The buyer's name and e-mail may be in it: rendered per request, so no cache (nor the back button) keeps a copy.
-    return render({ view, locale, status, acceptEncoding: request.headers.get("accept-encoding") });
+    const page = await render({ view, locale, status, acceptEncoding: request.headers.get("accept-encoding") });
+    // Its address holds the checkout's id, which opens the order's page for a while: no Referer.
+    page.headers.set("referrer-policy", "no-referrer");
+    return page;
   };
 
   return new Elysia({ name: "checkout-test" })

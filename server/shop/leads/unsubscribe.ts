@@ -43,18 +43,22 @@ export function unsubscribeController(deps: AppDeps) {
             acceptEncoding: request.headers.get("accept-encoding"),
           });
           page.headers.set("retry-after", String(allowed.retryAfterSeconds));
+          page.headers.set("referrer-policy", "no-referrer");
           return page;
         }
         const token = tokenOf(query);
         const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;
         if (lead !== null) log.info("lead unsubscribed", { via: "link" });
         const locale = lead !== null && isLocale(lead.locale) ? lead.locale : DEFAULT_LOCALE;
-        return render({
+        const page = await render({
           view: { page: "unsubscribe", state: lead === null ? "unknown" : "done" },
           locale,
           status: lead === null ? 404 : 200,
           acceptEncoding: request.headers.get("accept-encoding"),
         });
+        // Its address holds the lead's token: no Referer carries it to another site.
+        page.headers.set("referrer-policy", "no-referrer");
+        return page;
       })
       .post(
         ENDPOINTS.unsubscribe.path,
