@@ -140,11 +140,13 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
+    // At once: the sender takes no more messages from a backlog, and those on their way get a few seconds.
+    const mailStopped = mailer.stop();
     await Promise.all([site.app.stop(), workers?.stop()]);
     retention.stop();
     rollUps.stop();
     await digests.stop();
-    await mailer.stop();
+    await mailStopped;
     await replicator.stop();
     await site.close();
     db.$client.close();
