@@ -23,6 +23,8 @@ import { licenses, orders } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import { readReplicationStatus, readStatusFile } from "../platform/backup/status";
 import { restoreCommand } from "./restore";
+import { backupPromote } from "./backup-promote";
+import { isRestoredCopyReason, readRestoredMark, restoredCopyReason } from "../platform/backup/identity";
 import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
 import type { StripeConnection } from "../shop/checkout/stripe-provider";
 import { ProviderError } from "../shop/checkout/provider";
@@ -57,6 +59,8 @@ export const USAGE = `Usage:
                               database does not have (after a restore): missing orders get their licence and e-mail
   site restore [--to-time T] [--force]   bring DATA_DIR back from BACKUP_URL (refuses to replace a database without --force)
   site backup status          whether backups are on, where to, and when the last replication happened
+  site backup promote         make this database the one that replicates to BACKUP_URL (a restored copy does not
+                              replicate until promoted; a server on another database stops writing there)
   site digest preview [--date YYYY-MM-DD] [--daily|--weekly]   the owner's digest e-mail of a day (or of the ISO week
                               holding the date) that ended, printed as text; by default the last period DIGEST reports on
   site digest send [--date YYYY-MM-DD] [--daily|--weekly]      queue that digest to OWNER_EMAIL now (once per period:
@@ -86,6 +90,8 @@ export async function runCommand(
   const [command, action, arg] = argv;
   if (command === "restore") return restoreCommand(argv.slice(1), config, out, err);
   if (command === "backup" && action === "status") return backupStatus(config, out);
+  if (command === "backup" && action === "promote")
+    return backupPromote(config, out, err, { busyWaitMs: options.busyWaitMs ?? CLI_BUSY_WAIT_MS, now: options.now ?? (() => new Date()) });
   const known =
     (isExportName(command) && action === "export") ||
     (command === "leads" && action === "erase") ||
@@ -412,7 +418,13 @@ function noSuchOrder(id: number, err: (line: string) => void): number {
 }
 
 function backupStatus(config: Config, out: (line: string) => void): number {
-  const status = readReplicationStatus(config);
+  const recorded = readReplicationStatus(config);
+  // The database's own mark is the truth about a restored copy, whether or not a server has run on
+  // it yet; once promoted, the held server's word about it is out of date.
+  const restored = recorded.enabled ? readRestoredMark(config.dbPath) : null;
+  const held =
+    restored !== null ? restoredCopyReason(restored) : recorded.held !== null && isRestoredCopyReason(recorded.held) ? null : recorded.held;
+  const status = { ...recorded, held };
   if (!status.enabled) {
     out("Backups: off in this environment (BACKUP_URL is not set).\n");
     // A server started with other settings (its own BACKUP_URL) on the same DATA_DIR may be
@@ -420,17 +432,21 @@ function backupStatus(config: Config, out: (line: string) => void): number {
     const file = readStatusFile(config.dataDir);
     if (file !== null && file.target !== null) {
       const last = file.lastReplicatedAt ?? "never";
+      const doing = file.held !== null ? "does not replicate" : file.running ? "replicates" : "replicated (stopped since)";
       out(
-        `But ${file.path} says a server ${file.running ? "replicates" : "replicated (stopped since)"} to ${file.target}, last replication: ${last}${file.lastError === null ? "" : `; last problem: ${file.lastError}`}.\n` +
+        `But ${file.path} says a server ${doing} to ${file.target}, last replication: ${last}${file.held === null ? "" : `; why: ${file.held}`}${file.lastError === null ? "" : `; last problem: ${file.lastError}`}.\n` +
           "Run this command with that server's settings (its BACKUP_URL) to see its backups as it does.\n",
       );
     }
     return 0;
   }
   // A problem the server recorded explains a "never" better than a guess that it is not running.
-  const never = status.lastError === null ? "never (is the server running?)" : "never";
+  const never = status.lastError === null && status.held === null ? "never (is the server running?)" : "never";
   const last = status.lastReplicatedAt === null ? never : status.lastReplicatedAt.toISOString();
-  out(`Backups: on, to ${status.target}\nLast replication: ${last}\n`);
+  out(`Backups: on, to ${status.target}\n`);
+  // Said first: the reason nothing new reaches the replica, and the command that changes it.
+  if (status.held !== null) out(`Not replicating: ${status.held}\n`);
+  out(`Last replication: ${last}\n`);
   if (status.lastError !== null) out(`Last problem: ${status.lastError}\n`);
   return 0;
 }

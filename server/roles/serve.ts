@@ -3,6 +3,7 @@ import { unwritableDataDir } from "../platform/storage-check";
 import { replicatorFor } from "../platform/backup/start";
 import { describeTarget } from "../platform/backup/settings";
 import { readReplicationStatus } from "../platform/backup/status";
+import { readIdentity, restoredCopyReason } from "../platform/backup/identity";
 import { isBusyError } from "../../db/writer";
 import type { Config } from "../platform/config";
 import type { Compress } from "../platform/http/compress";
@@ -107,6 +108,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const { staticPages } = site.deps;
   const server = listenShared(site.app, config, config.workers > 1 ? "first" : "alone");
   startTrace("listening");
+  // A restored copy says at once that it does not replicate, and which command changes that.
+  const restored = config.backup !== null ? readIdentity(db).restored : null;
   log.info(`listening on http://localhost:${server.port}`, {
     data: config.dbPath,
     checkout: config.stripe ? "stripe" : "test",
@@ -117,12 +120,13 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     backup: config.backup !== null ? describeTarget(config.backup) : "off",
     // What the last run recorded (DATA_DIR/backup-status.json): how old the replica is as this run starts.
     ...(config.backup !== null ? { lastReplication: readReplicationStatus(config).lastReplicatedAt?.toISOString() ?? "never" } : {}),
+    ...(restored !== null ? { notReplicating: restoredCopyReason(restored) } : {}),
   });
   mailer.start();
   const rollUps = startRollUps({ analytics: site.deps.analytics, log });
   // The owner's digest e-mail: this process alone schedules it, as it alone sends the mail.
   const digests = startDigests({ db, write: writerFor(db, config), config, log, now, mailer });
-  const replicator = replicatorFor(config, log, now);
+  const replicator = replicatorFor(config, log, now, db, writerFor(db, config));
   replicator.start();
   startTrace("mailer and replicator started");
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
