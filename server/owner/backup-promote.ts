@@ -1,12 +1,10 @@
-import { existsSync } from "node:fs";
-import { openDb } from "../../db/client";
-import { createWriter, isBusyError } from "../../db/writer";
+import { errorText } from "../../shared/error-text";
+import type { Db } from "../../db/client";
+import { isBusyError, type Write } from "../../db/writer";
 import { claimReplica, readClaim } from "../platform/backup/claim";
 import { clearRestored, ensureDatabaseId, readIdentity } from "../platform/backup/identity";
 import { describeTarget } from "../platform/backup/settings";
 import type { Config } from "../platform/config";
-
-export const PROMOTE_USAGE = "site backup promote";
 
 /**
  * `site backup promote`: the owner's word that the database in DATA_DIR is the shop's from now on
@@ -16,10 +14,12 @@ export const PROMOTE_USAGE = "site backup promote";
  * The replica is read before anything changes: out of reach, nothing is changed.
  */
 export async function backupPromote(
+  db: Db,
+  write: Write,
   config: Config,
   out: (line: string) => void,
   err: (line: string) => void,
-  options: { busyWaitMs: number; now: () => Date },
+  now: () => Date,
 ): Promise<number> {
   const target = config.backup;
   if (target === null) {
@@ -28,53 +28,43 @@ export async function backupPromote(
     );
     return 2;
   }
-  if (!existsSync(config.dbPath)) {
-    err(`No database at ${config.dbPath}: run this where the site runs, or set DATA_DIR to the folder that holds site.db.\n`);
-    return 1;
-  }
   let previous: Awaited<ReturnType<typeof readClaim>>;
   try {
     previous = await readClaim(target);
   } catch (error) {
     err(
-      `The replica at ${describeTarget(target)} could not be read (${error instanceof Error ? error.message : String(error)}). Nothing was changed; run promote again once it can be.\n`,
+      `The replica at ${describeTarget(target)} could not be read (${errorText(error)}). Nothing was changed; run promote again once it can be.\n`,
     );
     return 1;
   }
-  const db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  const was = readIdentity(db);
+  let id: string;
   try {
-    const write = createWriter(db, { waitMs: options.busyWaitMs });
-    const was = readIdentity(db);
-    let id: string;
-    try {
-      id = await write((tx) => {
-        clearRestored(tx);
-        return ensureDatabaseId(tx, options.now());
-      });
-    } catch (error) {
-      if (!isBusyError(error)) throw error;
-      err(
-        `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?). Nothing was changed; try again once it is finished.\n`,
-      );
-      return 1;
-    }
-    try {
-      await claimReplica(target, { id, path: config.dbPath }, options.now(), previous);
-    } catch (error) {
-      err(
-        `This database no longer counts as a restored copy, but the replica at ${describeTarget(target)} could not be claimed for it (${error instanceof Error ? error.message : String(error)}): run promote again.\n`,
-      );
-      return 1;
-    }
-    out(
-      `This database (${id}${was.restored !== null ? `, restored from ${was.restored.from}` : ""}) is now the primary: a server on ${config.dataDir} replicates to ${describeTarget(target)} (one running now starts within 10 seconds).\n`,
+    id = await write((tx) => {
+      clearRestored(tx);
+      return ensureDatabaseId(tx, now());
+    });
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    err(
+      `The database ${config.dbPath} is locked by another program (an open sqlite3 session in a transaction?). Nothing was changed; try again once it is finished.\n`,
     );
-    if (previous !== null && previous.database !== id)
-      out(
-        `The replica belonged to database ${previous.database} (at ${previous.host}:${previous.path}): a server still running on it stops replicating within 10 seconds, and what it records afterwards is not backed up. Stop it.\n`,
-      );
-    return 0;
-  } finally {
-    db.$client.close();
+    return 1;
   }
+  try {
+    await claimReplica(target, { id, path: config.dbPath }, now(), previous);
+  } catch (error) {
+    err(
+      `This database no longer counts as a restored copy, but the replica at ${describeTarget(target)} could not be claimed for it (${errorText(error)}): run promote again.\n`,
+    );
+    return 1;
+  }
+  out(
+    `This database (${id}${was.restored !== null ? `, restored from ${was.restored.from}` : ""}) is now the primary: a server on ${config.dataDir} replicates to ${describeTarget(target)} (one running now starts within 10 seconds).\n`,
+  );
+  if (previous !== null && previous.database !== id)
+    out(
+      `The replica belonged to database ${previous.database} (at ${previous.host}:${previous.path}): a server still running on it stops replicating within 10 seconds, and what it records afterwards is not backed up. Stop it.\n`,
+    );
+  return 0;
 }

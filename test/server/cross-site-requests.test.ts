@@ -26,6 +26,10 @@ test("a form on another site posting to /api/leads is refused with 403 JSON and 
     { origin: "null" },
     { "sec-fetch-site": "cross-site", origin: EVIL },
     { "sec-fetch-site": "same-site", origin: "https://blog.localhost" },
+    // Sec-Fetch-Site is a client's word: an Origin that is not this site's settles it.
+    { "sec-fetch-site": "same-origin", origin: EVIL },
+    { "sec-fetch-site": "same-origin", origin: "http://localhost:8443" },
+    { "sec-fetch-site": "none", origin: EVIL },
   ];
   for (const headers of refused) {
     const response = await postLead(site, headers);

@@ -1,3 +1,4 @@
+import { errorText } from "../../../shared/error-text";
 import type { Subprocess } from "bun";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -138,7 +139,7 @@ export function createReplicator(deps: {
     try {
       writeReplicationStatus(dataDir, status);
     } catch (error) {
-      log.debug("backup status not written", { error: error instanceof Error ? error.message : String(error) });
+      log.debug("backup status not written", { error: errorText(error) });
     }
   };
 
@@ -200,7 +201,7 @@ export function createReplicator(deps: {
       (error: unknown) => {
         // Listed again when Litestream next reports it (a restart); restore falls back to Litestream's choice.
         generation = null;
-        log.warn("backup: the replica's database.json not updated", { error: error instanceof Error ? error.message : String(error) });
+        log.warn("backup: the replica's database.json not updated", { error: errorText(error) });
       },
     );
   };
@@ -225,8 +226,8 @@ export function createReplicator(deps: {
         if (copied.length > 0) log.info("backup: site files copied", { files: copied });
       },
       (error: unknown) => {
-        status.lastError = `site files not copied: ${error instanceof Error ? error.message : String(error)}`;
-        log.warn("backup: site files not copied", { error: error instanceof Error ? error.message : String(error) });
+        status.lastError = `site files not copied: ${errorText(error)}`;
+        log.warn("backup: site files not copied", { error: errorText(error) });
       },
     );
   };
@@ -254,7 +255,7 @@ export function createReplicator(deps: {
       });
     } catch (error) {
       // Most often the compiled executable without a litestream beside it: the owner's setting to fix.
-      status.lastError = `litestream did not start (${binary}: ${error instanceof Error ? error.message : String(error)}); set LITESTREAM_PATH to the litestream binary or put litestream on the PATH`;
+      status.lastError = `litestream did not start (${binary}: ${errorText(error)}); set LITESTREAM_PATH to the litestream binary or put litestream on the PATH`;
       log.error("backup: litestream did not start, nothing is replicated", { binary, error: status.lastError });
       save(true);
       scheduleRestart();
@@ -309,7 +310,7 @@ export function createReplicator(deps: {
       try {
         claim = await readClaim(target);
       } catch (error) {
-        const problem = `the replica's database.json could not be read (${error instanceof Error ? error.message : String(error)}); replication waits until it can be`;
+        const problem = `the replica's database.json could not be read (${errorText(error)}); replication waits until it can be`;
         // While Litestream runs, its own messages tell of a replica out of reach.
         if (child === null && status.lastError !== problem) {
           status.lastError = problem;
@@ -338,7 +339,7 @@ export function createReplicator(deps: {
       }
       if (child === null && !restartPending) launch();
     } catch (error) {
-      log.warn("backup: replica claim not checked", { error: error instanceof Error ? error.message : String(error) });
+      log.warn("backup: replica claim not checked", { error: errorText(error) });
     } finally {
       checking = false;
     }
