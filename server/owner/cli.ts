@@ -29,6 +29,8 @@ import { type ExportName, exportCsv, testSalesLeftOut } from "./export-csv";
 import { createPaperwork } from "../shop/paperwork/documents";
 import { placesCommand } from "./places-command";
 import { restoreCommand } from "./restore";
+import { backupPromote } from "./backup-promote";
+import { isRestoredCopyReason, readRestoredMark, restoredCopyReason } from "../platform/backup/identity";
 
 type Print = (line: string) => void;
 
@@ -286,6 +288,12 @@ const COMMANDS: readonly Command[] = [
     name: "backup status",
     summary: "whether backups are on, where to, and when the last replication happened",
     run: ({ config, out }) => backupStatus(config, out),
+  }),
+  command({
+    name: "backup promote",
+    summary:
+      "make this database the one that replicates to BACKUP_URL (a restored copy does not replicate until promoted; a server on another database stops writing there)",
+    run: ({ db, write, config, options, out, err }) => backupPromote(db, write, config, out, err, options.now ?? (() => new Date())),
   }),
   command({
     name: "digest preview",
@@ -672,7 +680,13 @@ function noSuchOrder(id: number, err: (line: string) => void): number {
 }
 
 function backupStatus(config: Config, out: (line: string) => void): number {
-  const status = readReplicationStatus(config);
+  const recorded = readReplicationStatus(config);
+  // The database's own mark is the truth about a restored copy, whether or not a server has run on
+  // it yet; once promoted, the held server's word about it is out of date.
+  const restored = recorded.enabled ? readRestoredMark(config.dbPath) : null;
+  const held =
+    restored !== null ? restoredCopyReason(restored) : recorded.held !== null && isRestoredCopyReason(recorded.held) ? null : recorded.held;
+  const status = { ...recorded, held };
   if (!status.enabled) {
     out("Backups: off in this environment (BACKUP_URL is not set).\n");
     // A server started with other settings (its own BACKUP_URL) on the same DATA_DIR may be
@@ -680,17 +694,21 @@ function backupStatus(config: Config, out: (line: string) => void): number {
     const file = readStatusFile(config.dataDir);
     if (file !== null && file.target !== null) {
       const last = file.lastReplicatedAt ?? "never";
+      const doing = file.held !== null ? "does not replicate" : file.running ? "replicates" : "replicated (stopped since)";
       out(
-        `But ${file.path} says a server ${file.running ? "replicates" : "replicated (stopped since)"} to ${file.target}, last replication: ${last}${file.lastError === null ? "" : `; last problem: ${file.lastError}`}.\n` +
+        `But ${file.path} says a server ${doing} to ${file.target}, last replication: ${last}${file.held === null ? "" : `; why: ${file.held}`}${file.lastError === null ? "" : `; last problem: ${file.lastError}`}.\n` +
           "Run this command with that server's settings (its BACKUP_URL) to see its backups as it does.\n",
       );
     }
     return 0;
   }
   // A problem the server recorded explains a "never" better than a guess that it is not running.
-  const never = status.lastError === null ? "never (is the server running?)" : "never";
+  const never = status.lastError === null && status.held === null ? "never (is the server running?)" : "never";
   const last = status.lastReplicatedAt === null ? never : status.lastReplicatedAt.toISOString();
-  out(`Backups: on, to ${status.target}\nLast replication: ${last}\n`);
+  out(`Backups: on, to ${status.target}\n`);
+  // Said first: the reason nothing new reaches the replica, and the command that changes it.
+  if (status.held !== null) out(`Not replicating: ${status.held}\n`);
+  out(`Last replication: ${last}\n`);
   if (status.lastError !== null) out(`Last problem: ${status.lastError}\n`);
   return 0;
 }

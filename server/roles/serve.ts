@@ -3,6 +3,7 @@ import { unwritableDataDir } from "../platform/storage-check";
 import { replicatorFor } from "../platform/backup/start";
 import { describeTarget } from "../platform/backup/settings";
 import { readReplicationStatus } from "../platform/backup/status";
+import { readIdentity, restoredCopyReason } from "../platform/backup/identity";
 import { isBusyError } from "../../db/writer";
 import type { Config } from "../platform/config";
 import type { Compress } from "../platform/http/compress";
@@ -112,6 +113,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const { staticPages } = site.deps;
   const { server, predecessor } = listenOrReplace(site.app, config);
   startTrace("listening");
+  // A restored copy says at once that it does not replicate, and which command changes that.
+  const restored = config.backup !== null ? readIdentity(db).restored : null;
   if (predecessor === null) recordRunningServer(config.dataDir, { pid: process.pid, port: server.port, version: build.version });
   log.info(`listening on ${listeningUrl(config.host, server.port)}`, {
     version: build.version,
@@ -128,13 +131,16 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     backup: config.backup !== null ? describeTarget(config.backup) : "off",
     // What the last run recorded (DATA_DIR/backup-status.json): how old the replica is as this run starts.
     ...(config.backup !== null ? { lastReplication: readReplicationStatus(config).lastReplicatedAt?.toISOString() ?? "never" } : {}),
+    ...(restored !== null ? { notReplicating: restoredCopyReason(restored) } : {}),
   });
   mailer.start();
   const rollUps = startRollUps({ analytics: site.deps.analytics, log });
   // The owner's digest e-mail: this process alone schedules it, as it alone sends the mail.
   const digests = startDigests({ db, write: writerFor(db, config), config, log, now, mailer });
-  const replicator = replicatorFor(config, log, now);
-  replicator.start();
+  const replicator = replicatorFor(config, log, now, db, writerFor(db, config));
+  // Replacing a running server, Litestream starts once that one (and its own Litestream) is gone:
+  // two on one database would each begin a history of their own in the replica.
+  if (predecessor === null) replicator.start();
   startTrace("mailer and replicator started");
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
   if (process.stderr.isTTY)
@@ -202,6 +208,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
         error: error instanceof Error ? error.message : String(error),
       });
     }
+    await exited(predecessor.pid, 30_000);
+    if (!stopping) replicator.start();
   }
 }
 
@@ -223,4 +231,18 @@ function listenOrReplace(app: Site["app"], config: Config): { server: { port: nu
     }
     return { server: listenShared(app, config, "replace"), predecessor };
   }
+}
+
+/** Resolves once the process `pid` is gone, or after `ms` (it may be stuck: replication must not wait for ever). */
+async function exited(pid: number, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (alive() && Date.now() < end) await Bun.sleep(100);
 }
