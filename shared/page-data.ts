@@ -130,7 +130,8 @@ export type View =
   /** The buyer's devices, from the signed link of the access e-mail (per request, never cached). */
   | { page: "devices"; devices: DevicesPageState }
   | { page: "refund"; refund: RefundPageState }
-  | { page: "unsubscribe"; state: "done" | "unknown" }
+  /** `rate-limited`: too many tries from this client (429); nothing was changed. */
+  | { page: "unsubscribe"; state: "done" | "unknown" | "rate-limited" }
   | { page: "not-found" }
   /** `busy`: a write waited its whole bound for another program's database lock (503); nothing changed. */
   | { page: "error"; reason?: "busy" }

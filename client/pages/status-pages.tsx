@@ -189,16 +189,17 @@ function deliveryText(t: Translate, order: Extract<SuccessOrder, { state: "paid"
   }
 }
 
-export function UnsubscribePage({ state }: { state: "done" | "unknown" }) {
+const UNSUBSCRIBE_TEXTS = {
+  done: { title: "unsubscribe.title", text: "unsubscribe.text" },
+  unknown: { title: "unsubscribe.unknownTitle", text: "unsubscribe.unknownText" },
+  "rate-limited": { title: "unsubscribe.rateLimitedTitle", text: "unsubscribe.rateLimitedText" },
+} as const;
+
+export function UnsubscribePage({ state }: { state: "done" | "unknown" | "rate-limited" }) {
   const { t, locale } = useI18n();
-  const done = state === "done";
+  const texts = UNSUBSCRIBE_TEXTS[state];
   return (
-    <StatusCard
-      icon={done ? "check" : "mail"}
-      tone="neutral"
-      title={t(done ? "unsubscribe.title" : "unsubscribe.unknownTitle")}
-      text={t(done ? "unsubscribe.text" : "unsubscribe.unknownText")}
-    >
+    <StatusCard icon={state === "done" ? "check" : "mail"} tone="neutral" title={t(texts.title)} text={t(texts.text)}>
       <a className="button button--primary" href={pathFor("landing", locale)}>
         {t("successHome")}
       </a>

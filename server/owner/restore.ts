@@ -8,25 +8,14 @@ import { type BackupTarget, describeTarget } from "../platform/backup/settings";
 import type { Config } from "../platform/config";
 import { counted } from "./counted";
 
-export const RESTORE_USAGE = "site restore [--to-time 2026-05-01T12:00:00Z] [--force]";
-
 type Options = { toTime: Date | null; force: boolean };
 
-function parseOptions(args: string[]): Options | string {
-  let toTime: Date | null = null;
-  let force = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--force") force = true;
-    else if (arg === "--to-time") {
-      const value = args[++i] ?? "";
-      const time = new Date(value);
-      if (value === "" || Number.isNaN(time.getTime()))
-        return `--to-time needs a date and time, such as 2026-05-01T12:00:00Z (got "${value}")`;
-      toTime = time;
-    } else return `Unknown option ${arg}`;
-  }
-  return { toTime, force };
+function parseOptions(given: { toTime: string | undefined; force: boolean }): Options | string {
+  if (given.toTime === undefined) return { toTime: null, force: given.force };
+  const time = new Date(given.toTime);
+  if (given.toTime === "" || Number.isNaN(time.getTime()))
+    return `--to-time needs a date and time, such as 2026-05-01T12:00:00Z (got "${given.toTime}")`;
+  return { toTime: time, force: given.force };
 }
 
 /**
@@ -36,14 +25,15 @@ function parseOptions(args: string[]): Options | string {
  * site.db.before-restore-<time>. The server must be stopped meanwhile.
  */
 export async function restoreCommand(
-  args: string[],
+  given: { toTime: string | undefined; force: boolean },
+  usage: string,
   config: Config,
   out: (line: string) => void,
   err: (line: string) => void,
 ): Promise<number> {
-  const options = parseOptions(args);
+  const options = parseOptions(given);
   if (typeof options === "string") {
-    err(`${options}\n\nUsage: ${RESTORE_USAGE}`);
+    err(`${options}\n\nUsage: ${usage}`);
     return 2;
   }
   const target = config.backup;

@@ -108,3 +108,24 @@ test("maskPath hides the capabilities a path may hold and keeps the rest", () =>
   expect(maskPath("/wp-admin/Zq8vX3nR7tY2pL9sK4mW6bH1/x.php")).toBe("/wp-admin/[redacted]/x.php");
   expect(maskPath(`/${"a".repeat(5000)}`)).toHaveLength(201);
 });
+
+test("every page whose address holds a capability tells the browser to send no Referer to anyone", async () => {
+  site = await createTestSite();
+  const token = await inviteToken(site);
+  const { cardPage, successPath } = await payWithTestCard(site, { locale: "en", email: "marie@example.com" });
+  const success = await site.request(successPath);
+  const html = await success.text();
+  // The order's own pages, as the success page links to them (refund, invoice, language switcher).
+  const links = [...html.matchAll(/href="(\/[^"]*(?:[?&](?:t|k|order)=)[^"]*)"/g)].map((m) => (m[1] ?? "").replaceAll("&amp;", "&"));
+  expect(links.some((l) => l.includes("/documents/"))).toBe(true);
+  expect(links.some((l) => l.includes("remboursement"))).toBe(true);
+  const pages = [`/admin/invite/${token}`, cardPage, successPath, ...links];
+  for (const path of pages) {
+    const response = await site.request(path);
+    expect({ path, status: response.status < 400, policy: response.headers.get("referrer-policy") }).toEqual({
+      path,
+      status: true,
+      policy: "no-referrer",
+    });
+  }
+});

@@ -159,7 +159,7 @@ export function pagesController(deps: AppDeps) {
         const query = new URLSearchParams(queryAt === -1 ? "" : request.url.slice(queryAt + 1));
         const view = staticViewFor({ page, locale }, query, deps.config);
         if (view !== null) return staticPages.respond(request, view, locale);
-        if (page === "devices") return devicesPage(deps, request, locale, query);
+        if (page === "devices") return devicesPage(deps, request, locale, query, ip, limiter);
         if (page === "refund") return refundPage(deps, request, locale, query, ip, limiter);
         return orderPage(request, locale, query, ip);
       });
