@@ -5,6 +5,7 @@ import { chatController } from "./shop/chat/controller";
 import { checkoutController } from "./shop/checkout/controller";
 import type { AppDeps } from "./deps";
 import { accessLog } from "./platform/http/access-log";
+import { maskPath } from "./platform/log-mask";
 import { busyAnswer, isFormPost } from "./platform/http/busy";
 import { methodNotAllowed } from "./platform/http/api-paths";
 import { clientAbortLog } from "./platform/http/client-abort";
@@ -69,12 +70,16 @@ export function createApp(deps: AppDeps) {
         // Another program held the database's write lock past the wait, or the disk is full,
         // read-only or failing: nothing was written, and the client is told when to try again.
         const { level, problem } = storageProblem(error);
-        log[level](problem, { path, error: error instanceof Error ? error.message : String(error) });
+        log[level](problem, { path: maskPath(path), error: error instanceof Error ? error.message : String(error) });
         const response = await busyAnswer(render, request, { page: !api || isFormPost(request), locale: localeOfPath(path) }, error);
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;
       }
-      log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      log.error("unhandled error", {
+        path: maskPath(path),
+        code,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
       if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
       const response = await render({
         view: { page: "error" },

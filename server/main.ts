@@ -50,7 +50,7 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
       config,
       (chunk) => process.stdout.write(chunk),
       (line) => console.error(line),
-      { confirm: process.stdin.isTTY ? askOnTerminal : undefined, self: selfCommand(embedded) },
+      { confirm: process.stdin.isTTY ? askOnTerminal : undefined, self: selfCommand(embedded), build: embedded?.build },
     );
     if (code !== 0) process.exit(code);
     return;

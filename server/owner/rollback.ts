@@ -15,18 +15,13 @@ export type Confirm = (question: string) => Promise<boolean>;
  * (`site.db.rolled-back-<time>`): what was written since the copy is set aside, never deleted.
  */
 export async function rollbackCommand(
-  args: string[],
+  args: { yes: boolean },
   config: Config,
   out: (line: string) => void,
   err: (line: string) => void,
   confirm: Confirm,
   now: () => Date = () => new Date(),
 ): Promise<number> {
-  const unknown = args.filter((a) => a !== "--yes");
-  if (unknown.length > 0) {
-    err(`Unknown option for rollback: ${unknown.join(" ")} (only --yes, to answer the question beforehand)`);
-    return 2;
-  }
   const { dbPath, dataDir } = config;
   if (!existsSync(dbPath)) {
     err(`No database at ${dbPath}: run this where the site runs, or set DATA_DIR to the folder that holds site.db.`);
@@ -56,7 +51,7 @@ export async function rollbackCommand(
     `${dbPath} (schema ${found.schema}, migrated by ${found.writtenBy ?? "a newer version"}) will be replaced by ${copy.path} (schema ${copy.schema}), saved on ${copy.savedAt.toISOString()} before version ${copy.version} migrated it.\n` +
       `What was written since then (orders, e-mails, sign-ins) will not be in the site's database; the current file is kept as ${aside}.\n`,
   );
-  if (!args.includes("--yes") && !(await confirm("Roll back? Type yes to go on: "))) {
+  if (!args.yes && !(await confirm("Roll back? Type yes to go on: "))) {
     err("Nothing was changed (answer yes, or run `site rollback --yes`).");
     return 1;
   }

@@ -9,7 +9,7 @@ import { VERSION } from "../platform/version";
  * /etc/systemd/system/site.service; `systemd-analyze verify` passes on it (test/server/service.test.ts).
  */
 export function serviceCommand(
-  args: string[],
+  args: { user?: string; data?: string; envFile?: string },
   config: Config,
   out: (text: string) => void,
   err: (line: string) => void,
@@ -43,19 +43,17 @@ const EnvFile = v.pipe(v.string(), v.regex(/^\/etc\/[A-Za-z0-9._/-]+$/, "must be
 
 export type ServiceOptions = { user: string; dataDir: string; envFile: string };
 
-function parseServiceArgs(args: string[]): ServiceOptions | string {
-  const options: ServiceOptions = { user: "site", dataDir: "/var/lib/site", envFile: "/etc/site/site.env" };
-  for (let i = 0; i < args.length; i += 2) {
-    const [flag, value] = [args[i], args[i + 1]];
-    const schema = flag === "--user" ? Name : flag === "--data" ? StateDir : flag === "--env-file" ? EnvFile : null;
-    if (schema === null) return `Unknown option for service: ${flag} (--user NAME, --data /var/lib/DIR, --env-file /etc/FILE)`;
+function parseServiceArgs(args: { user?: string; data?: string; envFile?: string }): ServiceOptions | string {
+  const checks = [
+    ["--user", Name, args.user ?? "site"],
+    ["--data", StateDir, args.data ?? "/var/lib/site"],
+    ["--env-file", EnvFile, args.envFile ?? "/etc/site/site.env"],
+  ] as const;
+  for (const [flag, schema, value] of checks) {
     const checked = v.safeParse(schema, value);
     if (!checked.success) return `${flag} ${checked.issues[0].message}`;
-    if (flag === "--user") options.user = checked.output;
-    else if (flag === "--data") options.dataDir = checked.output;
-    else options.envFile = checked.output;
   }
-  return options;
+  return { user: checks[0][2], dataDir: checks[1][2], envFile: checks[2][2] };
 }
 
 /**

@@ -3,6 +3,7 @@ import { unwritableDataDir } from "../platform/storage-check";
 import { replicatorFor } from "../platform/backup/start";
 import { describeTarget } from "../platform/backup/settings";
 import { readReplicationStatus } from "../platform/backup/status";
+import { readIdentity, restoredCopyReason } from "../platform/backup/identity";
 import { isBusyError } from "../../db/writer";
 import type { Config } from "../platform/config";
 import type { Compress } from "../platform/http/compress";
@@ -115,6 +116,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const { staticPages } = site.deps;
   const { server, predecessor } = listenOrReplace(site.app, config);
   startTrace("listening");
+  // A restored copy says at once that it does not replicate, and which command changes that.
+  const restored = config.backup !== null ? readIdentity(db).restored : null;
   if (predecessor === null) recordRunningServer(config.dataDir, { pid: process.pid, port: server.port, version: build.version });
   log.info(`listening on ${listeningUrl(config.host, server.port)}`, {
     version: build.version,
@@ -131,13 +134,16 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     backup: config.backup !== null ? describeTarget(config.backup) : "off",
     // What the last run recorded (DATA_DIR/backup-status.json): how old the replica is as this run starts.
     ...(config.backup !== null ? { lastReplication: readReplicationStatus(config).lastReplicatedAt?.toISOString() ?? "never" } : {}),
+    ...(restored !== null ? { notReplicating: restoredCopyReason(restored) } : {}),
   });
   mailer.start();
   const rollUps = startRollUps({ analytics: site.deps.analytics, log });
   // The owner's digest e-mail: this process alone schedules it, as it alone sends the mail.
   const digests = startDigests({ db, write: writerFor(db, config), config, log, now, mailer });
-  const replicator = replicatorFor(config, log, now);
-  replicator.start();
+  const replicator = replicatorFor(config, log, now, db, writerFor(db, config));
+  // Replacing a running server, Litestream starts once that one (and its own Litestream) is gone:
+  // two on one database would each begin a history of their own in the replica.
+  if (predecessor === null) replicator.start();
   startTrace("mailer and replicator started");
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
   if (process.stderr.isTTY)
@@ -159,12 +165,14 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
       log.error("stopping took too long: exiting now", { afterMs: STOP_DEADLINE_MS });
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
+    // At once: the sender takes no more messages from a backlog, and those on their way get a few seconds.
+    const mailStopped = mailer.stop();
     // Each process lets its connections go without refusing a request (a replacing server takes them).
     await Promise.all([site.stop(), workers?.stop()]);
     retention.stop();
     rollUps.stop();
     await digests.stop();
-    await mailer.stop();
+    await mailStopped;
     await replicator.stop();
     await site.close();
     db.$client.close();
@@ -203,6 +211,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
         error: error instanceof Error ? error.message : String(error),
       });
     }
+    await exited(predecessor.pid, 30_000);
+    if (!stopping) replicator.start();
   }
 }
 
@@ -214,6 +224,18 @@ function listenOrReplace(app: Site["app"], config: Config): { server: { port: nu
   try {
     return { server: listenShared(app, config, "first"), predecessor: null };
   } catch (error) {
+    const code = error instanceof Error && "code" in error ? error.code : undefined;
+    // What the owner can fix: one line naming the setting, not a stack trace.
+    if (code === "EACCES") {
+      console.error(
+        `Cannot start: port ${config.port} needs privileges this user does not have: set PORT to 1024 or above (and put a proxy in front), or run it as the service \`site service\` prints (it may bind 80 and 443).`,
+      );
+      process.exit(1);
+    }
+    if (code === "EADDRNOTAVAIL") {
+      console.error(`Cannot start: ${config.host} is not an address of this machine: set HOST to one of its addresses (or 127.0.0.1).`);
+      process.exit(1);
+    }
     if (!isAddressInUse(error)) throw error;
     const predecessor = runningServer(config.dataDir);
     if (predecessor === null || predecessor.port !== config.port) {
@@ -224,4 +246,18 @@ function listenOrReplace(app: Site["app"], config: Config): { server: { port: nu
     }
     return { server: listenShared(app, config, "replace"), predecessor };
   }
+}
+
+/** Resolves once the process `pid` is gone, or after `ms` (it may be stuck: replication must not wait for ever). */
+async function exited(pid: number, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (alive() && Date.now() < end) await Bun.sleep(100);
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config";
 import type { Logger } from "../log";
+import { maskPath } from "../log-mask";
 import type { Drain } from "./drain";
 
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -79,13 +80,17 @@ function withHeader(response: Response, name: string, value: string): Response {
 /** A path that URL parsing would leave as it is (no dot segments, escapes or characters to escape). */
 const PLAIN_PATH = /^\/[A-Za-z0-9/_-]{0,200}$/;
 
-/** The path alone (a query may carry a token), at most 200 characters; the raw URL if unparsable. */
-function pathOf(url: string): string {
+/**
+ * The path alone (a query may carry a token), at most 200 characters, with the capabilities a path
+ * may hold masked (an invite, a checkout id: maskPath); the raw URL if unparsable.
+ */
+const pathOf = (url: string): string => maskPath(rawPathOf(url));
+
+function rawPathOf(url: string): string {
   // Most requests: cut the path out of the URL instead of parsing it.
   const start = url.indexOf("/", url.indexOf("//") + 2);
   const queryAt = url.indexOf("?", start);
   const plain = start === -1 ? "" : url.slice(start, queryAt === -1 ? undefined : queryAt);
   if (PLAIN_PATH.test(plain)) return plain;
-  const path = URL.canParse(url) ? new URL(url).pathname : (url.split("?")[0] ?? "");
-  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  return URL.canParse(url) ? new URL(url).pathname : (url.split("?")[0] ?? "");
 }
