@@ -83,16 +83,21 @@ export function refuseNewerSchema(sqlite: Database, dbPath: string, version: str
 export type SavedCopy = { path: string; version: string; savedAt: Date };
 
 const COPY_PREFIX = ".before-";
+/** What follows the prefix in a copy's name: a version (0.2.0, 1.0.0-rc.1), as package.json holds it. */
+const VERSION_NAME = /^\d+\.\d+\.\d+[A-Za-z0-9.+_-]*$/;
 
 /** The copies saved beside `dbPath` before a migration, newest first. */
 export function savedCopies(dbPath: string): SavedCopy[] {
   const dir = dirname(dbPath);
   const prefix = `${basename(dbPath)}${COPY_PREFIX}`;
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.startsWith(prefix) && !name.endsWith(".tmp"))
-    .map((name) => ({ path: join(dir, name), version: name.slice(prefix.length), savedAt: statSync(join(dir, name)).mtime }))
-    .sort((a, b) => b.savedAt.getTime() - a.savedAt.getTime());
+  return (
+    readdirSync(dir)
+      // A version number only: `site restore --force` keeps its own `site.db.before-restore-<time>`, never pruned here.
+      .filter((name) => name.startsWith(prefix) && VERSION_NAME.test(name.slice(prefix.length)))
+      .map((name) => ({ path: join(dir, name), version: name.slice(prefix.length), savedAt: statSync(join(dir, name)).mtime }))
+      .sort((a, b) => b.savedAt.getTime() - a.savedAt.getTime())
+  );
 }
 
 /** The newest saved copy this program can run (its schema not newer than this program's); null when none. */

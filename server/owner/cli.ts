@@ -325,7 +325,7 @@ const COMMANDS: readonly Command[] = [
   standalone({
     name: "service",
     usage: "[--user NAME] [--data DIR] [--env-file FILE]",
-    summary: "print a systemd unit that runs this executable, where it stands, as a service (docs/deploy.md)",
+    summary: "print a systemd unit that runs this executable, where it stands, as a service (docs/owner/deploy.md)",
     options: { user: { type: "string" }, data: { type: "string" }, "env-file": { type: "string" } },
     run: ({ config, values, options, out, err }) =>
       serviceCommand(

@@ -5,7 +5,7 @@ import { VERSION } from "../platform/version";
 
 /**
  * `site service [--user NAME] [--data DIR] [--env-file FILE]`: a systemd unit that runs this
- * executable, where it stands, as a service (docs/deploy.md). The owner saves it as
+ * executable, where it stands, as a service (docs/owner/deploy.md). The owner saves it as
  * /etc/systemd/system/site.service; `systemd-analyze verify` passes on it (test/server/service.test.ts).
  */
 export function serviceCommand(
@@ -67,7 +67,7 @@ export function serviceUnit(options: ServiceOptions & { command: string[]; siteN
   const underHome = command.some((part) => /^\/(home|root)\//.test(part));
   return `# Made by \`site service\` (version ${VERSION}). Save as /etc/systemd/system/site.service, then:
 #   sudo systemctl daemon-reload && sudo systemctl enable --now site
-# docs/deploy.md explains each line.
+# docs/owner/deploy.md explains each line.
 [Unit]
 Description=${options.siteName.replace(/[\n%]/g, " ")} (the shop's web server)
 After=network-online.target

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { spawnSync } from "bun";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../db/client";
@@ -92,6 +92,9 @@ test("before migrating a database with data, a copy is saved beside it and repor
   expect(saved).toHaveLength(1);
 
   // Older copies give way: the newest three stay (their dates set apart, as releases are).
+  // The file `site restore --force` keeps aside shares the prefix: it is not a copy of this kind, and stays.
+  const keptByRestore = `${path}.before-restore-2026-11-27T10-00-00-000Z`;
+  writeFileSync(keptByRestore, "");
   const sqlite = new Database(path);
   for (const [i, version] of ["2.1.0", "2.2.0", "2.3.0"].entries()) {
     utimesSync(saveCopyBeforeMigrating(sqlite, path, version), new Date(), new Date(Date.now() + (i + 1) * 60_000));
@@ -101,7 +104,7 @@ test("before migrating a database with data, a copy is saved beside it and repor
     readdirSync(dir)
       .filter((name) => name.includes(".before-"))
       .sort(),
-  ).toEqual(["site.db.before-2.1.0", "site.db.before-2.2.0", "site.db.before-2.3.0"]);
+  ).toEqual(["site.db.before-2.1.0", "site.db.before-2.2.0", "site.db.before-2.3.0", "site.db.before-restore-2026-11-27T10-00-00-000Z"]);
 });
 
 test("a newer version's database stops this older build with both versions and the copy to roll back with; 'site rollback' restores it", async () => {
