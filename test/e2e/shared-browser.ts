@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -28,6 +28,9 @@ const browserTemps = new Set<string>();
  * go in a folder of this run's, removed when it closes or at the end of the run.
  */
 export async function launchBrowser(): Promise<Browser> {
+  // Loaded here rather than at the top: every test file loads this module (test/support/teardown.ts)
+  // and most never launch a browser; the library takes half a second or more to load.
+  const { chromium } = await import("playwright-core");
   const temp = mkdtempSync(join(tmpdir(), "site-e2e-chromium-"));
   browserTemps.add(temp);
   const browser = await chromium.launch({
