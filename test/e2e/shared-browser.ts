@@ -6,9 +6,9 @@ import type { Browser } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-// bun test runs every test file in one process, one file after the other: the browser journeys
-// share one Chromium rather than starting one per file (a second or more each, longer on a busy
-// machine). Each file takes it in beforeAll and gives it back in afterAll; it is closed shortly
+// A bun test process (each of npm test's two workers, or a plain `bun test`) runs its files one
+// after the other: the browser journeys of a run share one Chromium rather than starting one per
+// file (a second or more each, longer on a busy machine), so no more Chromiums run than workers. Each file takes it in beforeAll and gives it back in afterAll; it is closed shortly
 // after the last file gave it back, unless the next file took it meanwhile. Tests never share
 // pages or cookies: each opens a context of its own.
 
