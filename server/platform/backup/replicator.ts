@@ -7,6 +7,7 @@ import { pushKeptFiles } from "./kept-files";
 import { litestreamConfig, litestreamEnv } from "./litestream";
 import { describeTarget, type BackupTarget } from "./settings";
 import { writeReplicationStatus } from "./status";
+import { errorText } from "../../../shared/error-text";
 
 /** What the owner's console and the start-up log can say about backups. */
 export type ReplicationStatus = {
@@ -85,7 +86,7 @@ export function createReplicator(deps: {
     try {
       writeReplicationStatus(dataDir, status);
     } catch (error) {
-      log.debug("backup status not written", { error: error instanceof Error ? error.message : String(error) });
+      log.debug("backup status not written", { error: errorText(error) });
     }
   };
 
@@ -129,8 +130,8 @@ export function createReplicator(deps: {
         if (copied.length > 0) log.info("backup: site files copied", { files: copied });
       },
       (error: unknown) => {
-        status.lastError = `site files not copied: ${error instanceof Error ? error.message : String(error)}`;
-        log.warn("backup: site files not copied", { error: error instanceof Error ? error.message : String(error) });
+        status.lastError = `site files not copied: ${errorText(error)}`;
+        log.warn("backup: site files not copied", { error: errorText(error) });
       },
     );
 
@@ -157,7 +158,7 @@ export function createReplicator(deps: {
       });
     } catch (error) {
       // Most often the compiled executable without a litestream beside it: the owner's setting to fix.
-      status.lastError = `litestream did not start (${binary}: ${error instanceof Error ? error.message : String(error)}); set LITESTREAM_PATH to the litestream binary or put litestream on the PATH`;
+      status.lastError = `litestream did not start (${binary}: ${errorText(error)}); set LITESTREAM_PATH to the litestream binary or put litestream on the PATH`;
       log.error("backup: litestream did not start, nothing is replicated", { binary, error: status.lastError });
       save(true);
       scheduleRestart();

@@ -2,8 +2,9 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import { DEFAULT_LOCALE, isLocale } from "../../../shared/locales";
 import type { AppDeps } from "../../deps";
-import { HttpError, jsonError, readRawBody } from "../../platform/http/body";
+import { readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
+import { failureResponder } from "../../platform/http/failure";
 import { unsubscribeLead } from "./service";
 import { ENDPOINTS } from "../../../shared/api";
 
@@ -19,6 +20,7 @@ const UNSUBSCRIBE_MAX_BODY_BYTES = 4 * 1024;
  */
 export function unsubscribeController(deps: AppDeps) {
   const { config, write, log, render, now } = deps;
+  const fail = failureResponder(deps);
   const tokenOf = (query: Record<string, string | undefined>) => v.safeParse(Token, query.token);
 
   return (
@@ -43,8 +45,7 @@ export function unsubscribeController(deps: AppDeps) {
           try {
             await readRawBody(request, UNSUBSCRIBE_MAX_BODY_BYTES);
           } catch (error) {
-            if (error instanceof HttpError) return jsonError(error);
-            throw error;
+            return fail(error, { request, locale: DEFAULT_LOCALE, what: "unsubscribe not read" });
           }
           const token = tokenOf(query);
           const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;

@@ -14,6 +14,7 @@ import type { MailContext } from "./templates/messages";
 import type { DigestListsReader } from "./compose";
 import { claimDue, recordOutcome, resumeAfterRestart, type MailOutcome, type OutboxRow } from "./outbox";
 import { MailSendError, type MailTransport } from "./transport";
+import { errorText } from "../../../shared/error-text";
 
 /** Temporary failures are retried this long (a mail server down for a day still gets the message). */
 export const GIVE_UP_AFTER_MS = 72 * 60 * 60 * 1000;
@@ -94,8 +95,7 @@ export function createMailSender(deps: {
       log.info("mail sent", { id: row.id, kind: row.kind, attempts: row.attempts });
       return { status: "sent", at: now() };
     } catch (error) {
-      const failure =
-        error instanceof MailSendError ? error : new MailSendError(error instanceof Error ? error.message : String(error), false);
+      const failure = error instanceof MailSendError ? error : new MailSendError(errorText(error), false);
       if (failure.permanent) {
         log.warn("mail refused", { id: row.id, kind: row.kind, reason: failure.message });
         return { status: "failed", reason: failure.message };
@@ -129,7 +129,7 @@ export function createMailSender(deps: {
         id: row.id,
         kind: row.kind,
         outcome: outcome.status,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorText(error),
       });
     }
   };
@@ -159,7 +159,7 @@ export function createMailSender(deps: {
       } catch (error) {
         // The database was locked by another program or closing: the rows stay due and the next
         // poll takes them.
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorText(error);
         if (isStorageUnavailable(error)) log.warn("mail waits for the database", { error: message });
         else log.error("mail sender failed", { error: message });
       } finally {
@@ -190,7 +190,7 @@ export function createMailSender(deps: {
           if (resumed > 0) log.info("mail resumed", { messages: resumed });
         } catch (error) {
           log[isStorageUnavailable(error) ? "warn" : "error"]("mail resume failed", {
-            error: error instanceof Error ? error.message : String(error),
+            error: errorText(error),
           });
         }
         if (running) void deliverDue().finally(schedule);
