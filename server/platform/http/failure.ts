@@ -68,5 +68,3 @@ export function failureResponder(deps: { log: Logger; render: ErrorPageRenderer 
     return render({ view: { page: "error" }, locale, status: 500, acceptEncoding: request.headers.get("accept-encoding") });
   };
 }
-
-export type FailureResponder = ReturnType<typeof failureResponder>;
