@@ -34,10 +34,10 @@ export const MAX_ATTEMPTS = (() => {
   return failures + 1;
 })();
 /**
- * How long a claimed message stays with this sender when nothing is known of it: renewed while the
- * sender runs, so it only lapses for a sender out of sight (another container on the same folder)
- * that stopped. A sender that is known to be gone (its process ended, or its pid now belongs to
- * someone else) gives its messages back at once, whatever the lease (sender-identity.ts).
+ * How long a claimed message stays with this sender when nothing is known of it (a row from before
+ * holders were named, whose pid is now taken). It is renewed while the sender holds the message; a
+ * sender known to be gone (its process ended, or its pid now belongs to another run or program)
+ * gives its messages back at once, whatever the lease (sender-identity.ts).
  */
 export const LEASE_MS = 5 * 60 * 1000;
 const RENEW_EVERY_MS = LEASE_MS / 5;
