@@ -3,7 +3,8 @@
 // Email rendering, the commit per message, SMTP alone); (2) time from a payment through the test
 // checkout to the SMTP server's acceptance of that buyer's access e-mail: one buyer at a time on an
 // idle sender, buyers back to back, and 10 at once (the last two queue faster than the sender
-// delivers, so they measure the backlog). Exits non-zero when a message is missing. The SMTP server (smtp-server, counting messages and stamping each acceptance, no
+// delivers, so they measure the backlog); (3) the same time for buyers paying after one access e-mail the
+// SMTP server never answers. Exits non-zero when a message is missing. The SMTP server (smtp-server, counting messages and stamping each acceptance, no
 // parsing) runs as its own process, like a mail provider, so it does not share the sender's thread.
 // Data on the site's disk with the default SQLITE_SYNCHRONOUS=FULL. Nothing leaves 127.0.0.1.
 // Run: ./node_modules/.bin/bun run bench/mail.ts [messages] [payments]
@@ -24,7 +25,13 @@ import { deliverPaidOrder, deliverySettings } from "../server/shop/checkout/deli
 import { composeMail, mailContext } from "../server/shop/mail/compose";
 import { readPayload, recordOutcome, type OutboxRow } from "../server/shop/mail/outbox";
 import { createMailSender } from "../server/shop/mail/sender";
-import { createFileTransport, createSmtpTransport, type MailTransport, type OutgoingMail } from "../server/shop/mail/transport";
+import {
+  createFileTransport,
+  createSmtpTransport,
+  SMTP_TIMEOUTS,
+  type MailTransport,
+  type OutgoingMail,
+} from "../server/shop/mail/transport";
 import { AccessMail } from "../server/shop/mail/templates/messages";
 import { LOCALES } from "../shared/locales";
 import { pathFor } from "../shared/routes";
@@ -36,9 +43,10 @@ const wallMs = () => performance.timeOrigin + performance.now();
 type Accepted = { to: string[]; at: number };
 type Sink = { url: string; accepted: Accepted[]; waitFor(total: number, timeoutMs: number): Promise<boolean>; stop(): void };
 
-async function startSink(): Promise<Sink> {
+/** `stall`: a recipient whose message the sink reads whole and never answers (a server stalling after DATA). */
+async function startSink(stall = ""): Promise<Sink> {
   const child = Bun.spawn([process.execPath, "run", import.meta.path], {
-    env: { ...process.env, MAIL_BENCH_SINK: "1" },
+    env: { ...process.env, MAIL_BENCH_SINK: "1", MAIL_BENCH_STALL: stall },
     stdin: "pipe",
     stdout: "pipe",
     stderr: "inherit",
@@ -181,7 +189,7 @@ async function main() {
   try {
     // ---- 1. Throughput: the outbox drained by sender.deliverDue() ---------------------------------
     console.log(
-      `\n1. Throughput: ${MESSAGES} access e-mails (fr/en/it/es) queued in one transaction, then sender.deliverDue() (batches of 20, SMTP pool of 3)`,
+      `\n1. Throughput: ${MESSAGES} access e-mails (fr/en/it/es) queued in one transaction, then sender.deliverDue() (4 at a time, one per SMTP connection)`,
     );
     const transports: {
       label: string;
@@ -459,6 +467,67 @@ async function main() {
     } finally {
       await site.close();
     }
+
+    // ---- 3. Latency with one message the mail server never answers ------------------------------
+    console.log(
+      `\n3. Latency from payment to SMTP acceptance with one access e-mail stalled: the server reads it whole and never answers (the sender waits its socket timeout, ${SMTP_TIMEOUTS.socketTimeout / 1000} s), then ${PAYMENTS} buyers one after the other`,
+    );
+    const stalling = await startSink("stalled@example.com");
+    const stalledSite = await createTestSite({
+      env: { TRUST_PROXY: "true", PUBLIC_BASE_URL: "https://shop.example" },
+      transport: createSmtpTransport(stalling.url),
+      log: quiet(),
+    });
+    try {
+      const FORM = { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost" };
+      let n = 0;
+      const pay = async (email: string): Promise<number> => {
+        n++;
+        const headers = { ...FORM, "x-forwarded-for": `10.200.${(n >> 8) & 255}.${n & 255}` };
+        const start = await stalledSite.request("/api/payment", { method: "POST", headers, body: "locale=fr&acceptTerms=yes" });
+        const cardPage = start.headers.get("location") ?? "";
+        const body = new URLSearchParams({
+          email,
+          name: "Camille",
+          city: "Lyon",
+          card: "4242 4242 4242 4242",
+          expiry: "12/34",
+          cvc: "123",
+        });
+        const paid = await stalledSite.request(cardPage, { method: "POST", headers, body: body.toString() });
+        const committed = wallMs();
+        if (paid.status !== 303) throw new Error(`POST ${cardPage}: ${paid.status}`);
+        return committed;
+      };
+      await pay("stalled@example.com");
+      const committed = new Map<string, number>();
+      const started = performance.now();
+      for (let i = 0; i < PAYMENTS; i++) {
+        const email = `behind-${i}@example.com`;
+        committed.set(email, await pay(email));
+      }
+      const complete = await stalling.waitFor(PAYMENTS, 60_000);
+      const seconds = (performance.now() - started) / 1000;
+      const latencies: number[] = [];
+      for (const a of stalling.accepted)
+        for (const to of a.to) {
+          const at = committed.get(to);
+          if (at !== undefined) latencies.push(a.at - at);
+        }
+      latencies.sort((a, b) => a - b);
+      const stalledRow = stalledSite.db.select().from(mailOutbox).all()[0];
+      const ok = complete && latencies.length === PAYMENTS && stalledRow?.status === "sending";
+      failed ||= !ok;
+      console.log(
+        `  ${PAYMENTS} access e-mails behind the stalled one: p50 ${ms(pct(latencies, 50))} ms, p90 ${ms(pct(latencies, 90))} ms, p99 ${ms(pct(latencies, 99))} ms, max ${ms(latencies.at(-1) ?? NaN)} ms (card POST returned -> accepted); all accepted ${seconds.toFixed(2)} s after the first payment`,
+      );
+      console.log(
+        `  check: ${latencies.length}/${PAYMENTS} accepted while the stalled message was still "${stalledRow?.status}" -> ${ok ? "OK" : "MISMATCH"}`,
+      );
+    } finally {
+      await stalledSite.close();
+      stalling.stop();
+    }
   } finally {
     sink.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -479,6 +548,7 @@ function accessElement(row: OutboxRow, config: Config) {
 // The SMTP sink: this same file started again with MAIL_BENCH_SINK=1. One JSON line per event on
 // stdout: {"port"} once listening, then {"to","at"} as each message is accepted (250 after DATA).
 if (process.env.MAIL_BENCH_SINK === "1") {
+  const stalled = process.env.MAIL_BENCH_STALL ?? "";
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -487,6 +557,8 @@ if (process.env.MAIL_BENCH_SINK === "1") {
     onData(stream, session, callback) {
       stream.on("data", () => {});
       stream.on("end", () => {
+        // Read whole, never answered: the sender gives up at its socket timeout.
+        if (stalled !== "" && session.envelope.rcptTo.some((r) => r.address === stalled)) return;
         const at = wallMs();
         process.stdout.write(`${JSON.stringify({ to: session.envelope.rcptTo.map((r) => r.address), at })}\n`);
         callback();
