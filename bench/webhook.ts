@@ -30,7 +30,8 @@ const session = (id: string, i: number) => ({
   payment_status: "paid",
   amount_total: 2999,
   currency: "eur",
-  metadata: { locale: ["fr", "en", "it", "es"][i % 4] },
+  // The mark of the site's own checkouts (PUBLIC_BASE_URL's origin): others make no order.
+  metadata: { locale: ["fr", "en", "it", "es"][i % 4], site: new URL(PRODUCTION_READY_ENV.PUBLIC_BASE_URL).origin },
   payment_intent: `pi_bench_${i}`,
   customer_details: { email: `buyer${i}@example.com`, name: `Buyer ${i}`, address: { city: "Lyon" } },
 });

@@ -162,6 +162,7 @@ function Head() {
     unknown: "meta.successUnknownTitle",
     none: "meta.successNoneTitle",
     refunded: "meta.successRefundedTitle",
+    delivered: "meta.successDeliveredTitle",
   } as const;
   const title = t(view.page === "success" ? successTitles[view.order.state] : titleKey[view.page]);
   // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds,
@@ -194,7 +195,7 @@ function Head() {
       {/* A pending order's page looks again by itself without JavaScript too (the script does it with). */}
       {view.page === "success" && view.order.state === "pending" ? (
         <noscript>
-          <meta httpEquiv="refresh" content={`5;url=${pathFor("success", locale)}${view.order.links.query}`} />
+          <meta httpEquiv="refresh" content={`5;url=${pathFor("success", locale)}${view.order.query}`} />
         </noscript>
       ) : null}
       {assets.font ? <link rel="preload" href={assets.font} as="font" type="font/woff2" crossOrigin="anonymous" /> : null}

@@ -12,7 +12,7 @@ export type Synchronous = "NORMAL" | "FULL";
 /**
  * Opens the site's SQLite file and brings its schema up to date.
  * WAL lets the owner read with the sqlite3 CLI while the server writes: readers never wait for a
- * writer. `synchronous` is chosen in the README ("Durability"): FULL survives power loss for every
+ * writer. `synchronous` is chosen in docs/owner/data.md ("Durability"): FULL survives power loss for every
  * acknowledged write, NORMAL survives a process crash but may lose the last transactions on power loss.
  *
  * Opening waits up to 5 s, synchronously, for another process's lock (nothing is served yet); then

@@ -9,8 +9,12 @@ import { join } from "node:path";
 import { packagedLitestream } from "../server/platform/backup/litestream";
 import { buildConsoleFiles } from "../server/owner/console/bundle";
 import { buildClient } from "../server/site/client-build";
+import { readGitBuild } from "../server/platform/version";
 
 const root = join(import.meta.dir, "..");
+// What `site version`, the start-up line, /healthz and the console's footer say: package.json's
+// version, the commit built from (marked when the working tree had changes) and now.
+const build = readGitBuild(root, new Date());
 const dist = join(root, "dist");
 const clientDir = join(dist, "client");
 const consoleDir = join(dist, "admin");
@@ -56,7 +60,7 @@ writeFileSync(
     "const [client, consoleFiles] = await Promise.all([read(embedded), read(embeddedConsole)]);",
     "const prebuilt = decodePrebuilt(new Uint8Array(await Bun.file(prebuiltFile).arrayBuffer()));",
     'startTrace("embedded files read");',
-    `await main(process.argv.slice(2), { client, console: consoleFiles, prebuilt, buildId: ${JSON.stringify(crypto.randomUUID())} });`,
+    `await main(process.argv.slice(2), { client, console: consoleFiles, prebuilt, buildId: ${JSON.stringify(crypto.randomUUID())}, build: ${JSON.stringify(build)} });`,
     "",
   ].join("\n"),
 );
@@ -67,7 +71,7 @@ await $`${process.execPath} build --compile --splitting --minify --bytecode --fo
 );
 const size = Bun.file(outfile).size;
 console.log(
-  `built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) with ${files.length} client files and ${consoleFiles.length} console files`,
+  `built ${outfile} ${build.version} (${build.commit}, ${(size / 1024 / 1024).toFixed(1)} MiB) with ${files.length} client files and ${consoleFiles.length} console files`,
 );
 
 // Litestream, for BACKUP_URL, beside the executable, where it looks first: a binary of its own

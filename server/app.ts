@@ -5,6 +5,7 @@ import { chatController } from "./shop/chat/controller";
 import { checkoutController } from "./shop/checkout/controller";
 import type { AppDeps } from "./deps";
 import { accessLog } from "./platform/http/access-log";
+import { maskPath } from "./platform/log-mask";
 import { busyAnswer, isFormPost } from "./platform/http/busy";
 import { methodNotAllowed } from "./platform/http/api-paths";
 import { clientAbortLog } from "./platform/http/client-abort";
@@ -40,7 +41,7 @@ export function createApp(deps: AppDeps) {
     // Then: one access-log line and an x-request-id for every answer, whoever gives it. The pages
     // without a query, most of the traffic, are answered from memory without Elysia
     // (docs/decisions/010-static-pages-and-processes.md).
-    .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request)))
+    .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request), deps.drain))
     // Before everything else: a request with an unusable Host has no URL to route by.
     .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
     .use(sameOriginGuard(config, log))
@@ -69,12 +70,16 @@ export function createApp(deps: AppDeps) {
         // Another program held the database's write lock past the wait, or the disk is full,
         // read-only or failing: nothing was written, and the client is told when to try again.
         const { level, problem } = storageProblem(error);
-        log[level](problem, { path, error: error instanceof Error ? error.message : String(error) });
+        log[level](problem, { path: maskPath(path), error: error instanceof Error ? error.message : String(error) });
         const response = await busyAnswer(render, request, { page: !api || isFormPost(request), locale: localeOfPath(path) }, error);
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;
       }
-      log.error("unhandled error", { path, code, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      log.error("unhandled error", {
+        path: maskPath(path),
+        code,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
       if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
       const response = await render({
         view: { page: "error" },

@@ -12,6 +12,8 @@ import type { MailSender } from "./shop/mail/sender";
 import type { Paperwork } from "./shop/paperwork/documents";
 import type { StaticPages } from "./site/pages/static-pages";
 import type { Renderer } from "./site/render";
+import type { Drain } from "./platform/http/drain";
+import type { BuildInfo } from "./platform/version";
 
 /** What every feature controller gets from the app: no globals; made by server/wiring.ts, for tests too. */
 export type AppDeps = {
@@ -48,4 +50,8 @@ export type AppDeps = {
   paperwork: { documents: Paperwork; linkSecret: string };
   /** The clock, replaceable in tests. */
   now: () => Date;
+  /** This program's version, commit and date (/healthz, the console's footer). */
+  build: BuildInfo;
+  /** Set when the process stops: answers then close their connection (a replacing process takes the next). */
+  drain: Drain;
 };

@@ -19,6 +19,12 @@ export async function main(argv: string[], embedded?: Embedded): Promise<void> {
     console.log(USAGE);
     return;
   }
+  // Before the configuration: which build this is must be answerable even where it would not start.
+  if (command === "version" || command === "--version" || command === "-v") {
+    const { currentBuild, describeBuild } = await import("./platform/version");
+    console.log(`site ${describeBuild(currentBuild(embedded?.build))}`);
+    return;
+  }
   const config = configOrExit();
   startTrace("configuration loaded");
 

@@ -17,6 +17,8 @@ import { consoleBundleSource } from "./owner/console/bundle";
 import type { PrebuiltPage } from "./site/prebuilt-page";
 import { createStaticPages } from "./site/pages/static-pages";
 import { createDocumentRenderer, createRenderer } from "./site/render";
+import { createDrain } from "./platform/http/drain";
+import { currentBuild, type BuildInfo } from "./platform/version";
 
 /** What a process brings to the site: its configuration, database, files and e-mail sender. */
 export type SiteParts = {
@@ -40,6 +42,8 @@ export type SiteParts = {
   compress?: Compress;
   /** Where the Stripe SDK sends its requests: Stripe's API unless given (tests give a fake one on loopback). */
   stripeConnection?: StripeConnection;
+  /** The executable's version, commit and date; run from source, read from git. */
+  build?: BuildInfo;
 };
 
 export type Site = {
@@ -50,6 +54,11 @@ export type Site = {
    * writes); the database and mailer are the caller's.
    */
   close(): Promise<void>;
+  /**
+   * Stops answering without refusing a request: connections closed after their next answer for a
+   * moment (platform/http/drain.ts), then the port let go once the requests still running are answered.
+   */
+  stop(): Promise<void>;
 };
 
 /** Writes wait for another connection's lock at most DB_BUSY_WAIT_MS (db/writer.ts); the writer keeps no state. */
@@ -85,10 +94,17 @@ export function wireSite(parts: SiteParts): Site {
     analytics,
     paperwork: { documents: createPaperwork({ db, config }), linkSecret: parts.rateLimitSecret },
     now,
+    build: currentBuild(parts.build),
+    drain: createDrain(),
   };
+  const app = createApp(deps);
   return {
-    app: createApp(deps),
+    app,
     deps,
+    stop: async () => {
+      await deps.drain.begin();
+      await app.stop();
+    },
     close: async () => {
       await analytics.stop();
       rateLimits.close();

@@ -35,19 +35,26 @@ export type AssetUrls = {
 export type OrderLinks = { query: string; invoice: string };
 
 /** What the success page knows about the order named by `session_id` or by its reference's signed link. */
+/** Where the access e-mail of a paid order stands, so the page says only what is true. */
+export type PaidDelivery = "sent" | "sending" | "failed" | "none";
+
 export type SuccessOrder =
   | { state: "none" } // no session_id: nothing to confirm
-  // Where the access e-mail of a paid order stands, so the page says only what is true.
   | {
       state: "paid";
       email: string | null;
-      delivery: "sent" | "sending" | "failed" | "none";
+      delivery: PaidDelivery;
       reference: string;
       licenseKey: string | null;
       links: OrderLinks;
     }
-  /** The page looks again at its own address with `links.query` (its meta refresh, its script). */
-  | { state: "pending"; reference: string; links: OrderLinks }
+  /**
+   * A paid order reached by the provider's return address after the bound in which it shows the
+   * key (server/shop/checkout/success-order.ts): only that the access e-mail was sent.
+   */
+  | { state: "delivered"; reference: string; delivery: PaidDelivery }
+  /** The page looks again at its own address with `query` (its meta refresh, its script). */
+  | { state: "pending"; reference: string; query: string }
   | { state: "refunded"; reference: string }
   | { state: "unknown" };
 
@@ -123,7 +130,8 @@ export type View =
   /** The buyer's devices, from the signed link of the access e-mail (per request, never cached). */
   | { page: "devices"; devices: DevicesPageState }
   | { page: "refund"; refund: RefundPageState }
-  | { page: "unsubscribe"; state: "done" | "unknown" }
+  /** `rate-limited`: too many tries from this client (429); nothing was changed. */
+  | { page: "unsubscribe"; state: "done" | "unknown" | "rate-limited" }
   | { page: "not-found" }
   /** `busy`: a write waited its whole bound for another program's database lock (503); nothing changed. */
   | { page: "error"; reason?: "busy" }

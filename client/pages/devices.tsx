@@ -16,6 +16,11 @@ export function DevicesPage({ devices }: { devices: DevicesPageState }) {
             <p>{t("devices.text", { limit: devices.activationLimit })}</p>
             <Island name="devices" props={{ devices }} />
           </div>
+        ) : devices.state === "rate-limited" ? (
+          <div className="status-card status-card--neutral">
+            <h1 className="page__title">{t("devices.title")}</h1>
+            <p>{t("devices.rateLimited")}</p>
+          </div>
         ) : (
           <div className="status-card status-card--neutral access-card" id="lost-access">
             <h1 className="page__title">{t("devices.invalidTitle")}</h1>

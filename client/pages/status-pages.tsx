@@ -49,7 +49,7 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
     </a>
   );
   if (order.state === "pending") {
-    const self = `${pathFor("success", locale)}${order.links.query}`;
+    const self = `${pathFor("success", locale)}${order.query}`;
     return (
       <StatusCard
         icon="refresh"
@@ -62,6 +62,21 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
         <a className="button button--ghost" href={self}>
           {t("successRefresh")}
         </a>
+        {home}
+      </StatusCard>
+    );
+  }
+  if (order.state === "delivered") {
+    // The key is no longer shown at this address (an hour after payment): where it is instead.
+    const sent = order.delivery === "sent" || order.delivery === "sending";
+    return (
+      <StatusCard
+        icon="mail"
+        tone="neutral"
+        title={t("successDeliveredTitle")}
+        text={sent ? t("successDeliveredText", { reference: order.reference }) : t("successMailMissing")}
+        after={<LostAccess />}
+      >
         {home}
       </StatusCard>
     );
@@ -174,16 +189,17 @@ function deliveryText(t: Translate, order: Extract<SuccessOrder, { state: "paid"
   }
 }
 
-export function UnsubscribePage({ state }: { state: "done" | "unknown" }) {
+const UNSUBSCRIBE_TEXTS = {
+  done: { title: "unsubscribe.title", text: "unsubscribe.text" },
+  unknown: { title: "unsubscribe.unknownTitle", text: "unsubscribe.unknownText" },
+  "rate-limited": { title: "unsubscribe.rateLimitedTitle", text: "unsubscribe.rateLimitedText" },
+} as const;
+
+export function UnsubscribePage({ state }: { state: "done" | "unknown" | "rate-limited" }) {
   const { t, locale } = useI18n();
-  const done = state === "done";
+  const texts = UNSUBSCRIBE_TEXTS[state];
   return (
-    <StatusCard
-      icon={done ? "check" : "mail"}
-      tone="neutral"
-      title={t(done ? "unsubscribe.title" : "unsubscribe.unknownTitle")}
-      text={t(done ? "unsubscribe.text" : "unsubscribe.unknownText")}
-    >
+    <StatusCard icon={state === "done" ? "check" : "mail"} tone="neutral" title={t(texts.title)} text={t(texts.text)}>
       <a className="button button--primary" href={pathFor("landing", locale)}>
         {t("successHome")}
       </a>

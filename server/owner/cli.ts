@@ -1,66 +1,355 @@
 import { existsSync, writeFileSync } from "node:fs";
-import { normalizeOrderReference } from "../../shared/order-reference";
-import { createPaperwork } from "../shop/paperwork/documents";
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
+import { eq } from "drizzle-orm";
 import * as v from "valibot";
-import { openDb, type Db } from "../../db/client";
+import { type Db, openDb } from "../../db/client";
+import { licenses, orders } from "../../db/schema";
 import { createWriter, isBusyError, type Write } from "../../db/writer";
-import { deliverySettings, queueAccessMailAgain } from "../shop/checkout/delivery";
-import { createCheckout } from "../shop/checkout/providers";
-import { refundOrder, type RefundResult } from "../shop/checkout/refund";
-import { activityDetail, recordActivity, writeLogged } from "./console/activity";
+import { normalizeLicenseKey } from "../../shared/license-key";
+import { normalizeOrderReference } from "../../shared/order-reference";
+import { errorText } from "../../shared/error-text";
+import { readReplicationStatus, readStatusFile } from "../platform/backup/status";
 import type { Config } from "../platform/config";
-import { counted } from "./counted";
-import { exportCsv, isExportName, testSalesLeftOut } from "./export-csv";
-import { createInvite, inviteUrl } from "./console/invites";
+import { maskText } from "../platform/log-mask";
+import { deliverySettings, queueAccessMailAgain } from "../shop/checkout/delivery";
+import { ProviderError } from "../shop/checkout/provider";
+import { createCheckout } from "../shop/checkout/providers";
+import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
+import { type RefundResult, refundOrder } from "../shop/checkout/refund";
+import type { StripeConnection } from "../shop/checkout/stripe-provider";
 import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licenses/service";
 import { openLicenseKeys } from "../shop/licenses/tokens";
 import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
-import { placesCommand } from "./places-command";
+import { activityDetail, recordActivity, writeLogged } from "./console/activity";
+import { createInvite, inviteUrl } from "./console/invites";
+import { counted } from "./counted";
 import { digestCommand } from "./digest-command";
-import { normalizeLicenseKey } from "../../shared/license-key";
-import { licenses, orders } from "../../db/schema";
-import { eq } from "drizzle-orm";
-import { readReplicationStatus, readStatusFile } from "../platform/backup/status";
+import { type ExportName, exportCsv, testSalesLeftOut } from "./export-csv";
+import { createPaperwork } from "../shop/paperwork/documents";
+import { placesCommand } from "./places-command";
 import { restoreCommand } from "./restore";
-import { reconcileOrders, stripePaymentHistory } from "../shop/checkout/reconcile";
-import type { StripeConnection } from "../shop/checkout/stripe-provider";
-import { ProviderError } from "../shop/checkout/provider";
-import { maskText } from "../platform/log-mask";
+import { backupPromote } from "./backup-promote";
+import { isRestoredCopyReason, readRestoredMark, restoredCopyReason } from "../platform/backup/identity";
 
-export const USAGE = `Usage:
-  site                        start the web server (configuration from the environment, see README)
-  site leads export           print the e-mail leads as CSV
-  site leads erase EMAIL      erase a person's data on request: their demo request and its e-mails (their .eml files
-                              too), the chat conversations that mention the address, their access-resend requests
-                              (orders are kept)
-  site orders export          print the orders as CSV
-  site chats export           print the support-chat transcripts as CSV
-  site licenses export        print the licence keys as CSV (status, order, buyer, activations)
-  site vat export             print the VAT return's figures as CSV: invoices minus credit notes per quarter, country
-                              and rate (test-checkout sales left out)
-  site licenses show KEY|EMAIL   a licence (by key, any case, with or without dashes, or by buyer's e-mail) and its devices
-  site licenses disable KEY   block a key (the app's checks answer "disabled"); enable KEY unblocks it
-  site licenses reset KEY     free every device of a key (a buyer who replaced their devices)
-  site licenses rotate-key    a new key signs licence tokens from now on; the old one still verifies until its tokens expire
-  site mail list              the e-mail queue, newest first: status, kind, recipient, attempts, last error
-  site mail retry ID          send a failed message again (the running server picks it up within seconds)
-  site orders resend REF      queue the access e-mail of a paid order again (same licence key); REF is the order's
-                              reference (K7QM-2XHD-9CVT) or its number
-  site owner invite           print a one-time link (valid 15 minutes) that registers a passkey for the owner's console
-  site orders invoice REF PATH  the invoice PDF of an order (by its reference) written to PATH, or - for standard output
-  site orders refund REF      refund a paid order in full (Stripe's Refund API for a Stripe order, the site's own for
-                              a test-checkout order): licence disabled, buyer's and owner's notices sent
-  site places pending         the cities of the last 30 days' orders that the purchase notice leaves out (not a known place)
-  site places approve NAME    show this place name in the purchase notice (revoke NAME withdraws it)
-  site orders reconcile --since DATE   apply the paid, refunded and expired Stripe checkouts since DATE that the
-                              database does not have (after a restore): missing orders get their licence and e-mail
-  site restore [--to-time T] [--force]   bring DATA_DIR back from BACKUP_URL (refuses to replace a database without --force)
-  site backup status          whether backups are on, where to, and when the last replication happened
-  site digest preview [--date YYYY-MM-DD] [--daily|--weekly]   the owner's digest e-mail of a day (or of the ISO week
-                              holding the date) that ended, printed as text; by default the last period DIGEST reports on
-  site digest send [--date YYYY-MM-DD] [--daily|--weekly]      queue that digest to OWNER_EMAIL now (once per period:
-                              not if the server or an earlier send queued it)`;
+type Print = (line: string) => void;
+
+/** What the caller of `runCommand` may set beside the configuration. */
+export type RunOptions = {
+  busyWaitMs?: number;
+  /** Where the Stripe SDK connects: Stripe itself unless given (tests give a fake Stripe on loopback). */
+  stripeConnection?: StripeConnection;
+  /** The clock of the commands that read it (the digest's periods): the machine's unless given. */
+  now?: () => Date;
+};
+
+/** The options a command declares, as node:util's `parseArgs` reads them (`--since 2026-05-01` gives `{ since: "2026-05-01" }`). */
+type Values<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>
+>["values"];
+
+/** What a command runs with. */
+type Invocation<O extends ParseArgsOptionsConfig> = {
+  config: Config;
+  /** The words after the command's name that are not options: `orders refund K7QM-2XHD-9CVT` gives ["K7QM-2XHD-9CVT"]. */
+  args: string[];
+  values: Values<O>;
+  /** How it is called, as the usage shows it: "site orders reconcile --since DATE". */
+  usage: string;
+  options: RunOptions;
+  out: Print;
+  err: Print;
+};
+
+/** A command that works on the site's database gets it opened (and its writer), and closed after. */
+type WithDatabase<O extends ParseArgsOptionsConfig> = Invocation<O> & { db: Db; write: Write };
+
+type Outcome = Promise<number> | number;
+
+type Spec<O extends ParseArgsOptionsConfig> = {
+  /** The words that name it: "orders refund". */
+  name: string;
+  /** What follows the name in the usage: "REF", "[--to-time T] [--force]". */
+  usage?: string;
+  /** One sentence for the usage. */
+  summary: string;
+  options?: O;
+};
+
+type Ready<C> = { run: (context: C) => Outcome } | { error: string };
+type Base = Omit<Invocation<ParseArgsOptionsConfig>, "args" | "values" | "usage">;
+
+/** One entry of the table: its words, its line in the usage, and how its arguments are read and run. */
+type Command = { name: string; usage: string; summary: string } & (
+  | { database: true; prepare: (argv: string[]) => Ready<Base & { db: Db; write: Write }> }
+  | { database: false; prepare: (argv: string[]) => Ready<Base> }
+);
+
+/**
+ * A command's arguments read with its own options, ready to run; or what parseArgs refused (an
+ * unknown option, an option without its value) and how the command is called.
+ */
+function prepare<O extends ParseArgsOptionsConfig, C>(
+  spec: Spec<O>,
+  argv: string[],
+  run: (parsed: { args: string[]; values: Values<O>; usage: string }) => (context: C) => Outcome,
+): Ready<C> {
+  const usage = `site ${spec.name}${spec.usage === undefined ? "" : ` ${spec.usage}`}`;
+  let parsed: { positionals: string[]; values: Values<O> };
+  try {
+    parsed = parseArgs({ args: argv, options: spec.options, allowPositionals: true, strict: true });
+  } catch (error) {
+    return { error: `${errorText(error)}\n\nUsage: ${usage}` };
+  }
+  return { run: run({ args: parsed.positionals, values: parsed.values, usage }) };
+}
+
+/** A command on the site's database (most of them): run only where the database exists. */
+function command<const O extends ParseArgsOptionsConfig = Record<never, never>>(
+  spec: Spec<O> & { run: (c: WithDatabase<O>) => Outcome },
+): Command {
+  return {
+    name: spec.name,
+    usage: spec.usage ?? "",
+    summary: spec.summary,
+    database: true,
+    prepare: (argv) => prepare(spec, argv, (parsed) => (c: Base & { db: Db; write: Write }) => spec.run({ ...c, ...parsed })),
+  };
+}
+
+/** A command that does not open the database (it restores it, or reads what is beside it). */
+function standalone<const O extends ParseArgsOptionsConfig = Record<never, never>>(
+  spec: Spec<O> & { run: (c: Invocation<O>) => Outcome },
+): Command {
+  return {
+    name: spec.name,
+    usage: spec.usage ?? "",
+    summary: spec.summary,
+    database: false,
+    prepare: (argv) => prepare(spec, argv, (parsed) => (c: Base) => spec.run({ ...c, ...parsed })),
+  };
+}
+
+const exportCommand = (name: ExportName, summary: string) =>
+  command({
+    name: `${name} export`,
+    summary,
+    run: ({ db, out, err }) => {
+      exportCsv(db, name, (chunk) => out(chunk));
+      if (name === "vat") {
+        // On stderr, so the CSV on stdout stays the VAT return's figures alone.
+        const left = testSalesLeftOut(db);
+        if (left.invoices + left.creditNotes > 0)
+          err(
+            `Left out: ${counted(left.invoices, "test-checkout sale", "test-checkout sales")}${left.creditNotes > 0 ? ` and ${counted(left.creditNotes, "credit note", "credit notes")}` : ""} (the test checkout takes no money, so they are not in the VAT return).`,
+          );
+      }
+      return 0;
+    },
+  });
+
+const digestOptions = { date: { type: "string" }, daily: { type: "boolean" }, weekly: { type: "boolean" } } as const;
+
+/**
+ * The owner's commands, each once: its words, its line in the usage, its options and what it does.
+ * A new command is one more entry here: `command` for one that works on the database (opened, locks
+ * waited for, closed after), `standalone` for one that must not open it.
+ */
+const COMMANDS: readonly Command[] = [
+  exportCommand("leads", "print the e-mail leads as CSV"),
+  command({
+    name: "leads erase",
+    usage: "EMAIL",
+    summary:
+      "erase a person's data on request: their demo request and its e-mails (their .eml files too), the chat conversations that mention the address, their access-resend requests (orders are kept)",
+    run: ({ write, config, args, out, err }) => erase(write, config, args[0], out, err),
+  }),
+  exportCommand("orders", "print the orders as CSV"),
+  exportCommand("chats", "print the support-chat transcripts as CSV"),
+  exportCommand("licenses", "print the licence keys as CSV (status, order, buyer, activations)"),
+  exportCommand(
+    "vat",
+    "print the VAT return's figures as CSV: invoices minus credit notes per quarter, country and rate (test-checkout sales left out)",
+  ),
+  command({
+    name: "licenses show",
+    usage: "KEY|EMAIL",
+    summary: "a licence (by key, any case, with or without dashes, or by buyer's e-mail) and its devices",
+    run: (c) => showLicense(c.db, c.config, c.args[0], c.out, c.err),
+  }),
+  command({
+    name: "licenses disable",
+    usage: "KEY",
+    summary: 'block a key (the app\'s checks answer "disabled")',
+    run: (c) => enableLicense(c.db, c.write, "disable", c.args[0], c.out, c.err),
+  }),
+  command({
+    name: "licenses enable",
+    usage: "KEY",
+    summary: "unblock a key that was disabled",
+    run: (c) => enableLicense(c.db, c.write, "enable", c.args[0], c.out, c.err),
+  }),
+  command({
+    name: "licenses reset",
+    usage: "KEY",
+    summary: "free every device of a key (a buyer who replaced their devices)",
+    run: (c) => resetLicense(c.db, c.write, c.args[0], c.out, c.err),
+  }),
+  command({
+    name: "licenses rotate-key",
+    summary: "a new key signs licence tokens from now on; the old one still verifies until its tokens expire",
+    run: async ({ config, out }) => {
+      const rotated = await openLicenseKeys(config, () => new Date()).rotate();
+      out(`New signing key ${rotated.kid}: it signs from now on (running servers see it at once).\n`);
+      if (rotated.removed.length > 0) out(`Removed, their tokens all expired: ${rotated.removed.join(", ")}\n`);
+      return 0;
+    },
+  }),
+  command({
+    name: "mail list",
+    summary: "the e-mail queue, newest first: status, kind, recipient, attempts, last error",
+    run: ({ db, out }) => listMail(db, out),
+  }),
+  command({
+    name: "mail retry",
+    usage: "ID",
+    summary: "send a failed message again (the running server picks it up within seconds)",
+    run: ({ write, args, usage, out, err }) => {
+      const id = args[0] !== undefined && /^\d{1,12}$/.test(args[0]) ? Number(args[0]) : null;
+      if (id === null) {
+        err(`mail retry needs a number: ${usage}`);
+        return 2;
+      }
+      return retry(write, id, out, err);
+    },
+  }),
+  command({
+    name: "orders resend",
+    usage: "REF",
+    summary:
+      "queue the access e-mail of a paid order again (same licence key); REF is the order's reference (K7QM-2XHD-9CVT) or its number",
+    run: (c) => withOrder(c.db, "orders resend", c.args[0], c.err, (id) => resend(c.write, c.config, id, c.out, c.err)),
+  }),
+  command({
+    name: "owner invite",
+    summary: "print a one-time link (valid 15 minutes) that registers a passkey for the owner's console",
+    run: ({ write, config, out }) => invite(write, config, out),
+  }),
+  command({
+    name: "orders invoice",
+    usage: "REF PATH",
+    summary: "the invoice PDF of an order (by its reference) written to PATH, or - for standard output",
+    run: ({ db, config, args, out, err }) => invoiceCommand(db, config, args[0], args[1], out, err),
+  }),
+  command({
+    name: "orders refund",
+    usage: "REF",
+    summary:
+      "refund a paid order in full (Stripe's Refund API for a Stripe order, the site's own for a test-checkout order): licence disabled, buyer's and owner's notices sent",
+    run: (c) =>
+      withOrder(c.db, "orders refund", c.args[0], c.err, (id) =>
+        refund(c.db, c.write, c.config, id, c.out, c.err, c.options.stripeConnection),
+      ),
+  }),
+  command({
+    name: "places pending",
+    summary: "the cities of the last 30 days' orders that the purchase notice leaves out (not a known place)",
+    run: ({ db, write, config, out, err }) => placesCommand(db, write, config, "pending", undefined, out, err),
+  }),
+  command({
+    name: "places approve",
+    usage: "NAME",
+    summary: "show this place name in the purchase notice",
+    run: ({ db, write, config, args, out, err }) => placesCommand(db, write, config, "approve", args[0], out, err),
+  }),
+  command({
+    name: "places revoke",
+    usage: "NAME",
+    summary: "withdraw an approved place name from the purchase notice",
+    run: ({ db, write, config, args, out, err }) => placesCommand(db, write, config, "revoke", args[0], out, err),
+  }),
+  command({
+    name: "orders reconcile",
+    usage: "--since DATE",
+    summary:
+      "apply the paid, refunded and expired Stripe checkouts since DATE that the database does not have (after a restore): missing orders get their licence and e-mail",
+    options: { since: { type: "string" } },
+    run: ({ write, config, values, out, err, options }) => reconcile(write, config, values.since, out, err, options.stripeConnection ?? {}),
+  }),
+  standalone({
+    name: "restore",
+    usage: "[--to-time T] [--force]",
+    summary: "bring DATA_DIR back from BACKUP_URL (refuses to replace a database without --force)",
+    options: { "to-time": { type: "string" }, force: { type: "boolean" } },
+    run: ({ values, usage, config, out, err }) =>
+      restoreCommand({ toTime: values["to-time"], force: values.force === true }, usage, config, out, err),
+  }),
+  standalone({
+    name: "backup status",
+    summary: "whether backups are on, where to, and when the last replication happened",
+    run: ({ config, out }) => backupStatus(config, out),
+  }),
+  command({
+    name: "backup promote",
+    summary:
+      "make this database the one that replicates to BACKUP_URL (a restored copy does not replicate until promoted; a server on another database stops writing there)",
+    run: ({ db, write, config, options, out, err }) => backupPromote(db, write, config, out, err, options.now ?? (() => new Date())),
+  }),
+  command({
+    name: "digest preview",
+    usage: "[--date YYYY-MM-DD] [--daily|--weekly]",
+    summary:
+      "the owner's digest e-mail of a day (or of the ISO week holding the date) that ended, printed as text; by default the last period DIGEST reports on",
+    options: digestOptions,
+    run: ({ db, write, config, values, usage, options, out, err }) =>
+      digestCommand(db, write, config, "preview", values, usage, options.now ?? (() => new Date()), out, err),
+  }),
+  command({
+    name: "digest send",
+    usage: "[--date YYYY-MM-DD] [--daily|--weekly]",
+    summary: "queue that digest to OWNER_EMAIL now (once per period: not if the server or an earlier send queued it)",
+    options: digestOptions,
+    run: ({ db, write, config, values, usage, options, out, err }) =>
+      digestCommand(db, write, config, "send", values, usage, options.now ?? (() => new Date()), out, err),
+  }),
+];
+
+/** Where a command's summary begins, and the width the usage is wrapped to. */
+const SUMMARY_COLUMN = 30;
+const USAGE_WIDTH = 120;
+
+function usageEntry(left: string, summary: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of summary.split(" ")) {
+    if (line !== "" && SUMMARY_COLUMN + line.length + 1 + word.length > USAGE_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  const indent = " ".repeat(SUMMARY_COLUMN);
+  // A call too long for the column gets a line of its own, its summary under it.
+  const first = left.length < SUMMARY_COLUMN - 1 ? `${left.padEnd(SUMMARY_COLUMN)}${lines.shift()}` : left;
+  return [first, ...lines.map((l) => `${indent}${l}`)].join("\n");
+}
+
+/** The program's usage, made from the table. */
+export const USAGE = [
+  "Usage:",
+  usageEntry("  site", "start the web server (configuration from the environment, see docs/owner/configuration.md)"),
+  ...COMMANDS.map((c) => usageEntry(`  site ${c.name}${c.usage === "" ? "" : ` ${c.usage}`}`, c.summary)),
+].join("\n");
+
+/** The command the words begin with (the one of most words, should one name begin another's). */
+function findCommand(argv: string[]): Command | undefined {
+  let found: Command | undefined;
+  for (const c of COMMANDS) {
+    const words = c.name.split(" ");
+    if (words.every((w, i) => argv[i] === w) && (found === undefined || words.length > found.name.split(" ").length)) found = c;
+  }
+  return found;
+}
 
 /**
  * How long a command waits for a write lock held by another program (an open sqlite3 session, the
@@ -70,34 +359,25 @@ export const USAGE = `Usage:
 export const CLI_BUSY_WAIT_MS = 30_000;
 
 /** Runs an owner subcommand against the data folder; resolves with the process exit code. */
-export async function runCommand(
-  argv: string[],
-  config: Config,
-  out: (line: string) => void,
-  err: (line: string) => void,
-  options: {
-    busyWaitMs?: number;
-    /** Where the Stripe SDK connects: Stripe itself unless given (tests give a fake Stripe on loopback). */
-    stripeConnection?: StripeConnection;
-    /** The clock of the commands that read it (the digest's periods): the machine's unless given. */
-    now?: () => Date;
-  } = {},
-): Promise<number> {
-  const [command, action, arg] = argv;
-  if (command === "restore") return restoreCommand(argv.slice(1), config, out, err);
-  if (command === "backup" && action === "status") return backupStatus(config, out);
-  const known =
-    (isExportName(command) && action === "export") ||
-    (command === "leads" && action === "erase") ||
-    (command === "licenses" &&
-      (action === "show" || action === "disable" || action === "enable" || action === "reset" || action === "rotate-key")) ||
-    (command === "mail" && (action === "list" || action === "retry")) ||
-    (command === "orders" && (action === "resend" || action === "refund" || action === "reconcile" || action === "invoice")) ||
-    (command === "places" && (action === "pending" || action === "approve" || action === "revoke")) ||
-    (command === "owner" && action === "invite") ||
-    (command === "digest" && (action === "preview" || action === "send"));
-  if (!known) {
+export async function runCommand(argv: string[], config: Config, out: Print, err: Print, options: RunOptions = {}): Promise<number> {
+  const found = findCommand(argv);
+  if (found === undefined) {
     err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
+    return 2;
+  }
+  const rest = argv.slice(found.name.split(" ").length);
+  const base: Base = { config, options, out, err };
+  if (!found.database) {
+    const ready = found.prepare(rest);
+    if ("error" in ready) {
+      err(ready.error);
+      return 2;
+    }
+    return ready.run(base);
+  }
+  const ready = found.prepare(rest);
+  if ("error" in ready) {
+    err(ready.error);
     return 2;
   }
   // Run from the wrong folder, a command must not quietly create an empty database and print nothing.
@@ -120,54 +400,7 @@ export async function runCommand(
     onWait: () => err(`${busyMessage}: waiting up to ${Math.round(busyWaitMs / 1000)} s for it…`),
   });
   try {
-    if (isExportName(command) && action === "export") {
-      exportCsv(db, command, (chunk) => out(chunk));
-      if (command === "vat") {
-        // On stderr, so the CSV on stdout stays the VAT return's figures alone.
-        const left = testSalesLeftOut(db);
-        if (left.invoices + left.creditNotes > 0)
-          err(
-            `Left out: ${counted(left.invoices, "test-checkout sale", "test-checkout sales")}${left.creditNotes > 0 ? ` and ${counted(left.creditNotes, "credit note", "credit notes")}` : ""} (the test checkout takes no money, so they are not in the VAT return).`,
-          );
-      }
-      return 0;
-    }
-    if (command === "mail" && action === "list") return listMail(db, out);
-    if (command === "owner") return await invite(write, config, out);
-    if (command === "leads") return await erase(write, config, arg, out, err);
-    if (command === "licenses" && action === "rotate-key") {
-      const rotated = await openLicenseKeys(config, () => new Date()).rotate();
-      out(`New signing key ${rotated.kid}: it signs from now on (running servers see it at once).\n`);
-      if (rotated.removed.length > 0) out(`Removed, their tokens all expired: ${rotated.removed.join(", ")}\n`);
-      return 0;
-    }
-    if (command === "licenses") return await licenseCommand(db, write, config, action ?? "", arg, out, err);
-    if (command === "places") return await placesCommand(db, write, config, action ?? "", arg, out, err);
-    if (command === "digest" && (action === "preview" || action === "send"))
-      return await digestCommand(db, write, config, action, argv.slice(2), options.now ?? (() => new Date()), out, err);
-    if (command === "orders" && action === "invoice") return await invoiceCommand(db, config, arg, argv[3], out, err);
-    if (command === "orders" && action === "reconcile")
-      return await reconcile(write, config, argv.slice(2), out, err, options.stripeConnection ?? {});
-    if (command === "orders") {
-      const orderId = arg === undefined ? null : orderIdOf(db, arg);
-      if (orderId === null) {
-        err(`${command} ${action} needs an order: site ${command} ${action} REFERENCE (or its number)`);
-        return 2;
-      }
-      if (orderId === "unknown") {
-        err(`No order has the reference ${arg} (site orders export lists the orders).`);
-        return 1;
-      }
-      if (action === "resend") return await resend(write, config, orderId, out, err);
-      return await refund(db, write, config, orderId, out, err, options.stripeConnection);
-    }
-    const id = arg !== undefined && /^\d{1,12}$/.test(arg) ? Number(arg) : null;
-    if (id === null) {
-      err(`${command} ${action} needs a number: site ${command} ${action} ID`);
-      return 2;
-    }
-    if (command === "mail") return await retry(write, id, out, err);
-    return 2;
+    return await ready.run({ ...base, db, write });
   } catch (error) {
     if (!isBusyError(error)) throw error;
     err(`${busyMessage}, still after ${Math.round(busyWaitMs / 1000)} s. Nothing was changed; try again once it is finished.`);
@@ -177,6 +410,20 @@ export async function runCommand(
   }
 }
 
+/** `orders resend|refund REF`: the order its argument names, or why there is none. */
+async function withOrder(db: Db, name: string, arg: string | undefined, err: Print, run: (id: number) => Promise<number>): Promise<number> {
+  const orderId = arg === undefined ? null : orderIdOf(db, arg);
+  if (orderId === null) {
+    err(`${name} needs an order: site ${name} REFERENCE (or its number)`);
+    return 2;
+  }
+  if (orderId === "unknown") {
+    err(`No order has the reference ${arg} (site orders export lists the orders).`);
+    return 1;
+  }
+  return run(orderId);
+}
+
 /** The order an argument names: its reference (K7QM-2XHD-9CVT, any case, dashes or not) or its number. */
 function orderIdOf(db: Db, arg: string): number | "unknown" | null {
   const reference = normalizeOrderReference(arg);
@@ -184,61 +431,82 @@ function orderIdOf(db: Db, arg: string): number | "unknown" | null {
   return /^\d{1,12}$/.test(arg) ? Number(arg) : null;
 }
 
-async function licenseCommand(
-  db: Db,
-  write: Write,
-  config: Config,
-  action: string,
-  arg: string | undefined,
-  out: (line: string) => void,
-  err: (line: string) => void,
-): Promise<number> {
+/** `licenses show KEY|EMAIL`. */
+function showLicense(db: Db, config: Config, arg: string | undefined, out: Print, err: Print): number {
   if (arg === undefined || arg.trim() === "") {
-    err(`licenses ${action} needs a ${action === "show" ? "key or e-mail address" : "key"}`);
+    err("licenses show needs a key or e-mail address");
+    return 2;
+  }
+  const found = findLicenses(db, arg, normalizeLicenseKey(arg));
+  if (found.length === 0) {
+    err(`No licence for ${arg}.`);
+    return 1;
+  }
+  for (const l of found) {
+    const state = l.status === "disabled" ? `disabled (${l.disabledReason ?? "owner"})` : "active";
+    out(
+      `${l.key}\t${state}\torder ${l.orderReference} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`,
+    );
+    for (const a of l.activations)
+      out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC\n`);
+  }
+  return 0;
+}
+
+/**
+ * The key an argument names, and the order its changes are logged under (as the console logs them,
+ * so the order's page lists them too); or the exit code of why there is none.
+ */
+function licenseOf(db: Db, action: string, arg: string | undefined, err: Print): { key: string; orderId: number } | number {
+  if (arg === undefined || arg.trim() === "") {
+    err(`licenses ${action} needs a key`);
     return 2;
   }
   const key = normalizeLicenseKey(arg);
-  if (action === "show") {
-    const found = findLicenses(db, arg, key);
-    if (found.length === 0) {
-      err(`No licence for ${arg}.`);
-      return 1;
-    }
-    for (const l of found) {
-      const state = l.status === "disabled" ? `disabled (${l.disabledReason ?? "owner"})` : "active";
-      out(
-        `${l.key}\t${state}\torder ${l.orderReference} (${l.orderStatus})\t${l.email ?? ""}\t${l.activations.length}/${config.licenseActivationLimit} devices\n`,
-      );
-      for (const a of l.activations)
-        out(`  ${a.instanceId}\t${a.instanceName}\tsince ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC\n`);
-    }
-    return 0;
-  }
   if (key === null) {
     err(`${arg} is not a licence key (25 letters and digits).`);
     return 2;
   }
-  // Logged under the licence's order, as the console logs it, so the order's page lists it too.
   const orderId = db.select({ orderId: licenses.orderId }).from(licenses).where(eq(licenses.key, key)).get()?.orderId;
   if (orderId === undefined) {
     err(`No licence for ${key}.`);
     return 1;
   }
-  if (action === "reset") {
-    const freed = await resetActivations(
-      writeLogged(write, null, new Date(), (n) =>
-        typeof n === "number" && n > 0 ? { action: "devices-reset", detail: activityDetail.order(orderId) } : null,
-      ),
-      key,
-      new Date(),
-    );
-    if (freed === null) {
-      err(`No licence for ${key}.`);
-      return 1;
-    }
-    out(`${key}: ${freed} device(s) freed.\n`);
-    return 0;
+  return { key, orderId };
+}
+
+/** `licenses reset KEY`. */
+async function resetLicense(db: Db, write: Write, arg: string | undefined, out: Print, err: Print): Promise<number> {
+  const license = licenseOf(db, "reset", arg, err);
+  if (typeof license === "number") return license;
+  const { key, orderId } = license;
+  const freed = await resetActivations(
+    writeLogged(write, null, new Date(), (n) =>
+      typeof n === "number" && n > 0 ? { action: "devices-reset", detail: activityDetail.order(orderId) } : null,
+    ),
+    key,
+    new Date(),
+  );
+  if (freed === null) {
+    err(`No licence for ${key}.`);
+    return 1;
   }
+  out(`${key}: ${freed} device(s) freed.\n`);
+  return 0;
+}
+
+/** `licenses enable|disable KEY`. */
+async function enableLicense(
+  db: Db,
+  write: Write,
+  action: "enable" | "disable",
+  arg: string | undefined,
+  out: Print,
+  err: Print,
+): Promise<number> {
+  const license = licenseOf(db, action, arg, err);
+  if (typeof license === "number") return license;
+  const { key, orderId } = license;
   const logged = writeLogged(write, null, new Date(), (o) =>
     o === "done" ? { action: action === "enable" ? "license-enabled" : "license-disabled", detail: activityDetail.order(orderId) } : null,
   );
@@ -412,7 +680,13 @@ function noSuchOrder(id: number, err: (line: string) => void): number {
 }
 
 function backupStatus(config: Config, out: (line: string) => void): number {
-  const status = readReplicationStatus(config);
+  const recorded = readReplicationStatus(config);
+  // The database's own mark is the truth about a restored copy, whether or not a server has run on
+  // it yet; once promoted, the held server's word about it is out of date.
+  const restored = recorded.enabled ? readRestoredMark(config.dbPath) : null;
+  const held =
+    restored !== null ? restoredCopyReason(restored) : recorded.held !== null && isRestoredCopyReason(recorded.held) ? null : recorded.held;
+  const status = { ...recorded, held };
   if (!status.enabled) {
     out("Backups: off in this environment (BACKUP_URL is not set).\n");
     // A server started with other settings (its own BACKUP_URL) on the same DATA_DIR may be
@@ -420,17 +694,21 @@ function backupStatus(config: Config, out: (line: string) => void): number {
     const file = readStatusFile(config.dataDir);
     if (file !== null && file.target !== null) {
       const last = file.lastReplicatedAt ?? "never";
+      const doing = file.held !== null ? "does not replicate" : file.running ? "replicates" : "replicated (stopped since)";
       out(
-        `But ${file.path} says a server ${file.running ? "replicates" : "replicated (stopped since)"} to ${file.target}, last replication: ${last}${file.lastError === null ? "" : `; last problem: ${file.lastError}`}.\n` +
+        `But ${file.path} says a server ${doing} to ${file.target}, last replication: ${last}${file.held === null ? "" : `; why: ${file.held}`}${file.lastError === null ? "" : `; last problem: ${file.lastError}`}.\n` +
           "Run this command with that server's settings (its BACKUP_URL) to see its backups as it does.\n",
       );
     }
     return 0;
   }
   // A problem the server recorded explains a "never" better than a guess that it is not running.
-  const never = status.lastError === null ? "never (is the server running?)" : "never";
+  const never = status.lastError === null && status.held === null ? "never (is the server running?)" : "never";
   const last = status.lastReplicatedAt === null ? never : status.lastReplicatedAt.toISOString();
-  out(`Backups: on, to ${status.target}\nLast replication: ${last}\n`);
+  out(`Backups: on, to ${status.target}\n`);
+  // Said first: the reason nothing new reaches the replica, and the command that changes it.
+  if (status.held !== null) out(`Not replicating: ${status.held}\n`);
+  out(`Last replication: ${last}\n`);
   if (status.lastError !== null) out(`Last problem: ${status.lastError}\n`);
   return 0;
 }
@@ -438,12 +716,12 @@ function backupStatus(config: Config, out: (line: string) => void): number {
 async function reconcile(
   write: Write,
   config: Config,
-  args: string[],
-  out: (line: string) => void,
-  err: (line: string) => void,
+  sinceValue: string | undefined,
+  out: Print,
+  err: Print,
   connection: StripeConnection,
 ): Promise<number> {
-  const since = args[0] === "--since" && args[1] !== undefined ? new Date(args[1]) : null;
+  const since = sinceValue === undefined ? null : new Date(sinceValue);
   if (since === null || Number.isNaN(since.getTime())) {
     err("orders reconcile needs a start date: site orders reconcile --since 2026-05-01");
     return 2;

@@ -9,8 +9,6 @@ import { latestOwnerLocale } from "./console/sessions";
 import { dayPeriod, lastEndedPeriod, weekPeriod, type DigestFrequency, type DigestPeriod } from "./digest/period";
 import { digestListsReader, digestPayload, queueDigest, queuedDigest } from "./digest/service";
 
-export const DIGEST_USAGE = "site digest preview|send [--date YYYY-MM-DD] [--daily|--weekly]";
-
 /** A calendar date that exists (2026-02-30 does not). */
 const CalendarDate = v.pipe(
   v.string(),
@@ -18,16 +16,16 @@ const CalendarDate = v.pipe(
   v.check((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s),
 );
 
-/** The period the arguments name: `--date` (a day, or the ISO week holding it), else the last one that ended. */
-function periodOf(args: string[], config: Config, now: Date): DigestPeriod | string {
-  let frequency: DigestFrequency = config.digest.frequency === "weekly" ? "weekly" : "daily";
-  let date: string | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--daily" || arg === "--weekly") frequency = arg === "--daily" ? "daily" : "weekly";
-    else if (arg === "--date" && v.is(CalendarDate, args[i + 1])) date = args[++i] ?? null;
-    else return `${arg === "--date" ? `--date needs a date such as 2026-11-24` : `Unknown option ${arg}`}: ${DIGEST_USAGE}`;
-  }
+/** The options `preview` and `send` take. */
+export type DigestOptions = { date?: string; daily?: boolean; weekly?: boolean };
+
+/** The period the options name: `--date` (a day, or the ISO week holding it), else the last one that ended. */
+function periodOf(options: DigestOptions, usage: string, config: Config, now: Date): DigestPeriod | string {
+  if (options.daily === true && options.weekly === true) return `--daily or --weekly, not both: ${usage}`;
+  const frequency: DigestFrequency =
+    options.daily === true ? "daily" : options.weekly === true ? "weekly" : config.digest.frequency === "weekly" ? "weekly" : "daily";
+  if (options.date !== undefined && !v.is(CalendarDate, options.date)) return `--date needs a date such as 2026-11-24: ${usage}`;
+  const date = options.date ?? null;
   const period = date === null ? lastEndedPeriod(frequency, now) : frequency === "daily" ? dayPeriod(date) : weekPeriod(date);
   if (period.to.getTime() > now.getTime()) {
     const today = dateIn(SELLER_TIME_ZONE, now);
@@ -46,12 +44,13 @@ export async function digestCommand(
   write: Write,
   config: Config,
   action: "preview" | "send",
-  args: string[],
+  options: DigestOptions,
+  usage: string,
   now: () => Date,
   out: (line: string) => void,
   err: (line: string) => void,
 ): Promise<number> {
-  const period = periodOf(args, config, now());
+  const period = periodOf(options, usage, config, now());
   if (typeof period === "string") {
     err(period);
     return 2;

@@ -2,31 +2,23 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { readClaim, type ReplicaClaim } from "../platform/backup/claim";
+import { markRestored } from "../platform/backup/identity";
 import { pullKeptFiles } from "../platform/backup/kept-files";
 import { litestreamBinary, litestreamConfig, litestreamEnv } from "../platform/backup/litestream";
 import { type BackupTarget, describeTarget } from "../platform/backup/settings";
 import type { Config } from "../platform/config";
 import { counted } from "./counted";
 
-export const RESTORE_USAGE = "site restore [--to-time 2026-05-01T12:00:00Z] [--force]";
-
 type Options = { toTime: Date | null; force: boolean };
 
-function parseOptions(args: string[]): Options | string {
-  let toTime: Date | null = null;
-  let force = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--force") force = true;
-    else if (arg === "--to-time") {
-      const value = args[++i] ?? "";
-      const time = new Date(value);
-      if (value === "" || Number.isNaN(time.getTime()))
-        return `--to-time needs a date and time, such as 2026-05-01T12:00:00Z (got "${value}")`;
-      toTime = time;
-    } else return `Unknown option ${arg}`;
-  }
-  return { toTime, force };
+function parseOptions(given: { toTime: string | undefined; force: boolean }): Options | string {
+  if (given.toTime === undefined) return { toTime: null, force: given.force };
+  const time = new Date(given.toTime);
+  if (given.toTime === "" || Number.isNaN(time.getTime()))
+    return `--to-time needs a date and time, such as 2026-05-01T12:00:00Z (got "${given.toTime}")`;
+  return { toTime: time, force: given.force };
 }
 
 /**
@@ -36,14 +28,15 @@ function parseOptions(args: string[]): Options | string {
  * site.db.before-restore-<time>. The server must be stopped meanwhile.
  */
 export async function restoreCommand(
-  args: string[],
+  given: { toTime: string | undefined; force: boolean },
+  usage: string,
   config: Config,
   out: (line: string) => void,
   err: (line: string) => void,
 ): Promise<number> {
-  const options = parseOptions(args);
+  const options = parseOptions(given);
   if (typeof options === "string") {
-    err(`${options}\n\nUsage: ${RESTORE_USAGE}`);
+    err(`${options}\n\nUsage: ${usage}`);
     return 2;
   }
   const target = config.backup;
@@ -69,10 +62,20 @@ export async function restoreCommand(
   const started = performance.now();
   const binary = litestreamBinary(config.litestreamPath);
   let note: string | null = null;
+  // The databases that held the replica, as listed beside it: their generations only are restored
+  // (a copy that wrote there without the right to, from before claims were kept, is not).
+  const claim = await readClaim(target).catch(() => null);
   try {
     const cmd = [binary, "restore", "-config", configPath, "-o", restoring];
-    if (options.toTime !== null) {
-      const pick = pointInTime(binary, configDir, target, options.toTime);
+    const generations = claim !== null || options.toTime !== null ? listGenerations(binary, configDir, target, claim) : [];
+    if (options.toTime === null) {
+      // The claim lists generations in the order they were begun: the last one still in the replica
+      // is the database as its owner last wrote it.
+      const present = new Set(generations.map((g) => g.generation));
+      const latest = claim?.generations.findLast((g) => present.has(g.id));
+      if (latest !== undefined) cmd.push("-generation", latest.id);
+    } else {
+      const pick = pointInTime(generations, options.toTime);
       if (pick.kind === "before-replica") {
         err(
           `The replica begins at ${pick.earliest.toISOString()}: it holds nothing as it was at ${options.toTime.toISOString()}. Choose a later time. ${dbPath} was not changed.`,
@@ -91,7 +94,7 @@ export async function restoreCommand(
     if (run instanceof Error) {
       // The compiled executable carries no Litestream: a missing binary is the owner's setting to fix.
       err(
-        `Litestream could not be run (${binary}: ${run.message}). Set LITESTREAM_PATH to the litestream binary, or put litestream on the PATH (see README, "Backups and restore"). ${dbPath} was not changed.`,
+        `Litestream could not be run (${binary}: ${run.message}). Set LITESTREAM_PATH to the litestream binary, or put litestream on the PATH (see docs/owner/backups.md). ${dbPath} was not changed.`,
       );
       return 1;
     }
@@ -121,6 +124,15 @@ export async function restoreCommand(
     err(`The restored database failed SQLite's integrity check (${integrity}). ${dbPath} was not changed.`);
     return 1;
   }
+  // The copy is another database than the one it came from: a new name, and a mark that keeps a
+  // server started on it from replicating until the owner promotes it (identity.ts).
+  const copy = new Database(restoring, { readwrite: true });
+  try {
+    markRestored(drizzle({ client: copy }), describeTarget(target), new Date());
+    copy.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  } finally {
+    copy.close();
+  }
   if (existsSync(dbPath)) {
     const aside = `${dbPath}.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     // Its write-ahead log goes with it: a server killed outright leaves committed changes there,
@@ -142,6 +154,9 @@ export async function restoreCommand(
       ? `Also restored: ${files.join(", ")}.\n`
       : "No site files (IP-hash secret, signing keys) were found next to the replica.\n",
   );
+  out(
+    "This copy is marked as restored: a server started on it does not replicate, so a drill never touches the replica. If it is to be the shop's database from now on (the old server is gone or stopped for good), run `site backup promote` before starting it.\n",
+  );
   if (config.stripe !== undefined)
     out(
       "Start the server, then run `site orders reconcile --since <date of the last backup>` to rebuild any payment the restore missed.\n",
@@ -154,14 +169,14 @@ type PointInTime =
   | { kind: "after-generation"; generation: string; end: Date }
   | { kind: "before-replica"; earliest: Date };
 
+type Generation = { generation: string; start: Date; end: Date };
+
 /**
- * Where `time` falls among the replica's generations (`litestream generations`: one line each, with
- * its first and last change). Within one, Litestream restores it as asked. Between two (a server
- * restored or started afresh begins a new one) or after the last, the state at that time is the
- * last change before it. Before the first there is nothing. When the list cannot be read, Litestream
- * is left to answer for itself.
+ * The replica's generations (`litestream generations`: one line each, with its first and last
+ * change), those the claim beside the replica lists when it lists any of them; empty when the list
+ * cannot be read (Litestream is then left to choose).
  */
-function pointInTime(binary: string, configDir: string, target: BackupTarget, time: Date): PointInTime {
+function listGenerations(binary: string, configDir: string, target: BackupTarget, claim: ReplicaClaim | null): Generation[] {
   // `generations` wants the database file to exist: an empty stand-in, in a configuration of its own
   // naming the same replica, so the data folder is not touched.
   const standIn = join(configDir, "generations.db");
@@ -169,14 +184,26 @@ function pointInTime(binary: string, configDir: string, target: BackupTarget, ti
   const configPath = join(configDir, "generations.yml");
   writeFileSync(configPath, litestreamConfig(standIn, target), { mode: 0o600 });
   const run = runLitestream([binary, "generations", "-config", configPath, standIn], litestreamEnv(target));
-  if (run instanceof Error || run.exitCode !== 0) return { kind: "within" };
-  const generations = run.stdout
+  if (run instanceof Error || run.exitCode !== 0) return [];
+  const all = run.stdout
     .toString()
     .split("\n")
     .map((line) => line.trim().split(/\s+/))
     .filter((cols) => cols.length >= 5 && /^[0-9a-f]{16}$/.test(cols[1] ?? ""))
     .map((cols) => ({ generation: cols[1] ?? "", start: new Date(cols[3] ?? ""), end: new Date(cols[4] ?? "") }))
     .filter((g) => !Number.isNaN(g.start.getTime()) && !Number.isNaN(g.end.getTime()));
+  const listed = new Set(claim?.generations.map((g) => g.id) ?? []);
+  const claimed = all.filter((g) => listed.has(g.generation));
+  return claimed.length > 0 ? claimed : all;
+}
+
+/**
+ * Where `time` falls among the generations. Within one, Litestream restores it as asked. Between
+ * two (a server restored or started afresh begins a new one) or after the last, the state at that
+ * time is the last change before it. Before the first there is nothing. Without a list, Litestream
+ * is left to answer for itself.
+ */
+function pointInTime(generations: Generation[], time: Date): PointInTime {
   if (generations.length === 0) return { kind: "within" };
   // The listing is to the second, rounded down: a time up to a listed end is within its generation.
   const t = time.getTime();

@@ -115,7 +115,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return {
     env: env.NODE_ENV,
     port: env.PORT,
-    host: env.HOST,
+    host: env.HOST ?? defaultHost(),
     dataDir,
     dbPath: join(dataDir, "site.db"),
     publicBaseUrl,
@@ -194,6 +194,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       domain,
     },
   };
+}
+
+/**
+ * Loopback alone: the plain-HTTP port sits behind a reverse proxy or a CDN on the same machine, and
+ * the console with it must not be reachable from the world by its address and port. An owner who
+ * serves straight from this port (a proxy on another machine, a container) sets HOST=0.0.0.0.
+ */
+export const DEFAULT_HOST = "127.0.0.1";
+
+function defaultHost(): string {
+  return DEFAULT_HOST;
 }
 
 /**

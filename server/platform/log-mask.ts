@@ -9,11 +9,47 @@ const PATTERNS: [RegExp, string][] = [
   [/\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{6,}/g, "[redacted]"],
   [/\bwhsec_[A-Za-z0-9+/=]{6,}/g, "[redacted]"],
   [/\bsk-ant-[A-Za-z0-9_-]{6,}/g, "[redacted]"],
+  // Checkout ids (Stripe's and the test checkout's cs_test_/cs_live_): until the success page's
+  // bound passes, an id opens the order's page. Its first four characters stay, enough to match
+  // the lines of one checkout, far too few to open anything.
+  [/\b(cs_(?:test|live)_[A-Za-z0-9]{4})[A-Za-z0-9]+/g, "$1…"],
   // Licence keys: five groups of five letters or digits (shared/license-key.ts).
   [/\b[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}\b/g, "[redacted]"],
   // E-mail addresses keep their first character and their domain: j***@example.com.
   [/([A-Za-z0-9_%+-])[A-Za-z0-9._%+-]*@((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})/g, "$1***@$2"],
 ];
+
+/**
+ * Paths whose segment after the prefix is a capability: the console's invite (whoever has it
+ * registers a passkey) and the test checkout's card page (its id is the checkout's).
+ */
+const CAPABILITY_PATHS: readonly RegExp[] = [/^(\/admin\/invite\/)[^/]+/, /^(\/checkout\/test\/)[^/]+/];
+/**
+ * Any other segment that looks like a random token (24 or more URL-safe characters, letters and
+ * digits mixed): a capability pasted into a mistyped address, a link of a future feature.
+ */
+const TOKEN_SEGMENT = /(?<=\/)(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{24,}(?=\/|$)/g;
+const MAY_HOLD_TOKEN = /[A-Za-z0-9_-]{24}/;
+
+/** A path is masked on this much of it at most (a probe may send many kilobytes). */
+const MASKED_PATH_SCAN = 1000;
+/** What a log line keeps of a path: enough to recognise it. */
+export const LOGGED_PATH_LENGTH = 200;
+
+/**
+ * A request path as a log line may show it: capabilities in it replaced by "[redacted]", masked like
+ * any text, then cut to LOGGED_PATH_LENGTH characters (masked before it is cut, so that no piece of
+ * a capability is left at the cut). Every log line that names a path (the access log, the 404 log,
+ * refusals, errors) goes through this one function. The query is never passed here: callers leave
+ * it out, it may carry a token.
+ */
+export function maskPath(path: string): string {
+  let out = path.length > MASKED_PATH_SCAN ? path.slice(0, MASKED_PATH_SCAN) : path;
+  for (const pattern of CAPABILITY_PATHS) out = out.replace(pattern, "$1[redacted]");
+  if (MAY_HOLD_TOKEN.test(out)) out = out.replace(TOKEN_SEGMENT, "[redacted]");
+  out = maskText(out);
+  return out.length > LOGGED_PATH_LENGTH ? `${out.slice(0, LOGGED_PATH_LENGTH)}…` : out;
+}
 
 /** Secrets shorter than this are not searched for: "x" would mask every x in every line. */
 const MIN_SECRET_LENGTH = 8;

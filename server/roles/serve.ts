@@ -3,10 +3,14 @@ import { unwritableDataDir } from "../platform/storage-check";
 import { replicatorFor } from "../platform/backup/start";
 import { describeTarget } from "../platform/backup/settings";
 import { readReplicationStatus } from "../platform/backup/status";
+import { readIdentity, restoredCopyReason } from "../platform/backup/identity";
 import { isBusyError } from "../../db/writer";
 import type { Config } from "../platform/config";
 import type { Compress } from "../platform/http/compress";
-import { listenShared } from "../platform/http/listen";
+import { isAddressInUse, isEveryAddress, listenShared, listeningUrl } from "../platform/http/listen";
+import { STOP_DEADLINE_MS } from "../platform/http/drain";
+import { forgetRunningServer, recordRunningServer, runningServer, type RunningServer } from "../platform/running-server";
+import { currentBuild } from "../platform/version";
 import { configSecrets, createLogger } from "../platform/log";
 import { renderPagesApart, startWorkers } from "../platform/processes";
 import { startupWarnings } from "../platform/production-readiness";
@@ -27,7 +31,7 @@ import { createAssetStore } from "../site/assets";
 import { withOfferEnd } from "../site/offer";
 import { staticPageRefs } from "../site/pages/controller";
 import { readPageCache, writePageCache } from "../site/pages/page-cache";
-import { wireSite, writerFor } from "../wiring";
+import { type Site, wireSite, writerFor } from "../wiring";
 import { dbOrExit, type Embedded } from "./start-up";
 import { startTrace } from "../platform/start-trace";
 
@@ -43,6 +47,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     process.exit(1);
   }
   const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded) });
+  const build = currentBuild(embedded?.build);
   for (const warning of startupWarnings(loaded)) log.warn(warning);
   // Migrations run here, before any worker opens the database.
   const db = dbOrExit(loaded);
@@ -98,6 +103,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     // build's: with the default offer (its end is only known once the site has started) only they match.
     prebuilt: [...(embedded?.prebuilt?.pages ?? []), ...(embedded !== undefined ? readPageCache(config.dataDir, embedded.buildId) : [])],
     compress,
+    build,
     mailer,
     licenseKeys,
     rateLimitSecret: siteSecret,
@@ -105,9 +111,17 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   });
   startTrace("site wired");
   const { staticPages } = site.deps;
-  const server = listenShared(site.app, config, config.workers > 1 ? "first" : "alone");
+  const { server, predecessor } = listenOrReplace(site.app, config);
   startTrace("listening");
-  log.info(`listening on http://localhost:${server.port}`, {
+  // A restored copy says at once that it does not replicate, and which command changes that.
+  const restored = config.backup !== null ? readIdentity(db).restored : null;
+  if (predecessor === null) recordRunningServer(config.dataDir, { pid: process.pid, port: server.port, version: build.version });
+  log.info(`listening on ${listeningUrl(config.host, server.port)}`, {
+    version: build.version,
+    commit: build.commit,
+    built: build.date,
+    ...(isEveryAddress(config.host) ? { reachable: "from every network of this machine (HOST)" } : {}),
+    ...(predecessor !== null ? { replacing: { pid: predecessor.pid, version: predecessor.version } } : {}),
     data: config.dbPath,
     checkout: config.stripe ? "stripe" : "test",
     chat: config.anthropic ? "claude" : "offline",
@@ -117,18 +131,21 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     backup: config.backup !== null ? describeTarget(config.backup) : "off",
     // What the last run recorded (DATA_DIR/backup-status.json): how old the replica is as this run starts.
     ...(config.backup !== null ? { lastReplication: readReplicationStatus(config).lastReplicatedAt?.toISOString() ?? "never" } : {}),
+    ...(restored !== null ? { notReplicating: restoredCopyReason(restored) } : {}),
   });
   mailer.start();
   const rollUps = startRollUps({ analytics: site.deps.analytics, log });
   // The owner's digest e-mail: this process alone schedules it, as it alone sends the mail.
   const digests = startDigests({ db, write: writerFor(db, config), config, log, now, mailer });
-  const replicator = replicatorFor(config, log, now);
-  replicator.start();
+  const replicator = replicatorFor(config, log, now, db, writerFor(db, config));
+  // Replacing a running server, Litestream starts once that one (and its own Litestream) is gone:
+  // two on one database would each begin a history of their own in the replica.
+  if (predecessor === null) replicator.start();
   startTrace("mailer and replicator started");
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
   if (process.stderr.isTTY)
     process.stderr.write(
-      `\n  ${config.site.name} is running: open http://localhost:${server.port}  (Ctrl-C stops it; below, the server's log)\n\n`,
+      `\n  ${config.site.name} ${build.version} is running: open http://${isEveryAddress(config.host) || config.host === "127.0.0.1" ? "localhost" : config.host}:${server.port}  (Ctrl-C stops it; below, the server's log)\n\n`,
     );
   // Started now, so that they load while this process renders the pages they will be handed.
   const workers =
@@ -140,9 +157,15 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
+    // systemd's TimeoutStopSec (`site service`) is longer: the server ends by itself, its log says why.
+    setTimeout(() => {
+      log.error("stopping took too long: exiting now", { afterMs: STOP_DEADLINE_MS });
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     // At once: the sender takes no more messages from a backlog, and those on their way get a few seconds.
     const mailStopped = mailer.stop();
-    await Promise.all([site.app.stop(), workers?.stop()]);
+    // Each process lets its connections go without refusing a request (a replacing server takes them).
+    await Promise.all([site.stop(), workers?.stop()]);
     retention.stop();
     rollUps.stop();
     await digests.stop();
@@ -150,6 +173,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     await replicator.stop();
     await site.close();
     db.$client.close();
+    forgetRunningServer(config.dataDir);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
@@ -171,4 +195,54 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   startTrace("pages ready");
 
   workers?.begin({ port: server.port, assets: { urls: assets.urls, files: assets.entries() }, pages: staticPages.finished() });
+
+  // Ready, pages made: the server this one replaces lets its connections go and exits.
+  if (predecessor !== null && !stopping) {
+    recordRunningServer(config.dataDir, { pid: process.pid, port: server.port, version: build.version });
+    try {
+      process.kill(predecessor.pid, "SIGTERM");
+      log.info("replaced the server running before", { pid: predecessor.pid, version: predecessor.version });
+    } catch (error) {
+      log.warn("the server running before was gone already", {
+        pid: predecessor.pid,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+    await exited(predecessor.pid, 30_000);
+    if (!stopping) replicator.start();
+  }
+}
+
+/**
+ * Takes the port, or shares it with the server already running on this data folder and port
+ * (server.json), which this one then replaces. Any other holder of the port: a message, exit 1.
+ */
+function listenOrReplace(app: Site["app"], config: Config): { server: { port: number }; predecessor: RunningServer | null } {
+  try {
+    return { server: listenShared(app, config, "first"), predecessor: null };
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    const predecessor = runningServer(config.dataDir);
+    if (predecessor === null || predecessor.port !== config.port) {
+      console.error(
+        `Port ${config.port} on ${config.host} is in use by another program${predecessor !== null ? ` (the site on ${config.dataDir} runs on port ${predecessor.port})` : ""}: stop it, or set PORT to a free port.`,
+      );
+      process.exit(1);
+    }
+    return { server: listenShared(app, config, "replace"), predecessor };
+  }
+}
+
+/** Resolves once the process `pid` is gone, or after `ms` (it may be stuck: replication must not wait for ever). */
+async function exited(pid: number, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (alive() && Date.now() < end) await Bun.sleep(100);
 }

@@ -4,13 +4,15 @@ import type { Prebuilt } from "../site/prebuilt";
 import type { ClientFile } from "../site/client-build";
 import { loadConfig, type Config } from "../platform/config";
 import { ConfigError } from "../platform/config-error";
+import type { BuildInfo } from "../platform/version";
 
 /**
  * What the compiled executable carries inside it (scripts/build.ts): the site's and the console's
  * client files, the pages rendered at build time, and `buildId`, new at each build, which names the
- * code that renders the pages it keeps in the data folder (site/pages/page-cache.ts).
+ * code that renders the pages it keeps in the data folder (site/pages/page-cache.ts), and `build`,
+ * the version, commit and date `site version` says.
  */
-export type Embedded = { client: ClientFile[]; console: ClientFile[]; prebuilt: Prebuilt | null; buildId: string };
+export type Embedded = { client: ClientFile[]; console: ClientFile[]; prebuilt: Prebuilt | null; buildId: string; build: BuildInfo };
 
 /** The configuration, or a message naming the variable to fix and exit code 1. */
 export function configOrExit(): Config {

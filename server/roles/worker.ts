@@ -10,6 +10,7 @@ import { withOfferEnd } from "../site/offer";
 import { wireSite, writerFor } from "../wiring";
 import { dbOrExit, type Embedded } from "./start-up";
 import { startTrace } from "../platform/start-trace";
+import { currentBuild } from "../platform/version";
 
 /**
  * A second (third…) process: serves the first process's pages and files on its port, sends no e-mail.
@@ -41,13 +42,17 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     mailer: { wake: wakeMailerOfFirstProcess },
     licenseKeys: openLicenseKeys(config, () => new Date()),
     rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
+    build: currentBuild(embedded?.build),
   });
   const server = listenShared(site.app, { ...config, port: start.port }, "join");
   startTrace("worker listening");
   log.info("worker listening", { port: server.port, pages: start.pages.length });
 
-  log.info("worker stopping", { reason: await stopped });
-  await site.app.stop();
+  const reason = await stopped;
+  log.info("worker stopping", { reason });
+  // Asked to stop: let connections go without refusing a request. The first process gone: at once.
+  if (reason === "first process gone") await site.app.stop();
+  else await site.stop();
   await site.close();
   db.$client.close();
   process.exit(0);

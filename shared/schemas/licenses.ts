@@ -109,7 +109,9 @@ export type DevicesPageState =
       /** The outcome of a plain form post (`?status=`). */
       flash?: DevicesFlash;
     }
-  | { state: "invalid" };
+  | { state: "invalid" }
+  /** Too many looks from this client in a short time (429): nothing was read. */
+  | { state: "rate-limited" };
 
 export const DEVICES_FLASHES = ["freed", "unknown", "rate-limited", "error"] as const;
 export type DevicesFlash = (typeof DEVICES_FLASHES)[number];

@@ -84,10 +84,15 @@ export const CARD_FIELD_KEYS = {
 } as const satisfies Record<CardField, MessageKey>;
 
 /**
- * Every text the test checkout's form may show as a problem: a field's, a declined card, or the
- * database busy with another program's lock.
+ * Every text the test checkout's form may show as a problem: a field's, a declined card, the
+ * database busy with another program's lock, or too many attempts from one client.
  */
-export const CHECKOUT_ERROR_KEYS = [...Object.values(CARD_FIELD_KEYS), "checkout.declined", "checkout.busy"] as const;
+export const CHECKOUT_ERROR_KEYS = [
+  ...Object.values(CARD_FIELD_KEYS),
+  "checkout.declined",
+  "checkout.busy",
+  "checkout.rateLimited",
+] as const;
 export type CheckoutErrorKey = (typeof CHECKOUT_ERROR_KEYS)[number];
 
 const text = (key: string, max: number) => v.pipe(v.string(key), v.trim(), v.nonEmpty(key), v.maxLength(max, key));

@@ -70,7 +70,7 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
           amount_total: Number(body.get("line_items[0][price_data][unit_amount]") ?? 2999),
           currency: body.get("line_items[0][price_data][currency]") ?? "eur",
           locale: body.get("locale"),
-          metadata: { locale: body.get("metadata[locale]") },
+          metadata: { locale: body.get("metadata[locale]"), site: body.get("metadata[site]") },
           customer_details: null,
           payment_intent: null,
           success_url: body.get("success_url"),

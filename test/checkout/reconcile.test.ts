@@ -2,12 +2,13 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { runCommand } from "../../server/owner/cli";
 import { createTestSite, type TestSite } from "../support/app";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
+import { STRIPE_TEST_SITE } from "./stripe-events";
 
 // `site orders reconcile --since DATE` against the fake Stripe API on loopback: what Stripe knows
 // and the database does not (after a restore, missed webhooks) is applied through the same
 // fulfilment code; running it again changes nothing.
 
-const STRIPE_ENV = { STRIPE_SECRET_KEY: "sk_test_reconcile", STRIPE_WEBHOOK_SECRET: "whsec_reconcile" };
+const STRIPE_ENV = { STRIPE_SECRET_KEY: "sk_test_reconcile", STRIPE_WEBHOOK_SECRET: "whsec_reconcile", PUBLIC_BASE_URL: STRIPE_TEST_SITE };
 let fake: FakeStripe;
 let site: TestSite | undefined;
 beforeAll(() => {
@@ -32,7 +33,8 @@ function paidSession(id: string, email: string, created: number, paymentIntent: 
     payment_status: "paid",
     amount_total: 2999,
     currency: "eur",
-    metadata: { locale: "fr" },
+    // The mark this site puts on its checkouts (its origin): a checkout without it is another product's.
+    metadata: { locale: "fr", site: STRIPE_TEST_SITE },
     customer_details: { email, name: "Camille Durand", address: { city: "Lyon" } },
     payment_intent: paymentIntent,
   });
@@ -71,14 +73,20 @@ test("a paid Stripe checkout missing from the database becomes a paid order with
     payment_status: "unpaid",
     amount_total: 2999,
     currency: "eur",
-    metadata: { locale: "en" },
+    metadata: { locale: "en", site: STRIPE_TEST_SITE },
     customer_details: null,
     payment_intent: null,
   });
 
+  // Another product sold on the same Stripe account, with a locale of its own: never an order.
+  paidSession("cs_test_other_product", "other@example.com", at("2026-05-02T11:00:00Z"), "pi_other");
+  const other = fake.sessions.get("cs_test_other_product");
+  if (other !== undefined) other.metadata = { locale: "fr" };
+
   const first = await reconcile(s, "2026-05-01");
   expect(first.code).toBe(0);
   expect(first.out).toContain("2 applied");
+  expect(first.out).toContain("1 not this site's");
   const after = snapshot(s);
   expect(after.orders).toEqual([
     { checkout_id: "cs_test_gone", status: "expired", customer_email: null },

@@ -74,6 +74,8 @@ for (const locale of LOCALES) {
       cancel_url: `https://shop.example${paths.cancel}`,
       billing_address_collection: "required",
       "metadata[locale]": locale,
+      // The site's mark: only checkouts this site created become orders.
+      "metadata[site]": "https://shop.example",
     });
     if ("name" in paths) expect(params["line_items[0][price_data][product_data][name]"]).toBe(paths.name);
     // Off unless configured.

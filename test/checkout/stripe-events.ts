@@ -16,7 +16,15 @@ export type SessionFields = {
   city?: string | null;
   locale?: string;
   amount_total?: number;
+  /**
+   * The site that created the checkout (its metadata `site`, PUBLIC_BASE_URL's origin): the test
+   * sites' https://shop.example unless given; null for another product's checkout, without it.
+   */
+  site?: string | null;
 };
+
+/** The PUBLIC_BASE_URL of the test sites that take Stripe webhooks. */
+export const STRIPE_TEST_SITE = "https://shop.example";
 
 export function checkoutSession(fields: SessionFields) {
   return {
@@ -28,7 +36,10 @@ export function checkoutSession(fields: SessionFields) {
     amount_total: fields.amount_total ?? 2999,
     currency: "eur",
     locale: fields.locale ?? "fr",
-    metadata: { locale: fields.locale ?? "fr" },
+    metadata: {
+      locale: fields.locale ?? "fr",
+      ...(fields.site === null ? {} : { site: fields.site ?? STRIPE_TEST_SITE }),
+    },
     payment_intent: fields.payment_intent === undefined ? `pi_for_${fields.id}` : fields.payment_intent,
     customer_details: {
       email: fields.email === undefined ? "marie@example.com" : fields.email,

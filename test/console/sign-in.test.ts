@@ -326,7 +326,7 @@ test("adding a passkey needs a fresh check: a recovery-code sign-in allows it fo
     expect(listPasskeys(site.db)).toEqual([]);
     const page = await security();
     expect(page).not.toContain('data-passkey="register"');
-    expect(page).toContain("To add a passkey, first confirm with a passkey you have");
+    expect(page).toContain("To add or remove a passkey, first confirm with a passkey you have");
 
     // A passkey check (the console's confirm ceremony) opens it again for 5 minutes.
     const session = findSession(site.db, cookie.split("=")[1] ?? "", now);

@@ -16,7 +16,8 @@ test("npm run build makes one executable that serves the whole site from another
   const server = spawn({
     cmd: [join(root, "dist", "site")],
     cwd: workDir,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+    // No HOST: by default the site listens on loopback alone, and its start-up line says so.
+    env: { PATH: process.env.PATH ?? "", PORT: "0", LOG_LEVEL: "info" },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -24,13 +25,28 @@ test("npm run build makes one executable that serves the whole site from another
     const reader = server.stdout.getReader();
     let out = "";
     let port = "";
-    while (port === "") {
+    // Until the whole start-up line is in (its fields come after the address).
+    while (port === "" || !/listening on[^\n]*\n/.test(out)) {
       const { done, value } = await reader.read();
       if (done) throw new Error(`executable exited: ${out}`);
       out += new TextDecoder().decode(value);
-      port = /listening on http:\/\/localhost:(\d+)/.exec(out)?.[1] ?? "";
+      port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1] ?? "";
     }
     const base = `http://127.0.0.1:${port}`;
+    // The build it is, said the same by the start-up line, /healthz and `site version`.
+    const version = spawnSync({ cmd: [join(root, "dist", "site"), "--version"], cwd: workDir, env: { PATH: process.env.PATH ?? "" } });
+    const commit = spawnSync({ cmd: ["git", "-C", root, "log", "-1", "--format=%h"] })
+      .stdout.toString()
+      .trim();
+    const said = /^site (\d+\.\d+\.\d+) \(commit ([0-9a-f]+(?:\+changes)?), built (\S+)\)\n$/.exec(version.stdout.toString());
+    expect(said?.[2]?.replace("+changes", "")).toBe(commit);
+    const health = await (await fetch(`${base}/healthz`)).json();
+    expect(health).toEqual({ ok: true, version: said?.[1], commit: said?.[2], date: said?.[3], from: "executable" });
+    expect(JSON.parse(out.split("\n").find((line) => line.includes("listening on")) ?? "{}")).toMatchObject({
+      version: said?.[1],
+      commit: said?.[2],
+      built: said?.[3],
+    });
     const html = await (await fetch(`${base}/en`)).text();
     expect(html).toContain('<html lang="en"');
     const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
@@ -166,7 +182,7 @@ test("a first start answers with the right pages while they are rendered, and a 
   const first = startExecutable(dataDir);
   let before: Uint8Array;
   try {
-    const port = /localhost:(\d+)/.exec(await first.logLine(/listening on/))?.[1];
+    const port = /127\.0\.0\.1:(\d+)/.exec(await first.logLine(/listening on/))?.[1];
     const base = `http://127.0.0.1:${port}`;
     const early = await pageBytes(`${base}/`);
     const ready = JSON.parse(await first.logLine(/"pages ready"/));
@@ -181,7 +197,7 @@ test("a first start answers with the right pages while they are rendered, and a 
 
   const again = startExecutable(dataDir);
   try {
-    const port = /localhost:(\d+)/.exec(await again.logLine(/listening on/))?.[1];
+    const port = /127\.0\.0\.1:(\d+)/.exec(await again.logLine(/listening on/))?.[1];
     const ready = JSON.parse(await again.logLine(/"pages ready"/));
     expect({ rendered: ready.rendered, renderedApart: ready.renderedApart }).toEqual({ rendered: 0, renderedApart: 0 });
     expect(Buffer.from(await pageBytes(`http://127.0.0.1:${port}/`)).equals(Buffer.from(before))).toBe(true);

@@ -58,10 +58,10 @@ export async function startServer(options: { env?: Record<string, string>; dataD
         rest = lines.pop() ?? "";
         for (const line of lines.filter(Boolean)) {
           output.push(line);
-          const match = /listening on (http:\/\/localhost:\d+)/.exec(line);
+          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
           if (match) {
             clearTimeout(timer);
-            resolve(match[1]!.replace("localhost", "127.0.0.1"));
+            resolve(match[1]!);
           }
         }
       }

@@ -167,7 +167,7 @@ test("with sales, visitors and a handed-over question recorded, the day's digest
   expect(body).toContain("Orders refunded: 1");
   // The Audience page's funnel for that day; the next morning's visitor is not in it.
   expect(body).toContain("Visitors: 3");
-  expect(body).toMatch(/Payment page: 2 \(66\.7\s?%\)/);
+  expect(body).toMatch(/Went to pay \(page or button\): 2 \(66\.7\s?%\)/);
   expect(body).toMatch(/Checkout started: 2 \(100\s?%\)/);
   expect(body).toMatch(/Paid: 2 \(100\s?%\)/);
   expect(body).toMatch(/Visitors who bought: 66\.7\s?%/);

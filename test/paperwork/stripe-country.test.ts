@@ -6,7 +6,7 @@ import { invoices, orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
 import { pdfText } from "./pdf-text";
 import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
-import { checkoutSession, event, signed } from "../checkout/stripe-events";
+import { checkoutSession, event, signed, STRIPE_TEST_SITE } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";
 
 // Stripe Checkout: the billing address's country (customer_details) and the card's country (the
@@ -28,7 +28,7 @@ const SECRET = "whsec_country";
 
 test("a Stripe payment stores the billing country and the card's country; the OSS invoice carries the billing country's VAT", async () => {
   site = await createTestSite({
-    env: { STRIPE_SECRET_KEY: "sk_test_country", STRIPE_WEBHOOK_SECRET: SECRET, VAT_SCHEME: "oss" },
+    env: { STRIPE_SECRET_KEY: "sk_test_country", STRIPE_WEBHOOK_SECRET: SECRET, VAT_SCHEME: "oss", PUBLIC_BASE_URL: STRIPE_TEST_SITE },
     stripeConnection: fake.connection,
   });
   const session = checkoutSession({ id: "cs_test_country", payment_intent: "pi_country" });

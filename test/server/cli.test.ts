@@ -41,6 +41,32 @@ test("a bad setting stops the program with a message naming the variable; an unk
   expect(unknown.stderr.toString()).toContain("Usage:");
 });
 
+test("an option a command does not take, or one without its value, is refused with that command's usage before the database is looked for", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "site-cli-"));
+  try {
+    const config = testConfig({}, join(dir, "no-database-here"));
+    const said = async (...argv: string[]) => {
+      const errors: string[] = [];
+      const code = await runCommand(
+        argv,
+        config,
+        () => {},
+        (line) => errors.push(line),
+      );
+      return { code, said: errors.join("") };
+    };
+    const unknown = await said("orders", "export", "--all");
+    expect(unknown.code).toBe(2);
+    expect(unknown.said).toContain("--all");
+    expect(unknown.said).toEndWith("Usage: site orders export");
+    const missing = await said("orders", "reconcile", "--since");
+    expect(missing.code).toBe(2);
+    expect(missing.said).toEndWith("Usage: site orders reconcile --since DATE");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("'orders refund' and 'orders resend' of an order that does not exist say so; an existing unpaid order is 'not a paid order'", async () => {
   const site = await createTestSite();
   try {

@@ -24,6 +24,15 @@ test("defaults start the site on port 3000 with the test checkout and the offlin
   expect(config.dbBusyWaitMs).toBe(5000);
 });
 
+test("the site listens on loopback alone unless HOST says otherwise", () => {
+  // A proxy on the same machine reaches it; the world does not reach the plain-HTTP port and its console.
+  expect(loadConfig({}).host).toBe("127.0.0.1");
+  expect(loadConfig({ ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" }).host).toBe("127.0.0.1");
+  expect(loadConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  expect(loadConfig({ HOST: "::" }).host).toBe("::");
+  expect(fails({ HOST: " " })).toContain("HOST");
+});
+
 test("a bad value stops start-up with a message naming the variable", () => {
   expect(fails({ PORT: "eighty" })).toContain("PORT");
   expect(fails({ PORT: "70000" })).toContain("PORT");

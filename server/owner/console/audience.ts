@@ -8,6 +8,12 @@ export const AUDIENCE_DAYS = 30;
 /** A buyer counts as "activated" when the licence's first device came within this of the payment. */
 const ACTIVATION_WINDOW_MS = 7 * DAY_MS;
 
+/**
+ * Counted visitors (one a day), and among them those who went to pay (the payment page or a pay
+ * button), started a checkout, paid, and activated within 7 days: each step a part of the one
+ * before, so no share is ever above 100 %. A visitor counts once a day in each step, however many
+ * checkouts they made.
+ */
 export type Funnel = { visitors: number; paymentPage: number; checkoutStarted: number; paid: number; activated: number };
 export type Breakdown = { key: string; visitors: number; hits: number };
 export type VitalRow = { page: string; device: string; p75: Record<VitalMetric, number | null>; samples: number };
@@ -23,6 +29,13 @@ export type Audience = {
   pages: Breakdown[];
   events: Breakdown[];
   funnel: Funnel;
+  /** Orders paid in the period, whether or not their visit was counted. */
+  paidOrders: number;
+  /**
+   * Of those, the ones whose visitor the counting never saw (no JavaScript, counting refused, a
+   * program): outside the funnel, which is about counted visitors.
+   */
+  uncountedPaid: number;
   funnelBySource: (Funnel & { key: string })[];
   funnelByLocale: (Funnel & { key: string })[];
   revenueBySource: { key: string; orders: number; revenue: number }[];
@@ -70,12 +83,19 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
       )
       .all(dimension, from, to);
   // Checkouts started in the period, by their visit's source and language, with what became of them.
+  // The funnel's steps count visitors (one a day: `who`), like its first step; `orders` counts
+  // orders. A checkout whose visitor made no counted page view that day has the source "unknown"
+  // (the roll-up's attribution), or none before its day is rolled up.
   const checkouts = sql
-    .query<{ source: string; locale: string; started: number; paid: number; activated: number; revenue: number }, [string, number, string]>(
+    .query<
+      { source: string; locale: string; started: number; paid: number; activated: number; orders: number; revenue: number },
+      [string, number, string]
+    >(
       `SELECT coalesce(v.source, 'unknown') AS source, v.locale AS locale,
          count(DISTINCT v.day || coalesce(v.visitor, v.checkout_id)) AS started,
-         count(o.paid_at) AS paid,
-         count(CASE WHEN a.first_at - o.paid_at <= ?2 THEN 1 END) AS activated,
+         count(DISTINCT CASE WHEN o.paid_at IS NOT NULL THEN v.day || coalesce(v.visitor, v.checkout_id) END) AS paid,
+         count(DISTINCT CASE WHEN a.first_at - o.paid_at <= ?2 THEN v.day || coalesce(v.visitor, v.checkout_id) END) AS activated,
+         count(o.paid_at) AS orders,
          total(CASE WHEN o.status = 'paid' THEN o.amount END) AS revenue
        FROM checkout_visits v
        LEFT JOIN orders o ON o.checkout_id = v.checkout_id AND o.paid_at IS NOT NULL
@@ -85,6 +105,16 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
        GROUP BY 1, 2`,
     )
     .all(from, ACTIVATION_WINDOW_MS, to);
+  const counted = checkouts.filter((c) => c.source !== "unknown");
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`) + DAY_MS;
+  const paidOrders = sql
+    .query<{ paid: number; uncounted: number }, [number, number]>(
+      `SELECT count(*) AS paid, count(CASE WHEN coalesce(v.source, 'unknown') = 'unknown' THEN 1 END) AS uncounted
+       FROM orders o LEFT JOIN checkout_visits v ON v.checkout_id = o.checkout_id
+       WHERE o.paid_at >= ? AND o.paid_at < ?`,
+    )
+    .get(start, end) ?? { paid: 0, uncounted: 0 };
 
   const funnelOf = (rows: { visitors: number; paymentPage: number }[], match: (c: (typeof checkouts)[number]) => boolean): Funnel => {
     const f = emptyFunnel();
@@ -92,7 +122,7 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
       f.visitors += r.visitors;
       f.paymentPage += r.paymentPage;
     }
-    for (const c of checkouts.filter(match)) {
+    for (const c of counted.filter(match)) {
       f.checkoutStarted += c.started;
       f.paid += c.paid;
       f.activated += c.activated;
@@ -101,7 +131,7 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
   };
   const keyed = (dimension: "source" | "locale", of: (c: (typeof checkouts)[number]) => string) => {
     const steps = stepsBy(dimension);
-    const keys = new Set([...steps.map((s) => s.key), ...checkouts.map(of)]);
+    const keys = new Set([...steps.map((s) => s.key), ...counted.map(of)]);
     return [...keys]
       .map((key) => ({
         key,
@@ -115,7 +145,7 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
   const revenue = new Map<string, { orders: number; revenue: number }>();
   for (const c of checkouts) {
     const r = revenue.get(c.source) ?? { orders: 0, revenue: 0 };
-    r.orders += c.paid;
+    r.orders += c.orders;
     r.revenue += c.revenue;
     revenue.set(c.source, r);
   }
@@ -152,6 +182,8 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
     pages: breakdown("page"),
     events: breakdown("event"),
     funnel: funnelOf(stepsBy("all"), () => true),
+    paidOrders: paidOrders.paid,
+    uncountedPaid: paidOrders.uncounted,
     funnelBySource: keyed("source", (c) => c.source),
     funnelByLocale: keyed("locale", (c) => c.locale),
     revenueBySource: [...revenue]

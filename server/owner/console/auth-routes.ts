@@ -42,7 +42,8 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { config, db, write } = deps;
   const limiter = createRateLimiter(deps.rateLimits, { name: "owner-sign-in", ...SIGN_IN_RATE_LIMIT });
   const optionsLimiter = createRateLimiter(deps.rateLimits, { name: "owner-sign-in-options", ...SIGN_IN_OPTIONS_RATE_LIMIT });
-  const rp = (request: Request) => relyingParty(config.publicBaseUrl, config.site.name, request.headers.get("origin"));
+  // PUBLIC_BASE_URL's origin only, never the request's (passkeys.ts).
+  const rp = relyingParty(config.publicBaseUrl, config.site.name);
   const tooMany = (retryAfterSeconds: number) =>
     new ConsoleRefusal(429, "admin.error.tooManySignIns", { seconds: retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
 
@@ -78,7 +79,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
     .post("/admin/api/sign-in/options", async ({ request, ip }) => {
       const allowed = optionsLimiter.take(ip);
       if (!allowed.ok) return kit.failure(request, tooMany(allowed.retryAfterSeconds));
-      const options = await authenticationOptions(write, rp(request), "sign-in", deps.now());
+      const options = await authenticationOptions(write, rp, "sign-in", deps.now());
       return json({ options }, kit.https(request));
     })
     .post(
@@ -90,7 +91,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           if (!allowed.ok) throw tooMany(allowed.retryAfterSeconds);
           const { response } = await kit.body(request, SignInBody, ["json"]);
           const now = deps.now();
-          const passkey = await verifyAuthentication(db, write, rp(request), { ...response, clientExtensionResults: {} }, "sign-in", now);
+          const passkey = await verifyAuthentication(db, write, rp, { ...response, clientExtensionResults: {} }, "sign-in", now);
           if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
           const token = await write((tx) => {
             const session = startSession(tx, "passkey", sessionBrowser(request), now);
@@ -106,16 +107,14 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
     )
     .post(
       "/admin/api/confirm/options",
-      kit.signedIn(async (request) =>
-        json({ options: await authenticationOptions(write, rp(request), "confirm", deps.now()) }, kit.https(request)),
-      ),
+      kit.signedIn(async (request) => json({ options: await authenticationOptions(write, rp, "confirm", deps.now()) }, kit.https(request))),
     )
     .post(
       "/admin/api/confirm",
       kit.signedIn(async (request, owner) => {
         const { response } = await kit.body(request, SignInBody, ["json"]);
         const now = deps.now();
-        const passkey = await verifyAuthentication(db, write, rp(request), { ...response, clientExtensionResults: {} }, "confirm", now);
+        const passkey = await verifyAuthentication(db, write, rp, { ...response, clientExtensionResults: {} }, "confirm", now);
         if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
         await write((tx) => {
           markVerified(tx, owner.session.id, now);
@@ -151,7 +150,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
             if (owner === null) return kit.refuse(request);
             if (!mayAddPasskey(owner.session, deps.now())) throw new ConsoleRefusal(403, "admin.error.freshPasskey");
           }
-          return json({ options: await registrationOptions(db, write, rp(request), deps.now()) }, kit.https(request));
+          return json({ options: await registrationOptions(db, write, rp, deps.now()) }, kit.https(request));
         } catch (error) {
           return kit.failure(request, error);
         }
@@ -171,7 +170,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           const now = deps.now();
           if (owner !== null && !mayAddPasskey(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshPasskey");
           if (invite !== undefined && inviteState(db, invite, now) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
-          const passkey = await verifyRegistration(write, rp(request), { ...response, clientExtensionResults: {} }, now);
+          const passkey = await verifyRegistration(write, rp, { ...response, clientExtensionResults: {} }, now);
           if (passkey === null) throw new ConsoleRefusal(422, "admin.error.passkeyUnchecked");
           const browser = sessionBrowser(request);
           const label = browser.label;

@@ -34,6 +34,7 @@ export function consoleKit(deps: AppDeps) {
       fmt: formatsFor(locale),
       script,
       style,
+      build: deps.build,
     };
   };
 

@@ -123,8 +123,10 @@ export function readyToSell(config: Config, backup: Overview["backup"]): Checkli
 }
 
 export function overview(db: Db, config: Config, now: Date): Overview {
-  const { enabled, lastReplicatedAt, lastError } = readReplicationStatus(config);
-  const backup = { enabled, lastReplicatedAt, lastError };
+  const { enabled, lastReplicatedAt, lastError, held } = readReplicationStatus(config);
+  // A server that does not replicate on purpose (a restored copy, a replica another database owns)
+  // shows why as its problem: the checklist item is not ticked, and the owner reads what to do.
+  const backup = { enabled, lastReplicatedAt, lastError: held ?? lastError };
   const today = parisDayStart(now);
   const month = new Date(now.getTime() - 30 * DAY_MS);
   const since: Record<Period, Date | null> = { today, week: new Date(now.getTime() - 7 * DAY_MS), month, all: null };

@@ -22,25 +22,18 @@ const OWNER_USER_ID = new TextEncoder().encode("site-owner");
 export type ChallengePurpose = (typeof ownerChallenges.$inferSelect)["purpose"];
 export type Passkey = typeof ownerPasskeys.$inferSelect;
 
-/** Who the passkeys are for: the site's host name, and the origins a browser may sign from. */
+/** Who the passkeys are for: the site's host name, and the one origin a browser may sign from. */
 export type RelyingParty = { id: string; name: string; origins: string[] };
 
 /**
- * The relying party from the site's public address. The request's own origin is accepted too when
- * it is on the same host name (the site reached as localhost on another port): a passkey is bound
- * to the host name by the browser, so another site could not obtain a signature for it anyway.
+ * The relying party from the site's public address alone: its host name, and its origin (scheme,
+ * host and port). A passkey is bound to the host name, so a page on another port of the same host
+ * (another program on the server, a forgotten test instance) could obtain the owner's signature;
+ * an answer signed for any origin but PUBLIC_BASE_URL's is refused, whatever the request says.
  */
-export function relyingParty(publicBaseUrl: string, siteName: string, requestOrigin: string | null): RelyingParty {
+export function relyingParty(publicBaseUrl: string, siteName: string): RelyingParty {
   const base = new URL(publicBaseUrl);
-  const origins = [base.origin];
-  if (requestOrigin !== null && requestOrigin !== base.origin) {
-    try {
-      if (new URL(requestOrigin).hostname === base.hostname) origins.push(requestOrigin);
-    } catch {
-      // Not a URL: only the public origin counts.
-    }
-  }
-  return { id: base.hostname, name: siteName, origins };
+  return { id: base.hostname, name: siteName, origins: [base.origin] };
 }
 
 export function listPasskeys(db: Pick<Db, "select">): Passkey[] {

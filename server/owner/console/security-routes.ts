@@ -65,6 +65,7 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
       kit.signedIn(async (request, owner) => {
         const id = idOf(new URL(request.url).pathname.split("/")[3] ?? "");
         const now = deps.now();
+        if (!mayAddPasskey(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshPasskeyRemoval");
         const outcome = await write((tx): "removed" | "missing" | "last" => {
           const target = tx.select().from(ownerPasskeys).where(eq(ownerPasskeys.id, id)).get();
           if (target === undefined) return "missing";

@@ -72,9 +72,11 @@ export const isFresh = (s: Pick<OwnerSession, "verifiedAt">, now: Date): boolean
   s.verifiedAt !== null && now.getTime() - s.verifiedAt.getTime() < FRESH_CHECK_MS;
 
 /**
- * Adding a passkey gives lasting access, so it needs a fresh check like a refund: a passkey check
- * less than 5 minutes old, or a sign-in with a recovery code less than 5 minutes old (that code is
- * how an owner who lost every passkey gets a new one, and it was just checked).
+ * Adding a passkey gives lasting access, and removing one locks its holder out, so either needs a
+ * fresh check like a refund: a passkey check less than 5 minutes old, or a sign-in with a recovery
+ * code less than 5 minutes old (that code is how an owner who lost every passkey gets a new one and
+ * drops the lost one, and it was just checked). A session left open on a borrowed computer does
+ * neither.
  */
 export const mayAddPasskey = (s: Pick<OwnerSession, "verifiedAt" | "method" | "createdAt">, now: Date): boolean =>
   isFresh(s, now) || (s.method === "recovery" && now.getTime() - s.createdAt.getTime() < FRESH_CHECK_MS);

@@ -24,12 +24,12 @@ function keptFilesIn(dataDir: string): string[] {
 
 const FOLDER = "site-files";
 
-type Store = {
+export type Store = {
   put(name: string, bytes: Uint8Array): Promise<void>;
   get(name: string): Promise<Uint8Array | null>;
 };
 
-function storeFor(target: BackupTarget): Store {
+export function storeFor(target: BackupTarget): Store {
   if (target.kind === "file") {
     const dir = join(target.path, FOLDER);
     return {

@@ -6,7 +6,8 @@ import { DISABLED_STATUS, type ReplicationStatus } from "./replicator";
 import { describeTarget } from "./settings";
 
 // The replicator runs in the first server process only; the owner's console (any process) and the
-// CLI read its status from this small file in DATA_DIR, rewritten at most every few seconds.
+// CLI read its status from this small file in DATA_DIR, rewritten at most every few seconds
+// (an update is never dropped: it waits at most that long).
 
 const FILE = "backup-status.json";
 
@@ -16,9 +17,16 @@ const Stored = v.object({
   lastReplicatedAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
   lastError: v.nullable(v.string()),
   restarts: v.number(),
+  // Absent from files written before servers could be held.
+  held: v.optional(v.nullable(v.string()), null),
+  database: v.optional(v.nullable(v.string()), null),
 });
 
-export function writeReplicationStatus(dataDir: string, status: ReplicationStatus): void {
+/** `held` and `database` may be left out (a status written by hand in a test): then null. */
+export function writeReplicationStatus(
+  dataDir: string,
+  status: Omit<ReplicationStatus, "held" | "database"> & Partial<Pick<ReplicationStatus, "held" | "database">>,
+): void {
   const path = join(dataDir, FILE);
   const stored: v.InferOutput<typeof Stored> = {
     target: status.target,
@@ -26,6 +34,8 @@ export function writeReplicationStatus(dataDir: string, status: ReplicationStatu
     lastReplicatedAt: status.lastReplicatedAt?.toISOString() ?? null,
     lastError: status.lastError,
     restarts: status.restarts,
+    held: status.held ?? null,
+    database: status.database ?? null,
   };
   writeFileSync(`${path}.tmp`, JSON.stringify(stored));
   renameSync(`${path}.tmp`, path);
@@ -58,5 +68,7 @@ export function readReplicationStatus(config: Pick<Config, "backup" | "dataDir">
     lastReplicatedAt: s.lastReplicatedAt === null ? null : new Date(s.lastReplicatedAt),
     lastError: s.lastError,
     restarts: s.restarts,
+    held: s.held,
+    database: s.database,
   };
 }

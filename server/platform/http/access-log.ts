@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config";
 import type { Logger } from "../log";
+import { maskPath } from "../log-mask";
+import type { Drain } from "./drain";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -16,7 +18,12 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:+=/-]{1,128}$/;
  * waiting for the response: Elysia's after-response hooks do not see the real status of a 404 or of
  * a response returned from an onRequest hook (the Host guard's 400), and the log must be exact.
  */
-export function accessLog(config: Pick<Config, "trustProxy">, log: Logger, dispatch: (request: Request) => Response | Promise<Response>) {
+export function accessLog(
+  config: Pick<Config, "trustProxy">,
+  log: Logger,
+  dispatch: (request: Request) => Response | Promise<Response>,
+  drain?: Pick<Drain, "closing">,
+) {
   const dispatching = new WeakSet<Request>();
   // Not an async function: a page answered from memory is logged and returned in the same turn,
   // without a promise (under load every object a request leaves behind is memory until collected).
@@ -30,7 +37,9 @@ export function accessLog(config: Pick<Config, "trustProxy">, log: Logger, dispa
       // The Host guard re-dispatches a request without Host as a new one: that pass logged it.
       if (response.headers.has(REQUEST_ID_HEADER)) return response;
       logLine(log, request, started, requestId, response.status);
-      return withHeader(response, REQUEST_ID_HEADER, requestId);
+      const answer = withHeader(response, REQUEST_ID_HEADER, requestId);
+      // Stopping: the client's next request goes on a new connection, to a process still listening.
+      return drain?.closing === true ? withHeader(answer, "connection", "close") : answer;
     };
     const failed = (error: unknown): never => {
       logLine(log, request, started, requestId, 500);
@@ -71,13 +80,17 @@ function withHeader(response: Response, name: string, value: string): Response {
 /** A path that URL parsing would leave as it is (no dot segments, escapes or characters to escape). */
 const PLAIN_PATH = /^\/[A-Za-z0-9/_-]{0,200}$/;
 
-/** The path alone (a query may carry a token), at most 200 characters; the raw URL if unparsable. */
-function pathOf(url: string): string {
+/**
+ * The path alone (a query may carry a token), at most 200 characters, with the capabilities a path
+ * may hold masked (an invite, a checkout id: maskPath); the raw URL if unparsable.
+ */
+const pathOf = (url: string): string => maskPath(rawPathOf(url));
+
+function rawPathOf(url: string): string {
   // Most requests: cut the path out of the URL instead of parsing it.
   const start = url.indexOf("/", url.indexOf("//") + 2);
   const queryAt = url.indexOf("?", start);
   const plain = start === -1 ? "" : url.slice(start, queryAt === -1 ? undefined : queryAt);
   if (PLAIN_PATH.test(plain)) return plain;
-  const path = URL.canParse(url) ? new URL(url).pathname : (url.split("?")[0] ?? "");
-  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  return URL.canParse(url) ? new URL(url).pathname : (url.split("?")[0] ?? "");
 }

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../log";
+import { maskPath } from "../log-mask";
 
 /**
  * A visitor who closes the page mid-request (or a client that drops mid-upload) is not a server
@@ -7,6 +8,6 @@ import type { Logger } from "../log";
  */
 export function clientAbortLog(log: Logger) {
   return new Elysia({ name: "client-abort-log" }).onAfterResponse({ as: "global" }, ({ request, path }) => {
-    if (request.signal.aborted) log.debug("client closed the connection", { method: request.method, path: path.slice(0, 200) });
+    if (request.signal.aborted) log.debug("client closed the connection", { method: request.method, path: maskPath(path) });
   });
 }

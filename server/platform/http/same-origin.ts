@@ -3,6 +3,7 @@ import { endpointAt, LICENSE_API_PREFIX } from "../../../shared/api";
 import type { Config } from "../config";
 import { isHttps, securityHeaders } from "./security";
 import type { Logger } from "../log";
+import { maskPath } from "../log-mask";
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -14,16 +15,21 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 const isExempt = (path: string) => endpointAt(path)?.from === "anywhere" || path.startsWith(LICENSE_API_PREFIX);
 
 /**
- * Whether a browser sent this request from another site's page. Sec-Fetch-Site is the browser's own
- * verdict where it exists ("none" is the visitor typing or bookmarking); without it, the Origin
- * header must be this site's. A request with neither (curl, the desktop app, a mail provider) is not
- * a browser's, so nothing is refused.
+ * Whether a browser sent this request from another site's page. An Origin header that names
+ * another origin settles it, whatever else the request says: Sec-Fetch-Site alone is a client's
+ * word, and a page on another port of the same host is "same-site" to a browser but not this site.
+ * Without Origin, or with the opaque `null` (what a browser sends for a form posted from a page
+ * with `Referrer-Policy: no-referrer`, as the order, devices, card and console pages are),
+ * Sec-Fetch-Site is the browser's own verdict ("none" is the visitor typing or bookmarking); `null`
+ * without it is refused. A request with neither header (curl, the desktop app, a mail provider) is
+ * not a browser's, so nothing is refused.
  */
 export function isCrossSite(request: Request, allowedOrigins: readonly string[]): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  if (site !== null) return site !== "same-origin" && site !== "none";
   const origin = request.headers.get("origin");
-  return origin !== null && !allowedOrigins.includes(origin);
+  if (origin !== null && origin !== "null" && !allowedOrigins.includes(origin)) return true;
+  const site = request.headers.get("sec-fetch-site");
+  if (site === null) return origin === "null";
+  return site !== "same-origin" && site !== "none";
 }
 
 /**
@@ -43,7 +49,7 @@ export function sameOriginGuard(config: Pick<Config, "publicBaseUrl" | "trustPro
 
     log.info("cross-site request refused", {
       method: request.method,
-      path: url.pathname.slice(0, 200),
+      path: maskPath(url.pathname),
       origin: request.headers.get("origin")?.slice(0, 200),
     });
     const headers = securityHeaders(isHttps(request, config.trustProxy));

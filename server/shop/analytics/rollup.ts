@@ -28,6 +28,11 @@ export async function rollUpDay(db: Db, write: Write, day: string): Promise<void
       "SELECT visitor, page, locale, source, campaign, device FROM analytics_events WHERE day = ? AND kind = 'pageview' ORDER BY at",
     )
     .all(day);
+  const visits = db.$client
+    .query<{ checkoutId: string; visitor: string | null; locale: string }, [string]>(
+      "SELECT checkout_id AS checkoutId, visitor, locale FROM checkout_visits WHERE day = ? AND visitor IS NOT NULL",
+    )
+    .all(day);
   const first = new Map<string, First>();
   const payers = new Set<string>();
   // Per language, a visitor reached the payment page if it saw it in that language.
@@ -38,6 +43,13 @@ export async function rollUpDay(db: Db, write: Write, day: string): Promise<void
       payers.add(v.visitor);
       payersByLocale.add(`${v.locale}\u0000${v.visitor}`);
     }
+  }
+  // A visitor who started a checkout went to pay, from the payment page or from the landing page's
+  // own pay button: the funnel's "went to pay" step holds every visitor of the next one.
+  for (const v of visits) {
+    if (v.visitor === null || !first.has(v.visitor)) continue;
+    payers.add(v.visitor);
+    payersByLocale.add(`${v.locale}\u0000${v.visitor}`);
   }
   const groups = new Map<string, Tally>();
   const add = (dimension: string, key: string, visitor: string, paid = payers.has(visitor)) => {
@@ -98,11 +110,6 @@ export async function rollUpDay(db: Db, write: Write, day: string): Promise<void
        FROM analytics_events WHERE day = ?1 AND kind = 'vital' GROUP BY 1, 2, 3, 4`,
     )
     .all(day, VITAL_BUCKETS.LCP.width, VITAL_BUCKETS.INP.width, VITAL_BUCKETS.CLS.width, VITAL_BUCKETS.last);
-  const visits = db.$client
-    .query<{ checkoutId: string; visitor: string | null }, [string]>(
-      "SELECT checkout_id AS checkoutId, visitor FROM checkout_visits WHERE day = ? AND visitor IS NOT NULL",
-    )
-    .all(day);
 
   await write(() => {
     const c = db.$client;

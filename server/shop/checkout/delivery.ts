@@ -11,12 +11,19 @@ import type { VatScheme } from "../../../shared/vat-scheme";
 // What a paid or refunded order sets off, written inside the transaction that records the change
 // (fulfilment.ts): the licence key and every e-mail exist exactly when the order's new status does.
 
-export type DeliverySettings = { domain: string; ownerEmail: string | undefined; vatScheme: VatScheme };
+export type DeliverySettings = {
+  domain: string;
+  ownerEmail: string | undefined;
+  vatScheme: VatScheme;
+  /** PUBLIC_BASE_URL's origin: how the provider's checkouts this site created are marked (fulfilment.ts). */
+  siteOrigin: string;
+};
 
-export const deliverySettings = (config: Pick<Config, "mail" | "vatScheme">): DeliverySettings => ({
+export const deliverySettings = (config: Pick<Config, "mail" | "vatScheme" | "publicBaseUrl">): DeliverySettings => ({
   domain: config.mail.domain,
   ownerEmail: config.mail.ownerEmail,
   vatScheme: config.vatScheme,
+  siteOrigin: new URL(config.publicBaseUrl).origin,
 });
 
 type Order = typeof orders.$inferSelect;

@@ -11,7 +11,11 @@ import { firstNameOf, isSettled, type CheckoutSnapshot, type Consent, type Order
 // repeated, concurrent or out of order is applied at most once and can never count a payment twice.
 // What the change sets off (licence key, e-mails: delivery.ts) is written by the same transaction.
 
-export type FulfilmentResult = { outcome: "duplicate" } | { outcome: "applied"; checkoutId: string | null; status: OrderStatus | null };
+export type FulfilmentResult =
+  | { outcome: "duplicate" }
+  /** A checkout this site did not create (another product on the same provider account): no order. */
+  | { outcome: "foreign" }
+  | { outcome: "applied"; checkoutId: string | null; status: OrderStatus | null };
 
 /** Applies one event atomically; safe to call with the same event any number of times. */
 export function applyOrderEvent(
@@ -56,9 +60,10 @@ export function applyInTransaction(tx: DbTransaction, event: OrderEvent, now: Da
 
   const snapshot = event.checkout;
   const existing = tx.select().from(orders).where(eq(orders.checkoutId, snapshot.id)).get();
-  // A checkout this site did not create (another product on the same Stripe account): every one of
-  // ours has its pending row, or at least the visitor's language in its metadata.
-  if (existing === undefined && snapshot.locale === null) return { outcome: "applied", checkoutId: null, status: null };
+  // A checkout this site did not create (another product on the same Stripe account, which may
+  // well have a `locale` of its own): every one of ours has its pending row from the start, or
+  // (when a restored database lost that row) the site's mark in its metadata.
+  if (existing === undefined && (snapshot.site !== delivery.siteOrigin || snapshot.locale === null)) return { outcome: "foreign" };
   const refundedEarlier =
     snapshot.paymentIntentId !== null &&
     tx

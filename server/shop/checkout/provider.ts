@@ -35,6 +35,12 @@ export type CheckoutSnapshot = {
   amount: number | null;
   currency: string | null;
   locale: Locale | null;
+  /**
+   * The site that created the checkout, as it marked it at the provider (PUBLIC_BASE_URL's origin);
+   * null when unmarked: another product's checkout on the same account, or a test checkout (which
+   * exists only in this site's database, beside its order row).
+   */
+  site: string | null;
   email: string | null;
   name: string | null;
   city: string | null;

@@ -60,7 +60,7 @@ export async function reconcileOrders(
     report.checked++;
     const result = await applyOrderEvent(deps.write, event, deps.now(), deps.delivery);
     if (result.outcome === "duplicate") report.alreadyKnown++;
-    else if (result.status === null) report.ignored++;
+    else if (result.outcome === "foreign" || result.status === null) report.ignored++;
     else report.applied++;
   };
   for await (const checkout of history.endedCheckouts(since)) {

@@ -96,6 +96,9 @@ export function createStripeProvider(
         // asked once. The session carries the same facts, for the Dashboard and a dispute.
         metadata: {
           locale: request.locale,
+          // Marks the checkout as this site's: other products on the same Stripe account send
+          // their events to this webhook too, and only this site's checkouts become orders.
+          site: new URL(site.baseUrl).origin,
           terms_version: request.consent.termsVersion,
           terms_accepted_at: request.consent.acceptedAt.toISOString(),
         },
@@ -250,6 +253,7 @@ export function snapshotOf(session: CheckoutSessionFields): CheckoutSnapshot {
     amount: session.amount_total ?? null,
     currency: session.currency ?? null,
     locale: isLocale(locale) ? locale : null,
+    site: session.metadata?.site ?? null,
     email: details?.email ?? null,
     name: details?.name ?? null,
     city: details?.address?.city ?? null,

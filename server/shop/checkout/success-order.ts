@@ -1,6 +1,6 @@
 import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { and, eq } from "drizzle-orm";
-import type { OrderLinks, SuccessOrder } from "../../../shared/page-data";
+import type { OrderLinks, PaidDelivery, SuccessOrder } from "../../../shared/page-data";
 import { licenses, mailOutbox, orders } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { deliverySettings } from "./delivery";
@@ -57,21 +57,39 @@ export async function successOrder(deps: AppDeps, sessionId: string | null): Pro
   // Every checkout of this site has its row from the moment it was created, so an id we do not
   // know is not worth a call to the provider (and anyone could otherwise make us call it).
   const order = deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get();
-  return order === undefined ? { state: "unknown" } : successOrderOf(deps, order);
+  return order === undefined ? { state: "unknown" } : successOrderOf(deps, order, "checkout");
 }
 
 /** The same for an order found by its reference's signed link (order-links.ts). */
 export function successOrderByReference(deps: AppDeps, reference: string): Promise<SuccessOrder> | SuccessOrder {
   const order = deps.db.select().from(orders).where(eq(orders.reference, reference)).get();
-  return order === undefined ? { state: "unknown" } : successOrderOf(deps, order);
+  return order === undefined ? { state: "unknown" } : successOrderOf(deps, order, "signed-link");
 }
 
-async function successOrderOf(deps: AppDeps, order: OrderRow): Promise<SuccessOrder> {
-  const links = await linksOf(deps, order.reference);
-  if (order.status === "paid") return paidOrder(deps, order, links);
+/**
+ * How long the provider's return address (`?session_id=`) shows the licence key and the order's
+ * signed links after payment. That address stays in the browser's history, in a shared screenshot
+ * or a pasted link, and it never expires at the provider; the buyer has the key by e-mail by then.
+ * The signed link of the access e-mail is not bound by it (the e-mail is its own capability).
+ */
+export const SUCCESS_KEY_SHOWN_MS = 60 * 60 * 1000;
+
+/** How the page was entered: the provider's return address (bounded in time) or the order's signed link. */
+type Entry = "checkout" | "signed-link";
+
+async function successOrderOf(deps: AppDeps, order: OrderRow, entry: Entry): Promise<SuccessOrder> {
+  const now = deps.now().getTime();
+  // Past the bound, the return address of a paid order says only that the e-mail was sent.
+  if (entry === "checkout" && order.status === "paid" && order.paidAt !== null && now - order.paidAt.getTime() >= SUCCESS_KEY_SHOWN_MS)
+    return { state: "delivered", reference: order.reference, delivery: accessMailDelivery(deps, order) };
+  if (order.status === "paid") return paidOrder(deps, order, await linksOf(deps, order.reference));
   if (order.status === "refunded") return { state: "refunded", reference: order.reference };
   if (order.status !== "pending") return { state: "unknown" };
-  const pending: SuccessOrder = { state: "pending", reference: order.reference, links };
+  // A pending page reloads itself: by its signed link while the checkout is young, by its own
+  // return address later (a signed link handed out then would open the key once it is paid).
+  const young = now - order.createdAt.getTime() < SUCCESS_KEY_SHOWN_MS;
+  const query = entry === "checkout" && !young ? `?session_id=${order.checkoutId}` : (await linksOf(deps, order.reference)).query;
+  const pending: SuccessOrder = { state: "pending", reference: order.reference, query };
   const sessionId = order.checkoutId;
 
   if (!deps.checkout.lookups.mayLookUp(sessionId, deps.now().getTime())) return pending;
@@ -109,7 +127,7 @@ async function successOrderOf(deps: AppDeps, order: OrderRow): Promise<SuccessOr
     const status =
       result.outcome === "applied" ? result.status : deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get()?.status;
     const paid = deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get();
-    return status === "paid" && paid !== undefined ? paidOrder(deps, paid, links) : { state: "unknown" };
+    return status === "paid" && paid !== undefined ? paidOrder(deps, paid, await linksOf(deps, paid.reference)) : { state: "unknown" };
   }
   if (snapshot.status === "expired") return { state: "unknown" };
   return pending;
@@ -123,13 +141,7 @@ async function linksOf(deps: AppDeps, reference: string): Promise<OrderLinks> {
 
 /** A paid order, its licence key, and where its access e-mail stands in the outbox (the newest message counts). */
 function paidOrder(deps: AppDeps, order: OrderRow, links: OrderLinks): SuccessOrder {
-  const mails = deps.db
-    .select({ status: mailOutbox.status })
-    .from(mailOutbox)
-    .where(and(eq(mailOutbox.orderId, order.id), eq(mailOutbox.kind, "access")))
-    .all();
-  const has = (status: string) => mails.some((m) => m.status === status);
-  const delivery = has("sent") ? "sent" : has("pending") || has("sending") ? "sending" : has("failed") ? "failed" : "none";
+  const delivery = accessMailDelivery(deps, order);
   const license = deps.db.select({ key: licenses.key }).from(licenses).where(eq(licenses.orderId, order.id)).get();
   return {
     state: "paid",
@@ -139,4 +151,15 @@ function paidOrder(deps: AppDeps, order: OrderRow, links: OrderLinks): SuccessOr
     licenseKey: license?.key ?? null,
     links,
   };
+}
+
+/** Where the order's access e-mail stands in the outbox (any of its messages sent counts). */
+function accessMailDelivery(deps: AppDeps, order: OrderRow): PaidDelivery {
+  const mails = deps.db
+    .select({ status: mailOutbox.status })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.orderId, order.id), eq(mailOutbox.kind, "access")))
+    .all();
+  const has = (status: string) => mails.some((m) => m.status === status);
+  return has("sent") ? "sent" : has("pending") || has("sending") ? "sending" : has("failed") ? "failed" : "none";
 }

@@ -12,11 +12,17 @@ import { purchasesInNotice } from "../social-proof/service";
 import { busyRetryAfter } from "../../platform/http/busy";
 import { HttpError, jsonError, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
+import { createRateLimiter } from "../../platform/http/rate-limit";
 import { recordedConsent } from "./fulfilment";
 import type { TestSession } from "./test-provider";
 import { ENDPOINTS } from "../../../shared/api";
 
 export const TEST_FORM_MAX_BODY_BYTES = 8 * 1024;
+/**
+ * Per client, the card form's posts: a buyer tries a card or two; a script posting in a loop would
+ * keep the writer busy for every other buyer (each post that pays is a write of its own).
+ */
+export const TEST_CHECKOUT_RATE_LIMIT = { limit: 30, windowMs: 10 * 60 * 1000 } as const;
 
 const TestSessionId = v.pipe(v.string(), v.regex(/^cs_test_[A-Za-z0-9]{1,64}$/));
 
@@ -24,6 +30,7 @@ const TestSessionId = v.pipe(v.string(), v.regex(/^cs_test_[A-Za-z0-9]{1,64}$/))
 export function testCheckoutController(deps: AppDeps) {
   const { config, log, render, staticPages, now } = deps;
   const checkout = deps.checkout.testCheckout;
+  const limiter = createRateLimiter(deps.rateLimits, { name: "test-checkout", ...TEST_CHECKOUT_RATE_LIMIT });
 
   const notFound = (request: Request) => staticPages.respond(request, { page: "not-found" }, DEFAULT_LOCALE, 404);
 
@@ -47,7 +54,10 @@ export function testCheckoutController(deps: AppDeps) {
       countries: countryChoices(locale),
     };
     // The buyer's name and e-mail may be in it: rendered per request, so no cache (nor the back button) keeps a copy.
-    return render({ view, locale, status, acceptEncoding: request.headers.get("accept-encoding") });
+    const page = await render({ view, locale, status, acceptEncoding: request.headers.get("accept-encoding") });
+    // Its address holds the checkout's id, which opens the order's page for a while: no Referer.
+    page.headers.set("referrer-policy", "no-referrer");
+    return page;
   };
 
   return new Elysia({ name: "checkout-test" })
@@ -60,7 +70,7 @@ export function testCheckoutController(deps: AppDeps) {
     })
     .post(
       ENDPOINTS.testCheckout.path,
-      async ({ request, params }) => {
+      async ({ request, params, ip }) => {
         const id = v.safeParse(TestSessionId, params.id);
         const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
         if (checkout === null || session === null) return notFound(request);
@@ -77,6 +87,13 @@ export function testCheckoutController(deps: AppDeps) {
         // The card number is never echoed back into the page.
         const values = { email: text("email"), name: text("name"), city: text("city"), country: text("country").toUpperCase() };
 
+        const allowed = limiter.take(ip);
+        if (!allowed.ok) {
+          // Nothing is paid or written: the card page again, filled in, saying when to try again.
+          const page = await testPage(request, session, 429, { values, errors: { form: "checkout.rateLimited" } });
+          page.headers.set("retry-after", String(allowed.retryAfterSeconds));
+          return page;
+        }
         if (session.status === "complete") return seeOther(session.successUrl);
         if (session.status === "expired") return testPage(request, session, 410, { values, errors: {} });
         // The card page does not ask for the consent: a checkout without the one given on the

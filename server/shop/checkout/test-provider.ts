@@ -143,6 +143,7 @@ function snapshotOf(row: TestSession): CheckoutSnapshot {
     amount: row.amount,
     currency: row.currency,
     locale: isLocale(row.locale) ? row.locale : null,
+    site: null,
     email: row.customerEmail,
     name: row.customerName,
     city: row.city,

@@ -40,6 +40,12 @@ export function webhookController(deps: AppDeps) {
       if (reading.kind === "ignored") return Response.json({ received: true, ignored: reading.type });
       try {
         const result = await applyOrderEvent(deps.write, reading.event, now(), deliverySettings(config));
+        if (result.outcome === "foreign") {
+          // Acknowledged, or Stripe would deliver it again for days; its id stays out of the log
+          // (the logger masks any checkout id), the event's id names it in Stripe's dashboard.
+          log.info("webhook ignored: a checkout this site did not create", { event: reading.event.eventId, type: reading.event.type });
+          return Response.json({ received: true, ignored: "checkout not created by this site" });
+        }
         deps.mailer.wake();
         log.info("webhook applied", { event: reading.event.eventId, type: reading.event.type, ...result });
         return Response.json({ received: true, duplicate: result.outcome === "duplicate" });

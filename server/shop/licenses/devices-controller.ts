@@ -9,7 +9,7 @@ import type { AppDeps } from "../../deps";
 import { busyAnswer, isFormPost } from "../../platform/http/busy";
 import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
-import { createRateLimiter } from "../../platform/http/rate-limit";
+import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
 import { devicesOfOrder, freeDeviceOfOrder } from "./devices";
 import { readDevicesLink } from "./tokens";
 
@@ -41,18 +41,32 @@ export async function devicesPageState(
   };
 }
 
-/** The page of a devices link: rendered per request, never kept by a cache, its address never sent on. */
-export async function devicesPage(deps: AppDeps, request: Request, locale: Locale, query: URLSearchParams): Promise<Response> {
-  const devices = await devicesPageState(deps, query);
+/**
+ * The page of a devices link: rendered per request, never kept by a cache, its address never sent
+ * on. Each look checks a signature and reads the database, so it counts among the client's order
+ * pages (`limiter`, shared with the success and refund pages): past it, 429 and nothing read.
+ */
+export async function devicesPage(
+  deps: AppDeps,
+  request: Request,
+  locale: Locale,
+  query: URLSearchParams,
+  ip: string,
+  limiter: RateLimiter,
+): Promise<Response> {
+  const allowed = limiter.take(ip);
+  const devices: DevicesPageState = allowed.ok ? await devicesPageState(deps, query) : { state: "rate-limited" };
   const response = await deps.render({
     view: { page: "devices", devices },
     locale,
+    status: allowed.ok ? 200 : 429,
     acceptEncoding: request.headers.get("accept-encoding"),
     // Switching language keeps the link; a flash is not worth keeping.
     query: devices.state === "ok" ? `?t=${devices.link}` : "",
   });
   // The link is a credential for 30 days: no other site learns it from a Referer.
   response.headers.set("referrer-policy", "no-referrer");
+  if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
   return response;
 }
 

@@ -13,6 +13,7 @@ import type { Config } from "../../platform/config";
 import { legalFacts } from "../legal";
 import { purchasesInNotice } from "../../shop/social-proof/service";
 import { requestContext } from "../../platform/http/context";
+import { maskPath } from "../../platform/log-mask";
 import { serveAsset } from "./static";
 import type { StaticPageRef, StaticPages } from "./static-pages";
 
@@ -138,7 +139,7 @@ export function pagesController(deps: AppDeps) {
       status: allowed.ok ? (order.state === "unknown" && query.has("order") ? 404 : 200) : 429,
       acceptEncoding: request.headers.get("accept-encoding"),
       // Switching language on that page keeps the order it is about, by its reference.
-      query: order.state === "paid" || order.state === "pending" ? order.links.query : "",
+      query: order.state === "paid" ? order.links.query : order.state === "pending" ? order.query : "",
     });
     // The signed link opens the key: no other site learns it from a Referer (and, like every page
     // rendered per request, no cache keeps it: no-store).
@@ -158,32 +159,41 @@ export function pagesController(deps: AppDeps) {
         const query = new URLSearchParams(queryAt === -1 ? "" : request.url.slice(queryAt + 1));
         const view = staticViewFor({ page, locale }, query, deps.config);
         if (view !== null) return staticPages.respond(request, view, locale);
-        if (page === "devices") return devicesPage(deps, request, locale, query);
+        if (page === "devices") return devicesPage(deps, request, locale, query, ip, limiter);
         if (page === "refund") return refundPage(deps, request, locale, query, ip, limiter);
         return orderPage(request, locale, query, ip);
       });
     }
   }
 
-  return app
-    .get("/healthz", () => ({ ok: true }))
-    .get("*", ({ request, path }) => {
-      if (path.startsWith("/api/")) {
-        // The API answers in JSON, also to a GET it does not serve.
-        return methodNotAllowed(path, request.method) ?? Response.json({ error: "Not found" }, { status: 404 });
-      }
-      const asset = assets.get(path);
-      if (asset !== undefined) return serveAsset(request, asset);
-      // A redundant /fr prefix: send to the canonical path. (Elysia already serves `/en/` as `/en`.)
-      const match = matchPath(path) ?? (path === "/fr" || path.startsWith("/fr/") ? matchPath(path.slice(3) || "/") : null);
-      // A relative Location: never built from the request's Host header.
-      if (match !== null) return new Response(null, { status: 308, headers: { location: pathFor(match.page, match.locale) } });
-      return notFound(request, path);
-    });
+  return (
+    app
+      // Which build answers: a monitor sees a swap happen, and a bug report names the version.
+      .get("/healthz", () => ({
+        ok: true,
+        version: deps.build.version,
+        commit: deps.build.commit,
+        date: deps.build.date,
+        from: deps.build.from,
+      }))
+      .get("*", ({ request, path }) => {
+        if (path.startsWith("/api/")) {
+          // The API answers in JSON, also to a GET it does not serve.
+          return methodNotAllowed(path, request.method) ?? Response.json({ error: "Not found" }, { status: 404 });
+        }
+        const asset = assets.get(path);
+        if (asset !== undefined) return serveAsset(request, asset);
+        // A redundant /fr prefix: send to the canonical path. (Elysia already serves `/en/` as `/en`.)
+        const match = matchPath(path) ?? (path === "/fr" || path.startsWith("/fr/") ? matchPath(path.slice(3) || "/") : null);
+        // A relative Location: never built from the request's Host header.
+        if (match !== null) return new Response(null, { status: 308, headers: { location: pathFor(match.page, match.locale) } });
+        return notFound(request, path);
+      })
+  );
 
   function notFound(request: Request, path: string) {
-    // A probe may send a path of many kilobytes: the log keeps enough of it to recognise.
-    log.warn("404 page not found", { path: path.length > 200 ? `${path.slice(0, 200)}…` : path });
+    // A probe may send a path of many kilobytes: the log keeps enough of it to recognise (maskPath).
+    log.warn("404 page not found", { path: maskPath(path) });
     // The same for every unknown path of a language: rendered once, not once per probe.
     return staticPages.respond(request, { page: "not-found" }, localeOfPath(path), 404);
   }

@@ -116,14 +116,21 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
           <span className="label">{t("admin.audience.pageviews")}</span>
         </div>
         <div className="figure">
-          <span className="value">{fmt.number(f.paid)}</span>
-          <span className="label">{t("admin.audience.step.paid")}</span>
+          <span className="value">{fmt.number(data.paidOrders)}</span>
+          <span className="label">{t("admin.overview.paidOrders")}</span>
         </div>
         <div className="figure">
           <span className="value">{rate(f.paid, f.visitors)}</span>
           <span className="label">{t("admin.audience.conversion")}</span>
         </div>
       </div>
+      {data.uncountedPaid > 0 ? (
+        // Buyers the counting never saw are in the paid orders, not in the rates: a rate counts
+        // buyers among counted visitors only, so it never passes 100 %.
+        <p className="note" data-testid="audience-uncounted">
+          {t("admin.audience.uncounted", { paid: data.uncountedPaid })}
+        </p>
+      ) : null}
       <section aria-labelledby="audience-chart-heading">
         <h2 id="audience-chart-heading">{t("admin.audience.chart")}</h2>
         <div

@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import type { Translate } from "../../../../shared/i18n";
 import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
 import type { Formats } from "./format";
+import type { BuildInfo } from "../../../platform/version";
 
 export type ConsoleSection = "overview" | "audience" | "orders" | "leads" | "support" | "mail" | "activity" | "security";
 
@@ -13,6 +14,8 @@ export type PageContext = {
   /** The console bundle's script and stylesheet URLs. */
   script: string;
   style: string;
+  /** This program's build, for the footer: the version an owner quotes when asking for help. */
+  build: BuildInfo;
 };
 
 const SECTIONS: { id: ConsoleSection; path: string }[] = [
@@ -72,6 +75,15 @@ export function renderPage(ctx: PageContext, title: string, section: ConsoleSect
           <h1>{title}</h1>
           {body}
         </main>
+        {section !== null && (
+          <footer className="foot">
+            {t("admin.footer.version", {
+              version: ctx.build.version,
+              commit: ctx.build.commit,
+              date: ctx.fmt.when(new Date(ctx.build.date)),
+            })}
+          </footer>
+        )}
       </body>
     </html>,
   );

@@ -10,7 +10,7 @@ export type SecurityData = {
   codesLeft: number;
   /** Set right after a recovery code signed in: how many are left. */
   justUsedCode: number | null;
-  /** Whether this session may add a passkey now (a fresh check: sessions.ts, mayAddPasskey). */
+  /** Whether this session may add or remove a passkey now (a fresh check: sessions.ts, mayAddPasskey). */
   mayAddPasskey: boolean;
 };
 
@@ -66,7 +66,7 @@ export function securityPage(ctx: PageContext, data: SecurityData): string {
           <li key={p.id}>
             <strong>{p.name}</strong> — {t("admin.security.addedOn", { date: ctx.fmt.when(p.createdAt) })}
             {p.lastUsedAt !== null && <> · {t("admin.security.lastUsed", { date: ctx.fmt.when(p.lastUsedAt) })}</>}
-            {data.passkeys.length > 1 && (
+            {data.passkeys.length > 1 && data.mayAddPasskey && (
               <form method="post" action={`/admin/passkeys/${p.id}/remove`} className="inline">
                 {" "}
                 <button type="submit" className="secondary" aria-label={t("admin.security.removeLabel", { name: p.name })}>

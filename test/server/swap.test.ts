@@ -1,0 +1,92 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServer } from "../e2e/harness";
+import { keepAliveClient } from "../support/keep-alive-client";
+
+// A new server replaces a running one on the same port and data folder without a refused request:
+// the new one listens beside the old (SO_REUSEPORT), and once ready tells it to stop; the old one
+// answers with Connection: close for a moment, then lets the port go (server/platform/http/drain.ts).
+
+const dataDir = mkdtempSync(join(tmpdir(), "site-swap-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** A port free now: the swap needs a fixed one, both servers are started on it. */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+/** Resolves once a log line matching `pattern` is in `output` (polled: the harness appends as lines come). */
+async function logLine(output: string[], pattern: RegExp): Promise<string> {
+  for (;;) {
+    const line = output.find((l) => pattern.test(l));
+    if (line !== undefined) return line;
+    await Bun.sleep(20);
+  }
+}
+
+test("a second server started on a running one's port and data folder replaces it, and no request fails meanwhile", async () => {
+  const port = freePort();
+  const env = { PORT: String(port), WORKERS: "2" };
+  const old = await startServer({ env, dataDir });
+  await logLine(old.output, /"pages ready"/);
+  await logLine(old.output, /worker listening/);
+  const base = `http://127.0.0.1:${port}`;
+  expect(JSON.parse(readFileSync(join(dataDir, "server.json"), "utf8")).pid).toBe(old.process.pid);
+
+  // Twenty clients, each asking one request after the other on its kept-alive connection (never
+  // sending one again, as fetch would), from before the new server starts until 30 more requests
+  // each after the old one exited.
+  let oldGone = false;
+  let asked = 0;
+  const client = () => {
+    let after = 0;
+    // Bounded: a swap that never ends fails the test by its time-out, not by looping forever.
+    return keepAliveClient(base, ["/healthz", "/en"], () => {
+      asked++;
+      if (oldGone) after++;
+      return after <= 30 && asked < 1_000_000;
+    });
+  };
+  const clients = Array.from({ length: 20 }, client);
+  // The clients are under way on the old server before the new one starts.
+  while (asked < 200) await Bun.sleep(10);
+
+  const replacement = await startServer({ env, dataDir });
+  try {
+    const replaced = JSON.parse(await logLine(replacement.output, /replaced the server running before/));
+    expect(replaced).toMatchObject({ pid: old.process.pid });
+    expect(await old.process.exited).toBe(0);
+    oldGone = true;
+    const results = await Promise.all(clients);
+    expect(results.flatMap((r) => r.failures)).toEqual([]);
+    expect(results.every((r) => r.answered > 30)).toBe(true);
+    // The old server drained: connections closed after their answer, then it stopped.
+    expect(old.output.some((line) => line.includes('"msg":"shutting down"'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dataDir, "server.json"), "utf8")).pid).toBe(replacement.process.pid);
+    // And the new one answers alone now.
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  } finally {
+    await replacement.process.kill("SIGTERM");
+    await replacement.process.exited;
+  }
+}, 120_000);
+
+test("a port held by another program is refused with a message naming it, not shared", async () => {
+  const other = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  try {
+    const started = startServer({ env: { PORT: String(other.port), WORKERS: "1" } });
+    const error = await started.then(
+      () => null,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    expect(error).toContain(`Port ${other.port} on 127.0.0.1 is in use by another program`);
+    expect(error).toContain("server exited with 1");
+  } finally {
+    other.stop(true);
+  }
+}, 60_000);
