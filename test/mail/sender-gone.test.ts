@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { mailOutbox } from "../../db/schema";
 import { claimDue } from "../../server/shop/mail/outbox";
 import { createMailSender, LEASE_MS } from "../../server/shop/mail/sender";
-import { senderIdentity, type SenderIdentity } from "../../server/shop/mail/sender-identity";
+import { retireSender, senderIdentity, type SenderIdentity } from "../../server/shop/mail/sender-identity";
 import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard, testClock } from "../support/purchase";
@@ -69,7 +69,9 @@ test("a message held by an earlier run with this very pid (a restarted container
   const clock = testClock();
   const s = await queued("same-pid@example.com", clock.now);
   // The earlier run: same pid as this process, another sender, killed after it took the message.
-  await heldBy(s, senderIdentity(), clock.now());
+  const earlier = senderIdentity();
+  await heldBy(s, earlier, clock.now());
+  retireSender(earlier);
   expect(rowOf(s, "same-pid@example.com")).toMatchObject({ status: "sending", leaseOwner: process.pid });
 
   // No clock moved: it does not wait for the lease.
@@ -131,11 +133,12 @@ async function startAsPid1(dataDir: string, env: Record<string, string>) {
   await until(
     "the server listens",
     () => {
-      const line = output.find((l) => l.includes("listening on http://localhost:"));
-      baseUrl = /listening on http:\/\/localhost:(\d+)/.exec(line ?? "")?.[1] ?? "";
+      // The address it prints: localhost or the HOST it was given.
+      const line = output.find((l) => /listening on http:\/\/(localhost|127\.0\.0\.1):\d+/.test(l));
+      baseUrl = /listening on http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(line ?? "")?.[1] ?? "";
       return baseUrl !== "";
     },
-    40_000,
+    90_000,
   );
   return { baseUrl: `http://127.0.0.1:${baseUrl}`, output, kill: () => proc.kill("SIGKILL"), exited };
 }
@@ -197,4 +200,4 @@ test("the real server as pid 1, killed while sending, restarted as pid 1 again: 
   await second.exited;
   expect(second.output.some((l) => l.includes("mail resumed"))).toBe(true);
   expect(mailsTo(smtp, "pid1@example.com").map((m) => m.mail.messageId)).toEqual([status()?.message_id]);
-}, 90_000);
+}, 240_000);

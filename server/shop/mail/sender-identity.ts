@@ -53,10 +53,20 @@ function parseHolder(text: string): HolderFacts | null {
 }
 
 let processFacts: Omit<HolderFacts, "instance"> | null = null;
-/** A new identity for a sender of this process (the process's facts read once). */
+// The senders of this process that have not stopped: with this pid, those alone are alive.
+const runningHere = new Set<string>();
+
+/** A new identity for a sender of this process (the process's facts read once), running until `retireSender`. */
 export function senderIdentity(): SenderIdentity {
   processFacts ??= { boot: bootId(), start: startTicksOf("self") };
-  return { pid: process.pid, holder: formatHolder({ instance: randomUUID(), ...processFacts }) };
+  const holder = formatHolder({ instance: randomUUID(), ...processFacts });
+  runningHere.add(holder);
+  return { pid: process.pid, holder };
+}
+
+/** The sender stopped: what it still holds is another sender's to take. */
+export function retireSender(identity: SenderIdentity): void {
+  runningHere.delete(identity.holder);
 }
 
 /** Whether a process with this pid exists (EPERM: it does, under another user). */
@@ -79,8 +89,9 @@ export function judgeHolder(me: SenderIdentity, pid: number | null, holder: stri
     // Written before the machine last started: that process is gone, whatever holds its pid now.
     if (facts.boot !== "" && own.boot !== "" && facts.boot !== own.boot) return "gone";
   }
-  // Two running processes of one namespace never share a pid: this one is alive, so that one is not.
-  if (pid === me.pid) return "gone";
+  // Two running processes of one namespace never share a pid: with this one's, the holder is one of
+  // its own senders (alive until stopped) or a run before it.
+  if (pid === me.pid) return holder !== null && runningHere.has(holder) ? "alive" : "gone";
   if (!pidExists(pid)) return "gone";
   // A row from before holders were named: its pid is taken, maybe by another program.
   if (facts === null) return "unknown";

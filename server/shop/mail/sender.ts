@@ -13,7 +13,7 @@ const loadCompose = () => import("./compose");
 import type { MailContext } from "./templates/messages";
 import type { DigestListsReader } from "./compose";
 import { claimDue, recordOutcome, renewLeases, resumeAfterRestart, type HeldRow, type MailOutcome, type OutboxRow } from "./outbox";
-import { judgeHolder, senderIdentity } from "./sender-identity";
+import { judgeHolder, retireSender, senderIdentity } from "./sender-identity";
 import { MailSendError, SMTP_CONNECTIONS, type MailTransport } from "./transport";
 
 /** Temporary failures are retried this long (a mail server down for a day still gets the message). */
@@ -99,7 +99,7 @@ export function createMailSender(deps: {
   digestLists?: DigestListsReader;
 }): MailSender {
   const { db, write, config, log, transport, now, links, paperwork, digestLists } = deps;
-  // One sender per process: another sender with this pid is a dead predecessor (sender-identity.ts).
+  // Named by more than the pid: a restarted container has the same (sender-identity.ts).
   const me = senderIdentity();
   let running = false;
   let stopping = false;
@@ -343,6 +343,7 @@ export function createMailSender(deps: {
         transport.close();
       } finally {
         stopping = false;
+        retireSender(me);
       }
     },
     deliverDue,
