@@ -13,7 +13,7 @@ const loadCompose = () => import("./compose");
 import type { MailContext } from "./templates/messages";
 import type { DigestListsReader } from "./compose";
 import { claimDue, recordOutcome, renewLeases, resumeAfterRestart, type HeldRow, type MailOutcome, type OutboxRow } from "./outbox";
-import { judgeHolder, senderIdentity } from "./sender-identity";
+import { judgeHolder, retireSender, senderIdentity } from "./sender-identity";
 import { MailSendError, SMTP_CONNECTIONS, type MailTransport } from "./transport";
 import { errorText } from "../../../shared/error-text";
 
@@ -35,10 +35,10 @@ export const MAX_ATTEMPTS = (() => {
   return failures + 1;
 })();
 /**
- * How long a claimed message stays with this sender when nothing is known of it: renewed while the
- * sender runs, so it only lapses for a sender out of sight (another container on the same folder)
- * that stopped. A sender that is known to be gone (its process ended, or its pid now belongs to
- * someone else) gives its messages back at once, whatever the lease (sender-identity.ts).
+ * How long a claimed message stays with this sender when nothing is known of it (a row from before
+ * holders were named, whose pid is now taken). It is renewed while the sender holds the message; a
+ * sender known to be gone (its process ended, or its pid now belongs to another run or program)
+ * gives its messages back at once, whatever the lease (sender-identity.ts).
  */
 export const LEASE_MS = 5 * 60 * 1000;
 const RENEW_EVERY_MS = LEASE_MS / 5;
@@ -100,7 +100,7 @@ export function createMailSender(deps: {
   digestLists?: DigestListsReader;
 }): MailSender {
   const { db, write, config, log, transport, now, links, paperwork, digestLists } = deps;
-  // One sender per process: another sender with this pid is a dead predecessor (sender-identity.ts).
+  // Named by more than the pid: a restarted container has the same (sender-identity.ts).
   const me = senderIdentity();
   let running = false;
   let stopping = false;
@@ -341,6 +341,7 @@ export function createMailSender(deps: {
         transport.close();
       } finally {
         stopping = false;
+        retireSender(me);
       }
     },
     deliverDue,
