@@ -2,19 +2,34 @@
 // (test/chat/questions/judge.ts), on the tuning set, on the first held-out set and on the new one
 // written after the topic classifier was trained; per language and per intent; hand-overs and
 // "another topic's answer"; "yes" answers to "no" questions; training and answer time.
-// Run: ./node_modules/.bin/bun bench/chat-offline.ts [--verbose]
+// Then the buyers' set (test/chat/questions/held-out-buyers.ts), asked through the real chat
+// endpoint as the chat window asks it, follow-ups after their earlier messages.
+// Run: ./node_modules/.bin/bun bench/chat-offline.ts [--verbose] [--set buyers [--list-misses]]
 // --verbose lists the tuning questions answered wrong. Held-out misses are never listed one by one:
-// reading them would be tuning on them.
+// reading them would be tuning on them. --set buyers runs the buyers' set alone; --list-misses
+// prints its misses with the replies, for the report of whoever wrote the set (before and after a
+// change), never as material to tune on.
 import { loadavg } from "node:os";
 import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
 import { testConfig } from "../test/support/config";
 import { LOCALES, type Locale } from "../shared/locales";
 import { HELD_OUT } from "../test/chat/questions/held-out";
 import { HELD_OUT_NEW } from "../test/chat/questions/held-out-new";
+import { scoreBuyers } from "./chat-buyers";
 import { INTENTS, createJudge, type ChatQuestion, type Intent } from "../test/chat/questions/judge";
 import { TUNING } from "../test/chat/questions/tuning";
 
 const verbose = process.argv.includes("--verbose");
+const setArgument = process.argv.indexOf("--set");
+const onlySet = setArgument === -1 ? null : (process.argv[setArgument + 1] ?? "");
+if (onlySet !== null && onlySet !== "buyers") {
+  console.error(`Unknown set "${onlySet}": the only set run alone is "buyers".`);
+  process.exit(2);
+}
+if (onlySet === "buyers") {
+  await scoreBuyers({ listMisses: process.argv.includes("--list-misses") });
+  process.exit(0);
+}
 const config = testConfig();
 const judge = createJudge(config);
 
@@ -102,6 +117,8 @@ console.log(
     .join(" ")}`,
 );
 
+const buyers = await scoreBuyers({ listMisses: false });
+
 const targets: [string, boolean][] = [
   [`new held-out set right >= 90 %: ${percent(fresh.right, fresh.total).toFixed(1)} %`, percent(fresh.right, fresh.total) >= 90],
   [
@@ -110,6 +127,7 @@ const targets: [string, boolean][] = [
   ],
   [`no "yes" to a "no" question: ${fresh.yesToNo}`, fresh.yesToNo === 0],
   [`answer time p99 < 5 ms: ${p99.toFixed(2)} ms`, p99 < 5],
+  ...buyers.targets,
 ];
 console.log("\ntargets:");
 for (const [line, met] of targets) console.log(`  ${met ? "met   " : "MISSED"} ${line}`);

@@ -233,6 +233,11 @@ export const mailOutbox = sqliteTable(
     nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
     /** Process id of the sender holding a "sending" row, so a restart can take back a dead one's rows. */
     leaseOwner: integer("lease_owner"),
+    /**
+     * Which run of that process holds it (a random id, the boot, the process's start time): a pid
+     * alone comes back after a restart in a container without init, or for another program.
+     */
+    leaseHolder: text("lease_holder"),
     lastError: text("last_error"),
     orderId: integer("order_id").references(() => orders.id),
     leadId: integer("lead_id").references(() => emailLeads.id),

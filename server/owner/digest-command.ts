@@ -69,6 +69,7 @@ export async function digestCommand(
       attempts: 0,
       nextAttemptAt: at,
       leaseOwner: null,
+      leaseHolder: null,
       lastError: null,
       orderId: null,
       leadId: null,

@@ -165,7 +165,7 @@ export const EnvSchema = v.object({
     {
       section: "The server",
       description:
-        "`debug`, `info`, `warn`, `error` or `silent`. The log goes to standard output, one JSON object per line (`level`, `time`, `msg`, then fields), with one `request` line per request (`method`, `path`, `status`, `ms`, `requestId`, the id also sent back as `X-Request-Id`). E-mail addresses show masked (`j***@example.com`); keys, passwords and licence keys never show.",
+        "`debug`, `info`, `warn`, `error` or `silent`. The log goes to standard output, one JSON object per line (`level`, `time`, `msg`, then fields), with one `request` line per request (`method`, `path`, `status`, `ms`, `requestId`, the id also sent back as `X-Request-Id`). E-mail addresses show masked (`j***@example.com`); keys, passwords and licence keys never show, nor any capability: the console invite in `/admin/invite/…` and the test card page's checkout id show as `[redacted]`, and so does any other path segment that looks like a token (24 or more letters and digits); the query string is never logged, and a checkout id anywhere in a line keeps only its first four characters (`cs_live_a1B2…`).",
     },
   ),
   WORKERS: documented(

@@ -162,12 +162,14 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
       log.error("stopping took too long: exiting now", { afterMs: STOP_DEADLINE_MS });
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
+    // At once: the sender takes no more messages from a backlog, and those on their way get a few seconds.
+    const mailStopped = mailer.stop();
     // Each process lets its connections go without refusing a request (a replacing server takes them).
     await Promise.all([site.stop(), workers?.stop()]);
     retention.stop();
     rollUps.stop();
     await digests.stop();
-    await mailer.stop();
+    await mailStopped;
     await replicator.stop();
     await site.close();
     db.$client.close();

@@ -30,6 +30,7 @@ test("a form on another site posting to /api/leads is refused with 403 JSON and 
     { "sec-fetch-site": "same-origin", origin: EVIL },
     { "sec-fetch-site": "same-origin", origin: "http://localhost:8443" },
     { "sec-fetch-site": "none", origin: EVIL },
+    { "sec-fetch-site": "cross-site", origin: "null" },
   ];
   for (const headers of refused) {
     const response = await postLead(site, headers);
@@ -78,6 +79,9 @@ test("same-origin posts, with or without JavaScript, and posts with neither head
   expect((await postLead(site, { origin: "http://localhost", "sec-fetch-site": "same-origin" })).status).toBe(303);
   expect((await postLead(site, { origin: "http://localhost" })).status).toBe(303);
   expect((await postLead(site, { "sec-fetch-site": "none" })).status).toBe(303);
+  // A form on a page sent with Referrer-Policy: no-referrer (the card, devices and console pages):
+  // the browser hides its origin as "null" and still says same-origin.
+  expect((await postLead(site, { origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(303);
   // The public address (behind a proxy the server may see another origin than the browser).
   expect((await postLead(site, { origin: "https://shop.example" })).status).toBe(303);
   // curl, the desktop app: neither header.

@@ -95,7 +95,7 @@ test("while another process holds the write lock, pages and /healthz answer whil
   const home = await fetch(`${server.baseUrl}/`);
   const english = await fetch(`${server.baseUrl}/en/paiement`);
   expect([health.status, home.status, english.status]).toEqual([200, 200, 200]);
-  expect(await health.json()).toEqual({ ok: true });
+  expect(await health.json()).toMatchObject({ ok: true });
   expect(await home.text()).toContain('<html lang="fr"');
   expect(lead.settled).toBe(false);
 

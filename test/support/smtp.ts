@@ -17,6 +17,15 @@ export type TestSmtp = {
   stall: boolean;
   /** How long the server takes to answer a message it has received (a slow provider). */
   replyDelayMs: number;
+  /**
+   * Recipients whose message is read to its end (it is in `received`) and then never answered, as a
+   * server that stalls after DATA, until `answerStalled()`; the others are answered as usual.
+   */
+  stallAfterData: Set<string>;
+  /** How many messages are read whole and not answered yet (held by `stallAfterData`). */
+  readonly unanswered: number;
+  /** Answers the messages held by `stallAfterData` (250: taken); later ones are held again. */
+  answerStalled(): void;
   /** Resolves once `count` messages have arrived (throws after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   /** Stops listening (the port refuses connections) until `start()`. */
@@ -26,6 +35,7 @@ export type TestSmtp = {
 
 export async function startSmtp(options: { port?: number } = {}): Promise<TestSmtp> {
   let server: SMTPServer | null = null;
+  const held: (() => void)[] = [];
   const state: TestSmtp = {
     port: options.port ?? 0,
     url: "",
@@ -33,6 +43,13 @@ export async function startSmtp(options: { port?: number } = {}): Promise<TestSm
     reject: new Set(),
     stall: false,
     replyDelayMs: 0,
+    stallAfterData: new Set(),
+    get unanswered() {
+      return held.length;
+    },
+    answerStalled() {
+      for (const answer of held.splice(0)) answer();
+    },
     async waitFor(count, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       while (state.received.length < count) {
@@ -44,6 +61,8 @@ export async function startSmtp(options: { port?: number } = {}): Promise<TestSm
     async stop() {
       const current = server;
       server = null;
+      // A stalled message's connection would keep the server open: it is answered as it closes.
+      state.answerStalled();
       if (current !== null) await new Promise<void>((resolve) => current.close(() => resolve()));
     },
     async start() {
@@ -68,8 +87,10 @@ export async function startSmtp(options: { port?: number } = {}): Promise<TestSm
             const raw = Buffer.concat(chunks).toString("utf8");
             simpleParser(raw)
               .then((mail) => {
-                state.received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail, raw });
-                if (state.replyDelayMs > 0) setTimeout(() => callback(), state.replyDelayMs);
+                const to = session.envelope.rcptTo.map((r) => r.address);
+                state.received.push({ to, mail, raw });
+                if (to.some((address) => state.stallAfterData.has(address))) held.push(() => callback());
+                else if (state.replyDelayMs > 0) setTimeout(() => callback(), state.replyDelayMs);
                 else callback();
               })
               .catch((error: Error) => callback(error));
@@ -109,6 +130,8 @@ export function useSmtp(): TestSmtp {
   afterEach(() => {
     server?.received.splice(0);
     server?.reject.clear();
+    server?.stallAfterData.clear();
+    server?.answerStalled();
     if (server !== undefined) server.replyDelayMs = 0;
   });
   afterAll(() => server?.stop());
@@ -137,6 +160,13 @@ export function useSmtp(): TestSmtp {
     set replyDelayMs(value) {
       current().replyDelayMs = value;
     },
+    get stallAfterData() {
+      return current().stallAfterData;
+    },
+    get unanswered() {
+      return current().unanswered;
+    },
+    answerStalled: () => current().answerStalled(),
     waitFor: (count, timeoutMs) => current().waitFor(count, timeoutMs),
     stop: () => current().stop(),
     start: () => current().start(),

@@ -15,18 +15,21 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 const isExempt = (path: string) => endpointAt(path)?.from === "anywhere" || path.startsWith(LICENSE_API_PREFIX);
 
 /**
- * Whether a browser sent this request from another site's page. An Origin header that is not this
- * site's settles it, whatever else the request says: Sec-Fetch-Site alone is a client's word, and
- * a page on another port of the same host is "same-site" to a browser but not this site. Without
- * Origin, Sec-Fetch-Site is the browser's own verdict ("none" is the visitor typing or
- * bookmarking). A request with neither (curl, the desktop app, a mail provider) is not a
- * browser's, so nothing is refused.
+ * Whether a browser sent this request from another site's page. An Origin header that names
+ * another origin settles it, whatever else the request says: Sec-Fetch-Site alone is a client's
+ * word, and a page on another port of the same host is "same-site" to a browser but not this site.
+ * Without Origin, or with the opaque `null` (what a browser sends for a form posted from a page
+ * with `Referrer-Policy: no-referrer`, as the order, devices, card and console pages are),
+ * Sec-Fetch-Site is the browser's own verdict ("none" is the visitor typing or bookmarking); `null`
+ * without it is refused. A request with neither header (curl, the desktop app, a mail provider) is
+ * not a browser's, so nothing is refused.
  */
 export function isCrossSite(request: Request, allowedOrigins: readonly string[]): boolean {
   const origin = request.headers.get("origin");
-  if (origin !== null && !allowedOrigins.includes(origin)) return true;
+  if (origin !== null && origin !== "null" && !allowedOrigins.includes(origin)) return true;
   const site = request.headers.get("sec-fetch-site");
-  return site !== null && site !== "same-origin" && site !== "none";
+  if (site === null) return origin === "null";
+  return site !== "same-origin" && site !== "none";
 }
 
 /**

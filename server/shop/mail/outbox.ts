@@ -5,6 +5,7 @@ import type { Db } from "../../../db/client";
 import { mailOutbox, type MailKind, type MailStatus } from "../../../db/schema";
 import type { DbWriter, Write, WriteOptions } from "../../../db/writer";
 import { LOCALES, type Locale } from "../../../shared/locales";
+import type { SenderIdentity } from "./sender-identity";
 
 // The transactional outbox. A message is written by the same transaction as the change it reports
 // (an order paid or refunded, a lead stored), so it exists exactly when the change does; the sender
@@ -116,26 +117,54 @@ export function enqueueMail<K extends MailKind>(tx: DbWriter, domain: string, ma
   return row.id;
 }
 
+/** What a sender needs of a "sending" row to decide whether it may take it over. */
+export type HeldRow = Pick<OutboxRow, "id" | "leaseOwner" | "leaseHolder" | "nextAttemptAt">;
+
 /**
- * Takes up to `limit` due messages for this sender: each becomes "sending", held by `owner` (this
- * process id) until `leaseMs` from now, so no other sender on the same data folder takes it
- * meanwhile; a lease that runs out (a sender that hung) makes the message due again.
+ * Takes up to `limit` messages for this sender: the pending ones that are due, and those another
+ * sender held that `takeOver` gives up (its sender gone, or its lease over). Each becomes "sending",
+ * held by `holder` (pid and run) with a lease of `leaseMs`, the attempt counted.
  */
-export function claimDue(write: Write, now: Date, limit: number, leaseMs: number, owner: number): Promise<OutboxRow[]> {
+export function claimDue(
+  write: Write,
+  options: { now: Date; limit: number; leaseMs: number; holder: SenderIdentity; takeOver: (row: HeldRow) => boolean },
+): Promise<OutboxRow[]> {
+  const { now, limit, leaseMs, holder, takeOver } = options;
+  if (limit <= 0) return Promise.resolve([]);
   return write((tx) => {
-    const due = tx
-      .select({ id: mailOutbox.id })
+    const byDue = (a: HeldRow, b: HeldRow) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id;
+    const pending = tx
+      .select({
+        id: mailOutbox.id,
+        leaseOwner: mailOutbox.leaseOwner,
+        leaseHolder: mailOutbox.leaseHolder,
+        nextAttemptAt: mailOutbox.nextAttemptAt,
+      })
       .from(mailOutbox)
-      .where(and(inArray(mailOutbox.status, ["pending", "sending"]), lte(mailOutbox.nextAttemptAt, now)))
+      .where(and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, now)))
       .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
       .limit(limit)
       .all();
+    // Few at any time: one sender holds at most a handful.
+    const orphaned = tx
+      .select({
+        id: mailOutbox.id,
+        leaseOwner: mailOutbox.leaseOwner,
+        leaseHolder: mailOutbox.leaseHolder,
+        nextAttemptAt: mailOutbox.nextAttemptAt,
+      })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.status, "sending"))
+      .all()
+      .filter(takeOver);
+    const due = [...orphaned, ...pending].sort(byDue).slice(0, limit);
     if (due.length === 0) return [];
     return tx
       .update(mailOutbox)
       .set({
         status: "sending",
-        leaseOwner: owner,
+        leaseOwner: holder.pid,
+        leaseHolder: holder.holder,
         nextAttemptAt: new Date(now.getTime() + leaseMs),
         attempts: sql`${mailOutbox.attempts} + 1`,
       })
@@ -146,31 +175,49 @@ export function claimDue(write: Write, now: Date, limit: number, leaseMs: number
         ),
       )
       .returning()
-      .all();
+      .all()
+      .sort(byDue);
   });
 }
 
+/** Extends this sender's lease on the messages it still holds (being sent, or their outcome not yet written). */
+export async function renewLeases(write: Write, ids: number[], holder: SenderIdentity, until: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await write((tx) =>
+    tx
+      .update(mailOutbox)
+      .set({ nextAttemptAt: until })
+      .where(and(inArray(mailOutbox.id, ids), eq(mailOutbox.status, "sending"), eq(mailOutbox.leaseHolder, holder.holder)))
+      .run(),
+  );
+}
+
 /**
- * At start-up: messages held by a sender process that no longer exists (killed mid-send) and
- * messages waiting for a retry are due now, so a restart delivers at once what was left behind.
- * Rows held by a live process (another server on the same folder) are left to it.
+ * At start-up: messages held by a sender that is gone (killed mid-send) and messages waiting for
+ * a retry are due now, so a restart delivers at once what was left behind. Rows held by a running
+ * sender (another server on the same folder) are left to it.
  */
-export function resumeAfterRestart(write: Write, now: Date, isAlive: (pid: number) => boolean): Promise<number> {
+export function resumeAfterRestart(write: Write, now: Date, takeOver: (row: HeldRow) => boolean): Promise<number> {
   return write((tx) => {
     const held = tx
-      .select({ id: mailOutbox.id, owner: mailOutbox.leaseOwner })
+      .select({
+        id: mailOutbox.id,
+        leaseOwner: mailOutbox.leaseOwner,
+        leaseHolder: mailOutbox.leaseHolder,
+        nextAttemptAt: mailOutbox.nextAttemptAt,
+      })
       .from(mailOutbox)
       .where(eq(mailOutbox.status, "sending"))
       .all()
-      .filter((r) => r.owner === null || !isAlive(r.owner))
+      .filter(takeOver)
       .map((r) => r.id);
     const orphans =
       held.length === 0
         ? []
         : tx
             .update(mailOutbox)
-            .set({ status: "pending", leaseOwner: null, nextAttemptAt: now })
-            .where(inArray(mailOutbox.id, held))
+            .set({ status: "pending", leaseOwner: null, leaseHolder: null, nextAttemptAt: now })
+            .where(and(inArray(mailOutbox.id, held), eq(mailOutbox.status, "sending")))
             .returning({ id: mailOutbox.id })
             .all();
     const deferred = tx
@@ -196,10 +243,16 @@ export type MailOutcome =
 export async function recordOutcome(write: Write, id: number, outcome: MailOutcome, options?: WriteOptions): Promise<boolean> {
   const set =
     outcome.status === "sent"
-      ? { status: outcome.status, leaseOwner: null, sentAt: outcome.at, lastError: null }
+      ? { status: outcome.status, leaseOwner: null, leaseHolder: null, sentAt: outcome.at, lastError: null }
       : outcome.status === "pending"
-        ? { status: outcome.status, leaseOwner: null, nextAttemptAt: outcome.retryAt, lastError: outcome.reason.slice(0, 500) }
-        : { status: outcome.status, leaseOwner: null, lastError: outcome.reason.slice(0, 500) };
+        ? {
+            status: outcome.status,
+            leaseOwner: null,
+            leaseHolder: null,
+            nextAttemptAt: outcome.retryAt,
+            lastError: outcome.reason.slice(0, 500),
+          }
+        : { status: outcome.status, leaseOwner: null, leaseHolder: null, lastError: outcome.reason.slice(0, 500) };
   const updated = await write(
     (tx) => tx.update(mailOutbox).set(set).where(eq(mailOutbox.id, id)).returning({ id: mailOutbox.id }).all(),
     options,

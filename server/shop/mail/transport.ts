@@ -32,7 +32,8 @@ export type OutgoingMail = {
 export type MailTransport = {
   /** For the start-up log line: where mail goes (never the password). */
   describe: string;
-  send(mail: OutgoingMail): Promise<void>;
+  /** Resolves once the mail server took the message; `signal` gives up on it (the connection is closed). */
+  send(mail: OutgoingMail, options?: { signal?: AbortSignal }): Promise<void>;
   /**
    * The outbox row of a message just sent was deleted meanwhile (erased on request, or expired):
    * drop whatever this transport kept of it. Nothing to do for SMTP, where the message has left.
@@ -59,30 +60,48 @@ function messageOf(mail: OutgoingMail) {
 }
 
 /**
- * How long to wait for the mail server, as RFC 5321 (4.5.3.2) asks of a client: 5 minutes for its
- * greeting, 10 for the answer to the end of the message. A server that takes longer than a short
- * timeout to answer the message has usually accepted it already: giving up early and trying again
- * delivered every such message twice. A dead server refuses the connection at once or never
- * answers it (a minute). All of it adds up to less than the sender's lease (sender.ts).
+ * How long to wait for the mail server: a mail client's timeouts (tens of seconds), not a relay's
+ * (RFC 5321 lets a relay wait 10 minutes for the answer to the end of a message). A server that
+ * does not answer within them is given up on and the message tried again later, on a connection of
+ * its own, while the other messages go on. `socketTimeout` is the longest silence at any step, so
+ * also the wait for the answer to the end of the message: a message given up on there may have been
+ * taken, and its retry carries the same Message-ID (docs/decisions/005-email-outbox.md).
  */
-export const SMTP_TIMEOUTS = { connectionTimeout: 60_000, greetingTimeout: 5 * 60_000, socketTimeout: 10 * 60_000 };
+export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+export type SmtpTimeouts = typeof SMTP_TIMEOUTS;
 
-export function createSmtpTransport(smtpUrl: string): MailTransport {
+/**
+ * Messages sent at once, each on its own pooled connection: a message the server stalls holds one
+ * connection, never the others, and none waits in nodemailer's queue behind it.
+ */
+export const SMTP_CONNECTIONS = 4;
+
+export function createSmtpTransport(smtpUrl: string, timeouts: Partial<SmtpTimeouts> = {}): MailTransport {
   const transporter = whenFirstUsed(async () =>
-    (await import("nodemailer")).createTransport({ url: smtpUrl, pool: true, maxConnections: 3, ...SMTP_TIMEOUTS }),
+    (await import("nodemailer")).createTransport({
+      url: smtpUrl,
+      pool: true,
+      maxConnections: SMTP_CONNECTIONS,
+      // nodemailer would send a message again by itself when its connection drops, even after the
+      // end of the message: whether to try again is the outbox's decision, made with what it knows.
+      maxRequeues: 0,
+      ...SMTP_TIMEOUTS,
+      ...timeouts,
+    }),
   );
   const url = new URL(smtpUrl);
   return {
     describe: `${url.protocol}//${url.host}`,
-    async send(mail) {
+    async send(mail, options) {
       try {
-        await (await transporter.get()).sendMail(messageOf(mail));
+        await (await transporter.get()).sendMail({ ...messageOf(mail), signal: options?.signal });
       } catch (error) {
         throw classify(error);
       }
     },
     discard: () => ({ deleted: 0, failed: [] }),
-    close: () => transporter.ifMade((t) => t.close()),
+    // Connections still delivering are closed too: the sender has given up on them (stopping).
+    close: () => transporter.ifMade((t) => t.close({ force: true })),
   };
 }
 

@@ -64,9 +64,20 @@ export type ChatQuestion = {
   lang: Locale;
   page?: Locale;
   intent: Intent;
-  /** A second thing the message asks: the reply must carry its fact too, and may be twice as long. */
+  /**
+   * A second thing the message asks: the reply must carry its fact too, and may be twice as long.
+   * When one of the two is a question the site cannot answer, the reply answers the other and
+   * hands over the rest.
+   */
   also?: Intent;
   no?: true;
+  /**
+   * The visitor's earlier messages in the same conversation, oldest first: `q` is a follow-up that
+   * only makes sense after them. Whoever asks it sends these first, one by one, through the same
+   * endpoint, so the assistant's own earlier replies are part of the conversation as in the chat
+   * window. The judge reads only the reply to `q`.
+   */
+  before?: readonly string[];
 };
 
 /** Questions the site itself cannot answer: the reply says so and hands over to the support address. */
@@ -331,11 +342,17 @@ export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site
     }
     const c = context(question.lang);
     const handedOver = LOCALES.some((locale) => context(locale).handovers.some((handover) => handover.test(answer)));
-    if (HANDOVER_INTENTS.has(question.intent)) {
+    const asked = question.also === undefined ? [question.intent] : [question.intent, question.also];
+    const unanswerable = asked.filter((intent) => HANDOVER_INTENTS.has(intent)).length;
+    if (unanswerable === asked.length) {
       // Nothing the site knows is offered as if it answered this question.
       if (c.price.test(answer)) problems.push("quotes the price");
       if (c.accessPath.test(answer)) problems.push("points to the access page");
       if (!handedOver) problems.push("answers another question instead of handing over");
+    } else if (unanswerable > 0) {
+      // One of two questions the site answers (its facts are checked above), the other it cannot:
+      // that part goes to the support address.
+      if (!handedOver) problems.push("answers one question and does not hand the other over");
     } else if (handedOver) {
       problems.push("hands over although the site answers this");
     }

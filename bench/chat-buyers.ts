@@ -1,0 +1,143 @@
+import { LOCALES, type Locale } from "../shared/locales";
+import { askThroughEndpoint } from "../test/chat/questions/ask-through-endpoint";
+import { HELD_OUT_BUYERS } from "../test/chat/questions/held-out-buyers";
+import {
+  HANDOVER_INTENTS,
+  INTENTS,
+  createJudge,
+  languageOf,
+  type ChatQuestion,
+  type Intent,
+  type Judge,
+  type Verdict,
+} from "../test/chat/questions/judge";
+import { createTestSite } from "../test/support/app";
+
+// The buyers' set, asked through POST /api/chat of a whole site wired as the server wires it (a
+// throwaway SQLite file, the assistant the configuration picks: the offline one without an
+// Anthropic key), as the chat window asks: the page's language, the conversation id the server
+// issued, the conversation so far. Judged by the facts each reply carries (judge.ts), with the
+// site's own configuration, so the price, the device limit and the offer's end are the ones the
+// replies should quote.
+
+type Tally = { right: number; total: number };
+const share = ({ right, total }: Tally) => `${right}/${total} (${total === 0 ? "-" : ((100 * right) / total).toFixed(0)} %)`;
+const percent = (part: number, total: number) => (total === 0 ? 0 : (100 * part) / total);
+
+export type BuyersScore = { right: number; total: number; targets: [string, boolean][] };
+
+/** Which way a reply went wrong, one name per miss, for the tallies below. */
+type Kind = "needless hand-over" | "missing hand-over" | "wrong topic" | "half answer" | "other";
+
+export async function scoreBuyers({ listMisses }: { listMisses: boolean }): Promise<BuyersScore> {
+  // Each conversation comes from its own address (behind a trusted proxy): the per-visitor rate
+  // limit would otherwise stop a long set after a few questions, and it is not what this measures.
+  const site = await createTestSite({ env: { TRUST_PROXY: "true" } });
+  try {
+    const judge = createJudge(site.config);
+    const all: Tally = { right: 0, total: 0 };
+    const byLocale = new Map<Locale, Tally>(LOCALES.map((l) => [l, { right: 0, total: 0 }]));
+    const byIntent = new Map<Intent, Tally>(INTENTS.map((i) => [i, { right: 0, total: 0 }]));
+    const otherPage: Tally = { right: 0, total: 0 };
+    const followUps: Tally = { right: 0, total: 0 };
+    const twoQuestions: Tally = { right: 0, total: 0 };
+    const unanswerable: Tally = { right: 0, total: 0 };
+    const kinds = new Map<Kind, number>();
+    let handedOver = 0;
+    let wrongLanguage = 0;
+    let yesToNo = 0;
+    const misses: string[] = [];
+    let visitor = 0;
+    for (const question of HELD_OUT_BUYERS) {
+      visitor += 1;
+      const { reply, earlier } = await askThroughEndpoint(site.request, question, `198.51.100.${visitor}`);
+      const verdict = judge(question, reply);
+      const asked = question.also === undefined ? [question.intent] : [question.intent, question.also];
+      const needsHandOver = asked.some((intent) => HANDOVER_INTENTS.has(intent));
+      const tallies = [all, byLocale.get(question.lang), byIntent.get(question.intent)];
+      if (question.also !== undefined) tallies.push(byIntent.get(question.also), twoQuestions);
+      if (question.page !== undefined && question.page !== question.lang) tallies.push(otherPage);
+      if (question.before !== undefined && question.before.length > 0) tallies.push(followUps);
+      if (needsHandOver) tallies.push(unanswerable);
+      for (const tally of tallies) {
+        if (tally === undefined) continue;
+        tally.total += 1;
+        if (verdict.right) tally.right += 1;
+      }
+      if (verdict.handedOver) handedOver += 1;
+      if (verdict.yesToNo) yesToNo += 1;
+      if (languageOf(reply) !== question.lang) wrongLanguage += 1;
+      if (verdict.right) continue;
+      const kind = missKind(question, reply, verdict, judge, needsHandOver);
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      if (listMisses) misses.push(describeMiss(question, earlier, reply, kind, verdict.problems));
+    }
+
+    const count = (kind: Kind) => kinds.get(kind) ?? 0;
+    console.log(`\nbuyers' set, through POST /api/chat (written without seeing the training data): ${share(all)} right`);
+    console.log(`  per language: ${LOCALES.map((l) => `${l} ${share(byLocale.get(l) ?? { right: 0, total: 0 })}`).join(", ")}`);
+    console.log(`  asked on a page of another language: ${share(otherPage)}`);
+    console.log(`  follow-ups (after earlier messages): ${share(followUps)}`);
+    console.log(`  two questions in one message: ${share(twoQuestions)}`);
+    console.log(`  questions the site cannot answer (all or part): ${share(unanswerable)}`);
+    console.log(
+      `  replies that hand over: ${handedOver} (${percent(handedOver, all.total).toFixed(1)} %); needless hand-overs: ${count("needless hand-over")} (${percent(count("needless hand-over"), all.total).toFixed(1)} %)`,
+    );
+    console.log(
+      `  wrong topics: ${count("wrong topic")}; half answers (one of two questions): ${count("half answer")}; missing hand-overs: ${count("missing hand-over")}; other misses: ${count("other")}`,
+    );
+    console.log(`  wrong-language replies: ${wrongLanguage}; "yes" to a "no" question: ${yesToNo}`);
+    console.log("  per intent (as the first or the second question):");
+    for (const intent of INTENTS) {
+      const tally = byIntent.get(intent);
+      if (tally !== undefined && tally.total > 0) console.log(`    ${intent.padEnd(16)} ${share(tally)}`);
+    }
+    if (listMisses) console.log(`\n  misses:\n${misses.join("\n")}`);
+
+    return {
+      right: all.right,
+      total: all.total,
+      targets: [
+        [`buyers' set right >= 90 %: ${percent(all.right, all.total).toFixed(1)} %`, percent(all.right, all.total) >= 90],
+        [
+          `buyers' set needless hand-overs <= 5 %: ${percent(count("needless hand-over"), all.total).toFixed(1)} %`,
+          percent(count("needless hand-over"), all.total) <= 5,
+        ],
+        [`buyers' set wrong-language replies: ${wrongLanguage}`, wrongLanguage === 0],
+        [`buyers' set "yes" to a "no" question: ${yesToNo}`, yesToNo === 0],
+      ],
+    };
+  } finally {
+    await site.close();
+  }
+}
+
+/**
+ * A hand-over where the site had the answer is needless; no hand-over where it had none is a missing
+ * one; a reply that carries every fact of one of two questions and not the other's is half an
+ * answer; any other reply that is not a hand-over gave the visitor another topic's text.
+ */
+function missKind(question: ChatQuestion, reply: string, verdict: Verdict, judge: Judge, needsHandOver: boolean): Kind {
+  if (needsHandOver) return verdict.handedOver ? "other" : "missing hand-over";
+  if (verdict.handedOver) return "needless hand-over";
+  const lacks = (q: ChatQuestion) => judge(q, reply).problems.some((p) => p.startsWith("lacks "));
+  if (question.also !== undefined) {
+    const first = lacks({ ...question, also: undefined });
+    const second = lacks({ ...question, intent: question.also, also: undefined });
+    if (first !== second) return "half answer";
+  }
+  return verdict.problems.some((p) => p.startsWith("lacks ")) ? "wrong topic" : "other";
+}
+
+function describeMiss(
+  question: ChatQuestion,
+  earlier: { question: string; reply: string }[],
+  reply: string,
+  kind: Kind,
+  problems: string[],
+): string {
+  const page = question.page !== undefined && question.page !== question.lang ? ` on ${question.page} page` : "";
+  const intents = question.also === undefined ? question.intent : `${question.intent} + ${question.also}`;
+  const before = earlier.map((e) => `       after: ${e.question}\n          -> ${e.reply}`).join("\n");
+  return `  MISS [${question.lang}${page}] ${question.q} (${intents}) ${kind}: ${problems.join(", ")}\n${before ? `${before}\n` : ""}       -> ${reply}`;
+}
