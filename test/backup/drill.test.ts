@@ -7,7 +7,8 @@ import { join, relative } from "node:path";
 import { startServer } from "../e2e/harness";
 import { startFakeS3, type FakeS3 } from "../support/fake-s3";
 import { useSmtp } from "../support/smtp";
-import { buy, cli, readReplica, until } from "./support";
+import { readClaim } from "../../server/platform/backup/claim";
+import { buy, cli, readReplica, targetOf, until } from "./support";
 
 // The restore drill as an owner does it, with the live site's own settings: restore into another
 // folder, start a server on the copy with the same BACKUP_URL, use it (a licence disabled, a sale
@@ -110,6 +111,14 @@ async function drill(kind: "file" | "s3", backupEnv: Record<string, string>, rep
       const after = contents(kind, replica);
       expect(generations(after)).toEqual(generations(before));
       expect(siteFiles(after)).toEqual(siteFiles(before));
+      // The claim beside the replica still names the live database alone.
+      const liveId = readDb(
+        liveDir,
+        (db) => db.query<{ value: string }, []>("SELECT value FROM site_settings WHERE key = 'database_id'").get()?.value,
+      );
+      const claim = await readClaim(targetOf(env));
+      expect(claim?.database).toBe(liveId ?? "");
+      expect(claim?.generations.map((g) => g.database)).toEqual(claim?.generations.map(() => liveId ?? ""));
       expect(readDb(copyDir, paidEmails)).toEqual([first, `drill-${kind}@example.com`]);
     } finally {
       await live.stop("SIGTERM");
