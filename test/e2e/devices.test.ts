@@ -38,7 +38,7 @@ const api = async (action: string, body: unknown) =>
 /** A purchase, three devices activated by the app, and the devices link of the access e-mail (path and query). */
 async function buyerWithDevices(email: string, locale: string) {
   await payWithTestCard({ request }, { locale, email });
-  const { mail } = await until(`the access e-mail to ${email}`, () => mailsTo(smtp, email)[0]);
+  const { mail } = await until(`the access e-mail to ${email}`, () => mailsTo(smtp, email)[0], { timeoutMs: 60_000 });
   const href = String(mail.html).match(/href="([^"]*\/devices\?t=[^"]+)"/)?.[1];
   if (href === undefined) throw new Error("no devices link in the access e-mail");
   const link = new URL(href.replace(/&amp;/g, "&"));
