@@ -15,6 +15,7 @@ import { createJudge } from "../test/chat/questions/judge";
 import { TUNING } from "../test/chat/questions/tuning";
 import { VALIDATION } from "../test/chat/questions/validation";
 import { FOLLOW_UPS } from "../test/chat/questions/follow-ups";
+import { TWO_QUESTIONS } from "../test/chat/questions/two-questions";
 import { FOLLOW_UP, type FollowUpSettings } from "../server/shop/chat/topic-choice";
 
 const config = testConfig();
@@ -96,6 +97,23 @@ function scoreFollowUps(classifier: TopicClassifier<TopicLabel>, thresholds: Cho
       }
     }
   }
+}
+
+{
+  // Two questions in one message (two-questions.ts): both facts in one reply, or the part the site
+  // cannot answer handed over.
+  const assistant = createOfflineAssistant(config, { classifier: shipped });
+  let right = 0;
+  for (const question of TWO_QUESTIONS) {
+    const answer = assistant.answer(question.q, question.page ?? question.lang);
+    const verdict = judge(question, answer.text);
+    if (verdict.right) right += 1;
+    else
+      console.log(
+        `  miss  [${question.lang}] ${question.q} (${question.intent}+${question.also}) -> ${answer.kind} ${answer.topics.join("+")} | ${verdict.problems.join(", ")}`,
+      );
+  }
+  console.log(`two questions in one message (${TWO_QUESTIONS.length}), shipped model: right ${right}`);
 }
 
 const CONFIDENCES = [0.4, 0.5, 0.6, 0.7];

@@ -27,6 +27,12 @@ export type ChoiceThresholds = {
    * not receiving, though "I paid" alone would be about paying.
    */
   wholeSupport: number;
+  /**
+   * A part of three words or more this sure of its topic is a question of its own whatever the
+   * whole leans to: "how much is it and does it work on my TV" is mostly about the TV to the
+   * classifier, yet asks the price too; unless its topic is next to the whole's.
+   */
+  partAlone: number;
 };
 
 /**
@@ -34,7 +40,7 @@ export type ChoiceThresholds = {
  * as worse than a hand-over; the two-question ones so that no tuning question is cut in two. Never
  * on a held-out set.
  */
-export const THRESHOLDS: ChoiceThresholds = { confidence: 0.6, margin: 0.2, partConfidence: 0.6, wholeSupport: 0.02 };
+export const THRESHOLDS: ChoiceThresholds = { confidence: 0.6, margin: 0.2, partConfidence: 0.6, wholeSupport: 0.02, partAlone: 0.95 };
 
 /** Where a message may ask a second thing: at a word that joins two requests. */
 const JOINING_WORDS = new Set("and also et aussi puis ensuite e anche poi inoltre y tambien ademas".split(" "));
@@ -90,11 +96,17 @@ export function chooseTopics(
   const parts = questionParts(question);
   if (parts.length >= 2) {
     const topics: Topic[] = [];
+    // A part next to what the whole message is about is more likely its context than a second
+    // question ("I formatted my PC and now it says the key is at its maximum").
+    const wholeTop = whole[0]?.label;
+    const nearWhole = wholeTop !== undefined && isTopic(wholeTop) ? neighbours([wholeTop]) : new Set<TopicLabel>();
     for (const part of parts) {
       const { first, second } = best(classifier.classify(part));
       const sure = first.probability >= thresholds.partConfidence && first.probability - second >= thresholds.margin;
       const supported =
-        asked.length >= 2 || (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
+        asked.length >= 2 ||
+        (first.probability >= thresholds.partAlone && part.split(" ").length >= 3 && !nearWhole.has(first.label)) ||
+        (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
       if (sure && supported && isTopic(first.label) && !topics.includes(first.label)) topics.push(first.label);
     }
     if (topics.length >= 2) return { kind: "topics", topics: topics.slice(0, 2) };
@@ -123,8 +135,8 @@ const NEIGHBOURHOODS: readonly (readonly Topic[])[] = [
   ["privacy", "seller", "law", "complaints", "conformity", "security"],
 ];
 
-const neighbours = (topics: readonly Topic[]): Set<Topic> =>
-  new Set(NEIGHBOURHOODS.filter((group) => topics.some((topic) => group.includes(topic))).flat());
+const neighbours = (topics: readonly Topic[]): Set<TopicLabel> =>
+  new Set<TopicLabel>(NEIGHBOURHOODS.filter((group) => topics.some((topic) => group.includes(topic))).flat());
 
 /** How a follow-up is read with the earlier message; chosen on bench/chat-validation.ts's follow-up conversations. */
 export type FollowUpSettings = {
