@@ -82,15 +82,16 @@ function scoreFollowUps(classifier: TopicClassifier<TopicLabel>, thresholds: Cho
   const alone = scoreFollowUps(shipped, THRESHOLDS, { ...FOLLOW_UP, together: 0, nearBonus: 0 }, false);
   console.log(`  each message read alone: right ${alone.right}, another topic ${alone.otherTopic}, handed over ${alone.handedOver}`);
   if (process.argv.includes("--follow-up-grid")) {
-    for (const shortWords of [3, 4, 5]) {
+    for (const shortWords of [3, 4]) {
       for (const together of [0.4, 0.5, 0.6]) {
-        for (const nearBonus of [0, 1, 2, 3]) {
+        for (const nearBonus of [1, 2, 3]) {
           for (const repeat of [0, 0.3, 0.5, 0.7]) {
             for (const confidence of [0.35, 0.45, 0.6]) {
-              const g = scoreFollowUps(shipped, THRESHOLDS, { shortWords, together, nearBonus, repeat, confidence }, false);
-              console.log(
-                `  words ${shortWords} together ${together} near ${nearBonus} repeat ${repeat} confidence ${confidence}: right ${g.right}, other ${g.otherTopic}, handed over ${g.handedOver}`,
-              );
+              for (const keepOwn of [0.8, 0.9, 0.95, 1.01]) {
+                const settings = { shortWords, together, nearBonus, repeat, confidence, keepOwn };
+                const g = scoreFollowUps(shipped, THRESHOLDS, settings, false);
+                console.log(`  ${JSON.stringify(settings)}: right ${g.right}, other ${g.otherTopic}, handed over ${g.handedOver}`);
+              }
             }
           }
         }

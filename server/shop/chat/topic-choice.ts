@@ -153,9 +153,11 @@ export type FollowUpSettings = {
   repeat: number;
   /** The read-together topic's share needed to answer (the margin is the single message's). */
   confidence: number;
+  /** A follow-up this sure of its own topic alone keeps it ("PayPal?" after a missing e-mail). */
+  keepOwn: number;
 };
 
-export const FOLLOW_UP: FollowUpSettings = { shortWords: 4, together: 0.5, nearBonus: 2, repeat: 0.3, confidence: 0.45 };
+export const FOLLOW_UP: FollowUpSettings = { shortWords: 4, together: 0.5, nearBonus: 2, repeat: 0.3, confidence: 0.45, keepOwn: 0.9 };
 
 /** Words that open a follow-up: "and on a TV?", "so how much in all?", "what about...". */
 const FOLLOW_UP_OPENERS = new Set(
@@ -189,11 +191,13 @@ export function chooseInConversation(
   if (previous === undefined) return own;
   const said = words(question);
   const elliptic = said.length <= settings.shortWords || FOLLOW_UP_OPENERS.has(said[0] ?? "");
-  if (own.kind === "topics" && (own.topics.length >= 2 || !elliptic)) return own;
+  const aloneScored = classifier.classify(question);
+  const ownSure = (aloneScored[0]?.probability ?? 0) >= settings.keepOwn;
+  if (own.kind === "topics" && (own.topics.length >= 2 || !elliptic || ownSure)) return own;
   if (own.kind === "none" && !elliptic) return own;
   const before = earlierTopics(classifier, earlier, thresholds);
   const near = neighbours(before);
-  const alone = new Map(classifier.classify(question).map((s) => [s.label, s.probability]));
+  const alone = new Map(aloneScored.map((s) => [s.label, s.probability]));
   const together = classifier.classify(`${previous} ${question}`);
   const blended = together.map(({ label, probability }) => {
     const mixed = (1 - settings.together) * (alone.get(label) ?? 0) + settings.together * probability;

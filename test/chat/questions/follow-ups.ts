@@ -18,7 +18,9 @@ export const FOLLOW_UPS: readonly ChatQuestion[] = [
   { before: ["c'est compliqué à installer ?"], q: "ok et ça marche sans internet ?", lang: "fr", intent: "offline" },
   { before: ["la clé marche sur plusieurs appareils ?"], q: "et je peux la donner à ma sœur ?", lang: "fr", intent: "sharing", no: true },
   { before: ["ça s'installe sur une tablette ?"], q: "et une deuxième ?", lang: "fr", intent: "device-limit" },
+  { before: ["ça marche sur android ?"], q: "remboursement ?", lang: "fr", intent: "refund" },
   // English
+  { before: ["where's my key, i paid an hour ago"], q: "refund?", lang: "en", intent: "refund" },
   { before: ["does it work on tablets?"], q: "and a second tablet too?", lang: "en", intent: "device-limit" },
   { before: ["what devices does it run on?"], q: "and how many at once?", lang: "en", intent: "device-limit" },
   { before: ["can i get my money back"], q: "what if it's been 2 weeks", lang: "en", intent: "refund" },
@@ -38,7 +40,9 @@ export const FOLLOW_UPS: readonly ChatQuestion[] = [
   { before: ["è difficile da installare?"], q: "ok, e funziona senza connessione?", lang: "it", intent: "offline" },
   { before: ["è un abbonamento?"], q: "quindi quanto pago in tutto?", lang: "it", intent: "price" },
   { before: ["funziona sul tablet?"], q: "e su un altro ancora?", lang: "it", intent: "device-limit" },
+  { before: ["quanto costa?"], q: "pubblicità?", lang: "it", intent: "ads", no: true },
   // Spanish
+  { before: ["¿cómo lo instalo?"], q: "¿precio?", lang: "es", intent: "price" },
   { before: ["¿se puede poner en una tablet?"], q: "¿y en otra más?", lang: "es", intent: "device-limit" },
   { before: ["¿en qué dispositivos funciona?"], q: "¿y en cuántos a la vez?", lang: "es", intent: "device-limit" },
   { before: ["¿me devolvéis el dinero si no me gusta?"], q: "¿y si ya pasaron 10 días?", lang: "es", intent: "refund" },
