@@ -14,6 +14,9 @@ import { testConfig } from "../test/support/config";
 import { createJudge } from "../test/chat/questions/judge";
 import { TUNING } from "../test/chat/questions/tuning";
 import { VALIDATION } from "../test/chat/questions/validation";
+import { FOLLOW_UPS } from "../test/chat/questions/follow-ups";
+import { TWO_QUESTIONS } from "../test/chat/questions/two-questions";
+import { FOLLOW_UP, type FollowUpSettings } from "../server/shop/chat/topic-choice";
 
 const config = testConfig();
 const judge = createJudge(config);
@@ -51,6 +54,68 @@ const base = scoreValidation(shipped, THRESHOLDS, true);
 console.log(
   `validation (${VALIDATION.length}), shipped model: right ${base.right.toFixed(1)} %, another topic ${base.otherTopic.toFixed(1)} %, handed over ${base.handedOver.toFixed(1)} %`,
 );
+
+/** The follow-up conversations (follow-ups.ts), each last message read after its earlier ones. */
+function scoreFollowUps(classifier: TopicClassifier<TopicLabel>, thresholds: ChoiceThresholds, followUp: FollowUpSettings, list: boolean) {
+  const assistant = createOfflineAssistant(config, { classifier, thresholds, followUp });
+  let right = 0;
+  let otherTopic = 0;
+  let handedOver = 0;
+  for (const question of FOLLOW_UPS) {
+    const answer = assistant.answer(question.q, question.page ?? question.lang, question.before ?? []);
+    const verdict = judge(question, answer.text);
+    if (verdict.right) right += 1;
+    if (verdict.otherTopic) otherTopic += 1;
+    if (verdict.handedOver) handedOver += 1;
+    if (list && !verdict.right) {
+      console.log(
+        `  ${verdict.otherTopic ? "OTHER" : "miss "} [${question.lang}] ${question.before?.join(" / ")} // ${question.q} (${question.intent}) -> ${answer.kind} ${answer.topics.join("+")} | ${verdict.problems.join(", ")}`,
+      );
+    }
+  }
+  return { right, otherTopic, handedOver, total: FOLLOW_UPS.length };
+}
+
+{
+  const f = scoreFollowUps(shipped, THRESHOLDS, FOLLOW_UP, true);
+  console.log(`follow-ups (${f.total}), shipped model: right ${f.right}, another topic ${f.otherTopic}, handed over ${f.handedOver}`);
+  const alone = scoreFollowUps(shipped, THRESHOLDS, { ...FOLLOW_UP, together: 0, nearBonus: 0 }, false);
+  console.log(`  each message read alone: right ${alone.right}, another topic ${alone.otherTopic}, handed over ${alone.handedOver}`);
+  if (process.argv.includes("--follow-up-grid")) {
+    for (const shortWords of [3, 4]) {
+      for (const together of [0.4, 0.5, 0.6]) {
+        for (const nearBonus of [1, 2, 3]) {
+          for (const repeat of [0, 0.3, 0.5, 0.7]) {
+            for (const confidence of [0.35, 0.45, 0.6]) {
+              for (const keepOwn of [0.8, 0.9, 0.95, 1.01]) {
+                const settings = { shortWords, together, nearBonus, repeat, confidence, keepOwn };
+                const g = scoreFollowUps(shipped, THRESHOLDS, settings, false);
+                console.log(`  ${JSON.stringify(settings)}: right ${g.right}, other ${g.otherTopic}, handed over ${g.handedOver}`);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+{
+  // Two questions in one message (two-questions.ts): both facts in one reply, or the part the site
+  // cannot answer handed over.
+  const assistant = createOfflineAssistant(config, { classifier: shipped });
+  let right = 0;
+  for (const question of TWO_QUESTIONS) {
+    const answer = assistant.answer(question.q, question.page ?? question.lang);
+    const verdict = judge(question, answer.text);
+    if (verdict.right) right += 1;
+    else
+      console.log(
+        `  miss  [${question.lang}] ${question.q} (${question.intent}+${question.also}) -> ${answer.kind} ${answer.topics.join("+")} | ${verdict.problems.join(", ")}`,
+      );
+  }
+  console.log(`two questions in one message (${TWO_QUESTIONS.length}), shipped model: right ${right}`);
+}
 
 const CONFIDENCES = [0.4, 0.5, 0.6, 0.7];
 const MARGINS = [0.1, 0.2, 0.3, 0.4];

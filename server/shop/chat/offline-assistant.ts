@@ -5,8 +5,9 @@ import type { Assistant } from "./assistant";
 import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
 import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
-import { buildSiteKnowledge, UNANSWERED_TOPICS, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
-import { chooseTopics, THRESHOLDS, type ChoiceThresholds } from "./topic-choice";
+import { faqMatcher, type FaqEntry, type FaqMatcher } from "./faq-match";
+import { buildSiteKnowledge, siteFaqEntries, UNANSWERED_TOPICS, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
+import { chooseInConversation, FOLLOW_UP, THRESHOLDS, type ChoiceThresholds, type FollowUpSettings } from "./topic-choice";
 import type { TopicClassifier } from "./topic-classifier";
 import { loadTopicModel } from "./topic-model";
 import { words } from "./words";
@@ -24,7 +25,7 @@ const PRIOR_WEIGHT = 0.4;
 export type OfflineAnswer = {
   /** The topics answered; empty for a hand-over, a greeting or thanks. */
   topics: Topic[];
-  kind: "answer" | "handover" | "unsure" | "greeting" | "thanks";
+  kind: "answer" | "faq" | "handover" | "unsure" | "greeting" | "thanks";
   locale: Locale;
   text: string;
   /** True when the reply gives the question to the support team instead of answering it. */
@@ -63,20 +64,30 @@ export function createOfflineAssistant(
   options: {
     now?: () => Date;
     thresholds?: ChoiceThresholds;
+    followUp?: FollowUpSettings;
+    /**
+     * FAQ entries answered like the site's own, besides the landing page's (the owner's entries,
+     * read when the site's answers are rebuilt).
+     */
+    faq?: () => readonly FaqEntry[];
     /** Another model than the shipped one: the cross-validation of bench/chat-validation.ts trains its own. */
     classifier?: TopicClassifier<TopicLabel>;
   } = {},
 ): OfflineAssistant {
   const thresholds = options.thresholds ?? THRESHOLDS;
+  const followUp = options.followUp ?? FOLLOW_UP;
   const now = options.now ?? (() => new Date());
   let reader: ReturnType<typeof buildReader> | undefined;
   // The site's answers change when the offer ends (and with the year): rebuilt when they would.
-  let knowledge: { key: string; byLocale: Record<Locale, SiteKnowledge> } | undefined;
+  let knowledge: { key: string; byLocale: Record<Locale, SiteKnowledge>; faq: FaqMatcher } | undefined;
   const knowledgeNow = () => {
     const at = now();
     const key = factsKey(config.site, at);
-    if (knowledge?.key !== key) knowledge = { key, byLocale: byLocale((locale) => buildSiteKnowledge(config, locale, at)) };
-    return knowledge.byLocale;
+    if (knowledge?.key !== key) {
+      const made = byLocale((locale) => buildSiteKnowledge(config, locale, at));
+      knowledge = { key, byLocale: made, faq: faqMatcher([...siteFaqEntries(made), ...(options.faq?.() ?? [])]) };
+    }
+    return knowledge;
   };
 
   /** The language the visitor has been writing in, else the page's. */
@@ -106,7 +117,8 @@ export function createOfflineAssistant(
     const { classifier, guess, greetings, thanks } = reader;
     const said = words(question);
     const locale = pick(guess(question), priorLanguage(guess, page, earlier));
-    const site = knowledgeNow()[locale];
+    const known = knowledgeNow();
+    const site = known.byLocale[locale];
     if (said.length > 0 && said.every((w) => greetings.has(w) || thanks.has(w))) {
       const greeting = said.some((w) => greetings.has(w) && !thanks.has(w));
       return {
@@ -117,12 +129,21 @@ export function createOfflineAssistant(
         handedOver: false,
       };
     }
-    const choice = chooseTopics(classifier, question, thresholds);
+    const choice = chooseInConversation(classifier, question, earlier, thresholds, followUp);
     switch (choice.kind) {
-      case "none":
+      case "none": {
+        // About nothing the site's topics cover: an FAQ entry (the owner's, most often) may still.
+        const fromFaq = known.faq.answer(question, locale);
+        if (fromFaq !== null) return { topics: [], kind: "faq", locale, text: fromFaq, handedOver: false };
         return { topics: [], kind: "handover", locale, text: site.t("chat.handover"), handedOver: true };
-      case "unsure":
+      }
+      case "unsure": {
+        // Nothing the classifier is sure of: a question close to one the site's FAQ states is
+        // answered with the FAQ's own answer before handing over.
+        const fromFaq = known.faq.answer(question, locale);
+        if (fromFaq !== null) return { topics: [], kind: "faq", locale, text: fromFaq, handedOver: false };
         return { topics: [], kind: "unsure", locale, text: site.t("chat.notSure"), handedOver: true };
+      }
       case "topics":
         return {
           topics: choice.topics,

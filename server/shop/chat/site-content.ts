@@ -2,6 +2,8 @@ import type { Config } from "../../platform/config";
 import { COMPILED } from "../../site/locales";
 import { siteTranslator, type MessageKey, type Translate } from "../../../shared/i18n";
 import type { Locale } from "../../../shared/locales";
+import type { FaqEntry } from "./faq-match";
+import { byLocale } from "./language";
 import { pathFor } from "../../../shared/routes";
 import { buildSiteFacts, type SiteFacts } from "../../../shared/site-facts";
 
@@ -146,3 +148,16 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
   };
   return { locale, facts, t, answers };
 }
+
+/**
+ * The landing page's FAQ as entries the assistant answers from (faq-match.ts), every language's
+ * question and answer side by side, with the page's own values filled in.
+ */
+export function siteFaqEntries(knowledge: Record<Locale, SiteKnowledge>): FaqEntry[] {
+  return FAQ_NUMBERS.map((n) => ({
+    question: byLocale((locale) => knowledge[locale].t(`faqQuestion${n}`)),
+    answer: byLocale((locale) => knowledge[locale].t(`faqAnswer${n}`)),
+  }));
+}
+
+const FAQ_NUMBERS = [1, 2, 3, 4, 5] as const;

@@ -27,6 +27,12 @@ export type ChoiceThresholds = {
    * not receiving, though "I paid" alone would be about paying.
    */
   wholeSupport: number;
+  /**
+   * A part of three words or more this sure of its topic is a question of its own whatever the
+   * whole leans to: "how much is it and does it work on my TV" is mostly about the TV to the
+   * classifier, yet asks the price too; unless its topic is next to the whole's.
+   */
+  partAlone: number;
 };
 
 /**
@@ -34,7 +40,7 @@ export type ChoiceThresholds = {
  * as worse than a hand-over; the two-question ones so that no tuning question is cut in two. Never
  * on a held-out set.
  */
-export const THRESHOLDS: ChoiceThresholds = { confidence: 0.6, margin: 0.2, partConfidence: 0.6, wholeSupport: 0.02 };
+export const THRESHOLDS: ChoiceThresholds = { confidence: 0.6, margin: 0.2, partConfidence: 0.6, wholeSupport: 0.02, partAlone: 0.95 };
 
 /** Where a message may ask a second thing: at a word that joins two requests. */
 const JOINING_WORDS = new Set("and also et aussi puis ensuite e anche poi inoltre y tambien ademas".split(" "));
@@ -90,11 +96,17 @@ export function chooseTopics(
   const parts = questionParts(question);
   if (parts.length >= 2) {
     const topics: Topic[] = [];
+    // A part next to what the whole message is about is more likely its context than a second
+    // question ("I formatted my PC and now it says the key is at its maximum").
+    const wholeTop = whole[0]?.label;
+    const nearWhole = wholeTop !== undefined && isTopic(wholeTop) ? neighbours([wholeTop]) : new Set<TopicLabel>();
     for (const part of parts) {
       const { first, second } = best(classifier.classify(part));
       const sure = first.probability >= thresholds.partConfidence && first.probability - second >= thresholds.margin;
       const supported =
-        asked.length >= 2 || (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
+        asked.length >= 2 ||
+        (first.probability >= thresholds.partAlone && part.split(" ").length >= 3 && !nearWhole.has(first.label)) ||
+        (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
       if (sure && supported && isTopic(first.label) && !topics.includes(first.label)) topics.push(first.label);
     }
     if (topics.length >= 2) return { kind: "topics", topics: topics.slice(0, 2) };
@@ -107,4 +119,99 @@ export function chooseTopics(
   // left to the team rather than passed over.
   const unanswered = asked.length >= 2 && asked.some((sentence) => best(classifier.classify(sentence)).first.label !== topic);
   return unanswered ? { kind: "topics", topics: [topic], unsureRest: true } : { kind: "topics", topics: [topic] };
+}
+
+/**
+ * Topics a follow-up may move to from the one asked before: the earlier question's neighbours.
+ * "And on how many at once?" after the devices is about the device limit, "and after 12 days?"
+ * after a refund about the refund or the withdrawal.
+ */
+const NEIGHBOURHOODS: readonly (readonly Topic[])[] = [
+  ["devices", "device-limit", "installation", "sharing", "offline", "key", "languages"],
+  ["price", "offer", "includes", "one-time", "payment", "savings", "security", "receipt", "trial", "cancel"],
+  ["refund", "withdrawal", "trial", "cancel", "conformity", "complaints", "support"],
+  ["delivery", "not-received", "key", "account", "receipt", "problem", "support", "installation"],
+  ["product", "quality", "new-content", "updates", "languages", "ads", "offline", "how", "catalogue", "includes"],
+  ["privacy", "seller", "law", "complaints", "conformity", "security"],
+];
+
+const neighbours = (topics: readonly Topic[]): Set<TopicLabel> =>
+  new Set<TopicLabel>(NEIGHBOURHOODS.filter((group) => topics.some((topic) => group.includes(topic))).flat());
+
+/** How a follow-up is read with the earlier message; chosen on bench/chat-validation.ts's follow-up conversations. */
+export type FollowUpSettings = {
+  /** A message of at most this many words, or one opening with a joining word, may lean on the earlier one. */
+  shortWords: number;
+  /** The weight of the earlier and the new message read together, against the new one alone. */
+  together: number;
+  /** How much more a topic next to the earlier one counts. */
+  nearBonus: number;
+  /**
+   * How much less the earlier message's own topic counts: its answer is on the screen already, so
+   * "and one more?" more likely asks the next thing than the same again.
+   */
+  repeat: number;
+  /** The read-together topic's share needed to answer (the margin is the single message's). */
+  confidence: number;
+  /** A follow-up this sure of its own topic alone keeps it ("PayPal?" after a missing e-mail). */
+  keepOwn: number;
+};
+
+export const FOLLOW_UP: FollowUpSettings = { shortWords: 4, together: 0.5, nearBonus: 2, repeat: 0.3, confidence: 0.45, keepOwn: 0.9 };
+
+/** Words that open a follow-up: "and on a TV?", "so how much in all?", "what about...". */
+const FOLLOW_UP_OPENERS = new Set(
+  "and also what so then ok okay et aussi donc alors puis e anche quindi allora poi y tambien entonces vale pues".split(" "),
+);
+
+/** The topics the earlier messages were about, the latest that had one. */
+function earlierTopics(classifier: TopicClassifier<TopicLabel>, earlier: readonly string[], thresholds: ChoiceThresholds): Topic[] {
+  for (let i = earlier.length - 1; i >= Math.max(0, earlier.length - 3); i--) {
+    const choice = chooseTopics(classifier, earlier[i] ?? "", thresholds);
+    if (choice.kind === "topics") return choice.topics;
+  }
+  return [];
+}
+
+/**
+ * The topics of the last message of a conversation, read with the visitor's earlier messages
+ * (oldest first) when it leans on them: a short or elliptic follow-up ("and one more?", "what about
+ * linux?") or one the classifier is not sure of alone is classified together with the message
+ * before it, and the topics next to the earlier one count more. A clear new question keeps its own topic.
+ */
+export function chooseInConversation(
+  classifier: TopicClassifier<TopicLabel>,
+  question: string,
+  earlier: readonly string[],
+  thresholds: ChoiceThresholds = THRESHOLDS,
+  settings: FollowUpSettings = FOLLOW_UP,
+): TopicChoice {
+  const own = chooseTopics(classifier, question, thresholds);
+  const previous = earlier.at(-1);
+  if (previous === undefined) return own;
+  const said = words(question);
+  const elliptic = said.length <= settings.shortWords || FOLLOW_UP_OPENERS.has(said[0] ?? "");
+  const aloneScored = classifier.classify(question);
+  const ownSure = (aloneScored[0]?.probability ?? 0) >= settings.keepOwn;
+  if (own.kind === "topics" && (own.topics.length >= 2 || !elliptic || ownSure)) return own;
+  if (own.kind === "none" && !elliptic) return own;
+  const before = earlierTopics(classifier, earlier, thresholds);
+  const near = neighbours(before);
+  const alone = new Map(aloneScored.map((s) => [s.label, s.probability]));
+  const together = classifier.classify(`${previous} ${question}`);
+  const blended = together.map(({ label, probability }) => {
+    const mixed = (1 - settings.together) * (alone.get(label) ?? 0) + settings.together * probability;
+    if (!isTopic(label) || !near.has(label)) return { label, probability: mixed };
+    return { label, probability: mixed * (1 + settings.nearBonus) * (before.includes(label) ? 1 - settings.repeat : 1) };
+  });
+  const sum = blended.reduce((total, s) => total + s.probability, 0) || 1;
+  const scored = blended.map((s) => ({ label: s.label, probability: s.probability / sum })).sort((a, b) => b.probability - a.probability);
+  const first = scored[0] ?? { label: "none" as const, probability: 0 };
+  // Two topics next to the earlier one are not a doubt about what the visitor is on about: the
+  // margin is taken from the best topic outside the neighbourhood.
+  const inside = (label: TopicLabel) => isTopic(label) && near.has(label);
+  const rival = scored.slice(1).find((s) => !(inside(first.label) && inside(s.label)))?.probability ?? 0;
+  if (first.probability < settings.confidence || first.probability - rival < thresholds.margin) return own;
+  if (!isTopic(first.label)) return own.kind === "topics" ? own : { kind: "none" };
+  return { kind: "topics", topics: [first.label] };
 }
