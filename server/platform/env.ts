@@ -140,7 +140,7 @@ export const EnvSchema = v.object({
   // No default here: config.ts chooses it (loopback alone unless the owner says otherwise).
   HOST: documented(v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"))), {
     section: "The server",
-    default: "`127.0.0.1`",
+    default: "`127.0.0.1`; with `DOMAIN`, every address (`0.0.0.0`)",
     description:
       "Address to listen on. The default answers only this machine (a reverse proxy or CDN on the same host reaches it); `0.0.0.0` (or `::`) listens on every address. The start-up line names the address really listened on.",
   }),
