@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startBenchServer } from "./load";
+import { errorText } from "../shared/error-text";
 
 const { values: args } = parseArgs({
   options: { port: { type: "string", default: "4400" }, "hold-ms": { type: "string", default: "12000" }, root: { type: "string" } },
@@ -85,7 +86,7 @@ try {
       await response.arrayBuffer();
       status = response.status;
     } catch (error) {
-      status = error instanceof Error ? error.message : String(error);
+      status = errorText(error);
     }
     probes.push({ moment, name, startedAt: (startedAt - t0) / 1000, status, ms: performance.now() - startedAt });
   };

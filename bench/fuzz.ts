@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { holdDbLock } from "../test/support/db-lock";
 import { rawRequest } from "../test/server/raw-http";
+import { errorText } from "../shared/error-text";
 
 const { values: args } = parseArgs({
   options: {
@@ -164,7 +165,7 @@ async function viaFetch(base: string): Promise<Outcome> {
     await response.arrayBuffer();
     return { status: response.status, retryAfter: response.headers.has("retry-after"), request };
   } catch (error) {
-    return { status: null, retryAfter: false, request: `${request}: ${error instanceof Error ? error.message : String(error)}` };
+    return { status: null, retryAfter: false, request: `${request}: ${errorText(error)}` };
   }
 }
 

@@ -1,3 +1,5 @@
+import { errorText } from "../shared/error-text";
+
 /**
  * The storage under the database failed rather than the request: the file system is full, read-only
  * or failing, or the file cannot be opened. SQLite rolls the transaction back whole, so nothing was
@@ -63,7 +65,7 @@ export function asStorageUnavailable(error: unknown): StorageUnavailableError | 
   if (error instanceof StorageUnavailableError) return error;
   const failure = storageFailureOf(error);
   if (failure === null) return null;
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorText(error);
   return new StorageUnavailableError(failure, { cause: error, message: `The database's storage is unavailable (${failure}): ${detail}` });
 }
 

@@ -1,12 +1,10 @@
-import { isStorageUnavailable, storageProblem } from "../db/storage";
 import { forwardedHeadersGuard } from "./platform/http/forwarded";
 import { Elysia } from "elysia";
 import { chatController } from "./shop/chat/controller";
 import { checkoutController } from "./shop/checkout/controller";
 import type { AppDeps } from "./deps";
 import { accessLog } from "./platform/http/access-log";
-import { maskPath } from "./platform/log-mask";
-import { busyAnswer, isFormPost } from "./platform/http/busy";
+import { failureResponder } from "./platform/http/failure";
 import { methodNotAllowed } from "./platform/http/api-paths";
 import { clientAbortLog } from "./platform/http/client-abort";
 import { requestContext } from "./platform/http/context";
@@ -28,7 +26,8 @@ import { beaconController } from "./shop/analytics/controller";
 
 /** Builds the whole site as one Elysia app from its dependencies (made by server/wiring.ts). */
 export function createApp(deps: AppDeps) {
-  const { config, log, render } = deps;
+  const { config, log } = deps;
+  const fail = failureResponder(deps);
   const plainPages = plainPageAnswers(deps.staticPages, deps.config);
   const app = new Elysia({
     // Route by the path alone. By default Elysia looks for the path from the 12th character of the
@@ -48,8 +47,8 @@ export function createApp(deps: AppDeps) {
     .use(clientAbortLog(log))
     // Registered before the controllers: an error hook covers only the routes added after it.
     .onError(async ({ code, error, request, path }) => {
-      // Anything that escaped a handler. Clients never see a stack trace or an error's text:
-      // JSON for the API, the localized error page for everything else, and a log line.
+      // Anything that escaped a handler, answered by the responder every controller uses (clients
+      // never see a stack trace or an error's text); what is Elysia's own is answered here.
       const headers = { ...securityHeaders(isHttps(request, config.trustProxy)), "cache-control": "no-store" };
       const api = path.startsWith("/api/");
       if (code === "NOT_FOUND") {
@@ -66,26 +65,11 @@ export function createApp(deps: AppDeps) {
       if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });
       // The client hung up mid-request: not a server fault (clientAbortLog notes it at debug level).
       if (request.signal.aborted) return Response.json({ error: "Client closed the connection" }, { status: 400, headers });
-      if (isStorageUnavailable(error)) {
-        // Another program held the database's write lock past the wait, or the disk is full,
-        // read-only or failing: nothing was written, and the client is told when to try again.
-        const { level, problem } = storageProblem(error);
-        log[level](problem, { path: maskPath(path), error: error instanceof Error ? error.message : String(error) });
-        const response = await busyAnswer(render, request, { page: !api || isFormPost(request), locale: localeOfPath(path) }, error);
-        for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
-        return response;
-      }
-      log.error("unhandled error", {
-        path: maskPath(path),
-        code,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
-      if (api) return Response.json({ error: "Internal error" }, { status: 500, headers });
-      const response = await render({
-        view: { page: "error" },
+      const response = await fail(error, {
+        request,
         locale: localeOfPath(path),
-        status: 500,
-        acceptEncoding: request.headers.get("accept-encoding"),
+        what: "request not handled",
+        detail: { code },
       });
       for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
       return response;

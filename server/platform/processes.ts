@@ -8,6 +8,7 @@ import type { Logger } from "./log";
 import { type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
 import { BytesSchema } from "./bytes-schema";
 import { endingWithThisProcess as endingWith } from "./parent-death";
+import { errorText } from "../../shared/error-text";
 
 // One server process per core (docs/decisions/010-static-pages-and-processes.md). The first process does everything the site has to
 // do once: migrations, the e-mail sender, the client bundle, rendering and compressing the pages.
@@ -98,7 +99,7 @@ export function startWorkers(options: {
       child.send({ kind: "start", from: process.pid, ...message });
     } catch (error) {
       // The worker is gone already: it is started again (and handed this) when its exit is seen.
-      log.warn("worker not reachable", { error: error instanceof Error ? error.message : String(error) });
+      log.warn("worker not reachable", { error: errorText(error) });
     }
   };
 
@@ -275,7 +276,7 @@ export function renderPagesApart(options: {
         },
       });
     } catch (error) {
-      log.warn("page renderer not started", { error: error instanceof Error ? error.message : String(error) });
+      log.warn("page renderer not started", { error: errorText(error) });
       resolve(null);
       return;
     }

@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { errorText } from "../../shared/error-text";
 
 /**
  * Whether the server can write its data folder, checked before anything is opened: a read-only
@@ -30,5 +31,5 @@ function reasonOf(error: unknown): string {
   const code = error instanceof Error && "code" in error ? String(error.code) : "";
   if (code === "EROFS") return "the file system is read-only";
   if (code === "EACCES" || code === "EPERM") return "permission denied";
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }

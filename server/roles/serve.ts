@@ -1,3 +1,4 @@
+import { errorText } from "../../shared/error-text";
 import { basename } from "node:path";
 import { unwritableDataDir } from "../platform/storage-check";
 import { replicatorFor } from "../platform/backup/start";
@@ -223,7 +224,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     } catch (error) {
       log.warn("the server running before was gone already", {
         pid: predecessor.pid,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorText(error),
       });
     }
     await exited(predecessor.pid, 30_000);

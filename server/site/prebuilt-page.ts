@@ -22,9 +22,6 @@ export const prebuiltPageSchema = <Body extends v.GenericSchema>(body: Body) =>
     gzip: body,
   });
 
-/** The bytes of a page: the HTML and its two compressed encodings. */
-export const PAGE_BODIES = ["html", "br", "gzip"] as const;
-
 export type PrebuiltPage = v.InferOutput<ReturnType<typeof prebuiltPageSchema<typeof BytesSchema>>>;
 
 /** The same page with its bytes turned into something else (a span of a file, and back). */

@@ -46,9 +46,6 @@ export const DeactivateLicenseSchema = v.object(
   "send the fields key and instanceId (from the activation)",
 );
 
-/** Where the access-recovery form sits; a form post without JavaScript is sent back there. */
-export const ACCESS_FORM_PAGES = ["access", "success", "landing"] as const;
-
 export const AccessResendSchema = v.object(
   {
     email: LeadEmailSchema,
@@ -74,7 +71,6 @@ export const LicenseTokenClaimsSchema = v.object({
   iat: v.number(),
   exp: v.number(),
 });
-export type LicenseTokenClaims = v.InferOutput<typeof LicenseTokenClaimsSchema>;
 
 // The buyer's "manage my devices" page, reached from a signed link (`?t=`) in the access e-mail.
 

@@ -22,7 +22,6 @@ export const PaymentRequestSchema = v.object({
   locale: v.picklist(LOCALES, "Unknown locale"),
   acceptTerms: AcceptTerms,
 });
-export type PaymentRequest = v.InferOutput<typeof PaymentRequestSchema>;
 
 /** The answer the pay button reads (`url`, the original payment response). An answer without url is a failure. */
 export const PaymentResponseSchema = v.object({ url: v.pipe(v.string(), v.nonEmpty()) });
@@ -126,7 +125,6 @@ export function testCardSchema(now: Date) {
     cvc: v.pipe(v.string(CARD_FIELD_KEYS.cvc), v.trim(), v.regex(/^\d{3,4}$/, CARD_FIELD_KEYS.cvc)),
   });
 }
-export type TestCardInput = v.InferInput<ReturnType<typeof testCardSchema>>;
 export type TestCard = v.InferOutput<ReturnType<typeof testCardSchema>>;
 
 /** Every field's problem at once (the form shows them all), as locale keys. */

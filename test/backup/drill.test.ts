@@ -7,7 +7,8 @@ import { join, relative } from "node:path";
 import { startServer } from "../e2e/harness";
 import { startFakeS3, type FakeS3 } from "../support/fake-s3";
 import { useSmtp } from "../support/smtp";
-import { buy, cli, readReplica, until } from "./support";
+import { readClaim } from "../../server/platform/backup/claim";
+import { buy, cli, readReplica, targetOf, until } from "./support";
 
 // The restore drill as an owner does it, with the live site's own settings: restore into another
 // folder, start a server on the copy with the same BACKUP_URL, use it (a licence disabled, a sale
@@ -78,7 +79,7 @@ async function drill(kind: "file" | "s3", backupEnv: Record<string, string>, rep
       await buy(live.baseUrl, first);
       // In the replica, its access e-mail recorded as sent.
       const replicated = async () => (await readReplica(env, (db) => paidEmails(db).includes(first) && unsent(db) === 0)) === true;
-      expect(await until(replicated, 30_000)).toBe(true);
+      expect(await until(replicated, 60_000)).toBe(true);
 
       const restored = await cli(["restore"], { ...env, DATA_DIR: copyDir });
       expect({ code: restored.code, err: restored.err }).toEqual({ code: 0, err: "" });
@@ -92,7 +93,7 @@ async function drill(kind: "file" | "s3", backupEnv: Record<string, string>, rep
         const started = JSON.parse(copy.output.find((line) => line.includes('"msg":"listening on')) ?? "{}");
         expect(started.notReplicating).toContain("site backup promote");
         // The replicator's decision, logged once it has looked at the database.
-        expect(await until(() => copy.output.some((line) => line.includes('"msg":"backup: not replicating"')), 20_000)).toBe(true);
+        expect(await until(() => copy.output.some((line) => line.includes('"msg":"backup: not replicating"')), 60_000)).toBe(true);
         const key = readDb(copyDir, (db) => db.query<{ key: string }, []>("SELECT key FROM licenses").get()?.key ?? "");
         expect((await cli(["licenses", "disable", key], { ...env, DATA_DIR: copyDir })).code).toBe(0);
         await buy(copy.baseUrl, `drill-${kind}@example.com`);
@@ -102,7 +103,7 @@ async function drill(kind: "file" | "s3", backupEnv: Record<string, string>, rep
 
         await buy(live.baseUrl, second);
         const later = async () => (await readReplica(env, (db) => paidEmails(db).includes(second))) === true;
-        expect(await until(later, 30_000)).toBe(true);
+        expect(await until(later, 60_000)).toBe(true);
       } finally {
         await copy.stop("SIGTERM");
       }
@@ -110,6 +111,14 @@ async function drill(kind: "file" | "s3", backupEnv: Record<string, string>, rep
       const after = contents(kind, replica);
       expect(generations(after)).toEqual(generations(before));
       expect(siteFiles(after)).toEqual(siteFiles(before));
+      // The claim beside the replica still names the live database alone.
+      const liveId = readDb(
+        liveDir,
+        (db) => db.query<{ value: string }, []>("SELECT value FROM site_settings WHERE key = 'database_id'").get()?.value,
+      );
+      const claim = await readClaim(targetOf(env));
+      expect(claim?.database).toBe(liveId ?? "");
+      expect(claim?.generations.map((g) => g.database)).toEqual(claim?.generations.map(() => liveId ?? ""));
       expect(readDb(copyDir, paidEmails)).toEqual([first, `drill-${kind}@example.com`]);
     } finally {
       await live.stop("SIGTERM");
@@ -135,7 +144,7 @@ test("restore drill with the live BACKUP_URL (file://): the copy replicates noth
   } finally {
     rmSync(replica, { recursive: true, force: true });
   }
-}, 150_000);
+}, 240_000);
 
 test("the same drill against S3-compatible storage (a fake S3 on loopback)", async () => {
   await drill(
@@ -150,4 +159,4 @@ test("the same drill against S3-compatible storage (a fake S3 on loopback)", asy
     "drill",
   );
   expect(s3.unknown).toEqual([]);
-}, 150_000);
+}, 240_000);

@@ -75,7 +75,7 @@ async function drill(name: string, backupEnv: Record<string, string>) {
     const secret = readFileSync(join(dataDir, "ip-hash.secret"));
     // Every access e-mail and demo delivered, and the database's record of it replicated.
     expect(
-      await until(() => buyers.every((b) => mailsTo(smtp, b).length === 1) && visitors.every((v) => mailsTo(smtp, v).length === 1), 20_000),
+      await until(() => buyers.every((b) => mailsTo(smtp, b).length === 1) && visitors.every((v) => mailsTo(smtp, v).length === 1), 60_000),
     ).toBe(true);
     const sentBefore = smtp.received.length;
     // The replica holds every order, and every message recorded as sent (what a restore gets back).
@@ -83,7 +83,7 @@ async function drill(name: string, backupEnv: Record<string, string>) {
       db.query<{ n: number }, []>("SELECT count(*) AS n FROM orders WHERE status = 'paid'").get()?.n === 3 &&
       db.query<{ n: number }, []>("SELECT count(*) AS n FROM mail_outbox WHERE status <> 'sent'").get()?.n === 0 &&
       db.query<{ n: number }, []>("SELECT count(*) AS n FROM email_leads").get()?.n === 3;
-    expect(await until(async () => (await readReplica(env, inReplica)) === true, 30_000)).toBe(true);
+    expect(await until(async () => (await readReplica(env, inReplica)) === true, 60_000)).toBe(true);
     const status = await cli(["backup", "status"], env);
     expect(status.out).toContain("Backups: on");
     expect(status.out).not.toContain("never");
@@ -108,7 +108,7 @@ async function drill(name: string, backupEnv: Record<string, string>) {
 
     const second = await startServer({ dataDir, env });
     try {
-      expect(await until(() => second.output.some((line) => line.includes('"msg":"backup: replicated"')), 20_000)).toBe(true);
+      expect(await until(() => second.output.some((line) => line.includes('"msg":"backup: replicated"')), 60_000)).toBe(true);
       for (const key of before.keys) {
         const verify = await fetch(`${second.baseUrl}/api/licenses/verify`, {
           method: "POST",
@@ -122,7 +122,7 @@ async function drill(name: string, backupEnv: Record<string, string>) {
       expect(readOutbox(dataDir)).toEqual({ unsent: 0 });
       const newcomer = `newcomer-${name}@example.com`;
       await signUp(second, newcomer);
-      expect(await until(() => mailsTo(smtp, newcomer).length === 1, 20_000)).toBe(true);
+      expect(await until(() => mailsTo(smtp, newcomer).length === 1, 60_000)).toBe(true);
       expect(smtp.received.length).toBe(sentBefore + 1);
     } finally {
       await second.stop("SIGTERM");
@@ -140,7 +140,7 @@ test("replicated to a folder (file://): killed, data folder deleted, restored: e
   } finally {
     rmSync(replica, { recursive: true, force: true });
   }
-}, 120_000);
+}, 240_000);
 
 test("replicated to S3-compatible storage (a fake S3 on loopback): the same drill, the IP-hash secret stored beside the replica", async () => {
   await drill("s3", {
@@ -152,4 +152,4 @@ test("replicated to S3-compatible storage (a fake S3 on loopback): the same dril
   });
   expect(s3.unknown).toEqual([]);
   expect([...s3.objects.keys()].some((k) => k.startsWith("shop/site-files/"))).toBe(true);
-}, 120_000);
+}, 240_000);

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { LOCALES, type Locale } from "../../shared/locales";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +11,7 @@ import { axeViolations } from "./axe";
 import { demoCaptions, expectedCaptions } from "./captions";
 import { placement } from "./floating";
 import { artifactPath, startServer, useSite } from "./harness";
+import { limiter } from "./limit";
 import { visit } from "./visit";
 
 // Every page in every language at the widths people use: nothing scrolls sideways, every
@@ -18,28 +19,32 @@ import { visit } from "./visit";
 // violation of any impact, also with the support chat, the exit popup and the demo video open.
 //
 // Pages come from the route table (PAGE_IDS), so a page added there is swept without a change here;
-// the test checkout's card page and the 404 page are added by hand. For CI time, one browser serves
-// the whole file, with one context (one tab) per width that visits every page in turn. The geometry
-// is checked at all five widths; axe runs at 320 px (phone layout: stacked comparison, compact
-// header) and 1280 px (desktop layout: hero picture, one-row header), where the layouts differ, not
-// at 360, 768 and 1920 px, which only stretch one of those two.
+// the test checkout's card page and the 404 page are added by hand. The geometry is checked in French
+// at all five widths, and in every language at 320 px (phone layout: stacked comparison, compact
+// header) and 1280 px (desktop layout: hero picture, one-row header), where the layouts differ and
+// where axe runs too; 360, 768 and 1920 px only stretch one of those two layouts, and a language only
+// changes the length of the texts. At each width three tabs visit the pages side by side (`tabs`).
 
 const site = useSite();
+
+/** Pages being worked on at one time: most of a visit is waiting, but on a 2-core machine more than
+ * three at once only makes each slower (and a page that waits too long for the CPU times out). */
+const tabs = limiter(3);
 
 const WIDTHS = [320, 360, 768, 1280, 1920] as const;
 const AXE_WIDTHS: ReadonlySet<number> = new Set([320, 1280]);
 /** Screenshots of the landing page's first screen for a person to look at (artifacts/). */
 const SCREENSHOTS: { widths: ReadonlySet<number>; locales: ReadonlySet<Locale> } = {
   widths: new Set([320, 360, 1280, 1920]),
-  locales: new Set(["es", "it"]),
+  locales: new Set(["fr", "es", "it"]),
 };
 
 type SweptPage = { label: string; path: string; locale: Locale };
 
-/** The site's pages in every language, the card page of a new test checkout and the 404 page. */
-async function sweptPages(): Promise<SweptPage[]> {
+/** The site's pages, the card page of a new test checkout and the 404 page, in each language given. */
+async function sweptPages(locales: readonly Locale[]): Promise<SweptPage[]> {
   const pages: SweptPage[] = [];
-  for (const locale of LOCALES) {
+  for (const locale of locales) {
     for (const page of PAGE_IDS) pages.push({ label: `${page} (${locale})`, path: pathFor(page, locale), locale });
     pages.push({ label: `test checkout (${locale})`, path: await newTestCheckout(locale), locale });
     pages.push({ label: `404 (${locale})`, path: `${pathFor("landing", locale).replace(/\/$/, "")}/no-such-page`, locale });
@@ -133,38 +138,45 @@ function layoutProblems(where: string, g: Geometry): string[] {
 }
 
 for (const width of WIDTHS) {
+  // At the axe widths every language, elsewhere French (see the top of the file).
   const withAxe = AXE_WIDTHS.has(width);
-  test(`at ${width} px, every page in every language: no sideways scroll, comparison on screen, header in two rows at most${withAxe ? ", no axe violation" : ""}`, async () => {
+  const locales = withAxe ? LOCALES : [DEFAULT_LOCALE];
+  test(`at ${width} px, every page in ${withAxe ? "every language" : "French"}: no sideways scroll, comparison on screen, header in two rows at most${withAxe ? ", no axe violation" : ""}`, async () => {
     const context = await openContext(width);
-    const page = await context.newPage();
     const problems: string[] = [];
     let comparisonsSeen = 0;
-    for (const swept of await sweptPages()) {
-      await visit(page, swept.path);
-      const where = `${swept.label} @${width}px`;
-      const geometry = await measure(page);
-      const isLanding = swept.path === pathFor("landing", swept.locale);
-      if (isLanding) {
-        comparisonsSeen += 1;
-        expect({ where, cells: await page.locator(".comparison tbody td").count() }).toEqual({ where, cells: 9 });
-        if (SCREENSHOTS.widths.has(width) && SCREENSHOTS.locales.has(swept.locale))
-          await page.screenshot({ path: artifactPath(`sweep-${swept.locale}-${width}.png`) });
-      }
-      problems.push(...layoutProblems(where, geometry));
-      if (withAxe) problems.push(...(await axeViolations(page, where)));
-    }
-    expect(comparisonsSeen).toBe(LOCALES.length);
-    expect(problems).toEqual([]);
+    await Promise.all(
+      (await sweptPages(locales)).map((swept) =>
+        tabs(async () => {
+          const page = await context.newPage();
+          await visit(page, swept.path);
+          const where = `${swept.label} @${width}px`;
+          const geometry = await measure(page);
+          const isLanding = swept.path === pathFor("landing", swept.locale);
+          if (isLanding) {
+            comparisonsSeen += 1;
+            expect({ where, cells: await page.locator(".comparison tbody td").count() }).toEqual({ where, cells: 9 });
+            if (SCREENSHOTS.widths.has(width) && SCREENSHOTS.locales.has(swept.locale))
+              await page.screenshot({ path: artifactPath(`sweep-${swept.locale}-${width}.png`) });
+          }
+          problems.push(...layoutProblems(where, geometry));
+          if (withAxe) problems.push(...(await axeViolations(page, where)));
+          await page.close();
+        }),
+      ),
+    );
+    expect(comparisonsSeen).toBe(locales.length);
+    expect(problems.sort()).toEqual([]);
     await context.close();
-  }, 240_000);
+  }, 480_000);
 }
 
-for (const width of [...AXE_WIDTHS]) {
-  test(`at ${width} px, in every language: no axe violation with the support chat (after a question), the exit popup or the demo video open; the demo's captions load, in the dialog and on the demo page, each track in its language, the page's shown`, async () => {
-    const context = await openContext(width);
-    const page = await context.newPage();
-    const found: string[] = [];
-    for (const locale of LOCALES) {
+for (const width of [...AXE_WIDTHS])
+  for (const locale of LOCALES) {
+    test(`at ${width} px, in ${locale}: no axe violation with the support chat (after a question), the exit popup or the demo video open; the demo's captions load, in the dialog and on the demo page, each track in its language, the page's shown`, async () => {
+      const context = await openContext(width);
+      const page = await context.newPage();
+      const found: string[] = [];
       const home = pathFor("landing", locale);
 
       await visit(page, home);
@@ -182,9 +194,7 @@ for (const width of [...AXE_WIDTHS]) {
       expect(layoutProblems(`chat open (${locale}) @${width}px`, await measure(page))).toEqual([]);
 
       // The exit popup, opened by its own timer (30 s after load) on a clock moved by hand, in a
-      // tab of its own so that the other checks keep the real clock. (Once per visitor: the mark
-      // the previous language left is removed.)
-      await page.evaluate(() => window.localStorage.removeItem("exit-popup-shown"));
+      // tab of its own so that the other checks keep the real clock.
       const popupPage = await context.newPage();
       await popupPage.clock.install();
       await visit(popupPage, home);
@@ -204,26 +214,26 @@ for (const width of [...AXE_WIDTHS]) {
       // (Its axe check is the every-page sweep's.)
       await visit(page, pathFor("demo", locale));
       expect(await demoCaptions(page, "main video")).toEqual(expectedCaptions(locale));
-    }
-    expect(found).toEqual([]);
-    await context.close();
-  }, 240_000);
-}
+      expect(found).toEqual([]);
+      await context.close();
+    }, 240_000);
+  }
 
 // The purchase toast where a sale of the last minutes is there to show: on desktops (where the
 // page's column fills the bottom corners) it shows at once, in the header's free stretch, covering
 // nothing; on phones it covers nothing whenever it shows (bottom-left, waiting for a clear corner:
 // on the landing page's first screen and footer, text reaches that corner, so there it waits; that
 // it does show on phones where a page leaves room is checked in support-button-placement.test.ts).
+// In French at every width, in every language on the phone and at 1280 px (as the sweep above).
 const TOAST_SCREENS = [
-  { width: 360, height: 740, showsAtOnce: false },
-  { width: 390, height: 844, showsAtOnce: false },
-  { width: 1280, height: 800, showsAtOnce: true },
+  { width: 360, height: 740, showsAtOnce: false, everyLanguage: true },
+  { width: 390, height: 844, showsAtOnce: false, everyLanguage: false },
+  { width: 1280, height: 800, showsAtOnce: true, everyLanguage: true },
   // At 1440 and 1920 px the toast showed at once in every language alone, but in a full run on a
   // loaded machine some languages had it out of view at the first turn: until that is understood,
   // these widths are held to the rule every width keeps (never covering), not to showing at once.
-  { width: 1440, height: 900, showsAtOnce: false },
-  { width: 1920, height: 1080, showsAtOnce: false },
+  { width: 1440, height: 900, showsAtOnce: false, everyLanguage: false },
+  { width: 1920, height: 1080, showsAtOnce: false, everyLanguage: false },
 ] as const;
 
 test("with a recent sale, the landing page shows the purchase toast at once at 1280 px in every language, and at no width does it cover text, a link or a control", async () => {
@@ -236,7 +246,7 @@ test("with a recent sale, the landing page shows the purchase toast at once at 1
   const problems: string[] = [];
   try {
     for (const screen of TOAST_SCREENS) {
-      for (const locale of LOCALES) {
+      for (const locale of screen.everyLanguage ? LOCALES : [DEFAULT_LOCALE]) {
         const where = `landing (${locale}) @${screen.width}px`;
         // A visit of its own (each order shows once per visit), its clock installed before the load.
         const context = await site.browser.newContext({

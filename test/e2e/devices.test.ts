@@ -6,6 +6,7 @@ import { startServer, watchConsole, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
 import { visit } from "./visit";
 import { plainSpaces } from "../support/text";
+import { until } from "../support/wait";
 
 // The buyer frees a device on their own: the real server, the access e-mail caught by a real SMTP
 // server on loopback, its "manage my devices" link opened in Chromium, with and without JavaScript,
@@ -37,14 +38,7 @@ const api = async (action: string, body: unknown) =>
 /** A purchase, three devices activated by the app, and the devices link of the access e-mail (path and query). */
 async function buyerWithDevices(email: string, locale: string) {
   await payWithTestCard({ request }, { locale, email });
-  const mail = await (async () => {
-    for (let i = 0; i < 100; i++) {
-      const found = mailsTo(smtp, email)[0];
-      if (found !== undefined) return found.mail;
-      await Bun.sleep(100);
-    }
-    throw new Error(`no access e-mail for ${email}`);
-  })();
+  const { mail } = await until(`the access e-mail to ${email}`, () => mailsTo(smtp, email)[0], { timeoutMs: 60_000 });
   const href = String(mail.html).match(/href="([^"]*\/devices\?t=[^"]+)"/)?.[1];
   if (href === undefined) throw new Error("no devices link in the access e-mail");
   const link = new URL(href.replace(/&amp;/g, "&"));

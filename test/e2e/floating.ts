@@ -16,10 +16,18 @@ export type Placement = {
 
 /** The button (or another floating part: the purchase toast) against everything a visitor reads or
  * uses in the viewport, measured in the page. */
-export function placement(page: Page, selector = ".support__trigger"): Promise<Placement> {
+export async function placement(page: Page, selector = ".support__trigger"): Promise<Placement> {
+  const found = await placementIfThere(page, selector);
+  if (found === null) throw new Error(`no ${selector}`);
+  return found;
+}
+
+/** The same for a part that comes and goes (the toast hides on its own timer): null when it is not
+ * in the page, found and measured in one step so that it cannot go in between. */
+export function placementIfThere(page: Page, selector: string): Promise<Placement | null> {
   return page.evaluate((floating) => {
     const trigger = document.querySelector<HTMLElement>(floating);
-    if (trigger === null) throw new Error(`no ${floating}`);
+    if (trigger === null) return null;
     const b = trigger.getBoundingClientRect();
     const inView = b.right > 0 && b.bottom > 0 && b.left < document.documentElement.clientWidth && b.top < window.innerHeight;
     const shown = inView && trigger.checkVisibility({ opacityProperty: true, visibilityProperty: true });

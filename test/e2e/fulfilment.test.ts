@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
 import { startServer, watchConsole, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
+import { until } from "../support/wait";
 
 // The promise of every page, kept end to end: the real server process, a real SMTP server on
 // loopback, a real browser paying with 4242 on the test checkout. Then the server is killed with
@@ -98,7 +99,7 @@ for (const [locale, path, labels, subject, sentText] of [
 
     await smtp.waitFor(before + 2);
     // Once no e-mail is queued or being sent, none can arrive any more: the count below is final.
-    await until(() => unsettledMail(server.dataDir) === 0, "every queued e-mail settled");
+    await until("every queued e-mail settled", () => unsettledMail(server.dataDir) === 0);
     const access = mailsTo(smtp, buyer);
     expect(access).toHaveLength(1);
     expect(access[0]!.mail.subject).toBe(subject);
@@ -141,14 +142,6 @@ async function payByForm(baseUrl: string, buyer: string) {
   expect(paid.status).toBe(303);
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 15_000) {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
-
 for (const moment of ["while the mail server is unreachable", "in the middle of the SMTP conversation"] as const) {
   test(`killed with SIGKILL after the payment committed, ${moment}: after a restart the access e-mail arrives exactly once`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "site-kill-"));
@@ -160,7 +153,7 @@ for (const moment of ["while the mail server is unreachable", "in the middle of 
       await payByForm(first.baseUrl, "killed@example.com");
       const state = () => query<{ status: string; attempts: number }>(dataDir, "SELECT status, attempts FROM mail_outbox")[0];
       // The payment is committed and the sender has tried (and failed, or is stuck mid-send).
-      await until(() => (state()?.attempts ?? 0) >= 1, "a first delivery attempt");
+      await until("a first delivery attempt", () => (state()?.attempts ?? 0) >= 1);
       expect(query<{ status: string }>(dataDir, "SELECT status FROM orders")[0]!.status).toBe("paid");
       expect(mailServer.received).toHaveLength(0);
       await first.stop("SIGKILL");
@@ -171,7 +164,7 @@ for (const moment of ["while the mail server is unreachable", "in the middle of 
       try {
         await mailServer.waitFor(1);
         // Marked sent only after the mail server took it: nothing else is left to send.
-        await until(() => state()?.status === "sent", "the row marked sent");
+        await until("the row marked sent", () => state()?.status === "sent");
         expect(mailsTo(mailServer, "killed@example.com")).toHaveLength(1);
         const key = keyOfLatestOrder(dataDir).key;
         expect(mailServer.received[0]!.mail.text).toContain(key);
@@ -187,7 +180,7 @@ for (const moment of ["while the mail server is unreachable", "in the middle of 
 
 test("'Lost your access e-mail?' works with JavaScript (in place) and without (form post and redirect), and mails the buyer again", async () => {
   await payByForm(server.baseUrl, "forgetful@example.com");
-  await until(() => mailsTo(smtp, "forgetful@example.com").length === 1, "the first access e-mail");
+  await until("the first access e-mail", () => mailsTo(smtp, "forgetful@example.com").length === 1);
 
   // With JavaScript, on the English access page: the answer appears in place.
   const context = await shared.newContext({ baseURL: server.baseUrl });
@@ -203,7 +196,7 @@ test("'Lost your access e-mail?' works with JavaScript (in place) and without (f
   await page.getByTestId("access-sent").waitFor({ state: "visible" });
   expect(await page.getByTestId("access-sent").textContent()).toContain("If this address bought access, the e-mail is on its way");
   expect(new URL(page.url()).pathname).toBe("/en/access");
-  await until(() => mailsTo(smtp, "forgetful@example.com").length === 2, "the access e-mail sent again");
+  await until("the access e-mail sent again", () => mailsTo(smtp, "forgetful@example.com").length === 2);
   expect(consoleLog.errors).toEqual([]);
   await context.close();
 
@@ -217,6 +210,6 @@ test("'Lost your access e-mail?' works with JavaScript (in place) and without (f
   await faqForm.getByRole("button", { name: "Me le renvoyer" }).click();
   await noJs.waitForURL("**/access?status=sent*");
   expect(await noJs.locator("main").textContent()).toContain("Si cette adresse a acheté un accès, l'email est en route");
-  await until(() => mailsTo(smtp, "forgetful@example.com").length === 3, "a third copy");
+  await until("a third copy", () => mailsTo(smtp, "forgetful@example.com").length === 3);
   await plain.close();
 });

@@ -45,7 +45,8 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
   const listening = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join("\n")}`)), 30_000);
+    // A deadline, not a wait: on a loaded machine a start has taken over 30 s.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join("\n")}`)), 60_000);
     const pump = async (stream: ReadableStream<Uint8Array>) => {
       const decoder = new TextDecoder();
       const reader = stream.getReader();

@@ -2,13 +2,13 @@ import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-// bun test runs every test file in one process, one file after the other: the browser journeys
-// share one Chromium rather than starting one per file (a second or more each, longer on a busy
-// machine). Each file takes it in beforeAll and gives it back in afterAll; it is closed shortly
+// A bun test process (each of npm test's two workers, or a plain `bun test`) runs its files one
+// after the other: the browser journeys of a run share one Chromium rather than starting one per
+// file (a second or more each, longer on a busy machine), so no more Chromiums run than workers. Each file takes it in beforeAll and gives it back in afterAll; it is closed shortly
 // after the last file gave it back, unless the next file took it meanwhile. Tests never share
 // pages or cookies: each opens a context of its own.
 
@@ -28,6 +28,9 @@ const browserTemps = new Set<string>();
  * go in a folder of this run's, removed when it closes or at the end of the run.
  */
 export async function launchBrowser(): Promise<Browser> {
+  // Loaded here rather than at the top: every test file loads this module (test/support/teardown.ts)
+  // and most never launch a browser; the library takes half a second or more to load.
+  const { chromium } = await import("playwright-core");
   const temp = mkdtempSync(join(tmpdir(), "site-e2e-chromium-"));
   browserTemps.add(temp);
   const browser = await chromium.launch({

@@ -228,6 +228,8 @@ test("nothing moves while the landing page loads on a phone (cumulative layout s
   const page = await context.newPage();
   await page.goto("/");
   await page.waitForLoadState("networkidle");
+  // Watched for what should not happen: a shift in the 300 ms after the network went quiet (a late
+  // font, an island's first render), longer than the few frames such a shift takes to show.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 300))));
   const cls = await page.evaluate(() => {
     const shifts: number[] = Reflect.get(window, "__shifts");

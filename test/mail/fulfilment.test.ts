@@ -10,6 +10,7 @@ import { charge, checkoutSession, event, signed } from "../checkout/stripe-event
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { mailsTo, useSmtp } from "../support/smtp";
+import { drainOutbox } from "./until";
 
 // What a paid order sets off, through the app and a real SMTP server on loopback: one access e-mail
 // in the buyer's language carrying the licence key that is in the database, one notice to the owner,
@@ -123,7 +124,7 @@ test("paying twice with the same form, and reloading the success page, still sen
   await s.request(successPath);
   await s.request(successPath);
   await smtp.waitFor(2);
-  await Bun.sleep(300);
+  await drainOutbox(s);
   expect(mailsTo(smtp, "twice@example.com")).toHaveLength(1);
   expect(s.db.select().from(licenses).all()).toHaveLength(1);
 });
@@ -195,8 +196,7 @@ test("'orders resend' queues the same licence key again; an unpaid order is refu
 test("without OWNER_EMAIL the owner gets nothing, the buyer still gets the access e-mail", async () => {
   site = await createTestSite({ env: { PUBLIC_BASE_URL: "https://shop.example" }, transport: createSmtpTransport(smtp.url) });
   await buy(site, "fr", "solo@example.com");
-  await smtp.waitFor(1);
-  await Bun.sleep(200);
+  await drainOutbox(site);
   expect(smtp.received.map((r) => r.to)).toEqual([["solo@example.com"]]);
 });
 
@@ -226,8 +226,8 @@ test("a refund that arrives before the payment's completion: the order is refund
   const deliver = (body: unknown) => deliverSigned(s, body, secret);
   await deliver(event("charge.refunded", charge("pi_for_cs_mail_2")));
   await deliver(event("checkout.session.completed", checkoutSession({ id: "cs_mail_2", email: "late@example.com", locale: "fr" })));
-  await smtp.waitFor(2);
-  await Bun.sleep(200);
+  await drainOutbox(s);
+  expect(smtp.received).toHaveLength(2);
   const kinds = s.db
     .select({ kind: mailOutbox.kind })
     .from(mailOutbox)

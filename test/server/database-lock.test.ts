@@ -95,7 +95,7 @@ test("while another process holds the write lock, pages and /healthz answer whil
   const home = await fetch(`${server.baseUrl}/`);
   const english = await fetch(`${server.baseUrl}/en/paiement`);
   expect([health.status, home.status, english.status]).toEqual([200, 200, 200]);
-  expect(await health.json()).toEqual({ ok: true });
+  expect(await health.json()).toMatchObject({ ok: true });
   expect(await home.text()).toContain('<html lang="fr"');
   expect(lead.settled).toBe(false);
 
@@ -163,6 +163,7 @@ test("a test payment during the lock is never a 500: past the wait the card page
   // Paying again while the lock is held, and it is let go within the wait: paid.
   await lockServerDb();
   const paying = watch(post(cardPage, FORM, card));
+  // Time for the payment to reach its write (as above); it must not have settled meanwhile.
   await Bun.sleep(300);
   expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
   expect(paying.settled).toBe(false);
@@ -266,6 +267,7 @@ test("an owner command waits for the lock with a message, and gives up with a cl
   expect(site.db.$client.query("SELECT status FROM licenses").get()).toEqual({ status: "active" });
 
   const waiting = run(20_000);
+  // Time for the command to reach its write and start its wait; it must not end meanwhile.
   await Bun.sleep(300);
   await letGo();
   const done = await waiting;

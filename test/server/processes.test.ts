@@ -199,7 +199,9 @@ test("with backups on, a first process killed (SIGKILL) takes Litestream with it
     await until(() => entries(s).find((e) => e.msg === "backup: replicated"), "the first replication");
     expect(commandsNaming(s.dataDir).some((cmd) => cmd.includes("litestream") && cmd.includes("replicate"))).toBe(true);
     expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
-    // Litestream's own watcher would have taken up to a second to notice, and written meanwhile.
+    // Watched for what should not happen: Litestream's own watcher takes up to a second to notice
+    // its parent is gone, and would write to the replica or bring back the folder meanwhile;
+    // 2.5 s is more than twice that.
     await Bun.sleep(2500);
     expect({ left: commandsNaming(s.dataDir), folderAgain: existsSync(s.dataDir) }).toEqual({ left: [], folderAgain: false });
   } finally {

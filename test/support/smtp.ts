@@ -50,7 +50,9 @@ export async function startSmtp(options: { port?: number } = {}): Promise<TestSm
     answerStalled() {
       for (const answer of held.splice(0)) answer();
     },
-    async waitFor(count, timeoutMs = 15_000) {
+    // A deadline, not a wait: a fresh server's first e-mail (its invoice PDF) has taken over 15 s on
+    // a loaded machine.
+    async waitFor(count, timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;
       while (state.received.length < count) {
         if (Date.now() > until) throw new Error(`expected ${count} messages, got ${state.received.length}`);

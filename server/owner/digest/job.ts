@@ -1,6 +1,7 @@
 import type { Logger } from "../../platform/log";
 import { duePeriod } from "./period";
 import { digestsStartedAt, queueDigest, type DigestDeps } from "./service";
+import { errorText } from "../../../shared/error-text";
 
 /** How often the first process looks whether a digest is due: its hour is kept within a minute. */
 export const DIGEST_CHECK_EVERY_MS = 60 * 1000;
@@ -60,7 +61,7 @@ export function startDigests(deps: DigestDeps & { log: Logger; mailer: { wake():
         return run;
       })
       .catch((error: unknown): DigestRun => {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorText(error);
         // A busy database only delays the digest to the next minute.
         log.warn("digest: not queued, will retry", { error: message });
         return { status: "failed", error: message };

@@ -1,11 +1,18 @@
 import { StorageUnavailableError } from "../../../db/storage";
 import type { Locale } from "../../../shared/locales";
-import type { Renderer } from "../../site/render";
 
 // The answer to a write that waited its whole bound for another connection's database lock
 // (db/writer.ts), or found the disk full, read-only or failing (db/storage.ts): 503 with
 // Retry-After, nothing written. JSON for the API's clients; the site's own
 // page for a browser (a form post without JavaScript, a link), never a stack trace.
+
+/** The site's error page, as the site's renderer makes it (the platform knows no more of pages). */
+export type ErrorPageRenderer = (options: {
+  view: { page: "error"; reason?: "busy" };
+  locale: Locale;
+  status: number;
+  acceptEncoding: string | null;
+}) => Promise<Response>;
 
 /** Seconds for the Retry-After header. */
 export const busyRetryAfter = (error: unknown) => String(error instanceof StorageUnavailableError ? error.retryAfterSeconds : 5);
@@ -19,7 +26,7 @@ export function busyJson(error: unknown): Response {
 
 /** `page`: answer with the error page in `locale` rather than JSON. */
 export async function busyAnswer(
-  render: Renderer,
+  render: ErrorPageRenderer,
   request: Request,
   answer: { page: boolean; locale: Locale },
   error: unknown,

@@ -3,6 +3,7 @@ import { createHmac } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Logger } from "../log";
+import { errorText } from "../../../shared/error-text";
 
 /**
  * The rate limiters' counters, in a SQLite file of their own beside the site's database
@@ -81,7 +82,7 @@ export function openRateLimitStore(path: string, options: { log: Logger; secret:
         const row = upsert.get(stored(key), now, windowMs, limit);
         return row === null ? null : { count: row.count, resetAt: row.reset_at };
       } catch (error) {
-        log.warn("rate limit not counted", { error: error instanceof Error ? error.message : String(error) });
+        log.warn("rate limit not counted", { error: errorText(error) });
         return null;
       }
     },

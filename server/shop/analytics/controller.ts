@@ -3,8 +3,10 @@ import { ENDPOINTS } from "../../../shared/api";
 import { BEACON_MAX_BYTES } from "../../../shared/analytics";
 import { BeaconSchema } from "../../../shared/schemas/analytics";
 import type { AppDeps } from "../../deps";
-import { HttpError, jsonError, parseWith, readRawBody } from "../../platform/http/body";
+import { HttpError, parseWith, readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
+import { failureResponder } from "../../platform/http/failure";
+import { DEFAULT_LOCALE } from "../../../shared/locales";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 
 /**
@@ -21,6 +23,7 @@ export const BEACON_RATE_LIMIT = { limit: 120, windowMs: 60 * 1000 } as const;
  */
 export function beaconController(deps: AppDeps) {
   const limiter = createRateLimiter(deps.rateLimits, { name: "beacon", ...BEACON_RATE_LIMIT });
+  const fail = failureResponder(deps);
   return new Elysia({ name: "analytics-beacon" }).use(requestContext(deps.config)).post(
     ENDPOINTS.beacon.path,
     async ({ request, ip }) => {
@@ -44,8 +47,7 @@ export function beaconController(deps: AppDeps) {
         if (outcome === "unknown-page") throw new HttpError(422, "path: not a page of this site");
         return new Response(null, { status: 204 });
       } catch (error) {
-        if (error instanceof HttpError) return jsonError(error);
-        throw error;
+        return fail(error, { request, locale: DEFAULT_LOCALE, what: "beacon not recorded" });
       }
     },
     { parse: "none" },

@@ -3,6 +3,7 @@ import type { Write } from "../../../db/writer";
 import type { AnalyticsKind } from "../../../db/schema";
 import type { DeviceClass, VitalMetric } from "../../../shared/analytics";
 import type { Logger } from "../../platform/log";
+import { errorText } from "../../../shared/error-text";
 
 /** A row of analytics_events, as queued. */
 export type QueuedEvent = {
@@ -154,7 +155,7 @@ export function createIngestQueue(
     } catch (error) {
       log.warn("analytics: rows not written yet, will retry", {
         queued: events.length + checkouts.length,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorText(error),
       });
     }
     if (dropped > droppedReported) {

@@ -1,5 +1,6 @@
 import type { Logger } from "../../platform/log";
 import type { Analytics } from "./service";
+import { errorText } from "../../../shared/error-text";
 
 export const ROLL_UP_EVERY_MS = 60 * 1000;
 
@@ -10,7 +11,7 @@ export function startRollUps(deps: { analytics: Analytics; log: Logger }, everyM
   const run = () =>
     deps.analytics.rollUp().catch((error: unknown) => {
       // A busy database only delays the totals to the next minute.
-      deps.log.warn("analytics: roll-up failed, will retry", { error: error instanceof Error ? error.message : String(error) });
+      deps.log.warn("analytics: roll-up failed, will retry", { error: errorText(error) });
     });
   void run();
   const timer = setInterval(() => void run(), everyMs);

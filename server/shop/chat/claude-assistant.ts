@@ -5,6 +5,7 @@ import { factsKey } from "../../../shared/site-facts";
 import { AssistantError, type Assistant } from "./assistant";
 import type { ChatSiteConfig } from "./site-content";
 import { buildSystemPrompt } from "./system-prompt";
+import { errorText } from "../../../shared/error-text";
 
 // Claude through the Anthropic SDK when ANTHROPIC_API_KEY is set (docs/product.md, "Support chat").
 // The reply is streamed from the Messages API and passed on piece by piece.
@@ -93,7 +94,7 @@ function asAssistantError(
   if (error instanceof Anthropic.APIError && error.status !== undefined) {
     return new AssistantError(`Claude answered ${error.status}: ${error.message}`, "upstream", { cause: error });
   }
-  return new AssistantError(`Claude stream failed: ${error instanceof Error ? error.message : String(error)}`, "broken-stream", {
+  return new AssistantError(`Claude stream failed: ${errorText(error)}`, "broken-stream", {
     cause: error,
   });
 }

@@ -1,8 +1,10 @@
 import { Elysia } from "elysia";
 import type { Db } from "../../../db/client";
 import type { AppDeps } from "../../deps";
-import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
+import { failureResponder } from "../../platform/http/failure";
+import { DEFAULT_LOCALE } from "../../../shared/locales";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { CHAT_MAX_TURNS, ChatRequestSchema, type ChatReply, type ChatStreamEvent } from "../../../shared/schemas/chat";
 import { loadIpHashSecret } from "../leads/service";
@@ -26,6 +28,7 @@ const NO_REPLY = "No reply could be obtained from the assistant";
 /** POST /api/chat (docs/support.md): `{ messages }` -> `{ message }`, or server-sent events. */
 export function chatController(deps: AppDeps) {
   const { config, log, now } = deps;
+  const fail = failureResponder(deps);
   const service = createChatService({ db: deps.db, write: deps.write, log, now, assistant: assistantFor(config, now) });
   const burst = createRateLimiter(deps.rateLimits, { name: "chat-burst", ...CHAT_BURST });
   const hourly = createRateLimiter(deps.rateLimits, { name: "chat-hourly", ...CHAT_HOURLY });
@@ -76,8 +79,7 @@ export function chatController(deps: AppDeps) {
         const reply: ChatReply = { message, conversationId };
         return Response.json(reply, { headers: { "cache-control": "no-store" } });
       } catch (error) {
-        if (error instanceof HttpError) return jsonError(error);
-        throw error;
+        return fail(error, { request, locale: DEFAULT_LOCALE, what: "chat message not answered" });
       }
     },
     { parse: "none" },

@@ -6,6 +6,7 @@ import type { ChatRequest } from "../../../shared/schemas/chat";
 import { AssistantError, type Assistant } from "./assistant";
 import { createOfflineAssistant } from "./offline-assistant";
 import { readRecentMessages, recordChatMessage } from "./transcripts";
+import { errorText } from "../../../shared/error-text";
 
 /** The most messages of a conversation handed to the assistant (the endpoint accepts 20). */
 const MAX_HISTORY = 20;
@@ -92,7 +93,7 @@ export function createChatService(deps: { db: Db; write: Write; log: Logger; now
           conversationId,
           assistant: assistant.kind,
           reason: error instanceof AssistantError ? error.reason : "unexpected",
-          error: error instanceof Error ? error.message : String(error),
+          error: errorText(error),
         });
         throw error instanceof AssistantError ? error : new AssistantError("The assistant failed", "upstream", { cause: error });
       } finally {
@@ -108,7 +109,7 @@ export function createChatService(deps: { db: Db; write: Write; log: Logger; now
             });
           } catch (error) {
             // The visitor has the reply already; only the owner's transcript misses it.
-            log.warn("chat reply not stored", { conversationId, error: error instanceof Error ? error.message : String(error) });
+            log.warn("chat reply not stored", { conversationId, error: errorText(error) });
           }
         }
       }

@@ -35,10 +35,6 @@ export async function readOrderLink(keys: SigningKeys, query: URLSearchParams): 
 /** The query that names and proves an order, the same for each of its pages (and every language). */
 export const orderLinkQuery = (reference: string, token: string) => `?order=${reference}&t=${token}`;
 
-/** The success page of an order (licence key, reference, links), in a language. */
-export const orderSuccessPath = (locale: Locale, reference: string, token: string) =>
-  `${pathFor("success", locale)}${orderLinkQuery(reference, token)}`;
-
 /** The 7-day guarantee's refund page of an order. */
 export const orderRefundPath = (locale: Locale, reference: string, token: string) =>
   `${pathFor("refund", locale)}${orderLinkQuery(reference, token)}`;

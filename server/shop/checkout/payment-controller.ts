@@ -1,4 +1,3 @@
-import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { TERMS_VERSION } from "../../../shared/legal";
@@ -6,8 +5,9 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { PaymentRequestSchema } from "../../../shared/schemas/payment";
 import type { AppDeps } from "../../deps";
-import { busyAnswer, isFormPost } from "../../platform/http/busy";
-import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { isFormPost } from "../../platform/http/busy";
+import { failureResponder } from "../../platform/http/failure";
+import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { ProviderError } from "./provider";
@@ -22,7 +22,8 @@ const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
 /** POST /api/payment: the pay button, as JSON from the script or as a plain form post. */
 export function paymentController(deps: AppDeps) {
-  const { config, log, render, now } = deps;
+  const { config, log, now } = deps;
+  const fail = failureResponder(deps);
   const limiter = createRateLimiter(deps.rateLimits, { name: "payment", ...PAYMENT_RATE_LIMIT });
 
   return new Elysia({ name: "checkout-payment" }).use(requestContext(config)).post(
@@ -69,24 +70,19 @@ export function paymentController(deps: AppDeps) {
         if (isForm) return new Response(null, { status: 303, headers: { location: checkout.url } });
         return Response.json({ url: checkout.url });
       } catch (error) {
-        if (error instanceof HttpError) {
-          if (isForm) return backToPayment(error.status === 429 ? "rate-limited" : "invalid");
-          return jsonError(error);
-        }
         if (error instanceof ProviderError) {
           log.error("checkout creation failed", { requestId: error.requestId, error: error.message, detail: error.detail });
           if (isForm) return backToPayment("provider");
           return Response.json({ error: "The payment provider is unavailable, please try again in a moment" }, { status: 502 });
         }
-        if (isStorageUnavailable(error)) {
-          // The pending order could not be recorded: the visitor is not sent to pay.
-          const { level, problem } = storageProblem(error);
-          log[level](`checkout not started: ${problem}`, { error: error instanceof Error ? error.message : String(error) });
-          return busyAnswer(render, request, { page: isForm, locale }, error);
-        }
-        log.error("checkout creation failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-        if (isForm) return backToPayment("provider");
-        return Response.json({ error: "Could not start the payment, please try again" }, { status: 503 });
+        // A pending order that could not be recorded, or any other failure: the visitor is not sent to pay.
+        return fail(error, {
+          request,
+          locale,
+          what: "checkout creation failed",
+          back: (why) => backToPayment(why === "error" ? "provider" : why),
+          unavailable: "Could not start the payment, please try again",
+        });
       }
     },
     { parse: "none" },

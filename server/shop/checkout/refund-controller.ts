@@ -1,13 +1,13 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { isStorageUnavailable } from "../../../db/storage";
 import { ENDPOINTS } from "../../../shared/api";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { OrderLinkTokenSchema, RefundRequestSchema } from "../../../shared/schemas/orders";
 import type { AppDeps } from "../../deps";
-import { busyAnswer, isFormPost } from "../../platform/http/busy";
-import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { isFormPost } from "../../platform/http/busy";
+import { failureResponder } from "../../platform/http/failure";
+import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
 import { askRefund, refundPageState } from "./guarantee";
@@ -60,6 +60,7 @@ export async function refundPage(
 /** POST /api/refund: the refund page's one confirmation (a plain form post; JSON answers JSON). */
 export function refundController(deps: AppDeps) {
   const limiter = orderPagesLimiter(deps);
+  const fail = failureResponder(deps);
   return new Elysia({ name: "order-refund" }).use(requestContext(deps.config)).post(
     ENDPOINTS.refund.path,
     async ({ request, ip }) => {
@@ -115,12 +116,12 @@ export function refundController(deps: AppDeps) {
             { status: 502 },
           );
         }
-        if (error instanceof HttpError) {
-          if (isForm) return page(error.status === 429 ? "rate-limited" : "error");
-          return jsonError(error);
-        }
-        if (isStorageUnavailable(error)) return busyAnswer(deps.render, request, { page: isForm, locale }, error);
-        throw error;
+        return fail(error, {
+          request,
+          locale,
+          what: "guarantee refund not handled",
+          back: (why) => page(why === "rate-limited" ? "rate-limited" : "error"),
+        });
       }
     },
     { parse: "none" },

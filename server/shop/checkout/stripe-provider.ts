@@ -10,6 +10,7 @@ import {
   type CheckoutSnapshot,
   type WebhookReading,
 } from "./provider";
+import { errorText } from "../../../shared/error-text";
 
 /**
  * Pinned so that a Stripe account upgrade never changes the payloads this code reads; it is the
@@ -51,7 +52,7 @@ export function createStripeProvider(
     if (error instanceof Stripe.errors.StripeError) {
       throw new ProviderError(`Stripe could not ${what}`, error.requestId ?? null, `${error.type}: ${error.message}`);
     }
-    throw new ProviderError(`Stripe could not ${what}`, null, error instanceof Error ? error.message : String(error));
+    throw new ProviderError(`Stripe could not ${what}`, null, errorText(error));
   };
 
   /**
@@ -144,9 +145,7 @@ export function createStripeProvider(
       } catch (error) {
         if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError(error.message);
         // Signed, but not an event the SDK can read (not JSON, or a v2 "thin" notification).
-        throw new WebhookPayloadError(
-          error instanceof SyntaxError ? "the body is not JSON" : error instanceof Error ? error.message : String(error),
-        );
+        throw new WebhookPayloadError(error instanceof SyntaxError ? "the body is not JSON" : errorText(error));
       }
       checkSignedRecently(signature, Date.now());
       const reading = readStripeEvent(event);

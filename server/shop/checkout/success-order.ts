@@ -8,6 +8,7 @@ import { applyOrderEvent } from "./fulfilment";
 import { orderLinkQuery, signOrderLink } from "./order-links";
 import { invoiceLink } from "../paperwork/links";
 import { isSettled } from "./provider";
+import { errorText } from "../../../shared/error-text";
 
 /**
  * At most one provider lookup per checkout in this interval. The pending page reloads every 4 s;
@@ -98,7 +99,7 @@ async function successOrderOf(deps: AppDeps, order: OrderRow, entry: Entry): Pro
   try {
     snapshot = await provider.lookupCheckout(sessionId);
   } catch (error) {
-    deps.log.warn("checkout lookup failed", { checkout: sessionId, error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn("checkout lookup failed", { checkout: sessionId, error: errorText(error) });
     return pending;
   }
   if (snapshot === null) return pending;

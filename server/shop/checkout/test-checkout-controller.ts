@@ -10,7 +10,8 @@ import { checkTestCard } from "../../../shared/schemas/payment";
 import type { AppDeps } from "../../deps";
 import { purchasesInNotice } from "../social-proof/service";
 import { busyRetryAfter } from "../../platform/http/busy";
-import { HttpError, jsonError, readBody } from "../../platform/http/body";
+import { failureResponder } from "../../platform/http/failure";
+import { readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { recordedConsent } from "./fulfilment";
@@ -31,6 +32,7 @@ export function testCheckoutController(deps: AppDeps) {
   const { config, log, render, staticPages, now } = deps;
   const checkout = deps.checkout.testCheckout;
   const limiter = createRateLimiter(deps.rateLimits, { name: "test-checkout", ...TEST_CHECKOUT_RATE_LIMIT });
+  const fail = failureResponder(deps);
 
   const notFound = (request: Request) => staticPages.respond(request, { page: "not-found" }, DEFAULT_LOCALE, 404);
 
@@ -80,8 +82,7 @@ export function testCheckoutController(deps: AppDeps) {
           const body = await readBody(request, { maxBytes: TEST_FORM_MAX_BODY_BYTES, accept: ["form"] });
           if (typeof body.value === "object" && body.value !== null) form = { ...body.value };
         } catch (error) {
-          if (error instanceof HttpError) return jsonError(error);
-          throw error;
+          return fail(error, { request, locale: DEFAULT_LOCALE, what: "test checkout form not read" });
         }
         const text = (key: string) => (typeof form[key] === "string" ? String(form[key]).slice(0, 255) : "");
         // The card number is never echoed back into the page.

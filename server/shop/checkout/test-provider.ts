@@ -42,7 +42,7 @@ export function createTestProvider(db: Db, write: Write, now: () => Date, delive
     const row = select(tx, id);
     if (row === undefined || !isDue(row)) return;
     tx.update(testCheckoutSessions).set({ status: "expired" }).where(eq(testCheckoutSessions.id, id)).run();
-    applyInTransaction(tx, eventFor({ ...row, status: "expired" }, "checkout.session.expired"), now(), delivery);
+    applyInTransaction(tx, eventFor({ ...row, status: "expired" }, "checkout.session.expired", delivery.siteOrigin), now(), delivery);
   };
 
   const read = async (id: string): Promise<TestSession | null> => {
@@ -81,7 +81,7 @@ export function createTestProvider(db: Db, write: Write, now: () => Date, delive
 
     async lookupCheckout(id) {
       const row = await read(id);
-      return row === null ? null : snapshotOf(row);
+      return row === null ? null : snapshotOf(row, delivery.siteOrigin);
     },
 
     async readWebhook() {
@@ -123,19 +123,20 @@ export function createTestProvider(db: Db, write: Write, now: () => Date, delive
           })
           .where(eq(testCheckoutSessions.id, id))
           .run();
-        applyInTransaction(tx, eventFor(paid, "checkout.session.completed"), now(), delivery);
+        applyInTransaction(tx, eventFor(paid, "checkout.session.completed", delivery.siteOrigin), now(), delivery);
         return { kind: "paid", successUrl: row.successUrl };
       });
     },
   };
 }
 
-function eventFor(row: TestSession, type: "checkout.session.completed" | "checkout.session.expired"): OrderEvent {
+function eventFor(row: TestSession, type: "checkout.session.completed" | "checkout.session.expired", site: string): OrderEvent {
   // One event id per session and type: the unique key makes a repeat a no-op, as with Stripe.
-  return { eventId: `evt_${row.id}_${type.split(".").at(-1)}`, provider: "test", type, checkout: snapshotOf(row) };
+  return { eventId: `evt_${row.id}_${type.split(".").at(-1)}`, provider: "test", type, checkout: snapshotOf(row, site) };
 }
 
-function snapshotOf(row: TestSession): CheckoutSnapshot {
+/** `site`: this site's origin, as Stripe's checkouts carry it: every test session is this site's own. */
+function snapshotOf(row: TestSession, site: string): CheckoutSnapshot {
   return {
     id: row.id,
     status: row.status,
@@ -143,7 +144,7 @@ function snapshotOf(row: TestSession): CheckoutSnapshot {
     amount: row.amount,
     currency: row.currency,
     locale: isLocale(row.locale) ? row.locale : null,
-    site: null,
+    site,
     email: row.customerEmail,
     name: row.customerName,
     city: row.city,

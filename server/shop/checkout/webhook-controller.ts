@@ -1,13 +1,13 @@
-import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
-import { busyJson } from "../../platform/http/busy";
-import { HttpError, jsonError, readRawBody } from "../../platform/http/body";
+import { failureResponder } from "../../platform/http/failure";
+import { readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { deliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
 import { WebhookPayloadError, WebhookSignatureError } from "./provider";
 import { ENDPOINTS } from "../../../shared/api";
+import { DEFAULT_LOCALE } from "../../../shared/locales";
 
 /** Stripe's events for one Checkout Session are a few KB; this leaves a wide margin. */
 export const WEBHOOK_MAX_BODY_BYTES = 512 * 1024;
@@ -15,6 +15,7 @@ export const WEBHOOK_MAX_BODY_BYTES = 512 * 1024;
 /** POST /api/stripe/webhook: Stripe's events, applied to the orders once each (404 without Stripe). */
 export function webhookController(deps: AppDeps) {
   const { config, log, now } = deps;
+  const fail = failureResponder(deps);
 
   return new Elysia({ name: "checkout-webhook" }).use(requestContext(config)).post(
     ENDPOINTS.stripeWebhook.path,
@@ -26,7 +27,6 @@ export function webhookController(deps: AppDeps) {
         const raw = await readRawBody(request, WEBHOOK_MAX_BODY_BYTES);
         reading = await deps.checkout.provider.readWebhook(raw, request.headers.get("stripe-signature"));
       } catch (error) {
-        if (error instanceof HttpError) return jsonError(error);
         if (error instanceof WebhookSignatureError) {
           log.warn("webhook refused", { reason: error.message });
           return Response.json({ error: `Invalid signature: ${error.message}` }, { status: 400 });
@@ -35,7 +35,7 @@ export function webhookController(deps: AppDeps) {
           log.warn("webhook refused", { reason: error.message });
           return Response.json({ error: `Malformed event: ${error.message}` }, { status: 400 });
         }
-        throw error;
+        return fail(error, { request, locale: DEFAULT_LOCALE, what: "webhook not read" });
       }
       if (reading.kind === "ignored") return Response.json({ received: true, ignored: reading.type });
       try {
@@ -50,15 +50,14 @@ export function webhookController(deps: AppDeps) {
         log.info("webhook applied", { event: reading.event.eventId, type: reading.event.type, ...result });
         return Response.json({ received: true, duplicate: result.outcome === "duplicate" });
       } catch (error) {
-        if (isStorageUnavailable(error)) {
-          // Stripe delivers the event again later; nothing of it was written.
-          const { level, problem } = storageProblem(error);
-          log[level](`webhook not applied: ${problem}`, { event: reading.event.eventId });
-          return busyJson(error);
-        }
         // Not acknowledged, so Stripe delivers it again later; nothing was half-written (one transaction).
-        log.error("webhook not applied", { event: reading.event.eventId, error: error instanceof Error ? error.message : String(error) });
-        return Response.json({ error: "Could not record the event, retry later" }, { status: 503 });
+        return fail(error, {
+          request,
+          locale: DEFAULT_LOCALE,
+          what: "webhook not applied",
+          detail: { event: reading.event.eventId },
+          unavailable: "Could not record the event, retry later",
+        });
       }
     },
     { parse: "none" },

@@ -3,11 +3,11 @@ import * as v from "valibot";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { LeadSchema } from "../../../shared/schemas/leads";
-import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import type { AppDeps } from "../../deps";
-import { busyAnswer, isFormPost } from "../../platform/http/busy";
+import { isFormPost } from "../../platform/http/busy";
+import { failureResponder } from "../../platform/http/failure";
 import { requestContext } from "../../platform/http/context";
-import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { hashIp, loadIpHashSecret, recordLead } from "./service";
 import { ENDPOINTS } from "../../../shared/api";
@@ -28,7 +28,8 @@ const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
 /** POST /api/leads (docs/leads.md): JSON from the popup, or a plain form post without JavaScript. */
 export function leadsController(deps: AppDeps) {
-  const { config, log, render, now } = deps;
+  const { config, log, now } = deps;
+  const fail = failureResponder(deps);
   const limiter = createRateLimiter(deps.rateLimits, { name: "leads", ...LEAD_RATE_LIMIT });
   // Read on first use, not at start-up: apps built by other features' tests never touch DATA_DIR.
   let secret: string | undefined;
@@ -68,22 +69,14 @@ export function leadsController(deps: AppDeps) {
         // unsubscribed). The confirmation's wording is true in every case (demoSentDesc).
         return Response.json({ ok: true }, { status: 201 });
       } catch (error) {
-        if (error instanceof HttpError) {
-          if (isForm) return backToForm(error.status === 429 ? "rate-limited" : "invalid");
-          return jsonError(error);
-        }
-        if (isStorageUnavailable(error)) {
-          // Another program held the database's write lock past the wait: nothing was stored.
-          log[storageProblem(error).level](`lead not stored: ${storageProblem(error).problem}`, {
-            error: error instanceof Error ? error.message : String(error),
-          });
-          return busyAnswer(render, request, { page: isForm, locale }, error);
-        }
-        // Not the client's doing (disk full...): nothing was acknowledged, so the visitor is told to
-        // try again.
-        log.error("lead not stored", { error: error instanceof Error ? error.message : String(error) });
-        if (isForm) return backToForm("error");
-        return Response.json({ error: "Could not store the address right now, please try again" }, { status: 503 });
+        // Nothing was acknowledged: the visitor is told to try again.
+        return fail(error, {
+          request,
+          locale,
+          what: "lead not stored",
+          back: backToForm,
+          unavailable: "Could not store the address right now, please try again",
+        });
       }
     },
     { parse: "none" },

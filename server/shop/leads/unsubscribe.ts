@@ -2,9 +2,10 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import { DEFAULT_LOCALE, isLocale } from "../../../shared/locales";
 import type { AppDeps } from "../../deps";
-import { HttpError, jsonError, readRawBody } from "../../platform/http/body";
+import { HttpError, readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
+import { failureResponder } from "../../platform/http/failure";
 import { unsubscribeLead } from "./service";
 import { ENDPOINTS } from "../../../shared/api";
 
@@ -26,6 +27,7 @@ export const UNSUBSCRIBE_RATE_LIMIT = { limit: 30, windowMs: 10 * 60 * 1000 } as
  */
 export function unsubscribeController(deps: AppDeps) {
   const { config, write, log, render, now } = deps;
+  const fail = failureResponder(deps);
   const tokenOf = (query: Record<string, string | undefined>) => v.safeParse(Token, query.token);
   const limiter = createRateLimiter(deps.rateLimits, { name: "unsubscribe", ...UNSUBSCRIBE_RATE_LIMIT });
 
@@ -71,8 +73,7 @@ export function unsubscribeController(deps: AppDeps) {
               });
             await readRawBody(request, UNSUBSCRIBE_MAX_BODY_BYTES);
           } catch (error) {
-            if (error instanceof HttpError) return jsonError(error);
-            throw error;
+            return fail(error, { request, locale: DEFAULT_LOCALE, what: "unsubscribe not read" });
           }
           const token = tokenOf(query);
           const lead = token.success ? await unsubscribeLead(write, token.output, now()) : null;

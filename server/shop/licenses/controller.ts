@@ -4,10 +4,10 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { AccessResendSchema, ActivateLicenseSchema, DeactivateLicenseSchema, VerifyLicenseSchema } from "../../../shared/schemas/licenses";
 import { deliverySettings } from "../checkout/delivery";
-import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import type { AppDeps } from "../../deps";
-import { busyAnswer, isFormPost } from "../../platform/http/busy";
-import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { isFormPost } from "../../platform/http/busy";
+import { failureResponder } from "../../platform/http/failure";
+import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { COMPILED } from "../../site/locales";
@@ -15,6 +15,7 @@ import { createTranslator } from "../../../shared/i18n";
 import { activateLicense, deactivateLicense, handleAccessRequests, hasAccessRequests, recordAccessRequest, verifyLicense } from "./service";
 import { issueLicenseToken } from "./tokens";
 import { ENDPOINTS } from "../../../shared/api";
+import { errorText } from "../../../shared/error-text";
 import type { AccessFlag } from "../../../shared/page-data";
 
 /** A licence call is a few short fields. */
@@ -34,7 +35,8 @@ const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
 /** POST /api/licenses/{verify,activate,deactivate} for the app; POST /api/access/resend for buyers. */
 export function licensesController(deps: AppDeps) {
-  const { config, db, write, log, render, now } = deps;
+  const { config, db, write, log, now } = deps;
+  const fail = failureResponder(deps);
   const licenseLimiter = createRateLimiter(deps.rateLimits, { name: "licenses", ...LICENSE_RATE_LIMIT });
   const accessLimiter = createRateLimiter(deps.rateLimits, { name: "access", ...ACCESS_RATE_LIMIT });
   const limit = config.licenseActivationLimit;
@@ -69,7 +71,7 @@ export function licensesController(deps: AppDeps) {
         if (handled.queued > 0) deps.mailer.wake();
       } while (again);
     } catch (error) {
-      log.warn("access requests left for later", { error: error instanceof Error ? error.message : String(error) });
+      log.warn("access requests left for later", { error: errorText(error) });
     } finally {
       running = false;
     }
@@ -88,10 +90,7 @@ export function licensesController(deps: AppDeps) {
   // Requests recorded by a process that stopped before handling them.
   if (hasAccessRequests(db)) scheduleHandling();
 
-  /**
-   * Rate limit, then body, then the schema: the shared steps of the licence endpoints. A database
-   * locked past the wait goes on to the error handler (app.ts): 503 with Retry-After.
-   */
+  /** Rate limit, then body, then the schema: the shared steps of the licence endpoints. */
   const handle = async <S extends v.GenericSchema>(
     request: Request,
     ip: string,
@@ -108,8 +107,7 @@ export function licensesController(deps: AppDeps) {
       const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
       return await run(parseWith(schema, body.value, { unprocessable: true }));
     } catch (error) {
-      if (error instanceof HttpError) return jsonError(error);
-      throw error;
+      return fail(error, { request, locale: DEFAULT_LOCALE, what: "licence request not handled" });
     }
   };
 
@@ -209,19 +207,13 @@ export function licensesController(deps: AppDeps) {
           const t = createTranslator(locale, COMPILED[locale]);
           return Response.json({ ok: true, message: t("access.sent") }, { status: 202 });
         } catch (error) {
-          if (error instanceof HttpError) {
-            if (isForm) return back(error.status === 429 ? "rate-limited" : "invalid");
-            return jsonError(error);
-          }
-          if (isStorageUnavailable(error)) {
-            log[storageProblem(error).level](`access resend not handled: ${storageProblem(error).problem}`, {
-              error: error instanceof Error ? error.message : String(error),
-            });
-            return busyAnswer(render, request, { page: isForm, locale }, error);
-          }
-          log.error("access resend failed", { error: error instanceof Error ? error.message : String(error) });
-          if (isForm) return back("error");
-          return Response.json({ error: "Could not handle the request right now, please try again" }, { status: 503 });
+          return fail(error, {
+            request,
+            locale,
+            what: "access resend not handled",
+            back,
+            unavailable: "Could not handle the request right now, please try again",
+          });
         }
       },
       { parse: "none" },

@@ -1,4 +1,3 @@
-import { isStorageUnavailable } from "../../../db/storage";
 import { ENDPOINTS } from "../../../shared/api";
 import { Elysia } from "elysia";
 import * as v from "valibot";
@@ -6,8 +5,9 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { DEVICES_FLASHES, type DevicesPageState, DevicesLinkSchema, FreeDeviceSchema } from "../../../shared/schemas/licenses";
 import type { AppDeps } from "../../deps";
-import { busyAnswer, isFormPost } from "../../platform/http/busy";
-import { HttpError, jsonError, parseWith, readBody } from "../../platform/http/body";
+import { isFormPost } from "../../platform/http/busy";
+import { failureResponder } from "../../platform/http/failure";
+import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
 import { devicesOfOrder, freeDeviceOfOrder } from "./devices";
@@ -72,7 +72,8 @@ export async function devicesPage(
 
 /** GET /.well-known/jwks.json for the app; POST /api/devices/free for the buyer's devices page. */
 export function devicesController(deps: AppDeps) {
-  const { db, write, log, now, render, licenseKeys } = deps;
+  const { db, write, log, now, licenseKeys } = deps;
+  const fail = failureResponder(deps);
   const limiter = createRateLimiter(deps.rateLimits, { name: "devices", ...DEVICES_RATE_LIMIT });
 
   return new Elysia({ name: "license-devices" })
@@ -124,12 +125,12 @@ export function devicesController(deps: AppDeps) {
             return Response.json({ error: "This device is not active on this licence", devices: left?.devices ?? [] }, { status: 404 });
           return Response.json({ freed: true, devices: left?.devices ?? [] });
         } catch (error) {
-          if (error instanceof HttpError) {
-            if (isForm) return back(error.status === 429 ? "rate-limited" : "unknown");
-            return jsonError(error);
-          }
-          if (isStorageUnavailable(error)) return busyAnswer(render, request, { page: isForm, locale }, error);
-          throw error;
+          return fail(error, {
+            request,
+            locale,
+            what: "device not freed",
+            back: (why) => back(why === "rate-limited" ? "rate-limited" : "unknown"),
+          });
         }
       },
       { parse: "none" },

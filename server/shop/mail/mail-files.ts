@@ -1,5 +1,6 @@
 import { readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { errorText } from "../../../shared/error-text";
 
 // The embedded mail transport keeps every message it "sends" as `<outbox id>.eml` in the mail
 // folder (DATA_DIR/mail). Those files hold the address and the whole e-mail, so whatever deletes
@@ -51,4 +52,4 @@ export function removeMailFiles(dir: string, outboxIds: readonly number[]): Mail
 }
 
 const codeOf = (error: unknown) => (error instanceof Error && "code" in error ? error.code : undefined);
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const reasonOf = (error: unknown) => errorText(error);

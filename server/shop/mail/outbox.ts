@@ -260,18 +260,6 @@ export async function recordOutcome(write: Write, id: number, outcome: MailOutco
   return updated.length > 0;
 }
 
-/** The earliest time a pending message is due, or null when nothing waits. */
-export function nextDueAt(db: Db): Date | null {
-  const row = db
-    .select({ at: mailOutbox.nextAttemptAt })
-    .from(mailOutbox)
-    .where(inArray(mailOutbox.status, ["pending", "sending"]))
-    .orderBy(asc(mailOutbox.nextAttemptAt))
-    .limit(1)
-    .get();
-  return row?.at ?? null;
-}
-
 /** The queue for the owner's CLI, newest first. */
 export function listOutbox(db: Db, limit = 100): OutboxRow[] {
   return db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(limit).all();

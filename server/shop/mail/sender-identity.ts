@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync, readlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 
 // Who holds a message being sent. A process id alone is not enough: in a container without an init
 // the server is pid 1 (or 7) at every start, so a restarted server took its dead predecessor's
 // messages for its own and left them for the whole lease; and a pid may come back for another
-// program. A holder is therefore named by its pid plus a random id for this run, the machine's boot
-// and, on Linux, the pid namespace and the process's start time (from /proc), which together name one
-// run of one process.
+// program. A holder is therefore named by its pid plus a random id for this sender, the machine's
+// boot and, on Linux, the process's start time (from /proc), which together name one run of one
+// process. Pids are only compared within one machine and one pid namespace: a data folder is served
+// by one server (or one server's processes) at a time, so a pid this process cannot see, or its own,
+// belongs to a sender that is gone (a previous container of the same volume, say).
 
 /** One sender of one run of a process: `holder` is written beside the pid on each message it takes. */
 export type SenderIdentity = { pid: number; holder: string };
@@ -19,10 +21,10 @@ export type HolderState =
   | "gone"
   /** Still running: it alone knows whether the mail server took the message. */
   | "alive"
-  /** Out of sight (another pid namespace, or a row written before holders were named): its lease decides. */
+  /** Not known (a row written before holders were named, whose pid is taken): its lease decides. */
   | "unknown";
 
-type HolderFacts = { instance: string; boot: string; pidNamespace: string; start: string };
+type HolderFacts = { instance: string; boot: string; start: string };
 
 const readOr = (read: () => string): string => {
   try {
@@ -41,22 +43,30 @@ function startTicksOf(pid: number | "self"): string {
 }
 
 const bootId = () => readOr(() => readFileSync("/proc/sys/kernel/random/boot_id", "utf8"));
-const pidNamespace = () => readOr(() => readlinkSync("/proc/self/ns/pid"));
 
-// "/" separates the parts: none of them holds one (a UUID, a boot id, "pid:[4026531836]", digits).
-const formatHolder = (f: HolderFacts) => [f.instance, f.boot, f.pidNamespace, f.start].join("/");
+// "/" separates the parts: none of them holds one (a UUID, a boot id, digits).
+const formatHolder = (f: HolderFacts) => [f.instance, f.boot, f.start].join("/");
 function parseHolder(text: string): HolderFacts | null {
-  const [instance, boot, ns, start, ...rest] = text.split("/");
-  if (instance === undefined || instance === "" || boot === undefined || ns === undefined || start === undefined || rest.length > 0)
-    return null;
-  return { instance, boot, pidNamespace: ns, start };
+  const [instance, boot, start, ...rest] = text.split("/");
+  if (instance === undefined || instance === "" || boot === undefined || start === undefined || rest.length > 0) return null;
+  return { instance, boot, start };
 }
 
 let processFacts: Omit<HolderFacts, "instance"> | null = null;
-/** A new identity for a sender of this process (the process's facts read once). */
+// The senders of this process that have not stopped: with this pid, those alone are alive.
+const runningHere = new Set<string>();
+
+/** A new identity for a sender of this process (the process's facts read once), running until `retireSender`. */
 export function senderIdentity(): SenderIdentity {
-  processFacts ??= { boot: bootId(), pidNamespace: pidNamespace(), start: startTicksOf("self") };
-  return { pid: process.pid, holder: formatHolder({ instance: randomUUID(), ...processFacts }) };
+  processFacts ??= { boot: bootId(), start: startTicksOf("self") };
+  const holder = formatHolder({ instance: randomUUID(), ...processFacts });
+  runningHere.add(holder);
+  return { pid: process.pid, holder };
+}
+
+/** The sender stopped: what it still holds is another sender's to take. */
+export function retireSender(identity: SenderIdentity): void {
+  runningHere.delete(identity.holder);
 }
 
 /** Whether a process with this pid exists (EPERM: it does, under another user). */
@@ -78,11 +88,10 @@ export function judgeHolder(me: SenderIdentity, pid: number | null, holder: stri
   if (facts !== null && own !== null) {
     // Written before the machine last started: that process is gone, whatever holds its pid now.
     if (facts.boot !== "" && own.boot !== "" && facts.boot !== own.boot) return "gone";
-    // Another container's process: its pid means nothing here.
-    if (facts.pidNamespace !== own.pidNamespace) return "unknown";
   }
-  // Two running processes of one namespace never share a pid: this one is alive, so that one is not.
-  if (pid === me.pid) return "gone";
+  // Two running processes of one namespace never share a pid: with this one's, the holder is one of
+  // its own senders (alive until stopped) or a run before it.
+  if (pid === me.pid) return holder !== null && runningHere.has(holder) ? "alive" : "gone";
   if (!pidExists(pid)) return "gone";
   // A row from before holders were named: its pid is taken, maybe by another program.
   if (facts === null) return "unknown";

@@ -13,8 +13,9 @@ const loadCompose = () => import("./compose");
 import type { MailContext } from "./templates/messages";
 import type { DigestListsReader } from "./compose";
 import { claimDue, recordOutcome, renewLeases, resumeAfterRestart, type HeldRow, type MailOutcome, type OutboxRow } from "./outbox";
-import { judgeHolder, senderIdentity } from "./sender-identity";
+import { judgeHolder, retireSender, senderIdentity } from "./sender-identity";
 import { MailSendError, SMTP_CONNECTIONS, type MailTransport } from "./transport";
+import { errorText } from "../../../shared/error-text";
 
 /** Temporary failures are retried this long (a mail server down for a day still gets the message). */
 export const GIVE_UP_AFTER_MS = 72 * 60 * 60 * 1000;
@@ -34,10 +35,10 @@ export const MAX_ATTEMPTS = (() => {
   return failures + 1;
 })();
 /**
- * How long a claimed message stays with this sender when nothing is known of it: renewed while the
- * sender runs, so it only lapses for a sender out of sight (another container on the same folder)
- * that stopped. A sender that is known to be gone (its process ended, or its pid now belongs to
- * someone else) gives its messages back at once, whatever the lease (sender-identity.ts).
+ * How long a claimed message stays with this sender when nothing is known of it (a row from before
+ * holders were named, whose pid is now taken). It is renewed while the sender holds the message; a
+ * sender known to be gone (its process ended, or its pid now belongs to another run or program)
+ * gives its messages back at once, whatever the lease (sender-identity.ts).
  */
 export const LEASE_MS = 5 * 60 * 1000;
 const RENEW_EVERY_MS = LEASE_MS / 5;
@@ -99,7 +100,7 @@ export function createMailSender(deps: {
   digestLists?: DigestListsReader;
 }): MailSender {
   const { db, write, config, log, transport, now, links, paperwork, digestLists } = deps;
-  // One sender per process: another sender with this pid is a dead predecessor (sender-identity.ts).
+  // Named by more than the pid: a restarted container has the same (sender-identity.ts).
   const me = senderIdentity();
   let running = false;
   let stopping = false;
@@ -133,8 +134,7 @@ export function createMailSender(deps: {
       log.info("mail sent", { id: row.id, kind: row.kind, attempts: row.attempts });
       return { status: "sent", at: now() };
     } catch (error) {
-      const failure =
-        error instanceof MailSendError ? error : new MailSendError(error instanceof Error ? error.message : String(error), false);
+      const failure = error instanceof MailSendError ? error : new MailSendError(errorText(error), false);
       if (failure.permanent) {
         log.warn("mail refused", { id: row.id, kind: row.kind, reason: failure.message });
         return { status: "failed", reason: failure.message };
@@ -186,7 +186,7 @@ export function createMailSender(deps: {
               outcome: outcome.status,
               // It stays with this sender: written as soon as the database can be written again.
               kept: "until the database can be written",
-              error: error instanceof Error ? error.message : String(error),
+              error: errorText(error),
             });
           }
           return false;
@@ -244,9 +244,7 @@ export function createMailSender(deps: {
       handled++;
       await record(entry);
     })()
-      .catch((error: unknown) =>
-        log.error("mail sender failed", { id: row.id, error: error instanceof Error ? error.message : String(error) }),
-      )
+      .catch((error: unknown) => log.error("mail sender failed", { id: row.id, error: errorText(error) }))
       .finally(() => {
         inFlight.delete(done);
         // A message done frees a connection for the next one due; nothing waits for a whole batch.
@@ -266,7 +264,7 @@ export function createMailSender(deps: {
         } catch (error) {
           // The database was locked by another program, full, or closing: the rows stay due and the
           // next poll takes them. Said once, not at every poll.
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorText(error);
           if (!isStorageUnavailable(error)) log.error("mail sender failed", { error: message });
           else if (!waitingForStorage) log.warn("mail waits for the database", { error: message });
           waitingForStorage ||= isStorageUnavailable(error);
@@ -317,7 +315,7 @@ export function createMailSender(deps: {
           if (resumed > 0) log.info("mail resumed", { messages: resumed });
         } catch (error) {
           log[isStorageUnavailable(error) ? "warn" : "error"]("mail resume failed", {
-            error: error instanceof Error ? error.message : String(error),
+            error: errorText(error),
           });
         }
         if (running) void tick().finally(schedule);
@@ -343,6 +341,7 @@ export function createMailSender(deps: {
         transport.close();
       } finally {
         stopping = false;
+        retireSender(me);
       }
     },
     deliverDue,

@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { mailFilePath, removeMailFiles, type MailFilesRemoved } from "./mail-files";
+import { errorText } from "../../../shared/error-text";
 
 /**
  * A value made on first use, then kept: nodemailer (about 17 MB of memory in each server process)
@@ -112,7 +113,7 @@ export function createSmtpTransport(smtpUrl: string, timeouts: Partial<SmtpTimeo
 export function classify(error: unknown): MailSendError {
   const code = fieldOf(error, "responseCode");
   const response = fieldOf(error, "response");
-  const message = typeof response === "string" && response !== "" ? response : error instanceof Error ? error.message : String(error);
+  const message = typeof response === "string" && response !== "" ? response : errorText(error);
   const permanent = typeof code === "number" && code >= 500 && code < 600 && fieldOf(error, "code") !== "EAUTH";
   return new MailSendError(message, permanent);
 }
@@ -139,7 +140,7 @@ export function createFileTransport(dir: string): MailTransport {
         renameSync(temp, path);
       } catch (error) {
         // A full or read-only disk may be fixed by the owner: try again later.
-        throw new MailSendError(error instanceof Error ? error.message : String(error), false);
+        throw new MailSendError(errorText(error), false);
       }
     },
     discard: (outboxId) => removeMailFiles(dir, [outboxId]),

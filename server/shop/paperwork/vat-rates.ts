@@ -1,9 +1,7 @@
 // The standard VAT rate of each EU member state for services supplied electronically to consumers,
 // in basis points (19 % = 1900), as the EU's "VAT rates applied in the Member States" lists them on
-// VAT_RATES_DATE. When a country changes its rate, change it here and the date: invoices already
+// 1 August 2025. When a country changes its rate, change it here and this date: invoices already
 // issued keep the rate stored on them.
-
-export const VAT_RATES_DATE = "2025-08-01";
 
 export const EU_VAT_RATES = {
   AT: 2000,

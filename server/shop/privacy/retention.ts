@@ -4,6 +4,7 @@ import { accessResends, chatMessages, emailLeads, mailOutbox } from "../../../db
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
 import { removeMailFiles, type MailFilesRemoved } from "../mail/mail-files";
+import { errorText } from "../../../shared/error-text";
 
 // Data retention: what the privacy page says is kept for a limited time is deleted when
 // that time is up, by the server itself, at start-up and then every hour. Several processes on one
@@ -99,7 +100,7 @@ export async function startRetention(
       return result;
     } catch (error) {
       // A busy database (a long backup) only delays the deletion to the next run.
-      deps.log.warn("retention: deletion failed, will retry", { error: error instanceof Error ? error.message : String(error) });
+      deps.log.warn("retention: deletion failed, will retry", { error: errorText(error) });
       return null;
     }
   };
