@@ -7,6 +7,7 @@ import type { LegalIdentity } from "../../shared/legal";
 import type { SiteContent } from "../../shared/site-facts";
 import type { VatScheme } from "../../shared/vat-scheme";
 import { comparisonRows, isPlaceholderTestimonial, TESTIMONIALS } from "../site/owner-content";
+import { httpsBaseUrl, type TlsSettings, tlsSettingsOf } from "./tls/settings";
 import { ConfigError, NotReadyForProductionError } from "./config-error";
 import { type Env, EnvSchema } from "./env";
 import { missingSellerIdentity, productionProblems } from "./production-readiness";
@@ -21,6 +22,8 @@ export type Config = {
   dataDir: string;
   dbPath: string;
   publicBaseUrl: string;
+  /** HTTPS served by this program with certificates over ACME (DOMAIN), or null: plain HTTP on `port`. */
+  tls: TlsSettings | null;
   /** Whether forwarded headers are read at all; from whom is `trustedProxies`. */
   trustProxy: boolean;
   /** The reverse proxies whose X-Forwarded-For, X-Forwarded-Proto and X-Request-Id are believed. */
@@ -110,15 +113,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
 
   const dataDir = isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(process.cwd(), env.DATA_DIR);
-  const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`;
+  const tls = tlsSettingsOf(env, dataDir);
+  const publicBaseUrl = env.PUBLIC_BASE_URL ?? (tls !== null ? httpsBaseUrl(tls) : `http://localhost:${env.PORT}`);
   const domain = new URL(publicBaseUrl).hostname;
   return {
     env: env.NODE_ENV,
     port: env.PORT,
-    host: env.HOST ?? defaultHost(),
+    // Serving HTTPS itself, the server faces the internet: every address unless HOST says otherwise.
+    host: env.HOST ?? (tls !== null ? "0.0.0.0" : defaultHost()),
     dataDir,
     dbPath: join(dataDir, "site.db"),
     publicBaseUrl,
+    tls,
     trustProxy: env.TRUST_PROXY.kind !== "none",
     trustedProxies: env.TRUST_PROXY,
     backup: backupTargetOf(env),

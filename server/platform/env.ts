@@ -100,6 +100,8 @@ const offerEnd = v.optional(
 );
 
 const Email = v.pipe(v.string(), v.email());
+/** A DNS name with at least one dot, as certificate authorities issue for (no wildcard: http-01 cannot prove one). */
+const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
 /** The address part of `Name <address>` (or the whole text when there are no angle brackets). */
 function addressOf(from: string): string {
   return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from;
@@ -138,9 +140,56 @@ export const EnvSchema = v.object({
   // No default here: config.ts chooses it (loopback alone unless the owner says otherwise).
   HOST: documented(v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"))), {
     section: "The server",
-    default: "`127.0.0.1`",
+    default: "`127.0.0.1`; with `DOMAIN`, every address (`0.0.0.0`)",
     description:
       "Address to listen on. The default answers only this machine (a reverse proxy or CDN on the same host reaches it); `0.0.0.0` (or `::`) listens on every address. The start-up line names the address really listened on.",
+  }),
+  DOMAIN: documented(
+    v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.toLowerCase(),
+        v.transform((s) =>
+          s
+            .split(",")
+            .map((name) => name.trim())
+            .filter((name) => name !== ""),
+        ),
+        v.minLength(1, "must name at least one domain: shop.example.com"),
+        v.maxLength(20, "must name at most 20 domains"),
+        v.check(
+          (names) => names.every((name) => DOMAIN_NAME.test(name)),
+          "must be domain names separated by commas, such as shop.example.com,www.shop.example.com",
+        ),
+      ),
+    ),
+    {
+      section: "The server",
+      default: "unset: plain HTTP on `PORT`, for a reverse proxy or a CDN",
+      description:
+        "Serve HTTPS by itself for these names (`shop.example.com`, or several separated by commas; each must point at this machine in DNS): listen on `HTTPS_PORT` and `HTTP_PORT` (443 and 80) instead of `PORT`, get a certificate from Let's Encrypt (`ACME_DIRECTORY`) and renew it 30 days before it expires, keep it in `DATA_DIR/tls/`, redirect HTTP to HTTPS and send HSTS. `HOST` then defaults to every address and `PUBLIC_BASE_URL` to `https://` and the first name. See [HTTPS by itself](deploy.md#https-by-itself).",
+    },
+  ),
+  HTTPS_PORT: documented(port(443), {
+    section: "The server",
+    description: "With `DOMAIN`: the HTTPS port (another one where 443 is taken; visitors then give it in the address).",
+  }),
+  HTTP_PORT: documented(port(80), {
+    section: "The server",
+    description:
+      "With `DOMAIN`: the plain-HTTP port, which answers the certificate authority's `http-01` challenge and redirects everything else to HTTPS. Let's Encrypt checks on port 80 only: another port needs port 80 forwarded to it.",
+  }),
+  ACME_DIRECTORY: documented(v.optional(url, "https://acme-v02.api.letsencrypt.org/directory"), {
+    section: "The server",
+    description:
+      "With `DOMAIN`: the ACME directory of the certificate authority (Let's Encrypt by default; its staging directory `https://acme-staging-v02.api.letsencrypt.org/directory` for a trial, or another CA speaking ACME). The account's contact is `OWNER_EMAIL`.",
+  }),
+  ACME_CA_FILE: documented(v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"))), {
+    section: "The server",
+    default: "the system's trusted authorities",
+    description:
+      "With `DOMAIN`: a PEM file of the certificate authority to trust for the ACME directory's own HTTPS (a private CA, a test server such as Pebble). Used for the calls to the ACME directory only.",
   }),
   DATA_DIR: documented(v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "./data"), {
     section: "Data, privacy and audience",

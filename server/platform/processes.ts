@@ -70,6 +70,8 @@ const RenderedPages = v.object({ kind: v.literal("pages"), pages: PagesSchema })
 export type Workers = {
   /** Hands the workers what they serve (to those running, and to any started again later). */
   begin(start: WorkerStart): void;
+  /** The HTTPS certificate in DATA_DIR/tls/ changed: each worker serves it (to those started, once they are). */
+  certificateChanged(): void;
   /** Stops every worker (SIGTERM, then SIGKILL after `graceMs`) and starts no new one. */
   stop(graceMs?: number): Promise<void>;
 };
@@ -133,6 +135,17 @@ export function startWorkers(options: {
       if (stopping) return;
       for (const child of running.values()) send(child, message);
     },
+    certificateChanged() {
+      // Before `begin`, a worker reads the folder itself when it starts listening.
+      if (start === null || stopping) return;
+      for (const child of running.values()) {
+        try {
+          child.send({ kind: "certificate-changed" });
+        } catch {
+          // Gone: started again later, it reads the folder then.
+        }
+      }
+    },
     async stop(graceMs = 10_000) {
       stopping = true;
       await Promise.all(
@@ -163,6 +176,15 @@ export function receiveWorkerStart(): Promise<WorkerStart | null> {
       else if (!isParent(parsed.output.from)) resolve(null);
       else resolve({ port: parsed.output.port, assets: parsed.output.assets, pages: parsed.output.pages });
     });
+  });
+}
+
+const CertificateChanged = v.object({ kind: v.literal("certificate-changed") });
+
+/** In a worker, once started: `reload` runs each time the first process says the HTTPS certificate changed. */
+export function onCertificateChanged(reload: () => void): void {
+  process.on("message", (message: unknown) => {
+    if (v.is(CertificateChanged, message)) reload();
   });
 }
 

@@ -55,10 +55,10 @@ export function productionProblems(env: Env): ConfigProblem[] {
     // Real buyers are promised their licence key by e-mail; .eml files in a folder would never reach them.
     problems.push({ variable: "SMTP_URL", detail: "is required in production with Stripe (buyers receive their access by e-mail)" });
   }
-  // Canonical links, e-mails' links and Stripe's return address are built from it.
-  if (env.PUBLIC_BASE_URL === undefined)
+  // Canonical links, e-mails' links and Stripe's return address are built from it (or from DOMAIN).
+  if (env.PUBLIC_BASE_URL === undefined && env.DOMAIN === undefined)
     missing("PUBLIC_BASE_URL", "the site's public address, such as https://shop.example.fr (links, e-mails, payment return)");
-  else if (LOCAL_HOST.test(new URL(env.PUBLIC_BASE_URL).hostname)) {
+  else if (env.PUBLIC_BASE_URL !== undefined && LOCAL_HOST.test(new URL(env.PUBLIC_BASE_URL).hostname)) {
     problems.push({
       variable: "PUBLIC_BASE_URL",
       detail: `points at this machine (${env.PUBLIC_BASE_URL}): set the site's public address, such as https://shop.example.fr`,

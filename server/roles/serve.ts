@@ -13,7 +13,10 @@ import { STOP_DEADLINE_MS } from "../platform/http/drain";
 import { forgetRunningServer, recordRunningServer, runningServer, type RunningServer } from "../platform/running-server";
 import { currentBuild } from "../platform/version";
 import { configSecrets, createLogger } from "../platform/log";
-import { renderPagesApart, startWorkers } from "../platform/processes";
+import { renderPagesApart, startWorkers, type Workers } from "../platform/processes";
+import { startHttpsSite } from "../platform/tls/start";
+import { httpsListeningText } from "../platform/tls/settings";
+import { tlsPendingPage } from "../site/tls-pending-page";
 import { startupWarnings } from "../platform/production-readiness";
 import { loadIpHashSecret } from "../shop/leads/service";
 import { mailLinks, openLicenseKeys } from "../shop/licenses/tokens";
@@ -115,12 +118,27 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   });
   startTrace("site wired");
   const { staticPages } = site.deps;
-  const { server, predecessor } = listenOrReplace(site.app, config);
+  // DOMAIN set: this program serves HTTPS itself (server/platform/tls/), on the HTTP and HTTPS ports.
+  let workers: Workers | null = null;
+  const https =
+    config.tls !== null
+      ? await startHttpsSite({
+          app: site.app,
+          config,
+          settings: config.tls,
+          log,
+          now,
+          pendingPage: tlsPendingPage(config.site.name),
+          onCertificate: () => workers?.certificateChanged(),
+        })
+      : null;
+  const { server, predecessor } =
+    config.tls !== null ? { server: { port: config.tls.httpsPort }, predecessor: null } : listenOrReplace(site.app, config);
   startTrace("listening");
   // A restored copy says at once that it does not replicate, and which command changes that.
   const restored = config.backup !== null ? readIdentity(db).restored : null;
   if (predecessor === null) recordRunningServer(config.dataDir, { pid: process.pid, port: server.port, version: build.version });
-  log.info(`listening on ${listeningUrl(config.host, server.port)}`, {
+  log.info(`listening on ${config.tls !== null ? httpsListeningText(config.host, config.tls) : listeningUrl(config.host, server.port)}`, {
     version: build.version,
     commit: build.commit,
     built: build.date,
@@ -147,13 +165,12 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   if (predecessor === null) replicator.start();
   startTrace("mailer and replicator started");
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
-  if (process.stderr.isTTY)
+  if (process.stderr.isTTY && config.tls === null)
     process.stderr.write(
       `\n  ${config.site.name} ${build.version} is running: open http://${isEveryAddress(config.host) || config.host === "127.0.0.1" ? "localhost" : config.host}:${server.port}  (Ctrl-C stops it; below, the server's log)\n\n`,
     );
   // Started now, so that they load while this process renders the pages they will be handed.
-  const workers =
-    config.workers > 1 ? startWorkers({ count: config.workers, command: self, log, onWakeMailer: () => mailer.wake() }) : null;
+  workers = config.workers > 1 ? startWorkers({ count: config.workers, command: self, log, onWakeMailer: () => mailer.wake() }) : null;
   startTrace("workers spawned");
 
   let stopping = false;
@@ -169,7 +186,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     // At once: the sender takes no more messages from a backlog, and those on their way get a few seconds.
     const mailStopped = mailer.stop();
     // Each process lets its connections go without refusing a request (a replacing server takes them).
-    await Promise.all([site.stop(), workers?.stop()]);
+    https?.certificates.stop();
+    await Promise.all([site.stop(), workers?.stop(), https?.site.stopHttp()]);
     retention.stop();
     rollUps.stop();
     await digests.stop();

@@ -3,7 +3,15 @@ import type { Compress } from "../platform/http/compress";
 import { listenShared } from "../platform/http/listen";
 import type { Config } from "../platform/config";
 import { configSecrets, createLogger } from "../platform/log";
-import { receiveWorkerStart, wakeMailerOfFirstProcess, whenFirstProcessGone, dataOfFirstProcessExists } from "../platform/processes";
+import { joinHttpsSite } from "../platform/tls/start";
+import { tlsPendingPage } from "../site/tls-pending-page";
+import {
+  onCertificateChanged,
+  receiveWorkerStart,
+  wakeMailerOfFirstProcess,
+  whenFirstProcessGone,
+  dataOfFirstProcessExists,
+} from "../platform/processes";
 import { loadIpHashSecret } from "../shop/leads/service";
 import { assetStoreFrom } from "../site/assets";
 import { withOfferEnd } from "../site/offer";
@@ -44,15 +52,28 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
     build: currentBuild(embedded?.build),
   });
-  const server = listenShared(site.app, { ...config, port: start.port }, "join");
+  // DOMAIN set: the HTTP and HTTPS ports, with the certificate the first process keeps in DATA_DIR/tls/.
+  const https =
+    config.tls !== null
+      ? await joinHttpsSite({ app: site.app, config, settings: config.tls, log, pendingPage: tlsPendingPage(config.site.name) })
+      : null;
+  if (https !== null)
+    onCertificateChanged(() => {
+      https
+        .reload()
+        .catch((error: unknown) =>
+          log.error("the new HTTPS certificate could not be served", { error: error instanceof Error ? error.message : String(error) }),
+        );
+    });
+  const server = https !== null ? { port: start.port } : listenShared(site.app, { ...config, port: start.port }, "join");
   startTrace("worker listening");
   log.info("worker listening", { port: server.port, pages: start.pages.length });
 
   const reason = await stopped;
   log.info("worker stopping", { reason });
   // Asked to stop: let connections go without refusing a request. The first process gone: at once.
-  if (reason === "first process gone") await site.app.stop();
-  else await site.stop();
+  if (reason === "first process gone") await Promise.all([site.app.stop(), https?.site.http.stop(true)]);
+  else await Promise.all([site.stop(), https?.site.stopHttp()]);
   await site.close();
   db.$client.close();
   process.exit(0);

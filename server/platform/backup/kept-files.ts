@@ -3,15 +3,25 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { dirname, join } from "node:path";
 import { SIGNING_KEYS_DIR } from "../../shop/licenses/signing-keys";
 import type { BackupTarget } from "./settings";
+import { ACCOUNT_KEY, CERTIFICATE, CERTIFICATE_KEY } from "../tls/files";
+import { TLS_DIR } from "../tls/settings";
+
+/**
+ * The HTTPS certificate, its key and the ACME account (DOMAIN set): a restored server serves the
+ * certificate at once and renews it with the same account, instead of asking the CA for a new one
+ * (Let's Encrypt limits how many it issues a week for the same names).
+ */
+const TLS_FILES = [ACCOUNT_KEY, "account.json", CERTIFICATE, CERTIFICATE_KEY].map((name) => `${TLS_DIR}/${name}`);
 
 /**
  * The files beside the database the site cannot work without once restored: the IP-hash secret
  * (the leads' hashes and the rate limits' keys) and the licence-signing keys in `license-keys/`
- * (every token the app holds is checked against them). They go next to the replica, in `site-files/`, whenever they
+ * (every token the app holds is checked against them), and with DOMAIN the HTTPS certificate and ACME
+ * account in `tls/`. They go next to the replica, in `site-files/`, whenever they
  * change. The rate limits' own file does not: it holds nothing worth keeping.
  */
 export const isKeptFile = (name: string) =>
-  name === "ip-hash.secret" || new RegExp(`^${SIGNING_KEYS_DIR}/[A-Za-z0-9_-]+\\.json$`).test(name);
+  name === "ip-hash.secret" || new RegExp(`^${SIGNING_KEYS_DIR}/[A-Za-z0-9_-]+\\.json$`).test(name) || TLS_FILES.includes(name);
 
 /** The kept files of a data folder, as paths relative to it. */
 function keptFilesIn(dataDir: string): string[] {
@@ -19,7 +29,8 @@ function keptFilesIn(dataDir: string): string[] {
   const top = readdirSync(dataDir).filter(isKeptFile);
   const keysDir = join(dataDir, SIGNING_KEYS_DIR);
   const keys = existsSync(keysDir) ? readdirSync(keysDir).map((n) => `${SIGNING_KEYS_DIR}/${n}`) : [];
-  return [...top, ...keys.filter(isKeptFile)].sort();
+  const tls = TLS_FILES.filter((name) => existsSync(join(dataDir, name)));
+  return [...top, ...keys.filter(isKeptFile), ...tls].sort();
 }
 
 const FOLDER = "site-files";

@@ -1,0 +1,77 @@
+import type { Config } from "../config";
+import { isAddressInUse } from "../http/listen";
+import type { Logger } from "../log";
+import { type CertificateManager, startCertificates } from "./certificates";
+import { type Certificate, ensureTlsDir, readCertificate } from "./files";
+import { type HttpsApp, type HttpsSite, listenHttps } from "./serve-https";
+import type { TlsSettings } from "./settings";
+
+/** A kept certificate still good for serving now (renewal may be due: the manager sees to that). */
+const servable = (cert: Certificate | null, settings: TlsSettings, at: Date): cert is Certificate =>
+  cert !== null && cert.notAfter.getTime() > at.getTime() && settings.domains.every((name) => cert.names.includes(name));
+
+/**
+ * The first process of a site serving HTTPS itself: listens on the HTTP port, serves the kept
+ * certificate on the HTTPS port at once when there is a good one, and keeps it current over ACME;
+ * each new certificate is served without a restart and `onCertificate` tells the other processes.
+ * A port another program holds: one line naming it and the variable, exit 1.
+ */
+export async function startHttpsSite(options: {
+  app: HttpsApp;
+  config: Pick<Config, "host">;
+  settings: TlsSettings;
+  log: Logger;
+  now: () => Date;
+  pendingPage: string;
+  onCertificate: () => void;
+}): Promise<{ site: HttpsSite; certificates: CertificateManager }> {
+  const { app, config, settings, log, now, pendingPage, onCertificate } = options;
+  ensureTlsDir(settings.dir);
+  let site: HttpsSite;
+  try {
+    site = listenHttps({ app, config, settings, log, pendingPage, first: true });
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    console.error(
+      `Port ${settings.httpPort} or ${settings.httpsPort} on ${config.host} is in use by another program (a web server?): stop it, or set HTTP_PORT and HTTPS_PORT to free ports.`,
+    );
+    process.exit(1);
+  }
+  const kept = readCertificate(settings.dir);
+  if (servable(kept, settings, now())) await site.serve(kept);
+  const certificates = startCertificates({
+    settings,
+    log,
+    now,
+    onCertificate: (cert) => {
+      site
+        .serve(cert)
+        .then(onCertificate)
+        .catch((error: unknown) =>
+          log.error("the new HTTPS certificate could not be served", { error: error instanceof Error ? error.message : String(error) }),
+        );
+    },
+  });
+  return { site, certificates };
+}
+
+/**
+ * In a worker of a site serving HTTPS itself: the HTTP port at once, the HTTPS port with the
+ * certificate the first process keeps in the tls folder (when there is one yet); `reload` serves
+ * the folder's certificate again once the first process says it changed.
+ */
+export async function joinHttpsSite(options: {
+  app: HttpsApp;
+  config: Pick<Config, "host">;
+  settings: TlsSettings;
+  log: Logger;
+  pendingPage: string;
+}): Promise<{ site: HttpsSite; reload: () => Promise<void> }> {
+  const site = listenHttps({ ...options, first: false });
+  const reload = async () => {
+    const cert = readCertificate(options.settings.dir);
+    if (cert !== null && cert.serial !== site.serving()?.serial) await site.serve(cert);
+  };
+  await reload();
+  return { site, reload };
+}
