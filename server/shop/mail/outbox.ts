@@ -120,6 +120,23 @@ export function enqueueMail<K extends MailKind>(tx: DbWriter, domain: string, ma
 /** What a sender needs of a "sending" row to decide whether it may take it over. */
 export type HeldRow = Pick<OutboxRow, "id" | "leaseOwner" | "leaseHolder" | "nextAttemptAt">;
 
+type Tx = Parameters<Parameters<Write>[0]>[0];
+
+/** The rows some sender holds ("sending") that `takeOver` says this one may take. */
+function heldRows(tx: Tx, takeOver: (row: HeldRow) => boolean): HeldRow[] {
+  return tx
+    .select({
+      id: mailOutbox.id,
+      leaseOwner: mailOutbox.leaseOwner,
+      leaseHolder: mailOutbox.leaseHolder,
+      nextAttemptAt: mailOutbox.nextAttemptAt,
+    })
+    .from(mailOutbox)
+    .where(eq(mailOutbox.status, "sending"))
+    .all()
+    .filter(takeOver);
+}
+
 /**
  * Takes up to `limit` messages for this sender: the pending ones that are due, and those another
  * sender held that `takeOver` gives up (its sender gone, or its lease over). Each becomes "sending",
@@ -146,17 +163,7 @@ export function claimDue(
       .limit(limit)
       .all();
     // Few at any time: one sender holds at most a handful.
-    const orphaned = tx
-      .select({
-        id: mailOutbox.id,
-        leaseOwner: mailOutbox.leaseOwner,
-        leaseHolder: mailOutbox.leaseHolder,
-        nextAttemptAt: mailOutbox.nextAttemptAt,
-      })
-      .from(mailOutbox)
-      .where(eq(mailOutbox.status, "sending"))
-      .all()
-      .filter(takeOver);
+    const orphaned = heldRows(tx, takeOver);
     const due = [...orphaned, ...pending].sort(byDue).slice(0, limit);
     if (due.length === 0) return [];
     return tx
@@ -199,18 +206,7 @@ export async function renewLeases(write: Write, ids: number[], holder: SenderIde
  */
 export function resumeAfterRestart(write: Write, now: Date, takeOver: (row: HeldRow) => boolean): Promise<number> {
   return write((tx) => {
-    const held = tx
-      .select({
-        id: mailOutbox.id,
-        leaseOwner: mailOutbox.leaseOwner,
-        leaseHolder: mailOutbox.leaseHolder,
-        nextAttemptAt: mailOutbox.nextAttemptAt,
-      })
-      .from(mailOutbox)
-      .where(eq(mailOutbox.status, "sending"))
-      .all()
-      .filter(takeOver)
-      .map((r) => r.id);
+    const held = heldRows(tx, takeOver).map((r) => r.id);
     const orphans =
       held.length === 0
         ? []
