@@ -18,6 +18,7 @@ import { HELD_OUT_NEW } from "../test/chat/questions/held-out-new";
 import { scoreBuyers } from "./chat-buyers";
 import { INTENTS, createJudge, type ChatQuestion, type Intent } from "../test/chat/questions/judge";
 import { TUNING } from "../test/chat/questions/tuning";
+import { chatSite } from "../test/support/content";
 
 const verbose = process.argv.includes("--verbose");
 const setArgument = process.argv.indexOf("--set");
@@ -82,7 +83,7 @@ function score(name: string, set: readonly ChatQuestion[], answerOf: (q: ChatQue
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
-const assistant = createOfflineAssistant(config);
+const assistant = createOfflineAssistant(chatSite(config));
 // The first answer reads the topic model file and builds the site's answers and the language guesser.
 const buildStart = performance.now();
 assistant.answer("warm-up", "fr");

@@ -17,6 +17,7 @@ import { VALIDATION } from "../test/chat/questions/validation";
 import { FOLLOW_UPS } from "../test/chat/questions/follow-ups";
 import { TWO_QUESTIONS } from "../test/chat/questions/two-questions";
 import { FOLLOW_UP, type FollowUpSettings } from "../server/shop/chat/topic-choice";
+import { chatSite } from "../test/support/content";
 
 const config = testConfig();
 const judge = createJudge(config);
@@ -24,7 +25,7 @@ const grid = process.argv.includes("--grid");
 const crossValidate = process.argv.includes("--cv");
 
 function scoreValidation(classifier: TopicClassifier<TopicLabel>, thresholds: ChoiceThresholds, list: boolean) {
-  const assistant = createOfflineAssistant(config, { classifier, thresholds });
+  const assistant = createOfflineAssistant(chatSite(config), { classifier, thresholds });
   let right = 0;
   let otherTopic = 0;
   let handedOver = 0;
@@ -57,7 +58,7 @@ console.log(
 
 /** The follow-up conversations (follow-ups.ts), each last message read after its earlier ones. */
 function scoreFollowUps(classifier: TopicClassifier<TopicLabel>, thresholds: ChoiceThresholds, followUp: FollowUpSettings, list: boolean) {
-  const assistant = createOfflineAssistant(config, { classifier, thresholds, followUp });
+  const assistant = createOfflineAssistant(chatSite(config), { classifier, thresholds, followUp });
   let right = 0;
   let otherTopic = 0;
   let handedOver = 0;
@@ -103,7 +104,7 @@ function scoreFollowUps(classifier: TopicClassifier<TopicLabel>, thresholds: Cho
 {
   // Two questions in one message (two-questions.ts): both facts in one reply, or the part the site
   // cannot answer handed over.
-  const assistant = createOfflineAssistant(config, { classifier: shipped });
+  const assistant = createOfflineAssistant(chatSite(config), { classifier: shipped });
   let right = 0;
   for (const question of TWO_QUESTIONS) {
     const answer = assistant.answer(question.q, question.page ?? question.lang);
@@ -148,7 +149,7 @@ if (crossValidate) {
   const foldOf = new Map(examples.map((example, i) => [example.text, i % folds]));
   console.log("\ncross-validated tuning questions: confidence / margin -> right %, another topic %, handed over %");
   for (const thresholds of gridOf()) {
-    const assistants = classifiers.map((classifier) => createOfflineAssistant(config, { classifier, thresholds }));
+    const assistants = classifiers.map((classifier) => createOfflineAssistant(chatSite(config), { classifier, thresholds }));
     let right = 0;
     let other = 0;
     let handed = 0;

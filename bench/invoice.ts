@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../db/client";
 import { loadConfig } from "../server/platform/config";
-import { withOfferEnd } from "../server/site/offer";
+import { contentNow } from "../server/site/content/live";
+import { prepareContent } from "../server/site/content/start";
+import { createLogger } from "../server/platform/log";
 import { createCheckout } from "../server/shop/checkout/providers";
 import { createPaperwork } from "../server/shop/paperwork/documents";
 import { writerFor } from "../server/wiring";
@@ -18,8 +20,10 @@ try {
   const loaded = loadConfig({ DATA_DIR: dataDir, VAT_SCHEME: "oss", SELLER_NAME: "Stream Shop SAS", LOG_LEVEL: "silent" });
   const db = openDb(loaded.dbPath, { synchronous: "NORMAL" });
   const write = writerFor(db, loaded);
-  const config = await withOfferEnd(loaded, write, new Date(), db);
-  const checkout = createCheckout({ config, db, write, now: () => new Date() }).testCheckout!;
+  const config = loaded;
+  await prepareContent({ db, write, config, log: createLogger("silent"), now: new Date() });
+  const content = contentNow(db, config.site);
+  const checkout = createCheckout({ config, db, write, now: () => new Date(), content }).testCheckout!;
   const consent = { acceptedAt: new Date(), termsVersion: TERMS_VERSION };
   const session = await checkout.createCheckout({
     locale: "fr",
@@ -38,7 +42,7 @@ try {
     expiry: "12/34",
     cvc: "123",
   });
-  const paperwork = createPaperwork({ db, config });
+  const paperwork = createPaperwork({ db, config, content });
   const times: number[] = [];
   let size = 0;
   for (let i = 0; i < RUNS; i++) {

@@ -36,6 +36,7 @@ import { AccessMail } from "../server/shop/mail/templates/messages";
 import { LOCALES } from "../shared/locales";
 import { pathFor } from "../shared/routes";
 import { createTestSite } from "../test/support/app";
+import { testContent } from "../test/support/content";
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across the two processes. */
 const wallMs = () => performance.timeOrigin + performance.now();
@@ -233,6 +234,7 @@ async function main() {
           log: quiet(),
           transport: t.make(dir),
           now: () => new Date(),
+          content: testContent(config),
         });
         const before = sink.accepted.length;
         const started = performance.now();
@@ -273,17 +275,17 @@ async function main() {
         const { db, config } = seedPaidOrders(dir, 400);
         const rows = db.select().from(mailOutbox).all();
         // Warm-up: the first renders compile the templates' code paths.
-        for (const row of rows.slice(0, 20)) await composeMail(row, config);
+        for (const row of rows.slice(0, 20)) await composeMail(row, config, testContent(config).current());
 
         let t0 = performance.now();
         const composed: OutgoingMail[] = [];
-        for (const row of rows) composed.push((await composeMail(row, config))!);
+        for (const row of rows) composed.push((await composeMail(row, config, testContent(config).current()))!);
         const composeMs = (performance.now() - t0) / rows.length;
 
         // composeMail renders the template twice (HTML, then again for the plain-text part): each alone.
         // The per-message context (site facts, translator, Intl formatters), built anew for every message.
         t0 = performance.now();
-        for (const row of rows) mailContext(config, LOCALES.find((l) => l === row.locale) ?? "fr");
+        for (const row of rows) mailContext(config, testContent(config).current(), LOCALES.find((l) => l === row.locale) ?? "fr");
         const contextMs = (performance.now() - t0) / rows.length;
         const elements = rows.map((row) => accessElement(row, config));
         t0 = performance.now();
@@ -549,7 +551,7 @@ async function main() {
 /** The access e-mail's React element for a row, built as composeMail builds it. */
 function accessElement(row: OutboxRow, config: Config) {
   const locale = LOCALES.find((l) => l === row.locale) ?? "fr";
-  const c = mailContext(config, locale);
+  const c = mailContext(config, testContent(config).current(), locale);
   const p = readPayload("access", row.payload)!;
   return createElement(AccessMail, { c, p, guideUrl: c.link(pathFor("guide", locale)), papers: null });
 }

@@ -553,3 +553,51 @@ export const ownerDigests = sqliteTable("owner_digests", {
   /** Whether the owner queued it by hand (`site digest send`) rather than the server at its hour. */
   byHand: integer("by_hand", { mode: "boolean" }).notNull(),
 });
+
+/**
+ * The owner's published content (docs/content.md): every publish is a new version, kept, so any
+ * earlier one can be restored (a restore is itself a new version with `restoredFrom`). Version 0,
+ * the built-in defaults (the locales' texts, the specification's FAQ and comparison), is not
+ * stored. `document` is the whole content as JSON (shared/content.ts); `changes` the paths of what
+ * differs from the version before, as JSON.
+ */
+export const contentVersions = sqliteTable("content_versions", {
+  version: integer("version").primaryKey(),
+  document: text("document").notNull(),
+  publishedAt: integer("published_at", { mode: "timestamp_ms" }).notNull(),
+  /** Who published: the console's passkey name, "command line" or "environment". */
+  publishedBy: text("published_by").notNull(),
+  changes: text("changes").notNull(),
+  restoredFrom: integer("restored_from"),
+});
+
+/**
+ * The one draft the console edits (row 1): the version it was opened from and a revision counted
+ * up by every save, so that a save or publish from a page opened before another owner's change is
+ * told so instead of overwriting it.
+ */
+export const contentDraft = sqliteTable("content_draft", {
+  id: integer("id").primaryKey(),
+  document: text("document").notNull(),
+  baseVersion: integer("base_version").notNull(),
+  revision: integer("revision").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  updatedBy: text("updated_by").notNull(),
+});
+
+/**
+ * Every price the site has charged, from when (`since`): a reduction may only be shown against the
+ * lowest of the 30 days before it began (Directive 98/6/EC art. 6a), read from here, never typed.
+ */
+export const priceHistory = sqliteTable(
+  "price_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    priceMinor: integer("price_minor").notNull(),
+    currency: text("currency").notNull(),
+    since: integer("since", { mode: "timestamp_ms" }).notNull(),
+    /** The content version that set it (0: the defaults, at the first start). */
+    version: integer("version").notNull(),
+  },
+  (t) => [index("price_history_since").on(t.since)],
+);

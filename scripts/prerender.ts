@@ -14,6 +14,7 @@ import { staticPageRefs } from "../server/site/pages/controller";
 import { createStaticPages } from "../server/site/pages/static-pages";
 import type { PrebuiltPage } from "../server/site/prebuilt-page";
 import { encodePrebuilt } from "../server/site/prebuilt";
+import { defaultContentSource } from "../server/site/content/live";
 import { createDocumentRenderer } from "../server/site/render";
 
 const [clientDir, outFile, consoleDir] = process.argv.slice(2);
@@ -34,7 +35,11 @@ let note = "";
 try {
   const config = loadConfig();
   const log = createLogger("warn");
-  const staticPages = createStaticPages({ documents: createDocumentRenderer({ config, assets, now: () => new Date() }), log, config });
+  const staticPages = createStaticPages({
+    documents: createDocumentRenderer({ config, assets, now: () => new Date(), content: defaultContentSource(config.site) }),
+    log,
+    config,
+  });
   const made = await staticPages.warm(staticPageRefs(config));
   if (made.failed > 0) throw new Error(`${made.failed} pages failed to render`);
   pages = staticPages.finished();

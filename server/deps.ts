@@ -10,6 +10,7 @@ import type { Checkout } from "./shop/checkout/providers";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { MailSender } from "./shop/mail/sender";
 import type { Paperwork } from "./shop/paperwork/documents";
+import type { ContentSource } from "./site/content/live";
 import type { StaticPages } from "./site/pages/static-pages";
 import type { Renderer } from "./site/render";
 import type { Drain } from "./platform/http/drain";
@@ -48,6 +49,11 @@ export type AppDeps = {
    * that keys their download links (the site's generated secret, as the rate limiters use it).
    */
   paperwork: { documents: Paperwork; linkSecret: string };
+  /**
+   * The owner's published content (name, price, offer, texts, FAQ): everything that quotes a fact
+   * reads it here, never the environment. It follows publishes from any process.
+   */
+  content: ContentSource;
   /** The clock, replaceable in tests. */
   now: () => Date;
   /** This program's version, commit and date (/healthz, the console's footer). */

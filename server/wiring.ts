@@ -14,6 +14,7 @@ import type { StripeConnection } from "./shop/checkout/stripe-provider";
 import type { AssetStore } from "./site/assets";
 import type { ClientFile } from "./site/client-build";
 import { consoleBundleSource } from "./owner/console/bundle";
+import type { ContentSource } from "./site/content/live";
 import type { PrebuiltPage } from "./site/prebuilt-page";
 import { createStaticPages } from "./site/pages/static-pages";
 import { createDocumentRenderer, createRenderer } from "./site/render";
@@ -29,6 +30,8 @@ export type SiteParts = {
   /** The console's files as the build made them (the executable's); without them, bundled from client/admin/ at first use. */
   consoleFiles?: readonly ClientFile[];
   mailer: AppDeps["mailer"];
+  /** The owner's published content, opened by the process (server/site/content/live.ts). */
+  content: ContentSource;
   /** The licence signing keys (DATA_DIR/license-keys/), opened by the process before the site. */
   licenseKeys: SigningKeys;
   /**
@@ -69,14 +72,14 @@ export const writerFor = (db: Db, config: Config) => createWriter(db, { waitMs: 
  * built on them. The server's processes and the tests all build their site here.
  */
 export function wireSite(parts: SiteParts): Site {
-  const { config, db, log, assets, mailer } = parts;
+  const { config, db, log, assets, mailer, content } = parts;
   const now = parts.now ?? (() => new Date());
   const write = writerFor(db, config);
-  const documents = createDocumentRenderer({ config, assets, now });
+  const documents = createDocumentRenderer({ config, assets, now, content });
   const staticPages = createStaticPages({ documents, log, config, prebuilt: parts.prebuilt, compress: parts.compress });
-  const render = createRenderer({ config, assets, log, now });
+  const render = createRenderer({ config, assets, log, now, content });
   const rateLimits = openRateLimitStore(rateLimitDbPath(config.dataDir), { log, secret: parts.rateLimitSecret });
-  const checkout = createCheckout({ config, db, write, now }, parts.stripeConnection);
+  const checkout = createCheckout({ config, db, write, now, content }, parts.stripeConnection);
   const analytics = createAnalytics({ config, db, write, log, now }, { timer: true });
   const deps: AppDeps = {
     config,
@@ -92,7 +95,8 @@ export function wireSite(parts: SiteParts): Site {
     checkout,
     licenseKeys: parts.licenseKeys,
     analytics,
-    paperwork: { documents: createPaperwork({ db, config }), linkSecret: parts.rateLimitSecret },
+    paperwork: { documents: createPaperwork({ db, config, content }), linkSecret: parts.rateLimitSecret },
+    content,
     now,
     build: currentBuild(parts.build),
     drain: createDrain(),

@@ -1,5 +1,5 @@
 import type { Locale } from "./locales";
-import { formatOfferEnd, offerEndSound, offerIsOn } from "./offer";
+import { endOfDayIn, formatOfferEnd, offerEndSound, offerIsOn, SELLER_TIME_ZONE } from "./offer";
 import { formatCount, formatMoney } from "./price";
 
 // The owner's content with every amount already formatted for one language. Built on the server
@@ -18,7 +18,12 @@ export type SiteContent = {
   name: string;
   supportEmail: string;
   priceMinor: number;
-  originalPriceMinor: number;
+  /**
+   * The struck-through reference while the offer runs: the lowest price charged in the 30 days
+   * before the reduction (server/site/content/price-reference.ts), the specification's sample in
+   * development; null: none, so no offer is announced.
+   */
+  originalPriceMinor: number | null;
   currency: string;
   claimedUsers: number;
   testimonials: Testimonial[];
@@ -27,6 +32,8 @@ export type SiteContent = {
   /** Development: show the specification's placeholders where the owner has set nothing. */
   showPlaceholders: boolean;
   comparison: ComparisonRow[];
+  /** When and where the owner checked the competitors' prices (`YYYY-MM-DD`), shown under the table; null: not said. */
+  comparisonChecked: { on: string; source: string } | null;
   /** When the early-bird offer ends; null: no offer. */
   offerEndsAt: Date | null;
   /**
@@ -41,6 +48,21 @@ export type SiteContent = {
    * no payment is real, so every page that leads to one, the success page and every e-mail say TEST.
    */
   testCheckout: boolean;
+};
+
+export type FaqFact = { id: string; question: string; answer: string; accessForm: boolean };
+
+/**
+ * What the environment still says of the site (server/platform/config.ts): the support address,
+ * the guarantee's mode, VAT, whether development samples show, whether the test checkout takes
+ * the orders. Everything else of SiteContent is the owner's published content (server/site/content/).
+ */
+export type SiteSettings = Pick<
+  SiteContent,
+  "supportEmail" | "testimonials" | "showPlaceholders" | "refundMode" | "vat" | "testCheckout"
+> & {
+  /** Whether the reviews shown are the owner's rather than the specification's samples. */
+  testimonialsSet: boolean;
 };
 
 export type RefundMode = "auto" | "request";
@@ -79,6 +101,14 @@ export type SiteFacts = {
   year: number;
   testimonials: { name: string; city: string; rating: number; initials: string }[];
   comparison: { name: string; monthly: string | null; yearly: string | null; fiveYears: string; highlight: boolean }[];
+  /** "Prices checked on 27 November 2026 on …": the day formatted for the language. */
+  comparisonChecked: { date: string; source: string } | null;
+  /**
+   * The FAQ in this language, in the owner's order, shown entries only, texts formatted (the
+   * server fills it from the published content: server/site/content/published.ts). `accessForm`:
+   * the entry that carries the access-recovery form.
+   */
+  faq: FaqFact[];
   offer: OfferFacts;
   refundMode: RefundMode;
   vat: VatShown;
@@ -127,8 +157,13 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
       fiveYears: money(r.fiveYears),
       highlight: r.highlight === true,
     })),
+    comparisonChecked:
+      site.comparisonChecked === null
+        ? null
+        : { date: formatOfferEnd(endOfDayIn(SELLER_TIME_ZONE, site.comparisonChecked.on), locale), source: site.comparisonChecked.source },
+    faq: [],
     offer:
-      site.offerEndsAt !== null && offerIsOn(site.offerEndsAt, now) && shows("originalPrice")
+      site.offerEndsAt !== null && offerIsOn(site.offerEndsAt, now) && site.originalPriceMinor !== null && shows("originalPrice")
         ? {
             on: true,
             endsOn: formatOfferEnd(site.offerEndsAt, locale),

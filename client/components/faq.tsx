@@ -1,27 +1,25 @@
 import { useI18n } from "../i18n";
 import { Island } from "../island";
 
-const QUESTIONS = [1, 2, 3, 4, 5] as const;
-/** "How do I receive my access?": its answer carries the access-recovery form. */
-const DELIVERY_QUESTION = 3;
-
 /**
- * Five questions as <details name="faq">: the browser keeps one open at a time, and it works with
- * the keyboard and without JavaScript, so the list is server HTML (only the form inside is an island).
+ * The FAQ as <details name="faq">: the browser keeps one open at a time, and it works with the
+ * keyboard and without JavaScript, so the list is server HTML (only the form inside is an island).
+ * The entries are the owner's published ones in this language (server/site/content/), in their
+ * order; the one about receiving access carries the access-recovery form.
  */
 export function FaqList() {
-  const { t } = useI18n();
+  const { t, facts } = useI18n();
   return (
     <div className="faq">
-      {QUESTIONS.map((n) => (
-        <details key={n} name="faq" className="faq__item" data-testid="faq-item">
+      {facts.faq.map((entry) => (
+        <details key={entry.id} name="faq" className="faq__item" data-testid="faq-item">
           <summary>
-            <span>{t(`faqQuestion${n}`)}</span>
+            <span>{entry.question}</span>
             <span className="faq__chevron" aria-hidden="true" />
           </summary>
           <div className="faq__answer">
-            <p>{t(`faqAnswer${n}`)}</p>
-            {n === DELIVERY_QUESTION ? (
+            <p>{entry.answer}</p>
+            {entry.accessForm ? (
               <div className="faq__access">
                 <h3 className="faq__access-title">{t("access.title")}</h3>
                 <Island name="access-form" props={{}} />

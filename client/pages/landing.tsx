@@ -327,6 +327,11 @@ export function LandingPage() {
             <p className="savings" data-testid="savings">
               <Icon name="check" /> {t("savingsMessage")}
             </p>
+            {facts.comparisonChecked !== null ? (
+              <p className="muted" data-testid="comparison-checked">
+                {t("comparison.checked", { date: facts.comparisonChecked.date, source: facts.comparisonChecked.source })}
+              </p>
+            ) : null}
             <CtaRow titleKey="cta.comparisonTitle" />
           </div>
         </section>

@@ -29,6 +29,7 @@ import { type ExportName, exportCsv, testSalesLeftOut } from "./export-csv";
 import { createPaperwork } from "../shop/paperwork/documents";
 import { placesCommand } from "./places-command";
 import { restoreCommand } from "./restore";
+import { contentNow } from "../site/content/live";
 import { type Confirm, rollbackCommand } from "./rollback";
 import { serviceCommand } from "./service";
 import { NewerSchemaError } from "../../db/versions";
@@ -632,7 +633,7 @@ async function invoiceCommand(
     );
     return 2;
   }
-  const file = await createPaperwork({ db, config }).invoiceByReference(normalized, "invoice");
+  const file = await createPaperwork({ db, config, content: contentNow(db, config.site) }).invoiceByReference(normalized, "invoice");
   if (file === null) {
     err(`No invoice for order ${normalized} (no such order, or it was never paid).`);
     return 1;
@@ -682,7 +683,7 @@ async function refund(
         write,
         now,
         delivery: deliverySettings(config),
-        provider: () => createCheckout({ config, db, write, now }, stripeConnection).provider,
+        provider: () => createCheckout({ config, db, write, now, content: contentNow(db, config.site) }, stripeConnection).provider,
       },
       id,
       (tx) => recordActivity(tx, { action: "refund", detail: activityDetail.order(id), sessionId: null }, now()),

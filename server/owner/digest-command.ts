@@ -1,3 +1,4 @@
+import { contentNow } from "../site/content/live";
 import * as v from "valibot";
 import type { Db } from "../../db/client";
 import type { Write } from "../../db/writer";
@@ -78,7 +79,15 @@ export async function digestCommand(
     };
     // The templates (React Email) are loaded by this command only, not by every command.
     const { composeMail } = await import("../shop/mail/compose");
-    const mail = await composeMail(row, config, undefined, undefined, undefined, digestListsReader(db, now));
+    const mail = await composeMail(
+      row,
+      config,
+      contentNow(db, config.site).current(),
+      undefined,
+      undefined,
+      undefined,
+      digestListsReader(db, now),
+    );
     if (mail === null) throw new Error("the digest could not be written");
     out(`To: ${row.recipient}\nSubject: ${mail.subject}\n\n${mail.text}\n`);
     const queued = queuedDigest(db, period.key);

@@ -2,6 +2,8 @@ import * as v from "valibot";
 import type { Config } from "../platform/config";
 import { STOP_DEADLINE_MS } from "../platform/http/drain";
 import { VERSION } from "../platform/version";
+import { seededDocument } from "../site/content/start";
+import { defaultContent } from "../../shared/content";
 
 /**
  * `site service [--user NAME] [--data DIR] [--env-file FILE]`: a systemd unit that runs this
@@ -27,7 +29,11 @@ export function serviceCommand(
     );
     return 1;
   }
-  out(serviceUnit({ ...parsed, command: self, siteName: config.site.name }));
+  // The unit is written before the service's database exists (or away from it): the name the first
+  // start will publish, from SITE_NAME or the default; a later rename in the console changes only
+  // the pages, not this description.
+  const siteName = seededDocument(defaultContent(), config.contentSeed).offer.productName;
+  out(serviceUnit({ ...parsed, command: self, siteName }));
   return 0;
 }
 

@@ -4,9 +4,9 @@ import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import type { LegalIdentity } from "../../shared/legal";
-import type { SiteContent } from "../../shared/site-facts";
+import type { SiteSettings } from "../../shared/site-facts";
 import type { VatScheme } from "../../shared/vat-scheme";
-import { comparisonRows, isPlaceholderTestimonial, TESTIMONIALS } from "../site/owner-content";
+import { isPlaceholderTestimonial, TESTIMONIALS } from "../site/owner-content";
 import { httpsBaseUrl, type TlsSettings, tlsSettingsOf } from "./tls/settings";
 import { ConfigError, NotReadyForProductionError } from "./config-error";
 import { type Env, EnvSchema } from "./env";
@@ -36,10 +36,17 @@ export type Config = {
   /** Server processes sharing the port (one per core); 1 serves from one process. */
   workers: number;
   /**
-   * The owner's content the pages show. Its `offerEndsAt` is OFFER_ENDS_AT, or null until start-up
-   * reads the default from the database (server/site/offer.ts).
+   * What the environment says of the site besides the owner's content (support address, refund
+   * mode, VAT, development samples). The product's name, price, offer, texts and FAQ are the
+   * published content (server/site/content/), read from the database.
    */
-  site: SiteContent;
+  site: SiteSettings;
+  /**
+   * The content variables still set in the environment (SITE_NAME, PRICE, CURRENCY, CLAIMED_USERS,
+   * OFFER_ENDS_AT, ORIGINAL_PRICE): they seed the content once, at the first start of the version
+   * that moved them to the console, and are ignored (with a warning) afterwards.
+   */
+  contentSeed: ContentSeed;
   /** Seller identity, host and mediator for the legal pages; null where the owner has not set it. */
   legal: LegalIdentity;
   /** The seller-identity variables (production-readiness.ts) not set here: production refuses to start without them. */
@@ -82,11 +89,22 @@ export type Config = {
     /** SMTP through nodemailer; without it every message is written as a .eml file into `dir`. */
     smtpUrl: string | undefined;
     dir: string;
-    from: string;
+    /** MAIL_FROM; unset: `"<product name>" <no-reply@domain>`. */
+    from: string | undefined;
     ownerEmail: string | undefined;
     /** Right-hand side of the Message-IDs the site gives its messages. */
     domain: string;
   };
+};
+
+/** The content variables set in the environment, each undefined when not set (Config.contentSeed). */
+export type ContentSeed = {
+  productName: string | undefined;
+  priceMinor: number | undefined;
+  originalPriceMinor: number | undefined;
+  currency: string | undefined;
+  claimedUsers: number | undefined;
+  offerEndsAt: Date | undefined;
 };
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -103,9 +121,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if ((env.STRIPE_SECRET_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
     const missing = env.STRIPE_SECRET_KEY === undefined ? "STRIPE_SECRET_KEY" : "STRIPE_WEBHOOK_SECRET";
     throw new ConfigError(missing, "must be set together with the other Stripe key");
-  }
-  if (env.ORIGINAL_PRICE <= env.PRICE) {
-    throw new ConfigError("ORIGINAL_PRICE", "must be higher than PRICE");
   }
   if (env.NODE_ENV === "production") {
     const problems = productionProblems(env);
@@ -132,25 +147,22 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     workers: env.WORKERS ?? defaultWorkers(),
     site: {
-      name: env.SITE_NAME,
       supportEmail: env.SUPPORT_EMAIL,
-      priceMinor: env.PRICE,
-      originalPriceMinor: env.ORIGINAL_PRICE,
-      currency: env.CURRENCY,
-      claimedUsers: env.CLAIMED_USERS,
       testimonials: TESTIMONIALS,
-      ownerSet: {
-        testimonials: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
-        claimedUsers: input.CLAIMED_USERS !== undefined,
-        originalPrice: input.ORIGINAL_PRICE !== undefined,
-      },
+      testimonialsSet: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
       showPlaceholders: env.NODE_ENV !== "production",
       refundMode: env.REFUND_MODE,
       vat: (env.VAT_SCHEME ?? "fr") === "franchise" ? "none" : "included",
-      comparison: comparisonRows(env.SITE_NAME, env.PRICE),
-      offerEndsAt: env.OFFER_ENDS_AT ?? null,
       // Production without Stripe runs the test checkout only when allowed (productionProblems).
       testCheckout: env.NODE_ENV === "production" && env.STRIPE_SECRET_KEY === undefined,
+    },
+    contentSeed: {
+      productName: input.SITE_NAME !== undefined ? env.SITE_NAME : undefined,
+      priceMinor: input.PRICE !== undefined ? env.PRICE : undefined,
+      originalPriceMinor: input.ORIGINAL_PRICE !== undefined ? env.ORIGINAL_PRICE : undefined,
+      currency: input.CURRENCY !== undefined ? env.CURRENCY : undefined,
+      claimedUsers: input.CLAIMED_USERS !== undefined ? env.CLAIMED_USERS : undefined,
+      offerEndsAt: env.OFFER_ENDS_AT,
     },
     legal: {
       sellerName: env.SELLER_NAME ?? null,
@@ -197,7 +209,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mail: {
       smtpUrl: env.SMTP_URL,
       dir: join(dataDir, "mail"),
-      from: env.MAIL_FROM ?? `"${env.SITE_NAME.replace(/["\\]/g, "")}" <no-reply@${domain}>`,
+      // Without MAIL_FROM, the mail goes from no-reply@ the site's domain, named after the product
+      // (published content: server/shop/mail/compose.tsx).
+      from: env.MAIL_FROM,
       ownerEmail: env.OWNER_EMAIL,
       domain,
     },

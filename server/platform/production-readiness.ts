@@ -78,26 +78,52 @@ export function productionProblems(env: Env): ConfigProblem[] {
 export const TEST_CHECKOUT_WARNING =
   "TEST CHECKOUT IN PRODUCTION: ALLOW_TEST_CHECKOUT=true and no Stripe keys, so anyone can 'buy' with the test card 4242 4242 4242 4242 and get a licence. Every page that leads to payment shows a TEST banner, every e-mail says TEST, and these orders are left out of revenue, the digest and the purchase notice. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to sell for real.";
 
-/**
- * Owner content the owner has not set yet: in production its place on the pages stays empty
- * (presenting invented reviews, user counts or reference prices as real is unlawful), and start-up
- * logs one line for each, so the owner knows what is missing.
- */
+/** Start-up warnings about the environment itself (the test checkout, proxies, backups). */
 export function startupWarnings(config: Config): string[] {
   const everywhere = config.trustedProxies.kind === "any" ? [ANY_PROXY_WARNING] : [];
   if (config.env !== "production") return everywhere;
-  const { ownerSet } = config.site;
   const warnings: string[] = [...everywhere];
   if (config.site.testCheckout) warnings.push(TEST_CHECKOUT_WARNING);
   if (config.backup === null) warnings.push(BACKUP_UNSET_WARNING);
+  return warnings;
+}
+
+/** What production start-up needs to know of the published content (server/site/content/). */
+export type PublishedFacts = {
+  ownerSet: { testimonials: boolean; claimedUsers: boolean; originalPrice: boolean };
+  /** Whether the owner wrote their own product description (hero or features), in any language. */
+  describesProduct: boolean;
+  /** Whether the FAQ has an entry of the owner's, beyond the five built-in ones. */
+  ownFaq: boolean;
+};
+
+/**
+ * Owner content the owner has not set yet, read from the published content: in production its
+ * place on the pages stays empty (presenting invented reviews, user counts or reference prices as
+ * real is unlawful) or says the built-in words, and start-up logs one line for each, saying where
+ * to change it.
+ */
+export function contentWarnings(config: Config, published: PublishedFacts): string[] {
+  if (config.env !== "production") return [];
+  const { ownerSet } = published;
+  const warnings: string[] = [];
   if (!ownerSet.testimonials)
     warnings.push(
       "No testimonial is shown: the specification's are placeholders. Put real customers' reviews in server/site/owner-content.ts (TESTIMONIALS) and testimonial1..4 in locales/*.json.",
     );
-  if (!ownerSet.claimedUsers) warnings.push('No user count is shown ("more than N active users"): set CLAIMED_USERS to your real number.');
+  if (!ownerSet.claimedUsers)
+    warnings.push('No user count is shown ("more than N active users"): give your real number in the console, Content, Offer.');
   if (!ownerSet.originalPrice)
     warnings.push(
-      "No launch offer is shown (no struck-through price, no end date): set ORIGINAL_PRICE to the lowest price you charged in the 30 days before the offer.",
+      "No launch offer is shown (no struck-through price, no end date): a reduction is shown only against the lowest price the site charged in the 30 days before it (its price history), so a new shop has none yet.",
+    );
+  if (!published.describesProduct)
+    warnings.push(
+      "The product's description is still the built-in one: write what your app is and what its catalogue holds in the console, Content, Texts (hero, features).",
+    );
+  if (!published.ownFaq)
+    warnings.push(
+      "The FAQ has only its five built-in entries: add the questions your buyers ask (what the catalogue is, whether it is legal) in the console, Content, FAQ.",
     );
   return warnings;
 }

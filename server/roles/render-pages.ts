@@ -9,7 +9,8 @@ import {
   dataOfFirstProcessExists,
 } from "../platform/processes";
 import { assetStoreFrom } from "../site/assets";
-import { withOfferEnd } from "../site/offer";
+import { fixedContent, loadPublished } from "../site/content/live";
+import { firstStartedAt } from "../site/offer";
 import { staticPageRefs } from "../site/pages/controller";
 import { createStaticPages } from "../site/pages/static-pages";
 import { createDocumentRenderer } from "../site/render";
@@ -29,9 +30,16 @@ export async function renderForFirstProcess(loaded: Config, embedded: Embedded |
   // A request can arrive after the first process died and its data folder was deleted: never make it again.
   if (urls === null || !dataOfFirstProcessExists(loaded.dbPath)) process.exit(0);
   const db = dbOrExit(loaded, { create: false });
-  const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
+  const config = loaded;
+  // The content published now; a publish meanwhile is the first process's to render again.
+  const published = loadPublished(db, config.site, await firstStartedAt(writerFor(db, config), new Date(), db), new Date());
   db.$client.close();
-  const documents = createDocumentRenderer({ config, assets: assetStoreFrom({ urls, files: [] }), now: () => new Date() });
+  const documents = createDocumentRenderer({
+    config,
+    assets: assetStoreFrom({ urls, files: [] }),
+    now: () => new Date(),
+    content: fixedContent(published),
+  });
   const staticPages = createStaticPages({ documents, log, config, prebuilt: embedded?.prebuilt?.pages ?? [], compress });
   await staticPages.warm(staticPageRefs(config));
   startTrace("pages rendered apart");

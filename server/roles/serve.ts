@@ -17,7 +17,7 @@ import { renderPagesApart, startWorkers, type Workers } from "../platform/proces
 import { startHttpsSite } from "../platform/tls/start";
 import { httpsListeningText } from "../platform/tls/settings";
 import { tlsPendingPage } from "../site/tls-pending-page";
-import { startupWarnings } from "../platform/production-readiness";
+import { contentWarnings, startupWarnings } from "../platform/production-readiness";
 import { loadIpHashSecret } from "../shop/leads/service";
 import { mailLinks, openLicenseKeys } from "../shop/licenses/tokens";
 import { createMailSender } from "../shop/mail/sender";
@@ -32,7 +32,8 @@ import { startDigests } from "../owner/digest/job";
 import { digestListsReader } from "../owner/digest/service";
 import { buildClient } from "../site/client-build";
 import { createAssetStore } from "../site/assets";
-import { withOfferEnd } from "../site/offer";
+import { openContent, publishedFacts, renderAfterPublish } from "../site/content/live";
+import { prepareContent } from "../site/content/start";
 import { staticPageRefs } from "../site/pages/controller";
 import { readPageCache, writePageCache } from "../site/pages/page-cache";
 import { type Site, wireSite, writerFor } from "../wiring";
@@ -60,16 +61,20 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   });
   startTrace("database opened and migrated");
   const now = () => new Date();
-  // The default early-bird end is read from (or, on the first start, written to) the database.
-  const config = await withOfferEnd(loaded, writerFor(db, loaded), now(), db).catch((error: unknown) => {
-    // Only the very first start writes here (the offer's start date); later ones only read it.
+  const config = loaded;
+  // The first start's date (the default early-bird end), the environment's content seeded once,
+  // the first price recorded: read from (or, the first time, written to) the database.
+  const firstStart = await prepareContent({ db, write: writerFor(db, config), config, log, now: now() }).catch((error: unknown) => {
+    // Only a first start writes here; later ones only read.
     if (!isBusyError(error)) throw error;
     console.error(
-      `The database ${loaded.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and this first start must record its date: start again once it is finished.`,
+      `The database ${loaded.dbPath} is locked by another program (an open sqlite3 session in a transaction?) and this first start must record its date and content: start again once it is finished.`,
     );
     process.exit(1);
   });
-  startTrace("offer end read");
+  const content = openContent({ db, settings: config.site, firstStartedAt: firstStart, log, now });
+  for (const warning of contentWarnings(config, publishedFacts(content.current()))) log.warn(warning);
+  startTrace("content read");
   const visitorKeys = openVisitorKeys(config.dataDir);
   const retention = await startRetention({
     write: writerFor(db, config),
@@ -88,7 +93,12 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   startTrace("licence keys ready");
   const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
   const siteSecret = loadIpHashSecret(config.ipHashSecret, config.dataDir);
-  const paperwork = mailPaperwork({ db, paperwork: createPaperwork({ db, config }), baseUrl: config.publicBaseUrl, secret: siteSecret });
+  const paperwork = mailPaperwork({
+    db,
+    paperwork: createPaperwork({ db, config, content }),
+    baseUrl: config.publicBaseUrl,
+    secret: siteSecret,
+  });
   const mailer = createMailSender({
     db,
     write: writerFor(db, config),
@@ -99,6 +109,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     links,
     paperwork,
     digestLists: digestListsReader(db, now),
+    content,
   });
   const site = wireSite({
     config,
@@ -114,6 +125,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     mailer,
     licenseKeys,
     rateLimitSecret: siteSecret,
+    content,
     now,
   });
   startTrace("site wired");
@@ -128,7 +140,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
           settings: config.tls,
           log,
           now,
-          pendingPage: tlsPendingPage(config.site.name),
+          pendingPage: tlsPendingPage(content.current().site.name),
           onCertificate: () => workers?.certificateChanged(),
         })
       : null;
@@ -149,7 +161,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     chat: config.anthropic ? "claude" : "offline",
     mail: mailer.describe,
     processes: config.workers,
-    offerEndsAt: config.site.offerEndsAt?.toISOString() ?? null,
+    content: content.current().version,
+    offerEndsAt: content.current().site.offerEndsAt?.toISOString() ?? null,
     backup: config.backup !== null ? describeTarget(config.backup) : "off",
     // What the last run recorded (DATA_DIR/backup-status.json): how old the replica is as this run starts.
     ...(config.backup !== null ? { lastReplication: readReplicationStatus(config).lastReplicatedAt?.toISOString() ?? "never" } : {}),
@@ -167,7 +180,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   // Someone who started the site in a terminal gets the address in plain words, above the JSON log.
   if (process.stderr.isTTY && config.tls === null)
     process.stderr.write(
-      `\n  ${config.site.name} ${build.version} is running: open http://${isEveryAddress(config.host) || config.host === "127.0.0.1" ? "localhost" : config.host}:${server.port}  (Ctrl-C stops it; below, the server's log)\n\n`,
+      `\n  ${content.current().site.name} ${build.version} is running: open http://${isEveryAddress(config.host) || config.host === "127.0.0.1" ? "localhost" : config.host}:${server.port}  (Ctrl-C stops it; below, the server's log)\n\n`,
     );
   // Started now, so that they load while this process renders the pages they will be handed.
   workers = config.workers > 1 ? startWorkers({ count: config.workers, command: self, log, onWakeMailer: () => mailer.wake() }) : null;
@@ -193,6 +206,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     await digests.stop();
     await mailStopped;
     await replicator.stop();
+    content.stop();
     await site.close();
     db.$client.close();
     forgetRunningServer(config.dataDir);
@@ -217,6 +231,19 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   startTrace("pages ready");
 
   workers?.begin({ port: server.port, assets: { urls: assets.urls, files: assets.entries() }, pages: staticPages.finished() });
+
+  // A publish (from the console in any process, or the command line) shows within a second: every
+  // process looks for it, renders its pages again, and this one keeps them for the executable's
+  // next start, which then serves what was last published at once.
+  renderAfterPublish(
+    content,
+    () => staticPages.warm(refs),
+    log,
+    () => {
+      if (embedded !== undefined) writePageCache(config.dataDir, embedded.buildId, staticPages.finished());
+    },
+  );
+  content.watch();
 
   // Ready, pages made: the server this one replaces lets its connections go and exits.
   if (predecessor !== null && !stopping) {

@@ -14,7 +14,9 @@ import {
 } from "../platform/processes";
 import { loadIpHashSecret } from "../shop/leads/service";
 import { assetStoreFrom } from "../site/assets";
-import { withOfferEnd } from "../site/offer";
+import { openContent, renderAfterPublish } from "../site/content/live";
+import { firstStartedAt } from "../site/offer";
+import { staticPageRefs } from "../site/pages/controller";
 import { wireSite, writerFor } from "../wiring";
 import { dbOrExit, type Embedded } from "./start-up";
 import { startTrace } from "../platform/start-trace";
@@ -37,8 +39,15 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
   if (start === null || !dataOfFirstProcessExists(loaded.dbPath)) process.exit(0);
 
   const db = dbOrExit(loaded, { create: false });
+  const config = loaded;
   // The first process recorded the first start before starting this one: this only reads it.
-  const config = await withOfferEnd(loaded, writerFor(db, loaded), new Date(), db);
+  const content = openContent({
+    db,
+    settings: config.site,
+    firstStartedAt: await firstStartedAt(writerFor(db, config), new Date(), db),
+    log,
+    now: () => new Date(),
+  });
   const site = wireSite({
     config,
     db,
@@ -50,12 +59,13 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     mailer: { wake: wakeMailerOfFirstProcess },
     licenseKeys: openLicenseKeys(config, () => new Date()),
     rateLimitSecret: loadIpHashSecret(config.ipHashSecret, config.dataDir),
+    content,
     build: currentBuild(embedded?.build),
   });
   // DOMAIN set: the HTTP and HTTPS ports, with the certificate the first process keeps in DATA_DIR/tls/.
   const https =
     config.tls !== null
-      ? await joinHttpsSite({ app: site.app, config, settings: config.tls, log, pendingPage: tlsPendingPage(config.site.name) })
+      ? await joinHttpsSite({ app: site.app, config, settings: config.tls, log, pendingPage: tlsPendingPage(content.current().site.name) })
       : null;
   if (https !== null)
     onCertificateChanged(() => {
@@ -67,9 +77,14 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     });
   const server = https !== null ? { port: start.port } : listenShared(site.app, { ...config, port: start.port }, "join");
   startTrace("worker listening");
-  log.info("worker listening", { port: server.port, pages: start.pages.length });
+  log.info("worker listening", { port: server.port, pages: start.pages.length, content: content.current().version });
+  // A publish the first process's pages predate (made meanwhile) or a later one: rendered here.
+  const refs = staticPageRefs(config);
+  renderAfterPublish(content, () => site.deps.staticPages.warm(refs), log);
+  content.watch();
 
   const reason = await stopped;
+  content.stop();
   log.info("worker stopping", { reason });
   // Asked to stop: let connections go without refusing a request. The first process gone: at once.
   if (reason === "first process gone") await Promise.all([site.app.stop(), https?.site.http.stop(true)]);

@@ -36,6 +36,30 @@ function compileCatalogue(messages: Messages, typeset: (text: string) => string 
 
 const isMessageKey = (messages: Messages, key: string): key is MessageKey => key in messages;
 
+const isCompiledKey = (catalogue: CompiledCatalogue, key: string): key is MessageKey => key in catalogue;
+
+/**
+ * A catalogue with some texts replaced (the owner's published texts, server/site/content/): the
+ * others are the same compiled entries, so only the replaced ones are parsed again.
+ */
+export function withReplacedTexts(
+  base: CompiledCatalogue,
+  replaced: Partial<Record<MessageKey, string>>,
+  typeset: (text: string) => string = (text) => text,
+): CompiledCatalogue {
+  const entries = Object.entries(replaced);
+  if (entries.length === 0) return base;
+  const compiled: CompiledCatalogue = { ...base };
+  for (const [key, text] of entries) {
+    if (isCompiledKey(base, key) && text !== undefined) compiled[key] = compileMessage(typeset(text));
+  }
+  return compiled;
+}
+
+/** The typesetting of the pages' texts in a language (French binds its punctuation). */
+export const pageTypesetting = (locale: Locale) =>
+  locale === "fr" ? (text: string) => bindPunctuation(text, "fr") : (text: string) => text;
+
 /** Every language's texts, parsed once when the server starts (and so never in the browser). */
 export const COMPILED: Record<Locale, CompiledCatalogue> = {
   fr: compileCatalogue(fr),

@@ -2,8 +2,6 @@ import { eq } from "drizzle-orm";
 import { siteSettings } from "../../db/schema";
 import type { Db } from "../../db/client";
 import type { Write } from "../../db/writer";
-import { defaultOfferEnd } from "../../shared/offer";
-import type { Config } from "../platform/config";
 
 const FIRST_STARTED_AT = "first_started_at";
 
@@ -28,14 +26,4 @@ export async function firstStartedAt(write: Write, now: Date, db?: Db): Promise<
   const ms = Number(value);
   if (value === undefined || !Number.isFinite(ms)) throw new Error(`site_settings.${FIRST_STARTED_AT} is not a time: ${value}`);
   return new Date(ms);
-}
-
-/**
- * The configuration with the early-bird offer's end settled: OFFER_ENDS_AT when the owner set it,
- * otherwise DEFAULT_OFFER_DAYS after the first start (so the offer's "two weeks" wording is true
- * out of the box, and stays the same two weeks across restarts).
- */
-export async function withOfferEnd(config: Config, write: Write, now: Date, db?: Db): Promise<Config> {
-  if (config.site.offerEndsAt !== null) return config;
-  return { ...config, site: { ...config.site, offerEndsAt: defaultOfferEnd(await firstStartedAt(write, now, db)) } };
 }

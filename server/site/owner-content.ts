@@ -1,7 +1,7 @@
-import type { ComparisonRow, Testimonial } from "../../shared/site-facts";
+import type { Testimonial } from "../../shared/site-facts";
 
-// Owner content that is code rather than a setting: the reviews and the comparison rows of the
-// landing page (their texts are in locales/*.json). The defaults are the specification's values;
+// Owner content that is code rather than a setting: the reviews of the landing
+// page (their texts are in locales/*.json). The defaults are the specification's values;
 // production start-up warns while they are shown (server/platform/production-readiness.ts).
 
 /** The specification's "more than 2,847 active users": a placeholder until the owner sets CLAIMED_USERS. */
@@ -22,12 +22,3 @@ export const TESTIMONIALS: Testimonial[] = [...PLACEHOLDER_TESTIMONIALS];
 
 /** One of the specification's placeholder reviews (production never shows them). */
 export const isPlaceholderTestimonial = (t: Testimonial) => PLACEHOLDER_TESTIMONIALS.some((p) => p.name === t.name && p.city === t.city);
-
-/** The comparison table: two usual subscriptions against the site's one-time price. */
-export function comparisonRows(name: string, priceMinor: number): ComparisonRow[] {
-  return [
-    { name: "Netflix + Disney+", monthly: 2500, yearly: 30000, fiveYears: 150000 },
-    { name: "IPTV", monthly: 1500, yearly: 18000, fiveYears: 90000 },
-    { name, monthly: null, yearly: null, fiveYears: priceMinor, highlight: true },
-  ];
-}

@@ -1,11 +1,9 @@
-import { siteValues, type MessageValues } from "../../shared/i18n";
 import type { PageData, View } from "../../shared/page-data";
 import type { Locale } from "../../shared/locales";
 import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
-import { buildSiteFacts, factsKey, type SiteFacts } from "../../shared/site-facts";
 import type { AssetStore } from "./assets";
 import type { Config } from "../platform/config";
-import { PAGE_TEXTS } from "./locales";
+import type { ContentSource } from "./content/live";
 import { compressForOneAnswer } from "../platform/http/compress";
 import type { Logger } from "../platform/log";
 
@@ -38,25 +36,20 @@ export type DocumentRenderer = {
  * Renders whole documents with React on the server. The page has no Suspense boundaries, so waiting
  * for `allReady` costs nothing and lets a failure become a 500 page instead of a half-sent document.
  */
-export function createDocumentRenderer(deps: { config: Config; assets: AssetStore; now: () => Date }): DocumentRenderer {
-  const { config, assets } = deps;
-  // Keyed by year and offer too: the footer's "© year" must turn over on New Year's Day, and the
-  // early-bird claims disappear when the offer ends, without a restart.
-  const factsCache = new Map<string, { facts: SiteFacts; values: MessageValues }>();
-  const edition = () => factsKey(config.site, deps.now());
-  const factsFor = (locale: Locale) => {
-    const now = deps.now();
-    const key = `${locale}:${factsKey(config.site, now)}`;
-    let cached = factsCache.get(key);
-    if (cached === undefined) {
-      const facts = buildSiteFacts(config.site, locale, now);
-      cached = { facts, values: siteValues(locale, PAGE_TEXTS[locale], facts) };
-      factsCache.set(key, cached);
-    }
-    return cached;
-  };
+export function createDocumentRenderer(deps: {
+  config: Config;
+  assets: AssetStore;
+  now: () => Date;
+  content: ContentSource;
+}): DocumentRenderer {
+  const { config, assets, content } = deps;
+  // The published version, the year and the offer: a publish, the footer's "© year" on New Year's
+  // Day and the end of the offer all make the pages anew, without a restart.
+  const edition = () => content.current().edition(deps.now());
 
   const pageData = (view: View, locale: Locale, query = ""): PageData => {
+    const published = content.current();
+    const { facts, values } = published.localized(locale, deps.now(), true);
     const page = view.page;
     const alternates = isSitePageId(page) ? alternatesFor(page) : null;
     return {
@@ -68,8 +61,9 @@ export function createDocumentRenderer(deps: { config: Config; assets: AssetStor
           : { fr: alternates.fr + query, en: alternates.en + query, it: alternates.it + query, es: alternates.es + query },
       canonicalPath: isSitePageId(page) ? pathFor(page, locale) : null,
       baseUrl: config.publicBaseUrl,
-      messages: PAGE_TEXTS[locale],
-      ...factsFor(locale),
+      messages: published.pageTexts[locale],
+      facts,
+      values,
       assets: assets.urls,
     };
   };
@@ -98,7 +92,13 @@ export function createDocumentRenderer(deps: { config: Config; assets: AssetStor
 }
 
 /** Renders and answers per request: the body is compressed (br, else gzip) when the client accepts it. */
-export function createRenderer(deps: { config: Config; assets: AssetStore; log: Logger; now: () => Date }): Renderer {
+export function createRenderer(deps: {
+  config: Config;
+  assets: AssetStore;
+  log: Logger;
+  now: () => Date;
+  content: ContentSource;
+}): Renderer {
   const { log } = deps;
   const documents = createDocumentRenderer(deps);
   return async ({ view, locale, status = 200, acceptEncoding, query }) => {

@@ -23,7 +23,7 @@ test("the console's backups item says why a server on a restored copy does not r
       held: reason,
       database: "0123456789abcdef",
     });
-    const backups = overview(site.db, site.config, new Date());
+    const backups = overview(site.db, site.config, new Date(), site.content.current().site);
     expect(backups.checklist.find((i) => i.id === "backups")?.ok).toBe(false);
     expect(backups.backup.lastError).toBe(reason);
     const cookie = await ownerCookie(site);

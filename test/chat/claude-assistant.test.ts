@@ -6,6 +6,7 @@ import { testConfig } from "../support/config";
 import type { ChatMessage } from "../../shared/schemas/chat";
 import { buildSiteFacts } from "../../shared/site-facts";
 import { apiKeyOf, startFakeAnthropic } from "./fake-anthropic";
+import { chatSite, testSite } from "../support/content";
 
 const fake = startFakeAnthropic();
 afterAll(() => fake.stop());
@@ -13,6 +14,9 @@ beforeEach(() => {
   fake.requests.length = 0;
   fake.behave({ kind: "reply", pieces: ["Oui, ", "un seul ", "paiement."] });
 });
+
+/** A site first started long ago: its default launch offer is over, so no answer names one. */
+const FIRST_START = new Date("2020-01-01T00:00:00Z");
 
 function claude(env: Record<string, string> = {}, now?: () => Date) {
   const config = testConfig({
@@ -24,7 +28,7 @@ function claude(env: Record<string, string> = {}, now?: () => Date) {
   });
   const settings = config.anthropic;
   if (settings === undefined) throw new Error("Anthropic settings missing");
-  return createClaudeAssistant(settings, config, { maxRetries: 0, now });
+  return createClaudeAssistant(settings, chatSite(config, FIRST_START), { maxRetries: 0, now });
 }
 
 async function collect(pieces: AsyncIterable<string>): Promise<string[]> {
@@ -65,8 +69,8 @@ test("the system prompt carries the offline assistant's facts, in the page's lan
   await collect(claude().reply({ messages: ask("Price?"), locale: "en" }));
   const [fr, en] = fake.requests.map((r) => String(r.body.system));
   const config = testConfig({ ANTHROPIC_API_KEY: "sk-ant-test-0000000000" });
-  const offline = createOfflineAssistant(config);
-  const price = { fr: buildSiteFacts(config.site, "fr").price, en: buildSiteFacts(config.site, "en").price };
+  const offline = createOfflineAssistant(chatSite(config, FIRST_START));
+  const price = { fr: buildSiteFacts(testSite(config), "fr").price, en: buildSiteFacts(testSite(config), "en").price };
   expect(price.fr).toMatch(/^29,99\s€$/);
   expect(price.en).toBe("€29.99");
 
@@ -91,7 +95,7 @@ test("the system prompt carries the offline assistant's facts, in the page's lan
   expect(fr).toContain("or else in French (Français), the language of the page");
   expect(en).toContain("or else in English (English), the language of the page");
   expect(fr).toContain(`English (English): price "€29.99"; support hours "7 days a week"; page to get the access e-mail again: /en/access`);
-  expect(fr).toContain(`Spanish (Español): price "${buildSiteFacts(config.site, "es").price}"`);
+  expect(fr).toContain(`Spanish (Español): price "${buildSiteFacts(testSite(config), "es").price}"`);
   // What the site cannot tell, and the rules that keep it on the product and away from invented amounts.
   expect(en).toMatch(/which films, series, channels or events the catalogue holds/);
   expect(en).toMatch(/legality/);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
+import { publish, readPublished } from "../../server/site/content/store";
+import type { ContentDocument } from "../../shared/content";
 import { buildSiteFacts } from "../../shared/site-facts";
 import { createTestSite, type TestSite } from "../support/app";
 import { askThroughEndpoint } from "./questions/ask-through-endpoint";
@@ -54,7 +55,7 @@ test("a French follow-up after a refund question ('et si ça fait 12 jours ?') k
 });
 
 test("a new question after an unrelated one gets its own topic, not the earlier one's", async () => {
-  const price = buildSiteFacts(site.config.site, "en").price;
+  const price = buildSiteFacts(site.content.current().site, "en").price;
   const { reply } = await askThroughEndpoint(
     site.request,
     {
@@ -69,7 +70,7 @@ test("a new question after an unrelated one gets its own topic, not the earlier 
 });
 
 test("a message asking the price and the refund gets both facts in one reply", async () => {
-  const price = buildSiteFacts(site.config.site, "it").price;
+  const price = buildSiteFacts(site.content.current().site, "it").price;
   const question = {
     q: "quanto si paga? e se non mi piace posso avere i soldi indietro?",
     lang: "it",
@@ -91,21 +92,43 @@ test("a question the site cannot answer gets the support address, no price and n
   expect(verdict.handedOver).toBe(true);
 });
 
-test("an owner's FAQ entry is answered from its own words in the question's language", () => {
-  const assistant = createOfflineAssistant(site.config, {
-    faq: () => [
-      {
-        question: { en: "Do you have a student discount?", fr: "Avez-vous une réduction étudiante ?" },
-        answer: {
-          en: "No student discount: the price is the same for everyone.",
-          fr: "Pas de réduction étudiante : le prix est le même pour tous.",
-        },
-      },
-    ],
-  });
-  const en = assistant.answer("do you have a student discount", "en");
-  expect(en.text).toBe("No student discount: the price is the same for everyone.");
-  expect(en.handedOver).toBe(false);
-  const fr = assistant.answer("vous avez une réduction étudiante ?", "fr");
-  expect(fr.text).toBe("Pas de réduction étudiante : le prix est le même pour tous.");
+test("an FAQ entry the owner published is answered from its own words in the question's language, and no longer once hidden", async () => {
+  const student = {
+    id: "student-discount",
+    shown: true,
+    builtIn: null,
+    question: { en: "Do you have a student discount?", fr: "Avez-vous une réduction étudiante ?" },
+    answer: {
+      en: "No student discount: the price is the same for everyone.",
+      fr: "Pas de réduction étudiante : le prix est le même pour tous.",
+    },
+  };
+  const publishFaq = async (faq: ContentDocument["faq"]) => {
+    const opened = readPublished(site.db);
+    await publish(site.write, { document: { ...opened.document, faq }, openedVersion: opened.version, by: "test", now: new Date() });
+    site.content.refresh();
+  };
+  const builtIn = readPublished(site.db).document.faq;
+  await publishFaq([...builtIn, student]);
+  const en = await askThroughEndpoint(
+    site.request,
+    { q: "do you have a student discount", lang: "en", intent: "off-topic" },
+    "198.51.100.7",
+  );
+  expect(en.reply).toBe("No student discount: the price is the same for everyone.");
+  const fr = await askThroughEndpoint(
+    site.request,
+    { q: "vous avez une réduction étudiante ?", lang: "fr", intent: "off-topic" },
+    "198.51.100.8",
+  );
+  expect(fr.reply).toBe("Pas de réduction étudiante : le prix est le même pour tous.");
+
+  await publishFaq([...builtIn, { ...student, shown: false }]);
+  const hidden = await askThroughEndpoint(
+    site.request,
+    { q: "do you have a student discount", lang: "en", intent: "off-topic" },
+    "198.51.100.9",
+  );
+  expect(hidden.reply).not.toContain("No student discount");
+  expect(hidden.reply).toContain(site.config.site.supportEmail);
 });

@@ -40,7 +40,7 @@ test("answers { message } with the offline assistant, in the question's language
   const response = await site.request("/api/chat", json(ask("Combien ça coûte ?", { locale: "fr" })));
   expect(response.status).toBe(200);
   const body = await response.json();
-  expect(body.message).toContain(buildSiteFacts(site.config.site, "fr").price);
+  expect(body.message).toContain(buildSiteFacts(site.content.current().site, "fr").price);
   expect(body.message).toStartWith("L'accès à vie coûte");
   expect(body.conversationId).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
 

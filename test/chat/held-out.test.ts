@@ -6,6 +6,7 @@ import { HELD_OUT } from "./questions/held-out";
 import { HELD_OUT_NEW } from "./questions/held-out-new";
 import { createJudge, type ChatQuestion } from "./questions/judge";
 import { TUNING } from "./questions/tuning";
+import { chatSite } from "../support/content";
 
 // The offline assistant answers at least 90 % of the questions of each set right in every language
 // (the fact each answer must carry, in the question's language), and never says "yes" to a "no":
@@ -18,7 +19,7 @@ import { TUNING } from "./questions/tuning";
 // data: the settings are chosen on test/chat/questions/validation.ts instead.
 
 const config = testConfig({ SUPPORT_EMAIL: "help@stream.example" });
-const assistant = createOfflineAssistant(config);
+const assistant = createOfflineAssistant(chatSite(config));
 const judge = createJudge(config);
 const FLOOR = 0.9;
 

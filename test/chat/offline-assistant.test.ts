@@ -4,10 +4,11 @@ import { testConfig } from "../support/config";
 import { LOCALES } from "../../shared/locales";
 import { buildSiteFacts } from "../../shared/site-facts";
 import { saysYes } from "./questions/judge";
+import { chatSite, testSite } from "../support/content";
 
 const config = testConfig({ SUPPORT_EMAIL: "help@stream.example", PRICE: "34.50", LICENSE_ACTIVATION_LIMIT: "3" });
-const assistant = createOfflineAssistant(config);
-const price = (locale: (typeof LOCALES)[number]) => buildSiteFacts(config.site, locale).price;
+const assistant = createOfflineAssistant(chatSite(config));
+const price = (locale: (typeof LOCALES)[number]) => buildSiteFacts(testSite(config), locale).price;
 
 test("'How much is it?', 'Combien ?', '¿Cuánto es?' get the configured price, formatted for the question's language", () => {
   const en = assistant.answer("How much is it?", "en");

@@ -2,13 +2,14 @@ import { expect, test } from "bun:test";
 import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
 import { testConfig } from "../support/config";
 import { saysYes } from "./questions/judge";
+import { chatSite } from "../support/content";
 
 // What the site states and the word lists could not answer: the withdrawal right and the
 // guarantee, the receipt and VAT, the offer's end, no account, what the price includes, sharing with
 // a partner; two questions in one message; and "not sure" instead of another topic's answer.
 
 const config = testConfig({ SUPPORT_EMAIL: "help@stream.example", PRICE: "34.50", OFFER_ENDS_AT: "2026-12-31" });
-const assistant = createOfflineAssistant(config, { now: () => new Date("2026-12-01T12:00:00Z") });
+const assistant = createOfflineAssistant(chatSite(config), { now: () => new Date("2026-12-01T12:00:00Z") });
 
 test("the withdrawal right: 14 days by law, ended by immediate delivery, and the 7-day guarantee still applies", () => {
   const en = assistant.answer("Doesn't EU law give me 14 days to withdraw?", "en");
@@ -33,7 +34,10 @@ test("while the offer runs its end day is given; once it has ended, only the pri
   const during = assistant.answer("When does the offer end?", "en");
   expect(during.topics).toEqual(["offer"]);
   expect(during.text).toStartWith("Offer valid until 31 December 2026: €34.50 once instead of");
-  const after = createOfflineAssistant(config, { now: () => new Date("2027-01-15T12:00:00Z") }).answer("When does the offer end?", "en");
+  const after = createOfflineAssistant(chatSite(config), { now: () => new Date("2027-01-15T12:00:00Z") }).answer(
+    "When does the offer end?",
+    "en",
+  );
   expect(after.text).toStartWith("€34.50 once, for life.");
   expect(after.text).not.toContain("2026");
   expect(after.text).not.toContain("instead of");
@@ -78,7 +82,7 @@ test("a question about something the site does not say hands over to the support
 });
 
 test("when no topic stands out the assistant says it is not sure and gives the support address, in the question's language", () => {
-  const unsure = createOfflineAssistant(config, {
+  const unsure = createOfflineAssistant(chatSite(config), {
     thresholds: { confidence: 1.01, margin: 0, partConfidence: 1.01, wholeSupport: 0, partAlone: 1.01 },
   }).answer("Quanto costa?", "fr");
   expect(unsure.kind).toBe("unsure");
@@ -106,7 +110,7 @@ test("'how do I cancel?' gets no subscription, and the refund link of the access
   expect(instant.text).toContain(
     "the refund link in your access e-mail refunds you within 7 days of your purchase; you can also write to help@stream.example",
   );
-  const onRequest = createOfflineAssistant(testConfig({ SUPPORT_EMAIL: "help@stream.example", REFUND_MODE: "request" }));
+  const onRequest = createOfflineAssistant(chatSite(testConfig({ SUPPORT_EMAIL: "help@stream.example", REFUND_MODE: "request" })));
   expect(onRequest.answer("How do I cancel my subscription?", "en").text).toContain(
     "ask for it within 7 days of your purchase from the refund link in your access e-mail; you can also write to help@stream.example",
   );

@@ -37,7 +37,7 @@ const visible = (html: string) =>
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/\s+/g, " ");
 
-const sales = (site: TestSite) => overview(site.db, site.config, new Date()).figures.all;
+const sales = (site: TestSite) => overview(site.db, site.config, new Date(), site.content.current().site).figures.all;
 
 test("with the test checkout in production: a TEST banner on every page that leads to payment, in each language, the success page and e-mails marked, the orders out of revenue, digest and notice", async () => {
   const site = await shop({ ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" });

@@ -18,7 +18,7 @@ test("the overview counts paid orders and revenue gross, refunded and net, in th
     await confirmWithPasskey(site, cookie);
     await site.request("/admin/orders/2/refund", { method: "POST", headers: { cookie, ...FORM }, body: "confirm=yes" });
 
-    const figures = overview(site.db, site.config, new Date()).figures;
+    const figures = overview(site.db, site.config, new Date(), site.content.current().site).figures;
     for (const period of ["today", "week", "month", "all"] as const) {
       expect(figures[period]).toEqual({ gross: 5998, refunded: 2999, net: 2999, paidOrders: 2, refundedOrders: 1 });
     }
@@ -42,7 +42,7 @@ test("the chart holds the last 30 Paris days, today's net revenue in the last on
   try {
     await payWithTestCard(site, { locale: "fr", email: "c@example.com" });
     const now = new Date();
-    const { chart } = overview(site.db, site.config, now);
+    const { chart } = overview(site.db, site.config, now, site.content.current().site);
     expect(chart).toHaveLength(30);
     expect(chart.at(-1)).toEqual([parisDayStart(now).getTime() / 1000, 2999]);
     expect(chart.slice(0, -1).every(([, net]) => net === 0)).toBe(true);
@@ -69,7 +69,8 @@ test("the ready-to-sell checklist reads the real configuration", async () => {
     },
   });
   try {
-    const state = (site: typeof bare) => Object.fromEntries(overview(site.db, site.config, new Date()).checklist.map((i) => [i.id, i.ok]));
+    const state = (site: typeof bare) =>
+      Object.fromEntries(overview(site.db, site.config, new Date(), site.content.current().site).checklist.map((i) => [i.id, i.ok]));
     expect(state(bare)).toEqual({
       seller: false,
       placeholders: false,
@@ -104,7 +105,9 @@ test("the checklist's seller item names every variable production refuses to sta
   };
   const site = await createTestSite({ env });
   try {
-    expect(overview(site.db, site.config, new Date()).checklist.find((i) => i.id === "seller")?.ok).toBe(false);
+    expect(overview(site.db, site.config, new Date(), site.content.current().site).checklist.find((i) => i.id === "seller")?.ok).toBe(
+      false,
+    );
     const cookie = await ownerCookie(site);
     const html = await (await site.request("/admin", { headers: { cookie, "accept-language": "en" } })).text();
     const seller = html
@@ -135,7 +138,9 @@ test("the checklist's backups item says when the last replication happened and w
     const cookie = await ownerCookie(site);
     const page = async () => (await site.request("/admin", { headers: { cookie, "accept-language": "en" } })).text();
     // Set, but nothing replicated yet: still to do.
-    expect(overview(site.db, site.config, new Date()).checklist.find((i) => i.id === "backups")?.ok).toBe(false);
+    expect(overview(site.db, site.config, new Date(), site.content.current().site).checklist.find((i) => i.id === "backups")?.ok).toBe(
+      false,
+    );
     expect(await page()).toContain("no replication yet");
 
     const at = new Date("2026-05-01T10:00:00Z");
@@ -148,14 +153,18 @@ test("the checklist's backups item says when the last replication happened and w
       restarts: 0,
     };
     writeReplicationStatus(site.dataDir, status);
-    expect(overview(site.db, site.config, new Date()).checklist.find((i) => i.id === "backups")?.ok).toBe(true);
+    expect(overview(site.db, site.config, new Date(), site.content.current().site).checklist.find((i) => i.id === "backups")?.ok).toBe(
+      true,
+    );
     const fine = await page();
     expect(fine).toContain("continuous backups off the machine");
     expect(fine).toContain("last replication: ");
     expect(fine).not.toContain("this version makes none");
 
     writeReplicationStatus(site.dataDir, { ...status, running: false, lastError: "litestream exited with code 1" });
-    expect(overview(site.db, site.config, new Date()).checklist.find((i) => i.id === "backups")?.ok).toBe(false);
+    expect(overview(site.db, site.config, new Date(), site.content.current().site).checklist.find((i) => i.id === "backups")?.ok).toBe(
+      false,
+    );
     const fr = await (await site.request("/admin", { headers: { cookie, "accept-language": "fr" } })).text();
     expect(fr).toContain("dernier problème");
     expect(fr).toContain("litestream exited with code 1");

@@ -146,6 +146,7 @@ test("without SMTP_URL every message is a readable .eml file in DATA_DIR/mail, w
     db: site.db,
     write: site.write,
     config: site.config,
+    content: site.content,
     log: { debug() {}, info() {}, warn() {}, error() {}, request() {} },
     transport: createFileTransport(dir),
     now: () => new Date(),

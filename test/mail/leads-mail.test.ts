@@ -208,6 +208,7 @@ test("a demo still queued when the address unsubscribes is not sent", async () =
     db: site.db,
     write: site.write,
     config: site.config,
+    content: site.content,
     log: { debug() {}, info() {}, warn() {}, error() {}, request() {} },
     transport: createSmtpTransport(smtp.url),
     now: () => new Date(),

@@ -52,6 +52,7 @@ function senderFor(s: TestSite, now: () => Date) {
     log: quiet,
     transport: createSmtpTransport(smtp.url),
     now,
+    content: s.content,
   });
   cleanups.push(() => sender.stop());
   return sender;

@@ -16,8 +16,9 @@ const fails = (env: Record<string, string>) => {
 test("defaults start the site on port 3000 with the test checkout and the offline assistant", () => {
   const config = loadConfig({});
   expect(config.port).toBe(3000);
-  expect(config.site.priceMinor).toBe(2999);
-  expect(config.site.originalPriceMinor).toBe(9900);
+  // Not set: nothing to seed the content with (its defaults are the specification's 29,99 €).
+  expect(config.contentSeed.priceMinor).toBeUndefined();
+  expect(config.contentSeed.originalPriceMinor).toBeUndefined();
   expect(config.stripe).toBeUndefined();
   expect(config.anthropic).toBeUndefined();
   expect(config.dbPath.endsWith("data/site.db")).toBe(true);
@@ -41,7 +42,6 @@ test("a bad value stops start-up with a message naming the variable", () => {
   expect(fails({ PUBLIC_BASE_URL: "example.com" })).toContain("PUBLIC_BASE_URL");
   expect(fails({ TRUST_PROXY: "maybe" })).toContain("TRUST_PROXY");
   expect(fails({ STRIPE_SECRET_KEY: "pk_live_x" })).toContain("STRIPE_SECRET_KEY");
-  expect(fails({ PRICE: "120", ORIGINAL_PRICE: "99" })).toContain("ORIGINAL_PRICE");
   expect(fails({ DB_BUSY_WAIT_MS: "0" })).toContain("DB_BUSY_WAIT_MS");
   expect(fails({ DB_BUSY_WAIT_MS: "600000" })).toContain("DB_BUSY_WAIT_MS must be at most 60000");
   expect(fails({ DIGEST: "monthly" })).toContain("DIGEST must be daily, weekly or off");
@@ -88,6 +88,6 @@ test("Stripe keys go together, and production needs them unless test checkout is
 });
 
 test("prices are read in major units with a comma or a dot", () => {
-  expect(loadConfig({ PRICE: "19,90" }).site.priceMinor).toBe(1990);
-  expect(loadConfig({ PRICE: "19.9" }).site.priceMinor).toBe(1990);
+  expect(loadConfig({ PRICE: "19,90" }).contentSeed.priceMinor).toBe(1990);
+  expect(loadConfig({ PRICE: "19.9" }).contentSeed.priceMinor).toBe(1990);
 });

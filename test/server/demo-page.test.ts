@@ -58,10 +58,10 @@ test("the demo page answers in every language with its heading stating the file'
     const [h1, ...others] = await elements(html, "main h1");
     expect(others).toEqual([]);
     const heading = SOURCE_MESSAGES[locale]["demo.title"]
-      .replace("{siteName}", site.config.site.name)
+      .replace("{siteName}", site.content.current().site.name)
       .replace("{seconds}", String(seconds));
     expect({ path, heading: decode(h1?.text ?? "") }).toEqual({ path, heading });
-    const title = SOURCE_MESSAGES[locale]["meta.demoTitle"].replace("{siteName}", site.config.site.name);
+    const title = SOURCE_MESSAGES[locale]["meta.demoTitle"].replace("{siteName}", site.content.current().site.name);
     expect({ path, title: decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "") }).toEqual({ path, title });
     // Back to the offer and on to pay, in the page's language.
     const links = (await elements(html, "main a")).map((a) => a.attributes.href);

@@ -108,7 +108,7 @@ test("with OFFER_ENDS_AT in the past no page, chat answer or e-mail shows the st
     .from(mailOutbox)
     .all()
     .find((m) => m.kind === "demo");
-  const mail = row === undefined ? null : await composeMail(row, site.config);
+  const mail = row === undefined ? null : await composeMail(row, site.config, site.content.current());
   expect(mail?.text).toContain("€29.99");
   expect(oldPricePattern("en").test(`${mail?.html} ${mail?.text}`)).toBe(false);
   for (const phrase of offerPhrases("en")) expect(`${mail?.text}`.includes(phrase)).toBe(false);
@@ -200,7 +200,9 @@ test("OFFER_ENDS_AT must be a real date; a day means the whole day in the seller
   const { loadConfig } = await import("../../server/platform/config");
   expect(() => loadConfig({ OFFER_ENDS_AT: "next week" })).toThrow(/OFFER_ENDS_AT/);
   expect(() => loadConfig({ OFFER_ENDS_AT: "2026-02-30" })).toThrow(/OFFER_ENDS_AT/);
-  expect(loadConfig({ OFFER_ENDS_AT: "2026-12-31" }).site.offerEndsAt?.toISOString()).toBe("2026-12-31T22:59:59.999Z");
-  expect(loadConfig({ OFFER_ENDS_AT: "2026-07-14" }).site.offerEndsAt?.toISOString()).toBe("2026-07-14T21:59:59.999Z");
-  expect(loadConfig({ OFFER_ENDS_AT: "2026-12-31T18:00:00+01:00" }).site.offerEndsAt?.toISOString()).toBe("2026-12-31T17:00:00.000Z");
+  expect(loadConfig({ OFFER_ENDS_AT: "2026-12-31" }).contentSeed.offerEndsAt?.toISOString()).toBe("2026-12-31T22:59:59.999Z");
+  expect(loadConfig({ OFFER_ENDS_AT: "2026-07-14" }).contentSeed.offerEndsAt?.toISOString()).toBe("2026-07-14T21:59:59.999Z");
+  expect(loadConfig({ OFFER_ENDS_AT: "2026-12-31T18:00:00+01:00" }).contentSeed.offerEndsAt?.toISOString()).toBe(
+    "2026-12-31T17:00:00.000Z",
+  );
 });

@@ -8,7 +8,8 @@ import { serverHtml } from "../support/islands";
 import { makePageData } from "../support/page-data";
 import { buildSiteFacts, type Testimonial } from "../../shared/site-facts";
 import { testConfig } from "../support/config";
-import { defaultOfferEnd } from "../../shared/offer";
+import { testSite } from "../support/content";
+import { publish, readPublished } from "../../server/site/content/store";
 
 // Claims true in production: the specification's testimonials, its "more than 2,847 users" and its
 // struck-through 99 € show only once the owner has set real ones. Development keeps showing them.
@@ -73,8 +74,22 @@ test("in production with no owner content, no page in any language shows a testi
     expect({ part, present: landing.includes(part) }).toEqual({ part, present: true });
 });
 
-test("in production, the user count and the reference price the owner set are shown, in each language's format", async () => {
-  const pages = await everyPage(await site({ ...READY, CLAIMED_USERS: "1200", ORIGINAL_PRICE: "59" }));
+test("in production, the user count the owner set and a reduction against the price charged before are shown, in each language's format", async () => {
+  // The shop charged 59 € for ten days, then the owner lowered the price to 29,99 €: 59 € is the
+  // lowest price of the 30 days before the reduction, so it is the reference.
+  let at = new Date("2026-11-01T10:00:00Z");
+  const s = await createTestSite({ env: { ...READY, CLAIMED_USERS: "1200", PRICE: "59" }, now: () => at });
+  sites.push(s);
+  at = new Date("2026-11-11T10:00:00Z");
+  const opened = readPublished(s.db);
+  await publish(s.write, {
+    document: { ...opened.document, offer: { ...opened.document.offer, priceMinor: 2999 } },
+    openedVersion: opened.version,
+    by: "test",
+    now: at,
+  });
+  s.content.refresh();
+  const pages = await everyPage(s);
   const landing = (path: string) => pages.find((p) => p.path === path)?.html ?? "";
   expect(landing("/")).toContain('data-testid="user-count"');
   expect(landing("/")).toMatch(/1[\u00a0\u202f ]200/);
@@ -89,15 +104,8 @@ test("in production, the user count and the reference price the owner set are sh
 test("in production, real reviews set by the owner are shown", () => {
   const config = testConfig(READY);
   const real: Testimonial[] = [{ name: "Inès B.", city: "Nantes", rating: 5, initials: "IB" }];
-  const facts = buildSiteFacts(
-    {
-      ...config.site,
-      testimonials: real,
-      ownerSet: { ...config.site.ownerSet, testimonials: true },
-      offerEndsAt: defaultOfferEnd(new Date()),
-    },
-    "fr",
-  );
+  const site = testSite(config);
+  const facts = buildSiteFacts({ ...site, testimonials: real, ownerSet: { ...site.ownerSet, testimonials: true } }, "fr");
   const data = makePageData();
   const html = serverHtml({ ...data, facts }, <LandingPage />);
   expect([...html.querySelectorAll("[data-testid=testimonial]")].map((card) => card.textContent)).toEqual([

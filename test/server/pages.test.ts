@@ -131,7 +131,7 @@ test("an exception while rendering answers 500 with the error screen and no stac
   // Testimonials come from configuration; a broken entry makes the landing page throw while rendering.
   const broken = await createTestSite();
   // JSON.parse stands for a configuration file gone wrong: the type says Testimonial, the value is null.
-  broken.config.site.testimonials = [{ name: "x", city: "y", rating: 5, initials: "XY" }, JSON.parse("null")];
+  broken.content.current().site.testimonials = [{ name: "x", city: "y", rating: 5, initials: "XY" }, JSON.parse("null")];
   try {
     const response = await broken.request("/en");
     expect(response.status).toBe(500);

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { testSite } from "../support/content";
 import { testConfig } from "../support/config";
 import { formatMoney } from "../../shared/price";
 import { buildSiteFacts, maxSavingMinor } from "../../shared/site-facts";
@@ -20,19 +21,20 @@ test("whole amounts have no decimals and large ones are grouped", () => {
   expect(plain(formatMoney(150000, "EUR", "en"))).toBe("€1,500");
 });
 
-test("price and saving come from configuration", () => {
-  const config = testConfig({ PRICE: "19.50", ORIGINAL_PRICE: "49", OFFER_ENDS_AT: "2099-12-31" });
-  const facts = buildSiteFacts(config.site, "fr");
+test("price and saving come from the published content (here seeded from PRICE)", () => {
+  const site = testSite(testConfig({ PRICE: "19.50", OFFER_ENDS_AT: "2099-12-31" }));
+  const facts = buildSiteFacts(site, "fr");
   expect(plain(facts.price)).toBe("19,50 €");
-  expect(facts.offer.on && plain(facts.offer.oldPrice ?? "")).toBe("49 €");
+  // Development's sample reference (no price history yet).
+  expect(facts.offer.on && plain(facts.offer.oldPrice ?? "")).toBe("99 €");
   // Netflix + Disney+ over five years (1 500 €) minus the price, rounded down for "up to".
-  expect(maxSavingMinor(config.site)).toBe(148000);
+  expect(maxSavingMinor(site)).toBe(148000);
   expect(plain(facts.saving)).toBe("1 480 €");
-  expect(plain(buildSiteFacts(testConfig().site, "en").saving)).toBe("€1,470");
+  expect(plain(buildSiteFacts(testSite(testConfig()), "en").saving)).toBe("€1,470");
 });
 
 test("the product's comparison row is highlighted with the one-time price", () => {
-  const facts = buildSiteFacts(testConfig().site, "en");
+  const facts = buildSiteFacts(testSite(testConfig()), "en");
   const ours = facts.comparison.filter((r) => r.highlight);
   expect(ours).toHaveLength(1);
   expect(ours[0]).toMatchObject({ monthly: null, yearly: null, fiveYears: "€29.99" });

@@ -16,7 +16,8 @@ import { createPaperwork } from "../../server/shop/paperwork/documents";
 import { mailPaperwork } from "../../server/shop/paperwork/mail-paperwork";
 import { createAssetStore, type AssetStore } from "../../server/site/assets";
 import { buildClient } from "../../server/site/client-build";
-import { withOfferEnd } from "../../server/site/offer";
+import { type ContentSource, openContent } from "../../server/site/content/live";
+import { prepareContent } from "../../server/site/content/start";
 import { type Site, wireSite, writerFor } from "../../server/wiring";
 import { testConfig } from "./config";
 
@@ -35,6 +36,8 @@ export type TestSite = {
   config: Config;
   /** The site's audience counting (flush its queue to see beacons in the database). */
   analytics: AppDeps["analytics"];
+  /** The published content the site serves (it follows publishes: `content.refresh()` after one made by hand). */
+  content: ContentSource;
   /** The site's payment provider (the test checkout's own calls, for a test that needs them). */
   checkout: AppDeps["checkout"];
   dataDir: string;
@@ -68,13 +71,21 @@ export async function createTestSite(
   const db = openDb(loaded.dbPath, { synchronous: loaded.sqliteSynchronous });
   const write = writerFor(db, loaded);
   const now = options.now ?? (() => new Date());
-  // As at a real start: without OFFER_ENDS_AT, the offer ends two weeks after the folder's first start.
-  const config = await withOfferEnd(loaded, write, now(), db);
+  const config = loaded;
   const logs: string[] = [];
   const log = options.log ?? createLogger("debug", (line) => logs.push(line));
+  // As at a real start: the first start recorded (the default offer ends two weeks after it), the
+  // environment's content seeded, the first price recorded.
+  const firstStart = await prepareContent({ db, write, config, log, now: now() });
+  const content = openContent({ db, settings: config.site, firstStartedAt: firstStart, log, now });
   const licenseKeys = openLicenseKeys(config, now);
   const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
-  const paperwork = mailPaperwork({ db, paperwork: createPaperwork({ db, config }), baseUrl: config.publicBaseUrl, secret: SITE_SECRET });
+  const paperwork = mailPaperwork({
+    db,
+    paperwork: createPaperwork({ db, config, content }),
+    baseUrl: config.publicBaseUrl,
+    secret: SITE_SECRET,
+  });
   const mailer =
     options.transport === undefined
       ? null
@@ -88,6 +99,7 @@ export async function createTestSite(
           links,
           paperwork,
           digestLists: digestListsReader(db, now),
+          content,
         });
   mailer?.start();
   const site = wireSite({
@@ -98,6 +110,7 @@ export async function createTestSite(
     mailer: mailer ?? { wake: () => {} },
     licenseKeys,
     rateLimitSecret: SITE_SECRET,
+    content,
     now,
     stripeConnection: options.stripeConnection,
   });
@@ -110,6 +123,7 @@ export async function createTestSite(
     config,
     licenseKeys,
     checkout: site.deps.checkout,
+    content,
     analytics: site.deps.analytics,
     dataDir,
     logs,

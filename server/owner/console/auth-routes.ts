@@ -43,7 +43,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
   const limiter = createRateLimiter(deps.rateLimits, { name: "owner-sign-in", ...SIGN_IN_RATE_LIMIT });
   const optionsLimiter = createRateLimiter(deps.rateLimits, { name: "owner-sign-in-options", ...SIGN_IN_OPTIONS_RATE_LIMIT });
   // PUBLIC_BASE_URL's origin only, never the request's (passkeys.ts).
-  const rp = relyingParty(config.publicBaseUrl, config.site.name);
+  const rp = relyingParty(config.publicBaseUrl, deps.content.current().site.name);
   const tooMany = (retryAfterSeconds: number) =>
     new ConsoleRefusal(429, "admin.error.tooManySignIns", { seconds: retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
 

@@ -63,7 +63,10 @@ export function consoleController(deps: AppDeps) {
         "/admin",
         kit.signedIn(async (request) => {
           const now = deps.now();
-          return html(overviewPage(await kit.page(request), overview(deps.db, deps.config, now), now), kit.https(request));
+          return html(
+            overviewPage(await kit.page(request), overview(deps.db, deps.config, now, deps.content.current().site), now),
+            kit.https(request),
+          );
         }),
       )
       .get(
@@ -71,7 +74,7 @@ export function consoleController(deps: AppDeps) {
         kit.signedIn(async (request) => {
           // Today's totals at most a few seconds old (the first process redoes them every minute).
           await deps.analytics.rollUpIfStale(AUDIENCE_FRESH_MS);
-          const report = audienceReport(deps.db, deps.now(), deps.config.site.currency, deps.config.analyticsMaxEventsPerDay);
+          const report = audienceReport(deps.db, deps.now(), deps.content.current().site.currency, deps.config.analyticsMaxEventsPerDay);
           return html(audiencePage(await kit.page(request), report), kit.https(request));
         }),
       )

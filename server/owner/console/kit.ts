@@ -29,7 +29,7 @@ export function consoleKit(deps: AppDeps) {
     const locale = ownerLocale(request);
     const { script, style } = await assets();
     return {
-      t: createTranslator(locale, COMPILED[locale], { siteName: config.site.name }),
+      t: createTranslator(locale, COMPILED[locale], { siteName: deps.content.current().site.name }),
       locale,
       fmt: formatsFor(locale),
       script,
@@ -57,7 +57,7 @@ export function consoleKit(deps: AppDeps) {
   /** The owner's language's texts, for an answer that is not a whole page. */
   const translate = (request: Request) => {
     const locale = ownerLocale(request);
-    return createTranslator(locale, COMPILED[locale], { siteName: config.site.name });
+    return createTranslator(locale, COMPILED[locale], { siteName: deps.content.current().site.name });
   };
 
   /**

@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client";
 import { emailLeads, mailOutbox, orders } from "../../../db/schema";
 import { readReplicationStatus } from "../../platform/backup/status";
 import type { VatScheme } from "../../../shared/vat-scheme";
+import type { SiteContent } from "../../../shared/site-facts";
 import type { Config } from "../../platform/config";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -118,9 +119,9 @@ function chart(db: Db, now: Date, testOrders: boolean): [number, number][] {
 }
 
 /** What stands between this installation and selling for real, read from its configuration. */
-export function readyToSell(config: Config, backup: Overview["backup"]): ChecklistItem[] {
+export function readyToSell(config: Config, site: Pick<SiteContent, "ownerSet">, backup: Overview["backup"]): ChecklistItem[] {
   // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
-  const { ownerSet } = config.site;
+  const { ownerSet } = site;
   const placeholders = !ownerSet.testimonials || !ownerSet.claimedUsers || !ownerSet.originalPrice;
   return [
     { id: "seller", ok: config.sellerIdentityMissing.length === 0 },
@@ -134,7 +135,7 @@ export function readyToSell(config: Config, backup: Overview["backup"]): Checkli
   ];
 }
 
-export function overview(db: Db, config: Config, now: Date): Overview {
+export function overview(db: Db, config: Config, now: Date, site: Pick<SiteContent, "ownerSet" | "currency">): Overview {
   const { enabled, lastReplicatedAt, lastError, held } = readReplicationStatus(config);
   // A server that does not replicate on purpose (a restored copy, a replica another database owns)
   // shows why as its problem: the checklist item is not ticked, and the owner reads what to do.
@@ -143,7 +144,7 @@ export function overview(db: Db, config: Config, now: Date): Overview {
   const month = new Date(now.getTime() - 30 * DAY_MS);
   const since: Record<Period, Date | null> = { today, week: new Date(now.getTime() - 7 * DAY_MS), month, all: null };
   return {
-    currency: config.site.currency,
+    currency: site.currency,
     vatScheme: config.vatScheme,
     figures: byPeriod((p) => salesBetween(db, since[p], null, countsTestOrders(config))),
     chart: chart(db, now, countsTestOrders(config)),
@@ -160,7 +161,7 @@ export function overview(db: Db, config: Config, now: Date): Overview {
           .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
           .get()?.n ?? 0,
     },
-    checklist: readyToSell(config, backup),
+    checklist: readyToSell(config, site, backup),
     sellerIdentityMissing: config.sellerIdentityMissing,
     backup,
     digest: {

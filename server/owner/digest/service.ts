@@ -26,6 +26,8 @@ export const DIGEST_MAIL_ROWS = 5;
 /** From when the server's digests count (site_settings): no digest of a period the site never ran in. */
 const DIGEST_STARTED_AT = "digest_started_at";
 
+import { readPublished } from "../../site/content/store";
+
 export type DigestDeps = { db: Db; write: Write; config: Config; now: () => Date };
 
 export type QueueOutcome =
@@ -45,11 +47,13 @@ export function queuedDigest(db: Db, period: string) {
  */
 export async function digestPayload(deps: DigestDeps, period: DigestPeriod): Promise<MailPayloads["owner-digest"]> {
   const { db, write, config } = deps;
+  // The published currency (the owner's content), read when the digest is written.
+  const { currency } = readPublished(db).document.offer;
   await rollUpDue(db, write, deps.now());
   const sales = salesBetween(db, period.from, period.to, countsTestOrders(config));
   // The audience is counted per UTC day (the Audience page's days): the period's dates as UTC days.
   const days = daysEnding(period.lastDay, period.frequency === "daily" ? 1 : 7);
-  const audience = audienceOfDays(db, days, config.site.currency, config.analyticsMaxEventsPerDay);
+  const audience = audienceOfDays(db, days, currency, config.analyticsMaxEventsPerDay);
   return {
     frequency: period.frequency,
     period: period.key,
@@ -57,7 +61,7 @@ export async function digestPayload(deps: DigestDeps, period: DigestPeriod): Pro
     lastDay: period.lastDay,
     from: period.from.getTime(),
     to: period.to.getTime(),
-    currency: config.site.currency,
+    currency,
     sales,
     audience: {
       visitors: audience.funnel.visitors,

@@ -1,7 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Config } from "../../platform/config";
 import type { Locale } from "../../../shared/locales";
-import { factsKey } from "../../../shared/site-facts";
 import { AssistantError, type Assistant } from "./assistant";
 import type { ChatSiteConfig } from "./site-content";
 import { buildSystemPrompt } from "./system-prompt";
@@ -34,7 +33,7 @@ export function createClaudeAssistant(
   const promptFor = (locale: Locale) => {
     const now = options.now?.() ?? new Date();
     // A new prompt each day, and as soon as the offer ends (its answer changes then).
-    const day = `${now.toISOString().slice(0, 10)}:${factsKey(site.site, now)}`;
+    const day = `${now.toISOString().slice(0, 10)}:${site.content.current().edition(now)}`;
     let cached = prompts.get(locale);
     if (cached === undefined || cached.day !== day) {
       cached = { day, prompt: buildSystemPrompt(site, locale, now) };

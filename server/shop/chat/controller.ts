@@ -29,7 +29,7 @@ const NO_REPLY = "No reply could be obtained from the assistant";
 export function chatController(deps: AppDeps) {
   const { config, log, now } = deps;
   const fail = failureResponder(deps);
-  const service = createChatService({ db: deps.db, write: deps.write, log, now, assistant: assistantFor(config, now) });
+  const service = createChatService({ db: deps.db, write: deps.write, log, now, assistant: assistantFor(config, deps.content, now) });
   const burst = createRateLimiter(deps.rateLimits, { name: "chat-burst", ...CHAT_BURST });
   const hourly = createRateLimiter(deps.rateLimits, { name: "chat-hourly", ...CHAT_HOURLY });
   // Keyed by the site's IP-hash secret, read on first use (as the leads endpoint does).

@@ -1,8 +1,8 @@
 import { LOCALES, type Locale } from "../../../shared/locales";
 import { textFeatures } from "./text-features";
 
-// The site's own words as answers: an FAQ entry (the landing page's, and later the owner's own
-// entries) is a question the site states the answer to, in every language. A visitor's question
+// The site's own words as answers: an FAQ entry (the landing page's: the specification's and the
+// owner's own entries) is a question the site states the answer to, in every language. A visitor's question
 // close enough to one of an entry's questions, in any language, is answered with that entry's
 // answer in the visitor's language. It is the assistant's last resort before "I'm not sure":
 // the classifier's topics come first, so an entry never overrides a clear topic.

@@ -1,11 +1,10 @@
 import { SOURCE_MESSAGES } from "../../site/locales";
 import { LOCALES, type Locale } from "../../../shared/locales";
-import { factsKey } from "../../../shared/site-facts";
 import type { Assistant } from "./assistant";
 import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
 import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
-import { faqMatcher, type FaqEntry, type FaqMatcher } from "./faq-match";
+import { faqMatcher, type FaqMatcher } from "./faq-match";
 import { buildSiteKnowledge, siteFaqEntries, UNANSWERED_TOPICS, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
 import { chooseInConversation, FOLLOW_UP, THRESHOLDS, type ChoiceThresholds, type FollowUpSettings } from "./topic-choice";
 import type { TopicClassifier } from "./topic-classifier";
@@ -65,11 +64,6 @@ export function createOfflineAssistant(
     now?: () => Date;
     thresholds?: ChoiceThresholds;
     followUp?: FollowUpSettings;
-    /**
-     * FAQ entries answered like the site's own, besides the landing page's (the owner's entries,
-     * read when the site's answers are rebuilt).
-     */
-    faq?: () => readonly FaqEntry[];
     /** Another model than the shipped one: the cross-validation of bench/chat-validation.ts trains its own. */
     classifier?: TopicClassifier<TopicLabel>;
   } = {},
@@ -78,14 +72,15 @@ export function createOfflineAssistant(
   const followUp = options.followUp ?? FOLLOW_UP;
   const now = options.now ?? (() => new Date());
   let reader: ReturnType<typeof buildReader> | undefined;
-  // The site's answers change when the offer ends (and with the year): rebuilt when they would.
+  // The site's answers change with a publish, when the offer ends and with the year: rebuilt when they would.
   let knowledge: { key: string; byLocale: Record<Locale, SiteKnowledge>; faq: FaqMatcher } | undefined;
   const knowledgeNow = () => {
     const at = now();
-    const key = factsKey(config.site, at);
+    // A publish, the offer's end and the year change the answers (and the FAQ's entries).
+    const key = config.content.current().edition(at);
     if (knowledge?.key !== key) {
       const made = byLocale((locale) => buildSiteKnowledge(config, locale, at));
-      knowledge = { key, byLocale: made, faq: faqMatcher([...siteFaqEntries(made), ...(options.faq?.() ?? [])]) };
+      knowledge = { key, byLocale: made, faq: faqMatcher(siteFaqEntries(made)) };
     }
     return knowledge;
   };

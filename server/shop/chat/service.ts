@@ -2,6 +2,7 @@ import type { Db } from "../../../db/client";
 import type { Write } from "../../../db/writer";
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
+import type { ContentSource } from "../../site/content/live";
 import type { ChatRequest } from "../../../shared/schemas/chat";
 import { AssistantError, type Assistant } from "./assistant";
 import { createOfflineAssistant } from "./offline-assistant";
@@ -12,8 +13,9 @@ import { errorText } from "../../../shared/error-text";
 const MAX_HISTORY = 20;
 
 /** Claude when a key is configured, the offline assistant otherwise (docs/product.md, "Support chat"). */
-export function assistantFor(config: Config, now?: () => Date): Assistant {
-  const offline = createOfflineAssistant(config, { now });
+export function assistantFor(config: Config, content: ContentSource, now?: () => Date): Assistant {
+  const site = { licenseActivationLimit: config.licenseActivationLimit, content };
+  const offline = createOfflineAssistant(site, { now });
   const anthropic = config.anthropic;
   if (anthropic === undefined) return offline;
   // The Anthropic SDK (about 16 MB of memory per server process) is loaded with the first question.
@@ -21,7 +23,7 @@ export function assistantFor(config: Config, now?: () => Date): Assistant {
   return {
     kind: "claude",
     async *reply(request) {
-      claude ??= import("./claude-assistant").then((m) => m.createClaudeAssistant(anthropic, config, { now }));
+      claude ??= import("./claude-assistant").then((m) => m.createClaudeAssistant(anthropic, site, { now }));
       // Claude's reply is free text: whether it handed over is read from the same classifier the
       // offline assistant uses, so the owner's list of unanswered questions means the same thing
       // whichever assistant is on.

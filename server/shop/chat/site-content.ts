@@ -1,11 +1,10 @@
 import type { Config } from "../../platform/config";
-import { COMPILED } from "../../site/locales";
-import { siteTranslator, type MessageKey, type Translate } from "../../../shared/i18n";
-import type { Locale } from "../../../shared/locales";
+import type { ContentSource } from "../../site/content/live";
+import type { MessageKey, Translate } from "../../../shared/i18n";
+import { LOCALES, type Locale } from "../../../shared/locales";
 import type { FaqEntry } from "./faq-match";
-import { byLocale } from "./language";
 import { pathFor } from "../../../shared/routes";
-import { buildSiteFacts, type SiteFacts } from "../../../shared/site-facts";
+import type { SiteFacts } from "../../../shared/site-facts";
 
 // What the support chat may tell a visitor (issues 5 and 13), in one language: one answer per topic
 // visitors ask about, made of the locale texts (locales/*.json) with the placeholders filled from
@@ -60,8 +59,8 @@ export type Topic = (typeof TOPICS)[number];
  */
 export const UNANSWERED_TOPICS: ReadonlySet<Topic> = new Set<Topic>(["catalogue", "legality"]);
 
-/** The part of the configuration the chat's facts come from. */
-export type ChatSiteConfig = Pick<Config, "site" | "licenseActivationLimit">;
+/** What the chat's facts come from: the published content, and the licence's device limit. */
+export type ChatSiteConfig = Pick<Config, "licenseActivationLimit"> & { content: ContentSource };
 
 export type SiteKnowledge = {
   locale: Locale;
@@ -70,9 +69,6 @@ export type SiteKnowledge = {
   answers: Record<Topic, string>;
 };
 
-/** The translator the pages use (shared/i18n.ts), over this language's texts. */
-export const pageTranslator = (locale: Locale, facts: SiteFacts): Translate => siteTranslator(locale, COMPILED[locale], facts);
-
 /** French puts a space before a colon; the other three languages do not. */
 export const colon = (locale: Locale) => (locale === "fr" ? " : " : ": ");
 
@@ -80,8 +76,7 @@ export const colon = (locale: Locale) => (locale === "fr" ? " : " : ": ");
 // price; after it, only the price paid once, so no answer outlives the offer. Callers rebuild the
 // knowledge when `factsKey` (shared/site-facts.ts) changes.
 export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now = new Date()): SiteKnowledge {
-  const facts = buildSiteFacts(config.site, locale, now);
-  const t = pageTranslator(locale, facts);
+  const { facts, t } = config.content.current().localized(locale, now);
   const c = colon(locale);
   // A sentence of its own after the title: several descriptions hold a colon already.
   const titled = (titleKey: MessageKey, textKey: MessageKey) => `${t(titleKey)}. ${t(textKey)}`;
@@ -150,14 +145,23 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
 }
 
 /**
- * The landing page's FAQ as entries the assistant answers from (faq-match.ts), every language's
- * question and answer side by side, with the page's own values filled in.
+ * The landing page's FAQ as entries the assistant answers from (faq-match.ts): the published
+ * content's entries (the specification's and the owner's, the hidden ones left out), every
+ * language's question and answer side by side, with the page's own values filled in. An entry
+ * missing in a language is missing there too, as on the page.
  */
 export function siteFaqEntries(knowledge: Record<Locale, SiteKnowledge>): FaqEntry[] {
-  return FAQ_NUMBERS.map((n) => ({
-    question: byLocale((locale) => knowledge[locale].t(`faqQuestion${n}`)),
-    answer: byLocale((locale) => knowledge[locale].t(`faqAnswer${n}`)),
-  }));
+  const entries = new Map<string, FaqEntry>();
+  for (const locale of LOCALES) {
+    for (const fact of knowledge[locale].facts.faq) {
+      let entry = entries.get(fact.id);
+      if (entry === undefined) {
+        entry = { question: {}, answer: {} };
+        entries.set(fact.id, entry);
+      }
+      entry.question[locale] = fact.question;
+      entry.answer[locale] = fact.answer;
+    }
+  }
+  return [...entries.values()];
 }
-
-const FAQ_NUMBERS = [1, 2, 3, 4, 5] as const;

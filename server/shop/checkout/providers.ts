@@ -1,8 +1,7 @@
-import { createTranslator, type MessageKey } from "../../../shared/i18n";
+import type { MessageKey } from "../../../shared/i18n";
 import type { Locale } from "../../../shared/locales";
-import type { Config } from "../../platform/config";
 import type { AppDeps } from "../../deps";
-import { COMPILED } from "../../site/locales";
+import type { ContentSource } from "../../site/content/live";
 import { deliverySettings } from "./delivery";
 import type { CheckoutProvider } from "./provider";
 import { createStripeProvider, type StripeConnection } from "./stripe-provider";
@@ -23,13 +22,16 @@ export type Checkout = {
  * Chooses the provider from the configuration. `stripeConnection` says where the Stripe SDK sends
  * its requests: Stripe's API by default; tests give a fake Stripe API on 127.0.0.1.
  */
-export function createCheckout(deps: Pick<AppDeps, "config" | "db" | "write" | "now">, stripeConnection?: StripeConnection): Checkout {
+export function createCheckout(
+  deps: Pick<AppDeps, "config" | "db" | "write" | "now" | "content">,
+  stripeConnection?: StripeConnection,
+): Checkout {
   const { config } = deps;
   const provider =
     config.stripe !== undefined
       ? createStripeProvider(
           config.stripe,
-          { baseUrl: config.publicBaseUrl, productName: textFor(config, "orderProduct") },
+          { baseUrl: config.publicBaseUrl, productName: textFor(deps.content, "orderProduct") },
           stripeConnection,
         )
       : createTestProvider(deps.db, deps.write, deps.now, deliverySettings(config));
@@ -39,6 +41,6 @@ export function createCheckout(deps: Pick<AppDeps, "config" | "db" | "write" | "
 const isTestCheckout = (provider: CheckoutProvider): provider is TestCheckout => provider.name === "test" && "pay" in provider;
 
 /** A text of Stripe's page in the visitor's language: the line item's name ("Lifetime Stream — lifetime access"). */
-function textFor(config: Config, key: MessageKey): (locale: Locale) => string {
-  return (locale) => createTranslator(locale, COMPILED[locale], { siteName: config.site.name })(key);
+function textFor(content: ContentSource, key: MessageKey): (locale: Locale) => string {
+  return (locale) => content.current().localized(locale, new Date()).t(key);
 }

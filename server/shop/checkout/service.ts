@@ -12,12 +12,13 @@ import type { CheckoutProvider, Consent } from "./provider";
  * (the visitor is then not sent to pay; the checkout left at the provider expires unused).
  */
 export async function createCheckoutSession(
-  deps: Pick<AppDeps, "config" | "write" | "now">,
+  deps: Pick<AppDeps, "content" | "write" | "now">,
   provider: CheckoutProvider,
   locale: Locale,
   consent: Consent,
 ): Promise<{ id: string; url: string }> {
-  const { priceMinor, currency } = deps.config.site;
+  // The published price at this moment: the order records what the buyer is asked to pay.
+  const { priceMinor, currency } = deps.content.current().site;
   const created = await provider.createCheckout({
     locale,
     amount: priceMinor,

@@ -1,13 +1,11 @@
 import { render, toPlainText } from "@react-email/render";
 import type { ReactElement } from "react";
-import { siteTranslator } from "../../../shared/i18n";
 import { DEFAULT_LOCALE, isLocale, LOCALE_TAGS, type Locale } from "../../../shared/locales";
 import { formatMoney } from "../../../shared/price";
 import { SELLER_TIME_ZONE } from "../../../shared/offer";
 import { pathFor } from "../../../shared/routes";
-import { buildSiteFacts } from "../../../shared/site-facts";
 import type { Config } from "../../platform/config";
-import { COMPILED } from "../../site/locales";
+import type { PublishedContent } from "../../site/content/published";
 import { readPayload, type OutboxRow } from "./outbox";
 import { orderName } from "./order-name";
 import type { MailLinks } from "../licenses/tokens";
@@ -29,6 +27,7 @@ export const unsubscribeUrl = (baseUrl: string, token: string) => `${baseUrl}/un
 export async function composeMail(
   row: OutboxRow,
   config: Config,
+  content: PublishedContent,
   contexts?: Map<Locale, MailContext>,
   links?: MailLinks,
   paperwork?: MailPaperwork,
@@ -39,10 +38,10 @@ export async function composeMail(
   // of the cost of a message otherwise.
   let c = contexts?.get(locale);
   if (c === undefined) {
-    c = mailContext(config, locale);
+    c = mailContext(config, content, locale);
     contexts?.set(locale, c);
   }
-  const mail = await composeKind(row, config, locale, c, links, paperwork, digestLists);
+  const mail = await composeKind(row, config, content, locale, c, links, paperwork, digestLists);
   return mail !== null && config.site.testCheckout ? markedTest(mail, c) : mail;
 }
 
@@ -69,13 +68,14 @@ const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "
 async function composeKind(
   row: OutboxRow,
   config: Config,
+  content: PublishedContent,
   locale: Locale,
   c: MailContext,
   links?: MailLinks,
   paperwork?: MailPaperwork,
   digestLists?: DigestListsReader,
 ): Promise<OutgoingMail | null> {
-  const base = { outboxId: row.id, from: config.mail.from, to: row.recipient, messageId: row.messageId, date: row.createdAt };
+  const base = { outboxId: row.id, from: mailFrom(config, content), to: row.recipient, messageId: row.messageId, date: row.createdAt };
   const buyerHeaders = { "Reply-To": config.site.supportEmail };
 
   switch (row.kind) {
@@ -171,8 +171,13 @@ async function both(element: ReactElement): Promise<{ html: string; text: string
   return { html, text: toPlainText(html) };
 }
 
-export function mailContext(config: Config, locale: Locale): MailContext {
-  const facts = buildSiteFacts(config.site, locale);
+/** MAIL_FROM, else no-reply@ the site's domain named after the product (as published). */
+export function mailFrom(config: Config, content: PublishedContent): string {
+  return config.mail.from ?? `"${content.site.name.replace(/["\\\r\n]/g, "")}" <no-reply@${config.mail.domain}>`;
+}
+
+export function mailContext(config: Config, content: PublishedContent, locale: Locale, now = new Date()): MailContext {
+  const { t } = content.localized(locale, now);
   const bcp47 = LOCALE_TAGS[locale].bcp47;
   // The zone is named ("CET", "UTC+1"): a buyer elsewhere reads the time right.
   const dates = new Intl.DateTimeFormat(bcp47, {
@@ -187,8 +192,8 @@ export function mailContext(config: Config, locale: Locale): MailContext {
   const percent = new Intl.NumberFormat(bcp47, { style: "percent", maximumFractionDigits: 2 });
   return {
     locale,
-    t: siteTranslator(locale, COMPILED[locale], facts),
-    siteName: config.site.name,
+    t,
+    siteName: content.site.name,
     supportEmail: config.site.supportEmail,
     seller: config.legal,
     baseUrl: config.publicBaseUrl,

@@ -4,6 +4,7 @@ import { isStorageUnavailable } from "../../../db/storage";
 import { isBusyError, type Write } from "../../../db/writer";
 import { emailLeads, orders } from "../../../db/schema";
 import type { Config } from "../../platform/config";
+import type { ContentSource } from "../../site/content/live";
 import type { Logger } from "../../platform/log";
 import type { MailLinks } from "../licenses/tokens";
 import type { MailPaperwork } from "../paperwork/mail-paperwork";
@@ -98,8 +99,10 @@ export function createMailSender(deps: {
   paperwork?: MailPaperwork;
   /** The owner's digest's lists, read when it is written (server/owner/digest/); without, the digest leaves them out. */
   digestLists?: DigestListsReader;
+  /** The published content the messages quote (product name, price, texts). */
+  content: ContentSource;
 }): MailSender {
-  const { db, write, config, log, transport, now, links, paperwork, digestLists } = deps;
+  const { db, write, config, log, transport, now, links, paperwork, digestLists, content } = deps;
   // Named by more than the pid: a restarted container has the same (sender-identity.ts).
   const me = senderIdentity();
   let running = false;
@@ -114,8 +117,10 @@ export function createMailSender(deps: {
   let waitingForStorage = false;
   const held = new Map<number, Held>();
   const inFlight = new Set<Promise<void>>();
-  // Texts and formatters per language, built on first use; the configuration does not change while running.
-  const contexts = new Map<Locale, MailContext>();
+  // Texts and formatters per language, built on first use and again after a publish. A new map per
+  // version: a message still being written with the previous version (sends run side by side)
+  // fills the old map, never the new one.
+  let contexts = { version: -1, byLocale: new Map<Locale, MailContext>() };
 
   /** Sends one claimed message (or not) and says what became of it; writes nothing. */
   const attempt = async (row: OutboxRow, signal: AbortSignal): Promise<MailOutcome> => {
@@ -125,7 +130,10 @@ export function createMailSender(deps: {
       return { status: "cancelled", reason: skip };
     }
     try {
-      const mail = await (await loadCompose()).composeMail(row, config, contexts, links, paperwork, digestLists);
+      const published = content.current();
+      if (published.version !== contexts.version) contexts = { version: published.version, byLocale: new Map() };
+      const { byLocale } = contexts;
+      const mail = await (await loadCompose()).composeMail(row, config, published, byLocale, links, paperwork, digestLists);
       if (mail === null) {
         log.error("mail not composed", { id: row.id, kind: row.kind });
         return { status: "failed", reason: "unreadable payload" };

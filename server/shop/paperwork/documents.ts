@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client";
 import { invoices, orders, type InvoiceKind } from "../../../db/schema";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
 import type { Config } from "../../platform/config";
+import type { ContentSource } from "../../site/content/live";
 import { invoicePdf } from "./invoice-pdf";
 import type { Invoice } from "./numbering";
 import { termsPdf } from "./terms-pdf";
@@ -30,14 +31,18 @@ export type InvoiceVat = Pick<Invoice, "vatScheme" | "vatRate" | "vatAmount" | "
 
 type Order = typeof orders.$inferSelect;
 
-export function createPaperwork(deps: { db: Db; config: Config }): Paperwork {
-  const { db, config } = deps;
+export function createPaperwork(deps: { db: Db; config: Config; content: ContentSource }): Paperwork {
+  const { db, config, content } = deps;
+  // Per language, made again after a publish (the product's name on the documents).
   const texts = new Map<Locale, DocumentTexts>();
+  let textsOf = -1;
   const textsFor = (order: Order) => {
+    if (content.current().version !== textsOf) texts.clear();
+    textsOf = content.current().version;
     const locale = isLocale(order.locale) ? order.locale : DEFAULT_LOCALE;
     let found = texts.get(locale);
     if (found === undefined) {
-      found = documentTexts(config, locale);
+      found = documentTexts(content.current(), locale);
       texts.set(locale, found);
     }
     return found;
@@ -57,12 +62,12 @@ export function createPaperwork(deps: { db: Db; config: Config }): Paperwork {
         ? null
         : (db.select().from(invoices).where(eq(invoices.id, document.creditsInvoiceId)).get() ?? null);
     const x = textsFor(order);
-    const content = await invoicePdf(
-      { document, credited, order, seller: config.legal, supportEmail: config.site.supportEmail, siteName: config.site.name },
+    const pdf = await invoicePdf(
+      { document, credited, order, seller: config.legal, supportEmail: config.site.supportEmail, siteName: content.current().site.name },
       x,
     );
     const name = x.t(kind === "invoice" ? "invoice.file" : "invoice.creditFile");
-    return { filename: `${name}-${document.number}.pdf`, content, contentType: "application/pdf" };
+    return { filename: `${name}-${document.number}.pdf`, content: pdf, contentType: "application/pdf" };
   };
 
   const orderById = (id: number) => db.select().from(orders).where(eq(orders.id, id)).get();

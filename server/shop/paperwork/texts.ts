@@ -1,10 +1,8 @@
-import { siteTranslator, type Translate } from "../../../shared/i18n";
+import type { Translate } from "../../../shared/i18n";
 import { LOCALE_TAGS, type Locale } from "../../../shared/locales";
 import { formatExactMoney } from "../../../shared/price";
 import { SELLER_TIME_ZONE } from "../../../shared/offer";
-import { buildSiteFacts } from "../../../shared/site-facts";
-import type { Config } from "../../platform/config";
-import { COMPILED } from "../../site/locales";
+import type { PublishedContent } from "../../site/content/published";
 
 // The texts and formats of a document in its language: the site's own translations (locales/*.json)
 // and dates in the seller's time zone, as the receipts in the e-mails show them.
@@ -20,7 +18,7 @@ export type DocumentTexts = {
   rate: (basisPoints: number) => string;
 };
 
-export function documentTexts(config: Pick<Config, "site">, locale: Locale): DocumentTexts {
+export function documentTexts(content: PublishedContent, locale: Locale): DocumentTexts {
   const tag = LOCALE_TAGS[locale].bcp47;
   const day = new Intl.DateTimeFormat(tag, { year: "numeric", month: "long", day: "numeric", timeZone: SELLER_TIME_ZONE });
   const dateTime = new Intl.DateTimeFormat(tag, {
@@ -36,7 +34,7 @@ export function documentTexts(config: Pick<Config, "site">, locale: Locale): Doc
   const percent = new Intl.NumberFormat(tag, { style: "percent", maximumFractionDigits: 2 });
   return {
     locale,
-    t: siteTranslator(locale, COMPILED[locale], buildSiteFacts(config.site, locale)),
+    t: content.localized(locale, new Date()).t,
     // Always with the cents, as accounts read them (the site writes "5 €" for a whole amount).
     money: (minor, currency) => formatExactMoney(minor, currency, locale),
     day: (at) => day.format(at),

@@ -1,5 +1,6 @@
 import type { Config } from "../../../server/platform/config";
 import { COMPILED } from "../../../server/site/locales";
+import { testContent } from "../../support/content";
 import { siteTranslator } from "../../../shared/i18n";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
@@ -178,7 +179,10 @@ export type Verdict = { right: boolean; yesToNo: boolean; handedOver: boolean; o
 export type Judge = (question: ChatQuestion, answer: string) => Verdict;
 
 /** A judge for the site as configured: the facts it checks for are that configuration's. */
-export function createJudge({ site, licenseActivationLimit }: Pick<Config, "site" | "licenseActivationLimit">): Judge {
+export function createJudge(config: Pick<Config, "site" | "licenseActivationLimit" | "contentSeed">): Judge {
+  const { licenseActivationLimit } = config;
+  // The facts of the content a fresh site publishes with this environment.
+  const site = testContent(config).current().site;
   const contexts = new Map<Locale, ReturnType<typeof makeContext>>();
   const context = (lang: Locale) => {
     let made = contexts.get(lang);

@@ -1,0 +1,317 @@
+import * as v from "valibot";
+import { LOCALES, type Locale } from "./locales";
+
+// The owner's content (docs/content.md): what the site says about the product, stored with the
+// shop's data, edited in the console, exported and imported as JSON. One shape for the console,
+// the command line, the store and the pages. The locales' texts stay the defaults: `texts` holds
+// only the owner's replacements, and a language without one shows the locale's own text.
+
+/** A text per language; a language left out (or an empty text) is a missing one. */
+export type LocaleTexts = Partial<Record<Locale, string>>;
+
+/**
+ * An FAQ entry. `builtIn` names one of the specification's five (faqQuestionN/faqAnswerN in the
+ * locales): a language without the owner's text shows that default. An owner's entry missing in a
+ * language is left out of that language's page.
+ */
+export type FaqEntry = { id: string; shown: boolean; builtIn: BuiltInFaq | null; question: LocaleTexts; answer: LocaleTexts };
+
+/** A competitor's row of the comparison table, amounts in minor units; the site's own row is added by the page. */
+export type ComparisonEntry = { service: string; monthlyMinor: number | null; yearlyMinor: number | null; fiveYearsMinor: number };
+
+export type OfferContent = {
+  productName: string;
+  priceMinor: number;
+  currency: string;
+  /** The launch offer's last day (`YYYY-MM-DD`, seller's time zone); null: two weeks after the first start. */
+  endsOn: string | null;
+  /**
+   * Show a struck-through reference while the offer runs: the lowest price charged in the 30 days
+   * before the reduction began (price history), never a typed one; false: never.
+   */
+  showReference: boolean;
+  /** "More than N users": null until the owner gives a real figure (development shows the specification's). */
+  claimedUsers: number | null;
+};
+
+export type ContentDocument = {
+  format: 1;
+  offer: OfferContent;
+  /** The owner's replacements of the locales' texts, by message key (only CONTENT_KEYS). */
+  texts: Record<string, LocaleTexts>;
+  faq: FaqEntry[];
+  comparison: { rows: ComparisonEntry[]; checkedOn: string | null; source: string | null };
+};
+
+export const LIMITS = {
+  text: 1000,
+  faqQuestion: 200,
+  faqAnswer: 2000,
+  faqEntries: 40,
+  comparisonRows: 8,
+  service: 60,
+  source: 200,
+  productName: 60,
+  maxPriceMinor: 99_999_900,
+} as const;
+
+/**
+ * The texts of the public pages the owner may replace, by page and section, in the order the page
+ * shows them: the console lists them so, each in its context, never as a flat list of keys.
+ */
+export const CONTENT_SECTIONS = [
+  { id: "meta", page: "landing", keys: ["meta.title", "meta.description", "footer.tagline"] },
+  {
+    id: "hero",
+    page: "landing",
+    keys: [
+      "heroBadge",
+      "heroBadgeStandard",
+      "heroTitle",
+      "heroSubtitle",
+      "hero.getAccess",
+      "hero.seeDetails",
+      "hero.users",
+      "hero.priceNote",
+      "hero.priceNoteStandard",
+    ],
+  },
+  { id: "trust", page: "landing", keys: ["trustBadge1", "trustBadge2", "trustBadge3"] },
+  {
+    id: "features",
+    page: "landing",
+    keys: [
+      "featuresTitle",
+      "featuresSubtitle",
+      "feature1Title",
+      "feature1Desc",
+      "feature2Title",
+      "feature2Desc",
+      "feature3Title",
+      "feature3Desc",
+      "feature4Title",
+      "feature4Desc",
+      "cta.featuresTitle",
+    ],
+  },
+  { id: "preview", page: "landing", keys: ["preview.title", "preview.text", "preview.point1", "preview.point2", "preview.point3"] },
+  {
+    id: "why",
+    page: "landing",
+    keys: [
+      "whyTitle",
+      "whySubtitle",
+      "whyAppBenefit1",
+      "whyAppBenefit1Desc",
+      "whyAppBenefit2",
+      "whyAppBenefit2Desc",
+      "whyAppBenefit3",
+      "whyAppBenefit3Desc",
+      "whyAppBenefit4",
+      "whyAppBenefit4Desc",
+      "whyAppBenefit5",
+      "whyAppBenefit5Desc",
+      "whyAppBenefit6",
+      "whyAppBenefit6Desc",
+      "cta.whyTitle",
+    ],
+  },
+  { id: "comparison", page: "landing", keys: ["comparison", "comparisonSubtitle", "savingsMessage", "cta.comparisonTitle"] },
+  {
+    id: "how",
+    page: "landing",
+    keys: [
+      "howTitle",
+      "howSubtitle",
+      "howStep1",
+      "howStep1Desc",
+      "howStep2",
+      "howStep2Desc",
+      "howStep3",
+      "howStep3Desc",
+      "howStep4",
+      "howStep4Desc",
+      "cta.howTitle",
+    ],
+  },
+  {
+    id: "pricing",
+    page: "landing",
+    keys: [
+      "pricingTitle",
+      "pricingSubtitle",
+      "pricingSubtitleStandard",
+      "pricing.plan",
+      "pricing.once",
+      "pricing.feature1",
+      "pricing.feature2",
+      "pricing.feature3",
+      "pricing.feature4",
+      "pricing.feature5",
+      "pricing.feature6",
+      "pricing.cta",
+      "pricing.guarantee",
+    ],
+  },
+  { id: "cta", page: "landing", keys: ["cta.getAccess", "cta.seeDemo"] },
+  { id: "faq", page: "landing", keys: ["faqTitle"] },
+  { id: "exitPopup", page: "landing", keys: ["exitPopup.title", "exitPopup.text", "exitPopup.submit", "exitPopup.privacy"] },
+  { id: "order", page: "payment", keys: ["paymentTitle", "paymentSubtitle", "orderProduct", "orderProductDesc"] },
+] as const;
+
+export type ContentSectionId = (typeof CONTENT_SECTIONS)[number]["id"];
+export type ContentKey = (typeof CONTENT_SECTIONS)[number]["keys"][number];
+export const CONTENT_KEYS: readonly ContentKey[] = CONTENT_SECTIONS.flatMap((s) => [...s.keys]);
+export const isContentKey = (key: string): key is ContentKey => CONTENT_KEYS.some((k) => k === key);
+
+/** The specification's five FAQ entries (faqQuestionN/faqAnswerN); the third carries the access-recovery form. */
+export const BUILT_IN_FAQ = [1, 2, 3, 4, 5] as const;
+export type BuiltInFaq = (typeof BUILT_IN_FAQ)[number];
+export const ACCESS_FORM_FAQ = 3;
+
+/** The competitors' rows of a fresh install (the specification's). */
+export const DEFAULT_COMPARISON: ComparisonEntry[] = [
+  { service: "Netflix + Disney+", monthlyMinor: 2500, yearlyMinor: 30000, fiveYearsMinor: 150000 },
+  { service: "IPTV", monthlyMinor: 1500, yearlyMinor: 18000, fiveYearsMinor: 90000 },
+];
+
+/** Version 0: what a fresh install shows, restorable like any published version. */
+export function defaultContent(): ContentDocument {
+  return {
+    format: 1,
+    offer: { productName: "Lifetime Stream", priceMinor: 2999, currency: "EUR", endsOn: null, showReference: true, claimedUsers: null },
+    texts: {},
+    faq: BUILT_IN_FAQ.map((n) => ({ id: `faq${n}`, shown: true, builtIn: n, question: {}, answer: {} })),
+    comparison: { rows: DEFAULT_COMPARISON.map((row) => ({ ...row })), checkedOn: null, source: null },
+  };
+}
+
+// The document's shape, checked wherever one comes from outside the store (a console form, an
+// imported file). Texts' placeholders are checked against their defaults apart
+// (server/site/content/check.ts): that needs the locales.
+
+const trimmedText = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `must be at most ${max} characters`));
+const localeTexts = (max: number) =>
+  v.pipe(
+    v.record(v.picklist(LOCALES, `must be one of the languages ${LOCALES.join(", ")}`), v.optional(trimmedText(max))),
+    // An empty text is a missing one.
+    v.transform((texts) => {
+      const kept: LocaleTexts = {};
+      for (const locale of LOCALES) {
+        const text = texts[locale];
+        if (text !== undefined && text !== "") kept[locale] = text;
+      }
+      return kept;
+    }),
+  );
+
+const minor = (label: string) =>
+  v.pipe(
+    v.number(`${label} must be a number of cents`),
+    v.integer(`${label} must be a whole number of cents`),
+    v.minValue(0, `${label} must not be negative`),
+    v.maxValue(LIMITS.maxPriceMinor, `${label} is too large`),
+  );
+
+export const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isoDay = v.pipe(
+  v.string(),
+  v.regex(ISO_DAY, "must be a date such as 2026-12-31"),
+  v.check(
+    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s,
+    "must be a real calendar date",
+  ),
+);
+
+export const FaqEntrySchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")),
+  shown: v.boolean(),
+  builtIn: v.nullable(v.picklist(BUILT_IN_FAQ, "must be one of the five built-in entries (1 to 5) or null")),
+  question: localeTexts(LIMITS.faqQuestion),
+  answer: localeTexts(LIMITS.faqAnswer),
+});
+
+export const ContentDocumentSchema = v.object({
+  format: v.literal(1, "must be 1"),
+  offer: v.object({
+    productName: v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1, "must not be empty"),
+      v.maxLength(LIMITS.productName, `must be at most ${LIMITS.productName} characters`),
+    ),
+    priceMinor: v.pipe(minor("the price"), v.minValue(50, "must be at least 50 cents")),
+    currency: v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, "must be a three-letter currency code such as EUR")),
+    endsOn: v.nullable(isoDay),
+    showReference: v.boolean(),
+    claimedUsers: v.nullable(
+      v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(100_000_000, "is too large")),
+    ),
+  }),
+  texts: v.pipe(
+    v.record(
+      v.pipe(
+        v.string(),
+        v.check((key) => isContentKey(key), "is not a text the owner can change"),
+      ),
+      localeTexts(LIMITS.text),
+    ),
+  ),
+  faq: v.pipe(
+    v.array(FaqEntrySchema),
+    v.maxLength(LIMITS.faqEntries, `must have at most ${LIMITS.faqEntries} entries`),
+    v.check((entries) => new Set(entries.map((e) => e.id)).size === entries.length, "has two entries with the same id"),
+    v.check((entries) => {
+      const builtIns = entries.flatMap((e) => (e.builtIn === null ? [] : [e.builtIn]));
+      return new Set(builtIns).size === builtIns.length;
+    }, "has a built-in entry twice"),
+  ),
+  comparison: v.object({
+    rows: v.pipe(
+      v.array(
+        v.object({
+          service: v.pipe(
+            v.string(),
+            v.trim(),
+            v.minLength(1, "must not be empty"),
+            v.maxLength(LIMITS.service, `must be at most ${LIMITS.service} characters`),
+          ),
+          monthlyMinor: v.nullable(minor("monthly")),
+          yearlyMinor: v.nullable(minor("yearly")),
+          fiveYearsMinor: minor("five years"),
+        }),
+      ),
+      v.maxLength(LIMITS.comparisonRows, `must have at most ${LIMITS.comparisonRows} rows`),
+    ),
+    checkedOn: v.nullable(isoDay),
+    source: v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(LIMITS.source, `must be at most ${LIMITS.source} characters`))),
+  }),
+});
+
+/** Where a schema issue is, as the file names it: `faq[2].answer.en`, `offer.priceMinor`. */
+export function issuePath(issue: v.BaseIssue<unknown>): string {
+  let path = "";
+  for (const item of issue.path ?? []) {
+    const key = item.key;
+    if (typeof key === "number") path += `[${key}]`;
+    else path += path === "" ? String(key) : `.${String(key)}`;
+  }
+  return path === "" ? "(the file)" : path;
+}
+
+/** The paths of what differs between two documents, for the history ("offer.priceMinor", "texts.heroTitle.fr", "faq"). */
+export function changedPaths(before: ContentDocument, after: ContentDocument): string[] {
+  const changes: string[] = [];
+  for (const key of Object.keys(after.offer) as (keyof OfferContent)[]) {
+    if (before.offer[key] !== after.offer[key]) changes.push(`offer.${key}`);
+  }
+  const keys = new Set([...Object.keys(before.texts), ...Object.keys(after.texts)]);
+  for (const key of [...keys].sort()) {
+    for (const locale of LOCALES) {
+      if (before.texts[key]?.[locale] !== after.texts[key]?.[locale]) changes.push(`texts.${key}.${locale}`);
+    }
+  }
+  if (JSON.stringify(before.faq) !== JSON.stringify(after.faq)) changes.push("faq");
+  if (JSON.stringify(before.comparison) !== JSON.stringify(after.comparison)) changes.push("comparison");
+  return changes;
+}
