@@ -6,8 +6,10 @@ import { authRoutes } from "./auth-routes";
 import { etagOf } from "./bundle";
 import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
+import { contentRoutes } from "./content-routes";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
+import { publishedFacts } from "../../site/content/live";
 import { audienceReport } from "./audience";
 import { audiencePage } from "./views/audience";
 
@@ -57,6 +59,7 @@ export function consoleController(deps: AppDeps) {
       .use(securityRoutes(deps, kit))
       .use(orderRoutes(deps, kit))
       .use(peopleRoutes(deps, kit))
+      .use(contentRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
       .get(
@@ -64,7 +67,11 @@ export function consoleController(deps: AppDeps) {
         kit.signedIn(async (request) => {
           const now = deps.now();
           return html(
-            overviewPage(await kit.page(request), overview(deps.db, deps.config, now, deps.content.current().site), now),
+            overviewPage(
+              await kit.page(request),
+              overview(deps.db, deps.config, now, deps.content.current().site, publishedFacts(deps.content.current())),
+              now,
+            ),
             kit.https(request),
           );
         }),
