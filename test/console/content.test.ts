@@ -208,7 +208,7 @@ test("the FAQ: add an entry in one language, reorder, hide, edit a built-in one,
   expect(entry).toMatchObject({ builtIn: null, shown: true, question: { fr: "Le catalogue est-il légal ?" } });
   const list = await (await get("/admin/content/faq")).text();
   expect(list).toContain("Missing in: English, Italiano, Español");
-  expect(list).toContain(`aria-label="Move “Le catalogue est-il légal ?” up"`);
+  expect(list).toContain(`aria-label="Move up “Le catalogue est-il légal ?”"`);
 
   expect((await post(`/admin/content/faq/${entry?.id}/up`, { revision: revision() })).status).toBe(303);
   expect(readDraft(site.db).document.faq.map((e) => e.id)).toEqual(["faq1", "faq2", "faq3", "faq4", entry?.id ?? "", "faq5"]);
