@@ -433,3 +433,58 @@ test("the overview's checklist reads the published content: the product's descri
   expect(done).toMatch(/Done:<\/span> the product&#x27;s description is yours/);
   expect(done).toMatch(/Done:<\/span> the FAQ has at least one entry of yours/);
 });
+
+test("whatever a form sends, the answer is a refusal the owner can read, never a 500, and nothing changes", async () => {
+  const { site, cookie, post, revision } = await signedIn();
+  const before = readDraft(site.db);
+  const routes = [
+    "/admin/content/publish",
+    "/admin/content/offer",
+    "/admin/content/texts/hero",
+    "/admin/content/faq/new",
+    "/admin/content/faq/answer",
+    "/admin/content/faq/faq1",
+    "/admin/content/comparison",
+    "/admin/content/restore",
+  ];
+  const bodies: Record<string, string>[] = [
+    {},
+    { revision: "not a number" },
+    { revision: "999999999999" },
+    // The right revision, and a wrong value for each form's fields.
+    {
+      revision: revision(),
+      price: "1e9",
+      currency: "EURO",
+      endsOn: "2026-02-30",
+      claimedUsers: "0",
+      rows: "99",
+      "service:0": "",
+      "five:0": "-1",
+      "text:heroTitle:fr": "x".repeat(1001),
+      "question:fr": "{",
+      "answer:fr": "<script>",
+      lang: "xx",
+      version: "1",
+    },
+  ];
+  for (const path of routes) {
+    for (const body of bodies) {
+      const response = await post(path, body);
+      expect({ path, body, refused: response.status >= 400 && response.status < 500 }).toEqual({ path, body, refused: true });
+    }
+    const json = await site.request(path, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: "{}" });
+    expect({ path, status: json.status }).toEqual({ path, status: 415 });
+    const huge = await post(path, { revision: revision(), "text:heroTitle:fr": "x".repeat(300_000) });
+    expect({ path, status: huge.status }).toEqual({ path, status: 413 });
+  }
+  // Discard, rebase and a move are done with a right revision: only a wrong one is tried.
+  for (const path of ["/admin/content/discard", "/admin/content/rebase", "/admin/content/faq/faq1/up"]) {
+    for (const body of bodies.slice(0, 3)) {
+      const response = await post(path, body);
+      expect({ path, body, refused: response.status >= 400 && response.status < 500 }).toEqual({ path, body, refused: true });
+    }
+  }
+  expect(readDraft(site.db)).toEqual(before);
+  expect(readPublished(site.db).version).toBe(0);
+});
