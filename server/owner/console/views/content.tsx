@@ -29,7 +29,8 @@ const NAV: { id: ContentPage | "home"; path: string }[] = [
   { id: "history", path: "/admin/content/history" },
 ];
 
-function contentPage(ctx: PageContext, title: string, current: ContentPage | "home", body: ReactNode): string {
+/** A page of the Content area: the console's page with the area's own navigation (the guide's editor uses it too). */
+export function contentPage(ctx: PageContext, title: string, current: ContentPage | "home", body: ReactNode): string {
   const { t } = ctx;
   return renderPage(
     ctx,
