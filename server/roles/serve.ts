@@ -108,7 +108,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     now,
     links,
     paperwork,
-    digestLists: digestListsReader(db, now),
+    digestLists: digestListsReader(db, now, config.tls),
     content,
   });
   const site = wireSite({
