@@ -123,6 +123,9 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
                 t(`admin.checklist.${item.id}`)
               )}
               {item.id === "backups" && data.backup.enabled ? <> ({backupState(ctx, data.backup)})</> : null}
+              {item.id === "https" && data.certificate !== null ? (
+                <span data-testid="certificate-state"> ({certificateText(ctx, data.certificate)})</span>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -151,4 +154,21 @@ function backupState(ctx: PageContext, backup: Overview["backup"]): string {
       ? t("admin.checklist.backupsNever")
       : t("admin.checklist.backupsLast", { date: ctx.fmt.when(backup.lastReplicatedAt) });
   return backup.lastError === null ? last : `${last}; ${t("admin.checklist.backupsProblem", { problem: backup.lastError })}`;
+}
+
+/** The certificate the site gets itself: until when it is good, or that it is pending, and the last failed attempt. */
+function certificateText(ctx: PageContext, certificate: NonNullable<Overview["certificate"]>): string {
+  const { t } = ctx;
+  const domains = certificate.domains.join(", ");
+  const state =
+    certificate.notAfter === null
+      ? t("admin.checklist.httpsPending", { domains })
+      : t("admin.checklist.httpsCertificate", { domains, date: ctx.fmt.when(certificate.notAfter) });
+  if (certificate.lastError === null) return state;
+  const failed = t("admin.checklist.httpsFailed", {
+    date: certificate.lastErrorAt === null ? "—" : ctx.fmt.when(certificate.lastErrorAt),
+    error: certificate.lastError,
+    next: certificate.nextAttemptAt === null ? "—" : ctx.fmt.when(certificate.nextAttemptAt),
+  });
+  return `${state}; ${failed}`;
 }
