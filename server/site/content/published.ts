@@ -2,7 +2,15 @@ import type { ContentDocument, FaqEntry, LocaleTexts } from "../../../shared/con
 import { createTranslator, type MessageKey, type MessageValues, siteValues, type Translate } from "../../../shared/i18n";
 import type { Locale } from "../../../shared/locales";
 import { defaultOfferEnd, endOfDayIn, SELLER_TIME_ZONE } from "../../../shared/offer";
-import { buildSiteFacts, type FaqFact, factsKey, type SiteContent, type SiteFacts, type SiteSettings } from "../../../shared/site-facts";
+import {
+  buildSiteFacts,
+  type FaqFact,
+  factsKey,
+  PLACEHOLDER_CLAIMED_USERS,
+  type SiteContent,
+  type SiteFacts,
+  type SiteSettings,
+} from "../../../shared/site-facts";
 import {
   type CompiledCatalogue,
   COMPILED,
@@ -12,7 +20,7 @@ import {
   SOURCE_MESSAGES,
   withReplacedTexts,
 } from "../locales";
-import { PLACEHOLDER_CLAIMED_USERS } from "../owner-content";
+import { isPlaceholderTestimonial, TESTIMONIALS } from "../owner-content";
 
 // The published content as every part of a process reads it: the site's facts (name, price,
 // offer, comparison), the catalogues with the owner's texts in place of the locales' where set,
@@ -94,9 +102,10 @@ export function siteContentOf(
     originalPriceMinor: offer.showReference ? (reference ?? sample) : null,
     currency: offer.currency,
     claimedUsers: offer.claimedUsers ?? PLACEHOLDER_CLAIMED_USERS,
-    testimonials: settings.testimonials,
+    // The reviews are the owner's code (owner-content.ts), not published content nor a setting.
+    testimonials: TESTIMONIALS,
     ownerSet: {
-      testimonials: settings.testimonialsSet,
+      testimonials: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
       claimedUsers: offer.claimedUsers !== null,
       originalPrice: offer.showReference && reference !== null,
     },
