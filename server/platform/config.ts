@@ -6,7 +6,6 @@ import * as v from "valibot";
 import type { LegalIdentity } from "../../shared/legal";
 import type { SiteSettings } from "../../shared/site-facts";
 import type { VatScheme } from "../../shared/vat-scheme";
-import { isPlaceholderTestimonial, TESTIMONIALS } from "../site/owner-content";
 import { httpsBaseUrl, type TlsSettings, tlsSettingsOf } from "./tls/settings";
 import { ConfigError, NotReadyForProductionError } from "./config-error";
 import { type Env, EnvSchema } from "./env";
@@ -148,8 +147,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workers: env.WORKERS ?? defaultWorkers(),
     site: {
       supportEmail: env.SUPPORT_EMAIL,
-      testimonials: TESTIMONIALS,
-      testimonialsSet: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
       showPlaceholders: env.NODE_ENV !== "production",
       refundMode: env.REFUND_MODE,
       vat: (env.VAT_SCHEME ?? "fr") === "franchise" ? "none" : "included",

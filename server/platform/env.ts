@@ -2,7 +2,7 @@ import { BACKUP_ENV } from "./backup/settings";
 import { TrustProxySetting } from "./http/trusted-proxies";
 import * as v from "valibot";
 import { endOfDayIn, SELLER_TIME_ZONE } from "../../shared/offer";
-import { PLACEHOLDER_CLAIMED_USERS } from "../site/owner-content";
+import { PLACEHOLDER_CLAIMED_USERS } from "../../shared/site-facts";
 import { VAT_SCHEMES } from "../../shared/vat-scheme";
 import { documented } from "./env-doc";
 

@@ -1,7 +1,7 @@
 import { SELLER_IDENTITY } from "../../../platform/production-readiness";
 import { LOCALE_TAGS } from "../../../../shared/locales";
 import type { Overview, Period } from "../overview";
-import { hourLabel, weekdayName } from "./format";
+import { hourLabel, weekdayName } from "../../../../shared/owner-formats";
 import { renderPage, type PageContext } from "./layout";
 
 /** The figures first (revenue, orders, refund rate), then the chart, leads, e-mail, and the checklist. */

@@ -1,6 +1,6 @@
 import { Button, Section, Text } from "@react-email/components";
 import { LOCALE_TAGS } from "../../../../shared/locales";
-import { formatsFor, hourLabel, weekdayName, type Formats } from "../../../owner/console/views/format";
+import { formatsFor, hourLabel, weekdayName, type Formats } from "../../../../shared/owner-formats";
 import type { MailKind } from "../../../../db/schema";
 import type { MailPayloads } from "../outbox";
 import { button, colors, Fact, heading, MailLayout, small, text } from "./layout";
