@@ -46,6 +46,8 @@ const get = async (base: string, path: string) => {
   return { etag: response.headers.get("etag"), html: await response.text() };
 };
 
+// Its own deadline: the build compiles the whole site (about 20 s alone, several times that on a
+// loaded machine), and the executable starts twice.
 test("content published with the executable's own command is served at once, and still after a restart", async () => {
   const build = spawn({ cmd: [process.execPath, "run", "scripts/build.ts"], cwd: root, stdout: "pipe", stderr: "pipe" });
   expect(await build.exited).toBe(0);
@@ -91,4 +93,4 @@ test("content published with the executable's own command is served at once, and
   const guideAgain = await get(second.base, "/en/guide");
   expect(guideAgain.html.includes("Windows computers")).toBe(false);
   expect(guideAgain.etag).toBe(guide.etag);
-});
+}, 300_000);
