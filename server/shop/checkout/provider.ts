@@ -4,7 +4,8 @@ import type { Locale } from "../../../shared/locales";
 // implementation (stripe-provider.ts), the built-in test checkout in another (test-provider.ts), so
 // that the rest of the checkout never knows which one it talks to.
 
-export type ProviderName = "stripe" | "test";
+/** "free": an order at 0 claimed with a 100 % discount code, which no payment provider sees. */
+export type ProviderName = "stripe" | "test" | "free";
 
 /** What the site asks for: one checkout of the configured price, in the visitor's language. */
 export type CheckoutRequest = {
