@@ -20,6 +20,8 @@ export type CheckoutRequest = {
    * card page does not ask again. A provider may keep it with the checkout as evidence.
    */
   consent: Consent;
+  /** A discount code applied: `amount` is already the reduced price; the provider may show the code. */
+  discount?: { code: string; listAmount: number; discountAmount: number };
 };
 
 /** What the buyer agreed to on the payment page before the checkout was created (withdrawal right waived for immediate delivery: docs/checkout.md). */
