@@ -1,6 +1,6 @@
 import { and, count, eq, gte, inArray, ne, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { emailLeads, mailOutbox, orders } from "../../../db/schema";
+import { emailLeads, mailOutbox, orders, paymentAttempts } from "../../../db/schema";
 import { readReplicationStatus } from "../../platform/backup/status";
 import type { VatScheme } from "../../../shared/vat-scheme";
 import type { SiteContent } from "../../../shared/site-facts";
@@ -33,6 +33,8 @@ export type Overview = {
   chart: [number, number][];
   leads: { total: number; month: number };
   mail: { failed: number; retrying: number };
+  /** Payment attempts the provider refused in the last 30 days (each on its order's page with the reason). */
+  declined: number;
   checklist: ChecklistItem[];
   /** The seller-identity variables not set, named beside the checklist's seller item. */
   sellerIdentityMissing: string[];
@@ -223,6 +225,7 @@ export function overview(
           .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
           .get()?.n ?? 0,
     },
+    declined: db.select({ n: count() }).from(paymentAttempts).where(gte(paymentAttempts.at, month)).get()?.n ?? 0,
     checklist: readyToSell(config, site, backup, published, certificate, now),
     sellerIdentityMissing: config.sellerIdentityMissing,
     backup,

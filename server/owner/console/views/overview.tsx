@@ -104,6 +104,10 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
             <span className="value">{ctx.fmt.number(data.mail.failed)}</span>
             <span className="label">{t("admin.overview.mailFailed", { retrying: data.mail.retrying })}</span>
           </a>
+          <a className="figure" href="/admin/orders">
+            <span className="value">{ctx.fmt.number(data.declined)}</span>
+            <span className="label">{t("admin.overview.declined")}</span>
+          </a>
         </div>
       </section>
       <section aria-labelledby="checklist-heading">
