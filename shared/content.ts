@@ -229,7 +229,6 @@ export type GuideContent = { devices: GuideDevice[] };
 
 /** The guide's built-in devices, in the page's order: a fresh install's guide. */
 export const BUILT_IN_DEVICES = ["android", "ios", "windows", "mac", "tv"] as const;
-export type BuiltInDevice = (typeof BUILT_IN_DEVICES)[number];
 
 /** The locale texts a guide text may default to. */
 export const GUIDE_DEFAULT_KEYS = [

@@ -43,11 +43,6 @@ export const REGISTRATION_RATES: Readonly<Record<string, number>> = { GB: 2000, 
 export const statedCountry = (evidence: CountryEvidence): string | null => evidence.billingCountry ?? evidence.cardCountry;
 
 /** The country whose VAT an OSS sale to an EU consumer carries (the seller's own when none is known). */
-export function vatCountryOf(evidence: CountryEvidence): string {
-  const stated = statedCountry(evidence);
-  return isEuCountry(stated) ? stated : SELLER_COUNTRY;
-}
-
 /**
  * The VAT of a sale of `total` (minor units, VAT included). A buyer of no known country pays French
  * VAT, as at the seller's place of establishment: charging the seller's own VAT never leaves VAT

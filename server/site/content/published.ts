@@ -1,4 +1,11 @@
-import { type ContentDocument, defaultGuide, type FaqEntry, type GuideText, type LocaleTexts } from "../../../shared/content";
+import {
+  ACCESS_FORM_FAQ,
+  type ContentDocument,
+  defaultGuide,
+  type FaqEntry,
+  type GuideText,
+  type LocaleTexts,
+} from "../../../shared/content";
 import { createTranslator, type MessageKey, type MessageValues, siteValues, type Translate } from "../../../shared/i18n";
 import type { Locale } from "../../../shared/locales";
 import { defaultOfferEnd, endOfDayIn, SELLER_TIME_ZONE } from "../../../shared/offer";
@@ -82,13 +89,13 @@ function faqFacts(document: ContentDocument, locale: Locale, values: MessageValu
       { faqQuestion1: compileMessage(typeset(texts.question)), faqAnswer1: compileMessage(typeset(texts.answer)) },
       values,
     );
-    facts.push({ id: entry.id, question: t("faqQuestion1"), answer: t("faqAnswer1"), accessForm: entry.builtIn === 3 });
+    facts.push({ id: entry.id, question: t("faqQuestion1"), answer: t("faqAnswer1"), accessForm: entry.builtIn === ACCESS_FORM_FAQ });
   }
   return facts;
 }
 
 /** A guide text in a language: the owner's, its built-in default's, or none (left out). */
-export function guideText(item: GuideText, locale: Locale): string | undefined {
+function guideText(item: GuideText, locale: Locale): string | undefined {
   return item.text[locale] ?? (item.builtIn === null ? undefined : SOURCE_MESSAGES[locale][item.builtIn]);
 }
 

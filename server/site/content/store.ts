@@ -136,12 +136,6 @@ export function readDraft(db: DbWriter): Draft {
   };
 }
 
-/** Whether the draft holds changes not published yet. */
-export function draftHasChanges(db: DbWriter, draft: Draft): boolean {
-  const base = readVersion(db, draft.baseVersion);
-  return base === null || changedPaths(base.document, draft.document).length > 0;
-}
-
 function writeDraft(tx: DbWriter, draft: Omit<Draft, "updatedAt" | "updatedBy">, by: string, now: Date): Draft {
   const row = {
     document: JSON.stringify(draft.document),
