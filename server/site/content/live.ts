@@ -5,6 +5,9 @@ import { defaultContent } from "../../../shared/content";
 import type { SiteSettings } from "../../../shared/site-facts";
 import type { Logger } from "../../platform/log";
 import type { PublishedFacts } from "../../platform/production-readiness";
+import { CATALOGUE_LIMITS } from "../../../shared/catalogue";
+import { loadMediaSlots } from "../catalogue/slots";
+import { loadCatalogue } from "../catalogue/store";
 import { referencePrice } from "./price-reference";
 import { buildPublished, type PublishedContent } from "./published";
 import { latestVersion, readPriceHistory, readPublished } from "./store";
@@ -38,6 +41,8 @@ export function loadPublished(db: Db, settings: SiteSettings, firstStartedAt: Da
     settings,
     reference: referencePrice(readPriceHistory(db), now),
     firstStartedAt,
+    catalogue: loadCatalogue(db, published.document.catalogue.set, CATALOGUE_LIMITS.wall),
+    media: loadMediaSlots(db, published.document.media),
   });
 }
 

@@ -13,6 +13,8 @@ import {
   withReplacedTexts,
 } from "../locales";
 import { PLACEHOLDER_CLAIMED_USERS } from "../owner-content";
+import { EMPTY_CATALOGUE, type LoadedCatalogue } from "../catalogue/store";
+import { EMPTY_MEDIA, type LoadedMedia } from "../catalogue/slots";
 
 // The published content as every part of a process reads it: the site's facts (name, price,
 // offer, comparison), the catalogues with the owner's texts in place of the locales' where set,
@@ -41,6 +43,10 @@ export type PublishedContent = {
   localized(locale: Locale, now: Date, page?: boolean): Localized;
   /** What, besides the language, `localized` depends on at `now` (the offer, the year, the version). */
   edition(now: Date): string;
+  /** The catalogue shown (the published set's titles with their posters' sources). */
+  catalogue: LoadedCatalogue;
+  /** The owner's pictures and video in place of the build's (server/site/catalogue/slots.ts). */
+  media: LoadedMedia;
 };
 
 /** The owner's text of a key in a language, or the locale's own (never another language's). */
@@ -127,6 +133,8 @@ export function buildPublished(options: {
   settings: SiteSettings;
   reference: number | null;
   firstStartedAt: Date;
+  catalogue?: LoadedCatalogue;
+  media?: LoadedMedia;
 }): PublishedContent {
   const { version, document } = options;
   const site = siteContentOf(document, options.settings, options.reference, options.firstStartedAt);
@@ -147,6 +155,8 @@ export function buildPublished(options: {
     texts,
     pageTexts,
     edition,
+    catalogue: options.catalogue ?? EMPTY_CATALOGUE,
+    media: options.media ?? EMPTY_MEDIA,
     localized(locale, now, page = false) {
       const key = `${locale}:${page}:${edition(now)}`;
       let found = cache.get(key);
