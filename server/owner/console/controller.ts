@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { catalogueReadiness } from "../../site/content/live";
 import type { AppDeps } from "../../deps";
 import { pickEncoding } from "../../platform/http/accept-encoding";
 import { requestContext } from "../../platform/http/context";
@@ -64,7 +65,11 @@ export function consoleController(deps: AppDeps) {
         kit.signedIn(async (request) => {
           const now = deps.now();
           return html(
-            overviewPage(await kit.page(request), overview(deps.db, deps.config, now, deps.content.current().site), now),
+            overviewPage(
+              await kit.page(request),
+              overview(deps.db, deps.config, now, deps.content.current().site, catalogueReadiness(deps.content.current())),
+              now,
+            ),
             kit.https(request),
           );
         }),

@@ -14,7 +14,13 @@ export const PERIODS = ["today", "week", "month", "all"] as const;
 export type Period = (typeof PERIODS)[number];
 
 export type Figures = { gross: number; refunded: number; net: number; paidOrders: number; refundedOrders: number };
-export type ChecklistItem = { id: "seller" | "placeholders" | "payments" | "smtp" | "ownerEmail" | "backups" | "https"; ok: boolean };
+export type ChecklistItem = {
+  id: "seller" | "placeholders" | "payments" | "smtp" | "ownerEmail" | "backups" | "https" | "catalogue" | "rights" | "claims";
+  ok: boolean;
+};
+
+/** What the checklist reads of the published catalogue (server/site/content/live.ts: catalogueReadiness). */
+import type { CatalogueReadiness } from "../../platform/production-readiness";
 
 export type Overview = {
   currency: string;
@@ -119,7 +125,12 @@ function chart(db: Db, now: Date, testOrders: boolean): [number, number][] {
 }
 
 /** What stands between this installation and selling for real, read from its configuration. */
-export function readyToSell(config: Config, site: Pick<SiteContent, "ownerSet">, backup: Overview["backup"]): ChecklistItem[] {
+export function readyToSell(
+  config: Config,
+  site: Pick<SiteContent, "ownerSet">,
+  backup: Overview["backup"],
+  catalogue?: CatalogueReadiness,
+): ChecklistItem[] {
   // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
   const { ownerSet } = site;
   const placeholders = !ownerSet.testimonials || !ownerSet.claimedUsers || !ownerSet.originalPrice;
@@ -132,10 +143,24 @@ export function readyToSell(config: Config, site: Pick<SiteContent, "ownerSet">,
     // Set is not enough: Litestream must be replicating without a problem.
     { id: "backups", ok: backup.enabled && backup.lastReplicatedAt !== null && backup.lastError === null },
     { id: "https", ok: config.publicBaseUrl.startsWith("https://") },
+    // What the app offers and where it comes from: a buyer's first questions (docs/catalogue.md).
+    ...(catalogue === undefined
+      ? []
+      : [
+          { id: "catalogue" as const, ok: catalogue.titles > 0 },
+          { id: "rights" as const, ok: catalogue.rightsMissing.length === 0 },
+          { id: "claims" as const, ok: catalogue.claimsConfirmed },
+        ]),
   ];
 }
 
-export function overview(db: Db, config: Config, now: Date, site: Pick<SiteContent, "ownerSet" | "currency">): Overview {
+export function overview(
+  db: Db,
+  config: Config,
+  now: Date,
+  site: Pick<SiteContent, "ownerSet" | "currency">,
+  catalogue?: CatalogueReadiness,
+): Overview {
   const { enabled, lastReplicatedAt, lastError, held } = readReplicationStatus(config);
   // A server that does not replicate on purpose (a restored copy, a replica another database owns)
   // shows why as its problem: the checklist item is not ticked, and the owner reads what to do.
@@ -161,7 +186,7 @@ export function overview(db: Db, config: Config, now: Date, site: Pick<SiteConte
           .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
           .get()?.n ?? 0,
     },
-    checklist: readyToSell(config, site, backup),
+    checklist: readyToSell(config, site, backup, catalogue),
     sellerIdentityMissing: config.sellerIdentityMissing,
     backup,
     digest: {

@@ -5,7 +5,7 @@ import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, ty
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
 import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
 import { faqMatcher, type FaqMatcher } from "./faq-match";
-import { buildSiteKnowledge, siteFaqEntries, UNANSWERED_TOPICS, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
+import { buildSiteKnowledge, siteFaqEntries, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
 import { chooseInConversation, FOLLOW_UP, THRESHOLDS, type ChoiceThresholds, type FollowUpSettings } from "./topic-choice";
 import type { TopicClassifier } from "./topic-classifier";
 import { loadTopicModel } from "./topic-model";
@@ -147,7 +147,7 @@ export function createOfflineAssistant(
           text: [...choice.topics.map((topic) => site.answers[topic]), ...(choice.unsureRest ? [site.t("chat.notSureRest")] : [])].join(
             " ",
           ),
-          handedOver: choice.unsureRest === true || choice.topics.some((topic) => UNANSWERED_TOPICS.has(topic)),
+          handedOver: choice.unsureRest === true || choice.topics.some((topic) => site.unanswered.has(topic)),
         };
     }
   };

@@ -81,6 +81,20 @@ function faqFacts(document: ContentDocument, locale: Locale, values: MessageValu
     );
     facts.push({ id: entry.id, question: t("faqQuestion1"), answer: t("faqAnswer1"), accessForm: entry.builtIn === 3 });
   }
+  // The rights statement answers "is it legal? where does the content come from?" in the FAQ too
+  // (and so in the chat, which answers the FAQ's entries), in the languages the owner wrote it in.
+  const rights = document.catalogue.rights[locale];
+  if (rights !== undefined) {
+    const t = createTranslator(
+      locale,
+      {
+        faqQuestion1: compileMessage(typeset(SOURCE_MESSAGES[locale]["catalogue.rightsQuestion"])),
+        faqAnswer1: compileMessage(typeset(rights)),
+      },
+      values,
+    );
+    facts.push({ id: "catalogue-rights", question: t("faqQuestion1"), answer: t("faqAnswer1"), accessForm: false });
+  }
   return facts;
 }
 
