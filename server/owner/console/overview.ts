@@ -15,11 +15,24 @@ export type Period = (typeof PERIODS)[number];
 
 export type Figures = { gross: number; refunded: number; net: number; paidOrders: number; refundedOrders: number };
 export type ChecklistItem = {
-  id: "seller" | "placeholders" | "payments" | "smtp" | "ownerEmail" | "backups" | "https" | "catalogue" | "rights" | "claims";
+  id:
+    | "seller"
+    | "placeholders"
+    | "description"
+    | "faq"
+    | "payments"
+    | "smtp"
+    | "ownerEmail"
+    | "backups"
+    | "https"
+    | "catalogue"
+    | "rights"
+    | "claims";
   ok: boolean;
 };
 
-/** What the checklist reads of the published catalogue (server/site/content/live.ts: catalogueReadiness). */
+/** What the checklist reads of the published content (server/site/content/live.ts publishedFacts). */
+export type ContentReadiness = { describesProduct: boolean; ownFaq: boolean; catalogue?: CatalogueReadiness };
 import type { CatalogueReadiness } from "../../platform/production-readiness";
 
 export type Overview = {
@@ -129,7 +142,7 @@ export function readyToSell(
   config: Config,
   site: Pick<SiteContent, "ownerSet">,
   backup: Overview["backup"],
-  catalogue?: CatalogueReadiness,
+  published?: ContentReadiness,
 ): ChecklistItem[] {
   // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
   const { ownerSet } = site;
@@ -137,6 +150,13 @@ export function readyToSell(
   return [
     { id: "seller", ok: config.sellerIdentityMissing.length === 0 },
     { id: "placeholders", ok: !placeholders },
+    // The published content, as production's start-up warnings read it.
+    ...(published === undefined
+      ? []
+      : [
+          { id: "description" as const, ok: published.describesProduct },
+          { id: "faq" as const, ok: published.ownFaq },
+        ]),
     { id: "payments", ok: config.stripe !== undefined },
     { id: "smtp", ok: config.mail.smtpUrl !== undefined },
     { id: "ownerEmail", ok: config.mail.ownerEmail !== undefined },
@@ -144,12 +164,12 @@ export function readyToSell(
     { id: "backups", ok: backup.enabled && backup.lastReplicatedAt !== null && backup.lastError === null },
     { id: "https", ok: config.publicBaseUrl.startsWith("https://") },
     // What the app offers and where it comes from: a buyer's first questions (docs/catalogue.md).
-    ...(catalogue === undefined
+    ...(published?.catalogue === undefined
       ? []
       : [
-          { id: "catalogue" as const, ok: catalogue.titles > 0 },
-          { id: "rights" as const, ok: catalogue.rightsMissing.length === 0 },
-          { id: "claims" as const, ok: catalogue.claimsConfirmed },
+          { id: "catalogue" as const, ok: published.catalogue.titles > 0 },
+          { id: "rights" as const, ok: published.catalogue.rightsMissing.length === 0 },
+          { id: "claims" as const, ok: published.catalogue.claimsConfirmed },
         ]),
   ];
 }
@@ -159,7 +179,7 @@ export function overview(
   config: Config,
   now: Date,
   site: Pick<SiteContent, "ownerSet" | "currency">,
-  catalogue?: CatalogueReadiness,
+  published?: ContentReadiness,
 ): Overview {
   const { enabled, lastReplicatedAt, lastError, held } = readReplicationStatus(config);
   // A server that does not replicate on purpose (a restored copy, a replica another database owns)
@@ -186,7 +206,7 @@ export function overview(
           .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
           .get()?.n ?? 0,
     },
-    checklist: readyToSell(config, site, backup, catalogue),
+    checklist: readyToSell(config, site, backup, published),
     sellerIdentityMissing: config.sellerIdentityMissing,
     backup,
     digest: {
