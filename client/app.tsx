@@ -12,6 +12,7 @@ import { AccessPage } from "./pages/access";
 import { DevicesPage } from "./pages/devices";
 import { GuidePage } from "./pages/guide";
 import { DemoPage } from "./pages/demo";
+import { CataloguePage } from "./pages/catalogue";
 import { LegalNoticePage, PrivacyPage, TermsPage } from "./pages/legal";
 import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
 import { TestCheckoutPage } from "./pages/test-checkout";
@@ -78,6 +79,8 @@ function PageBody() {
       return <GuidePage />;
     case "demo":
       return <DemoPage />;
+    case "catalogue":
+      return <CataloguePage />;
     case "legal-notice":
       return <LegalNoticePage legal={view.legal} />;
     case "terms":
@@ -144,6 +147,7 @@ function Head() {
     canceled: "meta.canceledTitle",
     guide: "meta.guideTitle",
     demo: "meta.demoTitle",
+    catalogue: "meta.catalogueTitle",
     access: "meta.accessTitle",
     devices: "meta.devicesTitle",
     refund: "meta.refundTitle",
@@ -171,6 +175,7 @@ function Head() {
   const descriptionKey: Partial<Record<PageData["view"]["page"], MessageKey>> = {
     guide: "meta.guideDescription",
     demo: "meta.demoDescription",
+    catalogue: "meta.catalogueDescription",
     "legal-notice": "meta.legalNoticeDescription",
     terms: "meta.termsDescription",
     privacy: "meta.privacyDescription",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { generateOrderReference } from "../shared/order-reference";
 
 // Times are stored as integer milliseconds since the epoch (UTC).
@@ -677,4 +677,63 @@ export const priceHistory = sqliteTable(
     version: integer("version").notNull(),
   },
   (t) => [index("price_history_since").on(t.since)],
+);
+
+/**
+ * The owner's pictures and videos (docs/decisions/019-catalogue-and-media.md): one row per upload,
+ * named by the hash of what was uploaded, so the same file uploaded twice is one medium. The bytes
+ * live in `media_files`, in this database, so the backups replicate them and `site restore` brings
+ * them back with everything else.
+ */
+export const media = sqliteTable("media", {
+  id: text("id").primaryKey(),
+  /** shared/catalogue.ts MEDIA_KINDS: poster, preview, og, video, video-poster. */
+  kind: text("kind").notNull(),
+  /** The name the file had when uploaded (a poster is found by it in the catalogue's CSV). */
+  name: text("name").notNull(),
+  width: integer("width"),
+  height: integer("height"),
+  /** A video's length in whole seconds, read from the file. */
+  seconds: integer("seconds"),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/** The files made from one medium, once, at upload: each size and format the pages use. */
+export const mediaFiles = sqliteTable(
+  "media_files",
+  {
+    /** The public name under /media/: `<media id>-<width>.<ext>`, immutable. */
+    name: text("name").primaryKey(),
+    mediaId: text("media_id").notNull(),
+    contentType: text("content_type").notNull(),
+    width: integer("width"),
+    size: integer("size").notNull(),
+    bytes: blob("bytes", { mode: "buffer" }).notNull(),
+  },
+  (t) => [index("media_files_media").on(t.mediaId)],
+);
+
+/** One imported catalogue, kept whole: a content version names the one it publishes, so a restore brings an older one back. */
+export const catalogueSets = sqliteTable("catalogue_sets", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  titles: integer("titles").notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  createdBy: text("created_by").notNull(),
+});
+
+export const catalogueTitles = sqliteTable(
+  "catalogue_titles",
+  {
+    setId: integer("set_id").notNull(),
+    /** The row's place in the imported file, from 0. */
+    position: integer("position").notNull(),
+    name: text("name").notNull(),
+    kind: text("kind").notNull(),
+    year: integer("year"),
+    category: text("category").notNull(),
+    /** The poster's medium (media.id); null when the row names none. */
+    posterId: text("poster_id"),
+    featured: integer("featured", { mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.position] })],
 );

@@ -23,6 +23,7 @@ import { securityHeaders, isHttps } from "./platform/http/security";
 import { socialProofController } from "./shop/social-proof/controller";
 import { consoleController } from "./owner/console/controller";
 import { beaconController } from "./shop/analytics/controller";
+import { mediaController } from "./site/catalogue/media-controller";
 
 /** Builds the whole site as one Elysia app from its dependencies (made by server/wiring.ts). */
 export function createApp(deps: AppDeps) {
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps) {
     .use(socialProofController(deps))
     .use(beaconController(deps))
     .use(consoleController(deps))
+    .use(mediaController(deps))
     .use(pagesController(deps));
   return app;
 }

@@ -1,4 +1,12 @@
 import * as v from "valibot";
+import {
+  CATALOGUE_LIMITS,
+  type CatalogueContent,
+  emptyCatalogueContent,
+  emptyMediaSlots,
+  type MediaSlots,
+  MediaSlotsSchema,
+} from "./catalogue";
 import { LOCALES, type Locale } from "./locales";
 
 // The owner's content (docs/content.md): what the site says about the product, stored with the
@@ -41,6 +49,10 @@ export type ContentDocument = {
   texts: Record<string, LocaleTexts>;
   faq: FaqEntry[];
   comparison: { rows: ComparisonEntry[]; checkedOn: string | null; source: string | null };
+  /** The catalogue shown (an imported set) and its rights statement (shared/catalogue.ts). */
+  catalogue: CatalogueContent;
+  /** The owner's pictures and video in place of the build's. */
+  media: MediaSlots;
   /** The installation guide (/guide): its devices in the page's order, each with its steps. */
   guide: GuideContent;
 };
@@ -208,6 +220,8 @@ export function defaultContent(): ContentDocument {
     texts: {},
     faq: BUILT_IN_FAQ.map((n) => ({ id: `faq${n}`, shown: true, builtIn: n, question: {}, answer: {} })),
     comparison: { rows: DEFAULT_COMPARISON.map((row) => ({ ...row })), checkedOn: null, source: null },
+    catalogue: emptyCatalogueContent(),
+    media: emptyMediaSlots(),
     guide: defaultGuide(),
   };
 }
@@ -418,6 +432,16 @@ export const ContentDocumentSchema = v.object({
     checkedOn: v.nullable(isoDay),
     source: v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(LIMITS.source, `must be at most ${LIMITS.source} characters`))),
   }),
+  // Versions published before the catalogue existed have neither: they read as none.
+  catalogue: v.optional(
+    v.object({
+      set: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1, "must be an imported catalogue's number"))),
+      rights: localeTexts(CATALOGUE_LIMITS.rights),
+      claimsConfirmed: v.boolean(),
+    }),
+    emptyCatalogueContent,
+  ),
+  media: v.optional(MediaSlotsSchema, emptyMediaSlots),
   // Versions published before the guide was content hold none: theirs is the built-in one.
   guide: v.optional(GuideSchema, defaultGuide),
 });
@@ -447,6 +471,14 @@ export function changedPaths(before: ContentDocument, after: ContentDocument): s
   }
   if (JSON.stringify(before.faq) !== JSON.stringify(after.faq)) changes.push("faq");
   if (JSON.stringify(before.comparison) !== JSON.stringify(after.comparison)) changes.push("comparison");
+  if (before.catalogue.set !== after.catalogue.set) changes.push("catalogue.set");
+  for (const locale of LOCALES) {
+    if (before.catalogue.rights[locale] !== after.catalogue.rights[locale]) changes.push(`catalogue.rights.${locale}`);
+  }
+  if (before.catalogue.claimsConfirmed !== after.catalogue.claimsConfirmed) changes.push("catalogue.claimsConfirmed");
+  for (const slot of Object.keys(after.media) as (keyof MediaSlots)[]) {
+    if (before.media[slot] !== after.media[slot]) changes.push(`media.${slot}`);
+  }
   if (JSON.stringify(before.guide) !== JSON.stringify(after.guide)) changes.push("guide");
   return changes;
 }

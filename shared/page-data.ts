@@ -1,4 +1,5 @@
 import type { CompiledMessages, MessageValues } from "./i18n";
+import type { CatalogueFacts, CatalogueResults, CatalogueSearch, Picture } from "./catalogue";
 import type { LegalFacts } from "./legal";
 import type { Locale } from "./locales";
 import type { DevicesPageState } from "./schemas/licenses";
@@ -134,6 +135,8 @@ export type View =
   | { page: "canceled" }
   | { page: "guide" }
   | { page: "demo" }
+  /** The catalogue's titles: one page of a search (`?q=&category=&page=`), the same bytes for every visitor. */
+  | { page: "catalogue"; search: CatalogueSearch }
   | { page: "legal-notice"; legal: LegalFacts }
   | { page: "terms"; legal: LegalFacts }
   | { page: "privacy"; legal: LegalFacts }
@@ -163,6 +166,12 @@ export type PageData = {
   values: MessageValues;
   facts: SiteFacts;
   assets: AssetUrls;
+  /** The app's catalogue as the landing page shows it (poster wall, counts, rights statement). */
+  catalogue: CatalogueFacts;
+  /** The owner's screenshots of the app on each screen; null: none uploaded. */
+  screenshots: { phone: Picture | null; tablet: Picture | null; computer: Picture | null };
+  /** The catalogue page's search results; null on every other page. */
+  catalogueResults: CatalogueResults | null;
 };
 
 type NoProps = Record<string, never>;

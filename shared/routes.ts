@@ -16,6 +16,7 @@ export const PAGE_IDS = [
   "privacy",
   "devices",
   "refund",
+  "catalogue",
 ] as const;
 export type PageId = (typeof PAGE_IDS)[number];
 export const PAGES: Record<PageId, string> = {
@@ -36,6 +37,8 @@ export const PAGES: Record<PageId, string> = {
   devices: "devices",
   // The 7-day guarantee's refund page of one order, reached from its signed link (access e-mail, success page).
   refund: "remboursement",
+  // Every title of the app's catalogue, searchable with a plain form (works without JavaScript).
+  catalogue: "catalogue",
 };
 
 export function pathFor(page: PageId, locale: Locale): string {

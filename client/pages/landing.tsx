@@ -5,6 +5,7 @@ import { DemoButton } from "../components/demo-button";
 import { Icon, type IconName } from "../components/icons";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { FaqList } from "../components/faq";
+import { CatalogueSection, OwnerPicture } from "../components/catalogue";
 import { useI18n } from "../i18n";
 import { Island } from "../island";
 import { offerTextKeys } from "../../shared/site-facts";
@@ -90,6 +91,32 @@ function AccessButtons() {
         <Icon name="play" filled />
         {t("hero.seeDetails")}
       </DemoButton>
+    </div>
+  );
+}
+
+/** The owner's screenshots of the app on a phone, a tablet and a computer, when uploaded. */
+function Screenshots() {
+  const { t, data } = useI18n();
+  const shots = [
+    ["phone", data.screenshots.phone, "preview.shotPhone"],
+    ["tablet", data.screenshots.tablet, "preview.shotTablet"],
+    ["computer", data.screenshots.computer, "preview.shotComputer"],
+  ] as const;
+  const present = shots.filter(([, picture]) => picture !== null);
+  if (present.length === 0) return null;
+  return (
+    <div className="container">
+      <h3 className="screenshots__title">{t("preview.shotsTitle")}</h3>
+      <ul className="screenshots">
+        {present.map(([name, picture, alt]) =>
+          picture === null ? null : (
+            <li key={name} className={`screenshots__item screenshots__item--${name}`}>
+              <OwnerPicture picture={picture} alt={t(alt)} sizes="(min-width: 900px) 360px, calc(100vw - 40px)" />
+            </li>
+          ),
+        )}
+      </ul>
     </div>
   );
 }
@@ -207,6 +234,8 @@ export function LandingPage() {
           </div>
         </section>
 
+        <CatalogueSection />
+
         <section className="section section--alt preview" aria-labelledby="preview-title">
           <div className="container preview__inner">
             <div className="preview__text">
@@ -236,6 +265,7 @@ export function LandingPage() {
               />
             </picture>
           </div>
+          <Screenshots />
         </section>
 
         {/* Only real reviews: until the owner sets them, production has no testimonial section. */}

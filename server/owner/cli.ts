@@ -29,6 +29,7 @@ import { digestCommand } from "./digest-command";
 import { type ExportName, exportCsv, testSalesLeftOut } from "./export-csv";
 import { createPaperwork } from "../shop/paperwork/documents";
 import { placesCommand } from "./places-command";
+import { catalogueExportCommand, catalogueImportCommand } from "./catalogue-command";
 import { restoreCommand } from "./restore";
 import { contentNow } from "../site/content/live";
 import { exportContent, importCommand } from "../site/content/transfer";
@@ -299,6 +300,20 @@ const COMMANDS: readonly Command[] = [
     usage: "NAME",
     summary: "withdraw an approved place name from the purchase notice",
     run: ({ db, write, config, args, out, err }) => placesCommand(db, write, config, "revoke", args[0], out, err),
+  }),
+  command({
+    name: "catalogue import",
+    usage: "TITLES.CSV [POSTERS_DIR]",
+    summary:
+      "replace the catalogue with a CSV's titles (header name,kind,year,category,poster[,featured]) and the posters it names; a bad row refuses the whole file",
+    run: ({ db, write, args, usage, out, err, options }) =>
+      catalogueImportCommand(db, write, args, usage, out, err, options.now ?? (() => new Date())),
+  }),
+  command({
+    name: "catalogue export",
+    usage: "DIR",
+    summary: "write the published catalogue as DIR/titles.csv and DIR/posters/ (the import's format)",
+    run: ({ db, args, usage, out, err }) => catalogueExportCommand(db, args, usage, out, err),
   }),
   command({
     name: "orders reconcile",

@@ -102,7 +102,11 @@ export type PublishedFacts = {
   describesProduct: boolean;
   /** Whether the FAQ has an entry of the owner's, beyond the five built-in ones. */
   ownFaq: boolean;
+  catalogue: CatalogueReadiness;
 };
+
+/** What the checklist and the warnings read of the published catalogue: its titles, the languages without a rights statement, the claims confirmed. */
+export type CatalogueReadiness = { titles: number; rightsMissing: string[]; claimsConfirmed: boolean };
 
 /**
  * Owner content the owner has not set yet, read from the published content: in production its
@@ -131,6 +135,19 @@ export function contentWarnings(config: Config, published: PublishedFacts): stri
   if (!published.ownFaq)
     warnings.push(
       "The FAQ has only its five built-in entries: add the questions your buyers ask (what the catalogue is, whether it is legal) in the console, Content, FAQ.",
+    );
+  const { catalogue } = published;
+  if (catalogue.titles === 0)
+    warnings.push(
+      "The catalogue is empty: the landing page names no title. Import yours in the console, Catalogue (a CSV and its posters), or with `site catalogue import titles.csv posters/`.",
+    );
+  if (catalogue.rightsMissing.length > 0)
+    warnings.push(
+      `No rights statement (where the content comes from, its licences or partners) in ${catalogue.rightsMissing.join(", ")}: the catalogue, the FAQ and the chat cannot say whether the content is legal. Write it in the console, Catalogue.`,
+    );
+  if (!catalogue.claimsConfirmed)
+    warnings.push(
+      'The built-in claims ("every film and series", the comparison\'s "IPTV" row) are not confirmed: check that they are true of your app, or change them (console, Content), then confirm them in the console, Catalogue.',
     );
   return warnings;
 }

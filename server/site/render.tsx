@@ -4,6 +4,8 @@ import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
 import type { AssetStore } from "./assets";
 import type { Config } from "../platform/config";
 import type { ContentSource } from "./content/live";
+import { catalogueFacts, catalogueResults } from "./catalogue/facts";
+import { withOwnerMedia } from "./catalogue/slots";
 import { compressForOneAnswer } from "../platform/http/compress";
 import type { Logger } from "../platform/log";
 
@@ -64,7 +66,14 @@ export function createDocumentRenderer(deps: {
       messages: published.pageTexts[locale],
       facts,
       values,
-      assets: assets.urls,
+      assets: withOwnerMedia(assets.urls, published.media),
+      catalogue: catalogueFacts(published.catalogue, published.document.catalogue.rights[locale] ?? null),
+      screenshots: {
+        phone: published.media.previewPhone,
+        tablet: published.media.previewTablet,
+        computer: published.media.previewComputer,
+      },
+      catalogueResults: view.page === "catalogue" ? catalogueResults(published.catalogue, view.search) : null,
     };
   };
 

@@ -37,6 +37,9 @@ export function makePageData(view: View = { page: "landing" }, locale: Locale = 
       favicon: "/favicon.svg",
       appleTouchIcon: "/assets/apple-touch-icon.png",
     },
+    catalogue: { total: 0, categories: [], wall: [], rights: null },
+    screenshots: { phone: null, tablet: null, computer: null },
+    catalogueResults: null,
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { catalogueReadiness } from "../../site/content/live";
 import type { AppDeps } from "../../deps";
 import { pickEncoding } from "../../platform/http/accept-encoding";
 import { requestContext } from "../../platform/http/context";

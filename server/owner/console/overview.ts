@@ -17,12 +17,25 @@ export type Period = (typeof PERIODS)[number];
 
 export type Figures = { gross: number; refunded: number; net: number; paidOrders: number; refundedOrders: number };
 export type ChecklistItem = {
-  id: "seller" | "placeholders" | "description" | "faq" | "payments" | "smtp" | "ownerEmail" | "backups" | "https";
+  id:
+    | "seller"
+    | "placeholders"
+    | "description"
+    | "faq"
+    | "payments"
+    | "smtp"
+    | "ownerEmail"
+    | "backups"
+    | "https"
+    | "catalogue"
+    | "rights"
+    | "claims";
   ok: boolean;
 };
 
 /** What the checklist reads of the published content (server/site/content/live.ts publishedFacts). */
-export type ContentReadiness = { describesProduct: boolean; ownFaq: boolean };
+export type ContentReadiness = { describesProduct: boolean; ownFaq: boolean; catalogue?: CatalogueReadiness };
+import type { CatalogueReadiness } from "../../platform/production-readiness";
 
 export type Overview = {
   currency: string;
@@ -189,6 +202,14 @@ export function readyToSell(
         (certificate === null ||
           (certificate.notAfter !== null && certificate.notAfter.getTime() > now.getTime() && certificate.lastError === null)),
     },
+    // What the app offers and where it comes from: a buyer's first questions (docs/catalogue.md).
+    ...(published?.catalogue === undefined
+      ? []
+      : [
+          { id: "catalogue" as const, ok: published.catalogue.titles > 0 },
+          { id: "rights" as const, ok: published.catalogue.rightsMissing.length === 0 },
+          { id: "claims" as const, ok: published.catalogue.claimsConfirmed },
+        ]),
   ];
 }
 

@@ -5,7 +5,7 @@ import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, ty
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
 import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
 import { faqMatcher, type FaqMatcher } from "./faq-match";
-import { buildSiteKnowledge, siteFaqEntries, UNANSWERED_TOPICS, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
+import { buildSiteKnowledge, siteFaqEntries, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
 import { chooseInConversation, FOLLOW_UP, THRESHOLDS, type ChoiceThresholds, type FollowUpSettings } from "./topic-choice";
 import type { TopicClassifier } from "./topic-classifier";
 import { loadTopicModel } from "./topic-model";
@@ -140,7 +140,7 @@ export function createOfflineAssistant(
         return { topics: [], kind: "unsure", locale, text: site.t("chat.notSure"), handedOver: true };
       }
       case "topics": {
-        const handedOver = choice.unsureRest === true || choice.topics.some((topic) => UNANSWERED_TOPICS.has(topic));
+        const handedOver = choice.unsureRest === true || choice.topics.some((topic) => site.unanswered.has(topic));
         // What the site's own answers hand over (what the catalogue holds, a question half
         // understood) the owner may have answered since, as an FAQ entry from the console's list
         // of handed-over questions: that answer, to the same question asked again.

@@ -67,6 +67,11 @@ export type SiteKnowledge = {
   facts: SiteFacts;
   t: Translate;
   answers: Record<Topic, string>;
+  /**
+   * The topics this language's answer only hands over: UNANSWERED_TOPICS, less those the owner's
+   * published content answers (the rights statement answers legality, the catalogue its titles).
+   */
+  unanswered: ReadonlySet<Topic>;
 };
 
 /** French puts a space before a colon; the other three languages do not. */
@@ -76,7 +81,10 @@ export const colon = (locale: Locale) => (locale === "fr" ? " : " : ": ");
 // price; after it, only the price paid once, so no answer outlives the offer. Callers rebuild the
 // knowledge when `factsKey` (shared/site-facts.ts) changes.
 export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now = new Date()): SiteKnowledge {
-  const { facts, t } = config.content.current().localized(locale, now);
+  const published = config.content.current();
+  const { facts, t } = published.localized(locale, now);
+  const rights = published.document.catalogue.rights[locale] ?? null;
+  const catalogue = published.catalogue;
   const c = colon(locale);
   // A sentence of its own after the title: several descriptions hold a colon already.
   const titled = (titleKey: MessageKey, textKey: MessageKey) => `${t(titleKey)}. ${t(textKey)}`;
@@ -121,8 +129,18 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     security: t("faqAnswer5"),
     support: t("chat.answer.support"),
     problem: t("chat.answer.problem"),
-    catalogue: t("chat.answer.catalogue"),
-    legality: t("chat.answer.legality"),
+    // The owner's published catalogue and rights statement, when there are: what the site states.
+    catalogue:
+      catalogue.titles.length === 0
+        ? t("chat.answer.catalogue")
+        : `${t("catalogue.total", { count: catalogue.titles.length })}${c}${catalogue.categories
+            .slice(0, 8)
+            .map((category) => t("catalogue.categoryCount", { category: category.name, count: category.count }))
+            .join(", ")}. ${t("catalogue.seeAll")}${c}${pathFor("catalogue", locale)}.`,
+    legality:
+      rights === null
+        ? t("chat.answer.legality")
+        : `${rights}${catalogue.titles.length === 0 ? "" : ` ${t("catalogue.seeAll")}${c}${pathFor("catalogue", locale)}.`}`,
     quality: titled("feature1Title", "feature1Desc"),
     "new-content": titled("feature4Title", "feature4Desc"),
     updates: titled("whyAppBenefit3", "whyAppBenefit3Desc"),
@@ -145,7 +163,12 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     key: `${t("guide.before.text")} ${t("guide.step.key")} ${t("guide.before.lost")}`,
     trial: `${t("exitPopup.text")} ${t("faqAnswer4")}`,
   };
-  return { locale, facts, t, answers };
+  const unanswered = new Set(
+    [...UNANSWERED_TOPICS].filter((topic) =>
+      topic === "legality" ? rights === null : topic === "catalogue" ? catalogue.titles.length === 0 : true,
+    ),
+  );
+  return { locale, facts, t, answers, unanswered };
 }
 
 /**

@@ -117,6 +117,11 @@ export function contentProblems(document: ContentDocument): ContentProblem[] {
     if (entry.builtIn === null && !LOCALES.some((l) => entry.question[l] !== undefined && entry.answer[l] !== undefined))
       problems.push({ path: `faq[${index}]`, message: "needs a question and its answer in at least one language" });
   });
+  for (const locale of LOCALES) {
+    const rights = document.catalogue.rights[locale];
+    const problem = rights === undefined ? null : textProblem(`catalogue.rights.${locale}`, rights, new Set());
+    if (problem !== null) problems.push(problem);
+  }
   problems.push(...guideProblems(document.guide));
   if ((document.comparison.checkedOn === null) !== (document.comparison.source === null || document.comparison.source === ""))
     problems.push({

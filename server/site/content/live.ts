@@ -4,7 +4,11 @@ import { siteSettings } from "../../../db/schema";
 import { defaultContent } from "../../../shared/content";
 import type { SiteSettings } from "../../../shared/site-facts";
 import type { Logger } from "../../platform/log";
-import type { PublishedFacts } from "../../platform/production-readiness";
+import type { CatalogueReadiness, PublishedFacts } from "../../platform/production-readiness";
+import { LOCALES } from "../../../shared/locales";
+import { CATALOGUE_LIMITS } from "../../../shared/catalogue";
+import { loadMediaSlots } from "../catalogue/slots";
+import { loadCatalogue } from "../catalogue/store";
 import { referencePrice } from "./price-reference";
 import { buildPublished, type PublishedContent } from "./published";
 import { latestVersion, readPriceHistory, readPublished } from "./store";
@@ -38,6 +42,8 @@ export function loadPublished(db: Db, settings: SiteSettings, firstStartedAt: Da
     settings,
     reference: referencePrice(readPriceHistory(db), now),
     firstStartedAt,
+    catalogue: loadCatalogue(db, published.document.catalogue.set, CATALOGUE_LIMITS.wall),
+    media: loadMediaSlots(db, published.document.media),
   });
 }
 
@@ -102,6 +108,16 @@ export function publishedFacts(content: PublishedContent): PublishedFacts {
     ownerSet: content.site.ownerSet,
     describesProduct: described,
     ownFaq: content.document.faq.some((entry) => entry.builtIn === null && entry.shown),
+    catalogue: catalogueReadiness(content),
+  };
+}
+
+/** How far the owner is with the catalogue: its titles, the languages without a rights statement, the claims confirmed. */
+export function catalogueReadiness(content: PublishedContent): CatalogueReadiness {
+  return {
+    titles: content.catalogue.titles.length,
+    rightsMissing: LOCALES.filter((locale) => content.document.catalogue.rights[locale] === undefined),
+    claimsConfirmed: content.document.catalogue.claimsConfirmed,
   };
 }
 

@@ -29,6 +29,8 @@ import {
   withReplacedTexts,
 } from "../locales";
 import { isPlaceholderTestimonial, TESTIMONIALS } from "../owner-content";
+import { EMPTY_CATALOGUE, type LoadedCatalogue } from "../catalogue/store";
+import { EMPTY_MEDIA, type LoadedMedia } from "../catalogue/slots";
 
 // The published content as every part of a process reads it: the site's facts (name, price,
 // offer, comparison), the catalogues with the owner's texts in place of the locales' where set,
@@ -57,6 +59,10 @@ export type PublishedContent = {
   localized(locale: Locale, now: Date, page?: boolean): Localized;
   /** What, besides the language, `localized` depends on at `now` (the offer, the year, the version). */
   edition(now: Date): string;
+  /** The catalogue shown (the published set's titles with their posters' sources). */
+  catalogue: LoadedCatalogue;
+  /** The owner's pictures and video in place of the build's (server/site/catalogue/slots.ts). */
+  media: LoadedMedia;
 };
 
 /** The owner's text of a key in a language, or the locale's own (never another language's). */
@@ -90,6 +96,20 @@ function faqFacts(document: ContentDocument, locale: Locale, values: MessageValu
       values,
     );
     facts.push({ id: entry.id, question: t("faqQuestion1"), answer: t("faqAnswer1"), accessForm: entry.builtIn === ACCESS_FORM_FAQ });
+  }
+  // The rights statement answers "is it legal? where does the content come from?" in the FAQ too
+  // (and so in the chat, which answers the FAQ's entries), in the languages the owner wrote it in.
+  const rights = document.catalogue.rights[locale];
+  if (rights !== undefined) {
+    const t = createTranslator(
+      locale,
+      {
+        faqQuestion1: compileMessage(typeset(SOURCE_MESSAGES[locale]["catalogue.rightsQuestion"])),
+        faqAnswer1: compileMessage(typeset(rights)),
+      },
+      values,
+    );
+    facts.push({ id: "catalogue-rights", question: t("faqQuestion1"), answer: t("faqAnswer1"), accessForm: false });
   }
   return facts;
 }
@@ -176,6 +196,8 @@ export function buildPublished(options: {
   settings: SiteSettings;
   reference: number | null;
   firstStartedAt: Date;
+  catalogue?: LoadedCatalogue;
+  media?: LoadedMedia;
 }): PublishedContent {
   const { version, document } = options;
   const site = siteContentOf(document, options.settings, options.reference, options.firstStartedAt);
@@ -197,6 +219,8 @@ export function buildPublished(options: {
     texts,
     pageTexts,
     edition,
+    catalogue: options.catalogue ?? EMPTY_CATALOGUE,
+    media: options.media ?? EMPTY_MEDIA,
     localized(locale, now, page = false) {
       const key = `${locale}:${page}:${edition(now)}`;
       let found = cache.get(key);

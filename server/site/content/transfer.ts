@@ -60,6 +60,9 @@ export function materialized(document: ContentDocument): ContentDocument {
     })),
     comparison: { ...document.comparison, rows: document.comparison.rows.map((row) => ({ ...row })) },
     guide: mapGuide(document, (item) => ({ builtIn: item.builtIn, text: filled(item.text, item.builtIn) })),
+    // The catalogue's titles stay in the database (site catalogue export): the file names the set shown.
+    catalogue: { ...document.catalogue, rights: { ...document.catalogue.rights } },
+    media: { ...document.media },
   };
 }
 

@@ -15,6 +15,7 @@ import { purchasesInNotice } from "../../shop/social-proof/service";
 import { requestContext } from "../../platform/http/context";
 import { maskPath } from "../../platform/log-mask";
 import { serveAsset } from "./static";
+import { cataloguePage } from "../catalogue/page";
 import type { StaticPageRef, StaticPages } from "./static-pages";
 
 const PaymentError = v.optional(
@@ -56,6 +57,9 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
       return { page: "guide" };
     case "demo":
       return { page: "demo" };
+    case "catalogue":
+      // A search is rendered per request (its variants have no end); the page without one is kept.
+      return query.size === 0 ? { page: "catalogue", search: { q: "", category: "", page: 1 } } : null;
     case "legal-notice":
       return { page: "legal-notice", legal: legalFacts(config, match.locale) };
     case "terms":
@@ -163,6 +167,7 @@ export function pagesController(deps: AppDeps) {
         if (view !== null) return staticPages.respond(request, view, locale);
         if (page === "devices") return devicesPage(deps, request, locale, query, ip, limiter);
         if (page === "refund") return refundPage(deps, request, locale, query, ip, limiter);
+        if (page === "catalogue") return cataloguePage(deps, request, locale, query);
         return orderPage(request, locale, query, ip);
       });
     }
