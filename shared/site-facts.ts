@@ -48,6 +48,11 @@ export type SiteContent = {
    * no payment is real, so every page that leads to one, the success page and every e-mail say TEST.
    */
   testCheckout: boolean;
+  /**
+   * Devices one licence key may be active on at a time (LICENSE_ACTIVATION_LIMIT): the pages say it
+   * where the price is, as the terms and the chat do.
+   */
+  deviceLimit: number;
 };
 
 export type FaqFact = { id: string; question: string; answer: string; accessForm: boolean };
@@ -59,7 +64,7 @@ export type FaqFact = { id: string; question: string; answer: string; accessForm
  */
 export type SiteSettings = Pick<
   SiteContent,
-  "supportEmail" | "testimonials" | "showPlaceholders" | "refundMode" | "vat" | "testCheckout"
+  "supportEmail" | "testimonials" | "showPlaceholders" | "refundMode" | "vat" | "testCheckout" | "deviceLimit"
 > & {
   /** Whether the reviews shown are the owner's rather than the specification's samples. */
   testimonialsSet: boolean;
@@ -114,6 +119,8 @@ export type SiteFacts = {
   vat: VatShown;
   /** The TEST banner is shown (SiteContent.testCheckout). */
   testCheckout: boolean;
+  /** Devices one key may be active on at a time (SiteContent.deviceLimit): `{devices}` in the texts. */
+  devices: number;
 };
 
 /**
@@ -149,6 +156,7 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
     refundMode: site.refundMode,
     vat: site.vat,
     testCheckout: site.testCheckout,
+    devices: site.deviceLimit,
     testimonials: shows("testimonials") ? site.testimonials : [],
     comparison: site.comparison.map((r) => ({
       name: r.name,

@@ -417,6 +417,10 @@ function PricingCard() {
       <p className="muted">
         {t("pricing.once")} · {t("pricing.vat")}
       </p>
+      {/* What "lifetime" means and the device limit, where the price is (the terms say the same). */}
+      <p className="pricing-card__fineprint" data-testid="fineprint">
+        {t("offer.fineprint")}
+      </p>
       <ul className="check-list" role="list">
         {PRICING_FEATURES.map((n) => (
           <li key={n}>

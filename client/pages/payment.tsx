@@ -53,6 +53,9 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
                 </span>
               </div>
               <p className="muted order-total__vat">{t("orderVat")}</p>
+              <p className="order-summary__fineprint" data-testid="fineprint">
+                {t("offer.fineprint")}
+              </p>
               {error !== undefined && error !== "consent" ? (
                 <p className="form-error" role="alert">
                   <strong>{t("paymentError")}</strong> {t(error === "rate-limited" ? "paymentRateLimit" : "paymentErrorDesc")}

@@ -118,6 +118,7 @@ export function siteContentOf(
     refundMode: settings.refundMode,
     vat: settings.vat,
     testCheckout: settings.testCheckout,
+    deviceLimit: settings.deviceLimit,
   };
 }
 
