@@ -34,27 +34,27 @@ const TESTIMONIALS = [1, 2, 3, 4] as const;
 const STEPS = [1, 2, 3, 4] as const;
 const PRICING_FEATURES = [1, 2, 3, 4, 5, 6] as const;
 
-/** A transparent pixel: what phones load in place of the hero's picture (see HeroVisual). */
-const BLANK_PIXEL = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
-
 /**
- * The app beside the hero text on computers (1024 px and up), so the first screen shows the product.
- * Phones get the blank pixel, hidden by the stylesheet: their first screen weighs what it did. The
- * <source> is chosen by the browser's preload scanner, so a computer fetches the picture as early as
- * the stylesheet; width and height keep its box from moving anything when it arrives.
+ * The app in the hero, so that the first screen shows the product: beside the text on computers
+ * (1024 px and up), under the buttons on phones and tablets, where the stylesheet keeps it within
+ * the first screen. Width and height keep its box from moving anything when it arrives; its sizes
+ * follow its width in the layout, so a 2x phone takes the 640 or 960 px file (24 and 44 KB).
  */
 function HeroVisual() {
   const { t, data } = useI18n();
   const { assets } = data;
   return (
-    <picture className="hero__visual">
-      <source
-        media="(min-width: 1024px)"
-        srcSet={`${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`}
-        sizes="(min-width: 1240px) 520px, 42vw"
-      />
-      <img src={BLANK_PIXEL} width="1280" height="800" alt={t("preview.alt")} fetchPriority="high" />
-    </picture>
+    <img
+      className="hero__visual"
+      src={assets.preview960}
+      srcSet={`${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`}
+      sizes="(min-width: 1240px) 520px, (min-width: 1024px) 42vw, min(calc(100vw - 40px), 520px)"
+      width="1280"
+      height="800"
+      alt={t("preview.alt")}
+      fetchPriority="high"
+      data-testid="hero-visual"
+    />
   );
 }
 
@@ -78,10 +78,10 @@ function CtaRow({ titleKey }: { titleKey: MessageKey }) {
   );
 }
 
-function AccessButtons() {
+function AccessButtons({ hero = false }: { hero?: boolean }) {
   const { t, locale } = useI18n();
   return (
-    <div className="button-row">
+    <div className={hero ? "button-row hero__buttons" : "button-row"}>
       <a className="button button--primary button--large" href={pathFor("payment", locale)}>
         {t("hero.getAccess")}
         <Icon name="arrow" />
@@ -164,7 +164,8 @@ export function LandingPage() {
               {t("heroTitle")}
             </h1>
             <p className="hero__subtitle">{t("heroSubtitle")}</p>
-            <AccessButtons />
+            <AccessButtons hero />
+            <HeroVisual />
             <p className="hero__meta">
               <span className="hero__price">{t(offerText.priceNote)}</span>
               {facts.users === null ? null : (
@@ -174,7 +175,6 @@ export function LandingPage() {
                 </>
               )}
             </p>
-            <HeroVisual />
           </div>
         </section>
 
