@@ -167,7 +167,9 @@ export function LandingPage() {
             <AccessButtons hero />
             <HeroVisual />
             <p className="hero__meta">
-              <span className="hero__price">{t(offerText.priceNote)}</span>
+              <span className="hero__price" data-price="">
+                {t(offerText.priceNote)}
+              </span>
               {facts.users === null ? null : (
                 <>
                   <span aria-hidden="true"> · </span>
@@ -403,7 +405,7 @@ function PricingCard() {
         </p>
       ) : null}
       <h3 id="pricing-plan">{t("pricing.plan")}</h3>
-      <p className="pricing-card__price">
+      <p className="pricing-card__price" data-price="">
         <span className="pricing-card__amount" data-testid="price">
           {facts.price}
         </span>

@@ -31,7 +31,7 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
                   <p className="order-line__name">{t("orderProduct")}</p>
                   <p className="muted">{t("orderProductDesc")}</p>
                 </div>
-                <p className="order-line__price">
+                <p className="order-line__price" data-price="">
                   {facts.offer.on ? (
                     <del data-testid="old-price">
                       <span className="sr-only">{t("pricing.oldPrice")}</span>
@@ -46,7 +46,7 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
                   {t("offer.endsOn")}
                 </p>
               ) : null}
-              <div className="order-total">
+              <div className="order-total" data-price="">
                 <span>{t("orderTotal")}</span>
                 <span className="order-total__amount" data-testid="order-total">
                   {facts.price}

@@ -83,7 +83,7 @@ test("while the checkout is being created the button is disabled and says it is 
   const calls = stubFetch("never");
   renderButton("fr");
   fireEvent.click(screen.getByRole("button", { name: /Payer 29,99/ }));
-  const busy = await screen.findByRole("button", { name: "Ouverture du paiement…" });
+  const busy = await screen.findByRole("button", { name: "Redirection…" });
   expect(busy.hasAttribute("disabled")).toBe(true);
   expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "fr", acceptTerms: true }) }]);
 });
