@@ -63,7 +63,7 @@ function CtaRow({ titleKey }: { titleKey: MessageKey }) {
   const { t, locale } = useI18n();
   return (
     <div className="cta-row">
-      <p className="cta-row__title">{t(titleKey)}</p>
+      <h3 className="cta-row__title">{t(titleKey)}</h3>
       <div className="button-row">
         <a className="button button--primary" href={pathFor("payment", locale)}>
           {t("cta.getAccess")}
