@@ -26,13 +26,13 @@ async function open(viewport: { width: number; height: number }, options: { touc
 /** What of the page the box of `selector` covers that a visitor uses or decides on (not text). */
 const usedCovered = async (page: Page, selector: string) => (await placement(page, selector)).covers.filter((c) => !c.startsWith("text: "));
 
-let bought: Promise<void> | null = null;
-/** One real paid order (from Lyon) for the purchase notice, made once for the file. */
+let bought: Promise<string> | null = null;
+/** One real paid order (from Lyon) for the purchase notice, made once for the file: its success page. */
 const aRealOrder = () =>
   (bought ??= payWithTestCard(
     { request: (path, init) => fetch(`${site.server.baseUrl}${path}`, { ...init, redirect: "manual" }) },
     { locale: "fr", email: "buyer-phone@example.com" },
-  ).then(() => undefined));
+  ).then((paid) => paid.successPath));
 
 for (const viewport of [PHONE, LAPTOP]) {
   test(`at ${viewport.width}x${viewport.height}, with a real order the purchase notice shows bottom-left at its first turn (3 s, so within 10 s) without scrolling, covering no button, link or price`, async () => {
@@ -231,3 +231,25 @@ for (const viewport of [PHONE, LAPTOP]) {
     await context.close();
   }, 60_000);
 }
+
+test('at 320 and 360 px the success page\'s title keeps "Paiement réussi" on one line', async () => {
+  const successPath = await aRealOrder();
+  for (const width of [320, 360]) {
+    const { context, page } = await open({ width, height: 800 });
+    await visit(page, successPath);
+    const lines = await page.locator("h1.page__title").evaluate((title) => {
+      const text = title.firstChild;
+      if (text === null) return { text: "", tops: 0 };
+      const range = document.createRange();
+      range.setStart(text, 0);
+      range.setEnd(text, "Paiement réussi".length);
+      // Lines, not boxes: a glyph from another font (é) may sit a pixel higher on the same line.
+      const half = Number.parseFloat(getComputedStyle(title).fontSize) / 2;
+      const tops: number[] = [];
+      for (const rect of range.getClientRects()) if (!tops.some((top) => Math.abs(top - rect.top) < half)) tops.push(rect.top);
+      return { text: range.toString(), tops: tops.length };
+    });
+    expect({ width, ...lines }).toEqual({ width, text: "Paiement réussi", tops: 1 });
+    await context.close();
+  }
+}, 60_000);
