@@ -6,14 +6,17 @@ import { authRoutes } from "./auth-routes";
 import { etagOf } from "./bundle";
 import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
+import { contentRoutes } from "./content-routes";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
+import { publishedFacts } from "../../site/content/live";
 import { audienceReport } from "./audience";
 import { audiencePage } from "./views/audience";
 
 /** How old today's audience totals may be when the owner opens the page. */
 const AUDIENCE_FRESH_MS = 5_000;
 import { peopleRoutes } from "./people-routes";
+import { guideRoutes } from "./guide-routes";
 import { overviewPage } from "./views/overview";
 import { securityRoutes } from "./security-routes";
 import { messagePage } from "./views/auth-pages";
@@ -57,6 +60,8 @@ export function consoleController(deps: AppDeps) {
       .use(securityRoutes(deps, kit))
       .use(orderRoutes(deps, kit))
       .use(peopleRoutes(deps, kit))
+      .use(contentRoutes(deps, kit))
+      .use(guideRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
       .get(
@@ -64,7 +69,11 @@ export function consoleController(deps: AppDeps) {
         kit.signedIn(async (request) => {
           const now = deps.now();
           return html(
-            overviewPage(await kit.page(request), overview(deps.db, deps.config, now, deps.content.current().site), now),
+            overviewPage(
+              await kit.page(request),
+              overview(deps.db, deps.config, now, deps.content.current().site, publishedFacts(deps.content.current())),
+              now,
+            ),
             kit.https(request),
           );
         }),
