@@ -27,6 +27,12 @@ export const emailLeads = sqliteTable(
 );
 
 export const ORDER_STATUSES = ["pending", "paid", "failed", "expired", "refunded"] as const;
+/**
+ * Who took the payment: Stripe, the built-in test checkout, or nobody: "free" is an order at 0 made
+ * by a 100 % discount code (press, partners), which never goes through a payment provider.
+ */
+export const ORDER_PROVIDERS = ["stripe", "test", "free"] as const;
+export type OrderProvider = (typeof ORDER_PROVIDERS)[number];
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const orders = sqliteTable(
@@ -38,7 +44,7 @@ export const orders = sqliteTable(
      * made by every insert so no path can create an order without one.
      */
     reference: text("reference").notNull().$defaultFn(generateOrderReference),
-    provider: text("provider", { enum: ["stripe", "test"] }).notNull(),
+    provider: text("provider", { enum: ORDER_PROVIDERS }).notNull(),
     checkoutId: text("checkout_id").notNull(),
     paymentIntentId: text("payment_intent_id"),
     status: text("status", { enum: ORDER_STATUSES }).notNull(),
@@ -76,6 +82,11 @@ export const orders = sqliteTable(
      * again. Cleared when the provider refuses.
      */
     refundStartedAt: integer("refund_started_at", { mode: "timestamp_ms" }),
+    /** The published price before a discount code (null on orders made before codes existed: `amount`). */
+    listAmount: integer("list_amount"),
+    /** The discount code the buyer applied (upper case), and what it took off `listAmount`. */
+    discountCode: text("discount_code"),
+    discountAmount: integer("discount_amount").notNull().default(0),
   },
   (t) => [
     uniqueIndex("orders_checkout_id_unique").on(t.checkoutId),
@@ -89,6 +100,8 @@ export const orders = sqliteTable(
     index("orders_refunds_idx").on(t.status, t.refundedAt, t.amount),
     // The console's list of refund requests waiting for the owner.
     index("orders_refund_requests_idx").on(t.refundRequestedAt),
+    // A code's uses (its limit is checked in the transaction that reserves one).
+    index("orders_discount_code_idx").on(t.discountCode, t.status),
   ],
 );
 
@@ -125,12 +138,71 @@ export const invoices = sqliteTable(
     vatAmount: integer("vat_amount").notNull(),
     totalAmount: integer("total_amount").notNull(),
     currency: text("currency").notNull(),
+    /**
+     * "" for the legal sequence; "TEST" for orders of the built-in test checkout, numbered in their
+     * own series (`TEST-2026-000001`) so that a shop tried out on its production data keeps an
+     * unbroken legal sequence.
+     */
+    series: text("series").notNull().default(""),
+    /** Which VAT rule applied and why (server/shop/paperwork/vat.ts VAT_RULES); null on invoices issued before rules were recorded. */
+    vatRule: text("vat_rule"),
+    /** The seller's VAT number in `vat_country` when it is a registration outside the EU (VAT_REGISTRATIONS). */
+    sellerVatNumber: text("seller_vat_number"),
+    /** The list price before a discount, the code and what it took off, as the invoice prints them. */
+    listAmount: integer("list_amount"),
+    discountCode: text("discount_code"),
+    discountAmount: integer("discount_amount").notNull().default(0),
   },
   (t) => [
     uniqueIndex("invoices_number_unique").on(t.number),
-    uniqueIndex("invoices_sequence_unique").on(t.kind, t.year, t.sequence),
+    uniqueIndex("invoices_series_sequence_unique").on(t.series, t.kind, t.year, t.sequence),
     uniqueIndex("invoices_order_kind_unique").on(t.orderId, t.kind),
   ],
+);
+
+/**
+ * The owner's discount codes (server/shop/codes/): a percentage or an amount off the published
+ * price, usable between two Paris days, at most `max_uses` times. Never deleted (orders name
+ * them); disabling one stops new uses.
+ */
+export const discountCodes = sqliteTable(
+  "discount_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Upper case letters, digits, dashes and underscores: what the buyer types, in any case. */
+    code: text("code").notNull(),
+    kind: text("kind", { enum: ["percent", "amount"] }).notNull(),
+    /** 1 to 100 for a percentage; minor units (cents) for an amount. */
+    value: integer("value").notNull(),
+    /** The first instant it applies (00:00 Paris time of its first day), and the first instant it no longer does. */
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }),
+    endsAt: integer("ends_at", { mode: "timestamp_ms" }),
+    maxUses: integer("max_uses"),
+    note: text("note"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("discount_codes_code_unique").on(t.code)],
+);
+
+/**
+ * Payment attempts that failed at the provider (a declined card, a failed delayed payment), with
+ * the provider's reason, so the owner sees on the order's page why it is not paid.
+ */
+export const paymentAttempts = sqliteTable(
+  "payment_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    checkoutId: text("checkout_id").notNull(),
+    provider: text("provider", { enum: ORDER_PROVIDERS }).notNull(),
+    outcome: text("outcome", { enum: ["declined", "failed"] }).notNull(),
+    /** The provider's reason as it gives it ("card_declined: Your card was declined."). */
+    reason: text("reason").notNull(),
+    /** The address the buyer typed, when the provider tells it: the owner can offer help. */
+    email: text("email"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("payment_attempts_checkout_idx").on(t.checkoutId), index("payment_attempts_at_idx").on(t.at)],
 );
 
 /** Every provider event applied to orders, recorded in the same transaction as the change. */
@@ -138,7 +210,7 @@ export const processedEvents = sqliteTable(
   "processed_events",
   {
     eventId: text("event_id").primaryKey(),
-    provider: text("provider", { enum: ["stripe", "test"] }).notNull(),
+    provider: text("provider", { enum: ORDER_PROVIDERS }).notNull(),
     type: text("type").notNull(),
     checkoutId: text("checkout_id"),
     // A refund can arrive before the checkout's completion: the completion then finds it
@@ -164,6 +236,11 @@ export const testCheckoutSessions = sqliteTable("test_checkout_sessions", {
   country: text("country"),
   successUrl: text("success_url").notNull(),
   cancelUrl: text("cancel_url").notNull(),
+  /**
+   * A claim of free access (a 100 % discount code): the site's own page asks for the address and
+   * name, no card, in Stripe mode as well; its order's provider is "free".
+   */
+  free: integer("free", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
 });

@@ -31,8 +31,12 @@ export function createApp(deps: AppDeps) {
   const plainPages = plainPageAnswers(deps.staticPages, deps.config);
   const app = new Elysia({
     // Route by the path alone. By default Elysia looks for the path from the 12th character of the
-    // URL on, so a Host of 1 to 3 characters ("a") shifted routing by one segment (/zz/healthz).
-    handler: { standardHostname: false },
+    // URL on, so a Host of 1 to 3 characters ("a") shifted routing by one segment (/zz/healthz);
+    // with `standardHostname: false` it looks from the 8th, right after "http://". Serving HTTPS
+    // itself (DOMAIN), every URL this app sees starts "https://", whose 8th character is the
+    // scheme's own slash: every route but the pages answered from memory was a 404. There the
+    // 12th character is right (the Host guard lets no Host shorter than 3 characters through).
+    handler: { standardHostname: config.tls !== null },
     serve: serveOptions(log),
   })
     // Before anything reads them: forwarded headers from a peer that is not a trusted proxy are dropped.

@@ -109,7 +109,18 @@ export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
 /** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
-export type PaymentPageError = "provider" | "rate-limited" | "invalid" | "consent";
+import type { CodeRefusal } from "./discount-code";
+
+export type PaymentPageError =
+  | "provider"
+  | "rate-limited"
+  | "invalid"
+  | "consent"
+  /** A discount code refused (shared/discount-code.ts CODE_REFUSALS). */
+  | "code-unknown"
+  | "code-not-started"
+  | "code-expired"
+  | "code-used-up";
 
 export type View =
   | { page: "landing"; lead?: LeadFlag }
@@ -171,7 +182,8 @@ export type IslandProps = {
   /** "Lost your access e-mail?" (FAQ, success page, access page). */
   "access-form": { posted?: AccessFlag };
   /** `consentMissing`: the server sent the page back because the consent box was not ticked. */
-  "pay-button": { consentMissing: boolean };
+  /** `codeError`: the server refused the code of a plain form post (`?error=code-…`). */
+  "pay-button": { consentMissing: boolean; codeError?: CodeRefusal | undefined };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };
   /** The lead popup; `usedForm`: the visitor just posted the free-demo form without JavaScript. */

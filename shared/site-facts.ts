@@ -65,13 +65,14 @@ export type GuideDeviceFact = { id: string; title: string; steps: string[]; tip:
  * the guarantee's mode, VAT, whether development samples show, whether the test checkout takes
  * the orders. Everything else of SiteContent is the owner's published content (server/site/content/).
  */
-export type SiteSettings = Pick<
-  SiteContent,
-  "supportEmail" | "testimonials" | "showPlaceholders" | "refundMode" | "vat" | "testCheckout" | "deviceLimit"
-> & {
-  /** Whether the reviews shown are the owner's rather than the specification's samples. */
-  testimonialsSet: boolean;
-};
+/**
+ * The specification's "more than 2,847 active users": a placeholder until the owner sets
+ * CLAIMED_USERS. Here rather than with the owner's content (server/site/owner-content.ts) because
+ * the environment's schema, in the platform, names it as the setting's default.
+ */
+export const PLACEHOLDER_CLAIMED_USERS = 2847;
+
+export type SiteSettings = Pick<SiteContent, "supportEmail" | "showPlaceholders" | "refundMode" | "vat" | "testCheckout" | "deviceLimit">;
 
 export type RefundMode = "auto" | "request";
 export type VatShown = "included" | "none";

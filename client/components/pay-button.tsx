@@ -7,6 +7,10 @@ import { ConsentBox, CONSENT_TEXT } from "./consent-box";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
 import { PAYMENT } from "../../shared/api";
+import { CODE_REFUSALS, type CodeRefusal, normalizeDiscountCode } from "../../shared/discount-code";
+
+/** The endpoint's answer to a code that does not apply: 422 with `code: "code-<reason>"`. */
+const CodeRefusedAnswer = v.object({ code: v.string() });
 
 /** Where the browser goes; replaceable in component tests (happy-dom does not navigate). */
 export type Navigate = (url: string) => void;
@@ -27,12 +31,42 @@ export const PAY_BUTTON_TEXT = [
   "payRedirecting",
   "payButton",
   "pay.tickFirst",
+  "payment.code.label",
+  "payment.code.hint",
+  "payment.code.applied",
+  "payment.code.remove",
+  "payment.code.unknown",
+  "payment.code.not-started",
+  "payment.code.expired",
+  "payment.code.used-up",
   ...CONSENT_TEXT,
 ] as const;
 
-export function PayButton({ navigate = defaultNavigate, consentMissing = false }: IslandProps["pay-button"] & { navigate?: Navigate }) {
+/** `?code=` in the address (kept to the payment page by the site's links): the field is filled in. */
+const CODE_PARAM = "code";
+const codeFromAddress = (): string => {
+  const code = new URLSearchParams(window.location.search).get(CODE_PARAM) ?? "";
+  return normalizeDiscountCode(code) ?? "";
+};
+
+export function PayButton({
+  navigate = defaultNavigate,
+  consentMissing = false,
+  codeError,
+}: IslandProps["pay-button"] & { navigate?: Navigate }) {
   const { t, locale } = useText(PAY_BUTTON_TEXT);
   const [busy, setBusy] = useState(false);
+  // The page is the same for every visitor: a code from the address is read after hydration.
+  const [code, setCode] = useState("");
+  const [fromLink, setFromLink] = useState("");
+  const [refusal, setRefusal] = useState<CodeRefusal | undefined>(codeError);
+  const codeRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const fromAddress = codeFromAddress();
+    if (fromAddress === "") return;
+    setCode(fromAddress);
+    setFromLink(fromAddress);
+  }, []);
   // The consent box: unticked, nothing is sent and the box says why. `consentMissing` is the
   // server's answer to a plain form post without it (`?error=consent`).
   const [consentError, setConsentError] = useState(consentMissing);
@@ -75,9 +109,18 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
       const response = await fetch(PAYMENT.path, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ locale, acceptTerms: true }),
+        body: JSON.stringify({ locale, acceptTerms: true, ...(code.trim() === "" ? {} : { code: code.trim() }) }),
       });
       const body: unknown = await response.json().catch(() => null);
+      const answer = v.safeParse(CodeRefusedAnswer, body);
+      const refused = answer.success ? CODE_REFUSALS.find((r) => `code-${r}` === answer.output.code) : undefined;
+      if (response.status === 422 && refused !== undefined) {
+        // The code does not apply: said beside the field, nothing was started; the buyer may remove it and pay.
+        setRefusal(refused);
+        setBusy(false);
+        codeRef.current?.focus();
+        return;
+      }
       if (!response.ok)
         throw new Error(
           t(response.status === 429 ? "paymentRateLimit" : response.status === 422 ? "consent.required" : "paymentErrorDesc"),
@@ -98,6 +141,50 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
   return (
     <form method="post" action={PAYMENT.path} className="pay-form" onSubmit={onSubmit} noValidate>
       <input type="hidden" name="locale" value={locale} />
+      <div className="field discount-code">
+        <label htmlFor="discount-code">{t("payment.code.label")}</label>
+        <input
+          ref={codeRef}
+          id="discount-code"
+          name="code"
+          type="text"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={32}
+          value={code}
+          onChange={(event) => {
+            setCode(event.currentTarget.value);
+            setRefusal(undefined);
+          }}
+          aria-invalid={refusal !== undefined}
+          aria-describedby={refusal !== undefined ? "discount-code-error" : "discount-code-hint"}
+        />
+        {refusal !== undefined ? (
+          <p id="discount-code-error" className="field__error" role="alert">
+            {t(`payment.code.${refusal}`)}
+          </p>
+        ) : code !== "" && code === fromLink ? (
+          <p id="discount-code-hint" className="muted" role="status">
+            {t("payment.code.applied", { code })}{" "}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setCode("");
+                setFromLink("");
+                codeRef.current?.focus();
+              }}
+            >
+              {t("payment.code.remove")}
+            </button>
+          </p>
+        ) : (
+          <p id="discount-code-hint" className="muted">
+            {t("payment.code.hint")}
+          </p>
+        )}
+      </div>
       <ConsentBox
         id="accept-terms"
         name="acceptTerms"

@@ -4,8 +4,15 @@ import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
 import { Island } from "../island";
 import type { PaymentPageError } from "../../shared/page-data";
+import { CODE_REFUSALS, type CodeRefusal } from "../../shared/discount-code";
 
 const DELIVERY_STEPS = [1, 2, 3] as const;
+
+/** The code refusal a plain form post came back with (`?error=code-expired`). */
+function codeRefusalOf(error: PaymentPageError | undefined): CodeRefusal | undefined {
+  const reason = error?.startsWith("code-") ? error.slice("code-".length) : undefined;
+  return CODE_REFUSALS.find((r) => r === reason);
+}
 
 export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageError; purchaseNotice: boolean }) {
   const { t, locale, facts } = useI18n();
@@ -56,12 +63,12 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
               <p className="order-summary__fineprint" data-testid="fineprint">
                 {t("offer.fineprint")}
               </p>
-              {error !== undefined && error !== "consent" ? (
+              {error !== undefined && error !== "consent" && !error.startsWith("code-") ? (
                 <p className="form-error" role="alert">
                   <strong>{t("paymentError")}</strong> {t(error === "rate-limited" ? "paymentRateLimit" : "paymentErrorDesc")}
                 </p>
               ) : null}
-              <Island name="pay-button" props={{ consentMissing: error === "consent" }} />
+              <Island name="pay-button" props={{ consentMissing: error === "consent", codeError: codeRefusalOf(error) }} />
               <p className="secure-note">
                 <Icon name="lock" /> {t("securePayment")}
               </p>

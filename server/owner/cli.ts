@@ -24,6 +24,7 @@ import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
 import { activityDetail, recordActivity, writeLogged } from "./console/activity";
 import { createInvite, inviteUrl } from "./console/invites";
 import { counted } from "./counted";
+import { codesCreate, codesCreateOptions, codesDisable, codesList } from "./codes-command";
 import { digestCommand } from "./digest-command";
 import { type ExportName, exportCsv, testSalesLeftOut } from "./export-csv";
 import { createPaperwork } from "../shop/paperwork/documents";
@@ -176,7 +177,26 @@ const COMMANDS: readonly Command[] = [
       "erase a person's data on request: their demo request and its e-mails (their .eml files too), the chat conversations that mention the address, their access-resend requests (orders are kept)",
     run: ({ write, config, args, out, err }) => erase(write, config, args[0], out, err),
   }),
-  exportCommand("orders", "print the orders as CSV"),
+  exportCommand("orders", "print the orders as CSV (with invoice and credit-note numbers, country, VAT, discount code)"),
+  command({
+    name: "codes create",
+    usage: "CODE --percent N | --amount A [--starts DATE] [--ends DATE] [--max N] [--note TEXT]",
+    summary:
+      "a discount code: a percentage or an amount off, valid from --starts through --ends (YYYY-MM-DD, whole days, Paris time), at most --max paid orders; 100 % gives free access",
+    options: codesCreateOptions,
+    run: ({ write, args, values, usage, out, err }) => codesCreate(write, args[0], values, usage, out, err),
+  }),
+  command({
+    name: "codes list",
+    summary: "the discount codes with their uses, paid orders and revenue",
+    run: ({ db, config, out }) => codesList(db, contentNow(db, config.site).current().site.currency, out),
+  }),
+  command({
+    name: "codes disable",
+    usage: "CODE",
+    summary: "stop a code's new uses (orders made with it keep it)",
+    run: ({ write, args, usage, out, err }) => codesDisable(write, args[0], usage, out, err),
+  }),
   exportCommand("chats", "print the support-chat transcripts as CSV"),
   exportCommand("licenses", "print the licence keys as CSV (status, order, buyer, activations)"),
   exportCommand(

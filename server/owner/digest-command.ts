@@ -86,7 +86,7 @@ export async function digestCommand(
       undefined,
       undefined,
       undefined,
-      digestListsReader(db, now),
+      digestListsReader(db, now, config.tls),
     );
     if (mail === null) throw new Error("the digest could not be written");
     out(`To: ${row.recipient}\nSubject: ${mail.subject}\n\n${mail.text}\n`);

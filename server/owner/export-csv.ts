@@ -5,7 +5,11 @@ export const EXPORTS = {
   leads:
     "SELECT id, email, source, locale, ip_hash, datetime(created_at / 1000, 'unixepoch') AS created_at, datetime(unsubscribed_at / 1000, 'unixepoch') AS unsubscribed_at FROM email_leads ORDER BY id",
   orders:
-    "SELECT o.id, o.reference, o.provider, o.checkout_id, o.status, o.amount, o.currency, o.locale, o.customer_email, o.first_name, o.city, datetime(o.created_at / 1000, 'unixepoch') AS created_at, datetime(o.paid_at / 1000, 'unixepoch') AS paid_at, datetime(o.refunded_at / 1000, 'unixepoch') AS refunded_at, datetime(o.refund_requested_at / 1000, 'unixepoch') AS refund_requested_at, datetime(o.terms_accepted_at / 1000, 'unixepoch') AS terms_accepted_at, o.terms_version, l.key AS license_key, l.status AS license_status FROM orders o LEFT JOIN licenses l ON l.order_id = o.id ORDER BY o.id",
+    "SELECT o.id, o.reference, o.provider, o.checkout_id, o.status, o.amount, o.currency, o.locale, o.customer_email, o.first_name, o.city, datetime(o.created_at / 1000, 'unixepoch') AS created_at, datetime(o.paid_at / 1000, 'unixepoch') AS paid_at, datetime(o.refunded_at / 1000, 'unixepoch') AS refunded_at, datetime(o.refund_requested_at / 1000, 'unixepoch') AS refund_requested_at, datetime(o.terms_accepted_at / 1000, 'unixepoch') AS terms_accepted_at, o.terms_version, l.key AS license_key, l.status AS license_status, " +
+    // What an accountant matches the orders against: the documents' numbers, the buyer's country
+    // (billing address, else card), and the VAT frozen on the invoice; the discount code and what it took off.
+    "i.number AS invoice_number, c.number AS credit_note_number, coalesce(o.billing_country, o.card_country) AS country, i.vat_scheme, i.vat_rule, i.vat_country, printf('%.2f', i.vat_rate / 100.0) AS vat_rate_percent, i.net_amount, i.vat_amount, coalesce(o.list_amount, o.amount) AS list_amount, o.discount_code, o.discount_amount " +
+    "FROM orders o LEFT JOIN licenses l ON l.order_id = o.id LEFT JOIN invoices i ON i.order_id = o.id AND i.kind = 'invoice' LEFT JOIN invoices c ON c.order_id = o.id AND c.kind = 'credit-note' ORDER BY o.id",
   licenses:
     "SELECT l.key, l.status, l.disabled_reason, l.order_id, o.reference AS order_reference, o.customer_email, o.status AS order_status, (SELECT count(*) FROM license_activations a WHERE a.license_id = l.id AND a.deactivated_at IS NULL) AS activations, datetime(l.created_at / 1000, 'unixepoch') AS created_at FROM licenses l JOIN orders o ON o.id = l.order_id ORDER BY l.id",
   chats:
@@ -19,7 +23,7 @@ export const EXPORTS = {
       SELECT i.*, CASE WHEN CAST(strftime('%Y', i.issued_at / 1000 + 7200, 'unixepoch') AS INTEGER) > i.year THEN 4
         ELSE (CAST(strftime('%m', i.issued_at / 1000 + 7200, 'unixepoch') AS INTEGER) - 1) / 3 + 1 END AS q,
         CASE i.kind WHEN 'invoice' THEN 1 ELSE -1 END AS sign
-      FROM invoices i JOIN orders o ON o.id = i.order_id WHERE o.provider != 'test')
+      FROM invoices i JOIN orders o ON o.id = i.order_id WHERE o.provider != 'test' AND i.series = '')
     SELECT year || '-Q' || q AS quarter, vat_scheme, coalesce(vat_country, '') AS country, printf('%.2f', vat_rate / 100.0) AS vat_rate_percent,
       sum(sign = 1) AS invoices, sum(sign = -1) AS credit_notes, printf('%.2f', sum(sign * net_amount) / 100.0) AS net,
       printf('%.2f', sum(sign * vat_amount) / 100.0) AS vat, printf('%.2f', sum(sign * total_amount) / 100.0) AS total, currency

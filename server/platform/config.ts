@@ -6,7 +6,6 @@ import * as v from "valibot";
 import type { LegalIdentity } from "../../shared/legal";
 import type { SiteSettings } from "../../shared/site-facts";
 import type { VatScheme } from "../../shared/vat-scheme";
-import { isPlaceholderTestimonial, TESTIMONIALS } from "../site/owner-content";
 import { httpsBaseUrl, type TlsSettings, tlsSettingsOf } from "./tls/settings";
 import { ConfigError, NotReadyForProductionError } from "./config-error";
 import { type Env, EnvSchema } from "./env";
@@ -53,6 +52,8 @@ export type Config = {
   sellerIdentityMissing: string[];
   /** How VAT is charged on each sale and shown on invoices (VAT_SCHEME; development: fr). */
   vatScheme: VatScheme;
+  /** The seller's VAT numbers outside the EU by country (VAT_REGISTRATIONS): `{ GB: "GB123456789" }`. */
+  vatRegistrations: Readonly<Record<string, string>>;
   /** Days after which leads and chat transcripts are deleted (server/shop/privacy/retention.ts). */
   retention: { leadDays: number; chatDays: number; analyticsDays: number };
   /** Rows of audience counting one UTC day may store; past it the day's beacons are refused (ANALYTICS_MAX_EVENTS_PER_DAY). */
@@ -77,6 +78,8 @@ export type Config = {
         priceId: string | undefined;
         promotionCodes: boolean;
         automaticTax: boolean;
+        /** STRIPE_API_BASE: another server speaking Stripe's API (tests, demonstrations; refused in production). */
+        apiBase: string | undefined;
       }
     | undefined;
   allowTestCheckout: boolean;
@@ -148,8 +151,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workers: env.WORKERS ?? defaultWorkers(),
     site: {
       supportEmail: env.SUPPORT_EMAIL,
-      testimonials: TESTIMONIALS,
-      testimonialsSet: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
       showPlaceholders: env.NODE_ENV !== "production",
       refundMode: env.REFUND_MODE,
       vat: (env.VAT_SCHEME ?? "fr") === "franchise" ? "none" : "included",
@@ -178,6 +179,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     sellerIdentityMissing: missingSellerIdentity(env),
     vatScheme: env.VAT_SCHEME ?? "fr",
+    vatRegistrations: vatRegistrationsOf(env.VAT_REGISTRATIONS),
     retention: { leadDays: env.LEAD_RETENTION_DAYS, chatDays: env.CHAT_RETENTION_DAYS, analyticsDays: env.ANALYTICS_RETENTION_DAYS },
     analyticsMaxEventsPerDay: env.ANALYTICS_MAX_EVENTS_PER_DAY,
     digest: { frequency: env.DIGEST, hour: env.DIGEST_HOUR, weekday: env.DIGEST_WEEKDAY },
@@ -192,6 +194,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             priceId: env.STRIPE_PRICE_ID,
             promotionCodes: env.STRIPE_PROMOTION_CODES,
             automaticTax: env.STRIPE_AUTOMATIC_TAX,
+            apiBase: env.STRIPE_API_BASE,
           }
         : undefined,
     allowTestCheckout: env.ALLOW_TEST_CHECKOUT,
@@ -237,4 +240,14 @@ function defaultHost(): string {
  */
 function defaultWorkers(): number {
   return process.platform === "linux" ? Math.min(8, availableParallelism()) : 1;
+}
+
+/** `GB:GB123456789,CH:CHE-123.456.789` as a map (the format is checked by the schema). */
+function vatRegistrationsOf(value: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of value?.split(",") ?? []) {
+    const [country, ...number] = item.trim().split(":");
+    if (country !== undefined && number.length > 0) out[country] = number.join(":").trim();
+  }
+  return out;
 }

@@ -2,7 +2,7 @@ import { BACKUP_ENV } from "./backup/settings";
 import { TrustProxySetting } from "./http/trusted-proxies";
 import * as v from "valibot";
 import { endOfDayIn, SELLER_TIME_ZONE } from "../../shared/offer";
-import { PLACEHOLDER_CLAIMED_USERS } from "../site/owner-content";
+import { PLACEHOLDER_CLAIMED_USERS } from "../../shared/site-facts";
 import { VAT_SCHEMES } from "../../shared/vat-scheme";
 import { documented } from "./env-doc";
 
@@ -442,6 +442,30 @@ export const EnvSchema = v.object({
     requiredInProduction: true,
     description:
       'How VAT is charged: `franchise` (no VAT, invoices say "TVA non applicable, art. 293 B du CGI"), `fr` (French VAT at 20 % on every sale) or `oss` (the VAT of the buyer\'s EU country, from the rate table in `server/shop/paperwork/vat-rates.ts`; French VAT outside the EU or when no country is known). The price paid stays `PRICE`, VAT included. See [docs/invoices.md](../invoices.md).',
+  }),
+  VAT_REGISTRATIONS: documented(
+    v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.check(
+          (s) => s.split(",").every((item) => /^(GB|CH|NO):[A-Za-z0-9 .-]{4,30}$/.test(item.trim())),
+          "must be a comma-separated list of COUNTRY:NUMBER for GB, CH or NO, such as GB:GB123456789",
+        ),
+      ),
+    ),
+    {
+      section: "The seller and the legal pages",
+      default: "none",
+      description:
+        "The seller's VAT registrations outside the EU, where a foreign seller of digital services registers from the first sale: `GB:GB123456789,CH:CHE-123.456.789,NO:NO123456789MVA`. A consumer of a listed country pays that country's VAT, inside the same price, and the invoice names it and this number; a consumer of an unlisted country outside the EU is invoiced no VAT. See [docs/invoices.md](../invoices.md).",
+    },
+  ),
+  STRIPE_API_BASE: documented(v.optional(url), {
+    section: "Payments",
+    default: "Stripe's own API",
+    description:
+      "Another address for Stripe's API, such as `http://127.0.0.1:12111`: tests and demonstrations run Stripe mode against a server that speaks Stripe's wire format. Refused in production.",
   }),
   LEAD_RETENTION_DAYS: documented(positiveInt(DEFAULT_RETENTION_DAYS.leads, 3650), {
     section: "Data, privacy and audience",

@@ -51,6 +51,13 @@ export function productionProblems(env: Env): ConfigProblem[] {
       detail: "is a test-mode key (sk_test_…) but NODE_ENV is production: use the live key (sk_live_…)",
     });
   }
+  if (env.STRIPE_API_BASE !== undefined) {
+    // Payments sent anywhere but Stripe would take no money, and would hand the secret key to that server.
+    problems.push({
+      variable: "STRIPE_API_BASE",
+      detail: "points Stripe's SDK at another server: it is for tests and demonstrations only",
+    });
+  }
   if (env.STRIPE_SECRET_KEY !== undefined && env.SMTP_URL === undefined) {
     // Real buyers are promised their licence key by e-mail; .eml files in a folder would never reach them.
     problems.push({ variable: "SMTP_URL", detail: "is required in production with Stripe (buyers receive their access by e-mail)" });

@@ -108,7 +108,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     now,
     links,
     paperwork,
-    digestLists: digestListsReader(db, now),
+    digestLists: digestListsReader(db, now, config.tls),
     content,
   });
   const site = wireSite({
@@ -132,9 +132,14 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const { staticPages } = site.deps;
   // DOMAIN set: this program serves HTTPS itself (server/platform/tls/), on the HTTP and HTTPS ports.
   let workers: Workers | null = null;
+  // Serving HTTPS itself, a server already running on this data folder and HTTPS port is replaced
+  // as on a plain port: this one listens beside it on both ports, then tells it to stop.
+  const running = config.tls !== null ? runningServer(config.dataDir) : null;
+  const replacing = running !== null && config.tls !== null && running.port === config.tls.httpsPort ? running : null;
   const https =
     config.tls !== null
       ? await startHttpsSite({
+          replacing: replacing !== null,
           app: site.app,
           config,
           settings: config.tls,
@@ -145,7 +150,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
         })
       : null;
   const { server, predecessor } =
-    config.tls !== null ? { server: { port: config.tls.httpsPort }, predecessor: null } : listenOrReplace(site.app, config);
+    config.tls !== null ? { server: { port: config.tls.httpsPort }, predecessor: replacing } : listenOrReplace(site.app, config);
   startTrace("listening");
   // A restored copy says at once that it does not replicate, and which command changes that.
   const restored = config.backup !== null ? readIdentity(db).restored : null;

@@ -4,9 +4,6 @@ import type { Testimonial } from "../../shared/site-facts";
 // page (their texts are in locales/*.json). The defaults are the specification's values;
 // production start-up warns while they are shown (server/platform/production-readiness.ts).
 
-/** The specification's "more than 2,847 active users": a placeholder until the owner sets CLAIMED_USERS. */
-export const PLACEHOLDER_CLAIMED_USERS = 2847;
-
 /**
  * The specification's invented reviews. Kept as the reference the production start-up compares
  * with (it warns while any of them is shown): replace TESTIMONIALS below, not this list.

@@ -21,6 +21,8 @@ const AcceptTerms = v.pipe(
 export const PaymentRequestSchema = v.object({
   locale: v.picklist(LOCALES, "Unknown locale"),
   acceptTerms: AcceptTerms,
+  /** A discount code as the buyer typed it (any case); empty or absent: none. */
+  code: v.optional(v.pipe(v.string("code must be text"), v.trim(), v.maxLength(64, "code is too long")), ""),
 });
 
 /** The answer the pay button reads (`url`, the original payment response). An answer without url is a failure. */

@@ -162,6 +162,31 @@ test("the status file keeps up: a replication shortly after another is written o
   }
 }, 60_000);
 
+test("the last replication shown is the one Litestream reports, at its own time, and in the file within a second", async () => {
+  // A stand-in for Litestream's output only (the replica is checked by the tests above with the
+  // real one): two segments written 1.5 s apart, each line with the time Litestream wrote it.
+  const fake = join(dir, "litestream");
+  const line = (at: string) =>
+    `echo "time=${at} level=INFO msg=\\"wal segment written\\" db=x replica=file position=0123456789abcdef/00000000:4120 elapsed=1ms sz=4120" >&2`;
+  const first = new Date(Date.now() - 3_000).toISOString();
+  writeFileSync(fake, `#!/bin/sh\n${line(first)}\nsleep 1.5\n${line("$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)")}\nsleep 60\n`, { mode: 0o755 });
+  const site = siteWith(join(dir, "data"), join(dir, "replica"), { binary: fake });
+  try {
+    site.replicator.start();
+    // Not the moment this process read the line (later, and later still when it is busy): Litestream's.
+    expect(await until(() => site.replicator.status().lastReplicatedAt?.toISOString() === first, 20_000)).toBe(true);
+    expect(await until(() => readStatusFile(site.config.dataDir)?.lastReplicatedAt === first, 5_000)).toBe(true);
+    // The second segment, reported while the file was written less than a second before, is in it
+    // once that second has passed (the deadline is a bound for a loaded machine, not the measure).
+    expect(await until(() => (site.replicator.status().lastReplicatedAt?.getTime() ?? 0) > Date.parse(first), 10_000)).toBe(true);
+    const second = site.replicator.status().lastReplicatedAt?.toISOString();
+    expect(await until(() => readStatusFile(site.config.dataDir)?.lastReplicatedAt === second, 10_000)).toBe(true);
+  } finally {
+    await site.replicator.stop();
+    site.db.$client.close();
+  }
+}, 60_000);
+
 test("after a normal restart, backup status says the last replication (not never) and no start-up warning once replication works", async () => {
   const dataDir = join(dir, "data");
   const replica = join(dir, "replica");

@@ -95,7 +95,7 @@ test("within 7 days one confirmation refunds the order: licence disabled, a cred
   const documents = documentsOf(s, order.id);
   const invoice = documents.find((d) => d.kind === "invoice");
   expect(documents.find((d) => d.kind === "credit-note")).toMatchObject({
-    number: `AV-${new Date().getFullYear()}-000001`,
+    number: `TEST-AV-${new Date().getFullYear()}-000001`,
     credits: invoice?.id,
   });
   const refunded = await (await s.request(done.headers.get("location") ?? "")).text();

@@ -11,7 +11,7 @@ import { axeViolations } from "./axe";
 import { demoCaptions, expectedCaptions } from "./captions";
 import { placement } from "./floating";
 import { artifactPath, startServer, useSite } from "./harness";
-import { limiter } from "./limit";
+import { tabsOf } from "./limit";
 import { visit } from "./visit";
 
 // Every page in every language at the widths people use: nothing scrolls sideways, every
@@ -23,13 +23,14 @@ import { visit } from "./visit";
 // at all five widths, and in every language at 320 px (phone layout: stacked comparison, compact
 // header) and 1280 px (desktop layout: hero picture, one-row header), where the layouts differ and
 // where axe runs too; 360, 768 and 1920 px only stretch one of those two layouts, and a language only
-// changes the length of the texts. At each width three tabs visit the pages side by side (`tabs`).
+// changes the length of the texts. At each width three tabs visit the pages side by side (`TABS`),
+// each going from page to page (a new tab per page would cost more than the visit).
 
 const site = useSite();
 
 /** Pages being worked on at one time: most of a visit is waiting, but on a 2-core machine more than
  * three at once only makes each slower (and a page that waits too long for the CPU times out). */
-const tabs = limiter(3);
+const TABS = 3;
 
 const WIDTHS = [320, 360, 768, 1280, 1920] as const;
 const AXE_WIDTHS: ReadonlySet<number> = new Set([320, 1280]);
@@ -143,12 +144,12 @@ for (const width of WIDTHS) {
   const locales = withAxe ? LOCALES : [DEFAULT_LOCALE];
   test(`at ${width} px, every page in ${withAxe ? "every language" : "French"}: no sideways scroll, comparison on screen, header in two rows at most${withAxe ? ", no axe violation" : ""}`, async () => {
     const context = await openContext(width);
+    const tabs = tabsOf(context, TABS);
     const problems: string[] = [];
     let comparisonsSeen = 0;
     await Promise.all(
       (await sweptPages(locales)).map((swept) =>
-        tabs(async () => {
-          const page = await context.newPage();
+        tabs(async (page) => {
           await visit(page, swept.path);
           const where = `${swept.label} @${width}px`;
           const geometry = await measure(page);
@@ -161,7 +162,6 @@ for (const width of WIDTHS) {
           }
           problems.push(...layoutProblems(where, geometry));
           if (withAxe) problems.push(...(await axeViolations(page, where)));
-          await page.close();
         }),
       ),
     );

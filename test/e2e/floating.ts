@@ -74,6 +74,8 @@ export function placementIfThere(page: Page, selector: string): Promise<Placemen
 export async function settle(page: Page) {
   await page.evaluate(async () => {
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    await Promise.all(document.getAnimations().map((animation) => animation.finished));
+    // An animation cancelled meanwhile (the toast taken down by its own timer as it came in) moves
+    // nothing any more: its rejected `finished` counts as done.
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
   });
 }

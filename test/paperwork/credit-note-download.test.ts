@@ -30,7 +30,7 @@ async function paidOrder(env: Record<string, string> = {}) {
   return { s: site, order: site.db.select().from(orders).get()! };
 }
 
-test("a refund gets credit note AV-YYYY-000001, attached to the refund e-mail, citing the invoice it cancels", async () => {
+test("a test refund gets credit note TEST-AV-YYYY-000001, attached to the refund e-mail, citing the invoice it cancels", async () => {
   const { s, order } = await paidOrder();
   expect(
     await runCommand(
@@ -44,10 +44,10 @@ test("a refund gets credit note AV-YYYY-000001, attached to the refund e-mail, c
   await smtp.waitFor(2);
   const note = s.db.select().from(invoices).where(eq(invoices.kind, "credit-note")).get()!;
   const invoice = s.db.select().from(invoices).where(eq(invoices.kind, "invoice")).get()!;
-  expect(note).toMatchObject({ number: `AV-${year}-000001`, creditsInvoiceId: invoice.id, vatAmount: invoice.vatAmount });
+  expect(note).toMatchObject({ number: `TEST-AV-${year}-000001`, creditsInvoiceId: invoice.id, vatAmount: invoice.vatAmount });
   const refund = mailsTo(smtp, "ana@example.com").at(-1)!;
   const attached = refund.mail.attachments.find((a) => a.contentType === "application/pdf");
-  expect(attached?.filename).toBe(`credit-note-AV-${year}-000001.pdf`);
+  expect(attached?.filename).toBe(`credit-note-TEST-AV-${year}-000001.pdf`);
   const text = pdfText(attached!.content);
   expect(text).toContain("Credit note");
   expect(text).toContain(`Cancels invoice no. ${invoice.number}`);
@@ -61,7 +61,7 @@ test("the invoice link gives the PDF; a wrong capability, a guessed reference or
   expect(ok.status).toBe(200);
   expect(ok.headers.get("content-type")).toBe("application/pdf");
   const body = Buffer.from(await ok.arrayBuffer());
-  expect(pdfText(body)).toContain(`${year}-000001`);
+  expect(pdfText(body)).toContain(`TEST-${year}-000001`);
   // The same document every time: made from stored data.
   const again = Buffer.from(await (await s.request(`${link.pathname}${link.search}`)).arrayBuffer());
   expect(again.equals(body)).toBe(true);

@@ -14,7 +14,7 @@ afterEach(async () => {
 
 const year = new Date().getFullYear();
 
-test("200 concurrent purchases get 200 distinct, consecutive invoice numbers", async () => {
+test("200 concurrent test purchases get 200 distinct, consecutive invoice numbers in the TEST series", async () => {
   site = await createTestSite({ env: { VAT_SCHEME: "oss" } });
   // Straight to the test checkout (200 visitors from one address would meet the payment page's rate limit).
   const checkout = site.checkout.testCheckout!;
@@ -29,6 +29,6 @@ test("200 concurrent purchases get 200 distinct, consecutive invoice numbers", a
   expect(rows).toHaveLength(200);
   expect(new Set(rows.map((r) => r.orderId)).size).toBe(200);
   const numbers = rows.map((r) => r.number).sort();
-  expect(numbers).toEqual(Array.from({ length: 200 }, (_, i) => `${year}-${String(i + 1).padStart(6, "0")}`));
+  expect(numbers).toEqual(Array.from({ length: 200 }, (_, i) => `TEST-${year}-${String(i + 1).padStart(6, "0")}`));
   expect(rows.every((r) => r.kind === "invoice" && r.vatRate === 1900)).toBe(true);
 });

@@ -26,3 +26,15 @@ test("with a one-letter Host, /xxxx/healthz and /zz/api/leads are not found, and
   }
   expect(leadCount(site)).toBe(0);
 });
+
+test("serving HTTPS itself (DOMAIN), the app's routes answer on https:// addresses, and a Host too short to route by is refused", async () => {
+  site = await createTestSite({ env: { DOMAIN: "shop.example.test", HTTP_PORT: "8080", HTTPS_PORT: "8443" } });
+  for (const origin of ["https://shop.example.test:8443", "https://shop.example.test", "https://abc"]) {
+    expect((await site.app.handle(new Request(`${origin}/healthz`))).status).toBe(200);
+    expect((await site.app.handle(new Request(`${origin}/xxxx/healthz`))).status).toBe(404);
+    expect((await site.app.handle(new Request(`${origin}/api/leads`))).status).toBe(405);
+  }
+  for (const origin of ["https://a", "https://ab"]) {
+    expect((await site.app.handle(new Request(`${origin}/zz/healthz`))).status).toBe(400);
+  }
+});

@@ -2,6 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { connect, type Socket } from "node:net";
 import { startServer } from "../e2e/harness";
 import { keepAliveClient } from "../support/keep-alive-client";
 
@@ -88,5 +89,60 @@ test("a port held by another program is refused with a message naming it, not sh
     expect(error).toContain("server exited with 1");
   } finally {
     other.stop(true);
+  }
+}, 60_000);
+
+/** Sends one request on `socket` and resolves with the answer's head, or rejects if the connection ends first. */
+function askOn(socket: Socket, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // Closed by the server while it rested: the request is lost, as a client would see it.
+    if (socket.destroyed || socket.readyState !== "open") return reject(new Error("connection closed before the request"));
+    let buffer = "";
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString("latin1");
+      const end = buffer.indexOf("\r\n\r\n");
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(buffer)?.[1] ?? Number.NaN);
+      if (end === -1 || Number.isNaN(length) || buffer.length < end + 4 + length) return;
+      cleanup();
+      resolve(buffer.slice(0, end));
+    };
+    const onEnd = () => {
+      cleanup();
+      reject(new Error("connection closed before the answer"));
+    };
+    const cleanup = () => {
+      socket.off("data", onData);
+      socket.off("close", onEnd);
+      socket.off("error", onEnd);
+    };
+    socket.on("data", onData);
+    socket.on("close", onEnd);
+    socket.on("error", onEnd);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: */*\r\n\r\n`);
+  });
+}
+
+test("a stopping server answers the next request of a connection left idle since its last answer, with Connection: close", async () => {
+  const server = await startServer({ env: { WORKERS: "1" } });
+  const { port } = new URL(server.baseUrl);
+  const socket = connect(Number(port), "127.0.0.1");
+  try {
+    await new Promise((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+    const first = await askOn(socket, "/healthz");
+    expect(first).toStartWith("HTTP/1.1 200");
+    expect(first.toLowerCase()).not.toContain("connection: close");
+    // Stopped while the connection rests after its answer, as a browser's does between two clicks.
+    server.process.kill("SIGTERM");
+    await logLine(server.output, /"msg":"shutting down"/);
+    // The client's next request comes two seconds later: past the drain's first second, after which
+    // a drain used to close every idle connection, racing a request sent just then (a reset).
+    await Bun.sleep(2000);
+    const next = await askOn(socket, "/healthz");
+    expect(next).toStartWith("HTTP/1.1 200");
+    // Answered, and told to open a new connection (to the process that replaces this one).
+    expect(next.toLowerCase()).toContain("connection: close");
+    expect(await server.process.exited).toBe(0);
+  } finally {
+    socket.destroy();
   }
 }, 60_000);

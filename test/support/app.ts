@@ -98,7 +98,7 @@ export async function createTestSite(
           now,
           links,
           paperwork,
-          digestLists: digestListsReader(db, now),
+          digestLists: digestListsReader(db, now, config.tls),
           content,
         });
   mailer?.start();

@@ -1,4 +1,5 @@
 import { connect, type Socket } from "node:net";
+import { connect as connectTls } from "node:tls";
 
 export type KeepAliveResult = { answered: number; failures: string[]; slowestMs: number };
 
@@ -8,7 +9,13 @@ export type KeepAliveResult = { answered: number; failures: string[]; slowestMs:
  * closed before its answer is a failed request, as a browser's POST or a program without retries
  * would see it. A `Connection: close` answer is honoured: the next request opens a new connection.
  */
-export async function keepAliveClient(baseUrl: string, paths: string[], more: () => boolean): Promise<KeepAliveResult> {
+export async function keepAliveClient(
+  baseUrl: string,
+  paths: string[],
+  more: () => boolean,
+  /** Over TLS (an https:// base), the CA to check the certificate with and the name it must hold. */
+  tls?: { ca: string; servername: string },
+): Promise<KeepAliveResult> {
   const { hostname, port } = new URL(baseUrl);
   const failures: string[] = [];
   let answered = 0;
@@ -18,8 +25,11 @@ export async function keepAliveClient(baseUrl: string, paths: string[], more: ()
     const path = paths[i % paths.length] ?? "/";
     const started = performance.now();
     try {
-      socket ??= await open(Number(port), hostname);
-      const { status, close } = await ask(socket, `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: */*\r\n\r\n`);
+      socket ??= await open(Number(port), hostname, tls);
+      const { status, close } = await ask(
+        socket,
+        `GET ${path} HTTP/1.1\r\nHost: ${tls?.servername ?? hostname}:${port}\r\nAccept: */*\r\n\r\n`,
+      );
       if (status === 200) answered++;
       else failures.push(`${path}: ${status}`);
       if (close) {
@@ -37,12 +47,13 @@ export async function keepAliveClient(baseUrl: string, paths: string[], more: ()
   return { answered, failures, slowestMs };
 }
 
-function open(port: number, host: string): Promise<Socket> {
+function open(port: number, host: string, tls?: { ca: string; servername: string }): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, host, () => {
+    const ready = () => {
       socket.off("error", reject);
       resolve(socket);
-    });
+    };
+    const socket = tls === undefined ? connect(port, host, ready) : connectTls({ port, host, ...tls }, ready);
     socket.once("error", reject);
   });
 }

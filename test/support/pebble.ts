@@ -44,7 +44,7 @@ export async function waitFor<T>(what: string, ready: () => Promise<T | null>, d
  * Starts Pebble checking http-01 challenges on `httpPort` of 127.0.0.1 (every name resolves there
  * through pebble-challtestsrv's DNS).
  */
-export async function startPebble(options: { httpPort: number }): Promise<Pebble> {
+export async function startPebble(options: { httpPort: number; validitySeconds?: number }): Promise<Pebble> {
   const dir = mkdtempSync(join(tmpdir(), "pebble-"));
   const caKey = join(dir, "ca.key");
   const caFile = join(dir, "ca.pem");
@@ -119,6 +119,8 @@ export async function startPebble(options: { httpPort: number }): Promise<Pebble
         tlsPort: freePort(),
         ocspResponderURL: "",
         externalAccountBindingRequired: false,
+        // Short-lived certificates when asked: a renewal comes while the test's server runs.
+        ...(options.validitySeconds !== undefined ? { certificateValidityPeriod: options.validitySeconds } : {}),
       },
     }),
   );

@@ -102,6 +102,10 @@ function describeFirstStart() {
     expect(answer.status).toBe(200);
     expect(answer.headers.get("strict-transport-security")).toContain("max-age=");
     expect(await answer.text()).toContain("<html");
+    // Not only the pages answered from memory: the app's routes too (an HTTPS URL once routed as a 404).
+    const health = await httpsFetch(httpsPort, issuers, "/healthz");
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ ok: true });
     // The certificate names the domain and is kept in DATA_DIR/tls/, with the ACME account's key.
     expect(existsSync(join(site.dataDir, "tls", "certificate.pem"))).toBe(true);
     expect(existsSync(join(site.dataDir, "tls", "account.key"))).toBe(true);

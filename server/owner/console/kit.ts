@@ -8,7 +8,7 @@ import { html, isHttps, json, ownerLocale, readSessionToken, redirect } from "./
 import { findSession, touchSession, type OwnerSession } from "./sessions";
 import { ConsoleRefusal } from "./refusal";
 import { messagePage } from "./views/auth-pages";
-import { formatsFor } from "./views/format";
+import { formatsFor } from "../../../shared/owner-formats";
 import type { PageContext } from "./views/layout";
 import type * as v from "valibot";
 

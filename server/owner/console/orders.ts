@@ -6,6 +6,7 @@ import {
   mailOutbox,
   orders,
   ownerActivity,
+  paymentAttempts,
   type MailKind,
   type MailStatus,
   type OwnerAction,
@@ -21,12 +22,14 @@ export type OrderRow = {
   /** What the buyer knows the order by (K7QM-2XHD-9CVT). */
   reference: string;
   status: (typeof orders.$inferSelect)["status"];
-  provider: "stripe" | "test";
+  provider: "stripe" | "test" | "free";
   email: string | null;
   amount: number;
   currency: string;
   createdAt: Date;
   paidAt: Date | null;
+  /** Not paid, and the provider refused a payment attempt: the list says "declined", not "pending". */
+  declined: boolean;
 };
 
 const listColumns = {
@@ -39,6 +42,10 @@ const listColumns = {
   currency: orders.currency,
   createdAt: orders.createdAt,
   paidAt: orders.paidAt,
+  declined:
+    sql<boolean>`${orders.paidAt} IS NULL AND EXISTS (SELECT 1 FROM ${paymentAttempts} WHERE ${paymentAttempts.checkoutId} = ${orders.checkoutId})`.mapWith(
+      Boolean,
+    ),
 };
 
 /**
@@ -105,7 +112,8 @@ export type TimelineEvent =
   | { at: Date; kind: "refunded"; by: RefundedBy }
   | { at: Date; kind: "mail"; mailKind: MailKind; status: MailStatus; recipient: string; error: string | null }
   | { at: Date; kind: "device" | "device-freed"; name: string }
-  | { at: Date; kind: "owner"; action: OwnerAction };
+  | { at: Date; kind: "owner"; action: OwnerAction }
+  | { at: Date; kind: "attempt"; outcome: "declined" | "failed"; reason: string; email: string | null };
 
 export type OrderDetail = {
   order: typeof orders.$inferSelect;
@@ -114,6 +122,8 @@ export type OrderDetail = {
   timeline: TimelineEvent[];
   /** Who refunded it; null while it is not refunded. */
   refundedBy: RefundedBy | null;
+  /** The provider's refusals of this checkout's payment attempts, oldest first. */
+  attempts: (typeof paymentAttempts.$inferSelect)[];
 };
 
 /** An order, its licence and devices, and everything that happened to it in time order. */
@@ -131,7 +141,14 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
     .from(ownerActivity)
     .where(eq(ownerActivity.detail, activityDetail.order(id)))
     .all();
+  const attempts = db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.checkoutId, order.checkoutId))
+    .orderBy(asc(paymentAttempts.id))
+    .all();
   const timeline: TimelineEvent[] = [{ at: order.createdAt, kind: "started" }];
+  for (const a of attempts) timeline.push({ at: a.at, kind: "attempt", outcome: a.outcome, reason: a.reason, email: a.email });
   if (order.termsAcceptedAt !== null) timeline.push({ at: order.termsAcceptedAt, kind: "consent" });
   if (order.paidAt !== null) timeline.push({ at: order.paidAt, kind: "paid" });
   for (const m of mails)
@@ -157,5 +174,5 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
   // The owner's refund is said by the "refunded" entry itself.
   for (const a of actions) if (a.action !== "refund" || refundedBy === null) timeline.push({ at: a.at, kind: "owner", action: a.action });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime());
-  return { order, license, devices, timeline, refundedBy };
+  return { order, license, devices, timeline, refundedBy, attempts };
 }

@@ -1,10 +1,12 @@
 import { and, count, eq, gte, inArray, ne, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { emailLeads, mailOutbox, orders } from "../../../db/schema";
+import { emailLeads, mailOutbox, orders, paymentAttempts } from "../../../db/schema";
 import { readReplicationStatus } from "../../platform/backup/status";
 import type { VatScheme } from "../../../shared/vat-scheme";
 import type { SiteContent } from "../../../shared/site-facts";
 import type { Config } from "../../platform/config";
+import { readTlsStatus } from "../../platform/tls/files";
+import type { TlsSettings } from "../../platform/tls/settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The seller is in France: "today" and the chart's days are Paris days. */
@@ -31,14 +33,42 @@ export type Overview = {
   chart: [number, number][];
   leads: { total: number; month: number };
   mail: { failed: number; retrying: number };
+  /** Payment attempts the provider refused in the last 30 days (each on its order's page with the reason). */
+  declined: number;
   checklist: ChecklistItem[];
   /** The seller-identity variables not set, named beside the checklist's seller item. */
   sellerIdentityMissing: string[];
   /** What the server's replicator last recorded, shown beside the checklist's backups item. */
   backup: { enabled: boolean; lastReplicatedAt: Date | null; lastError: string | null };
+  /** The HTTPS certificate the site gets itself (DOMAIN set): until when, and the last failed attempt; null without DOMAIN. */
+  certificate: CertificateState | null;
   /** The owner's digest e-mail as configured: when it goes out, or why it does not. */
   digest: { state: "daily" | "weekly" | "off" | "noEmail"; hour: number; weekday: number };
 };
+
+/** The certificate kept in DATA_DIR/tls/ as its last attempt recorded it (tls/files.ts status.json). */
+export type CertificateState = {
+  domains: string[];
+  /** When the certificate in use expires; null while none was obtained. */
+  notAfter: Date | null;
+  /** The last attempt's error, until one succeeds, with when it failed and when the next one is due. */
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  nextAttemptAt: Date | null;
+};
+
+/** What the console and the digest say of the certificate: read from the status the running server writes. */
+export function certificateState(tls: Pick<TlsSettings, "domains" | "dir"> | null): CertificateState | null {
+  if (tls === null) return null;
+  const status = readTlsStatus(tls.dir);
+  return {
+    domains: tls.domains,
+    notAfter: status.notAfter,
+    lastError: status.lastError,
+    lastErrorAt: status.lastErrorAt,
+    nextAttemptAt: status.nextAttemptAt,
+  };
+}
 
 /** Minutes Paris is ahead of UTC at an instant (60 or 120). */
 function parisOffsetMinutes(at: Date): number {
@@ -130,6 +160,8 @@ export function readyToSell(
   site: Pick<SiteContent, "ownerSet">,
   backup: Overview["backup"],
   published?: ContentReadiness,
+  certificate: CertificateState | null = null,
+  now: Date = new Date(),
 ): ChecklistItem[] {
   // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
   const { ownerSet } = site;
@@ -149,7 +181,14 @@ export function readyToSell(
     { id: "ownerEmail", ok: config.mail.ownerEmail !== undefined },
     // Set is not enough: Litestream must be replicating without a problem.
     { id: "backups", ok: backup.enabled && backup.lastReplicatedAt !== null && backup.lastError === null },
-    { id: "https", ok: config.publicBaseUrl.startsWith("https://") },
+    // Serving HTTPS itself, the site also needs a certificate in force and no failed renewal pending.
+    {
+      id: "https",
+      ok:
+        config.publicBaseUrl.startsWith("https://") &&
+        (certificate === null ||
+          (certificate.notAfter !== null && certificate.notAfter.getTime() > now.getTime() && certificate.lastError === null)),
+    },
   ];
 }
 
@@ -164,6 +203,7 @@ export function overview(
   // A server that does not replicate on purpose (a restored copy, a replica another database owns)
   // shows why as its problem: the checklist item is not ticked, and the owner reads what to do.
   const backup = { enabled, lastReplicatedAt, lastError: held ?? lastError };
+  const certificate = certificateState(config.tls);
   const today = parisDayStart(now);
   const month = new Date(now.getTime() - 30 * DAY_MS);
   const since: Record<Period, Date | null> = { today, week: new Date(now.getTime() - 7 * DAY_MS), month, all: null };
@@ -185,9 +225,11 @@ export function overview(
           .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
           .get()?.n ?? 0,
     },
-    checklist: readyToSell(config, site, backup, published),
+    declined: db.select({ n: count() }).from(paymentAttempts).where(gte(paymentAttempts.at, month)).get()?.n ?? 0,
+    checklist: readyToSell(config, site, backup, published, certificate, now),
     sellerIdentityMissing: config.sellerIdentityMissing,
     backup,
+    certificate,
     digest: {
       state: config.digest.frequency === "off" ? "off" : config.mail.ownerEmail === undefined ? "noEmail" : config.digest.frequency,
       hour: config.digest.hour,

@@ -9,7 +9,8 @@ import type { DigestListsReader } from "../../shop/mail/compose";
 import { enqueueMail, type MailPayloads } from "../../shop/mail/outbox";
 import type { DigestMailRow } from "../../shop/mail/templates/digest";
 import { audienceOfDays } from "../console/audience";
-import { countsTestOrders, salesBetween } from "../console/overview";
+import { certificateState, countsTestOrders, salesBetween } from "../console/overview";
+import type { TlsSettings } from "../../platform/tls/settings";
 import { countHandOvers, listHandOvers, mailAlerts } from "../console/people";
 import { latestOwnerLocale } from "../console/sessions";
 import type { DigestPeriod } from "./period";
@@ -127,9 +128,10 @@ export async function digestsStartedAt(db: Db, write: Write, now: Date): Promise
 
 /**
  * The digest's lists as the console's support and e-mail pages read them, when the message is
- * written: the period's handed-over questions still stored, the e-mails failed or late now.
+ * written: the period's handed-over questions still stored, the e-mails failed or late now, and
+ * a failed attempt to get or renew the HTTPS certificate (`tls`: DOMAIN's settings, null without).
  */
-export function digestListsReader(db: Db, now: () => Date): DigestListsReader {
+export function digestListsReader(db: Db, now: () => Date, tls: Pick<TlsSettings, "domains" | "dir"> | null = null): DigestListsReader {
   const row = (m: { kind: DigestMailRow["kind"]; recipient: string; lastError: string | null; createdAt: Date }): DigestMailRow => ({
     kind: m.kind,
     recipient: m.recipient,
@@ -139,7 +141,18 @@ export function digestListsReader(db: Db, now: () => Date): DigestListsReader {
   return (payload) => {
     const between = { from: new Date(payload.from), to: new Date(payload.to) };
     const mail = mailAlerts(db, now(), DIGEST_MAIL_ROWS);
+    const cert = certificateState(tls);
     return {
+      certificate:
+        cert === null || cert.lastError === null
+          ? null
+          : {
+              domains: cert.domains,
+              notAfter: cert.notAfter?.getTime() ?? null,
+              lastError: cert.lastError,
+              lastErrorAt: cert.lastErrorAt?.getTime() ?? null,
+              nextAttemptAt: cert.nextAttemptAt?.getTime() ?? null,
+            },
       handOvers: listHandOvers(db, DIGEST_QUESTIONS, between).map((h) => ({ question: h.question, locale: h.locale, at: h.at.getTime() })),
       handOverCount: countHandOvers(db, between),
       failed: { count: mail.failed.count, rows: mail.failed.latest.map(row) },

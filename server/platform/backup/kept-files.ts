@@ -1,10 +1,16 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SIGNING_KEYS_DIR } from "../../shop/licenses/signing-keys";
 import type { BackupTarget } from "./settings";
 import { ACCOUNT_KEY, CERTIFICATE, CERTIFICATE_KEY } from "../tls/files";
 import { TLS_DIR } from "../tls/settings";
+
+/**
+ * The folder of the licence-signing keys in the data folder (server/shop/licenses/signing-keys.ts
+ * keeps them there): named here, where the platform lists what a restore needs, and imported by
+ * the licences, so that the platform imports no feature.
+ */
+export const SIGNING_KEYS_DIR = "license-keys";
 
 /**
  * The HTTPS certificate, its key and the ACME account (DOMAIN set): a restored server serves the

@@ -22,12 +22,12 @@ export function accessLog(
   config: Pick<Config, "trustProxy">,
   log: Logger,
   dispatch: (request: Request) => Response | Promise<Response>,
-  drain?: Pick<Drain, "closing">,
+  drain?: Pick<Drain, "closing" | "answered">,
 ) {
   const dispatching = new WeakSet<Request>();
   // Not an async function: a page answered from memory is logged and returned in the same turn,
   // without a promise (under load every object a request leaves behind is memory until collected).
-  return new Elysia({ name: "access-log" }).onRequest(({ request }): Response | Promise<Response> | undefined => {
+  return new Elysia({ name: "access-log" }).onRequest(({ request, server }): Response | Promise<Response> | undefined => {
     if (dispatching.has(request)) return;
     dispatching.add(request);
     const started = performance.now();
@@ -38,8 +38,12 @@ export function accessLog(
       if (response.headers.has(REQUEST_ID_HEADER)) return response;
       logLine(log, request, started, requestId, response.status);
       const answer = withHeader(response, REQUEST_ID_HEADER, requestId);
+      if (drain === undefined) return answer;
+      // Which connection answered, so that a stop waits for the kept-alive ones in use (drain.ts).
+      const peer = server?.requestIP(request) ?? null;
+      drain.answered(peer === null ? null : `${peer.address}:${peer.port}`, drain.closing);
       // Stopping: the client's next request goes on a new connection, to a process still listening.
-      return drain?.closing === true ? withHeader(answer, "connection", "close") : answer;
+      return drain.closing ? withHeader(answer, "connection", "close") : answer;
     };
     const failed = (error: unknown): never => {
       logLine(log, request, started, requestId, 500);

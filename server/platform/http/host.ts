@@ -11,9 +11,15 @@ import { isHttps, securityHeaders } from "./security";
  * answered as if addressed to the site's public address. `redispatch` is the app's own handler; the
  * rate limiters then count such requests under one shared "unknown" address (the copy has no socket).
  */
-export function hostGuard(config: Pick<Config, "publicBaseUrl" | "trustProxy">, redispatch: (request: Request) => Promise<Response>) {
+export function hostGuard(
+  config: Pick<Config, "publicBaseUrl" | "trustProxy"> & Partial<Pick<Config, "tls">>,
+  redispatch: (request: Request) => Promise<Response>,
+) {
+  // Serving HTTPS itself, the app routes from the URL's 12th character (app.ts): a Host shorter
+  // than 3 characters ("https://ab/") would shift routing, and no certificate name is that short.
+  const shortHostShifts = config.tls != null;
   return new Elysia({ name: "host-guard" }).onRequest(({ request }) => {
-    if (URL.canParse(request.url)) return;
+    if (URL.canParse(request.url) && !(shortHostShifts && request.url.indexOf("/", 8) < 11)) return;
     if (request.headers.get("host") === null && request.url.startsWith("/")) {
       const { method, headers, body, signal } = request;
       return redispatch(new Request(new URL(request.url, config.publicBaseUrl), { method, headers, body, signal }));

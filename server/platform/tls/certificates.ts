@@ -20,11 +20,21 @@ export type CertificateManager = {
   stop(): void;
 };
 
-/** Whether `cert` covers every name and is not yet within RENEW_BEFORE_MS of its end. */
+/**
+ * When `cert` is to be renewed: 30 days before its end, or with a third of its life left when it
+ * lives less than 90 days (Let's Encrypt's advice, and its short-lived certificates last 6 days:
+ * 30 days before the end would be before the start, and the server would renew without pause).
+ */
+export function renewalDueAt(cert: Pick<Certificate, "notBefore" | "notAfter">): number {
+  const life = cert.notAfter.getTime() - cert.notBefore.getTime();
+  return cert.notAfter.getTime() - Math.min(RENEW_BEFORE_MS, life / 3);
+}
+
+/** Whether `cert` covers every name and its renewal is not yet due. */
 export function isCurrent(cert: Certificate | null, domains: string[], at: Date): boolean {
   if (cert === null) return false;
   if (!domains.every((name) => cert.names.includes(name))) return false;
-  return cert.notAfter.getTime() - RENEW_BEFORE_MS > at.getTime();
+  return renewalDueAt(cert) > at.getTime();
 }
 
 /**
@@ -60,7 +70,7 @@ export function startCertificates(options: {
   const attempt = async () => {
     const at = now();
     if (cert !== null && isCurrent(cert, settings.domains, at)) {
-      schedule(Math.min(LOOK_EVERY_MS, cert.notAfter.getTime() - RENEW_BEFORE_MS - at.getTime()));
+      schedule(Math.min(LOOK_EVERY_MS, renewalDueAt(cert) - at.getTime()));
       return;
     }
     const renewing = cert !== null;
@@ -88,7 +98,7 @@ export function startCertificates(options: {
         expires: fresh.notAfter.toISOString(),
       });
       if (!stopped) onCertificate(fresh);
-      schedule(Math.min(LOOK_EVERY_MS, fresh.notAfter.getTime() - RENEW_BEFORE_MS - now().getTime()));
+      schedule(Math.min(LOOK_EVERY_MS, renewalDueAt(fresh) - now().getTime()));
     } catch (error) {
       const message = acmeErrorText(error);
       const next = new Date(now().getTime() + retryMs);

@@ -14,7 +14,7 @@ export const CERTIFICATE_KEY = "certificate.key";
 const STATUS = "status.json";
 const CHALLENGES = "challenges";
 
-export type Certificate = { cert: string; key: string; notAfter: Date; names: string[]; serial: string };
+export type Certificate = { cert: string; key: string; notBefore: Date; notAfter: Date; names: string[]; serial: string };
 
 /** Writes a file whole then renames it: a process reading it never sees half of it. */
 function writeWhole(path: string, text: string): void {
@@ -71,14 +71,14 @@ export function readCertificate(dir: string): Certificate | null {
 }
 
 /** The leaf certificate's end of validity, names and serial. */
-export function describe(chainPem: string): Pick<Certificate, "notAfter" | "names" | "serial"> {
+export function describe(chainPem: string): Pick<Certificate, "notBefore" | "notAfter" | "names" | "serial"> {
   const leaf = new X509Certificate(chainPem);
   const names = (leaf.subjectAltName ?? "")
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry.startsWith("DNS:"))
     .map((entry) => entry.slice(4));
-  return { notAfter: new Date(leaf.validTo), names, serial: leaf.serialNumber };
+  return { notBefore: new Date(leaf.validFrom), notAfter: new Date(leaf.validTo), names, serial: leaf.serialNumber };
 }
 
 /** Keeps a new certificate: the key first, so that a reader never pairs a new chain with an old key for long. */

@@ -14,7 +14,8 @@ const servable = (cert: Certificate | null, settings: TlsSettings, at: Date): ce
  * The first process of a site serving HTTPS itself: listens on the HTTP port, serves the kept
  * certificate on the HTTPS port at once when there is a good one, and keeps it current over ACME;
  * each new certificate is served without a restart and `onCertificate` tells the other processes.
- * A port another program holds: one line naming it and the variable, exit 1.
+ * A port another program holds: one line naming it and the variable, exit 1. Replacing the site's
+ * running server, it listens beside it; the certificate is the one kept in the tls folder, served at once.
  */
 export async function startHttpsSite(options: {
   app: HttpsApp;
@@ -24,12 +25,17 @@ export async function startHttpsSite(options: {
   now: () => Date;
   pendingPage: string;
   onCertificate: () => void;
+  /**
+   * The site's server already running on these ports and data folder, which this one replaces:
+   * its ports are shared at once (SO_REUSEPORT) instead of checked free first.
+   */
+  replacing?: boolean;
 }): Promise<{ site: HttpsSite; certificates: CertificateManager }> {
   const { app, config, settings, log, now, pendingPage, onCertificate } = options;
   ensureTlsDir(settings.dir);
   let site: HttpsSite;
   try {
-    site = listenHttps({ app, config, settings, log, pendingPage, first: true });
+    site = listenHttps({ app, config, settings, log, pendingPage, first: options.replacing !== true });
   } catch (error) {
     if (!isAddressInUse(error)) throw error;
     console.error(
@@ -70,7 +76,11 @@ export async function joinHttpsSite(options: {
   const site = listenHttps({ ...options, first: false });
   const reload = async () => {
     const cert = readCertificate(options.settings.dir);
-    if (cert !== null && cert.serial !== site.serving()?.serial) await site.serve(cert);
+    if (cert !== null && cert.serial !== site.serving()?.serial) {
+      await site.serve(cert);
+      // Each process says which certificate it serves: a renewal is seen taken up by all of them.
+      options.log.info("HTTPS certificate served", { serial: cert.serial, expires: cert.notAfter.toISOString() });
+    }
   };
   await reload();
   return { site, reload };

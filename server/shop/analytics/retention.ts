@@ -1,4 +1,6 @@
+import { and, inArray, isNotNull, lt, min } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { analyticsEvents, checkoutVisits } from "../../../db/schema";
 import type { Write } from "../../../db/writer";
 import { dayBefore, utcDay } from "./day";
 import { rollUpDue } from "./rollup";
@@ -22,22 +24,39 @@ export async function deleteExpiredAnalytics(
   const keys = deps.keys.deleteOld(now);
   const cutoff = dayBefore(utcDay(now), retentionDays);
   const { db, write } = deps;
-  const oldest = db.$client.query<{ day: string | null }, []>("SELECT min(day) AS day FROM analytics_events").get()?.day ?? null;
+  const oldest =
+    db
+      .select({ day: min(analyticsEvents.day) })
+      .from(analyticsEvents)
+      .get()?.day ?? null;
   let events = 0;
   if (oldest !== null && oldest < cutoff) {
     // Totals of every day first: no event goes before it is counted.
     await rollUpDue(db, write, now);
     for (;;) {
       const n = await write(
-        () =>
-          db.$client
-            .query("DELETE FROM analytics_events WHERE id IN (SELECT id FROM analytics_events WHERE day < ? LIMIT ?)")
-            .run(cutoff, DELETE_BATCH).changes,
+        (tx) =>
+          tx
+            .delete(analyticsEvents)
+            .where(
+              inArray(
+                analyticsEvents.id,
+                tx.select({ id: analyticsEvents.id }).from(analyticsEvents).where(lt(analyticsEvents.day, cutoff)).limit(DELETE_BATCH),
+              ),
+            )
+            .returning({ id: analyticsEvents.id })
+            .all().length,
       );
       events += n;
       if (n < DELETE_BATCH) break;
     }
   }
-  await write(() => db.$client.query("UPDATE checkout_visits SET visitor = NULL WHERE day < ? AND visitor IS NOT NULL").run(cutoff));
+  await write((tx) =>
+    tx
+      .update(checkoutVisits)
+      .set({ visitor: null })
+      .where(and(lt(checkoutVisits.day, cutoff), isNotNull(checkoutVisits.visitor)))
+      .run(),
+  );
   return { events, keys };
 }

@@ -1,13 +1,16 @@
+import { and, count, countDistinct, eq, gt, inArray, isNotNull, min, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { analyticsDaily, analyticsEvents, analyticsVitalsDaily, checkoutVisits } from "../../../db/schema";
 import type { Write } from "../../../db/writer";
 import { dayBefore, utcDay } from "./day";
 import { VITAL_BUCKETS } from "./vitals";
 
-type Row = { dimension: string; key: string; visitors: number; hits: number; paymentVisitors: number };
-type Tally = { visitors: Set<string>; hits: number; payment: Set<string> };
+type Row = Omit<typeof analyticsDaily.$inferInsert, "day">;
+type Dimension = Row["dimension"];
+type Tally = { dimension: Dimension; key: string; visitors: Set<string>; hits: number; payment: Set<string> };
 type First = { source: string; campaign: string | null };
 
-const tally = (): Tally => ({ visitors: new Set(), hits: 0, payment: new Set() });
+const tally = (dimension: Dimension, key: string): Tally => ({ dimension, key, visitors: new Set(), hits: 0, payment: new Set() });
 
 /**
  * Sources and campaigns come from the visitor's address bar and referrer: anyone can send a new one
@@ -23,16 +26,18 @@ export const OTHER = "(other)";
  * transaction, so the console reads totals and never the events.
  */
 export async function rollUpDay(db: Db, write: Write, day: string): Promise<void> {
-  const views = db.$client
-    .query<{ visitor: string; page: string; locale: string; source: string; campaign: string | null; device: string }, [string]>(
-      "SELECT visitor, page, locale, source, campaign, device FROM analytics_events WHERE day = ? AND kind = 'pageview' ORDER BY at",
-    )
-    .all(day);
-  const visits = db.$client
-    .query<{ checkoutId: string; visitor: string | null; locale: string }, [string]>(
-      "SELECT checkout_id AS checkoutId, visitor, locale FROM checkout_visits WHERE day = ? AND visitor IS NOT NULL",
-    )
-    .all(day);
+  const e = analyticsEvents;
+  const views = db
+    .select({ visitor: e.visitor, page: e.page, locale: e.locale, source: e.source, campaign: e.campaign, device: e.device })
+    .from(e)
+    .where(and(eq(e.day, day), eq(e.kind, "pageview")))
+    .orderBy(e.at)
+    .all();
+  const visits = db
+    .select({ checkoutId: checkoutVisits.checkoutId, visitor: checkoutVisits.visitor, locale: checkoutVisits.locale })
+    .from(checkoutVisits)
+    .where(and(eq(checkoutVisits.day, day), isNotNull(checkoutVisits.visitor)))
+    .all();
   const first = new Map<string, First>();
   const payers = new Set<string>();
   // Per language, a visitor reached the payment page if it saw it in that language.
@@ -52,10 +57,10 @@ export async function rollUpDay(db: Db, write: Write, day: string): Promise<void
     payersByLocale.add(`${v.locale}\u0000${v.visitor}`);
   }
   const groups = new Map<string, Tally>();
-  const add = (dimension: string, key: string, visitor: string, paid = payers.has(visitor)) => {
+  const add = (dimension: Dimension, key: string, visitor: string, paid = payers.has(visitor)) => {
     const id = `${dimension}\u0000${key}`;
     let t = groups.get(id);
-    if (t === undefined) groups.set(id, (t = tally()));
+    if (t === undefined) groups.set(id, (t = tally(dimension, key)));
     t.visitors.add(visitor);
     t.hits++;
     if (paid) t.payment.add(visitor);
@@ -91,44 +96,51 @@ export async function rollUpDay(db: Db, write: Write, day: string): Promise<void
     add("device", v.device, v.visitor);
     add("page", v.page, v.visitor);
   }
-  const rows: Row[] = [...groups].map(([id, t]) => {
-    const [dimension = "", key = ""] = id.split("\u0000");
-    return { dimension, key, visitors: t.visitors.size, hits: t.hits, paymentVisitors: t.payment.size };
-  });
-  const events = db.$client
-    .query<{ kind: string; hits: number; visitors: number }, [string]>(
-      `SELECT kind, count(*) AS hits, count(DISTINCT visitor) AS visitors FROM analytics_events
-       WHERE day = ? AND kind IN ('demo_opened', 'pay_clicked', 'lead_sent', 'chat_opened') GROUP BY kind`,
-    )
-    .all(day);
-  for (const e of events) rows.push({ dimension: "event", key: e.kind, visitors: e.visitors, hits: e.hits, paymentVisitors: 0 });
-  const vitals = db.$client
-    .query<{ page: string; device: string; metric: string; bucket: number; samples: number }, [string, number, number, number, number]>(
-      `SELECT page, device, metric,
-         min(CAST(value / (CASE metric WHEN 'LCP' THEN ?2 WHEN 'INP' THEN ?3 ELSE ?4 END) AS INTEGER), ?5) AS bucket,
-         count(*) AS samples
-       FROM analytics_events WHERE day = ?1 AND kind = 'vital' GROUP BY 1, 2, 3, 4`,
-    )
-    .all(day, VITAL_BUCKETS.LCP.width, VITAL_BUCKETS.INP.width, VITAL_BUCKETS.CLS.width, VITAL_BUCKETS.last);
+  const rows: Row[] = [...groups.values()].map((t) => ({
+    dimension: t.dimension,
+    key: t.key,
+    visitors: t.visitors.size,
+    hits: t.hits,
+    paymentVisitors: t.payment.size,
+  }));
+  const events = db
+    .select({ kind: e.kind, hits: count(), visitors: countDistinct(e.visitor) })
+    .from(e)
+    .where(and(eq(e.day, day), inArray(e.kind, ["demo_opened", "pay_clicked", "lead_sent", "chat_opened"])))
+    .groupBy(e.kind)
+    .all();
+  for (const ev of events) rows.push({ dimension: "event", key: ev.kind, visitors: ev.visitors, hits: ev.hits, paymentVisitors: 0 });
+  // A sample's bucket in its measure's histogram (vitals.ts); the last one holds everything above.
+  const bucket = sql<number>`min(CAST(${e.value} / (CASE ${e.metric} WHEN 'LCP' THEN ${VITAL_BUCKETS.LCP.width} WHEN 'INP' THEN ${VITAL_BUCKETS.INP.width} ELSE ${VITAL_BUCKETS.CLS.width} END) AS INTEGER), ${VITAL_BUCKETS.last})`;
+  const vitals = db
+    .select({ page: e.page, device: e.device, metric: e.metric, bucket, samples: count() })
+    .from(e)
+    .where(and(eq(e.day, day), eq(e.kind, "vital"), isNotNull(e.metric), isNotNull(e.value)))
+    .groupBy(e.page, e.device, e.metric, bucket)
+    .all();
 
-  await write(() => {
-    const c = db.$client;
-    c.query("DELETE FROM analytics_daily WHERE day = ?").run(day);
-    const insert = c.prepare(
-      "INSERT INTO analytics_daily (day, dimension, key, visitors, hits, payment_visitors) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    for (const r of rows) insert.run(day, r.dimension, r.key, r.visitors, r.hits, r.paymentVisitors);
-    c.query("DELETE FROM analytics_vitals_daily WHERE day = ?").run(day);
-    const insertVital = c.prepare(
-      "INSERT INTO analytics_vitals_daily (day, page, device, metric, bucket, samples) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    for (const v of vitals) insertVital.run(day, v.page, v.device, v.metric, v.bucket, v.samples);
+  await write((tx) => {
+    tx.delete(analyticsDaily).where(eq(analyticsDaily.day, day)).run();
+    for (const r of rows)
+      tx.insert(analyticsDaily)
+        .values({ day, ...r })
+        .run();
+    tx.delete(analyticsVitalsDaily).where(eq(analyticsVitalsDaily.day, day)).run();
+    for (const v of vitals) {
+      // (Never null: the query takes only samples with a measure.)
+      if (v.metric !== null)
+        tx.insert(analyticsVitalsDaily)
+          .values({ day, ...v, metric: v.metric })
+          .run();
+    }
     // The checkout's visitor, as seen by its first page view of the day; without one (no script),
     // its source is unknown.
-    const attribute = c.prepare("UPDATE checkout_visits SET source = ?, campaign = ? WHERE checkout_id = ?");
     for (const v of visits) {
       const f = v.visitor === null ? undefined : first.get(v.visitor);
-      attribute.run(f?.source ?? "unknown", f?.campaign ?? null, v.checkoutId);
+      tx.update(checkoutVisits)
+        .set({ source: f?.source ?? "unknown", campaign: f?.campaign ?? null })
+        .where(eq(checkoutVisits.checkoutId, v.checkoutId))
+        .run();
     }
   });
 }
@@ -145,12 +157,20 @@ export async function rollUpDays(db: Db, write: Write, days: readonly string[]):
 export async function rollUpDue(db: Db, write: Write, now: Date): Promise<void> {
   const today = utcDay(now);
   const due = new Set([dayBefore(today, 1), today]);
-  const next = db.$client.query<{ day: string | null }, [string]>("SELECT min(day) AS day FROM analytics_events WHERE day > ?");
-  const hasTotals = db.$client.query<{ n: number }, [string]>(
-    "SELECT count(*) AS n FROM analytics_daily WHERE day = ? AND dimension = 'all'",
-  );
-  for (let day = next.get("")?.day ?? null; day !== null && day < today; day = next.get(day)?.day ?? null) {
-    if ((hasTotals.get(day)?.n ?? 0) === 0) due.add(day);
+  const next = (after: string) =>
+    db
+      .select({ day: min(analyticsEvents.day) })
+      .from(analyticsEvents)
+      .where(gt(analyticsEvents.day, after))
+      .get()?.day ?? null;
+  const hasTotals = (day: string) =>
+    (db
+      .select({ n: count() })
+      .from(analyticsDaily)
+      .where(and(eq(analyticsDaily.day, day), eq(analyticsDaily.dimension, "all")))
+      .get()?.n ?? 0) > 0;
+  for (let day = next(""); day !== null && day < today; day = next(day)) {
+    if (!hasTotals(day)) due.add(day);
   }
   await rollUpDays(db, write, [...due].sort());
 }

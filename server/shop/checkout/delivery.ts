@@ -5,24 +5,24 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
 import type { Config } from "../../platform/config";
 import { generateLicenseKey } from "../licenses/key";
 import { enqueueMail } from "../mail/outbox";
-import { issueCreditNote, issueInvoice } from "../paperwork/numbering";
-import type { VatScheme } from "../../../shared/vat-scheme";
+import { issueCreditNote, issueInvoice, type VatSettings } from "../paperwork/numbering";
+import { latestOwnerLocale } from "../../owner/console/sessions";
 
 // What a paid or refunded order sets off, written inside the transaction that records the change
 // (fulfilment.ts): the licence key and every e-mail exist exactly when the order's new status does.
 
-export type DeliverySettings = {
+export type DeliverySettings = VatSettings & {
   domain: string;
   ownerEmail: string | undefined;
-  vatScheme: VatScheme;
   /** PUBLIC_BASE_URL's origin: how the provider's checkouts this site created are marked (fulfilment.ts). */
   siteOrigin: string;
 };
 
-export const deliverySettings = (config: Pick<Config, "mail" | "vatScheme" | "publicBaseUrl">): DeliverySettings => ({
+export const deliverySettings = (config: Pick<Config, "mail" | "vatScheme" | "vatRegistrations" | "publicBaseUrl">): DeliverySettings => ({
   domain: config.mail.domain,
   ownerEmail: config.mail.ownerEmail,
   vatScheme: config.vatScheme,
+  vatRegistrations: config.vatRegistrations,
   siteOrigin: new URL(config.publicBaseUrl).origin,
 });
 
@@ -33,7 +33,7 @@ export function deliverPaidOrder(tx: DbWriter, orderId: number, settings: Delive
   const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
   if (order === undefined) return;
   // Numbered here, in the payment's own transaction; the PDF is made when the e-mail is sent.
-  issueInvoice(tx, order.id, settings.vatScheme, now);
+  issueInvoice(tx, order.id, settings, now);
   const key = createLicense(tx, order.id, "active", now);
   if (order.customerEmail !== null) queueAccessMail(tx, order, order.customerEmail, key, settings, now);
   notifyOwner(tx, order, "owner-sale", key, settings, now);
@@ -47,7 +47,7 @@ export function deliverRefund(tx: DbWriter, orderId: number, settings: DeliveryS
   const existing = tx.select().from(licenses).where(eq(licenses.orderId, order.id)).get();
   const key = existing?.key ?? createLicense(tx, order.id, "disabled", now);
   tx.update(licenses).set({ status: "disabled", disabledReason: "refunded", updatedAt: now }).where(eq(licenses.orderId, order.id)).run();
-  issueCreditNote(tx, order.id, settings.vatScheme, now);
+  issueCreditNote(tx, order.id, settings, now);
   if (order.customerEmail !== null) {
     enqueueMail(
       tx,
@@ -140,7 +140,8 @@ export function notifyOwner(
     {
       kind,
       recipient: settings.ownerEmail,
-      locale: DEFAULT_LOCALE,
+      // The owner's language, the one the console spoke at their latest sign-in (as the digest is).
+      locale: latestOwnerLocale(tx),
       orderId: order.id,
       payload: {
         orderId: order.id,

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { orders, processedEvents, type OrderStatus } from "../../../db/schema";
+import { orders, paymentAttempts, processedEvents, type OrderStatus } from "../../../db/schema";
 import type { DbTransaction, Write, WriteOptions } from "../../../db/writer";
 import { deliverPaidOrder, deliverRefund, type DeliverySettings } from "./delivery";
 import { firstNameOf, isSettled, type CheckoutSnapshot, type Consent, type OrderEvent, type ProviderName } from "./provider";
@@ -112,6 +112,19 @@ export function applyInTransaction(tx: DbTransaction, event: OrderEvent, now: Da
         refundedAt: status === "refunded" ? (existing.refundedAt ?? now) : existing.refundedAt,
       })
       .where(eq(orders.id, existing.id))
+      .run();
+  }
+  if (event.type === "checkout.session.async_payment_failed") {
+    // A delayed payment method (a bank debit) that failed after the buyer left: kept with the order, so the owner can help.
+    tx.insert(paymentAttempts)
+      .values({
+        checkoutId: snapshot.id,
+        provider: event.provider,
+        outcome: "failed",
+        reason: "async_payment_failed: the delayed payment did not go through",
+        email: snapshot.email,
+        at: now,
+      })
       .run();
   }
   if (becamePaid) {

@@ -4,6 +4,7 @@ import { TERMS_VERSION } from "../../../shared/legal";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { PaymentRequestSchema } from "../../../shared/schemas/payment";
+import type { PaymentPageError } from "../../../shared/page-data";
 import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
 import { failureResponder } from "../../platform/http/failure";
@@ -11,14 +12,23 @@ import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { ProviderError } from "./provider";
-import { createCheckoutSession } from "./service";
+import { CodeRefusedError, createCheckoutSession } from "./service";
 import { ENDPOINTS } from "../../../shared/api";
+import type { CodeRefusal } from "../../../shared/discount-code";
 
 export const PAYMENT_MAX_BODY_BYTES = 1024;
 /** Each call opens a checkout at the provider: a visitor needs a few, a script gets cut off. */
 export const PAYMENT_RATE_LIMIT = { limit: 20, windowMs: 10 * 60 * 1000 } as const;
 
 const FormLocale = v.object({ locale: v.picklist(LOCALES) });
+
+/** The API's own words (the page shows its translation of `code`). */
+const CODE_REFUSAL_TEXT: Record<CodeRefusal, string> = {
+  unknown: "This discount code does not exist",
+  "not-started": "This discount code is not valid yet",
+  expired: "This discount code has expired",
+  "used-up": "This discount code has been used as many times as it may be",
+};
 
 /** POST /api/payment: the pay button, as JSON from the script or as a plain form post. */
 export function paymentController(deps: AppDeps) {
@@ -33,7 +43,7 @@ export function paymentController(deps: AppDeps) {
       let locale: Locale = DEFAULT_LOCALE;
       // Without JavaScript a failure goes back to the payment page, which then shows the error
       // (client/pages/payment.tsx reads `?error=`), instead of a page of raw JSON.
-      const backToPayment = (flag: "provider" | "invalid" | "rate-limited" | "consent") =>
+      const backToPayment = (flag: PaymentPageError) =>
         new Response(null, { status: 303, headers: { location: `${pathFor("payment", locale)}?error=${flag}` } });
 
       try {
@@ -63,13 +73,25 @@ export function paymentController(deps: AppDeps) {
           );
         }
         const { provider } = deps.checkout;
-        const checkout = await createCheckoutSession(deps, provider, locale, { acceptedAt: now(), termsVersion: TERMS_VERSION });
-        log.info("checkout created", { provider: provider.name, checkout: checkout.id, locale });
+        const checkout = await createCheckoutSession(
+          deps,
+          provider,
+          locale,
+          { acceptedAt: now(), termsVersion: TERMS_VERSION },
+          payment.code,
+        );
+        // The checkout's id is masked by the logger (it opens the order's page for a while); the code is not logged.
+        log.info("checkout created", { provider: provider.name, checkout: checkout.id, locale, discounted: payment.code !== "" });
         // Only queued in memory: counting never delays or fails a payment.
         deps.analytics.checkoutStarted({ checkoutId: checkout.id, locale, sender: { ip, userAgent: request.headers.get("user-agent") } });
         if (isForm) return new Response(null, { status: 303, headers: { location: checkout.url } });
         return Response.json({ url: checkout.url });
       } catch (error) {
+        if (error instanceof CodeRefusedError) {
+          // Nothing started, nothing reserved: the buyer reads why in the page's language and may pay without it.
+          if (isForm) return backToPayment(`code-${error.reason}`);
+          return Response.json({ error: CODE_REFUSAL_TEXT[error.reason], code: `code-${error.reason}` }, { status: 422 });
+        }
         if (error instanceof ProviderError) {
           log.error("checkout creation failed", { requestId: error.requestId, error: error.message, detail: error.detail });
           if (isForm) return backToPayment("provider");

@@ -4,7 +4,8 @@ import type { Locale } from "../../../shared/locales";
 // implementation (stripe-provider.ts), the built-in test checkout in another (test-provider.ts), so
 // that the rest of the checkout never knows which one it talks to.
 
-export type ProviderName = "stripe" | "test";
+/** "free": an order at 0 claimed with a 100 % discount code, which no payment provider sees. */
+export type ProviderName = "stripe" | "test" | "free";
 
 /** What the site asks for: one checkout of the configured price, in the visitor's language. */
 export type CheckoutRequest = {
@@ -19,6 +20,8 @@ export type CheckoutRequest = {
    * card page does not ask again. A provider may keep it with the checkout as evidence.
    */
   consent: Consent;
+  /** A discount code applied: `amount` is already the reduced price; the provider may show the code. */
+  discount?: { code: string; listAmount: number; discountAmount: number };
 };
 
 /** What the buyer agreed to on the payment page before the checkout was created (withdrawal right waived for immediate delivery: docs/checkout.md). */

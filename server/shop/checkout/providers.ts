@@ -32,7 +32,7 @@ export function createCheckout(
       ? createStripeProvider(
           config.stripe,
           { baseUrl: config.publicBaseUrl, productName: textFor(deps.content, "orderProduct") },
-          stripeConnection,
+          stripeConnection ?? connectionOf(config.stripe.apiBase),
         )
       : createTestProvider(deps.db, deps.write, deps.now, deliverySettings(config));
   return { provider, testCheckout: isTestCheckout(provider) ? provider : null, lookups: createLookupThrottle() };
@@ -43,4 +43,12 @@ const isTestCheckout = (provider: CheckoutProvider): provider is TestCheckout =>
 /** A text of Stripe's page in the visitor's language: the line item's name ("Lifetime Stream — lifetime access"). */
 function textFor(content: ContentSource, key: MessageKey): (locale: Locale) => string {
   return (locale) => content.current().localized(locale, new Date()).t(key);
+}
+
+/** STRIPE_API_BASE as the SDK's host, port and protocol; Stripe's own API without it. */
+function connectionOf(apiBase: string | undefined): StripeConnection | undefined {
+  if (apiBase === undefined) return undefined;
+  const url = new URL(apiBase);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return { host: url.hostname, port: url.port === "" ? (protocol === "http" ? 80 : 443) : Number(url.port), protocol };
 }

@@ -1,44 +1,97 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { orders } from "../../../db/schema";
+import type { CodeRefusal } from "../../../shared/discount-code";
 import type { Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import type { AppDeps } from "../../deps";
+import { type AppliedCode, checkCode } from "../codes/service";
 import { recordPendingOrder } from "./fulfilment";
 import type { CheckoutProvider, Consent } from "./provider";
 
+/** A discount code the buyer gave that does not apply now: nothing was started or reserved. */
+export class CodeRefusedError extends Error {
+  constructor(readonly reason: CodeRefusal) {
+    super(`discount code refused: ${reason}`);
+    this.name = "CodeRefusedError";
+  }
+}
+
 /**
- * Starts a checkout of the configured price in the visitor's language (spec 7.3) and records the
- * order as pending, with the buyer's consent, so the success page knows the id as soon as the
- * visitor comes back.
- * Throws ProviderError when the provider fails, DatabaseBusyError when the database stays locked
- * (the visitor is then not sent to pay; the checkout left at the provider expires unused).
+ * Starts a checkout of the published price (less a discount code's reduction) in the visitor's
+ * language (spec 7.3) and records the order as pending, with the buyer's consent, so the success
+ * page knows the id as soon as the visitor comes back.
+ * Throws CodeRefusedError when the code does not apply (unknown, not started, expired, used up),
+ * ProviderError when the provider fails, DatabaseBusyError when the database stays locked (the
+ * visitor is then not sent to pay; the checkout left at the provider expires unused).
  */
 export async function createCheckoutSession(
   deps: Pick<AppDeps, "content" | "write" | "now">,
   provider: CheckoutProvider,
   locale: Locale,
   consent: Consent,
+  code = "",
 ): Promise<{ id: string; url: string }> {
   // The published price at this moment: the order records what the buyer is asked to pay.
   const { priceMinor, currency } = deps.content.current().site;
-  const created = await provider.createCheckout({
+  const request = {
     locale,
-    amount: priceMinor,
     currency,
     successPath: pathFor("success", locale),
     cancelPath: pathFor("canceled", locale),
     consent,
+  };
+  if (code.trim() === "") {
+    const created = await provider.createCheckout({ ...request, amount: priceMinor });
+    await recordPendingOrder(
+      deps.write,
+      {
+        provider: provider.name,
+        checkoutId: created.id,
+        amount: priceMinor,
+        currency,
+        locale,
+        termsAcceptedAt: consent.acceptedAt,
+        termsVersion: consent.termsVersion,
+      },
+      deps.now(),
+    );
+    return created;
+  }
+
+  // A code: its use is reserved first, by the pending order itself, in one transaction under the
+  // writer's lock (the limit is checked and taken at once); the checkout is created for the reduced
+  // amount after, and the order takes its id. A provider that fails gives the use back.
+  const placeholder = `reserving_${randomBytes(12).toString("hex")}`;
+  const applied = await deps.write((tx): AppliedCode => {
+    const checked = checkCode(tx, code, priceMinor, deps.now());
+    if (!checked.ok) throw new CodeRefusedError(checked.reason);
+    tx.insert(orders)
+      .values({
+        provider: provider.name,
+        checkoutId: placeholder,
+        status: "pending",
+        amount: checked.applied.amount,
+        listAmount: checked.applied.listAmount,
+        discountCode: checked.applied.code,
+        discountAmount: checked.applied.discountAmount,
+        currency: currency.toUpperCase(),
+        locale,
+        termsAcceptedAt: consent.acceptedAt,
+        termsVersion: consent.termsVersion,
+        createdAt: deps.now(),
+        updatedAt: deps.now(),
+      })
+      .run();
+    return checked.applied;
   });
-  await recordPendingOrder(
-    deps.write,
-    {
-      provider: provider.name,
-      checkoutId: created.id,
-      amount: priceMinor,
-      currency,
-      locale,
-      termsAcceptedAt: consent.acceptedAt,
-      termsVersion: consent.termsVersion,
-    },
-    deps.now(),
-  );
+  let created: { id: string; url: string };
+  try {
+    created = await provider.createCheckout({ ...request, amount: applied.amount, discount: applied });
+  } catch (error) {
+    await deps.write((tx) => tx.delete(orders).where(eq(orders.checkoutId, placeholder)).run());
+    throw error;
+  }
+  await deps.write((tx) => tx.update(orders).set({ checkoutId: created.id }).where(eq(orders.checkoutId, placeholder)).run());
   return created;
 }

@@ -79,7 +79,9 @@ export function createStripeProvider(
       const params: Stripe.Checkout.SessionCreateParams = {
         mode: "payment",
         line_items: [
-          settings.priceId !== undefined
+          // A site's discount code: the session is created for the reduced amount itself, so Stripe's
+          // page, the payment and the site's invoice agree (a Price object has its own fixed amount).
+          settings.priceId !== undefined && request.discount === undefined
             ? { price: settings.priceId, quantity: 1 }
             : {
                 price_data: { currency, unit_amount: request.amount, product_data: { name: site.productName(request.locale) } },
@@ -104,7 +106,11 @@ export function createStripeProvider(
           terms_accepted_at: request.consent.acceptedAt.toISOString(),
         },
       };
-      if (settings.promotionCodes) params.allow_promotion_codes = true;
+      if (request.discount !== undefined) {
+        // The code is named on the session for the Dashboard; its use is held for as long as the session may be paid.
+        params.metadata = { ...params.metadata, discount_code: request.discount.code, list_amount: String(request.discount.listAmount) };
+        params.expires_at = Math.floor(Date.now() / 1000) + CODE_SESSION_SECONDS;
+      } else if (settings.promotionCodes) params.allow_promotion_codes = true;
       if (settings.automaticTax) params.automatic_tax = { enabled: true };
 
       let session: Stripe.Response<Stripe.Checkout.Session>;
@@ -154,6 +160,9 @@ export function createStripeProvider(
     },
   };
 }
+
+/** A session with a site code expires after an hour (Stripe accepts 30 minutes to 24 hours): CODE_HOLD_MS. */
+const CODE_SESSION_SECONDS = 60 * 60;
 
 /** Seconds a signature may be away from this server's clock, either way (Stripe's own default). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { testCheckoutSessions } from "../../../db/schema";
+import { paymentAttempts, testCheckoutSessions } from "../../../db/schema";
 import type { DbTransaction, Write } from "../../../db/writer";
 import { isLocale } from "../../../shared/locales";
 import { TEST_CARDS, type TestCard } from "../../../shared/schemas/payment";
@@ -101,8 +101,24 @@ export function createTestProvider(db: Db, write: Write, now: () => Date, delive
         // complete: it goes to the success page without running fulfilment again.
         if (row.status === "complete") return { kind: "already-paid", successUrl: row.successUrl };
         if (row.status === "expired") return { kind: "expired" };
-        // Like Stripe's test mode: only the documented test numbers are accepted.
-        if (card.card !== TEST_CARDS.pays) return { kind: "declined" };
+        // Like Stripe's test mode: only the documented test numbers are accepted. The refusal is kept
+        // with Stripe's own wording, so the owner sees on the order's page why it is not paid.
+        if (card.card !== TEST_CARDS.pays) {
+          tx.insert(paymentAttempts)
+            .values({
+              checkoutId: id,
+              provider: "test",
+              outcome: "declined",
+              reason:
+                card.card === TEST_CARDS.declined
+                  ? "card_declined: Your card was declined."
+                  : "card_declined: Your card number is not a test card.",
+              email: card.email === "" ? null : card.email,
+              at: now(),
+            })
+            .run();
+          return { kind: "declined" };
+        }
         const paid: TestSession = {
           ...row,
           status: "complete",

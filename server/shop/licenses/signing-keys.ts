@@ -13,13 +13,12 @@ import {
   SignJWT,
 } from "jose";
 import * as v from "valibot";
+import { SIGNING_KEYS_DIR } from "../../platform/backup/kept-files";
 
 // The site's Ed25519 signing keys: licence tokens the app checks offline, and the buyer's links to
 // the devices page. One JSON file per key in DATA_DIR/license-keys/ (made once, private to the owner,
 // like the IP-hash secret); the newest signs. A key that was replaced still verifies, and stays in
 // the published JWKS, until the last token it can have signed has expired.
-
-export const SIGNING_KEYS_DIR = "license-keys";
 
 const StoredKey = v.object({
   kid: v.string(),

@@ -31,6 +31,14 @@ export type InvoiceVat = Pick<Invoice, "vatScheme" | "vatRate" | "vatAmount" | "
 
 type Order = typeof orders.$inferSelect;
 
+/**
+ * Documents made lately, kept to be handed out again: an issued invoice, a credit note and the terms
+ * an order accepted never change, and a message the mail server keeps refusing is written again at
+ * every try (up to ~80 in three days), two PDFs each time. Keyed by the rows each is made from and
+ * the content's version (the product's name is on them). A few suffice: the messages being sent.
+ */
+const KEPT_DOCUMENTS = 16;
+
 export function createPaperwork(deps: { db: Db; config: Config; content: ContentSource }): Paperwork {
   const { db, config, content } = deps;
   // Per language, made again after a publish (the product's name on the documents).
@@ -47,6 +55,25 @@ export function createPaperwork(deps: { db: Db; config: Config; content: Content
     }
     return found;
   };
+  const kept = new Map<string, DocumentFileOut>();
+  /** The document under `key`, made by `make` unless kept. */
+  const keptOr = async (key: string, make: () => Promise<DocumentFileOut>): Promise<DocumentFileOut> => {
+    const versioned = `${content.current().version}:${key}`;
+    const found = kept.get(versioned);
+    if (found !== undefined) {
+      // Most recently used last: the first in the map is the first to go.
+      kept.delete(versioned);
+      kept.set(versioned, found);
+      return found;
+    }
+    const made = await make();
+    kept.set(versioned, made);
+    for (const oldest of kept.keys()) {
+      if (kept.size <= KEPT_DOCUMENTS) break;
+      kept.delete(oldest);
+    }
+    return made;
+  };
   const documentOf = (orderId: number, kind: InvoiceKind): Invoice | undefined =>
     db
       .select()
@@ -61,13 +88,34 @@ export function createPaperwork(deps: { db: Db; config: Config; content: Content
       document.creditsInvoiceId === null
         ? null
         : (db.select().from(invoices).where(eq(invoices.id, document.creditsInvoiceId)).get() ?? null);
+    // Keyed by every row it is made from: a change to any of them makes it anew.
+    return keptOr(JSON.stringify([kind, document, credited, order]), async () => {
+      const x = textsFor(order);
+      const pdf = await invoicePdf(
+        { document, credited, order, seller: config.legal, supportEmail: config.site.supportEmail, siteName: content.current().site.name },
+        x,
+      );
+      const name = x.t(kind === "invoice" ? "invoice.file" : "invoice.creditFile");
+      return { filename: `${name}-${document.number}.pdf`, content: pdf, contentType: "application/pdf" };
+    });
+  };
+
+  const termsNew = async (order: Order, acceptedAt: Date, termsVersion: string, invoice: Invoice | undefined): Promise<DocumentFileOut> => {
     const x = textsFor(order);
-    const pdf = await invoicePdf(
-      { document, credited, order, seller: config.legal, supportEmail: config.site.supportEmail, siteName: content.current().site.name },
+    const content = await termsPdf(
+      {
+        reference: order.reference,
+        termsVersion,
+        acceptedAt,
+        provider: order.provider,
+        // The scheme of the sale (on its invoice), not today's setting.
+        vatScheme: invoice?.vatScheme ?? config.vatScheme,
+        activationLimit: config.licenseActivationLimit,
+        seller: config.legal,
+      },
       x,
     );
-    const name = x.t(kind === "invoice" ? "invoice.file" : "invoice.creditFile");
-    return { filename: `${name}-${document.number}.pdf`, content: pdf, contentType: "application/pdf" };
+    return { filename: `${x.t("invoice.termsFile")}-${termsVersion}.pdf`, content, contentType: "application/pdf" };
   };
 
   const orderById = (id: number) => db.select().from(orders).where(eq(orders.id, id)).get();
@@ -84,22 +132,9 @@ export function createPaperwork(deps: { db: Db; config: Config; content: Content
     async termsOfOrder(orderId) {
       const order = orderById(orderId);
       if (order === undefined || order.termsAcceptedAt === null || order.termsVersion === null) return null;
-      const x = textsFor(order);
+      const { termsAcceptedAt, termsVersion } = order;
       const invoice = documentOf(order.id, "invoice");
-      const content = await termsPdf(
-        {
-          reference: order.reference,
-          termsVersion: order.termsVersion,
-          acceptedAt: order.termsAcceptedAt,
-          provider: order.provider,
-          // The scheme of the sale (on its invoice), not today's setting.
-          vatScheme: invoice?.vatScheme ?? config.vatScheme,
-          activationLimit: config.licenseActivationLimit,
-          seller: config.legal,
-        },
-        x,
-      );
-      return { filename: `${x.t("invoice.termsFile")}-${order.termsVersion}.pdf`, content, contentType: "application/pdf" };
+      return keptOr(JSON.stringify(["terms", order, invoice ?? null]), () => termsNew(order, termsAcceptedAt, termsVersion, invoice));
     },
     numberOf(orderId, kind) {
       return documentOf(orderId, kind)?.number ?? null;

@@ -14,7 +14,7 @@ export type InvoiceDocument = {
   credited: Invoice | null;
   order: {
     reference: string;
-    provider: "stripe" | "test";
+    provider: "stripe" | "test" | "free";
     customerEmail: string | null;
     billingName: string | null;
     billingCountry: string | null;
@@ -79,11 +79,17 @@ export function invoicePdf(data: InvoiceDocument, x: DocumentTexts): Promise<Buf
     doc.moveDown(1);
     doc.font(FONT.regular).fontSize(9.5).fillColor(INK);
     if (d.vatScheme === "franchise") doc.font(FONT.bold).text(FRANCHISE_MENTION, left, doc.y, { width }).font(FONT.regular);
+    // The rule that set the VAT, where the law asks the invoice to say it.
+    if (d.vatRule === "outside-eu") doc.font(FONT.bold).text(t("invoice.outsideEu"), left, doc.y, { width }).font(FONT.regular);
+    if (d.vatRule === "registered" && d.vatCountry !== null && d.sellerVatNumber !== null)
+      doc.text(t("invoice.registered", { country: x.country(d.vatCountry), number: d.sellerVatNumber }), left, doc.y, { width });
     if (credit) {
       const invoice = data.credited;
       if (invoice !== null)
         doc.text(t("invoice.credits", { number: invoice.number, date: x.day(invoice.issuedAt) }), left, doc.y, { width });
       doc.text(t("invoice.refunded", { date: x.dateTime(order.refundedAt ?? d.issuedAt) }), left, doc.y, { width });
+    } else if (order.provider === "free") {
+      doc.text(t("invoice.paidFree", { date: x.dateTime(order.paidAt ?? d.issuedAt) }), left, doc.y, { width });
     } else {
       doc.text(t("invoice.paid", { date: x.dateTime(order.paidAt ?? d.issuedAt) }), left, doc.y, { width });
     }
@@ -149,9 +155,18 @@ function lineTable(doc: PdfDoc, data: InvoiceDocument, x: DocumentTexts, left: n
   );
   doc.y += 8;
 
+  // A discount code: the list price and what the code took off, before the totals of what was paid.
+  const discount: [string, string][] =
+    d.discountAmount > 0 && d.listAmount !== null && d.discountCode !== null
+      ? [
+          [t("invoice.listPrice"), money(d.listAmount)],
+          [t("invoice.discount", { code: d.discountCode }), money(-d.discountAmount)],
+        ]
+      : [];
   const totals: [string, string][] = franchise
-    ? [[t("invoice.totalNoVat"), money(d.totalAmount)]]
+    ? [...discount, [t("invoice.totalNoVat"), money(d.totalAmount)]]
     : [
+        ...discount,
         [t("invoice.totalNet"), money(d.netAmount)],
         [t("invoice.totalVat", { rate: x.rate(d.vatRate), country: d.vatCountry ?? "" }), money(d.vatAmount)],
         [t("invoice.total"), money(d.totalAmount)],

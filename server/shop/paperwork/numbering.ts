@@ -5,6 +5,13 @@ import { SELLER_TIME_ZONE } from "../../../shared/offer";
 import type { VatScheme } from "../../../shared/vat-scheme";
 import { vatFor } from "./vat";
 
+/** How the sale is taxed: the scheme (VAT_SCHEME) and the seller's registrations outside the EU (VAT_REGISTRATIONS). */
+export type VatSettings = { vatScheme: VatScheme; vatRegistrations: Readonly<Record<string, string>> };
+
+/** The series of an order's documents: the test checkout's never take a number from the legal sequence. */
+export const seriesOf = (provider: string): string => (provider === "test" ? TEST_SERIES : "");
+export const TEST_SERIES = "TEST";
+
 // Invoice and credit-note numbers: one unbroken sequence per kind and per year (French tax law
 // wants invoices numbered "in a continuous chronological sequence"), taken inside the transaction
 // that records the payment or the refund. That transaction holds the database's write lock from its
@@ -16,9 +23,10 @@ export type Invoice = typeof invoices.$inferSelect;
 /** Credit notes are "avoirs" in French accounting: their own sequence, `AV-2026-000001`. */
 export const CREDIT_NOTE_PREFIX = "AV-";
 
-export function formatDocumentNumber(kind: InvoiceKind, year: number, sequence: number): string {
+export function formatDocumentNumber(kind: InvoiceKind, year: number, sequence: number, series = ""): string {
   const number = `${year}-${String(sequence).padStart(6, "0")}`;
-  return kind === "invoice" ? number : `${CREDIT_NOTE_PREFIX}${number}`;
+  const numbered = kind === "invoice" ? number : `${CREDIT_NOTE_PREFIX}${number}`;
+  return series === "" ? numbered : `${series}-${numbered}`;
 }
 
 /** The year of a date as the seller counts it (Paris time: a sale at 00:30 on 1 January is in the new year). */
@@ -26,11 +34,11 @@ export function sellerYear(at: Date): number {
   return Number(new Intl.DateTimeFormat("en", { year: "numeric", timeZone: SELLER_TIME_ZONE }).format(at));
 }
 
-function nextSequence(tx: DbWriter, kind: InvoiceKind, year: number): number {
+function nextSequence(tx: DbWriter, series: string, kind: InvoiceKind, year: number): number {
   const row = tx
     .select({ last: max(invoices.sequence) })
     .from(invoices)
-    .where(and(eq(invoices.kind, kind), eq(invoices.year, year)))
+    .where(and(eq(invoices.series, series), eq(invoices.kind, kind), eq(invoices.year, year)))
     .get();
   return (row?.last ?? 0) + 1;
 }
@@ -42,26 +50,33 @@ const existing = (tx: DbWriter, orderId: number, kind: InvoiceKind): Invoice | u
     .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, kind)))
     .get();
 
-/** The invoice of a paid order, issued now with the VAT of `scheme`; the one it has if issued already. */
-export function issueInvoice(tx: DbWriter, orderId: number, scheme: VatScheme, now: Date): Invoice {
+/** The invoice of a paid order, issued now with the VAT of its scheme; the one it has if issued already. */
+export function issueInvoice(tx: DbWriter, orderId: number, vat: VatSettings, now: Date): Invoice {
   const found = existing(tx, orderId, "invoice");
   if (found !== undefined) return found;
   const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
   if (order === undefined) throw new Error(`no order ${orderId} to invoice`);
   const issuedAt = order.paidAt ?? now;
   const year = sellerYear(issuedAt);
-  const sequence = nextSequence(tx, "invoice", year);
-  const line = vatFor(scheme, order.amount, order);
+  const series = seriesOf(order.provider);
+  const sequence = nextSequence(tx, series, "invoice", year);
+  const line = vatFor(vat.vatScheme, order.amount, order, vat.vatRegistrations);
   const [row] = tx
     .insert(invoices)
     .values({
       orderId,
       kind: "invoice",
-      number: formatDocumentNumber("invoice", year, sequence),
+      number: formatDocumentNumber("invoice", year, sequence, series),
+      series,
       year,
       sequence,
       issuedAt,
       vatScheme: line.scheme,
+      vatRule: line.rule,
+      sellerVatNumber: line.sellerVatNumber,
+      listAmount: order.listAmount,
+      discountCode: order.discountCode,
+      discountAmount: order.discountAmount,
       vatCountry: line.country,
       vatRate: line.rate,
       netAmount: line.net,
@@ -79,21 +94,21 @@ export function issueInvoice(tx: DbWriter, orderId: number, scheme: VatScheme, n
  * The credit note of a refunded order: the whole invoice cancelled, with the invoice's own VAT
  * (not today's rate). The invoice is issued first when the refund overtook the payment's event.
  */
-export function issueCreditNote(tx: DbWriter, orderId: number, scheme: VatScheme, now: Date): Invoice {
+export function issueCreditNote(tx: DbWriter, orderId: number, vat: VatSettings, now: Date): Invoice {
   const found = existing(tx, orderId, "credit-note");
   if (found !== undefined) return found;
-  const invoice = issueInvoice(tx, orderId, scheme, now);
+  const invoice = issueInvoice(tx, orderId, vat, now);
   const order = tx.select({ refundedAt: orders.refundedAt }).from(orders).where(eq(orders.id, orderId)).get();
   const issuedAt = order?.refundedAt ?? now;
   const year = sellerYear(issuedAt);
-  const sequence = nextSequence(tx, "credit-note", year);
+  const sequence = nextSequence(tx, invoice.series, "credit-note", year);
   const [row] = tx
     .insert(invoices)
     .values({
       ...invoice,
       id: undefined,
       kind: "credit-note",
-      number: formatDocumentNumber("credit-note", year, sequence),
+      number: formatDocumentNumber("credit-note", year, sequence, invoice.series),
       year,
       sequence,
       issuedAt,

@@ -11,7 +11,7 @@ export type TermsDocument = {
   reference: string;
   termsVersion: string;
   acceptedAt: Date;
-  provider: "stripe" | "test";
+  provider: "stripe" | "test" | "free";
   vatScheme: VatScheme;
   activationLimit: number;
   seller: LegalIdentity;
@@ -62,7 +62,7 @@ export function termsPdf(data: TermsDocument, x: DocumentTexts): Promise<Buffer>
       heading(t(`terms.${section}.title`));
       switch (section) {
         case "payment":
-          paragraph(t(data.provider === "stripe" ? "terms.payment.stripe" : "terms.payment.test"));
+          paragraph(t(data.provider === "test" ? "terms.payment.test" : "terms.payment.stripe"));
           break;
         case "licence":
           paragraph(t("terms.licence.text", { devices: data.activationLimit }));

@@ -7,6 +7,7 @@ import {
   type FaqFact,
   factsKey,
   type GuideDeviceFact,
+  PLACEHOLDER_CLAIMED_USERS,
   type SiteContent,
   type SiteFacts,
   type SiteSettings,
@@ -20,7 +21,7 @@ import {
   SOURCE_MESSAGES,
   withReplacedTexts,
 } from "../locales";
-import { PLACEHOLDER_CLAIMED_USERS } from "../owner-content";
+import { isPlaceholderTestimonial, TESTIMONIALS } from "../owner-content";
 
 // The published content as every part of a process reads it: the site's facts (name, price,
 // offer, comparison), the catalogues with the owner's texts in place of the locales' where set,
@@ -134,9 +135,10 @@ export function siteContentOf(
     originalPriceMinor: offer.showReference ? (reference ?? sample) : null,
     currency: offer.currency,
     claimedUsers: offer.claimedUsers ?? PLACEHOLDER_CLAIMED_USERS,
-    testimonials: settings.testimonials,
+    // The reviews are the owner's code (owner-content.ts), not published content nor a setting.
+    testimonials: TESTIMONIALS,
     ownerSet: {
-      testimonials: settings.testimonialsSet,
+      testimonials: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
       claimedUsers: offer.claimedUsers !== null,
       originalPrice: offer.showReference && reference !== null,
     },

@@ -17,7 +17,9 @@ import { maskPath } from "../../platform/log-mask";
 import { serveAsset } from "./static";
 import type { StaticPageRef, StaticPages } from "./static-pages";
 
-const PaymentError = v.optional(v.picklist(["provider", "rate-limited", "invalid", "consent"]));
+const PaymentError = v.optional(
+  v.picklist(["provider", "rate-limited", "invalid", "consent", "code-unknown", "code-not-started", "code-expired", "code-used-up"]),
+);
 const AccessStatus = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,255}$/));

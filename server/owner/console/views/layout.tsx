@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import type { Translate } from "../../../../shared/i18n";
 import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
-import type { Formats } from "./format";
+import type { Formats } from "../../../../shared/owner-formats";
 import type { BuildInfo } from "../../../platform/version";
 
 export type ConsoleSection = "overview" | "audience" | "orders" | "leads" | "support" | "mail" | "content" | "activity" | "security";

@@ -61,7 +61,7 @@ export function ordersPage(
                   <td>{o.email ?? "—"}</td>
                   <td>{ctx.fmt.money(o.amount, o.currency)}</td>
                   <td>
-                    {t(`admin.status.${o.status}`)}
+                    {o.declined && o.status === "pending" ? t("admin.status.declined") : t(`admin.status.${o.status}`)}
                     {o.provider === "test" && <> · {t("admin.orders.testMode")}</>}
                   </td>
                 </tr>
@@ -98,6 +98,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
   const canResend = order.status === "paid" && order.customerEmail !== null;
   const canSwitchLicense = license !== null && license.disabledReason !== "refunded";
   const canReset = license !== null && active.length > 0;
+  const lastRefusal = detail.attempts.at(-1);
   return renderPage(
     ctx,
     t("admin.order.title", { reference: order.reference }),
@@ -115,10 +116,24 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
           <dd>{order.reference}</dd>
           <dt>{t("admin.orders.status")}</dt>
           <dd>
-            {t(`admin.status.${order.status}`)} ({order.provider === "stripe" ? "Stripe" : t("admin.orders.testMode")})
+            {lastRefusal !== undefined && order.status === "pending" ? t("admin.status.declined") : t(`admin.status.${order.status}`)} (
+            {order.provider === "stripe" ? "Stripe" : order.provider === "free" ? t("admin.orders.freeAccess") : t("admin.orders.testMode")}
+            )
+            {lastRefusal !== undefined && order.paidAt === null && (
+              <> — {t("admin.order.refusedBecause", { reason: lastRefusal.reason })}</>
+            )}
           </dd>
           <dt>{t("admin.orders.email")}</dt>
-          <dd>{order.customerEmail ?? "—"}</dd>
+          {/* Before any payment the provider may not have an address: the one typed at a refused attempt lets the owner offer help. */}
+          <dd>{order.customerEmail ?? lastRefusal?.email ?? "—"}</dd>
+          {order.discountCode !== null && (
+            <>
+              <dt>{t("admin.order.code")}</dt>
+              <dd>
+                {order.discountCode} (−{ctx.fmt.money(order.discountAmount, order.currency)})
+              </dd>
+            </>
+          )}
           <dt>{t("admin.orders.amount")}</dt>
           <dd>{money}</dd>
           <dt>{t("admin.order.license")}</dt>
@@ -285,6 +300,13 @@ function TimelineText({ ctx, event }: { ctx: PageContext; event: TimelineEvent }
       return <>{t("admin.timeline.owner", { action: t(`admin.action.${event.action}`) })}</>;
     case "refund-requested":
       return <>{t("admin.timeline.refundRequested")}</>;
+    case "attempt":
+      return (
+        <>
+          {t(event.outcome === "declined" ? "admin.timeline.declined" : "admin.timeline.failed", { reason: event.reason })}
+          {event.email !== null && <> ({event.email})</>}
+        </>
+      );
     case "refunded":
       return <>{t("admin.timeline.refundedBy", { by: t(`admin.refundedBy.${event.by}`) })}</>;
     default:

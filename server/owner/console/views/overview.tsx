@@ -1,7 +1,7 @@
 import { SELLER_IDENTITY } from "../../../platform/production-readiness";
 import { LOCALE_TAGS } from "../../../../shared/locales";
 import type { Overview, Period } from "../overview";
-import { hourLabel, weekdayName } from "./format";
+import { hourLabel, weekdayName } from "../../../../shared/owner-formats";
 import { renderPage, type PageContext } from "./layout";
 
 /** The figures first (revenue, orders, refund rate), then the chart, leads, e-mail, and the checklist. */
@@ -104,6 +104,10 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
             <span className="value">{ctx.fmt.number(data.mail.failed)}</span>
             <span className="label">{t("admin.overview.mailFailed", { retrying: data.mail.retrying })}</span>
           </a>
+          <a className="figure" href="/admin/orders">
+            <span className="value">{ctx.fmt.number(data.declined)}</span>
+            <span className="label">{t("admin.overview.declined")}</span>
+          </a>
         </div>
       </section>
       <section aria-labelledby="checklist-heading">
@@ -123,6 +127,9 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
                 t(`admin.checklist.${item.id}`)
               )}
               {item.id === "backups" && data.backup.enabled ? <> ({backupState(ctx, data.backup)})</> : null}
+              {item.id === "https" && data.certificate !== null ? (
+                <span data-testid="certificate-state"> ({certificateText(ctx, data.certificate)})</span>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -151,4 +158,21 @@ function backupState(ctx: PageContext, backup: Overview["backup"]): string {
       ? t("admin.checklist.backupsNever")
       : t("admin.checklist.backupsLast", { date: ctx.fmt.when(backup.lastReplicatedAt) });
   return backup.lastError === null ? last : `${last}; ${t("admin.checklist.backupsProblem", { problem: backup.lastError })}`;
+}
+
+/** The certificate the site gets itself: until when it is good, or that it is pending, and the last failed attempt. */
+function certificateText(ctx: PageContext, certificate: NonNullable<Overview["certificate"]>): string {
+  const { t } = ctx;
+  const domains = certificate.domains.join(", ");
+  const state =
+    certificate.notAfter === null
+      ? t("admin.checklist.httpsPending", { domains })
+      : t("admin.checklist.httpsCertificate", { domains, date: ctx.fmt.when(certificate.notAfter) });
+  if (certificate.lastError === null) return state;
+  const failed = t("admin.checklist.httpsFailed", {
+    date: certificate.lastErrorAt === null ? "—" : ctx.fmt.when(certificate.lastErrorAt),
+    error: certificate.lastError,
+    next: certificate.nextAttemptAt === null ? "—" : ctx.fmt.when(certificate.nextAttemptAt),
+  });
+  return `${state}; ${failed}`;
 }

@@ -1,6 +1,6 @@
 import { Button, Section, Text } from "@react-email/components";
 import { LOCALE_TAGS } from "../../../../shared/locales";
-import { formatsFor, hourLabel, weekdayName, type Formats } from "../../../owner/console/views/format";
+import { formatsFor, hourLabel, weekdayName, type Formats } from "../../../../shared/owner-formats";
 import type { MailKind } from "../../../../db/schema";
 import type { MailPayloads } from "../outbox";
 import { button, colors, Fact, heading, MailLayout, small, text } from "./layout";
@@ -21,6 +21,17 @@ export type DigestLists = {
   handOverCount: number;
   failed: { count: number; rows: DigestMailRow[] };
   late: { count: number; rows: DigestMailRow[] };
+  /**
+   * The HTTPS certificate the site gets itself, when its last attempt to get or renew it failed
+   * (null otherwise, and without DOMAIN): the owner learns of it weeks before visitors would.
+   */
+  certificate?: {
+    domains: string[];
+    notAfter: number | null;
+    lastError: string;
+    lastErrorAt: number | null;
+    nextAttemptAt: number | null;
+  } | null;
 };
 
 const FUNNEL_STEPS = ["visitors", "paymentPage", "checkoutStarted", "paid"] as const;
@@ -161,6 +172,27 @@ export function DigestMail({
               )}
             </>
           )}
+        </>
+      )}
+
+      {lists?.certificate == null ? null : (
+        <>
+          <Text style={section}>{t("mail.digest.certificate")}</Text>
+          <Text style={{ ...text, margin: "0 0 8px" }} data-testid="digest-certificate">
+            {t("mail.digest.certificateFailed", {
+              domains: lists.certificate.domains.join(", "),
+              date: lists.certificate.lastErrorAt === null ? "—" : when(lists.certificate.lastErrorAt),
+              error: lists.certificate.lastError,
+            })}{" "}
+            {lists.certificate.notAfter === null
+              ? t("mail.digest.certificateNone", {
+                  next: lists.certificate.nextAttemptAt === null ? "—" : when(lists.certificate.nextAttemptAt),
+                })
+              : t("mail.digest.certificateServed", {
+                  date: when(lists.certificate.notAfter),
+                  next: lists.certificate.nextAttemptAt === null ? "—" : when(lists.certificate.nextAttemptAt),
+                })}
+          </Text>
         </>
       )}
 

@@ -1,4 +1,7 @@
-import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
+import { LOCALE_TAGS, type Locale } from "./locales";
+
+// How the owner reads dates, money and counts: the console's pages and the owner's digest e-mail
+// alike (one server-only feature folder and the shop's mail, so here rather than in either).
 
 export type Formats = {
   /** Date and time in the owner's language, on Paris time (the seller's, whatever the server's clock says). */

@@ -1,0 +1,172 @@
+import { and, asc, count, eq, gt, inArray, or, sql, sum } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { discountCodes, orders } from "../../../db/schema";
+import type { DbWriter } from "../../../db/writer";
+import { type CodeRefusal, normalizeDiscountCode, reductionOf } from "../../../shared/discount-code";
+import { endOfDayIn, SELLER_TIME_ZONE } from "../../../shared/offer";
+
+// The owner's discount codes: created and disabled from the console or the CLI, applied when a
+// checkout starts. A use is reserved in the writer's transaction that records the pending order
+// (one write lock for the whole site), so a code limited to 50 never gets a 51st order however
+// many buyers apply it at once; an abandoned checkout gives its use back when it expires.
+
+export type DiscountCode = typeof discountCodes.$inferSelect;
+
+/**
+ * How long a started checkout holds a use of a limited code: the test checkout's session lasts an
+ * hour, and Stripe's sessions of a code are created to expire as soon (their expiry frees the use
+ * by the webhook; this bound frees it even if that event never arrives).
+ */
+export const CODE_HOLD_MS = 60 * 60 * 1000;
+
+/** A day `YYYY-MM-DD` checked as a real calendar date. */
+export const isCalendarDay = (day: string): boolean =>
+  /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+
+/** The first instant of a Paris day. */
+export function startOfParisDay(day: string): Date {
+  const [y, m, d] = day.split("-").map(Number);
+  const before = new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) - 1)).toISOString().slice(0, 10);
+  return new Date(endOfDayIn(SELLER_TIME_ZONE, before).getTime() + 1);
+}
+
+/** The first instant after a Paris day: a code that "ends" on it applies through the whole day. */
+export const afterParisDay = (day: string): Date => new Date(endOfDayIn(SELLER_TIME_ZONE, day).getTime() + 1);
+
+export type NewCode = {
+  code: string;
+  kind: "percent" | "amount";
+  value: number;
+  starts?: string | undefined;
+  ends?: string | undefined;
+  maxUses?: number | undefined;
+  note?: string | undefined;
+};
+
+export type CreateResult = { ok: true; code: DiscountCode } | { ok: false; error: string };
+
+/** Checks what the owner typed; the text of an error says what to change. */
+export function checkNewCode(
+  input: NewCode,
+): { ok: true; values: Omit<DiscountCode, "id" | "createdAt" | "disabledAt"> } | { ok: false; error: string } {
+  const code = normalizeDiscountCode(input.code);
+  if (code === null) return { ok: false, error: "The code must be 3 to 32 letters, digits, dashes or underscores (SUMMER-20)." };
+  if (!Number.isInteger(input.value) || input.value < 1) return { ok: false, error: "The reduction must be a whole number above 0." };
+  if (input.kind === "percent" && input.value > 100) return { ok: false, error: "A percentage goes up to 100 (100 gives free access)." };
+  for (const day of [input.starts, input.ends])
+    if (day !== undefined && !isCalendarDay(day)) return { ok: false, error: `${day} is not a date such as 2026-12-31.` };
+  if (input.starts !== undefined && input.ends !== undefined && input.ends < input.starts)
+    return { ok: false, error: "The end date is before the start date." };
+  if (input.maxUses !== undefined && (!Number.isInteger(input.maxUses) || input.maxUses < 1))
+    return { ok: false, error: "The maximum of uses must be a whole number above 0." };
+  const note = input.note?.trim().slice(0, 200);
+  return {
+    ok: true,
+    values: {
+      code,
+      kind: input.kind,
+      value: input.value,
+      startsAt: input.starts === undefined ? null : startOfParisDay(input.starts),
+      endsAt: input.ends === undefined ? null : afterParisDay(input.ends),
+      maxUses: input.maxUses ?? null,
+      note: note === undefined || note === "" ? null : note,
+    },
+  };
+}
+
+export function createCode(tx: DbWriter, input: NewCode, now: Date): CreateResult {
+  const checked = checkNewCode(input);
+  if (!checked.ok) return checked;
+  const [row] = tx
+    .insert(discountCodes)
+    .values({ ...checked.values, createdAt: now })
+    .onConflictDoNothing()
+    .returning()
+    .all();
+  if (row === undefined)
+    return { ok: false, error: `The code ${checked.values.code} exists already (codes are never reused: orders name them).` };
+  return { ok: true, code: row };
+}
+
+/** Stops new uses of a code; orders made with it keep it. */
+export function disableCode(tx: DbWriter, code: string, now: Date): "disabled" | "already" | "not-found" {
+  const normalized = normalizeDiscountCode(code);
+  const row = normalized === null ? undefined : tx.select().from(discountCodes).where(eq(discountCodes.code, normalized)).get();
+  if (row === undefined) return "not-found";
+  if (row.disabledAt !== null) return "already";
+  tx.update(discountCodes).set({ disabledAt: now }).where(eq(discountCodes.id, row.id)).run();
+  return "disabled";
+}
+
+/** The uses a code has now: paid (or refunded) orders, and checkouts started within the hold that still may be paid. */
+function usesHeld(tx: Pick<Db, "select">, code: string, now: Date): number {
+  const row = tx
+    .select({ n: count() })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.discountCode, code),
+        or(
+          inArray(orders.status, ["paid", "refunded"]),
+          and(eq(orders.status, "pending"), gt(orders.createdAt, new Date(now.getTime() - CODE_HOLD_MS))),
+        ),
+      ),
+    )
+    .get();
+  return row?.n ?? 0;
+}
+
+export type AppliedCode = { code: string; listAmount: number; discountAmount: number; amount: number };
+export type CodeCheck = { ok: true; applied: AppliedCode } | { ok: false; reason: CodeRefusal };
+
+/**
+ * Whether `typed` applies to a price now, and what it takes off. With `reserving`, called inside
+ * the transaction that records the pending order, a code at its maximum is refused there.
+ */
+export function checkCode(reader: Pick<Db, "select">, typed: string, listAmount: number, now: Date): CodeCheck {
+  const code = normalizeDiscountCode(typed);
+  const row = code === null ? undefined : reader.select().from(discountCodes).where(eq(discountCodes.code, code)).get();
+  if (row === undefined || row.disabledAt !== null) return { ok: false, reason: "unknown" };
+  if (row.startsAt !== null && now < row.startsAt) return { ok: false, reason: "not-started" };
+  if (row.endsAt !== null && now >= row.endsAt) return { ok: false, reason: "expired" };
+  if (row.maxUses !== null && usesHeld(reader, row.code, now) >= row.maxUses) return { ok: false, reason: "used-up" };
+  const discountAmount = reductionOf(row, listAmount);
+  return { ok: true, applied: { code: row.code, listAmount, discountAmount, amount: listAmount - discountAmount } };
+}
+
+export type CodeFigures = DiscountCode & { uses: number; orders: number; revenue: number; refunded: number; currency: string | null };
+
+/** Every code with its uses (paid or refunded orders), paid orders and net revenue, newest first. */
+export function listCodes(db: Pick<Db, "select">): CodeFigures[] {
+  const figures = db
+    .select({
+      code: orders.discountCode,
+      uses: count(),
+      paid: sql<number>`sum(${orders.status} = 'paid')`,
+      revenue: sum(sql`CASE WHEN ${orders.status} = 'paid' THEN ${orders.amount} ELSE 0 END`),
+      refunded: sql<number>`sum(${orders.status} = 'refunded')`,
+      currency: sql<string | null>`max(${orders.currency})`,
+    })
+    .from(orders)
+    .where(and(sql`${orders.discountCode} IS NOT NULL`, inArray(orders.status, ["paid", "refunded"])))
+    .groupBy(orders.discountCode)
+    .all();
+  const byCode = new Map(figures.map((f) => [f.code, f]));
+  return db
+    .select()
+    .from(discountCodes)
+    .orderBy(asc(discountCodes.id))
+    .all()
+    .reverse()
+    .map((row) => {
+      const f = byCode.get(row.code);
+      return {
+        ...row,
+        uses: f?.uses ?? 0,
+        orders: Number(f?.paid ?? 0),
+        revenue: Number(f?.revenue ?? 0),
+        refunded: Number(f?.refunded ?? 0),
+        currency: f?.currency ?? null,
+      };
+    });
+}

@@ -1,0 +1,185 @@
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { invoices, orders } from "../../db/schema";
+import { runCommand } from "../../server/owner/cli";
+import { CodeRefusedError, createCheckoutSession } from "../../server/shop/checkout/service";
+import { TERMS_VERSION } from "../../shared/legal";
+import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
+import { pdfText } from "../paperwork/pdf-text";
+import { createTestSite, type TestSite } from "../support/app";
+
+// Discount codes, created with the CLI, applied on the payment page's form (no JavaScript) and by
+// the pay button's JSON: the card page, the order, the invoice and the credit note agree on the
+// reduced amount; a wrong, expired or used-up code changes nothing; a limit holds under concurrency.
+
+let site: TestSite | undefined;
+let fake: FakeStripe;
+beforeAll(() => {
+  fake = startFakeStripe();
+});
+afterAll(() => fake.close());
+afterEach(async () => {
+  await site?.close();
+  site = undefined;
+});
+
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const cli = async (s: TestSite, ...argv: string[]) => {
+  const out: string[] = [];
+  const code = await runCommand(
+    argv,
+    s.config,
+    (l) => out.push(l),
+    (l) => out.push(l),
+  );
+  return { code, said: out.join("") };
+};
+const startWithCode = (s: TestSite, code: string, locale = "en") =>
+  s.request("/api/payment", { method: "POST", headers: FORM, body: new URLSearchParams({ locale, acceptTerms: "yes", code }).toString() });
+
+async function payCard(s: TestSite, cardPage: string, email: string) {
+  const body = new URLSearchParams({
+    email,
+    name: "Jo Martin",
+    city: "Lyon",
+    country: "FR",
+    card: "4242 4242 4242 4242",
+    expiry: "12/34",
+    cvc: "123",
+  }).toString();
+  const paid = await s.request(cardPage, { method: "POST", headers: FORM, body });
+  expect(paid.status).toBe(303);
+  return s.db.select().from(orders).where(eq(orders.customerEmail, email)).get()!;
+}
+
+const flat = (pdf: Buffer) => pdfText(pdf).replace(/\s+/g, " ");
+
+test("a 20 % code: the card page asks the reduced amount; the invoice shows the list price, the reduction and its code, VAT on what was paid; the refund and credit note are for what was paid", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const s = site;
+  expect((await cli(s, "codes", "create", "spring20", "--percent", "20", "--note", "newsletter")).code).toBe(0);
+  const start = await startWithCode(s, " Spring20 ");
+  expect(start.status).toBe(303);
+  const cardPage = start.headers.get("location") ?? "";
+  expect(await (await s.request(cardPage)).text()).toContain("€23.99");
+  const order = await payCard(s, cardPage, "jo@example.com");
+  expect(order).toMatchObject({ status: "paid", amount: 2399, listAmount: 2999, discountCode: "SPRING20", discountAmount: 600 });
+  const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
+  expect(invoice).toMatchObject({
+    totalAmount: 2399,
+    netAmount: 1999,
+    vatAmount: 400,
+    listAmount: 2999,
+    discountAmount: 600,
+    discountCode: "SPRING20",
+  });
+  const path = join(s.dataDir, "invoice.pdf");
+  expect((await cli(s, "orders", "invoice", order.reference, path)).code).toBe(0);
+  const text = flat(readFileSync(path));
+  expect(text).toContain("List price €29.99");
+  expect(text).toContain("Discount (code SPRING20) -€6.00");
+  expect(text).toContain("Total excl. VAT €19.99");
+  expect(text).toContain("VAT 20% (FR) €4.00");
+  expect(text).toContain("Total incl. VAT €23.99");
+
+  expect((await cli(s, "orders", "refund", String(order.id))).code).toBe(0);
+  const note = s.db.select().from(invoices).where(eq(invoices.kind, "credit-note")).get()!;
+  expect(note).toMatchObject({ totalAmount: 2399, vatAmount: 400, discountCode: "SPRING20" });
+  const listed = await cli(s, "codes", "list");
+  expect(listed.said).toMatch(/SPRING20\t20 %\talways\t1\t0\t0\.00 EUR\tactive\tnewsletter/);
+});
+
+test("an amount code takes 5 € off; an unknown, expired, not yet valid or used-up code is refused with its reason and starts nothing", async () => {
+  site = await createTestSite();
+  const s = site;
+  expect((await cli(s, "codes", "create", "FIVE", "--amount", "5", "--max", "1")).code).toBe(0);
+  expect((await cli(s, "codes", "create", "OLD", "--percent", "10", "--ends", "2020-01-31")).code).toBe(0);
+  expect((await cli(s, "codes", "create", "LATER", "--percent", "10", "--starts", "2099-01-01")).code).toBe(0);
+  // The owner's mistakes are refused with what to change.
+  expect(await cli(s, "codes", "create", "BAD", "--percent", "120")).toEqual({
+    code: 1,
+    said: "A percentage goes up to 100 (100 gives free access).\n",
+  });
+  expect((await cli(s, "codes", "create", "FIVE", "--percent", "5")).code).toBe(1);
+
+  const five = await startWithCode(s, "five");
+  const order = await payCard(s, five.headers.get("location") ?? "", "ana@example.com");
+  expect(order).toMatchObject({ amount: 2499, discountAmount: 500 });
+
+  const before = s.db.select().from(orders).all().length;
+  for (const [code, reason] of [
+    ["NOPE", "unknown"],
+    ["OLD", "expired"],
+    ["LATER", "not-started"],
+    ["FIVE", "used-up"],
+  ] as const) {
+    const form = await startWithCode(s, code, "fr");
+    expect({ code, status: form.status, location: form.headers.get("location") }).toEqual({
+      code,
+      status: 303,
+      location: `/paiement?error=code-${reason}`,
+    });
+    const json = await s.request("/api/payment", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ locale: "en", acceptTerms: true, code }),
+    });
+    expect(json.status).toBe(422);
+    expect((await json.json()).code).toBe(`code-${reason}`);
+  }
+  expect(s.db.select().from(orders).all().length).toBe(before);
+  // The payment page says why, in its language.
+  const page = await (await s.request("/paiement?error=code-expired")).text();
+  expect(page).toContain("Ce code de réduction a expiré.");
+  const en = await (await s.request("/en/paiement?error=code-used-up")).text();
+  expect(en).toContain("This discount code has been used as many times as allowed");
+});
+
+test("200 concurrent buyers of a code limited to 50: 50 checkouts at the reduced price, the others told it ran out before paying", async () => {
+  site = await createTestSite();
+  const s = site;
+  expect((await cli(s, "codes", "create", "FIFTY", "--percent", "50", "--max", "50")).code).toBe(0);
+  const provider = s.checkout.provider;
+  const consent = { acceptedAt: new Date(), termsVersion: TERMS_VERSION };
+  const deps = { content: s.content, write: s.write, now: () => new Date() };
+  const outcomes = await Promise.all(
+    Array.from({ length: 200 }, () =>
+      createCheckoutSession(deps, provider, "en", consent, "FIFTY").then(
+        () => "started",
+        (error) => (error instanceof CodeRefusedError ? error.reason : String(error)),
+      ),
+    ),
+  );
+  expect(outcomes.filter((o) => o === "started")).toHaveLength(50);
+  expect(outcomes.filter((o) => o === "used-up")).toHaveLength(150);
+  const held = s.db.select().from(orders).where(eq(orders.discountCode, "FIFTY")).all();
+  expect(held).toHaveLength(50);
+  expect(held.every((o) => o.amount === 1499 && o.status === "pending" && o.checkoutId.startsWith("cs_test_"))).toBe(true);
+});
+
+test("Stripe Checkout is created for the reduced amount, the code named on the session (real SDK, fake Stripe on loopback)", async () => {
+  site = await createTestSite({
+    env: { STRIPE_SECRET_KEY: "sk_test_codes", STRIPE_WEBHOOK_SECRET: "whsec_codes", PUBLIC_BASE_URL: "https://shop.example" },
+    stripeConnection: fake.connection,
+  });
+  const s = site;
+  expect((await cli(s, "codes", "create", "PRESS30", "--percent", "30")).code).toBe(0);
+  fake.requests.length = 0;
+  const answer = await s.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "en", acceptTerms: true, code: "press30" }),
+  });
+  expect(answer.status).toBe(200);
+  const sent = fake.requests.find((r) => r.path === "/v1/checkout/sessions")!;
+  expect(sent.body.get("line_items[0][price_data][unit_amount]")).toBe("2099");
+  expect(sent.body.get("metadata[discount_code]")).toBe("PRESS30");
+  expect(sent.body.get("allow_promotion_codes")).toBeNull();
+  expect(Number(sent.body.get("expires_at"))).toBeGreaterThan(Date.now() / 1000);
+  const order = s.db.select().from(orders).get()!;
+  expect(order).toMatchObject({ provider: "stripe", status: "pending", amount: 2099, listAmount: 2999, discountCode: "PRESS30" });
+  // No code, no capability in the log: the checkout id is masked.
+  expect(s.logs.join("\n")).not.toContain(order.checkoutId);
+});

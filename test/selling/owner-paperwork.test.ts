@@ -1,0 +1,124 @@
+import { afterEach, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { mailOutbox, orders } from "../../db/schema";
+import { runCommand } from "../../server/owner/cli";
+import { ownerCookie } from "../console/owner";
+import { createTestSite, type TestSite } from "../support/app";
+import { payWithTestCard } from "../support/purchase";
+
+// What an owner and an accountant read: refused payments with their reason (not "pending"), the
+// orders export with the documents' numbers, country and VAT, and owner notices in the owner's language.
+
+let site: TestSite | undefined;
+afterEach(async () => {
+  await site?.close();
+  site = undefined;
+});
+
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
+
+test("a declined card is shown on the order's page with the provider's reason and the address typed, and counted on the overview", async () => {
+  site = await createTestSite();
+  const s = site;
+  const start = await s.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en&acceptTerms=yes" });
+  const cardPage = start.headers.get("location") ?? "";
+  const declined = await s.request(cardPage, {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({
+      email: "nadia@example.com",
+      name: "Nadia Benali",
+      city: "Lille",
+      country: "FR",
+      card: "4000 0000 0000 0002",
+      expiry: "12/34",
+      cvc: "123",
+    }).toString(),
+  });
+  expect(declined.status).toBe(402);
+  const order = s.db.select().from(orders).get()!;
+  expect(order.status).toBe("pending");
+
+  const cookie = await ownerCookie(s);
+  const get = async (path: string) => text(await (await s.request(path, { headers: { cookie, "accept-language": "en" } })).text());
+  const page = await get(`/admin/orders/${order.id}`);
+  expect(page).toContain("Declined");
+  expect(page).toContain("provider's reason: card_declined: Your card was declined.");
+  expect(page).toContain("Payment declined: card_declined: Your card was declined. (nadia@example.com)");
+  expect(page).not.toMatch(/Status Pending/);
+  const list = await get("/admin/orders");
+  expect(list).toContain(`${order.reference}`);
+  expect(list).toContain("Declined · test payment");
+  const overview = await get("/admin");
+  expect(overview).toContain("1 Declined payments (30 days)");
+});
+
+test("orders export carries the invoice and credit-note numbers, the country, the VAT scheme, rate and amount", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "oss" } });
+  const s = site;
+  await payWithTestCard(s, { locale: "en", email: "anna@example.de", country: "DE" });
+  const order = s.db.select().from(orders).get()!;
+  expect(
+    await runCommand(
+      ["orders", "refund", String(order.id)],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(0);
+  const out: string[] = [];
+  expect(
+    await runCommand(
+      ["orders", "export"],
+      s.config,
+      (l) => out.push(l),
+      () => {},
+    ),
+  ).toBe(0);
+  const [header, row] = out.join("").trim().split("\r\n");
+  const cells = Object.fromEntries((header ?? "").split(",").map((name, i) => [name, (row ?? "").split(",")[i]]));
+  const year = new Date().getFullYear();
+  expect(cells).toMatchObject({
+    invoice_number: `TEST-${year}-000001`,
+    credit_note_number: `TEST-AV-${year}-000001`,
+    country: "DE",
+    vat_scheme: "oss",
+    vat_rule: "eu-consumer",
+    vat_country: "DE",
+    vat_rate_percent: "19.00",
+    net_amount: "2520",
+    vat_amount: "479",
+    list_amount: "2999",
+    discount_amount: "0",
+  });
+});
+
+test("owner notices are written in the language the console last spoke at sign-in, as the digest is", async () => {
+  site = await createTestSite({ env: { OWNER_EMAIL: "owner@shop.example" } });
+  const s = site;
+  // The owner signs in with an English browser; the buyer pays in French.
+  const [code] = await (await import("../console/owner")).recoveryCodes(s);
+  const signIn = await s.request("/admin/sign-in/recovery", {
+    method: "POST",
+    headers: { ...FORM, "accept-language": "en-GB,en;q=0.9" },
+    body: new URLSearchParams({ code: code ?? "" }).toString(),
+  });
+  expect(signIn.status).toBe(303);
+  await payWithTestCard(s, { locale: "fr", email: "camille@example.fr" });
+  const notices = s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, "owner-sale")).all();
+  expect(notices.map((n) => n.locale)).toEqual(["en"]);
+  // The buyer's own e-mail stays in the buyer's language.
+  expect(
+    s.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, "access"))
+      .all()
+      .map((m) => m.locale),
+  ).toEqual(["fr"]);
+});
