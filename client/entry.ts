@@ -1,6 +1,7 @@
 import { ISLAND_DATA_ID, type IslandData, type IslandName, type IslandProps } from "../shared/page-data";
 import { ISLANDS, isIslandName, type IslandTrigger } from "./islands";
 import { watchSupportCorner } from "./islands/support-corner";
+import { keepSectionOnLanguageSwitch } from "./islands/language-section";
 import { startBeacons } from "./beacon";
 
 // The page's only script: it finds the islands the server marked (client/island.tsx) and hydrates
@@ -155,6 +156,7 @@ async function activate<N extends IslandName>(
 
 // Last, once everything above is defined.
 startBeacons();
+keepSectionOnLanguageSwitch();
 const script = document.getElementById(ISLAND_DATA_ID);
 if (document.querySelector('[data-island="support"]') !== null) watchSupportCorner();
 if (script?.textContent) start(JSON.parse(script.textContent));

@@ -161,6 +161,7 @@ export const CONTENT_SECTIONS = [
       "pricingSubtitleStandard",
       "pricing.plan",
       "pricing.once",
+      "offer.fineprint",
       "pricing.feature1",
       "pricing.feature2",
       "pricing.feature3",

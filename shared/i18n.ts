@@ -60,6 +60,8 @@ export function siteValues(locale: Locale, messages: CompiledMessages, facts: Si
     saving: facts.saving,
     year: String(facts.year),
     years: "5",
+    // The licence's device limit: the pricing card, the FAQ and the payment page say it.
+    devices: facts.devices,
     // The guarantee's texts say whether the refund page refunds at once or asks the owner.
     refundMode: facts.refundMode,
     // The price's VAT line says "VAT included", or under the franchise that VAT does not apply.

@@ -23,7 +23,7 @@ export type LegalIdentity = {
  * Change it whenever the terms' texts change (test/shared/terms-version.test.ts fails until then),
  * so that an order always names the text its buyer saw; git history keeps each version.
  */
-export const TERMS_VERSION = "2026-11-26";
+export const TERMS_VERSION = "2026-11-28";
 
 /** The terms of sale's sections after the seller's, in their order (the page and the PDF of the accepted terms). */
 export const TERMS_SECTIONS = [

@@ -6,6 +6,8 @@ export function formatMoney(amountMinor: number, currency: string, locale: Local
   return new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47, {
     style: "currency",
     currency,
+    // "1.500 €" beside "2.847" (formatCount): CLDR leaves four-digit amounts ungrouped in Italian and Spanish.
+    useGrouping: "always",
     minimumFractionDigits: Number.isInteger(value) ? 0 : 2,
     maximumFractionDigits: 2,
   }).format(value);

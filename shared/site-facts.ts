@@ -48,6 +48,11 @@ export type SiteContent = {
    * no payment is real, so every page that leads to one, the success page and every e-mail say TEST.
    */
   testCheckout: boolean;
+  /**
+   * Devices one licence key may be active on at a time (LICENSE_ACTIVATION_LIMIT): the pages say it
+   * where the price is, as the terms and the chat do.
+   */
+  deviceLimit: number;
 };
 
 export type FaqFact = { id: string; question: string; answer: string; accessForm: boolean };
@@ -67,7 +72,7 @@ export type GuideDeviceFact = { id: string; title: string; steps: string[]; tip:
  */
 export const PLACEHOLDER_CLAIMED_USERS = 2847;
 
-export type SiteSettings = Pick<SiteContent, "supportEmail" | "showPlaceholders" | "refundMode" | "vat" | "testCheckout">;
+export type SiteSettings = Pick<SiteContent, "supportEmail" | "showPlaceholders" | "refundMode" | "vat" | "testCheckout" | "deviceLimit">;
 
 export type RefundMode = "auto" | "request";
 export type VatShown = "included" | "none";
@@ -124,6 +129,8 @@ export type SiteFacts = {
   vat: VatShown;
   /** The TEST banner is shown (SiteContent.testCheckout). */
   testCheckout: boolean;
+  /** Devices one key may be active on at a time (SiteContent.deviceLimit): `{devices}` in the texts. */
+  devices: number;
 };
 
 /**
@@ -159,6 +166,7 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
     refundMode: site.refundMode,
     vat: site.vat,
     testCheckout: site.testCheckout,
+    devices: site.deviceLimit,
     testimonials: shows("testimonials") ? site.testimonials : [],
     comparison: site.comparison.map((r) => ({
       name: r.name,

@@ -1,7 +1,7 @@
-// What a floating card (the purchase toast) would hide if it appeared over a part of the screen:
-// a line of text, a link, a control or a label of the page, or an open support panel. Measured as a
-// reader sees it: each line's own glyph boxes (Range client rects), not its paragraph's box, so a
-// card may sit in the gap beside a short line or between two sections.
+// What a floating card would hide if it appeared over a part of the screen. The purchase toast may
+// pass over text for its five seconds (it is a notice, closed in one tap), never over what the
+// visitor uses or decides on: a link, a control, a label, an open support panel, or a price
+// (coversControls), each measured by its box on screen.
 
 export type Box = { left: number; top: number; right: number; bottom: number };
 
@@ -15,29 +15,21 @@ const USABLE =
 /** The support widget's open menu or chat: it floats too, and is in use. */
 const OPEN_SUPPORT_PANEL = ".support > :not(.support__trigger)";
 
+/** The prices a buyer decides on (the hero's price note, the pricing card's price, the order's total). */
+export const PRICE = "[data-price]";
+
 const painted = (element: Element) => element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
 const shown = (rect: DOMRect) => rect.width > 0 && rect.height > 0;
 
-/** Whether anything a visitor reads or uses is inside `box` (viewport coordinates) right now. */
-export function coversContent(box: Box): boolean {
+/** Whether anything a visitor uses, or a price, is inside `box` (viewport coordinates) right now. */
+export function coversControls(box: Box): boolean {
   for (const panel of document.querySelectorAll(OPEN_SUPPORT_PANEL)) {
     const rect = panel.getBoundingClientRect();
     if (shown(rect) && overlaps(box, rect)) return true;
   }
-  for (const element of document.body.querySelectorAll(USABLE)) {
+  for (const element of document.body.querySelectorAll(`${USABLE}, ${PRICE}`)) {
     const rect = element.getBoundingClientRect();
     if (shown(rect) && overlaps(box, rect) && element.closest(FLOATING) === null && painted(element)) return true;
-  }
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  const range = document.createRange();
-  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-    const parent = node.parentElement;
-    if (parent === null || (node.textContent ?? "").trim() === "") continue;
-    // The parent's box holds every line of the text: most nodes are ruled out by it alone.
-    if (!overlaps(box, parent.getBoundingClientRect())) continue;
-    if (parent.closest(FLOATING) !== null || !painted(parent)) continue;
-    range.selectNodeContents(node);
-    for (const rect of range.getClientRects()) if (shown(rect) && overlaps(box, rect)) return true;
   }
   return false;
 }

@@ -5,6 +5,8 @@ import { EXIT_POPUP_DELAY_MS, exitPopupWasShown, markExitPopupShown } from "./ex
 import { Icon } from "./icons";
 import { LEAD_FORM_TEXT, LEAD_SUBMIT_TEXT, LeadForm, useLeadSubmit } from "./lead-form";
 
+/** A screen used with a finger (its primary pointer is coarse): no keyboard on screen until asked. */
+const TOUCH_SCREEN = "(pointer: coarse)";
 /** When the visitor is busy at that moment (see visitorIsBusy), look again this much later. */
 const BUSY_RETRY_MS = 3_000;
 
@@ -59,7 +61,11 @@ export function ExitPopup({ usedForm }: IslandProps["exit-popup"]) {
       opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       markExitPopupShown();
       dialog.showModal();
-      inputRef.current?.focus();
+      // On a touch screen a focused field brings the keyboard up uninvited, over half the popup:
+      // there the dialog itself takes the focus (screen readers start at its title), and the field
+      // waits for a tap. With a mouse or a keyboard the field is ready for typing.
+      if (window.matchMedia(TOUCH_SCREEN).matches) dialog.focus();
+      else inputRef.current?.focus();
     };
     // Counted from the page load (navigation start), not from hydration.
     timer = setTimeout(tryOpen, Math.max(0, EXIT_POPUP_DELAY_MS - performance.now()));
@@ -84,6 +90,7 @@ export function ExitPopup({ usedForm }: IslandProps["exit-popup"]) {
       ref={dialogRef}
       id="exit-popup"
       className="modal exit-popup"
+      tabIndex={-1}
       aria-labelledby="exit-popup-title"
       aria-describedby="exit-popup-text"
       // A click on the backdrop closes it, but only when it also began there: a drag that starts in

@@ -3,6 +3,7 @@ import { pathFor } from "../../shared/routes";
 import { useI18n } from "../i18n";
 import { Icon, Logo } from "./icons";
 import { LanguageSwitcher } from "./language-switcher";
+import { SUPPORT_BUTTON_ATTRIBUTE } from "../islands/triggers";
 
 /**
  * On a production site taking orders with the built-in test checkout: at the top of every page's
@@ -36,6 +37,7 @@ export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
           </nav>
         )}
         <div className="site-header__end">
+          {minimal ? <HelpButton /> : null}
           <LanguageSwitcher />
           {minimal ? null : (
             <a className="button button--primary button--small site-header__cta" href={pathFor("payment", locale)}>
@@ -45,6 +47,26 @@ export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
         </div>
       </div>
     </header>
+  );
+}
+
+/**
+ * Help within reach on the payment page, where a hesitating buyer is: in the header, which stays on
+ * screen, so it never covers the consent or the pay button (the floating button waits below the
+ * first screen on phones). Without JavaScript a mailto: link; with it, it opens the support
+ * widget's menu (chat or e-mail), whose loader starts when a visitor reaches for it.
+ */
+function HelpButton() {
+  const { t, facts } = useI18n();
+  return (
+    <a
+      className="button button--ghost button--small site-header__help"
+      href={`mailto:${facts.supportEmail}`}
+      {...{ [SUPPORT_BUTTON_ATTRIBUTE]: "" }}
+    >
+      <Icon name="support" />
+      {t("support.help")}
+    </a>
   );
 }
 

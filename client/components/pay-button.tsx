@@ -30,6 +30,7 @@ export const PAY_BUTTON_TEXT = [
   "paymentError",
   "payRedirecting",
   "payButton",
+  "pay.tickFirst",
   "payment.code.label",
   "payment.code.hint",
   "payment.code.applied",
@@ -70,6 +71,13 @@ export function PayButton({
   // server's answer to a plain form post without it (`?error=consent`).
   const [consentError, setConsentError] = useState(consentMissing);
   const consentRef = useRef<HTMLInputElement>(null);
+  // Whether the box is ticked, known once the script runs: until then (and without JavaScript) the
+  // button stays a plain submit, and the server answers an unticked post with the reason.
+  const [ticked, setTicked] = useState<boolean | null>(null);
+  useEffect(() => {
+    setTicked(consentRef.current?.checked === true);
+  }, []);
+  const waiting = ticked === false;
   // While busy the button is disabled, and the browser may drop focus to the page: after a failure
   // give it back to the button, so a keyboard user can try again where they were.
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -183,7 +191,9 @@ export function PayButton({
         error={consentError ? t("consent.required") : null}
         inputRef={consentRef}
         onChange={(event) => {
-          if (event.currentTarget.checked) setConsentError(false);
+          const checked = event.currentTarget.checked;
+          setTicked(checked);
+          if (checked) setConsentError(false);
         }}
         autoFocus={consentMissing}
       />
@@ -193,11 +203,19 @@ export function PayButton({
         className="button button--primary button--large button--block"
         disabled={busy}
         aria-busy={busy}
+        // Not `disabled`: it stays focusable and clickable, so that a click says what is missing.
+        aria-disabled={waiting ? true : undefined}
+        aria-describedby={waiting && !consentError ? "pay-reason" : undefined}
         data-testid="pay-button"
       >
         <Icon name="lock" />
         {busy ? t("payRedirecting") : t("payButton")}
       </button>
+      {waiting && !consentError ? (
+        <p className="pay-form__reason" id="pay-reason" data-testid="pay-reason">
+          {t("pay.tickFirst")}
+        </p>
+      ) : null}
     </form>
   );
 }

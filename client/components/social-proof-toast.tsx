@@ -5,7 +5,7 @@ import { LOCALE_TAGS, type Locale } from "../../shared/locales";
 import type { IslandProps } from "../../shared/page-data";
 import { SocialProofResponseSchema, type SocialProofEntry } from "../../shared/schemas/social-proof";
 import { useText } from "../i18n";
-import { type Box, coversContent } from "./covered-content";
+import { type Box, coversControls } from "./covered-content";
 import { Icon } from "./icons";
 import { dismissSocialProof, readSession, socialProofDismissed, writeSession } from "./social-proof-memory";
 
@@ -16,10 +16,18 @@ export const SOCIAL_PROOF_VISIBLE_MS = 5_000;
 /** The orders already shown in this visit: each at most once, never the same buyer again and again. */
 const SHOWN_KEY = "social-proof-shown";
 /** The toast's box (client/styles.css .social-proof): 16 px from the bottom-left corner (12 px on
- * phones), up to 340 px wide and, with a long city name on a phone, about 120 px high. */
+ * phones), up to 340 px wide (the width less the support button's corner on phones) and, with a
+ * long city name, up to about 100 px high (84 px on phones, whose note is compact). */
 const TOAST_MARGIN = 16;
+const PHONE_MARGIN = 12;
+const PHONE_WIDTH = 480;
 const TOAST_MAX_WIDTH = 340;
-const TOAST_MAX_HEIGHT = 120;
+const TOAST_MAX_HEIGHT = 100;
+const PHONE_MAX_HEIGHT = 84;
+/** How far up from the corner the note may move to leave a button or a price clear, as a share
+ * of the screen's height, and in what steps. */
+const MAX_LIFT_SHARE = 0.4;
+const LIFT_STEP = 8;
 
 /**
  * An order as the visitor's tab remembers it: no id leaves the server, so an order is known by its
@@ -50,49 +58,27 @@ function markShown(purchase: Purchase) {
   writeSession(SHOWN_KEY, JSON.stringify(marks));
 }
 
-/** In the header, the toast keeps this far from the links and languages beside it, and 8 px from
- * the header's top and bottom (client/styles.css .social-proof--header). */
-const HEADER_SPACING = 16;
-const HEADER_INSET = 8;
-const HEADER_MIN_WIDTH = 300;
-const HEADER_MAX_WIDTH = 420;
-
-type Slot = { place: "header" | "corner"; box: Box };
-
-/** The bottom-left corner, as wide and high as the toast can be there. */
-function cornerArea(): Box {
-  const width = Math.min(TOAST_MAX_WIDTH, window.innerWidth - 104);
-  return {
-    left: TOAST_MARGIN,
-    right: TOAST_MARGIN + width,
-    top: window.innerHeight - TOAST_MARGIN - TOAST_MAX_HEIGHT,
-    bottom: window.innerHeight - TOAST_MARGIN,
-  };
-}
+/** Where the note shows: `lift` px above its place in the bottom-left corner. */
+type Slot = { lift: number; box: Box };
 
 /**
- * Where the toast appears. On a desktop the page's column reaches into the bottom corners, whose
- * lines it would cover on every screen; but the header (sticky: always on screen) is one row with a
- * free stretch between its links and its languages: there, when that stretch is wide enough for
- * the toast. Elsewhere (phones, tablets: a header of two rows) the bottom-left corner.
+ * Where the toast appears: bottom-left, on every screen. It may pass over text for its five
+ * seconds, never over a link, a control or a price (coversControls): where one is in the corner,
+ * the note moves up to the nearest clear stretch of the screen's lower part; if there is none, the
+ * turn is skipped. Phones' first screens mostly have text in that corner, so the note shows there
+ * from its first turn (3 s), without the visitor scrolling.
  */
-function toastSlot(): Slot {
-  const end = document.querySelector(".site-header__end");
-  const before = end?.previousElementSibling;
-  const header = end?.closest(".site-header");
-  if (end && before && header) {
-    const e = end.getBoundingClientRect();
-    const b = before.getBoundingClientRect();
-    const h = header.getBoundingClientRect();
-    const free = e.left - b.right - 2 * HEADER_SPACING;
-    const oneRow = e.width > 0 && Math.abs(e.top + e.bottom - b.top - b.bottom) < 8;
-    if (oneRow && free >= HEADER_MIN_WIDTH && h.top >= 0) {
-      const width = Math.min(HEADER_MAX_WIDTH, free);
-      const left = b.right + HEADER_SPACING + (free - width) / 2;
-      return { place: "header", box: { left, right: left + width, top: h.top + HEADER_INSET, bottom: h.bottom - HEADER_INSET } };
-    }
+function toastSlot(): Slot | null {
+  const phone = window.innerWidth < PHONE_WIDTH;
+  const margin = phone ? PHONE_MARGIN : TOAST_MARGIN;
+  const width = Math.min(TOAST_MAX_WIDTH, window.innerWidth - (phone ? 96 : 104));
+  const height = phone ? PHONE_MAX_HEIGHT : TOAST_MAX_HEIGHT;
+  const bottom = window.innerHeight - margin;
+  for (let lift = 0; lift <= window.innerHeight * MAX_LIFT_SHARE; lift += LIFT_STEP) {
+    const box = { left: margin, right: margin + width, top: bottom - lift - height, bottom: bottom - lift };
+    if (!coversControls(box)) return { lift, box };
   }
-  return { place: "corner", box: cornerArea() };
+  return null;
 }
 
 export const SOCIAL_PROOF_TEXT = [
@@ -105,13 +91,12 @@ export const SOCIAL_PROOF_TEXT = [
 ] as const;
 
 /**
- * Recent real purchases, in the header's free stretch on a desktop, else bottom-left (toastSlot;
- * only real paid orders, never invented: docs/product.md says why). The
+ * Recent real purchases, bottom-left (toastSlot; only real paid orders, never invented:
+ * docs/product.md says why). The
  * islands' loader asks GET /api/social-proof first and loads this island only when the answer lists
  * a purchase (`feed`, checked here): with no paid order in the last 30 days, nothing is loaded and
  * nothing ever appears. Each order appears once per visit; a turn is skipped while the toast would
- * cover anything the visitor reads or uses (client/components/covered-content.ts): on a phone the
- * bottom of the screen is often text, so there it waits for a gap between sections.
+ * cover a link, a control or a price wherever it could stand (client/components/covered-content.ts).
  */
 export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
   const { t, locale } = useText(SOCIAL_PROOF_TEXT);
@@ -136,7 +121,7 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
       if (unseen.length === 0) return; // every order shown once: nothing more in this visit
       timers.push(setTimeout(show, SOCIAL_PROOF_EVERY_MS));
       const slot = toastSlot();
-      if (coversContent(slot.box)) return; // this turn is skipped, the order waits for the next
+      if (slot === null) return; // this turn is skipped, the order waits for the next
       const purchase = unseen[Math.floor(Math.random() * unseen.length)] ?? null;
       if (purchase === null) return;
       markShown(purchase);
@@ -148,15 +133,15 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
     return () => timers.forEach(clearTimeout);
   }, [purchases, dismissed]);
 
-  // Scrolled under the visible toast, content would be covered: it leaves early. A resized window
-  // may no longer have room where it stands: it leaves too.
+  // Scrolled under the visible toast, a link, a control or a price would be covered: it leaves
+  // early. A resized window may no longer have room where it stands: it leaves too.
   useEffect(() => {
     if (shown === null) return;
     let frame = 0;
     const check = () => {
       frame = 0;
       const card = cardRef.current;
-      if (card !== null && coversContent(card.getBoundingClientRect())) setShown(null);
+      if (card !== null && coversControls(card.getBoundingClientRect())) setShown(null);
     };
     const onScroll = () => {
       if (frame === 0) frame = requestAnimationFrame(check);
@@ -178,16 +163,12 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
   };
 
   const purchase = shown?.purchase ?? null;
-  const inHeader = shown?.slot.place === "header";
-  const box = shown?.slot.box;
+  const lift = shown?.slot.lift ?? 0;
   return (
     <div
-      className={inHeader ? "social-proof social-proof--header" : "social-proof"}
-      style={
-        inHeader && box !== undefined
-          ? { left: box.left, top: box.top, width: box.right - box.left, height: box.bottom - box.top }
-          : undefined
-      }
+      className="social-proof"
+      // Above its corner by as much as it takes to leave a button or a price clear.
+      style={lift > 0 ? { transform: `translateY(-${lift}px)` } : undefined}
       aria-live="polite"
       aria-atomic="true"
     >

@@ -4,6 +4,7 @@ import { useText } from "../i18n";
 import { CHAT_WINDOW_TEXT } from "./chat-text";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
+import { SUPPORT_BUTTON } from "../islands/triggers";
 
 type ChatWindowComponent = ComponentType<{ onClose: () => void }>;
 
@@ -44,6 +45,21 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
   const menuRef = useRef<HTMLDivElement>(null);
   const addressRef = useRef<HTMLAnchorElement>(null);
   const rootRef = useRef<HTMLElement>(null);
+  // What opened the menu from outside (the payment page's help button): focus goes back there.
+  const opener = useRef<HTMLElement | null>(null);
+
+  // The payment page's help button opens the same menu; a modified click follows its mailto: link.
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      const button = event.target instanceof Element ? event.target.closest<HTMLElement>(SUPPORT_BUTTON) : null;
+      if (button === null || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      event.preventDefault();
+      opener.current = button;
+      setPanel((current) => (current === "menu" ? "none" : "menu"));
+    };
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
+  }, []);
 
   useEffect(() => {
     if ((panel !== "menu" && panel !== "chat") || ChatWindow !== null) return;
@@ -66,7 +82,11 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
     if (panel !== "menu") return;
     menuRef.current?.querySelector<HTMLElement>("[role=menuitem]")?.focus();
     const onPointer = (event: PointerEvent) => {
-      if (event.target instanceof Node && !rootRef.current?.contains(event.target)) setPanel("none");
+      const target = event.target;
+      if (!(target instanceof Node) || rootRef.current?.contains(target)) return;
+      // The help button toggles the menu itself (its click comes after this).
+      if (target instanceof Element && target.closest(SUPPORT_BUTTON) !== null) return;
+      setPanel("none");
     };
     document.addEventListener("pointerdown", onPointer);
     return () => document.removeEventListener("pointerdown", onPointer);
@@ -84,7 +104,8 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
 
   const close = () => {
     setPanel("none");
-    triggerRef.current?.focus();
+    (opener.current ?? triggerRef.current)?.focus();
+    opener.current = null;
   };
 
   const copyEmail = async () => {
@@ -179,7 +200,10 @@ export function SupportWidget({ supportEmail }: IslandProps["support"]) {
         aria-expanded={panel === "menu"}
         aria-controls={panel === "menu" ? menuId : undefined}
         aria-label={panel === "chat" ? t("chat.close") : t("support.button")}
-        onClick={() => setPanel((current) => (current === "none" || current === "email" ? "menu" : "none"))}
+        onClick={() => {
+          opener.current = null;
+          setPanel((current) => (current === "none" || current === "email" ? "menu" : "none"));
+        }}
       >
         <Icon name={panel === "chat" ? "close" : "support"} />
       </button>

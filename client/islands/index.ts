@@ -2,7 +2,7 @@ import type { ComponentType } from "react";
 import type { IslandName, IslandProps } from "../../shared/page-data";
 import { EXIT_POPUP_DELAY_MS, exitPopupWasShown, markExitPopupShown } from "../components/exit-popup-memory";
 import { socialProofDismissed } from "../components/social-proof-memory";
-import { DEMO_BUTTON } from "./triggers";
+import { DEMO_BUTTON, SUPPORT_BUTTON } from "./triggers";
 import { SOCIAL_PROOF } from "../../shared/api";
 
 /**
@@ -73,7 +73,7 @@ export const ISLANDS: { [N in IslandName]: IslandLoader<N> } = {
     load: () => import("../components/exit-popup").then((m) => m.ExitPopup),
   },
   support: {
-    when: { on: "intent" },
+    when: { on: "intent", also: SUPPORT_BUTTON },
     load: () => import("../components/support-widget").then((m) => m.SupportWidget),
   },
   "social-proof": {

@@ -35,27 +35,27 @@ const TESTIMONIALS = [1, 2, 3, 4] as const;
 const STEPS = [1, 2, 3, 4] as const;
 const PRICING_FEATURES = [1, 2, 3, 4, 5, 6] as const;
 
-/** A transparent pixel: what phones load in place of the hero's picture (see HeroVisual). */
-const BLANK_PIXEL = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
-
 /**
- * The app beside the hero text on computers (1024 px and up), so the first screen shows the product.
- * Phones get the blank pixel, hidden by the stylesheet: their first screen weighs what it did. The
- * <source> is chosen by the browser's preload scanner, so a computer fetches the picture as early as
- * the stylesheet; width and height keep its box from moving anything when it arrives.
+ * The app in the hero, so that the first screen shows the product: beside the text on computers
+ * (1024 px and up), under the buttons on phones and tablets, where the stylesheet keeps it within
+ * the first screen. Width and height keep its box from moving anything when it arrives; its sizes
+ * follow its width in the layout, so a 2x phone takes the 640 or 960 px file (24 and 44 KB).
  */
 function HeroVisual() {
   const { t, data } = useI18n();
   const { assets } = data;
   return (
-    <picture className="hero__visual">
-      <source
-        media="(min-width: 1024px)"
-        srcSet={`${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`}
-        sizes="(min-width: 1240px) 520px, 42vw"
-      />
-      <img src={BLANK_PIXEL} width="1280" height="800" alt={t("preview.alt")} fetchPriority="high" />
-    </picture>
+    <img
+      className="hero__visual"
+      src={assets.preview960}
+      srcSet={`${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`}
+      sizes="(min-width: 1240px) 520px, (min-width: 1024px) 42vw, min(calc(100vw - 40px), 520px)"
+      width="1280"
+      height="800"
+      alt={t("preview.alt")}
+      fetchPriority="high"
+      data-testid="hero-visual"
+    />
   );
 }
 
@@ -64,7 +64,7 @@ function CtaRow({ titleKey }: { titleKey: MessageKey }) {
   const { t, locale } = useI18n();
   return (
     <div className="cta-row">
-      <p className="cta-row__title">{t(titleKey)}</p>
+      <h3 className="cta-row__title">{t(titleKey)}</h3>
       <div className="button-row">
         <a className="button button--primary" href={pathFor("payment", locale)}>
           {t("cta.getAccess")}
@@ -79,10 +79,10 @@ function CtaRow({ titleKey }: { titleKey: MessageKey }) {
   );
 }
 
-function AccessButtons() {
+function AccessButtons({ hero = false }: { hero?: boolean }) {
   const { t, locale } = useI18n();
   return (
-    <div className="button-row">
+    <div className={hero ? "button-row hero__buttons" : "button-row"}>
       <a className="button button--primary button--large" href={pathFor("payment", locale)}>
         {t("hero.getAccess")}
         <Icon name="arrow" />
@@ -191,9 +191,12 @@ export function LandingPage() {
               {t("heroTitle")}
             </h1>
             <p className="hero__subtitle">{t("heroSubtitle")}</p>
-            <AccessButtons />
+            <AccessButtons hero />
+            <HeroVisual />
             <p className="hero__meta">
-              <span className="hero__price">{t(offerText.priceNote)}</span>
+              <span className="hero__price" data-price="">
+                {t(offerText.priceNote)}
+              </span>
               {facts.users === null ? null : (
                 <>
                   <span aria-hidden="true"> · </span>
@@ -201,7 +204,6 @@ export function LandingPage() {
                 </>
               )}
             </p>
-            <HeroVisual />
           </div>
         </section>
 
@@ -433,7 +435,7 @@ function PricingCard() {
         </p>
       ) : null}
       <h3 id="pricing-plan">{t("pricing.plan")}</h3>
-      <p className="pricing-card__price">
+      <p className="pricing-card__price" data-price="">
         <span className="pricing-card__amount" data-testid="price">
           {facts.price}
         </span>
@@ -446,6 +448,10 @@ function PricingCard() {
       </p>
       <p className="muted">
         {t("pricing.once")} · {t("pricing.vat")}
+      </p>
+      {/* What "lifetime" means and the device limit, where the price is (the terms say the same). */}
+      <p className="pricing-card__fineprint" data-testid="fineprint">
+        {t("offer.fineprint")}
       </p>
       <ul className="check-list" role="list">
         {PRICING_FEATURES.map((n) => (

@@ -38,7 +38,7 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
                   <p className="order-line__name">{t("orderProduct")}</p>
                   <p className="muted">{t("orderProductDesc")}</p>
                 </div>
-                <p className="order-line__price">
+                <p className="order-line__price" data-price="">
                   {facts.offer.on ? (
                     <del data-testid="old-price">
                       <span className="sr-only">{t("pricing.oldPrice")}</span>
@@ -53,13 +53,16 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
                   {t("offer.endsOn")}
                 </p>
               ) : null}
-              <div className="order-total">
+              <div className="order-total" data-price="">
                 <span>{t("orderTotal")}</span>
                 <span className="order-total__amount" data-testid="order-total">
                   {facts.price}
                 </span>
               </div>
               <p className="muted order-total__vat">{t("orderVat")}</p>
+              <p className="order-summary__fineprint" data-testid="fineprint">
+                {t("offer.fineprint")}
+              </p>
               {error !== undefined && error !== "consent" && !error.startsWith("code-") ? (
                 <p className="form-error" role="alert">
                   <strong>{t("paymentError")}</strong> {t(error === "rate-limited" ? "paymentRateLimit" : "paymentErrorDesc")}

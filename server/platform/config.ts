@@ -156,6 +156,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       vat: (env.VAT_SCHEME ?? "fr") === "franchise" ? "none" : "included",
       // Production without Stripe runs the test checkout only when allowed (productionProblems).
       testCheckout: env.NODE_ENV === "production" && env.STRIPE_SECRET_KEY === undefined,
+      deviceLimit: env.LICENSE_ACTIVATION_LIMIT,
     },
     contentSeed: {
       productName: input.SITE_NAME !== undefined ? env.SITE_NAME : undefined,

@@ -30,9 +30,11 @@ export const LeadEmailSchema = v.pipe(
   v.trim(),
   v.toLowerCase(),
   v.nonEmpty(EMAIL_MESSAGES.required),
+  // The address's shape first: "a@b" is not an address, whatever its length, and the visitor is
+  // told so rather than that it is short.
+  v.email(EMAIL_MESSAGES.invalid),
   v.minLength(EMAIL_MIN, EMAIL_MESSAGES.tooShort),
   v.maxLength(EMAIL_MAX, EMAIL_MESSAGES.tooLong),
-  v.email(EMAIL_MESSAGES.invalid),
 );
 
 export const LeadSchema = v.object({

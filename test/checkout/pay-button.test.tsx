@@ -41,6 +41,22 @@ function renderButton(locale: "fr" | "en" = "fr", consent = true) {
   return navigations;
 }
 
+test("before the box is ticked the button says it cannot pay yet (aria-disabled) with the reason beside it; ticked, it is a pay button again", async () => {
+  const calls = stubFetch({ status: 200, body: { url: "/checkout/test/cs_test_abc" } });
+  renderButton("fr", false);
+  const button = screen.getByRole("button", { name: /Payer 29,99/ });
+  await waitFor(() => expect(button.getAttribute("aria-disabled")).toBe("true"));
+  const reason = screen.getByText("Cochez la case ci-dessus pour pouvoir payer.");
+  expect(button.getAttribute("aria-describedby")).toBe(reason.id);
+
+  fireEvent.click(screen.getByRole("checkbox"));
+  expect(button.hasAttribute("aria-disabled")).toBe(false);
+  expect(screen.queryByText("Cochez la case ci-dessus pour pouvoir payer.")).toBeNull();
+  fireEvent.click(screen.getByRole("checkbox"));
+  expect(button.getAttribute("aria-disabled")).toBe("true");
+  expect(calls).toEqual([]);
+});
+
 test("without the consent box ticked nothing is sent: the box says why and takes the focus; ticking it clears the message", async () => {
   const calls = stubFetch({ status: 200, body: { url: "/checkout/test/cs_test_abc" } });
   const navigations = renderButton("en", false);
@@ -67,7 +83,7 @@ test("while the checkout is being created the button is disabled and says it is 
   const calls = stubFetch("never");
   renderButton("fr");
   fireEvent.click(screen.getByRole("button", { name: /Payer 29,99/ }));
-  const busy = await screen.findByRole("button", { name: "Redirection vers le paiement sécurisé…" });
+  const busy = await screen.findByRole("button", { name: "Redirection…" });
   expect(busy.hasAttribute("disabled")).toBe(true);
   expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "fr", acceptTerms: true }) }]);
 });

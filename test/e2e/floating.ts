@@ -48,8 +48,9 @@ export function placementIfThere(page: Page, selector: string): Promise<Placemen
         range.selectNodeContents(node);
         if ([...range.getClientRects()].some(overlaps)) covers.push(`text: ${text.slice(0, 50)}`);
       }
+      // Prices too ("<p>" or "<span>" in the list): what a buyer decides on.
       const usable =
-        "a[href], button, input:not([type=hidden]), select, textarea, summary, label, video, iframe, [role=button], [role=link], [tabindex]:not([tabindex='-1'])";
+        "a[href], button, input:not([type=hidden]), select, textarea, summary, label, video, iframe, [role=button], [role=link], [tabindex]:not([tabindex='-1']), [data-price]";
       for (const element of document.body.querySelectorAll(usable)) {
         if (ignored(element) || !painted(element) || !overlaps(element.getBoundingClientRect())) continue;
         const label =

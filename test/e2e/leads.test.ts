@@ -94,13 +94,14 @@ test("an invalid address shows the translated error in the popup and sends nothi
   const field = dialog.getByLabel("E-mail address");
   await field.fill("not-an-address");
   await field.press("Enter");
-  await dialog.getByRole("alert").getByText("Invalid e-mail address").waitFor({ state: "visible" });
+  await dialog.getByRole("alert").getByText("This e-mail address is not valid.").waitFor({ state: "visible" });
   expect(await field.getAttribute("aria-invalid")).toBe("true");
   expect(await dialog.isVisible()).toBe(true);
 
+  // Short, and first of all not an address: it says the address is not valid (one voice).
   await field.fill("ab@c");
   await dialog.getByRole("button", { name: "Send me the demo" }).click();
-  await dialog.getByRole("alert").getByText("E-mail too short").waitFor({ state: "visible" });
+  await dialog.getByRole("alert").getByText("This e-mail address is not valid.").waitFor({ state: "visible" });
   expect(posts).toEqual([]);
   expect(leadRows().some((r) => r.email.startsWith("not-an") || r.email === "ab@c")).toBe(false);
 

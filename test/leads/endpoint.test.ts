@@ -88,7 +88,8 @@ test("an invalid address is refused with 400 and a clear message, and nothing is
   const s = await site();
   for (const [email, message] of [
     ["not-an-address", "Invalid email address"],
-    ["a@b", "Email too short"],
+    // Not an address, short as it is: the visitor is told it is invalid, not that it is short.
+    ["a@b", "Invalid email address"],
     [`${"a".repeat(250)}@example.com`, "Email too long"],
   ] as const) {
     const res = await postJson(s, { email, source: "exit_popup", ip_hash: null });
@@ -231,7 +232,7 @@ test("a form post with an invalid address redirects back with the e-mail error s
   expect(res.headers.get("location")).toBe("/?lead=invalid#free-demo");
   expect(rows(s)).toEqual([]);
   const html = await (await s.request("/?lead=invalid")).text();
-  expect(html.includes("Email invalide. Veuillez réessayer.")).toBe(true);
+  expect(html.includes("Cette adresse email n'est pas valide. Vérifiez-la et réessayez.")).toBe(true);
 });
 
 test("a rate-limited form post redirects back with the rate-limit text", async () => {

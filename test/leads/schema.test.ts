@@ -23,8 +23,9 @@ test("the spec's three-field payload is accepted and the locale defaults to Fren
 test("5 characters is the shortest address accepted, counted after trimming", () => {
   expect(parse(lead("a@b.c")).success).toBe(false); // a one-letter TLD is not a valid address anyway
   expect(parse(lead("a@b.co")).success).toBe(true);
-  expect(firstMessage(lead("a@b"))).toBe("Email too short");
-  expect(firstMessage(lead("  a@b  "))).toBe("Email too short");
+  // Too short to be an address is first of all not an address: the message says so.
+  expect(firstMessage(lead("a@b"))).toBe("Invalid email address");
+  expect(firstMessage(lead("  a@b  "))).toBe("Invalid email address");
 });
 
 test("255 characters is the longest address accepted", () => {
@@ -69,7 +70,7 @@ test("only known sources and locales are accepted, and ip_hash must be null", ()
 test("the form check gives the normalised address or a message with its translation key", () => {
   expect(checkLeadEmail(" Me@Example.com ")).toEqual({ ok: true, email: "me@example.com" });
   const short = checkLeadEmail("a@b");
-  expect(short.ok === false && emailIssueKey(short.message)).toBe("lead.emailTooShort");
+  expect(short.ok === false && emailIssueKey(short.message)).toBe("lead.emailInvalid");
   const long = checkLeadEmail(`${"a".repeat(250)}@example.com`);
   expect(long.ok === false && emailIssueKey(long.message)).toBe("lead.emailTooLong");
   const invalid = checkLeadEmail("not-an-address");

@@ -19,6 +19,10 @@ test("whole amounts have no decimals and large ones are grouped", () => {
   expect(plain(formatMoney(9900, "EUR", "en"))).toBe("€99");
   expect(plain(formatMoney(150000, "EUR", "fr"))).toBe("1 500 €");
   expect(plain(formatMoney(150000, "EUR", "en"))).toBe("€1,500");
+  // Italian and Spanish group four-digit amounts as they group the user count ("2.847"): one
+  // number format per language on every page.
+  expect(plain(formatMoney(150000, "EUR", "it"))).toBe("1.500 €");
+  expect(plain(formatMoney(147000, "EUR", "es"))).toBe("1.470 €");
 });
 
 test("price and saving come from the published content (here seeded from PRICE)", () => {

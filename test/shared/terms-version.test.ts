@@ -12,6 +12,7 @@ const TERMS_TEXT_HASHES: Record<string, string> = {
   "2026-11-22": "7c0fc0c476dd3ce551e6aa96686a6b78d97d47ec5a22aeb8468f7a6ee2c0b7dd",
   "2026-11-24": "135b4ea202f0bf570c4f4efcb3bb9b5ebdb660aafda5f4cc92ea092eb8ab47bb",
   "2026-11-26": "7a1cc7207ad7d24753ee0017e0ddfb44e3dfaeec7bac72000231bb1a6414e89c",
+  "2026-11-28": "fb0d0b80be0a301450342bf7562bbeecaad7e145ecdca40c1088daf34e706dcd",
 };
 
 function termsTextHash(): string {

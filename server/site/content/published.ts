@@ -187,6 +187,7 @@ export function siteContentOf(
     refundMode: settings.refundMode,
     vat: settings.vat,
     testCheckout: settings.testCheckout,
+    deviceLimit: settings.deviceLimit,
   };
 }
 
