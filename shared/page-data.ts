@@ -3,6 +3,7 @@ import type { LegalFacts } from "./legal";
 import type { Locale } from "./locales";
 import type { DevicesPageState } from "./schemas/licenses";
 import type { CardField, CheckoutErrorKey } from "./schemas/payment";
+import type { ReviewPageState, ReviewStopState } from "./reviews";
 import type { SiteFacts } from "./site-facts";
 
 // The page contract: what the server renders a page from, and the part of it the browser receives
@@ -130,6 +131,12 @@ export type View =
   /** The buyer's devices, from the signed link of the access e-mail (per request, never cached). */
   | { page: "devices"; devices: DevicesPageState }
   | { page: "refund"; refund: RefundPageState }
+  /** How reviews work (the law's statement of how they are checked), the same for every visitor. */
+  | { page: "reviews" }
+  /** An order's review page, from its link (per request, never cached). */
+  | { page: "review"; review: ReviewPageState }
+  /** The review e-mails' stop link (per request). */
+  | { page: "review-stop"; stop: ReviewStopState; link: { order: string; k: string } | null }
   /** `rate-limited`: too many tries from this client (429); nothing was changed. */
   | { page: "unsubscribe"; state: "done" | "unknown" | "rate-limited" }
   | { page: "not-found" }

@@ -16,6 +16,8 @@ export const PAGE_IDS = [
   "privacy",
   "devices",
   "refund",
+  "reviews",
+  "review",
 ] as const;
 export type PageId = (typeof PAGE_IDS)[number];
 export const PAGES: Record<PageId, string> = {
@@ -36,6 +38,10 @@ export const PAGES: Record<PageId, string> = {
   devices: "devices",
   // The 7-day guarantee's refund page of one order, reached from its signed link (access e-mail, success page).
   refund: "remboursement",
+  // How reviews work (who may write one, how the purchase is checked, moderation): French name in every language.
+  reviews: "avis",
+  // An order's review page, reached from its link (review e-mail, receipt page, devices page).
+  review: "mon-avis",
 };
 
 export function pathFor(page: PageId, locale: Locale): string {

@@ -16,6 +16,7 @@ import m13 from "./0013_analytics_day_cap.sql" with { type: "text" };
 import m14 from "./0014_owner_digest.sql" with { type: "text" };
 import m15 from "./0015_mail_lease_holder.sql" with { type: "text" };
 import m16 from "./0016_owner-content.sql" with { type: "text" };
+import m17 from "./0017_reviews.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -35,4 +36,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0014_owner_digest", when: 1795716485519, sql: m14 },
   { tag: "0015_mail_lease_holder", when: 1795816605990, sql: m15 },
   { tag: "0016_owner-content", when: 1795822704690, sql: m16 },
+  { tag: "0017_reviews", when: 1795827668994, sql: m17 },
 ];

@@ -6,7 +6,6 @@ import * as v from "valibot";
 import type { LegalIdentity } from "../../shared/legal";
 import type { SiteSettings } from "../../shared/site-facts";
 import type { VatScheme } from "../../shared/vat-scheme";
-import { isPlaceholderTestimonial, TESTIMONIALS } from "../site/owner-content";
 import { httpsBaseUrl, type TlsSettings, tlsSettingsOf } from "./tls/settings";
 import { ConfigError, NotReadyForProductionError } from "./config-error";
 import { type Env, EnvSchema } from "./env";
@@ -83,6 +82,8 @@ export type Config = {
   anthropic: { apiKey: string; model: string; maxTokens: number; timeoutMs: number; baseUrl: string | undefined } | undefined;
   /** How many installations of the app one licence key may have at once. */
   licenseActivationLimit: number;
+  /** Days after a paid order before its review invitation (0: at the first check after the first activation). */
+  reviewInviteDays: number;
   /** How long a signed licence token stays valid offline (the app renews it when online). */
   licenseTokenDays: number;
   mail: {
@@ -148,8 +149,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workers: env.WORKERS ?? defaultWorkers(),
     site: {
       supportEmail: env.SUPPORT_EMAIL,
-      testimonials: TESTIMONIALS,
-      testimonialsSet: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
       showPlaceholders: env.NODE_ENV !== "production",
       refundMode: env.REFUND_MODE,
       vat: (env.VAT_SCHEME ?? "fr") === "franchise" ? "none" : "included",
@@ -205,6 +204,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           }
         : undefined,
     licenseActivationLimit: env.LICENSE_ACTIVATION_LIMIT,
+    reviewInviteDays: env.REVIEW_INVITE_DAYS,
     licenseTokenDays: env.LICENSE_TOKEN_DAYS,
     mail: {
       smtpUrl: env.SMTP_URL,

@@ -91,8 +91,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const licenseKeys = openLicenseKeys(config, now);
   await licenseKeys.jwks();
   startTrace("licence keys ready");
-  const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
   const siteSecret = loadIpHashSecret(config.ipHashSecret, config.dataDir);
+  const links = mailLinks(licenseKeys, config.publicBaseUrl, now, siteSecret);
   const paperwork = mailPaperwork({
     db,
     paperwork: createPaperwork({ db, config, content }),

@@ -8,6 +8,7 @@ import type { PublishedFacts } from "../../platform/production-readiness";
 import { referencePrice } from "./price-reference";
 import { buildPublished, type PublishedContent } from "./published";
 import { latestVersion, readPriceHistory, readPublished } from "./store";
+import { proofStamp, readProof } from "../../shop/reviews/store";
 
 // How a process follows the owner's publishes (docs/decisions/018-owner-content.md): it looks at
 // the newest version's number a few times a second (one read of the table's primary key) and,
@@ -38,6 +39,7 @@ export function loadPublished(db: Db, settings: SiteSettings, firstStartedAt: Da
     settings,
     reference: referencePrice(readPriceHistory(db), now),
     firstStartedAt,
+    proof: readProof(db),
   });
 }
 
@@ -49,9 +51,13 @@ export function openContent(deps: { db: Db; settings: SiteSettings; firstStarted
 
   const refresh = (): boolean => {
     const version = latestVersion(db);
-    if (version === content.version) return false;
+    // A review published, removed or answered, or the figure changed: the same path as a publish.
+    const stamp = proofStamp(db);
+    if (version === content.version && stamp === content.site.proof.stamp) return false;
+    const before = content.version;
     content = loadPublished(db, settings, firstStartedAt, now());
-    log.info("content published", { version: content.version });
+    if (content.version !== before) log.info("content published", { version: content.version });
+    else log.info("reviews or figures changed", { stamp: content.site.proof.stamp });
     for (const listener of listeners) {
       try {
         listener(content);
@@ -100,6 +106,7 @@ export function publishedFacts(content: PublishedContent): PublishedFacts {
   );
   return {
     ownerSet: content.site.ownerSet,
+    reviews: content.site.proof.count,
     describesProduct: described,
     ownFaq: content.document.faq.some((entry) => entry.builtIn === null && entry.shown),
   };

@@ -12,7 +12,7 @@ import {
   SOURCE_MESSAGES,
   withReplacedTexts,
 } from "../locales";
-import { PLACEHOLDER_CLAIMED_USERS } from "../owner-content";
+import { NO_PROOF, type ProofSnapshot } from "../../../shared/reviews";
 
 // The published content as every part of a process reads it: the site's facts (name, price,
 // offer, comparison), the catalogues with the owner's texts in place of the locales' where set,
@@ -39,7 +39,7 @@ export type PublishedContent = {
   pageTexts: Record<Locale, CompiledCatalogue>;
   /** The facts and values of a language at `now`, the FAQ filled in; `page`: with the pages' typesetting. */
   localized(locale: Locale, now: Date, page?: boolean): Localized;
-  /** What, besides the language, `localized` depends on at `now` (the offer, the year, the version). */
+  /** What, besides the language, `localized` depends on at `now` (the offer, the year, the version, the reviews). */
   edition(now: Date): string;
 };
 
@@ -84,6 +84,7 @@ export function siteContentOf(
   settings: SiteSettings,
   reference: number | null,
   firstStartedAt: Date,
+  proof: ProofSnapshot = NO_PROOF,
 ): SiteContent {
   const { offer } = document;
   const sample = settings.showPlaceholders && SAMPLE_REFERENCE_MINOR > offer.priceMinor ? SAMPLE_REFERENCE_MINOR : null;
@@ -93,13 +94,8 @@ export function siteContentOf(
     priceMinor: offer.priceMinor,
     originalPriceMinor: offer.showReference ? (reference ?? sample) : null,
     currency: offer.currency,
-    claimedUsers: offer.claimedUsers ?? PLACEHOLDER_CLAIMED_USERS,
-    testimonials: settings.testimonials,
-    ownerSet: {
-      testimonials: settings.testimonialsSet,
-      claimedUsers: offer.claimedUsers !== null,
-      originalPrice: offer.showReference && reference !== null,
-    },
+    proof,
+    ownerSet: { originalPrice: offer.showReference && reference !== null },
     showPlaceholders: settings.showPlaceholders,
     comparison: [
       ...document.comparison.rows.map((row) => ({
@@ -127,9 +123,11 @@ export function buildPublished(options: {
   settings: SiteSettings;
   reference: number | null;
   firstStartedAt: Date;
+  /** The published reviews and the figure (server/shop/reviews/store.ts); none when not given. */
+  proof?: ProofSnapshot;
 }): PublishedContent {
   const { version, document } = options;
-  const site = siteContentOf(document, options.settings, options.reference, options.firstStartedAt);
+  const site = siteContentOf(document, options.settings, options.reference, options.firstStartedAt, options.proof);
   const byLocale = <T>(make: (locale: Locale) => T): Record<Locale, T> => ({
     fr: make("fr"),
     en: make("en"),
@@ -139,7 +137,8 @@ export function buildPublished(options: {
   const texts = byLocale((locale) => withReplacedTexts(COMPILED[locale], replaced(document.texts, locale)));
   const pageTexts = byLocale((locale) => withReplacedTexts(PAGE_TEXTS[locale], replaced(document.texts, locale), pageTypesetting(locale)));
   const cache = new Map<string, Localized>();
-  const edition = (now: Date) => `${version}:${factsKey(site, now)}`;
+  // The reviews' stamp too: publishing a review makes the pages anew, like a content publish.
+  const edition = (now: Date) => `${version}:${site.proof.stamp}:${factsKey(site, now)}`;
   return {
     version,
     document,
