@@ -71,7 +71,7 @@ function PageBody() {
     case "landing":
       return <LandingPage />;
     case "payment":
-      return <PaymentPage error={view.error} purchaseNotice={view.purchaseNotice} />;
+      return <PaymentPage error={view.error} purchaseNotice={view.purchaseNotice} noticeBox={view.noticeBox === true} />;
     case "success":
       return <SuccessPage order={view.order} />;
     case "canceled":

@@ -119,6 +119,8 @@ export type View =
       error?: PaymentPageError;
       /** Stripe's page collects the billing address whose city the recent-purchases notice may show: say so. */
       purchaseNotice: boolean;
+      /** This site's purchases may show in the notice: the buyer is offered the (unchecked) box to agree. */
+      noticeBox?: boolean;
     }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
@@ -178,7 +180,7 @@ export type IslandProps = {
   /** "Lost your access e-mail?" (FAQ, success page, access page). */
   "access-form": { posted?: AccessFlag };
   /** `consentMissing`: the server sent the page back because the consent box was not ticked. */
-  "pay-button": { consentMissing: boolean };
+  "pay-button": { consentMissing: boolean; noticeBox?: boolean };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };
   /** The lead popup; `usedForm`: the visitor just posted the free-demo form without JavaScript. */

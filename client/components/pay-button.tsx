@@ -26,10 +26,16 @@ export const PAY_BUTTON_TEXT = [
   "paymentError",
   "payRedirecting",
   "payButton",
+  "payment.noticeConsent",
   ...CONSENT_TEXT,
 ] as const;
 
-export function PayButton({ navigate = defaultNavigate, consentMissing = false }: IslandProps["pay-button"] & { navigate?: Navigate }) {
+export function PayButton({
+  navigate = defaultNavigate,
+  consentMissing = false,
+  noticeBox = false,
+}: IslandProps["pay-button"] & { navigate?: Navigate }) {
+  const noticeRef = useRef<HTMLInputElement>(null);
   const { t, locale } = useText(PAY_BUTTON_TEXT);
   const [busy, setBusy] = useState(false);
   // The consent box: unticked, nothing is sent and the box says why. `consentMissing` is the
@@ -67,7 +73,7 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
       const response = await fetch(PAYMENT.path, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ locale, acceptTerms: true }),
+        body: JSON.stringify({ locale, acceptTerms: true, showInNotice: noticeRef.current?.checked === true }),
       });
       const body: unknown = await response.json().catch(() => null);
       if (!response.ok)
@@ -100,6 +106,12 @@ export function PayButton({ navigate = defaultNavigate, consentMissing = false }
         }}
         autoFocus={consentMissing}
       />
+      {noticeBox ? (
+        <label className="notice-box" htmlFor="show-in-notice">
+          <input ref={noticeRef} id="show-in-notice" type="checkbox" name="showInNotice" value="yes" data-testid="notice-box" />
+          <span>{t("payment.noticeConsent")}</span>
+        </label>
+      ) : null}
       <button
         ref={buttonRef}
         type="submit"

@@ -7,7 +7,15 @@ import type { PaymentPageError } from "../../shared/page-data";
 
 const DELIVERY_STEPS = [1, 2, 3] as const;
 
-export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageError; purchaseNotice: boolean }) {
+export function PaymentPage({
+  error,
+  purchaseNotice,
+  noticeBox = false,
+}: {
+  error?: PaymentPageError;
+  purchaseNotice: boolean;
+  noticeBox?: boolean;
+}) {
   const { t, locale, facts } = useI18n();
   return (
     <>
@@ -58,7 +66,7 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
                   <strong>{t("paymentError")}</strong> {t(error === "rate-limited" ? "paymentRateLimit" : "paymentErrorDesc")}
                 </p>
               ) : null}
-              <Island name="pay-button" props={{ consentMissing: error === "consent" }} />
+              <Island name="pay-button" props={{ consentMissing: error === "consent", noticeBox }} />
               <p className="secure-note">
                 <Icon name="lock" /> {t("securePayment")}
               </p>

@@ -21,6 +21,11 @@ const AcceptTerms = v.pipe(
 export const PaymentRequestSchema = v.object({
   locale: v.picklist(LOCALES, "Unknown locale"),
   acceptTerms: AcceptTerms,
+  /** The unchecked box: the buyer's initial and city may show in the recent-purchases notice. */
+  showInNotice: v.pipe(
+    v.optional(v.union([v.literal(true), v.literal(false), v.literal("yes")], 'showInNotice must be true or "yes"'), false),
+    v.transform((value) => value === true || value === "yes"),
+  ),
 });
 
 /** The answer the pay button reads (`url`, the original payment response). An answer without url is a failure. */

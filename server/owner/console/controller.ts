@@ -14,6 +14,7 @@ import { audiencePage } from "./views/audience";
 /** How old today's audience totals may be when the owner opens the page. */
 const AUDIENCE_FRESH_MS = 5_000;
 import { peopleRoutes } from "./people-routes";
+import { reviewRoutes } from "./review-routes";
 import { overviewPage } from "./views/overview";
 import { securityRoutes } from "./security-routes";
 import { messagePage } from "./views/auth-pages";
@@ -57,6 +58,7 @@ export function consoleController(deps: AppDeps) {
       .use(securityRoutes(deps, kit))
       .use(orderRoutes(deps, kit))
       .use(peopleRoutes(deps, kit))
+      .use(reviewRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
       .get(

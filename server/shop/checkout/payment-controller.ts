@@ -63,7 +63,13 @@ export function paymentController(deps: AppDeps) {
           );
         }
         const { provider } = deps.checkout;
-        const checkout = await createCheckoutSession(deps, provider, locale, { acceptedAt: now(), termsVersion: TERMS_VERSION });
+        const checkout = await createCheckoutSession(
+          deps,
+          provider,
+          locale,
+          { acceptedAt: now(), termsVersion: TERMS_VERSION },
+          payment.showInNotice,
+        );
         log.info("checkout created", { provider: provider.name, checkout: checkout.id, locale });
         // Only queued in memory: counting never delays or fails a payment.
         deps.analytics.checkoutStarted({ checkoutId: checkout.id, locale, sender: { ip, userAgent: request.headers.get("user-agent") } });

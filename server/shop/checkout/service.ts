@@ -16,6 +16,8 @@ export async function createCheckoutSession(
   provider: CheckoutProvider,
   locale: Locale,
   consent: Consent,
+  /** The buyer ticked the payment page's box: their initial and city may show in the recent-purchases notice. */
+  inNotice = false,
 ): Promise<{ id: string; url: string }> {
   // The published price at this moment: the order records what the buyer is asked to pay.
   const { priceMinor, currency } = deps.content.current().site;
@@ -37,6 +39,7 @@ export async function createCheckoutSession(
       locale,
       termsAcceptedAt: consent.acceptedAt,
       termsVersion: consent.termsVersion,
+      inNotice,
     },
     deps.now(),
   );

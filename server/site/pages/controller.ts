@@ -41,6 +41,7 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
         error: error.success ? error.output : query.has("error") ? "provider" : undefined,
         // The test checkout's card page says it next to its own name and city fields.
         purchaseNotice: config.stripe !== undefined && purchasesInNotice(config),
+        noticeBox: purchasesInNotice(config),
       };
     }
     case "success":
