@@ -33,7 +33,12 @@ export type AssetUrls = {
  * The links of an order's pages: `query` (`?order=REF&t=…`, signed: server/shop/checkout/order-links.ts)
  * opens its success and refund pages in any language; `invoice` is the invoice's address.
  */
-export type OrderLinks = { query: string; invoice: string };
+export type OrderLinks = {
+  query: string;
+  invoice: string;
+  /** The order's review page's query (`?order=&k=`: server/shop/reviews/links.ts), for every language. */
+  review: string;
+};
 
 /** What the success page knows about the order named by `session_id` or by its reference's signed link. */
 /** Where the access e-mail of a paid order stands, so the page says only what is true. */

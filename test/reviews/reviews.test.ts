@@ -274,3 +274,16 @@ test("the buyer edits (back to moderation, off the pages) and deletes the review
   expect(deleted.status).toBe(303);
   expect(s.db.select().from(reviews).all()).toEqual([]);
 });
+
+test("the receipt page and the devices page offer the order's review link", async () => {
+  const { s, clock } = await shop();
+  const { successPath } = await payWithTestCard(s, { locale: "en", email: "rec@example.com", name: "Rita Costa", city: "Porto" });
+  const order = s.db.select().from(orders).where(eq(orders.customerEmail, "rec@example.com")).get();
+  const k = reviewCapability(SITE_SECRET, order?.reference ?? "", "review");
+  const receipt = await (await s.request(successPath)).text();
+  expect(receipt).toMatch(new RegExp(`data-testid="review-link"|href="/en/mon-avis\\?order=${order?.reference}&amp;k=${k}"`));
+  expect(receipt).toContain(`/en/mon-avis?order=${order?.reference}&amp;k=${k}`);
+  const devicesUrl = await mailLinks(s.licenseKeys, "", clock.now, SITE_SECRET).devices(order?.reference ?? "", "en");
+  const devices = await (await s.request(devicesUrl)).text();
+  expect(devices).toContain(`/en/mon-avis?order=${order?.reference}&amp;k=${k}`);
+});
