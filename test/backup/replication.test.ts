@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { startFakeS3, type FakeS3 } from "../support/fake-s3";
 import { startServer, type RunningServer } from "../e2e/harness";
 import { mailsTo, useSmtp } from "../support/smtp";
-import { buy, cli, readReplica, until } from "./support";
+import { buy, cli, processMentions, readReplica, until } from "./support";
 
 // The disaster drill, for real: the server replicates with Litestream while buyers pay and
 // visitors sign up; it is killed outright, its data folder deleted, `restore` brings it back,
@@ -89,6 +89,9 @@ async function drill(name: string, backupEnv: Record<string, string>) {
     expect(status.out).not.toContain("never");
 
     await first.stop("SIGKILL");
+    // The kernel ends the server's Litestream with it, but not in the same instant: one still
+    // running could write into the folder about to be deleted.
+    expect(await until(() => !processMentions(dataDir), 10_000)).toBe(true);
     rmSync(dataDir, { recursive: true, force: true });
 
     const restored = await cli(["restore"], env);

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { litestreamBinary, litestreamConfig, litestreamEnv } from "../../server/platform/backup/litestream";
@@ -90,4 +90,17 @@ export async function cli(args: string[], env: Record<string, string>) {
   });
   const [code, out, err] = await Promise.all([run.exited, new Response(run.stdout).text(), new Response(run.stderr).text()]);
   return { code, out, err };
+}
+
+/** Whether a process still runs with `dir` in its command line (a replicator the server started). */
+export function processMentions(dir: string): boolean {
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(dir)) return true;
+    } catch {
+      // Ended between the listing and the read.
+    }
+  }
+  return false;
 }

@@ -105,6 +105,11 @@ test("three visitors from three sources, one buys with the test card and activat
   await until(() => kinds(0).includes("chat_opened"));
   await reader.keyboard.press("Escape");
   await chat.waitFor({ state: "hidden" });
+  // The form's island comes to life once seen; sent before that, it would be a plain post and a new page view.
+  await reader.locator("form.lead-form").first().scrollIntoViewIfNeeded();
+  await reader.waitForFunction(
+    () => document.querySelector("form.lead-form")?.closest<HTMLElement>("[data-island]")?.dataset.islandState === "hydrated",
+  );
   await reader.locator("form.lead-form input[type=email]").first().fill("reader@example.com");
   await reader.locator("form.lead-form").first().locator("button[type=submit]").click();
   await until(() => kinds(0).includes("lead_sent"));

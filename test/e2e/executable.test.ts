@@ -9,6 +9,8 @@ const root = join(import.meta.dir, "..", "..");
 const workDir = mkdtempSync(join(tmpdir(), "site-exe-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
+// Its own deadline: the build compiles the whole site (about 20 s alone, several times that on a
+// loaded machine).
 test("npm run build makes one executable that serves the whole site from another directory", async () => {
   const build = spawn({ cmd: [process.execPath, "run", "scripts/build.ts"], cwd: root, stdout: "pipe", stderr: "pipe" });
   expect(await build.exited).toBe(0);
@@ -147,7 +149,7 @@ test("npm run build makes one executable that serves the whole site from another
   const exported = spawn({ cmd: [join(root, "dist", "site"), "orders", "export"], cwd: workDir, stdout: "pipe" });
   expect(await exported.exited).toBe(0);
   expect((await new Response(exported.stdout).text()).split("\r\n")[0]).toStartWith("id,reference,provider,checkout_id,status");
-});
+}, 240_000);
 
 /** The executable built above, started on `dataDir` (two processes); its log as it comes. */
 function startExecutable(dataDir: string) {

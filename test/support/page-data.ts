@@ -4,14 +4,14 @@ import { siteValues } from "../../shared/i18n";
 import { LOCALES, type Locale } from "../../shared/locales";
 import type { PageData, View } from "../../shared/page-data";
 import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
-import { testSite } from "./content";
-import { buildSiteFacts } from "../../shared/site-facts";
+import { testContent } from "./content";
 
 /** Page data as the server would render a page from, for component tests. */
 export function makePageData(view: View = { page: "landing" }, locale: Locale = "fr", overrides: Partial<PageData> = {}): PageData {
   const config = testConfig();
   // As on a site started today: the early-bird offer runs (server/site/offer.ts).
-  const facts = buildSiteFacts(testSite(config), locale);
+  const localized = testContent(config).current().localized(locale, new Date(), true);
+  const facts = localized.facts;
   const messages = overrides.messages ?? PAGE_TEXTS[locale];
   return {
     view,
