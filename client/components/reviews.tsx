@@ -65,7 +65,15 @@ function ReviewCard({ review }: { review: ShownReview }) {
   );
 }
 
-export function ReviewsSection({ reviews, heading }: { reviews: ReviewsFacts; heading: (id: string) => React.ReactNode }) {
+export function ReviewsSection({
+  reviews,
+  heading,
+  children,
+}: {
+  reviews: ReviewsFacts;
+  heading: (id: string) => React.ReactNode;
+  children?: React.ReactNode;
+}) {
   const { t, locale } = useI18n();
   if (reviews.latest.length === 0) return null;
   const samples = reviews.count === 0;
@@ -90,6 +98,7 @@ export function ReviewsSection({ reviews, heading }: { reviews: ReviewsFacts; he
         <p className="muted reviews__note">
           {t("reviews.checkedNote")} <a href={pathFor("reviews", locale)}>{t("reviews.how")}</a>
         </p>
+        {children}
       </div>
     </section>
   );

@@ -231,7 +231,9 @@ export function LandingPage() {
         <ReviewsSection
           reviews={facts.reviews}
           heading={(id) => <SectionHeading id={id} title={t("reviews.title")} subtitle={t("reviews.subtitle")} />}
-        />
+        >
+          <CtaRow titleKey="cta.testimonialsTitle" />
+        </ReviewsSection>
 
         <section className="section section--alt" id="why" aria-labelledby="why-title">
           <div className="container">
