@@ -41,6 +41,8 @@ export type ContentDocument = {
   texts: Record<string, LocaleTexts>;
   faq: FaqEntry[];
   comparison: { rows: ComparisonEntry[]; checkedOn: string | null; source: string | null };
+  /** The installation guide (/guide): its devices in the page's order, each with its steps. */
+  guide: GuideContent;
 };
 
 export const LIMITS = {
@@ -53,6 +55,10 @@ export const LIMITS = {
   source: 200,
   productName: 60,
   maxPriceMinor: 99_999_900,
+  guideDevices: 12,
+  guideSteps: 12,
+  guideTitle: 80,
+  guideStep: 400,
 } as const;
 
 /**
@@ -157,6 +163,25 @@ export const CONTENT_SECTIONS = [
   { id: "faq", page: "landing", keys: ["faqTitle"] },
   { id: "exitPopup", page: "landing", keys: ["exitPopup.title", "exitPopup.text", "exitPopup.submit", "exitPopup.privacy"] },
   { id: "order", page: "payment", keys: ["paymentTitle", "paymentSubtitle", "orderProduct", "orderProductDesc"] },
+  // The guide's devices and steps are `guide` below; these are the page's own texts around them.
+  {
+    id: "guide",
+    page: "guide",
+    keys: [
+      "meta.guideTitle",
+      "meta.guideDescription",
+      "guide.title",
+      "guide.subtitle",
+      "guide.toc",
+      "guide.before.title",
+      "guide.before.text",
+      "guide.before.lost",
+      "guide.otherDevice",
+      "guide.help.title",
+      "guide.help.text",
+      "guide.help.guarantee",
+    ],
+  },
 ] as const;
 
 export type ContentSectionId = (typeof CONTENT_SECTIONS)[number]["id"];
@@ -183,6 +208,76 @@ export function defaultContent(): ContentDocument {
     texts: {},
     faq: BUILT_IN_FAQ.map((n) => ({ id: `faq${n}`, shown: true, builtIn: n, question: {}, answer: {} })),
     comparison: { rows: DEFAULT_COMPARISON.map((row) => ({ ...row })), checkedOn: null, source: null },
+    guide: defaultGuide(),
+  };
+}
+
+/**
+ * A text of the installation guide. `builtIn` names the locale text it defaults to: a language
+ * without the owner's text shows that default. A text of the owner's own (`builtIn` null) missing
+ * in a language is left out of that language's page (a device without its name there, entirely).
+ */
+export type GuideText = { builtIn: GuideDefaultKey | null; text: LocaleTexts };
+
+/**
+ * A device of the guide. `id` is its anchor on the page (`/guide#tv`): access e-mails and the chat
+ * link to it, so it never changes once made (renaming a device changes its title only).
+ */
+export type GuideDevice = { id: string; title: GuideText; steps: GuideText[]; tip: GuideText | null };
+
+export type GuideContent = { devices: GuideDevice[] };
+
+/** The guide's built-in devices, in the page's order: a fresh install's guide. */
+export const BUILT_IN_DEVICES = ["android", "ios", "windows", "mac", "tv"] as const;
+export type BuiltInDevice = (typeof BUILT_IN_DEVICES)[number];
+
+/** The locale texts a guide text may default to. */
+export const GUIDE_DEFAULT_KEYS = [
+  "guide.android.title",
+  "guide.android.store",
+  "guide.android.install",
+  "guide.ios.title",
+  "guide.ios.store",
+  "guide.ios.install",
+  "guide.windows.title",
+  "guide.windows.store",
+  "guide.windows.install",
+  "guide.mac.title",
+  "guide.mac.store",
+  "guide.mac.install",
+  "guide.tv.title",
+  "guide.tv.store",
+  "guide.tv.install",
+  "guide.tv.tip",
+  "guide.step.open",
+  "guide.step.key",
+  "guide.step.watch",
+] as const;
+export type GuideDefaultKey = (typeof GUIDE_DEFAULT_KEYS)[number];
+
+/**
+ * Ids a device may not take: the page's own anchors and headings (`devices` is the list of
+ * devices every section links back to; a device's heading is `<id>-title`).
+ */
+export const RESERVED_DEVICE_IDS: readonly string[] = ["devices", "main", "main-content", "faq", "guide-toc", "guide-before", "guide-help"];
+
+const builtInText = (key: GuideDefaultKey): GuideText => ({ builtIn: key, text: {} });
+
+/** The guide of a fresh install: five devices, each got from its store, then the same three steps. */
+export function defaultGuide(): GuideContent {
+  return {
+    devices: BUILT_IN_DEVICES.map((device) => ({
+      id: device,
+      title: builtInText(`guide.${device}.title`),
+      steps: [
+        builtInText(`guide.${device}.store`),
+        builtInText(`guide.${device}.install`),
+        builtInText("guide.step.open"),
+        builtInText("guide.step.key"),
+        builtInText("guide.step.watch"),
+      ],
+      tip: device === "tv" ? builtInText("guide.tv.tip") : null,
+    })),
   };
 }
 
@@ -230,6 +325,44 @@ export const FaqEntrySchema = v.object({
   question: localeTexts(LIMITS.faqQuestion),
   answer: localeTexts(LIMITS.faqAnswer),
 });
+
+const guideText = (max: number) =>
+  v.strictObject(
+    {
+      builtIn: v.nullable(v.picklist(GUIDE_DEFAULT_KEYS, "must be one of the guide's built-in texts or null")),
+      text: localeTexts(max),
+    },
+    "must be { builtIn, text } and nothing else",
+  );
+
+export const GuideDeviceSchema = v.strictObject(
+  {
+    id: v.pipe(
+      v.string(),
+      v.regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes"),
+      v.check((id) => !RESERVED_DEVICE_IDS.includes(id), "is a name the page already uses for itself"),
+    ),
+    title: guideText(LIMITS.guideTitle),
+    steps: v.pipe(
+      v.array(guideText(LIMITS.guideStep)),
+      v.minLength(1, "must have at least one step"),
+      v.maxLength(LIMITS.guideSteps, `must have at most ${LIMITS.guideSteps} steps`),
+    ),
+    tip: v.nullable(guideText(LIMITS.guideStep)),
+  },
+  "must be { id, title, steps, tip } and nothing else",
+);
+
+export const GuideSchema = v.strictObject(
+  {
+    devices: v.pipe(
+      v.array(GuideDeviceSchema),
+      v.maxLength(LIMITS.guideDevices, `must have at most ${LIMITS.guideDevices} devices`),
+      v.check((devices) => new Set(devices.map((d) => d.id)).size === devices.length, "has two devices with the same id"),
+    ),
+  },
+  "must be { devices } and nothing else",
+);
 
 export const ContentDocumentSchema = v.object({
   format: v.literal(1, "must be 1"),
@@ -286,6 +419,8 @@ export const ContentDocumentSchema = v.object({
     checkedOn: v.nullable(isoDay),
     source: v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(LIMITS.source, `must be at most ${LIMITS.source} characters`))),
   }),
+  // Versions published before the guide was content hold none: theirs is the built-in one.
+  guide: v.optional(GuideSchema, defaultGuide),
 });
 
 /** Where a schema issue is, as the file names it: `faq[2].answer.en`, `offer.priceMinor`. */
@@ -313,5 +448,6 @@ export function changedPaths(before: ContentDocument, after: ContentDocument): s
   }
   if (JSON.stringify(before.faq) !== JSON.stringify(after.faq)) changes.push("faq");
   if (JSON.stringify(before.comparison) !== JSON.stringify(after.comparison)) changes.push("comparison");
+  if (JSON.stringify(before.guide) !== JSON.stringify(after.guide)) changes.push("guide");
   return changes;
 }

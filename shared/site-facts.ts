@@ -53,6 +53,9 @@ export type SiteContent = {
 
 export type FaqFact = { id: string; question: string; answer: string; accessForm: boolean };
 
+/** A device of the installation guide in one language, texts formatted; `id` is its anchor on /guide. */
+export type GuideDeviceFact = { id: string; title: string; steps: string[]; tip: string | null };
+
 /**
  * What the environment still says of the site (server/platform/config.ts): the support address,
  * the guarantee's mode, VAT, whether development samples show, whether the test checkout takes
@@ -109,6 +112,12 @@ export type SiteFacts = {
    * the entry that carries the access-recovery form.
    */
   faq: FaqFact[];
+  /**
+   * The installation guide's devices in this language, in the owner's order (the server fills it
+   * from the published content); `guideIsDefault`: the built-in guide, unchanged.
+   */
+  guide: GuideDeviceFact[];
+  guideIsDefault: boolean;
   offer: OfferFacts;
   refundMode: RefundMode;
   vat: VatShown;
@@ -164,6 +173,8 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
         ? null
         : { date: formatOfferEnd(endOfDayIn(SELLER_TIME_ZONE, site.comparisonChecked.on), locale), source: site.comparisonChecked.source },
     faq: [],
+    guide: [],
+    guideIsDefault: true,
     offer:
       site.offerEndsAt !== null && offerIsOn(site.offerEndsAt, now) && site.originalPriceMinor !== null && shows("originalPrice")
         ? {

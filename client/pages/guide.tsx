@@ -1,12 +1,12 @@
 import { pathFor } from "../../shared/routes";
+import type { GuideDeviceFact } from "../../shared/site-facts";
 import { LinkedText } from "../components/linked-text";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
 
-// The anchors are part of the page's address: access e-mails link straight to `/guide#tv`, so an id
-// must never change once sent.
-const GUIDE_DEVICES = ["android", "ios", "windows", "mac", "tv"] as const;
-type Device = (typeof GUIDE_DEVICES)[number];
+// The devices and their steps are the owner's published content (shared/content.ts, filled in by the
+// server for the page's language). A device's id is part of the page's address: access e-mails
+// link straight to `/guide#tv`, so it never changes once made.
 
 // What a licence key looks like in the access e-mail, shown so that the buyer knows what to look for.
 const KEY_SHAPE = "XXXXX-XXXXX-XXXXX-XXXXX-XXXXX";
@@ -28,9 +28,9 @@ export function GuidePage() {
               {t("guide.toc")}
             </h2>
             <ul className="guide-toc__list" role="list">
-              {GUIDE_DEVICES.map((device) => (
-                <li key={device}>
-                  <a href={`#${device}`}>{t(`guide.${device}.title`)}</a>
+              {facts.guide.map((device) => (
+                <li key={device.id}>
+                  <a href={`#${device.id}`}>{device.title}</a>
                 </li>
               ))}
             </ul>
@@ -48,8 +48,8 @@ export function GuidePage() {
             </p>
           </section>
 
-          {GUIDE_DEVICES.map((device) => (
-            <DeviceSteps key={device} device={device} />
+          {facts.guide.map((device) => (
+            <DeviceSteps key={device.id} device={device} />
           ))}
 
           <section className="panel money-back guide-help" aria-labelledby="guide-help-title">
@@ -66,24 +66,23 @@ export function GuidePage() {
   );
 }
 
-function DeviceSteps({ device }: { device: Device }) {
+function DeviceSteps({ device }: { device: GuideDeviceFact }) {
   const { t } = useI18n();
-  // Getting the app differs per device; once it is installed, every device asks for the same thing.
-  const steps = [`guide.${device}.store`, `guide.${device}.install`, "guide.step.open", "guide.step.key", "guide.step.watch"] as const;
   return (
-    <section className="guide-device" id={device} aria-labelledby={`${device}-title`} data-testid="guide-device">
-      <h2 id={`${device}-title`}>{t(`guide.${device}.title`)}</h2>
+    <section className="guide-device" id={device.id} aria-labelledby={`${device.id}-title`} data-testid="guide-device">
+      <h2 id={`${device.id}-title`}>{device.title}</h2>
       <ol className="delivery-steps guide-steps" role="list">
-        {steps.map((key, i) => (
-          <li key={key}>
+        {device.steps.map((step, i) => (
+          // Two steps may read the same; their place in the list is what tells them apart.
+          <li key={i}>
             <span className="step__number" aria-hidden="true">
               {i + 1}
             </span>
-            <span>{t(key)}</span>
+            <span>{step}</span>
           </li>
         ))}
       </ol>
-      {device === "tv" ? <p className="guide-tip">{t("guide.tv.tip")}</p> : null}
+      {device.tip !== null ? <p className="guide-tip">{device.tip}</p> : null}
       <p className="guide-device__back">
         <a href={`#${TOC_ID}`}>{t("guide.otherDevice")}</a>
       </p>

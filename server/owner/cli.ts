@@ -30,6 +30,7 @@ import { createPaperwork } from "../shop/paperwork/documents";
 import { placesCommand } from "./places-command";
 import { restoreCommand } from "./restore";
 import { contentNow } from "../site/content/live";
+import { exportContent, importCommand } from "../site/content/transfer";
 import { type Confirm, rollbackCommand } from "./rollback";
 import { serviceCommand } from "./service";
 import { NewerSchemaError } from "../../db/versions";
@@ -336,6 +337,22 @@ const COMMANDS: readonly Command[] = [
         err,
         options.self ?? [process.execPath],
       ),
+  }),
+  command({
+    name: "content export",
+    summary:
+      "print the published content (offer, every text in every language with the defaults written out, FAQ, comparison, installation guide) as JSON",
+    run: ({ db, out }) => {
+      out(exportContent(db));
+      return 0;
+    },
+  }),
+  command({
+    name: "content import",
+    usage: "FILE",
+    summary:
+      "check FILE (as `content export` writes it; - for standard input) and publish it as a new version, kept in the history; a file with a mistake changes nothing and names the field",
+    run: ({ write, args, options, out, err }) => importCommand(write, args[0], out, err, (options.now ?? (() => new Date()))()),
   }),
   command({
     name: "digest preview",

@@ -96,7 +96,7 @@ test("the ready-to-sell checklist reads the real configuration", async () => {
   }
 });
 
-test("the checklist's seller item names every variable production refuses to start without, and the missing ones; the placeholders item names ORIGINAL_PRICE", async () => {
+test("the checklist's seller item names every variable production refuses to start without, and the missing ones; the placeholders item says where the reference price is set", async () => {
   const env = {
     SELLER_NAME: "Jeanne Martin EI",
     SELLER_ADDRESS: "1 rue de la Paix, 75002 Paris",
@@ -126,7 +126,9 @@ test("the checklist's seller item names every variable production refuses to sta
       expect(seller).toContain(variable);
     }
     expect(seller).toContain("missing: SELLER_REGISTRATION, MEDIATOR_URL, VAT_SCHEME");
-    expect(html).toMatch(/launch offer[^<]*ORIGINAL_PRICE/);
+    // ORIGINAL_PRICE is no longer read: the reference comes from the price history, shown in the Content area.
+    expect(html).toMatch(/reference price set[^<]*Content → Offer and price/);
+    expect(html).not.toContain("ORIGINAL_PRICE");
   } finally {
     await site.close();
   }

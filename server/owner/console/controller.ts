@@ -6,8 +6,10 @@ import { authRoutes } from "./auth-routes";
 import { etagOf } from "./bundle";
 import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
+import { contentRoutes } from "./content-routes";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
+import { publishedFacts } from "../../site/content/live";
 import { audienceReport } from "./audience";
 import { audiencePage } from "./views/audience";
 
@@ -15,6 +17,7 @@ import { audiencePage } from "./views/audience";
 const AUDIENCE_FRESH_MS = 5_000;
 import { peopleRoutes } from "./people-routes";
 import { reviewRoutes } from "./review-routes";
+import { guideRoutes } from "./guide-routes";
 import { overviewPage } from "./views/overview";
 import { securityRoutes } from "./security-routes";
 import { messagePage } from "./views/auth-pages";
@@ -59,6 +62,8 @@ export function consoleController(deps: AppDeps) {
       .use(orderRoutes(deps, kit))
       .use(peopleRoutes(deps, kit))
       .use(reviewRoutes(deps, kit))
+      .use(contentRoutes(deps, kit))
+      .use(guideRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
       .get(
@@ -66,7 +71,11 @@ export function consoleController(deps: AppDeps) {
         kit.signedIn(async (request) => {
           const now = deps.now();
           return html(
-            overviewPage(await kit.page(request), overview(deps.db, deps.config, now, deps.content.current().site), now),
+            overviewPage(
+              await kit.page(request),
+              overview(deps.db, deps.config, now, deps.content.current().site, publishedFacts(deps.content.current())),
+              now,
+            ),
             kit.https(request),
           );
         }),

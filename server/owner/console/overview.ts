@@ -14,7 +14,13 @@ export const PERIODS = ["today", "week", "month", "all"] as const;
 export type Period = (typeof PERIODS)[number];
 
 export type Figures = { gross: number; refunded: number; net: number; paidOrders: number; refundedOrders: number };
-export type ChecklistItem = { id: "seller" | "placeholders" | "payments" | "smtp" | "ownerEmail" | "backups" | "https"; ok: boolean };
+export type ChecklistItem = {
+  id: "seller" | "placeholders" | "description" | "faq" | "payments" | "smtp" | "ownerEmail" | "backups" | "https";
+  ok: boolean;
+};
+
+/** What the checklist reads of the published content (server/site/content/live.ts publishedFacts). */
+export type ContentReadiness = { describesProduct: boolean; ownFaq: boolean };
 
 export type Overview = {
   currency: string;
@@ -119,7 +125,12 @@ function chart(db: Db, now: Date, testOrders: boolean): [number, number][] {
 }
 
 /** What stands between this installation and selling for real, read from its configuration. */
-export function readyToSell(config: Config, site: Pick<SiteContent, "ownerSet">, backup: Overview["backup"]): ChecklistItem[] {
+export function readyToSell(
+  config: Config,
+  site: Pick<SiteContent, "ownerSet">,
+  backup: Overview["backup"],
+  published?: ContentReadiness,
+): ChecklistItem[] {
   // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
   const { ownerSet } = site;
   // Reviews and the buyers' figure are the site's own (console, Reviews): only the reference price is the owner's to set.
@@ -127,6 +138,13 @@ export function readyToSell(config: Config, site: Pick<SiteContent, "ownerSet">,
   return [
     { id: "seller", ok: config.sellerIdentityMissing.length === 0 },
     { id: "placeholders", ok: !placeholders },
+    // The published content, as production's start-up warnings read it.
+    ...(published === undefined
+      ? []
+      : [
+          { id: "description" as const, ok: published.describesProduct },
+          { id: "faq" as const, ok: published.ownFaq },
+        ]),
     { id: "payments", ok: config.stripe !== undefined },
     { id: "smtp", ok: config.mail.smtpUrl !== undefined },
     { id: "ownerEmail", ok: config.mail.ownerEmail !== undefined },
@@ -136,7 +154,13 @@ export function readyToSell(config: Config, site: Pick<SiteContent, "ownerSet">,
   ];
 }
 
-export function overview(db: Db, config: Config, now: Date, site: Pick<SiteContent, "ownerSet" | "currency">): Overview {
+export function overview(
+  db: Db,
+  config: Config,
+  now: Date,
+  site: Pick<SiteContent, "ownerSet" | "currency">,
+  published?: ContentReadiness,
+): Overview {
   const { enabled, lastReplicatedAt, lastError, held } = readReplicationStatus(config);
   // A server that does not replicate on purpose (a restored copy, a replica another database owns)
   // shows why as its problem: the checklist item is not ticked, and the owner reads what to do.
@@ -162,7 +186,7 @@ export function overview(db: Db, config: Config, now: Date, site: Pick<SiteConte
           .where(and(eq(mailOutbox.status, "pending"), gte(mailOutbox.attempts, 1)))
           .get()?.n ?? 0,
     },
-    checklist: readyToSell(config, site, backup),
+    checklist: readyToSell(config, site, backup, published),
     sellerIdentityMissing: config.sellerIdentityMissing,
     backup,
     digest: {

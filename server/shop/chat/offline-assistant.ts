@@ -139,7 +139,13 @@ export function createOfflineAssistant(
         if (fromFaq !== null) return { topics: [], kind: "faq", locale, text: fromFaq, handedOver: false };
         return { topics: [], kind: "unsure", locale, text: site.t("chat.notSure"), handedOver: true };
       }
-      case "topics":
+      case "topics": {
+        const handedOver = choice.unsureRest === true || choice.topics.some((topic) => UNANSWERED_TOPICS.has(topic));
+        // What the site's own answers hand over (what the catalogue holds, a question half
+        // understood) the owner may have answered since, as an FAQ entry from the console's list
+        // of handed-over questions: that answer, to the same question asked again.
+        const fromFaq = handedOver ? known.faq.answer(question, locale) : null;
+        if (fromFaq !== null) return { topics: choice.topics, kind: "faq", locale, text: fromFaq, handedOver: false };
         return {
           topics: choice.topics,
           kind: "answer",
@@ -147,8 +153,9 @@ export function createOfflineAssistant(
           text: [...choice.topics.map((topic) => site.answers[topic]), ...(choice.unsureRest ? [site.t("chat.notSureRest")] : [])].join(
             " ",
           ),
-          handedOver: choice.unsureRest === true || choice.topics.some((topic) => UNANSWERED_TOPICS.has(topic)),
+          handedOver,
         };
+      }
     }
   };
 

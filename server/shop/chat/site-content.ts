@@ -96,6 +96,8 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     )
     .join(" ");
 
+  // Once the owner changed the guide, the devices the chat names are the guide's, not the built-in five.
+  const guideDevices = new Intl.ListFormat(locale, { type: "conjunction" }).format(facts.guide.map((device) => device.title));
   const answers: Record<Topic, string> = {
     product: `${t("featuresSubtitle")} ${t("heroSubtitle")}`,
     price: t("chat.answer.price"),
@@ -103,12 +105,14 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     "one-time": t("chat.answer.oneTime"),
     refund: t("faqAnswer4"),
     cancel: t("chat.answer.cancel"),
-    devices: `${t("faqAnswer2")} ${t("chat.answer.devicesLimit", { limit })} ${t("chat.answer.guideLink", { path: guide })}`,
+    devices: `${facts.guideIsDefault ? t("faqAnswer2") : t("chat.answer.guideDevices", { devices: guideDevices })} ${t("chat.answer.devicesLimit", { limit })} ${t("chat.answer.guideLink", { path: guide })}`,
     // How many devices, and what the terms promise when the app says the limit is reached.
     "device-limit": t("chat.answer.activationLimit", { limit, path: terms }),
     // The terms of sale's own words: the licence is personal, its key is not to be shared.
     sharing: `${t("terms.licence.text", { devices: limit })} ${t("footer.terms")}${c}${terms}.`,
-    installation: t("chat.answer.installation", { path: guide }),
+    installation: facts.guideIsDefault
+      ? t("chat.answer.installation", { path: guide })
+      : t("chat.answer.installationGuide", { path: guide, devices: guideDevices }),
     delivery: `${t("faqAnswer3")} ${t("chat.answer.nothingReceived", { path: access })}`,
     // A buyer who paid and found no e-mail: the self-serve form first, then a person.
     "not-received": t("chat.accessRecovery", { path: access }),

@@ -1,6 +1,14 @@
 import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messageformat-parser";
 import * as v from "valibot";
-import { type ContentDocument, ContentDocumentSchema, type ContentKey, isContentKey, issuePath } from "../../../shared/content";
+import {
+  type ContentDocument,
+  ContentDocumentSchema,
+  type ContentKey,
+  type GuideContent,
+  type GuideText,
+  isContentKey,
+  issuePath,
+} from "../../../shared/content";
 import type { MessageKey } from "../../../shared/i18n";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import { SOURCE_MESSAGES } from "../locales";
@@ -109,11 +117,39 @@ export function contentProblems(document: ContentDocument): ContentProblem[] {
     if (entry.builtIn === null && !LOCALES.some((l) => entry.question[l] !== undefined && entry.answer[l] !== undefined))
       problems.push({ path: `faq[${index}]`, message: "needs a question and its answer in at least one language" });
   });
+  problems.push(...guideProblems(document.guide));
   if ((document.comparison.checkedOn === null) !== (document.comparison.source === null || document.comparison.source === ""))
     problems.push({
       path: "comparison",
       message: "needs both the date the prices were checked (checkedOn) and where (source), or neither",
     });
+  return problems;
+}
+
+/**
+ * The guide's texts: plain text with the site's values (`{siteName}`, and whatever its default
+ * uses); a text of the owner's own must exist in at least one language, or it would show nowhere.
+ */
+export function guideProblems(guide: GuideContent): ContentProblem[] {
+  const problems: ContentProblem[] = [];
+  const faqValues = new Set<string>(FAQ_VALUES);
+  const checkText = (path: string, item: GuideText, required: boolean) => {
+    for (const locale of LOCALES) {
+      const text = item.text[locale];
+      if (text === undefined) continue;
+      const allowed = item.builtIn === null ? faqValues : new Set([...faqValues, ...defaultArguments(item.builtIn, locale)]);
+      const problem = textProblem(`${path}.text.${locale}`, text, allowed);
+      if (problem !== null) problems.push(problem);
+    }
+    if (required && item.builtIn === null && !LOCALES.some((locale) => item.text[locale] !== undefined))
+      problems.push({ path: `${path}.text`, message: "needs its text in at least one language" });
+  };
+  guide.devices.forEach((device, d) => {
+    const at = `guide.devices[${d}]`;
+    checkText(`${at}.title`, device.title, true);
+    for (const [s, step] of device.steps.entries()) checkText(`${at}.steps[${s}]`, step, true);
+    if (device.tip !== null) checkText(`${at}.tip`, device.tip, true);
+  });
   return problems;
 }
 

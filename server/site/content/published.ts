@@ -1,8 +1,16 @@
-import type { ContentDocument, FaqEntry, LocaleTexts } from "../../../shared/content";
+import { type ContentDocument, defaultGuide, type FaqEntry, type GuideText, type LocaleTexts } from "../../../shared/content";
 import { createTranslator, type MessageKey, type MessageValues, siteValues, type Translate } from "../../../shared/i18n";
 import type { Locale } from "../../../shared/locales";
 import { defaultOfferEnd, endOfDayIn, SELLER_TIME_ZONE } from "../../../shared/offer";
-import { buildSiteFacts, type FaqFact, factsKey, type SiteContent, type SiteFacts, type SiteSettings } from "../../../shared/site-facts";
+import {
+  buildSiteFacts,
+  type FaqFact,
+  factsKey,
+  type GuideDeviceFact,
+  type SiteContent,
+  type SiteFacts,
+  type SiteSettings,
+} from "../../../shared/site-facts";
 import {
   type CompiledCatalogue,
   COMPILED,
@@ -78,6 +86,38 @@ function faqFacts(document: ContentDocument, locale: Locale, values: MessageValu
   return facts;
 }
 
+/** A guide text in a language: the owner's, its built-in default's, or none (left out). */
+export function guideText(item: GuideText, locale: Locale): string | undefined {
+  return item.text[locale] ?? (item.builtIn === null ? undefined : SOURCE_MESSAGES[locale][item.builtIn]);
+}
+
+/**
+ * The guide's devices in a language. A built-in text the owner left as it is goes through the
+ * page's catalogue (`t`), so the built-in guide reads exactly as before it was content; a device
+ * without its name or any step in the language is left out of it.
+ */
+function guideFacts(
+  document: ContentDocument,
+  locale: Locale,
+  t: Translate,
+  values: MessageValues,
+  typeset: (text: string) => string,
+): GuideDeviceFact[] {
+  const format = (item: GuideText): string | undefined => {
+    const own = item.text[locale];
+    if (own === undefined) return item.builtIn === null ? undefined : t(item.builtIn);
+    return createTranslator(locale, { "guide.step.open": compileMessage(typeset(own)) }, values)("guide.step.open");
+  };
+  const facts: GuideDeviceFact[] = [];
+  for (const device of document.guide.devices) {
+    const title = format(device.title);
+    const steps = device.steps.flatMap((step) => format(step) ?? []);
+    if (title === undefined || steps.length === 0) continue;
+    facts.push({ id: device.id, title, steps, tip: device.tip === null ? null : (format(device.tip) ?? null) });
+  }
+  return facts;
+}
+
 /** The site's facts from the published document, the environment's settings and the price history's reference. */
 export function siteContentOf(
   document: ContentDocument,
@@ -137,6 +177,7 @@ export function buildPublished(options: {
   const texts = byLocale((locale) => withReplacedTexts(COMPILED[locale], replaced(document.texts, locale)));
   const pageTexts = byLocale((locale) => withReplacedTexts(PAGE_TEXTS[locale], replaced(document.texts, locale), pageTypesetting(locale)));
   const cache = new Map<string, Localized>();
+  const guideIsDefault = JSON.stringify(document.guide) === JSON.stringify(defaultGuide());
   // The reviews' stamp too: publishing a review makes the pages anew, like a content publish.
   const edition = (now: Date) => `${version}:${site.proof.stamp}:${factsKey(site, now)}`;
   return {
@@ -153,8 +194,15 @@ export function buildPublished(options: {
         const catalogue = page ? pageTexts[locale] : texts[locale];
         const base = buildSiteFacts(site, locale, now);
         const values = siteValues(locale, catalogue, base);
-        const facts: SiteFacts = { ...base, faq: faqFacts(document, locale, values, page ? pageTypesetting(locale) : (text) => text) };
-        found = { facts, values, t: createTranslator(locale, catalogue, values) };
+        const typeset = page ? pageTypesetting(locale) : (text: string) => text;
+        const t = createTranslator(locale, catalogue, values);
+        const facts: SiteFacts = {
+          ...base,
+          faq: faqFacts(document, locale, values, typeset),
+          guide: guideFacts(document, locale, t, values, typeset),
+          guideIsDefault,
+        };
+        found = { facts, values, t };
         cache.set(key, found);
       }
       return found;

@@ -5,7 +5,7 @@ import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
 import type { Formats } from "./format";
 import type { BuildInfo } from "../../../platform/version";
 
-export type ConsoleSection = "overview" | "audience" | "orders" | "reviews" | "leads" | "support" | "mail" | "activity" | "security";
+export type ConsoleSection = "overview" | "audience" | "orders" | "reviews" | "leads" | "support" | "mail" | "content" | "activity" | "security";
 
 export type PageContext = {
   t: Translate;
@@ -26,6 +26,7 @@ const SECTIONS: { id: ConsoleSection; path: string }[] = [
   { id: "leads", path: "/admin/leads" },
   { id: "support", path: "/admin/support" },
   { id: "mail", path: "/admin/mail" },
+  { id: "content", path: "/admin/content" },
   { id: "activity", path: "/admin/activity" },
   { id: "security", path: "/admin/security" },
 ];

@@ -1,3 +1,5 @@
+import { LIMITS } from "../../../../shared/content";
+import { isLocale } from "../../../../shared/locales";
 import type { Conversation, HandOver, LeadRow } from "../people";
 import type { OutboxRow } from "../../../shop/mail/outbox";
 import { PasskeyButton, renderPage, type PageContext } from "./layout";
@@ -105,6 +107,20 @@ export function supportPage(ctx: PageContext, handOvers: HandOver[], conversatio
             {handOvers.map((h) => (
               <li key={`${h.conversationId}-${h.at.getTime()}`}>
                 <q lang={h.locale}>{h.question}</q> — {ctx.fmt.when(h.at)}
+                {isLocale(h.locale) && (
+                  // Opens a new FAQ entry with the question in its language; nothing is saved before the owner answers.
+                  <form method="post" action="/admin/content/faq/answer" className="inline answer-once">
+                    <input type="hidden" name="question" value={h.question.slice(0, LIMITS.faqQuestion)} />
+                    <input type="hidden" name="lang" value={h.locale} />
+                    <button
+                      type="submit"
+                      className="secondary"
+                      aria-label={t("admin.support.answerLabel", { question: h.question.slice(0, 80) })}
+                    >
+                      {t("admin.support.answer")}
+                    </button>
+                  </form>
+                )}
               </li>
             ))}
           </ul>

@@ -1,0 +1,496 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { changedPaths, type ContentDocument, type ContentSectionId, type FaqEntry, LIMITS } from "../../../shared/content";
+import type { MessageKey } from "../../../shared/i18n";
+import { isLocale } from "../../../shared/locales";
+import type { PageId } from "../../../shared/routes";
+import type { AppDeps } from "../../deps";
+import { readBody } from "../../platform/http/body";
+import { securityHeaders } from "../../platform/http/security";
+import { createDocumentRenderer } from "../../site/render";
+import { fixedContent } from "../../site/content/live";
+import { staticViewFor } from "../../site/pages/controller";
+import {
+  type Draft,
+  discardDraft,
+  listVersions,
+  NothingToPublishError,
+  publishDraft,
+  readDraft,
+  readPriceHistory,
+  readPublished,
+  readVersion,
+  rebaseDraft,
+  restoreVersion,
+  saveDraft,
+  StaleContentError,
+  UnknownVersionError,
+} from "../../site/content/store";
+import { checkContent } from "../../site/content/check";
+import {
+  applyComparison,
+  applyFaqEntry,
+  applyOffer,
+  applyTexts,
+  CONTENT_MAX_BODY_BYTES,
+  type Edited,
+  type FaqMove,
+  type Form,
+  moveFaqEntry,
+  newFaqId,
+  previewContent,
+  referenceIfPublished,
+  sectionOf,
+} from "./content-edit";
+import { html, redirect } from "./http";
+import type { ConsoleKit, Owner } from "./kit";
+import { ConsoleRefusal } from "./refusal";
+import {
+  comparisonPage,
+  contentHomePage,
+  type DraftState,
+  faqEntryPage,
+  faqListPage,
+  historyPage,
+  offerPage,
+  type Posted,
+  textsIndexPage,
+  textsSectionPage,
+} from "./views/content";
+import type { PageContext } from "./views/layout";
+
+// The Content area of the console (docs/content.md): every form saves the draft, sent with the
+// draft's revision its page was opened at, so that two owners editing at once never overwrite each
+// other (the second is shown their text again, with the news); "Publish" makes the draft the next
+// version, which every process serves within a second; "Preview" renders any public page with the
+// draft, for the signed-in owner alone.
+
+const FormBody = v.record(v.string(), v.string());
+const Revision = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
+const DONE = ["saved", "published", "discarded", "restored", "rebased"] as const;
+type Done = (typeof DONE)[number];
+const FAQ_ID = /^[a-z0-9-]{1,40}$/;
+const MOVES: readonly FaqMove[] = ["up", "down", "toggle", "remove"];
+
+/** The pages a preview may show: every page of the site whose view needs no request of its own. */
+const PREVIEW_PAGES = [
+  "landing",
+  "payment",
+  "canceled",
+  "guide",
+  "demo",
+  "access",
+  "legal-notice",
+  "terms",
+  "privacy",
+] as const satisfies readonly PageId[];
+
+/** Who published, as the history shows it: the console's session, by the browser it signed in from. */
+const who = (owner: Owner) => `console (${owner.session.label})`;
+
+const NO_POST: Posted = { form: null, problems: [], notice: null, error: null };
+
+export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
+  const { db, write } = deps;
+
+  const form = async (request: Request): Promise<Form> => {
+    const parsed = v.safeParse(FormBody, (await readBody(request, { maxBytes: CONTENT_MAX_BODY_BYTES, accept: ["form"] })).value);
+    if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
+    return parsed.output;
+  };
+  const revisionOf = (posted: Form): number => {
+    const parsed = v.safeParse(Revision, posted.revision ?? "");
+    if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
+    return parsed.output;
+  };
+  const state = (draft: Draft): DraftState => {
+    const base = readVersion(db, draft.baseVersion);
+    return { revision: draft.revision, unpublished: base === null ? 1 : changedPaths(base.document, draft.document).length };
+  };
+  const noticeOf = (ctx: PageContext, request: Request): Posted => {
+    const asked = new URL(request.url).searchParams.get("done");
+    const done = DONE.find((d) => d === asked);
+    return { ...NO_POST, notice: done === undefined ? null : ctx.t(`admin.content.done.${done}`) };
+  };
+
+  /**
+   * Saves what a form made of the draft, or answers with the page again: 409 with the owner's
+   * text kept when the draft changed since the page was opened, 422 with each field named when
+   * something is wrong. `edit` applies the form to a draft's document.
+   */
+  const saveForm = async (
+    request: Request,
+    owner: Owner,
+    edit: (document: ContentDocument, posted: Form, ctx: PageContext) => Edited,
+    page: (ctx: PageContext, draft: Draft, document: ContentDocument, posted: Posted) => string,
+    back: string,
+  ): Promise<Response> => {
+    const posted = await form(request);
+    const opened = revisionOf(posted);
+    const ctx = await kit.page(request);
+    const draft = readDraft(db);
+    const stale = (current: Draft) =>
+      html(
+        page(ctx, current, current.document, { form: posted, problems: [], notice: null, error: ctx.t("admin.content.error.staleSave") }),
+        kit.https(request),
+        409,
+      );
+    if (draft.revision !== opened) return stale(draft);
+    const edited = edit(draft.document, posted, ctx);
+    if (edited.problems.length > 0)
+      return html(
+        page(ctx, draft, draft.document, { form: posted, problems: edited.problems, notice: null, error: null }),
+        kit.https(request),
+        422,
+      );
+    try {
+      await saveDraft(write, { openedRevision: opened, document: edited.document, by: who(owner), now: deps.now() });
+    } catch (error) {
+      if (error instanceof StaleContentError) return stale(readDraft(db));
+      throw error;
+    }
+    return redirect(`${back}?done=saved`, kit.https(request));
+  };
+
+  const sectionParam = (request: Request): ContentSectionId => {
+    const id = new URL(request.url).pathname.split("/")[4] ?? "";
+    const section = sectionOf(id);
+    if (section === undefined) throw new ConsoleRefusal(404, "admin.error.notFound");
+    return section.id;
+  };
+  const faqParam = (request: Request, document: ContentDocument): { entry: FaqEntry; index: number } => {
+    const id = new URL(request.url).pathname.split("/")[4] ?? "";
+    const index = FAQ_ID.test(id) ? document.faq.findIndex((e) => e.id === id) : -1;
+    const entry = document.faq[index];
+    if (entry === undefined) throw new ConsoleRefusal(404, "admin.content.error.noEntry");
+    return { entry, index };
+  };
+  const blankEntry = (): FaqEntry => ({ id: newFaqId(), shown: true, builtIn: null, question: {}, answer: {} });
+
+  const offer = (ctx: PageContext, draft: Draft, document: ContentDocument, posted: Posted) =>
+    offerPage(
+      ctx,
+      { draft: state(draft), document, reference: referenceIfPublished(db, document, deps.now()), history: readPriceHistory(db) },
+      posted,
+    );
+  const texts = (section: ContentSectionId) => (ctx: PageContext, draft: Draft, document: ContentDocument, posted: Posted) =>
+    textsSectionPage(ctx, { draft: state(draft), document, section }, posted);
+  const comparison = (ctx: PageContext, draft: Draft, document: ContentDocument, posted: Posted) =>
+    comparisonPage(ctx, { draft: state(draft), document }, posted);
+
+  /** Publish, discard, rebase: a draft action sent with the revision its page showed. */
+  const draftAction = (run: (opened: number, owner: Owner) => Promise<Done>) =>
+    kit.signedIn(async (request, owner) => {
+      const opened = revisionOf(await form(request));
+      try {
+        const done = await run(opened, owner);
+        return redirect(`/admin/content?done=${done}`, kit.https(request));
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal === null) throw error;
+        const ctx = await kit.page(request);
+        return html(home(ctx, { ...NO_POST, error: ctx.t(refusal.key) }), kit.https(request), refusal.status);
+      }
+    });
+
+  const home = (ctx: PageContext, posted: Posted) => {
+    const draft = readDraft(db);
+    const published = readPublished(db);
+    const base = readVersion(db, draft.baseVersion);
+    return contentHomePage(
+      ctx,
+      {
+        draft: state(draft),
+        changes: base === null ? [] : changedPaths(base.document, draft.document),
+        publishedVersion: published.version,
+        baseVersion: draft.baseVersion,
+        pages: PREVIEW_PAGES.map((page) => ({ page, label: ctx.t(`admin.content.pageName.${page}`) })),
+      },
+      posted,
+    );
+  };
+
+  return new Elysia({ name: "owner-console-content" })
+    .get(
+      "/admin/content",
+      kit.signedIn(async (request) => {
+        const ctx = await kit.page(request);
+        return html(home(ctx, noticeOf(ctx, request)), kit.https(request));
+      }),
+    )
+    .post(
+      "/admin/content/publish",
+      draftAction(async (opened, owner) => {
+        const draft = readDraft(db);
+        if (draft.revision !== opened) throw new StaleContentError(draft.revision, opened);
+        // Saved drafts were checked; this checks again what a hand-edited database may hold.
+        if (!checkContent(draft.document).ok) throw new ConsoleRefusal(422, "admin.content.error.invalidDraft");
+        await publishDraft(write, { openedRevision: opened, by: who(owner), now: deps.now() });
+        // This process at once; the others within CONTENT_POLL_MS.
+        deps.content.refresh();
+        return "published";
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/content/discard",
+      draftAction(async (opened, owner) => {
+        const draft = readDraft(db);
+        if (draft.revision !== opened) throw new StaleContentError(draft.revision, opened);
+        await discardDraft(write, who(owner), deps.now());
+        return "discarded";
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/content/rebase",
+      draftAction(async (opened, owner) => {
+        await rebaseDraft(write, { openedRevision: opened, by: who(owner), now: deps.now() });
+        return "rebased";
+      }),
+      { parse: "none" },
+    )
+    .get(
+      "/admin/content/preview",
+      kit.signedIn(async (request) => {
+        const params = new URL(request.url).searchParams;
+        const page = PREVIEW_PAGES.find((p) => p === params.get("page"));
+        const locale = params.get("lang");
+        if (page === undefined || !isLocale(locale)) throw new ConsoleRefusal(404, "admin.error.notFound");
+        const view = staticViewFor({ page, locale }, new URLSearchParams(), deps.config);
+        if (view === null) throw new ConsoleRefusal(404, "admin.error.notFound");
+        const draft = readDraft(db);
+        const documents = createDocumentRenderer({
+          config: deps.config,
+          assets: deps.assets,
+          now: deps.now,
+          content: fixedContent(previewContent(db, deps.config.site, draft.document, deps.now())),
+        });
+        const body = await documents.html(documents.pageData(view, locale));
+        return new Response(body, {
+          headers: {
+            ...securityHeaders(kit.https(request)),
+            "content-type": "text/html; charset=utf-8",
+            // The owner's unpublished draft: never kept by a browser's or a shared cache, never indexed.
+            "cache-control": "no-store, private",
+            "x-robots-tag": "noindex, nofollow",
+            "referrer-policy": "no-referrer",
+          },
+        });
+      }),
+    )
+    .get(
+      "/admin/content/offer",
+      kit.signedIn(async (request) => {
+        const ctx = await kit.page(request);
+        const draft = readDraft(db);
+        return html(offer(ctx, draft, draft.document, noticeOf(ctx, request)), kit.https(request));
+      }),
+    )
+    .post(
+      "/admin/content/offer",
+      kit.signedIn((request, owner) => saveForm(request, owner, (d, f, ctx) => applyOffer(d, f, ctx.t), offer, "/admin/content/offer")),
+      { parse: "none" },
+    )
+    .get(
+      "/admin/content/texts",
+      kit.signedIn(async (request) => {
+        const ctx = await kit.page(request);
+        const draft = readDraft(db);
+        return html(textsIndexPage(ctx, state(draft), draft.document, noticeOf(ctx, request)), kit.https(request));
+      }),
+    )
+    .get(
+      "/admin/content/texts/:section",
+      kit.signedIn(async (request) => {
+        const section = sectionParam(request);
+        const ctx = await kit.page(request);
+        const draft = readDraft(db);
+        return html(texts(section)(ctx, draft, draft.document, noticeOf(ctx, request)), kit.https(request));
+      }),
+    )
+    .post(
+      "/admin/content/texts/:section",
+      kit.signedIn((request, owner) => {
+        const section = sectionParam(request);
+        return saveForm(request, owner, (d, f) => applyTexts(d, section, f), texts(section), `/admin/content/texts/${section}`);
+      }),
+      { parse: "none" },
+    )
+    .get(
+      "/admin/content/faq",
+      kit.signedIn(async (request) => {
+        const ctx = await kit.page(request);
+        const draft = readDraft(db);
+        return html(faqListPage(ctx, state(draft), draft.document, noticeOf(ctx, request)), kit.https(request));
+      }),
+    )
+    .get(
+      "/admin/content/faq/new",
+      kit.signedIn(async (request) => {
+        const ctx = await kit.page(request);
+        const draft = readDraft(db);
+        const page = faqEntryPage(
+          ctx,
+          { draft: state(draft), entry: blankEntry(), index: draft.document.faq.length, isNew: true },
+          NO_POST,
+        );
+        return html(page, kit.https(request));
+      }),
+    )
+    .post(
+      // "Answer as an FAQ entry", from the support page: a new entry's form, the visitor's question
+      // already in its language's field; nothing is saved until the owner writes the answer.
+      "/admin/content/faq/answer",
+      kit.signedIn(async (request) => {
+        const posted = await form(request);
+        const question = (posted.question ?? "").trim().slice(0, LIMITS.faqQuestion);
+        const locale = posted.lang;
+        if (question === "" || !isLocale(locale)) throw new ConsoleRefusal(400, "admin.error.badRequest");
+        const ctx = await kit.page(request);
+        const draft = readDraft(db);
+        const entry: FaqEntry = { ...blankEntry(), question: { [locale]: question } };
+        const page = faqEntryPage(
+          ctx,
+          { draft: state(draft), entry, index: draft.document.faq.length, isNew: true },
+          { ...NO_POST, notice: ctx.t("admin.content.faq.answerHint") },
+        );
+        return html(page, kit.https(request));
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/content/faq/new",
+      kit.signedIn((request, owner) => {
+        const entry = blankEntry();
+        return saveForm(
+          request,
+          owner,
+          (d, f, ctx) => applyFaqEntry(d, entry, d.faq.length, f, ctx.t),
+          (ctx, draft, _document, posted) =>
+            faqEntryPage(ctx, { draft: state(draft), entry, index: draft.document.faq.length, isNew: true }, posted),
+          "/admin/content/faq",
+        );
+      }),
+      { parse: "none" },
+    )
+    .get(
+      "/admin/content/faq/:id",
+      kit.signedIn(async (request) => {
+        const ctx = await kit.page(request);
+        const draft = readDraft(db);
+        const { entry, index } = faqParam(request, draft.document);
+        return html(faqEntryPage(ctx, { draft: state(draft), entry, index, isNew: false }, noticeOf(ctx, request)), kit.https(request));
+      }),
+    )
+    .post(
+      "/admin/content/faq/:id",
+      kit.signedIn((request, owner) => {
+        const draft = readDraft(db);
+        const { entry } = faqParam(request, draft.document);
+        return saveForm(
+          request,
+          owner,
+          (d, f, ctx) => {
+            const index = d.faq.findIndex((e) => e.id === entry.id);
+            return applyFaqEntry(d, d.faq[index] ?? entry, index === -1 ? d.faq.length : index, f, ctx.t);
+          },
+          (ctx, current, document, posted) => {
+            const index = document.faq.findIndex((e) => e.id === entry.id);
+            return faqEntryPage(
+              ctx,
+              {
+                draft: state(current),
+                entry: document.faq[index] ?? entry,
+                index: index === -1 ? document.faq.length : index,
+                isNew: false,
+              },
+              posted,
+            );
+          },
+          `/admin/content/faq/${entry.id}`,
+        );
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/content/faq/:id/:move",
+      kit.signedIn(async (request, owner) => {
+        const parts = new URL(request.url).pathname.split("/");
+        const move = MOVES.find((m) => m === parts[5]);
+        if (move === undefined) throw new ConsoleRefusal(404, "admin.error.notFound");
+        const opened = revisionOf(await form(request));
+        const draft = readDraft(db);
+        const ctx = await kit.page(request);
+        if (draft.revision !== opened)
+          return html(
+            faqListPage(ctx, state(draft), draft.document, { ...NO_POST, error: ctx.t("admin.content.error.staleMove") }),
+            kit.https(request),
+            409,
+          );
+        const { entry } = faqParam(request, draft.document);
+        const moved = moveFaqEntry(draft.document, entry.id, move);
+        if (moved === null) throw new ConsoleRefusal(404, "admin.content.error.noEntry");
+        try {
+          await saveDraft(write, { openedRevision: opened, document: moved, by: who(owner), now: deps.now() });
+        } catch (error) {
+          if (!(error instanceof StaleContentError)) throw error;
+          const current = readDraft(db);
+          return html(
+            faqListPage(ctx, state(current), current.document, { ...NO_POST, error: ctx.t("admin.content.error.staleMove") }),
+            kit.https(request),
+            409,
+          );
+        }
+        return redirect("/admin/content/faq?done=saved", kit.https(request));
+      }),
+      { parse: "none" },
+    )
+    .get(
+      "/admin/content/comparison",
+      kit.signedIn(async (request) => {
+        const ctx = await kit.page(request);
+        const draft = readDraft(db);
+        return html(comparison(ctx, draft, draft.document, noticeOf(ctx, request)), kit.https(request));
+      }),
+    )
+    .post(
+      "/admin/content/comparison",
+      kit.signedIn((request, owner) =>
+        saveForm(request, owner, (d, f, ctx) => applyComparison(d, f, ctx.t), comparison, "/admin/content/comparison"),
+      ),
+      { parse: "none" },
+    )
+    .get(
+      "/admin/content/history",
+      kit.signedIn(async (request) => {
+        const ctx = await kit.page(request);
+        return html(historyPage(ctx, listVersions(db), noticeOf(ctx, request)), kit.https(request));
+      }),
+    )
+    .post(
+      "/admin/content/restore",
+      kit.signedIn(async (request, owner) => {
+        const posted = await form(request);
+        const parsed = v.safeParse(Revision, posted.version ?? "");
+        if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
+        try {
+          await restoreVersion(write, { version: parsed.output, by: who(owner), now: deps.now() });
+        } catch (error) {
+          if (error instanceof UnknownVersionError) throw new ConsoleRefusal(404, "admin.content.error.noVersion");
+          throw error;
+        }
+        deps.content.refresh();
+        return redirect("/admin/content/history?done=restored", kit.https(request));
+      }),
+      { parse: "none" },
+    );
+}
+
+/** A refused draft action, as the owner reads it; null for an error that is not one. */
+function refusalOf(error: unknown): { status: 409 | 422; key: MessageKey } | null {
+  if (error instanceof StaleContentError) return { status: 409, key: "admin.content.error.stalePublish" };
+  if (error instanceof NothingToPublishError) return { status: 409, key: "admin.content.error.nothing" };
+  if (error instanceof ConsoleRefusal && error.status === 422) return { status: 422, key: error.key };
+  return null;
+}
