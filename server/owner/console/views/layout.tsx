@@ -5,7 +5,17 @@ import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
 import type { Formats } from "./format";
 import type { BuildInfo } from "../../../platform/version";
 
-export type ConsoleSection = "overview" | "audience" | "orders" | "reviews" | "leads" | "support" | "mail" | "content" | "activity" | "security";
+export type ConsoleSection =
+  | "overview"
+  | "audience"
+  | "orders"
+  | "reviews"
+  | "leads"
+  | "support"
+  | "mail"
+  | "content"
+  | "activity"
+  | "security";
 
 export type PageContext = {
   t: Translate;
