@@ -17,6 +17,8 @@ import { LegalNoticePage, PrivacyPage, TermsPage } from "./pages/legal";
 import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
 import { TestCheckoutPage } from "./pages/test-checkout";
 import { RefundPage } from "./pages/refund";
+import { ReviewPage, ReviewStopPage, ReviewsInfoPage } from "./pages/review";
+import { productJsonLd } from "./components/reviews";
 import { pathFor } from "../shared/routes";
 
 /** Serialises data for a <script type="application/json">, safe against `</script>`. */
@@ -70,7 +72,7 @@ function PageBody() {
     case "landing":
       return <LandingPage />;
     case "payment":
-      return <PaymentPage error={view.error} purchaseNotice={view.purchaseNotice} />;
+      return <PaymentPage error={view.error} purchaseNotice={view.purchaseNotice} noticeBox={view.noticeBox === true} />;
     case "success":
       return <SuccessPage order={view.order} />;
     case "canceled":
@@ -93,6 +95,12 @@ function PageBody() {
       return <DevicesPage devices={view.devices} />;
     case "refund":
       return <RefundPage refund={view.refund} />;
+    case "reviews":
+      return <ReviewsInfoPage />;
+    case "review":
+      return <ReviewPage review={view.review} />;
+    case "review-stop":
+      return <ReviewStopPage stop={view.stop} link={view.link} />;
     case "unsubscribe":
       return <UnsubscribePage state={view.state} />;
     case "not-found":
@@ -117,7 +125,9 @@ function Widgets() {
     <>
       <Island name="support" props={{ supportEmail: facts.supportEmail }} />
       {/* The buyer who just paid would be shown their own purchase. */}
-      {view.page === "success" || view.page === "devices" || view.page === "refund" ? null : <Island name="social-proof" props={{}} />}
+      {view.page === "success" || view.page === "devices" || view.page === "refund" || view.page === "review" ? null : (
+        <Island name="social-proof" props={{}} />
+      )}
       {view.page === "landing" ? (
         <>
           <Island name="exit-popup" props={{ usedForm: view.lead !== undefined }} />
@@ -151,6 +161,9 @@ function Head() {
     access: "meta.accessTitle",
     devices: "meta.devicesTitle",
     refund: "meta.refundTitle",
+    reviews: "meta.reviewsTitle",
+    review: "meta.reviewTitle",
+    "review-stop": "meta.reviewStopTitle",
     "legal-notice": "meta.legalNoticeTitle",
     terms: "meta.termsTitle",
     privacy: "meta.privacyTitle",
@@ -179,6 +192,7 @@ function Head() {
     "legal-notice": "meta.legalNoticeDescription",
     terms: "meta.termsDescription",
     privacy: "meta.privacyDescription",
+    reviews: "meta.reviewsDescription",
   };
   const description = t(descriptionKey[view.page] ?? "meta.description");
   const indexable =
@@ -187,7 +201,8 @@ function Head() {
     view.page !== "canceled" &&
     view.page !== "access" &&
     view.page !== "devices" &&
-    view.page !== "refund";
+    view.page !== "refund" &&
+    view.page !== "review";
   return (
     <head>
       <meta charSet="utf-8" />
@@ -223,6 +238,12 @@ function Head() {
         <meta key={l} property="og:locale:alternate" content={LOCALE_TAGS[l].og} />
       ))}
       <meta name="twitter:card" content="summary_large_image" />
+      {view.page === "landing" ? (
+        <script
+          type="application/ld+json"
+          dangerouslySetInnerHTML={{ __html: productJsonLd(data.facts, baseUrl, description, `${baseUrl}${assets.ogImage}`) ?? "" }}
+        />
+      ) : null}
     </head>
   );
 }

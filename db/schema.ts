@@ -87,6 +87,11 @@ export const orders = sqliteTable(
     /** The discount code the buyer applied (upper case), and what it took off `listAmount`. */
     discountCode: text("discount_code"),
     discountAmount: integer("discount_amount").notNull().default(0),
+    /**
+     * The payment page's unchecked box: the buyer agreed to their first name's initial and city
+     * showing in the recent-purchases notice. Without it the order never appears there.
+     */
+    inNotice: integer("in_notice", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     uniqueIndex("orders_checkout_id_unique").on(t.checkoutId),
@@ -284,7 +289,17 @@ export const licenses = sqliteTable(
   (t) => [uniqueIndex("licenses_order_unique").on(t.orderId), uniqueIndex("licenses_key_unique").on(t.key)],
 );
 
-export const MAIL_KINDS = ["access", "refund", "demo", "owner-sale", "owner-refund", "owner-refund-request", "owner-digest"] as const;
+export const MAIL_KINDS = [
+  "access",
+  "refund",
+  "demo",
+  "owner-sale",
+  "owner-refund",
+  "owner-refund-request",
+  "owner-digest",
+  "review-invite",
+  "review-refused",
+] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 export const MAIL_STATUSES = ["pending", "sending", "sent", "failed", "cancelled"] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
@@ -499,6 +514,10 @@ export const OWNER_ACTIONS = [
   "export",
   "mail-retry",
   "digest-sent",
+  "review-published",
+  "review-refused",
+  "review-reply",
+  "proof-figures",
 ] as const;
 export type OwnerAction = (typeof OWNER_ACTIONS)[number];
 
@@ -737,3 +756,55 @@ export const catalogueTitles = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.setId, t.position] })],
 );
+
+export const REVIEW_STATUSES = ["pending", "published", "refused"] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/**
+ * A buyer's review of their order (one per order), written from the order's review link. The owner
+ * publishes or refuses it (with a reason) and may answer it, never edit it. A review edited by its
+ * author waits for the owner again.
+ */
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    /** The language it was written in (the page's), named on the pages of the other languages. */
+    locale: text("locale").notNull(),
+    rating: integer("rating").notNull(),
+    text: text("text").notNull(),
+    /** The name shown, made from the order's name when posted: "Marie D." or "M. D.". */
+    displayName: text("display_name").notNull(),
+    nameStyle: text("name_style", { enum: ["first-initial", "initials"] }).notNull(),
+    city: text("city"),
+    status: text("status", { enum: REVIEW_STATUSES }).notNull(),
+    refusalReason: text("refusal_reason"),
+    reply: text("reply"),
+    repliedAt: integer("replied_at", { mode: "timestamp_ms" }),
+    /** When the buyer agreed to its publication (the page's box). */
+    consentAt: integer("consent_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+    /** The date shown: when the owner published this text (a new edit is a new date). */
+    publishedAt: integer("published_at", { mode: "timestamp_ms" }),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("reviews_order_unique").on(t.orderId), index("reviews_status_published_idx").on(t.status, t.publishedAt)],
+);
+
+/**
+ * The review invitation of an order, written with its outbox row in one transaction: a row here
+ * is an invitation queued, so it is never queued twice. `stopped_at`: the buyer followed the
+ * e-mail's stop link; no review e-mail goes to that address again (any of its orders).
+ */
+export const reviewInvites = sqliteTable("review_invites", {
+  orderId: integer("order_id")
+    .primaryKey()
+    .references(() => orders.id),
+  mailId: integer("mail_id"),
+  invitedAt: integer("invited_at", { mode: "timestamp_ms" }),
+  stoppedAt: integer("stopped_at", { mode: "timestamp_ms" }),
+});

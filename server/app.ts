@@ -16,6 +16,7 @@ import { unsubscribeController } from "./shop/leads/unsubscribe";
 import { licensesController } from "./shop/licenses/controller";
 import { devicesController } from "./shop/licenses/devices-controller";
 import { refundController } from "./shop/checkout/refund-controller";
+import { reviewsController } from "./shop/reviews/controller";
 import { documentsController } from "./shop/paperwork/controller";
 import { pagesController, plainPageAnswers } from "./site/pages/controller";
 import { localeOfPath, matchPath } from "../shared/routes";
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps) {
     .use(licensesController(deps))
     .use(devicesController(deps))
     .use(refundController(deps))
+    .use(reviewsController(deps))
     .use(documentsController(deps))
     .use(checkoutController(deps))
     .use(chatController(deps))

@@ -41,6 +41,11 @@ export const UNSUBSCRIBE = { path: "/unsubscribe", methods: ["GET", "POST"], fro
 export const DEVICES_FREE = { path: "/api/devices/free", methods: ["POST"], from: "page" } as const satisfies Endpoint;
 /** The buyer confirms the 7-day guarantee's refund from the refund page (a plain form post). */
 export const REFUND = { path: "/api/refund", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+/** The review page's form: write or edit the review of an order (a plain form post, or JSON). */
+export const REVIEW_POST = { path: "/api/reviews", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+export const REVIEW_DELETE = { path: "/api/reviews/delete", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+/** The review e-mails' stop link: GET shows the button, POST stops (mail providers post it too, RFC 8058). */
+export const REVIEW_STOP = { path: "/reviews/stop", methods: ["GET", "POST"], from: "anywhere" } as const satisfies Endpoint;
 /** The public keys that verify licence tokens offline. */
 export const JWKS = { path: "/.well-known/jwks.json", methods: ["GET"], from: "anywhere" } as const satisfies Endpoint;
 /** The built-in test checkout's card page (its id in the path: testCheckoutPath). */
@@ -66,6 +71,9 @@ export const ENDPOINTS = {
   unsubscribe: UNSUBSCRIBE,
   devicesFree: DEVICES_FREE,
   refund: REFUND,
+  reviewPost: REVIEW_POST,
+  reviewDelete: REVIEW_DELETE,
+  reviewStop: REVIEW_STOP,
   jwks: JWKS,
   testCheckout: TEST_CHECKOUT,
   documentDownload: DOCUMENT_DOWNLOAD,

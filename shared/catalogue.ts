@@ -74,7 +74,6 @@ export type MediaSlots = {
   videoPoster: string | null;
 };
 export const MEDIA_SLOTS = ["previewPhone", "previewTablet", "previewComputer", "og", "video", "videoPoster"] as const;
-export type MediaSlot = (typeof MEDIA_SLOTS)[number];
 
 export const emptyCatalogueContent = (): CatalogueContent => ({ set: null, rights: {}, claimsConfirmed: false });
 export const emptyMediaSlots = (): MediaSlots => ({
@@ -102,16 +101,6 @@ export const MediaSlotsSchema = v.object({
 /** What kind of file a medium is: how it is checked and which sizes are made of it. */
 export const MEDIA_KINDS = ["poster", "preview", "og", "video", "video-poster"] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
-
-/** The slot a kind fills (posters fill none: titles name them). */
-export const KIND_OF_SLOT: Record<MediaSlot, MediaKind> = {
-  previewPhone: "preview",
-  previewTablet: "preview",
-  previewComputer: "preview",
-  og: "og",
-  video: "video",
-  videoPoster: "video-poster",
-};
 
 /** A picture as the pages use it: the browser picks the format it reads and the width it needs. */
 export type Picture = {

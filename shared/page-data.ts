@@ -4,6 +4,7 @@ import type { LegalFacts } from "./legal";
 import type { Locale } from "./locales";
 import type { DevicesPageState } from "./schemas/licenses";
 import type { CardField, CheckoutErrorKey } from "./schemas/payment";
+import type { ReviewPageState, ReviewStopState } from "./reviews";
 import type { SiteFacts } from "./site-facts";
 
 // The page contract: what the server renders a page from, and the part of it the browser receives
@@ -33,7 +34,12 @@ export type AssetUrls = {
  * The links of an order's pages: `query` (`?order=REF&t=…`, signed: server/shop/checkout/order-links.ts)
  * opens its success and refund pages in any language; `invoice` is the invoice's address.
  */
-export type OrderLinks = { query: string; invoice: string };
+export type OrderLinks = {
+  query: string;
+  invoice: string;
+  /** The order's review page's query (`?order=&k=`: server/shop/reviews/links.ts), for every language. */
+  review: string;
+};
 
 /** What the success page knows about the order named by `session_id` or by its reference's signed link. */
 /** Where the access e-mail of a paid order stands, so the page says only what is true. */
@@ -130,6 +136,8 @@ export type View =
       error?: PaymentPageError;
       /** Stripe's page collects the billing address whose city the recent-purchases notice may show: say so. */
       purchaseNotice: boolean;
+      /** This site's purchases may show in the notice: the buyer is offered the (unchecked) box to agree. */
+      noticeBox?: boolean;
     }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
@@ -144,6 +152,12 @@ export type View =
   /** The buyer's devices, from the signed link of the access e-mail (per request, never cached). */
   | { page: "devices"; devices: DevicesPageState }
   | { page: "refund"; refund: RefundPageState }
+  /** How reviews work (the law's statement of how they are checked), the same for every visitor. */
+  | { page: "reviews" }
+  /** An order's review page, from its link (per request, never cached). */
+  | { page: "review"; review: ReviewPageState }
+  /** The review e-mails' stop link (per request). */
+  | { page: "review-stop"; stop: ReviewStopState; link: { order: string; k: string } | null }
   /** `rate-limited`: too many tries from this client (429); nothing was changed. */
   | { page: "unsubscribe"; state: "done" | "unknown" | "rate-limited" }
   | { page: "not-found" }
@@ -192,7 +206,7 @@ export type IslandProps = {
   "access-form": { posted?: AccessFlag };
   /** `consentMissing`: the server sent the page back because the consent box was not ticked. */
   /** `codeError`: the server refused the code of a plain form post (`?error=code-…`). */
-  "pay-button": { consentMissing: boolean; codeError?: CodeRefusal | undefined };
+  "pay-button": { consentMissing: boolean; codeError?: CodeRefusal | undefined; noticeBox?: boolean };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };
   /** The lead popup; `usedForm`: the visitor just posted the free-demo form without JavaScript. */

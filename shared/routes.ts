@@ -17,6 +17,8 @@ export const PAGE_IDS = [
   "devices",
   "refund",
   "catalogue",
+  "reviews",
+  "review",
 ] as const;
 export type PageId = (typeof PAGE_IDS)[number];
 export const PAGES: Record<PageId, string> = {
@@ -39,6 +41,10 @@ export const PAGES: Record<PageId, string> = {
   refund: "remboursement",
   // Every title of the app's catalogue, searchable with a plain form (works without JavaScript).
   catalogue: "catalogue",
+  // How reviews work (who may write one, how the purchase is checked, moderation): French name in every language.
+  reviews: "avis",
+  // An order's review page, reached from its link (review e-mail, receipt page, devices page).
+  review: "mon-avis",
 };
 
 export function pathFor(page: PageId, locale: Locale): string {

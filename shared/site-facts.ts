@@ -1,14 +1,12 @@
-import type { Locale } from "./locales";
+import { LOCALE_TAGS, type Locale } from "./locales";
 import { endOfDayIn, formatOfferEnd, offerEndSound, offerIsOn, SELLER_TIME_ZONE } from "./offer";
 import { formatCount, formatMoney } from "./price";
+import { type ProofFigureKind, type ProofSnapshot, type ReviewsFacts, SAMPLE_REVIEWS, type StoredShownReview } from "./reviews";
 
 // The owner's content with every amount already formatted for one language. Built on the server
 // and sent to the browser as data, so that server and client render the same characters (Intl
 // output differs between runtimes) and so that only this public subset of configuration leaves the
 // server.
-
-/** A review on the landing page (its text is testimonial1..4 in locales/*.json). */
-export type Testimonial = { name: string; city: string; rating: 5; initials: string };
 
 /** A row of the comparison table, amounts in minor units (cents) over one, twelve and sixty months. */
 export type ComparisonRow = { name: string; monthly: number | null; yearly: number | null; fiveYears: number; highlight?: boolean };
@@ -25,10 +23,13 @@ export type SiteContent = {
    */
   originalPriceMinor: number | null;
   currency: string;
-  claimedUsers: number;
-  testimonials: Testimonial[];
-  /** Which of the testimonials, the user count and the reference price the owner has set. */
-  ownerSet: { testimonials: boolean; claimedUsers: boolean; originalPrice: boolean };
+  /**
+   * The site's own evidence: published buyers' reviews and the figure it counts (buyers or devices),
+   * read at one stamp (server/shop/reviews/store.ts). Never typed by anyone.
+   */
+  proof: ProofSnapshot;
+  /** Whether the owner has set the reference price (the launch offer's struck-through price). */
+  ownerSet: { originalPrice: boolean };
   /** Development: show the specification's placeholders where the owner has set nothing. */
   showPlaceholders: boolean;
   comparison: ComparisonRow[];
@@ -105,10 +106,15 @@ export type SiteFacts = {
   supportEmail: string;
   price: string;
   saving: string;
-  /** The claimed user count; null until the owner sets one (in production): no count is shown. */
+  /**
+   * The buyers or devices the site counts, exact, formatted; null below the owner's threshold or
+   * when hidden (console, Reviews). `usersKind` says which the text names.
+   */
   users: string | null;
+  usersKind: ProofFigureKind;
   year: number;
-  testimonials: { name: string; city: string; rating: number; initials: string }[];
+  /** Published buyers' reviews; in development, while there is none, the samples (marked, never counted). */
+  reviews: ReviewsFacts;
   comparison: { name: string; monthly: string | null; yearly: string | null; fiveYears: string; highlight: boolean }[];
   /** "Prices checked on 27 November 2026 on …": the day formatted for the language. */
   comparisonChecked: { date: string; source: string } | null;
@@ -156,18 +162,20 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
   const money = (minor: number) => formatMoney(minor, site.currency, locale);
   // Production shows only what the owner has set; development the specification's content too.
   const shows = (piece: keyof SiteContent["ownerSet"]) => site.showPlaceholders || site.ownerSet[piece];
+  const { proof } = site;
   return {
     siteName: site.name,
     supportEmail: site.supportEmail,
     price: money(site.priceMinor),
     saving: money(maxSavingMinor(site)),
-    users: shows("claimedUsers") ? formatCount(site.claimedUsers, locale) : null,
+    users: proof.figure === null ? null : formatCount(proof.figure.count, locale),
+    usersKind: proof.figure?.kind ?? "buyers",
     year: now.getUTCFullYear(),
     refundMode: site.refundMode,
     vat: site.vat,
     testCheckout: site.testCheckout,
     devices: site.deviceLimit,
-    testimonials: shows("testimonials") ? site.testimonials : [],
+    reviews: reviewsFacts(proof, site.showPlaceholders, locale),
     comparison: site.comparison.map((r) => ({
       name: r.name,
       monthly: r.monthly === null ? null : money(r.monthly),
@@ -191,5 +199,30 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
             oldPrice: money(site.originalPriceMinor),
           }
         : { on: false },
+  };
+}
+
+/**
+ * The reviews as a language shows them: the average over all published ones (one decimal, never
+ * rounded up to a whole star), the newest first with their dates. Samples only where the site
+ * shows placeholders (development) and only while no review is published.
+ */
+export function reviewsFacts(proof: ProofSnapshot, samples: boolean, locale: Locale): ReviewsFacts {
+  const bcp47 = LOCALE_TAGS[locale].bcp47;
+  const dates = new Intl.DateTimeFormat(bcp47, { day: "numeric", month: "long", year: "numeric", timeZone: SELLER_TIME_ZONE });
+  const shown = (review: StoredShownReview, sample: boolean) => ({
+    ...review,
+    date: dates.format(new Date(review.publishedAt)),
+    isoDate: new Date(review.publishedAt).toISOString().slice(0, 10),
+    sample,
+  });
+  if (proof.count === 0)
+    return { count: 0, average: null, averageValue: null, latest: samples ? SAMPLE_REVIEWS.map((r) => shown(r, true)) : [] };
+  const averageValue = Math.floor((proof.ratingSum / proof.count) * 10) / 10;
+  return {
+    count: proof.count,
+    averageValue,
+    average: new Intl.NumberFormat(bcp47, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(averageValue),
+    latest: proof.latest.map((r) => shown(r, false)),
   };
 }

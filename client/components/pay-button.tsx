@@ -39,6 +39,7 @@ export const PAY_BUTTON_TEXT = [
   "payment.code.not-started",
   "payment.code.expired",
   "payment.code.used-up",
+  "payment.noticeConsent",
   ...CONSENT_TEXT,
 ] as const;
 
@@ -53,7 +54,9 @@ export function PayButton({
   navigate = defaultNavigate,
   consentMissing = false,
   codeError,
+  noticeBox = false,
 }: IslandProps["pay-button"] & { navigate?: Navigate }) {
+  const noticeRef = useRef<HTMLInputElement>(null);
   const { t, locale } = useText(PAY_BUTTON_TEXT);
   const [busy, setBusy] = useState(false);
   // The page is the same for every visitor: a code from the address is read after hydration.
@@ -109,7 +112,12 @@ export function PayButton({
       const response = await fetch(PAYMENT.path, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ locale, acceptTerms: true, ...(code.trim() === "" ? {} : { code: code.trim() }) }),
+        body: JSON.stringify({
+          locale,
+          acceptTerms: true,
+          showInNotice: noticeRef.current?.checked === true,
+          ...(code.trim() === "" ? {} : { code: code.trim() }),
+        }),
       });
       const body: unknown = await response.json().catch(() => null);
       const answer = v.safeParse(CodeRefusedAnswer, body);
@@ -197,6 +205,12 @@ export function PayButton({
         }}
         autoFocus={consentMissing}
       />
+      {noticeBox ? (
+        <label className="notice-box" htmlFor="show-in-notice">
+          <input ref={noticeRef} id="show-in-notice" type="checkbox" name="showInNotice" value="yes" data-testid="notice-box" />
+          <span>{t("payment.noticeConsent")}</span>
+        </label>
+      ) : null}
       <button
         ref={buttonRef}
         type="submit"

@@ -1,11 +1,12 @@
 import type { DevicesPageState } from "../../shared/schemas/licenses";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
+import { pathFor } from "../../shared/routes";
 import { Island } from "../island";
 
 /** "Manage my devices": the page behind the access e-mail's signed link. */
 export function DevicesPage({ devices }: { devices: DevicesPageState }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   return (
     <>
       <SiteHeader minimal />
@@ -15,6 +16,14 @@ export function DevicesPage({ devices }: { devices: DevicesPageState }) {
             <h1 className="page__title">{t("devices.title")}</h1>
             <p>{t("devices.text", { limit: devices.activationLimit })}</p>
             <Island name="devices" props={{ devices }} />
+            {devices.review === undefined ? null : (
+              <p>
+                {t("review.offerText")}{" "}
+                <a href={`${pathFor("review", locale)}${devices.review}`} data-testid="review-link">
+                  {t("review.offer")}
+                </a>
+              </p>
+            )}
           </div>
         ) : devices.state === "rate-limited" ? (
           <div className="status-card status-card--neutral">

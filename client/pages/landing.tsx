@@ -9,6 +9,7 @@ import { CatalogueSection, OwnerPicture } from "../components/catalogue";
 import { useI18n } from "../i18n";
 import { Island } from "../island";
 import { offerTextKeys } from "../../shared/site-facts";
+import { ReviewsSection } from "../components/reviews";
 
 // Numbered texts (`feature2Title`...) are built from these numbers: a number with no text fails the typecheck.
 const TRUST_BADGES = [
@@ -31,7 +32,6 @@ const BENEFITS = [
   [6, "shield"],
 ] as const satisfies readonly (readonly [number, IconName])[];
 const PREVIEW_POINTS = [1, 2, 3] as const;
-const TESTIMONIALS = [1, 2, 3, 4] as const;
 const STEPS = [1, 2, 3, 4] as const;
 const PRICING_FEATURES = [1, 2, 3, 4, 5, 6] as const;
 
@@ -158,17 +158,6 @@ function ComparisonCell({ labelKey, children }: { labelKey: MessageKey; children
   );
 }
 
-function Stars({ rating }: { rating: number }) {
-  const { t } = useI18n();
-  return (
-    <p className="stars" aria-label={t("testimonial.rating", { rating })} role="img">
-      {Array.from({ length: 5 }, (_, i) => (
-        <Icon key={i} name="star" filled={i < rating} />
-      ))}
-    </p>
-  );
-}
-
 export function LandingPage() {
   const { t, facts, data, locale } = useI18n();
   const { assets } = data;
@@ -200,7 +189,7 @@ export function LandingPage() {
               {facts.users === null ? null : (
                 <>
                   <span aria-hidden="true"> · </span>
-                  <span data-testid="user-count">{t("hero.users")}</span>
+                  <span data-testid="user-count">{t(facts.usersKind === "devices" ? "hero.devices" : "hero.buyers")}</span>
                 </>
               )}
             </p>
@@ -270,37 +259,13 @@ export function LandingPage() {
           <Screenshots />
         </section>
 
-        {/* Only real reviews: until the owner sets them, production has no testimonial section. */}
-        {facts.testimonials.length === 0 ? null : (
-          <section className="section" id="testimonials" aria-labelledby="testimonials-title">
-            <div className="container">
-              <SectionHeading id="testimonials-title" title={t("testimonialsTitle")} subtitle={t("testimonialsSubtitle")} />
-              <ul className="card-grid card-grid--4" role="list">
-                {TESTIMONIALS.map((n) => {
-                  const person = facts.testimonials[n - 1];
-                  return person === undefined ? null : (
-                    <li key={person.name} className="card testimonial" data-testid="testimonial">
-                      <Stars rating={person.rating} />
-                      <blockquote>
-                        <p>{t(`testimonial${n}`)}</p>
-                      </blockquote>
-                      <footer className="testimonial__person">
-                        <span className="avatar" aria-hidden="true">
-                          {person.initials}
-                        </span>
-                        <span>
-                          <strong>{person.name}</strong>
-                          <span className="muted">{person.city}</span>
-                        </span>
-                      </footer>
-                    </li>
-                  );
-                })}
-              </ul>
-              <CtaRow titleKey="cta.testimonialsTitle" />
-            </div>
-          </section>
-        )}
+        {/* Only buyers' reviews, published by the owner (development: marked samples while none is). */}
+        <ReviewsSection
+          reviews={facts.reviews}
+          heading={(id) => <SectionHeading id={id} title={t("reviews.title")} subtitle={t("reviews.subtitle")} />}
+        >
+          <CtaRow titleKey="cta.testimonialsTitle" />
+        </ReviewsSection>
 
         <section className="section section--alt" id="why" aria-labelledby="why-title">
           <div className="container">

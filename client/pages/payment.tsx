@@ -14,7 +14,15 @@ function codeRefusalOf(error: PaymentPageError | undefined): CodeRefusal | undef
   return CODE_REFUSALS.find((r) => r === reason);
 }
 
-export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageError; purchaseNotice: boolean }) {
+export function PaymentPage({
+  error,
+  purchaseNotice,
+  noticeBox = false,
+}: {
+  error?: PaymentPageError;
+  purchaseNotice: boolean;
+  noticeBox?: boolean;
+}) {
   const { t, locale, facts } = useI18n();
   return (
     <>
@@ -68,7 +76,7 @@ export function PaymentPage({ error, purchaseNotice }: { error?: PaymentPageErro
                   <strong>{t("paymentError")}</strong> {t(error === "rate-limited" ? "paymentRateLimit" : "paymentErrorDesc")}
                 </p>
               ) : null}
-              <Island name="pay-button" props={{ consentMissing: error === "consent", codeError: codeRefusalOf(error) }} />
+              <Island name="pay-button" props={{ consentMissing: error === "consent", codeError: codeRefusalOf(error), noticeBox }} />
               <p className="secure-note">
                 <Icon name="lock" /> {t("securePayment")}
               </p>

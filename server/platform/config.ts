@@ -86,6 +86,8 @@ export type Config = {
   anthropic: { apiKey: string; model: string; maxTokens: number; timeoutMs: number; baseUrl: string | undefined } | undefined;
   /** How many installations of the app one licence key may have at once. */
   licenseActivationLimit: number;
+  /** Days after a paid order before its review invitation (0: at the first check after the first activation). */
+  reviewInviteDays: number;
   /** How long a signed licence token stays valid offline (the app renews it when online). */
   licenseTokenDays: number;
   mail: {
@@ -209,6 +211,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           }
         : undefined,
     licenseActivationLimit: env.LICENSE_ACTIVATION_LIMIT,
+    reviewInviteDays: env.REVIEW_INVITE_DAYS,
     licenseTokenDays: env.LICENSE_TOKEN_DAYS,
     mail: {
       smtpUrl: env.SMTP_URL,

@@ -32,6 +32,17 @@ const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
     String(fallback),
   );
 
+const nonNegativeInt = (fallback: number, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, "must be a whole number, 0 or more"),
+      v.transform(Number),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+    String(fallback),
+  );
+
 /** A price like "29.99" or "29,99" in major units, stored as minor units (cents). */
 const money = (fallback: string) =>
   v.optional(
@@ -267,7 +278,7 @@ export const EnvSchema = v.object({
   CLAIMED_USERS: documented(positiveInt(PLACEHOLDER_CLAIMED_USERS), {
     section: "The shop and its offer",
     description:
-      'The "more than N active users" figure. In production, shown only once you set it (the default is the specification\'s placeholder).',
+      "Read once, at the first start, into the published content; no page shows it any more: the landing page states the buyers or devices the site counts itself (console, Reviews; see [docs/reviews.md](../reviews.md)).",
   }),
 
   SQLITE_SYNCHRONOUS: documented(v.optional(v.picklist(["NORMAL", "FULL"], "must be NORMAL or FULL"), "FULL"), {
@@ -371,6 +382,11 @@ export const EnvSchema = v.object({
     section: "The shop and its offer",
     description:
       "How many devices one licence key may be active on at once (the app's `/api/licenses/activate`; the support chat quotes it, the terms of sale state it).",
+  }),
+  REVIEW_INVITE_DAYS: documented(nonNegativeInt(7, 365), {
+    section: "The shop and its offer",
+    description:
+      "How many days after a paid order its buyer is invited by e-mail to review it (once, if the order is not refunded and its licence was activated); the default 7 falls after the guarantee's window. `0` invites at the next check after the first activation, to try it. See [docs/reviews.md](../reviews.md).",
   }),
   LICENSE_TOKEN_DAYS: documented(positiveInt(14, 365), {
     section: "The shop and its offer",

@@ -97,7 +97,9 @@ export function startupWarnings(config: Config): string[] {
 
 /** What production start-up needs to know of the published content (server/site/content/). */
 export type PublishedFacts = {
-  ownerSet: { testimonials: boolean; claimedUsers: boolean; originalPrice: boolean };
+  ownerSet: { originalPrice: boolean };
+  /** How many buyers' reviews are published. */
+  reviews: number;
   /** Whether the owner wrote their own product description (hero or features), in any language. */
   describesProduct: boolean;
   /** Whether the FAQ has an entry of the owner's, beyond the five built-in ones. */
@@ -118,12 +120,11 @@ export function contentWarnings(config: Config, published: PublishedFacts): stri
   if (config.env !== "production") return [];
   const { ownerSet } = published;
   const warnings: string[] = [];
-  if (!ownerSet.testimonials)
+  // Not a thing to set: reviews come from buyers once they have used the app (docs/reviews.md).
+  if (published.reviews === 0)
     warnings.push(
-      "No testimonial is shown: the specification's are placeholders. Put real customers' reviews in server/site/owner-content.ts (TESTIMONIALS) and testimonial1..4 in locales/*.json.",
+      "No review is shown yet: buyers are invited to review their order REVIEW_INVITE_DAYS after it, and you publish their reviews in the console, Reviews.",
     );
-  if (!ownerSet.claimedUsers)
-    warnings.push('No user count is shown ("more than N active users"): give your real number in the console, Content, Offer.');
   if (!ownerSet.originalPrice)
     warnings.push(
       "No launch offer is shown (no struck-through price, no end date): a reduction is shown only against the lowest price the site charged in the 30 days before it (its price history), so a new shop has none yet.",

@@ -30,6 +30,7 @@ import { openVisitorKeys } from "../shop/analytics/visitor-keys";
 import { startRollUps } from "../shop/analytics/jobs";
 import { startDigests } from "../owner/digest/job";
 import { digestListsReader } from "../owner/digest/service";
+import { startReviewChecks } from "../shop/reviews/invites";
 import { buildClient } from "../site/client-build";
 import { createAssetStore } from "../site/assets";
 import { openContent, publishedFacts, renderAfterPublish } from "../site/content/live";
@@ -91,8 +92,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const licenseKeys = openLicenseKeys(config, now);
   await licenseKeys.jwks();
   startTrace("licence keys ready");
-  const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
   const siteSecret = loadIpHashSecret(config.ipHashSecret, config.dataDir);
+  const links = mailLinks(licenseKeys, config.publicBaseUrl, now, siteSecret);
   const paperwork = mailPaperwork({
     db,
     paperwork: createPaperwork({ db, config, content }),
@@ -177,6 +178,8 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const rollUps = startRollUps({ analytics: site.deps.analytics, log });
   // The owner's digest e-mail: this process alone schedules it, as it alone sends the mail.
   const digests = startDigests({ db, write: writerFor(db, config), config, log, now, mailer });
+  // Review invitations and the landing page's figure: this process alone looks, every minute.
+  const reviewChecks = startReviewChecks({ db, write: writerFor(db, config), config, log, now, mailer });
   const replicator = replicatorFor(config, log, now, db, writerFor(db, config));
   // Replacing a running server, Litestream starts once that one (and its own Litestream) is gone:
   // two on one database would each begin a history of their own in the replica.
@@ -209,6 +212,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     retention.stop();
     rollUps.stop();
     await digests.stop();
+    await reviewChecks.stop();
     await mailStopped;
     await replicator.stop();
     content.stop();

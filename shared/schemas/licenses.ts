@@ -104,6 +104,8 @@ export type DevicesPageState =
       disabled: boolean;
       /** The outcome of a plain form post (`?status=`). */
       flash?: DevicesFlash;
+      /** The order's review page's query (`?order=&k=`), offered under the devices. */
+      review?: string;
     }
   | { state: "invalid" }
   /** Too many looks from this client in a short time (429): nothing was read. */

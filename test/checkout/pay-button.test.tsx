@@ -76,7 +76,7 @@ test("without the consent box ticked nothing is sent: the box says why and takes
   expect(screen.queryByText("To pay, tick the box: you accept the terms of sale and ask for immediate access.")).toBeNull();
   fireEvent.click(screen.getByRole("button", { name: /Pay €29.99/ }));
   await waitFor(() => expect(navigations).toEqual(["/checkout/test/cs_test_abc"]));
-  expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "en", acceptTerms: true }) }]);
+  expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "en", acceptTerms: true, showInNotice: false }) }]);
 });
 
 test("while the checkout is being created the button is disabled and says it is redirecting", async () => {
@@ -85,7 +85,7 @@ test("while the checkout is being created the button is disabled and says it is 
   fireEvent.click(screen.getByRole("button", { name: /Payer 29,99/ }));
   const busy = await screen.findByRole("button", { name: "Redirection…" });
   expect(busy.hasAttribute("disabled")).toBe(true);
-  expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "fr", acceptTerms: true }) }]);
+  expect(calls).toEqual([{ url: "/api/payment", body: JSON.stringify({ locale: "fr", acceptTerms: true, showInNotice: false }) }]);
 });
 
 test("the browser is sent to the returned URL", async () => {

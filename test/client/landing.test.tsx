@@ -16,7 +16,8 @@ test("the landing page has the spec's count of cards in every section", () => {
   const page = landing();
   expect(page.getAllByTestId("trust-badge")).toHaveLength(3);
   expect(page.getAllByTestId("feature-card")).toHaveLength(4);
-  expect(page.getAllByTestId("testimonial")).toHaveLength(4);
+  // Development's three sample reviews (marked), while none is published.
+  expect(page.getAllByTestId("review")).toHaveLength(3);
   expect(page.getAllByTestId("benefit-card")).toHaveLength(6);
   expect(page.getAllByTestId("comparison-row")).toHaveLength(3);
   expect(page.getAllByTestId("step")).toHaveLength(4);
@@ -37,11 +38,13 @@ test("exactly five 'Voir la démo' buttons, each next to an 'Obtenir l'accès' l
   expect(buttons.map((a) => a.getAttribute("href"))).toEqual(Array(7).fill("/demo"));
 });
 
-test("every testimonial shows initials, name, city and five stars", () => {
-  for (const card of landing().getAllByTestId("testimonial")) {
-    expect(within(card).getByRole("img", { name: "Noté 5 sur 5" })).toBeTruthy();
+test("every review card shows initials, name, its stars, its date and, for a sample, that it is one", () => {
+  for (const card of landing().getAllByTestId("review")) {
+    expect(within(card).getByRole("img", { name: /^Noté [1-5] sur 5$/ })).toBeTruthy();
     expect(card.querySelectorAll(".stars svg")).toHaveLength(5);
     expect(card.querySelector(".avatar")?.textContent).toMatch(/^[A-Z]{2}$/);
+    expect(card.querySelector("time")?.getAttribute("datetime")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(card.querySelector("[data-testid=review-sample]")?.textContent).toBe("Exemple");
   }
 });
 

@@ -82,7 +82,11 @@ test("French writes the first day of a month as '1er'", async () => {
   expect(textOf(page.querySelector("[data-testid=hero-badge]"))).toBe("Offre de lancement jusqu'au 1er janvier 2027");
 });
 
-test("the user count is grouped as each language writes it: 2 847, 2,847, 2.847, 2.847", async () => {
+test("the buyers' figure is grouped as each language writes it: 2 847, 2,847, 2.847, 2.847", async () => {
+  // The figure the minute's check records (server/shop/reviews/invites.ts), as if 2,847 buyers had paid.
+  const { recordFigure } = await import("../../server/shop/reviews/store");
+  await defaultSite.write((tx) => recordFigure(tx, { kind: "buyers", count: 2847 }, new Date()));
+  defaultSite.content.refresh();
   const expected: Record<Locale, string> = { fr: "2 847", en: "2,847", it: "2.847", es: "2.847" };
   for (const locale of LOCALES) {
     const meta = textOf((await documentOf(defaultSite, pathFor("landing", locale))).querySelector(".hero__meta")).replace(

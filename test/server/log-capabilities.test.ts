@@ -129,3 +129,24 @@ test("every page whose address holds a capability tells the browser to send no R
     });
   }
 });
+
+test("review and stop links, opened, posted and mistyped, leave no capability in the log", async () => {
+  site = await createTestSite();
+  const { reviewCapability } = await import("../../server/shop/reviews/links");
+  const { SITE_SECRET } = await import("../support/app");
+  const { orders } = await import("../../db/schema");
+  await payWithTestCard(site, { locale: "en", email: "marie@example.com" });
+  const reference = site.db.select({ reference: orders.reference }).from(orders).get()?.reference ?? "";
+  const k = reviewCapability(SITE_SECRET, reference, "review");
+  const stop = reviewCapability(SITE_SECRET, reference, "review-stop");
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  expect((await site.request(`/en/mon-avis?order=${reference}&k=${k}`)).status).toBe(200);
+  expect((await site.request(`/en/mon-avis?order=${reference}&k=${k}x`)).status).toBe(404);
+  const body = new URLSearchParams({ order: reference, k, locale: "en", rating: "5", text: "x", consent: "yes" }).toString();
+  expect((await site.request("/api/reviews", { method: "POST", headers: form, body })).status).toBe(422);
+  expect((await site.request(`/reviews/stop?order=${reference}&k=${stop}&lang=en`)).status).toBe(200);
+  expect((await site.request(`/reviews/stop?order=${reference}&k=${stop}`, { method: "POST", headers: form, body: "" })).status).toBe(200);
+  const all = site.logs.join("\n");
+  expect(logEntries(site.logs).some((e) => e.msg === "review e-mails stopped by the buyer")).toBe(true);
+  for (const secret of [k, stop]) expect(all).not.toContain(secret);
+});

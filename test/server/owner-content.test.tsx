@@ -6,13 +6,14 @@ import { createTestSite, type TestSite } from "../support/app";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 import { serverHtml } from "../support/islands";
 import { makePageData } from "../support/page-data";
-import { buildSiteFacts, type Testimonial } from "../../shared/site-facts";
+import { buildSiteFacts } from "../../shared/site-facts";
 import { testConfig } from "../support/config";
 import { testSite } from "../support/content";
 import { publish, readPublished } from "../../server/site/content/store";
 
-// Claims true in production: the specification's testimonials, its "more than 2,847 users" and its
-// struck-through 99 € show only once the owner has set real ones. Development keeps showing them.
+// Claims true in production: no review but buyers' published ones, no user count but the site's own
+// (from the owner's threshold), no struck-through 99 € but against a price really charged.
+// Development shows its sample reviews, marked as such, and the sample reference price.
 // The launch offer goes with the reference price: the price is the same once the offer ends, so
 // without a reference there is nothing it offers, and no end date to announce.
 
@@ -50,7 +51,7 @@ const LAUNCH_OFFER = /Offre de lancement|Launch offer|Offerta lancio|Oferta de l
 
 /** What each page shows of the claims. */
 const claimsOf = (html: string) => ({
-  testimonials: html.includes('data-testid="testimonial"') || html.includes('id="testimonials"'),
+  testimonials: html.includes('data-testid="review"') || html.includes('id="reviews"'),
   userCount: html.includes('data-testid="user-count"') || /2[\s\u00a0\u202f.,]?847/.test(html),
   struckPrice: html.includes("<del") || /[^\d,.]99[\s\u00a0\u202f]?€|€99\b/.test(html),
   launchOffer: LAUNCH_OFFER.test(html),
@@ -74,7 +75,7 @@ test("in production with no owner content, no page in any language shows a testi
     expect({ part, present: landing.includes(part) }).toEqual({ part, present: true });
 });
 
-test("in production, the user count the owner set and a reduction against the price charged before are shown, in each language's format", async () => {
+test("in production, a CLAIMED_USERS figure is never shown, and a reduction against the price charged before is, in each language's format", async () => {
   // The shop charged 59 € for ten days, then the owner lowered the price to 29,99 €: 59 € is the
   // lowest price of the 30 days before the reduction, so it is the reference.
   let at = new Date("2026-11-01T10:00:00Z");
@@ -91,9 +92,9 @@ test("in production, the user count the owner set and a reduction against the pr
   s.content.refresh();
   const pages = await everyPage(s);
   const landing = (path: string) => pages.find((p) => p.path === path)?.html ?? "";
-  expect(landing("/")).toContain('data-testid="user-count"');
-  expect(landing("/")).toMatch(/1[\u00a0\u202f ]200/);
-  expect(landing("/it")).toContain("1.200");
+  // A number typed by the owner is no evidence: the figure shown is the site's own count (docs/reviews.md).
+  expect(landing("/")).not.toContain('data-testid="user-count"');
+  expect(landing("/")).not.toMatch(/1[\u00a0\u202f ]200/);
   expect(landing("/")).toMatch(/<del[^>]*data-testid="old-price"/);
   expect(landing("/en")).toContain("€59");
   for (const locale of LOCALES)
@@ -101,19 +102,36 @@ test("in production, the user count the owner set and a reduction against the pr
   expect(landing(pathFor("payment", "es"))).toMatch(/59[\u00a0 ]€/);
 });
 
-test("in production, real reviews set by the owner are shown", () => {
+test("in production, buyers' published reviews are shown, not the samples", () => {
   const config = testConfig(READY);
-  const real: Testimonial[] = [{ name: "Inès B.", city: "Nantes", rating: 5, initials: "IB" }];
   const site = testSite(config);
-  const facts = buildSiteFacts({ ...site, testimonials: real, ownerSet: { ...site.ownerSet, testimonials: true } }, "fr");
+  const proof = {
+    stamp: "1",
+    count: 1,
+    ratingSum: 5,
+    latest: [
+      {
+        id: 1,
+        rating: 5,
+        text: "Très bien, installé en deux minutes.",
+        name: "Inès B.",
+        city: "Nantes",
+        publishedAt: Date.UTC(2026, 10, 2),
+        locale: "fr" as const,
+        reply: null,
+      },
+    ],
+    figure: null,
+  };
+  const facts = buildSiteFacts({ ...site, proof }, "fr");
   const data = makePageData();
   const html = serverHtml({ ...data, facts }, <LandingPage />);
-  expect([...html.querySelectorAll("[data-testid=testimonial]")].map((card) => card.textContent)).toEqual([
-    expect.stringContaining("Inès B."),
-  ]);
+  expect([...html.querySelectorAll("[data-testid=review]")].map((card) => card.textContent)).toEqual([expect.stringContaining("Inès B.")]);
+  expect(html.querySelector("[data-testid=review-sample]")).toBeNull();
 });
 
-test("in development the specification's content shows as before", async () => {
+test("in development the sample reviews show, marked as examples, and no invented user count", async () => {
   const landing = await (await (await site({})).request("/")).text();
-  expect(claimsOf(landing)).toEqual({ testimonials: true, userCount: true, struckPrice: true, launchOffer: true });
+  expect(claimsOf(landing)).toEqual({ testimonials: true, userCount: false, struckPrice: true, launchOffer: true });
+  expect(landing).toContain('data-testid="review-sample"');
 });

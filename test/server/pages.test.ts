@@ -128,10 +128,13 @@ test("the redundant /fr prefix redirects to the canonical French page, whatever 
 });
 
 test("an exception while rendering answers 500 with the error screen and no stack trace", async () => {
-  // Testimonials come from configuration; a broken entry makes the landing page throw while rendering.
+  // Reviews come from the database; a broken entry makes the landing page throw while rendering.
   const broken = await createTestSite();
-  // JSON.parse stands for a configuration file gone wrong: the type says Testimonial, the value is null.
-  broken.content.current().site.testimonials = [{ name: "x", city: "y", rating: 5, initials: "XY" }, JSON.parse("null")];
+  // JSON.parse stands for a row gone wrong: the type says a review, the value is null.
+  const proof = broken.content.current().site.proof;
+  proof.count = 2;
+  proof.ratingSum = 10;
+  proof.latest = [JSON.parse("null")];
   try {
     const response = await broken.request("/en");
     expect(response.status).toBe(500);
@@ -189,7 +192,8 @@ test("no page runs inline code: scripts come from the site's files, the page dat
       const path = pathFor(page, locale);
       const html = await (await site.request(path)).text();
       for (const [, attributes, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
-        const json = /type="application\/json"/.test(attributes ?? "");
+        // The page data and the structured data (JSON-LD) are data blocks: no browser runs them.
+        const json = /type="application\/(?:ld\+)?json"/.test(attributes ?? "");
         // Anything else must be an external file, allowed by script-src 'self', with nothing inline.
         expect({ path, ok: json || (/ src="\/assets\/[^"]+"/.test(attributes ?? "") && body === "") }).toEqual({ path, ok: true });
       }
@@ -210,7 +214,7 @@ test("no page runs inline code: scripts come from the site's files, the page dat
 
 test("the page's only script is a file of the site's own, which script-src 'self' allows: nothing inline, nothing per request", async () => {
   const html = await (await site.request("/")).text();
-  const scripts = [...html.matchAll(/<script(?![^>]*type="application\/json")([^>]*)>([^<]*)<\/script>/g)];
+  const scripts = [...html.matchAll(/<script(?![^>]*type="application\/(?:ld\+)?json")([^>]*)>([^<]*)<\/script>/g)];
   expect(scripts.map((m) => [/ src="(\/assets\/entry-[a-z0-9]+\.js)"/.test(m[1]!), m[2]])).toEqual([[true, ""]]);
   expect(html).not.toContain("nonce=");
 });

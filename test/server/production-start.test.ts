@@ -75,8 +75,9 @@ test("a ready production server starts, and its log lists once each the owner co
   const server = await startServer({ env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" } });
   try {
     const warnings = server.output.filter((line) => line.includes('"level":"warn"'));
-    expect(warnings.filter((line) => line.includes("No testimonial is shown"))).toHaveLength(1);
-    expect(warnings.filter((line) => line.includes("No user count is shown"))).toHaveLength(1);
+    expect(warnings.filter((line) => line.includes("No review is shown yet"))).toHaveLength(1);
+    // The user count is the site's own figure now: nothing for the owner to set.
+    expect(warnings.filter((line) => line.includes("No user count is shown"))).toHaveLength(0);
     expect(warnings.filter((line) => line.includes("No launch offer is shown"))).toHaveLength(1);
     const notice = await (await fetch(`${server.baseUrl}/mentions-legales`)).text();
     expect(notice).toContain("Stream Shop SAS");
@@ -92,7 +93,7 @@ test("a ready production server starts, and its log lists once each the owner co
     // has no price history), so the launch offer is still missing.
     expect(counted.output.filter((line) => line.includes("No user count is shown"))).toHaveLength(0);
     expect(counted.output.filter((line) => line.includes("No launch offer is shown"))).toHaveLength(1);
-    expect(counted.output.filter((line) => line.includes("No testimonial is shown"))).toHaveLength(1);
+    expect(counted.output.filter((line) => line.includes("No review is shown yet"))).toHaveLength(1);
   } finally {
     await counted.stop();
   }

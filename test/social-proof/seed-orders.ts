@@ -15,6 +15,8 @@ export function seedOrder(
     email?: string;
     provider?: "stripe" | "test";
     checkoutId?: string;
+    /** The payment page's box (recent-purchases notice): ticked unless said otherwise. */
+    inNotice?: boolean;
   },
 ): void {
   counter += 1;
@@ -33,6 +35,7 @@ export function seedOrder(
       createdAt: created,
       updatedAt: order.paidAt ?? created,
       paidAt: order.paidAt,
+      inNotice: order.inNotice ?? true,
     })
     .run();
 }

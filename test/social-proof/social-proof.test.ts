@@ -106,3 +106,16 @@ test("initials and cities are cleaned before they are shown to other visitors", 
     expect({ spam, shown: cleanCity(spam) }).toEqual({ spam, shown: null });
   }
 });
+
+test("the purchase notice shows only orders whose buyer ticked the payment page's box", async () => {
+  site = await createTestSite({ now: () => new Date() });
+  const { payWithTestCard } = await import("../support/purchase");
+  await payWithTestCard(site, { locale: "fr", email: "oui@example.com", name: "Océane Martin", city: "Lyon", inNotice: true });
+  await payWithTestCard(site, { locale: "fr", email: "non@example.com", name: "Bruno Petit", city: "Nantes" });
+  const body = await socialProof(site);
+  expect(body.entries.map((e: { initial: string; city: string | null }) => [e.initial, e.city])).toEqual([["O.", "Lyon"]]);
+  // The payment page offers the box, unchecked.
+  const page = await (await site.request("/paiement")).text();
+  expect(page).toMatch(/<input[^>]*id="show-in-notice"[^>]*>/);
+  expect(page.match(/<input[^>]*id="show-in-notice"[^>]*>/)?.[0]).not.toContain("checked");
+});

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { licenseActivations, licenses, orders } from "../../db/schema";
 import { mailLinks } from "../../server/shop/licenses/tokens";
-import { createTestSite, type TestSite } from "../support/app";
+import { createTestSite, SITE_SECRET, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { type FailingDisk, mountFailingDisk, mountSmallDisk, type SmallDisk } from "../support/tmpfs";
 
@@ -106,7 +106,7 @@ async function acknowledgedWrites(s: TestSite) {
     .query<{ t: string }, []>("SELECT unsubscribe_token AS t FROM email_leads WHERE email = 'early@example.com'")
     .get()!.t;
   const order = s.db.select().from(orders).all()[0]!;
-  const links = mailLinks(s.licenseKeys, s.config.publicBaseUrl, () => new Date());
+  const links = mailLinks(s.licenseKeys, s.config.publicBaseUrl, () => new Date(), SITE_SECRET);
   const devices = new URL(await links.devices(order.reference, "en"));
   const refund = new URL(await links.refund(order.reference, "en"));
   return writeRequests(s, { key, instanceId, cardPage, unsubscribeToken, devices, refund });

@@ -79,7 +79,7 @@ export async function createTestSite(
   const firstStart = await prepareContent({ db, write, config, log, now: now() });
   const content = openContent({ db, settings: config.site, firstStartedAt: firstStart, log, now });
   const licenseKeys = openLicenseKeys(config, now);
-  const links = mailLinks(licenseKeys, config.publicBaseUrl, now);
+  const links = mailLinks(licenseKeys, config.publicBaseUrl, now, SITE_SECRET);
   const paperwork = mailPaperwork({
     db,
     paperwork: createPaperwork({ db, config, content }),

@@ -8,10 +8,14 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
 export async function payWithTestCard(
   site: Pick<TestSite, "request">,
-  options: { locale: string; email: string; name?: string; city?: string; country?: string },
+  options: { locale: string; email: string; name?: string; city?: string; country?: string; inNotice?: boolean },
 ) {
-  // The payment page's consent box ticked; the card page does not ask again.
-  const start = await site.request("/api/payment", { method: "POST", headers: FORM, body: `locale=${options.locale}&acceptTerms=yes` });
+  // The payment page's consent box ticked (and, when asked, the recent-purchases notice's box); the card page does not ask again.
+  const start = await site.request("/api/payment", {
+    method: "POST",
+    headers: FORM,
+    body: `locale=${options.locale}&acceptTerms=yes${options.inNotice === true ? "&showInNotice=yes" : ""}`,
+  });
   const cardPage = start.headers.get("location");
   if (cardPage === null) throw new Error(`no checkout: ${start.status}`);
   const body = new URLSearchParams({

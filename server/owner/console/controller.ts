@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { catalogueReadiness } from "../../site/content/live";
 import type { AppDeps } from "../../deps";
 import { pickEncoding } from "../../platform/http/accept-encoding";
 import { requestContext } from "../../platform/http/context";
@@ -17,6 +16,7 @@ import { audiencePage } from "./views/audience";
 /** How old today's audience totals may be when the owner opens the page. */
 const AUDIENCE_FRESH_MS = 5_000;
 import { peopleRoutes } from "./people-routes";
+import { reviewRoutes } from "./review-routes";
 import { guideRoutes } from "./guide-routes";
 import { overviewPage } from "./views/overview";
 import { securityRoutes } from "./security-routes";
@@ -61,6 +61,7 @@ export function consoleController(deps: AppDeps) {
       .use(securityRoutes(deps, kit))
       .use(orderRoutes(deps, kit))
       .use(peopleRoutes(deps, kit))
+      .use(reviewRoutes(deps, kit))
       .use(contentRoutes(deps, kit))
       .use(guideRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.

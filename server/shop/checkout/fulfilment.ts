@@ -199,6 +199,7 @@ export async function recordPendingOrder(
     locale: string;
     termsAcceptedAt: Date;
     termsVersion: string;
+    inNotice?: boolean;
   },
   now: Date,
 ): Promise<void> {

@@ -31,6 +31,8 @@ export async function createCheckoutSession(
   locale: Locale,
   consent: Consent,
   code = "",
+  /** The buyer ticked the payment page's box: their initial and city may show in the recent-purchases notice. */
+  inNotice = false,
 ): Promise<{ id: string; url: string }> {
   // The published price at this moment: the order records what the buyer is asked to pay.
   const { priceMinor, currency } = deps.content.current().site;
@@ -53,6 +55,7 @@ export async function createCheckoutSession(
         locale,
         termsAcceptedAt: consent.acceptedAt,
         termsVersion: consent.termsVersion,
+        inNotice,
       },
       deps.now(),
     );
@@ -79,6 +82,7 @@ export async function createCheckoutSession(
         locale,
         termsAcceptedAt: consent.acceptedAt,
         termsVersion: consent.termsVersion,
+        inNotice,
         createdAt: deps.now(),
         updatedAt: deps.now(),
       })

@@ -1,3 +1,4 @@
+import { reviewQuery } from "../reviews/links";
 import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { and, eq } from "drizzle-orm";
 import type { OrderLinks, PaidDelivery, SuccessOrder } from "../../../shared/page-data";
@@ -137,7 +138,11 @@ async function successOrderOf(deps: AppDeps, order: OrderRow, entry: Entry): Pro
 /** The order's signed links, made afresh for each page (they hold for ORDER_LINK_DAYS). */
 async function linksOf(deps: AppDeps, reference: string): Promise<OrderLinks> {
   const token = await signOrderLink(deps.licenseKeys, reference, deps.now());
-  return { query: orderLinkQuery(reference, token), invoice: invoiceLink("", { reference }, deps.paperwork.linkSecret) };
+  return {
+    query: orderLinkQuery(reference, token),
+    invoice: invoiceLink("", { reference }, deps.paperwork.linkSecret),
+    review: reviewQuery(deps.paperwork.linkSecret, reference),
+  };
 }
 
 /** A paid order, its licence key, and where its access e-mail stands in the outbox (the newest message counts). */

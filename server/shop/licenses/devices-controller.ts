@@ -12,6 +12,7 @@ import { requestContext } from "../../platform/http/context";
 import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
 import { devicesOfOrder, freeDeviceOfOrder } from "./devices";
 import { readDevicesLink } from "./tokens";
+import { reviewQuery } from "../reviews/links";
 
 /** A person frees a device now and then; a script trying links gets nowhere faster. */
 export const DEVICES_RATE_LIMIT = { limit: 30, windowMs: 10 * 60 * 1000 } as const;
@@ -22,7 +23,7 @@ const Flash = v.picklist(DEVICES_FLASHES);
 
 /** What the devices page shows for the link in its query (`?t=`, `&status=` after a plain form post). */
 export async function devicesPageState(
-  deps: Pick<AppDeps, "db" | "licenseKeys" | "config">,
+  deps: Pick<AppDeps, "db" | "licenseKeys" | "config" | "paperwork">,
   query: URLSearchParams,
 ): Promise<DevicesPageState> {
   const link = v.safeParse(DevicesLinkSchema, query.get("t") ?? "");
@@ -38,6 +39,7 @@ export async function devicesPageState(
     activationLimit: deps.config.licenseActivationLimit,
     disabled: found.disabled,
     flash: flash.success ? flash.output : undefined,
+    review: reference === null ? undefined : reviewQuery(deps.paperwork.linkSecret, reference),
   };
 }
 

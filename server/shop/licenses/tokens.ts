@@ -4,6 +4,7 @@ import { pathFor } from "../../../shared/routes";
 import { LICENSE_TOKEN_AUDIENCE } from "../../../shared/schemas/licenses";
 import type { Config } from "../../platform/config";
 import { openSigningKeys, type SigningKeys } from "./signing-keys";
+import { reviewPath, reviewStopPath } from "../reviews/links";
 import { ORDER_LINK_DAYS, orderRefundPath, signOrderLink } from "../checkout/order-links";
 
 // What the site signs with its licence keys: the tokens the app checks offline, and the buyer's
@@ -57,14 +58,20 @@ export async function readDevicesLink(keys: SigningKeys, token: string): Promise
 export const openLicenseKeys = (config: Pick<Config, "dataDir" | "publicBaseUrl" | "licenseTokenDays">, now: () => Date): SigningKeys =>
   openSigningKeys({ dataDir: config.dataDir, issuer: config.publicBaseUrl, keepRetiredMs: keepRetiredKeyMs(config.licenseTokenDays), now });
 
-/** The links an e-mail carries that the site signs (the access e-mail's devices and refund links). */
+/** The links an e-mail carries that the site signs (the access e-mail's devices and refund links, the review links). */
 export type MailLinks = {
   devices(reference: string, locale: Locale): Promise<string>;
   /** The order's 7-day guarantee refund page (server/shop/checkout/order-links.ts). */
   refund(reference: string, locale: Locale): Promise<string>;
+  /** The order's review page and the review e-mails' stop link (server/shop/reviews/links.ts). */
+  review(reference: string, locale: Locale): string;
+  reviewStop(reference: string, locale: Locale): string;
 };
 
-export const mailLinks = (keys: SigningKeys, baseUrl: string, now: () => Date): MailLinks => ({
+/** `secret`: the site's own secret, which keys the review links as it keys the invoice links. */
+export const mailLinks = (keys: SigningKeys, baseUrl: string, now: () => Date, secret: string): MailLinks => ({
   devices: (reference, locale) => devicesLink(keys, baseUrl, reference, locale, now()),
   refund: async (reference, locale) => `${baseUrl}${orderRefundPath(locale, reference, await signOrderLink(keys, reference, now()))}`,
+  review: (reference, locale) => `${baseUrl}${reviewPath(secret, reference, locale)}`,
+  reviewStop: (reference, locale) => `${baseUrl}${reviewStopPath(secret, reference, locale)}`,
 });

@@ -12,6 +12,7 @@ import type { MailLinks } from "../licenses/tokens";
 import type { MailPaperwork } from "../paperwork/mail-paperwork";
 import type { OutgoingMail } from "./transport";
 import { AccessMail, DemoMail, OwnerMail, RefundMail, type MailContext } from "./templates/messages";
+import { ReviewInviteMail, ReviewRefusedMail } from "./templates/reviews";
 import { DigestMail, digestSubject, type DigestLists, type DigestPayload } from "./templates/digest";
 
 /** Reads the digest's lists (questions handed over, e-mails failing) when the message is written. */
@@ -161,6 +162,25 @@ async function composeKind(
         />
       );
       return { ...base, ...(await both(element)), subject: digestSubject(c, p), headers: {} };
+    }
+    case "review-invite": {
+      const p = readPayload("review-invite", row.payload);
+      if (p === null || links === undefined) return null;
+      const stopUrl = links.reviewStop(p.reference, locale);
+      const element = <ReviewInviteMail c={c} reviewUrl={links.review(p.reference, locale)} stopUrl={stopUrl} reference={p.reference} />;
+      return {
+        ...base,
+        ...(await both(element)),
+        subject: c.t("mail.reviewInvite.subject"),
+        // RFC 8058: the mail client's own button posts to the stop link.
+        headers: { ...buyerHeaders, "List-Unsubscribe": `<${stopUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      };
+    }
+    case "review-refused": {
+      const p = readPayload("review-refused", row.payload);
+      if (p === null || links === undefined) return null;
+      const element = <ReviewRefusedMail c={c} reviewUrl={links.review(p.reference, locale)} reason={p.reason} />;
+      return { ...base, ...(await both(element)), subject: c.t("mail.reviewRefused.subject"), headers: buyerHeaders };
     }
   }
 }

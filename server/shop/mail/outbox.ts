@@ -5,6 +5,7 @@ import type { Db } from "../../../db/client";
 import { mailOutbox, type MailKind, type MailStatus } from "../../../db/schema";
 import type { DbWriter, Write, WriteOptions } from "../../../db/writer";
 import { LOCALES, type Locale } from "../../../shared/locales";
+import { REFUSAL_REASONS } from "../../../shared/reviews";
 import type { SenderIdentity } from "./sender-identity";
 
 // The transactional outbox. A message is written by the same transaction as the change it reports
@@ -80,6 +81,9 @@ export const PAYLOADS = {
   "owner-refund": OwnerNotice,
   "owner-refund-request": OwnerNotice,
   "owner-digest": OwnerDigest,
+  // The review links are made when the message is written (server/shop/reviews/links.ts), never stored.
+  "review-invite": v.object({ orderId: v.number(), reference: v.string() }),
+  "review-refused": v.object({ orderId: v.number(), reference: v.string(), reason: v.picklist(REFUSAL_REASONS) }),
 } satisfies Record<MailKind, v.GenericSchema>;
 
 export type MailPayloads = { [K in MailKind]: v.InferOutput<(typeof PAYLOADS)[K]> };
@@ -288,6 +292,8 @@ const READERS: { [K in MailKind]: (value: unknown) => MailPayloads[K] | null } =
   "owner-refund": parseOr(PAYLOADS["owner-refund"]),
   "owner-refund-request": parseOr(PAYLOADS["owner-refund-request"]),
   "owner-digest": parseOr(PAYLOADS["owner-digest"]),
+  "review-invite": parseOr(PAYLOADS["review-invite"]),
+  "review-refused": parseOr(PAYLOADS["review-refused"]),
 };
 
 /** The payload of a row, checked against its kind's schema (the row may come from an older version). */

@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Write } from "../../../db/writer";
+import { deleteReviewsOf } from "../reviews/store";
 import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../../db/schema";
 import { removeMailFiles, type MailFilesRemoved } from "../mail/mail-files";
 
@@ -55,6 +56,14 @@ export async function eraseByEmail(write: Write, rawEmail: string, mailDir: stri
         ? []
         : tx.delete(chatMessages).where(inArray(chatMessages.conversationId, conversations)).returning({ id: chatMessages.id }).all();
     const resends = tx.delete(accessResends).where(eq(accessResends.email, email)).returning({ id: accessResends.id }).all();
+    // The buyer's reviews are theirs (their text, their name): erased, the orders themselves kept.
+    const orderIds = tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(eq(sql`lower(${orders.customerEmail})`, email))
+      .all()
+      .map((r) => r.id);
+    deleteReviewsOf(tx, orderIds, new Date());
     const kept = tx
       .select({ n: sql<number>`count(*)` })
       .from(orders)

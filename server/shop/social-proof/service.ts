@@ -82,7 +82,16 @@ export function recentPurchases(
   const rows = db
     .select({ firstName: orders.firstName, city: orders.city, paidAt: orders.paidAt })
     .from(orders)
-    .where(and(eq(orders.status, "paid"), purchaseFilter(config), isNotNull(orders.paidAt), gte(orders.paidAt, since)))
+    // Only buyers who ticked the payment page's box: nobody is shown without having agreed.
+    .where(
+      and(
+        eq(orders.status, "paid"),
+        eq(orders.inNotice, true),
+        purchaseFilter(config),
+        isNotNull(orders.paidAt),
+        gte(orders.paidAt, since),
+      ),
+    )
     .orderBy(desc(orders.paidAt))
     .limit(SOCIAL_PROOF_MAX_ENTRIES)
     .all();

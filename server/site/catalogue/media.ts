@@ -5,7 +5,6 @@ import type { Db } from "../../../db/client";
 import { media, mediaFiles } from "../../../db/schema";
 import type { DbWriter } from "../../../db/writer";
 import type { MediaKind, Picture } from "../../../shared/catalogue";
-import { mp4DurationSeconds } from "../video-duration";
 
 // The owner's pictures and video (docs/decisions/019-catalogue-and-media.md). A picture is checked
 // (what it really is, its weight, its pixels) and converted once, at upload, with sharp (libvips)
@@ -118,35 +117,6 @@ export async function convertPicture(kind: Exclude<MediaKind, "video">, file: st
   return { id, kind, name: file, width, height: shownHeight, seconds: null, files };
 }
 
-const isMp4 = (b: Uint8Array) => b.byteLength > 12 && String.fromCharCode(...b.subarray(4, 8)) === "ftyp";
-const isWebm = (b: Uint8Array) => b.byteLength > 4 && b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3;
-
-/** The demo video as uploaded (browsers play MP4 and WebM as they are): checked, its length read. */
-export function checkVideo(file: string, bytes: Uint8Array): Converted {
-  if (bytes.byteLength > MEDIA_MAX.videoBytes)
-    throw new MediaRejected(file, `is ${megabytes(bytes.byteLength)}: the video may weigh at most ${megabytes(MEDIA_MAX.videoBytes)}`);
-  const mp4 = isMp4(bytes);
-  if (!mp4 && !isWebm(bytes)) throw new MediaRejected(file, "is not a video: upload an MP4 (H.264) or WebM file");
-  const seconds = mp4 ? mp4DurationSeconds(bytes) : null;
-  if (mp4 && seconds === null)
-    throw new MediaRejected(file, "is an MP4 file without a readable length (its movie header): export it again");
-  const id = mediaIdOf(bytes);
-  const ext = mp4 ? "mp4" : "webm";
-  return {
-    id,
-    kind: "video",
-    name: file,
-    width: null,
-    height: null,
-    seconds,
-    files: [{ name: `${id}.${ext}`, contentType: mp4 ? "video/mp4" : "video/webm", width: null, bytes }],
-  };
-}
-
-export function convertMedia(kind: MediaKind, file: string, bytes: Uint8Array): Promise<Converted> {
-  return kind === "video" ? Promise.resolve(checkVideo(file, bytes)) : convertPicture(kind, file, bytes);
-}
-
 /** Stores converted media (a medium already stored is kept as it is: its bytes are the same). */
 export function storeMedia(tx: DbWriter, converted: readonly Converted[], now: Date): void {
   for (const item of converted) {
@@ -229,17 +199,6 @@ export function readMediaInfo(db: DbWriter, ids: readonly string[]): Map<string,
     for (const file of files) found.get(file.mediaId)?.files.push(file);
   }
   return found;
-}
-
-/** Every medium of a kind, newest first (the console's lists). */
-export function listMedia(db: DbWriter, kind: MediaKind): MediaInfo[] {
-  const ids = db
-    .select({ id: media.id })
-    .from(media)
-    .where(eq(media.kind, kind))
-    .all()
-    .map((r) => r.id);
-  return [...readMediaInfo(db, ids).values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }
 
 /** The posters by the name they were uploaded with (the CSV's `poster` column); the newest wins. */

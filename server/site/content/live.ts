@@ -12,6 +12,7 @@ import { loadCatalogue } from "../catalogue/store";
 import { referencePrice } from "./price-reference";
 import { buildPublished, type PublishedContent } from "./published";
 import { latestVersion, readPriceHistory, readPublished } from "./store";
+import { proofStamp, readProof } from "../../shop/reviews/store";
 
 // How a process follows the owner's publishes (docs/decisions/018-owner-content.md): it looks at
 // the newest version's number a few times a second (one read of the table's primary key) and,
@@ -44,6 +45,7 @@ export function loadPublished(db: Db, settings: SiteSettings, firstStartedAt: Da
     firstStartedAt,
     catalogue: loadCatalogue(db, published.document.catalogue.set, CATALOGUE_LIMITS.wall),
     media: loadMediaSlots(db, published.document.media),
+    proof: readProof(db),
   });
 }
 
@@ -55,9 +57,13 @@ export function openContent(deps: { db: Db; settings: SiteSettings; firstStarted
 
   const refresh = (): boolean => {
     const version = latestVersion(db);
-    if (version === content.version) return false;
+    // A review published, removed or answered, or the figure changed: the same path as a publish.
+    const stamp = proofStamp(db);
+    if (version === content.version && stamp === content.site.proof.stamp) return false;
+    const before = content.version;
     content = loadPublished(db, settings, firstStartedAt, now());
-    log.info("content published", { version: content.version });
+    if (content.version !== before) log.info("content published", { version: content.version });
+    else log.info("reviews or figures changed", { stamp: content.site.proof.stamp });
     for (const listener of listeners) {
       try {
         listener(content);
@@ -106,6 +112,7 @@ export function publishedFacts(content: PublishedContent): PublishedFacts {
   );
   return {
     ownerSet: content.site.ownerSet,
+    reviews: content.site.proof.count,
     describesProduct: described,
     ownFaq: content.document.faq.some((entry) => entry.builtIn === null && entry.shown),
     catalogue: catalogueReadiness(content),

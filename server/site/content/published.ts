@@ -14,7 +14,6 @@ import {
   type FaqFact,
   factsKey,
   type GuideDeviceFact,
-  PLACEHOLDER_CLAIMED_USERS,
   type SiteContent,
   type SiteFacts,
   type SiteSettings,
@@ -28,9 +27,9 @@ import {
   SOURCE_MESSAGES,
   withReplacedTexts,
 } from "../locales";
-import { isPlaceholderTestimonial, TESTIMONIALS } from "../owner-content";
 import { EMPTY_CATALOGUE, type LoadedCatalogue } from "../catalogue/store";
 import { EMPTY_MEDIA, type LoadedMedia } from "../catalogue/slots";
+import { NO_PROOF, type ProofSnapshot } from "../../../shared/reviews";
 
 // The published content as every part of a process reads it: the site's facts (name, price,
 // offer, comparison), the catalogues with the owner's texts in place of the locales' where set,
@@ -57,7 +56,7 @@ export type PublishedContent = {
   pageTexts: Record<Locale, CompiledCatalogue>;
   /** The facts and values of a language at `now`, the FAQ filled in; `page`: with the pages' typesetting. */
   localized(locale: Locale, now: Date, page?: boolean): Localized;
-  /** What, besides the language, `localized` depends on at `now` (the offer, the year, the version). */
+  /** What, besides the language, `localized` depends on at `now` (the offer, the year, the version, the reviews). */
   edition(now: Date): string;
   /** The catalogue shown (the published set's titles with their posters' sources). */
   catalogue: LoadedCatalogue;
@@ -114,11 +113,6 @@ function faqFacts(document: ContentDocument, locale: Locale, values: MessageValu
   return facts;
 }
 
-/** A guide text in a language: the owner's, its built-in default's, or none (left out). */
-function guideText(item: GuideText, locale: Locale): string | undefined {
-  return item.text[locale] ?? (item.builtIn === null ? undefined : SOURCE_MESSAGES[locale][item.builtIn]);
-}
-
 /**
  * The guide's devices in a language. A built-in text the owner left as it is goes through the
  * page's catalogue (`t`), so the built-in guide reads exactly as before it was content; a device
@@ -152,6 +146,7 @@ export function siteContentOf(
   settings: SiteSettings,
   reference: number | null,
   firstStartedAt: Date,
+  proof: ProofSnapshot = NO_PROOF,
 ): SiteContent {
   const { offer } = document;
   const sample = settings.showPlaceholders && SAMPLE_REFERENCE_MINOR > offer.priceMinor ? SAMPLE_REFERENCE_MINOR : null;
@@ -161,14 +156,8 @@ export function siteContentOf(
     priceMinor: offer.priceMinor,
     originalPriceMinor: offer.showReference ? (reference ?? sample) : null,
     currency: offer.currency,
-    claimedUsers: offer.claimedUsers ?? PLACEHOLDER_CLAIMED_USERS,
-    // The reviews are the owner's code (owner-content.ts), not published content nor a setting.
-    testimonials: TESTIMONIALS,
-    ownerSet: {
-      testimonials: TESTIMONIALS.some((t) => !isPlaceholderTestimonial(t)),
-      claimedUsers: offer.claimedUsers !== null,
-      originalPrice: offer.showReference && reference !== null,
-    },
+    proof,
+    ownerSet: { originalPrice: offer.showReference && reference !== null },
     showPlaceholders: settings.showPlaceholders,
     comparison: [
       ...document.comparison.rows.map((row) => ({
@@ -199,9 +188,11 @@ export function buildPublished(options: {
   firstStartedAt: Date;
   catalogue?: LoadedCatalogue;
   media?: LoadedMedia;
+  /** The published reviews and the figure (server/shop/reviews/store.ts); none when not given. */
+  proof?: ProofSnapshot;
 }): PublishedContent {
   const { version, document } = options;
-  const site = siteContentOf(document, options.settings, options.reference, options.firstStartedAt);
+  const site = siteContentOf(document, options.settings, options.reference, options.firstStartedAt, options.proof);
   const byLocale = <T>(make: (locale: Locale) => T): Record<Locale, T> => ({
     fr: make("fr"),
     en: make("en"),
@@ -212,7 +203,8 @@ export function buildPublished(options: {
   const pageTexts = byLocale((locale) => withReplacedTexts(PAGE_TEXTS[locale], replaced(document.texts, locale), pageTypesetting(locale)));
   const cache = new Map<string, Localized>();
   const guideIsDefault = JSON.stringify(document.guide) === JSON.stringify(defaultGuide());
-  const edition = (now: Date) => `${version}:${factsKey(site, now)}`;
+  // The reviews' stamp too: publishing a review makes the pages anew, like a content publish.
+  const edition = (now: Date) => `${version}:${site.proof.stamp}:${factsKey(site, now)}`;
   return {
     version,
     document,

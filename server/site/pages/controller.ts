@@ -7,6 +7,7 @@ import { successOrder, successOrderByReference } from "../../shop/checkout/succe
 import { readOrderLink } from "../../shop/checkout/order-links";
 import { orderPagesLimiter, refundPage } from "../../shop/checkout/refund-controller";
 import { devicesPage } from "../../shop/licenses/devices-controller";
+import { reviewPage } from "../../shop/reviews/controller";
 import type { AppDeps } from "../../deps";
 import { methodNotAllowed } from "../../platform/http/api-paths";
 import type { Config } from "../../platform/config";
@@ -43,6 +44,7 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
         error: error.success ? error.output : query.has("error") ? "provider" : undefined,
         // The test checkout's card page says it next to its own name and city fields.
         purchaseNotice: config.stripe !== undefined && purchasesInNotice(config),
+        noticeBox: purchasesInNotice(config),
       };
     }
     case "success":
@@ -72,6 +74,11 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
     case "refund":
       // Without a link there is no order: the page says where the link is.
       return query.has("t") || query.has("order") ? null : { page: "refund", refund: { state: "invalid" } };
+    case "reviews":
+      return { page: "reviews" };
+    case "review":
+      // Without its link there is no order to review: the page says where the link is.
+      return query.has("k") || query.has("order") ? null : { page: "review", review: { state: "invalid" } };
   }
 }
 
@@ -168,6 +175,7 @@ export function pagesController(deps: AppDeps) {
         if (page === "devices") return devicesPage(deps, request, locale, query, ip, limiter);
         if (page === "refund") return refundPage(deps, request, locale, query, ip, limiter);
         if (page === "catalogue") return cataloguePage(deps, request, locale, query);
+        if (page === "review") return reviewPage(deps, request, locale, query, ip, limiter);
         return orderPage(request, locale, query, ip);
       });
     }

@@ -5,7 +5,17 @@ import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
 import type { Formats } from "../../../../shared/owner-formats";
 import type { BuildInfo } from "../../../platform/version";
 
-export type ConsoleSection = "overview" | "audience" | "orders" | "leads" | "support" | "mail" | "content" | "activity" | "security";
+export type ConsoleSection =
+  | "overview"
+  | "audience"
+  | "orders"
+  | "reviews"
+  | "leads"
+  | "support"
+  | "mail"
+  | "content"
+  | "activity"
+  | "security";
 
 export type PageContext = {
   t: Translate;
@@ -22,6 +32,7 @@ const SECTIONS: { id: ConsoleSection; path: string }[] = [
   { id: "overview", path: "/admin" },
   { id: "audience", path: "/admin/audience" },
   { id: "orders", path: "/admin/orders" },
+  { id: "reviews", path: "/admin/reviews" },
   { id: "leads", path: "/admin/leads" },
   { id: "support", path: "/admin/support" },
   { id: "mail", path: "/admin/mail" },

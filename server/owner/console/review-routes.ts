@@ -1,0 +1,140 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { eq } from "drizzle-orm";
+import { orders } from "../../../db/schema";
+import { REFUSAL_REASONS, REVIEW_REPLY_MAX } from "../../../shared/reviews";
+import type { AppDeps } from "../../deps";
+import { refuseReview, publishReview, replyToReview, type ModerationOutcome } from "../../shop/reviews/moderation";
+import { countFigures, figureSettings, listReviews, reviewById, reviewCounts, saveFigureSettings } from "../../shop/reviews/store";
+import { purchaseFilter } from "../../shop/social-proof/service";
+import { recordActivity } from "./activity";
+import { html, redirect } from "./http";
+import type { ConsoleKit } from "./kit";
+import { ConsoleRefusal } from "./refusal";
+import { reviewsPage } from "./views/reviews";
+
+// The console's Reviews (docs/reviews.md): the owner publishes or refuses (with a reason the law
+// allows, told to the author by e-mail) and may answer; never edits. Each decision is written with
+// its activity entry. Publishing bumps the pages' stamp: every process renders the new pages.
+
+const Id = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
+const DONE = ["published", "reviewRefused", "replied", "figures"] as const;
+const RefuseForm = v.object({ reason: v.picklist(REFUSAL_REASONS) });
+const ReplyForm = v.object({
+  reply: v.pipe(
+    v.string(),
+    v.transform((s) => s.replace(/\r\n?/g, "\n").trim()),
+    v.maxLength(REVIEW_REPLY_MAX),
+  ),
+});
+const FiguresForm = v.object({
+  kind: v.picklist(["buyers", "devices", "off"]),
+  threshold: v.pipe(v.string(), v.regex(/^\d{1,7}$/), v.transform(Number), v.minValue(1), v.maxValue(1_000_000)),
+});
+
+function idOf(request: Request): number {
+  const part = new URL(request.url).pathname.split("/")[3] ?? "";
+  const parsed = v.safeParse(Id, part);
+  if (!parsed.success) throw new ConsoleRefusal(404, "admin.error.noReview");
+  return parsed.output;
+}
+
+const detailOf = (id: number) => `review ${id}`;
+
+export function reviewRoutes(deps: AppDeps, kit: ConsoleKit) {
+  const { db, write } = deps;
+  const done = (request: Request, what: (typeof DONE)[number]) => redirect(`/admin/reviews?done=${what}`, kit.https(request));
+  const outcomeOr404 = (outcome: ModerationOutcome) => {
+    if (outcome === "not-found") throw new ConsoleRefusal(404, "admin.error.noReview");
+  };
+  return new Elysia({ name: "owner-console-reviews" })
+    .get(
+      "/admin/reviews",
+      kit.signedIn(async (request) => {
+        const ctx = await kit.page(request);
+        const asked = new URL(request.url).searchParams.get("done");
+        const flag = DONE.find((d) => d === asked);
+        return html(
+          reviewsPage(ctx, {
+            lists: { pending: listReviews(db, "pending"), published: listReviews(db, "published"), refused: listReviews(db, "refused") },
+            counts: reviewCounts(db),
+            figures: countFigures(db, purchaseFilter(deps.config)),
+            settings: figureSettings(db),
+            done: flag === undefined ? null : ctx.t(`admin.done.${flag}`),
+          }),
+          kit.https(request),
+        );
+      }),
+    )
+    .post(
+      "/admin/reviews/:id/publish",
+      kit.signedIn(async (request, owner) => {
+        const id = idOf(request);
+        await kit.body(request, v.object({}), ["form"]);
+        const review = reviewById(db, id);
+        if (review === null) throw new ConsoleRefusal(404, "admin.error.noReview");
+        const order = db.select({ status: orders.status }).from(orders).where(eq(orders.id, review.orderId)).get();
+        if (order?.status !== "paid") throw new ConsoleRefusal(409, "admin.error.refundedReview");
+        const now = deps.now();
+        outcomeOr404(
+          await publishReview(write, id, now, (tx) =>
+            recordActivity(tx, { action: "review-published", detail: detailOf(id), sessionId: owner.session.id }, now),
+          ),
+        );
+        // This process shows it at once; the others at their next look (a quarter of a second).
+        deps.content.refresh();
+        return done(request, "published");
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/reviews/:id/refuse",
+      kit.signedIn(async (request, owner) => {
+        const id = idOf(request);
+        const { reason } = await kit.body(request, RefuseForm, ["form"]);
+        const now = deps.now();
+        outcomeOr404(
+          await refuseReview(write, id, reason, deps.config.mail.domain, now, (tx) =>
+            recordActivity(tx, { action: "review-refused", detail: `${detailOf(id)}: ${reason}`, sessionId: owner.session.id }, now),
+          ),
+        );
+        deps.mailer.wake();
+        deps.content.refresh();
+        return done(request, "reviewRefused");
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/reviews/:id/reply",
+      kit.signedIn(async (request, owner) => {
+        const id = idOf(request);
+        const { reply } = await kit.body(request, ReplyForm, ["form"]);
+        const now = deps.now();
+        outcomeOr404(
+          await replyToReview(write, id, reply, now, (tx) =>
+            recordActivity(tx, { action: "review-reply", detail: detailOf(id), sessionId: owner.session.id }, now),
+          ),
+        );
+        deps.content.refresh();
+        return done(request, "replied");
+      }),
+      { parse: "none" },
+    )
+    .post(
+      "/admin/reviews/figures",
+      kit.signedIn(async (request, owner) => {
+        const settings = await kit.body(request, FiguresForm, ["form"]);
+        const now = deps.now();
+        await write((tx) => {
+          saveFigureSettings(tx, settings, now);
+          recordActivity(
+            tx,
+            { action: "proof-figures", detail: `${settings.kind} from ${settings.threshold}`, sessionId: owner.session.id },
+            now,
+          );
+        });
+        return done(request, "figures");
+      }),
+      { parse: "none" },
+    );
+}
