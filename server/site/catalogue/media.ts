@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
-import sharp from "sharp";
+import type Sharp from "sharp";
 import type { Db } from "../../../db/client";
 import { media, mediaFiles } from "../../../db/schema";
 import type { DbWriter } from "../../../db/writer";
@@ -58,11 +58,22 @@ export const mediaIdOf = (bytes: Uint8Array) => createHash("sha256").update(byte
 
 const megabytes = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
+let sharpLoaded: Promise<typeof Sharp> | undefined;
+/**
+ * sharp, loaded at the first picture: its native library cannot be inside the compiled executable,
+ * and a server that converts no picture must start without it.
+ */
+const loadSharp = (): Promise<typeof Sharp> => {
+  sharpLoaded ??= import("sharp").then((m) => m.default);
+  return sharpLoaded;
+};
+
 /** Reads a picture's header only: its real format and size, before anything decodes it. */
 async function checkedPicture(file: string, bytes: Uint8Array, minWidth: number) {
   if (bytes.byteLength > MEDIA_MAX.imageBytes)
     throw new MediaRejected(file, `is ${megabytes(bytes.byteLength)}: a picture may weigh at most ${megabytes(MEDIA_MAX.imageBytes)}`);
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  const sharp = await loadSharp();
+  let meta: Awaited<ReturnType<ReturnType<typeof Sharp>["metadata"]>>;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
@@ -83,6 +94,7 @@ async function checkedPicture(file: string, bytes: Uint8Array, minWidth: number)
 
 /** A picture converted to every size and format its kind uses (nothing stored yet). */
 export async function convertPicture(kind: Exclude<MediaKind, "video">, file: string, bytes: Uint8Array): Promise<Converted> {
+  const sharp = await loadSharp();
   const plan = PLANS[kind];
   const size = await checkedPicture(file, bytes, plan.minWidth);
   const id = mediaIdOf(bytes);
