@@ -115,7 +115,7 @@ test("the test card page does not ask for the consent again: it says what was ac
     .find((m) => m.kind === "access");
   if (access === undefined) throw new Error("no access e-mail queued");
   const mail = await composeMail(access, site.config, site.content.current());
-  expect(mail?.text).toContain("Before paying you accepted the terms of sale (version of 26 November 2026)");
+  expect(mail?.text).toContain("Before paying you accepted the terms of sale (version of 28 November 2026)");
   expect(mail?.text).toContain("acknowledging that you lose your right of withdrawal once access is delivered");
 });
 

@@ -130,15 +130,15 @@ test("the payment page's guarantee box sends the buyer to the refund link of the
   const box = (html: string) => /<section class="panel money-back"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
   const instant = box(await (await (await shop()).request("/en/paiement")).text());
   expect(instant).toContain(
-    "Within 7 days of payment, the refund link in your access e-mail (and on the page shown after payment) refunds you in full at once",
+    "Within 7 days of payment, one click on the refund link (in your access e-mail and on the page shown after payment) refunds you in full at once",
   );
   expect(instant).toContain("You can also write to support@example.com.");
   await site?.close();
   const french = box(await (await (await shop()).request("/paiement")).text());
-  expect(french).toContain("Dans les 7 jours suivant le paiement, le lien de remboursement de votre email d&#x27;accès");
+  expect(french).toContain("Dans les 7 jours suivant le paiement, un clic sur le lien de remboursement (dans votre email d&#x27;accès");
   await site?.close();
   const request = box(await (await (await shop({ REFUND_MODE: "request" })).request("/en/paiement")).text());
-  expect(request).toContain("ask for a refund from the link in your access e-mail or on the page shown after payment");
+  expect(request).toContain("Ask for a refund within 7 days of payment, with the link in your access e-mail or on the page shown after payment");
   expect(request).toContain("as soon as we have handled the request");
   expect(request).not.toContain("at once");
 });

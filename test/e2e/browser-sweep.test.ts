@@ -285,7 +285,9 @@ test("with a recent sale, the landing page shows the purchase toast at its first
             seen = await placement(page, ".social-proof__card");
           }
           if (!seen.shown) {
-            problems.push(`${where}, ${moment}: toast out of view`);
+            // At the end of the page its corner may hold the footer's links: it then waits its next
+            // turn out of view (the rule), which covers nothing. The first screen must show it.
+            if (moment === "first screen") problems.push(`${where}, ${moment}: toast out of view`);
             continue;
           }
           for (const covered of seen.covers.filter(usedOrPrice)) problems.push(`${where}, ${moment}: toast covers ${covered}`);

@@ -82,7 +82,8 @@ test("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiement r
   const request = page.waitForRequest((r) => r.url().endsWith("/api/payment"));
   await page.getByRole("checkbox", { name: /J'accepte les conditions générales de vente/ }).check();
   await page.getByRole("button", { name: /Payer 29,99/ }).click();
-  expect((await request).postData()).toBe(JSON.stringify({ locale: "fr", acceptTerms: true }));
+  // The purchase-notice box left unticked: this order never shows in the notice.
+  expect(JSON.parse((await request).postData() ?? "")).toEqual({ locale: "fr", acceptTerms: true, showInNotice: false });
   await page.waitForURL("**/checkout/test/**");
   expect(await page.getAttribute("html", "lang")).toBe("fr");
   expect(await page.getByTestId("test-mode").textContent()).toBe("MODE TEST");

@@ -31,7 +31,7 @@ let bought: Promise<string> | null = null;
 const aRealOrder = () =>
   (bought ??= payWithTestCard(
     { request: (path, init) => fetch(`${site.server.baseUrl}${path}`, { ...init, redirect: "manual" }) },
-    { locale: "fr", email: "buyer-phone@example.com" },
+    { locale: "fr", email: "buyer-phone@example.com", inNotice: true },
   ).then((paid) => paid.successPath));
 
 for (const viewport of [PHONE, LAPTOP]) {

@@ -53,7 +53,7 @@ async function listPages(): Promise<Visited[]> {
   for (const locale of LOCALES) {
     const at = (id: (typeof PAGE_IDS)[number]) => pathFor(id, locale);
     for (const id of PAGE_IDS) pages.push({ label: `${id} (${locale})`, path: at(id), locale });
-    const { successPath } = await payWithTestCard({ request }, { locale, email: `buyer-${locale}@example.com` });
+    const { successPath } = await payWithTestCard({ request }, { locale, email: `buyer-${locale}@example.com`, inNotice: true });
     pages.push(
       { label: `payment, consent missing (${locale})`, path: `${at("payment")}?error=consent`, locale },
       { label: `success, paid (${locale})`, path: successPath, locale },

@@ -137,7 +137,7 @@ test("the terms state the product, price with VAT, payment, e-mail delivery, lic
   expect(page).toContain("governed by French law");
   expect(html).toContain('<a href="/en/access">have it sent again</a>');
   expect(html).toContain('<a href="/en/confidentialite">privacy policy</a>');
-  expect(page).toContain("Version of 26 November 2026");
+  expect(page).toContain("Version of 28 November 2026");
 });
 
 test("with Stripe the terms and the privacy policy name Stripe as the card payment provider", async () => {
