@@ -138,7 +138,9 @@ test("the payment page's guarantee box sends the buyer to the refund link of the
   expect(french).toContain("Dans les 7 jours suivant le paiement, un clic sur le lien de remboursement (dans votre email d&#x27;accès");
   await site?.close();
   const request = box(await (await (await shop({ REFUND_MODE: "request" })).request("/en/paiement")).text());
-  expect(request).toContain("Ask for a refund within 7 days of payment, with the link in your access e-mail or on the page shown after payment");
+  expect(request).toContain(
+    "Ask for a refund within 7 days of payment, with the link in your access e-mail or on the page shown after payment",
+  );
   expect(request).toContain("as soon as we have handled the request");
   expect(request).not.toContain("at once");
 });
