@@ -41,7 +41,7 @@ test("with JavaScript: paying without ticking the box sends nothing, says why ne
   });
   await page.goto("/en/paiement");
   await hydrated(page);
-  await page.getByRole("button", { name: /Pay €29.99/ }).click();
+  await page.getByRole("button", { name: /Pay €29.99/ }).click({ force: true }); // aria-disabled until ticked, yet a visitor can still press it: it then says why
   const message = page.getByTestId("consent-error");
   await message.waitFor({ state: "visible" });
   expect(await message.textContent()).toBe("To pay, tick the box: you accept the terms of sale and ask for immediate access.");
