@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, type Pebble, startPebble, waitFor } from "../support/pebble";
+import { spawnSite } from "../support/site-process";
 
 // DOMAIN set: the real server gets its certificate from Pebble (Let's Encrypt's ACME test server)
 // over http-01 on its own HTTP port, serves HTTPS with it, redirects HTTP, and with a CA that
@@ -16,29 +17,8 @@ type Site = { output: string[]; stop(): Promise<void>; dataDir: string; spawnedA
 
 function startSite(env: Record<string, string>): Site {
   const dataDir = mkdtempSync(join(tmpdir(), "site-tls-"));
-  const output: string[] = [];
-  const setpriv = Bun.which("setpriv");
   const spawnedAt = performance.now();
-  const proc = Bun.spawn({
-    cmd: [...(setpriv === null ? [] : [setpriv, "--pdeathsig", "TERM", "--"]), process.execPath, "run", join(ROOT, "server/main.ts")],
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_DIR: dataDir, LOG_LEVEL: "info", WORKERS: "1", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  for (const stream of [proc.stdout, proc.stderr])
-    void (async () => {
-      const decoder = new TextDecoder();
-      let rest = "";
-      const reader = stream.getReader();
-      for (;;) {
-        const { done, value: chunk } = await reader.read();
-        if (done) break;
-        const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
-        rest = lines.pop() ?? "";
-        output.push(...lines.filter(Boolean));
-      }
-    })();
+  const { output, process: proc } = spawnSite({ DATA_DIR: dataDir, WORKERS: "1", ...env });
   return {
     output,
     dataDir,
