@@ -21,7 +21,16 @@ import type { RateLimiter } from "../../platform/http/rate-limit";
 import { orderPagesLimiter } from "../checkout/refund-controller";
 import { stopReviewMail } from "./invites";
 import { readReviewLink } from "./links";
-import { deleteReview, isRefusalReason, namesOf, type ReviewOrder, reviewOfOrder, reviewOrderByReference, saveReview } from "./store";
+import {
+  deleteReview,
+  isRefusalReason,
+  namesOf,
+  type ReviewOrder,
+  reviewOfOrder,
+  reviewOrderByReference,
+  saveReview,
+  testOrdersVerify,
+} from "./store";
 
 // The review page of an order (`/mon-avis?order=&k=`, no account: the link is the capability), its
 // form (write, edit, delete: plain form posts, the same with or without JavaScript) and the stop
@@ -36,6 +45,9 @@ const EMPTY_VALUES: ReviewFormValues = { rating: null, text: "", nameStyle: "fir
 
 /** Whether a review may be written for this order now: paid and not refunded. */
 const reviewable = (order: ReviewOrder) => order.status === "paid";
+
+/** A production site's test-checkout order: nobody paid, so its review would be no verified purchase. */
+const unpaidTest = (deps: Pick<AppDeps, "config">, order: ReviewOrder) => order.provider === "test" && !testOrdersVerify(deps.config.env);
 
 function openState(
   deps: Pick<AppDeps, "db">,
@@ -84,9 +96,11 @@ export async function reviewPage(
   const flash = v.safeParse(Flash, query.get("status") ?? "");
   let review: ReviewPageState = { state: "invalid" };
   if (order !== null && reference !== null)
-    review = reviewable(order)
-      ? openState(deps, order, query.get("k") ?? "", { flash: flash.success ? flash.output : undefined })
-      : { state: "closed", reference };
+    review = unpaidTest(deps, order)
+      ? { state: "test-order", reference }
+      : reviewable(order)
+        ? openState(deps, order, query.get("k") ?? "", { flash: flash.success ? flash.output : undefined })
+        : { state: "closed", reference };
   return renderReview(deps, request, locale, review, allowed.ok ? (review.state === "invalid" ? 404 : 200) : 429, allowed);
 }
 
@@ -172,6 +186,11 @@ export function reviewsController(deps: AppDeps) {
             if (order === null) {
               if (isForm) return renderReview(deps, request, locale, { state: "invalid" }, 403, { ok: true });
               return Response.json({ error: "This link is not valid: use the link of your e-mail" }, { status: 403 });
+            }
+            if (unpaidTest(deps, order)) {
+              if (isForm)
+                return renderReview(deps, request, locale, { state: "test-order", reference: order.reference }, 403, { ok: true });
+              return Response.json({ error: "Reviews come from real purchases only: this is a test order" }, { status: 403 });
             }
             if (!reviewable(order)) {
               if (isForm) return renderReview(deps, request, locale, { state: "closed", reference: order.reference }, 409, { ok: true });
