@@ -175,7 +175,7 @@ const COMMANDS: readonly Command[] = [
     name: "leads erase",
     usage: "EMAIL",
     summary:
-      "erase a person's data on request: their demo request and its e-mails (their .eml files too), the chat conversations that mention the address, their access-resend requests (orders are kept)",
+      "erase a person's data on request: their demo request and its e-mails (their .eml files too), the chat conversations that mention the address, their access-resend requests, the reviews of their orders (orders are kept)",
     run: ({ write, config, args, out, err }) => erase(write, config, args[0], out, err),
   }),
   exportCommand("orders", "print the orders as CSV (with invoice and credit-note numbers, country, VAT, discount code)"),

@@ -4,7 +4,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../db/schema";
+import { accessResends, chatMessages, emailLeads, mailOutbox, orders, reviews } from "../../db/schema";
 import { recordChatMessage } from "../../server/shop/chat/transcripts";
 import { createLogger } from "../../server/platform/log";
 import { mailFilePath, removeMailFiles } from "../../server/shop/mail/mail-files";
@@ -74,6 +74,25 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
     await site.mailer?.deliverDue();
     // Two demo e-mails and Ana's access e-mail.
     expect(fileRecipients(mailDir)).toEqual(["ana@example.com", "ana@example.com", "other@example.com"]);
+    // Ana's published review of her order: her text and name, erased with the rest.
+    const anaOrder = site.db.select().from(orders).get();
+    if (anaOrder === undefined) throw new Error("no order");
+    site.db
+      .insert(reviews)
+      .values({
+        orderId: anaOrder.id,
+        locale: "fr",
+        rating: 5,
+        text: "Installée en cinq minutes sur la télé du salon.",
+        displayName: "Ana L.",
+        nameStyle: "first-initial",
+        status: "published",
+        consentAt: at,
+        createdAt: at,
+        updatedAt: at,
+        publishedAt: at,
+      })
+      .run();
     await site.close();
 
     const result = spawnSync({
@@ -92,6 +111,7 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
         `  1 e-mail file(s) in ${mailDir}`,
         "  1 chat conversation(s) mentioning the address (2 message(s))",
         "  1 access-resend request(s)",
+        "  1 review(s) of their orders (published, waiting or refused)",
         "Kept: 1 order(s) paid with this address (accounting records; the licence check reads them).",
         "",
       ].join("\n"),
@@ -106,6 +126,7 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
       expect(db.query<{ c: string }, []>("SELECT DISTINCT conversation_id AS c FROM chat_messages").all()).toEqual([{ c: "conv-other" }]);
       expect(count(db, "access_resends")).toBe(0);
       expect(count(db, "orders")).toBe(1);
+      expect(count(db, "reviews")).toBe(0);
       // Left on disk: the other person's demo e-mail and the access e-mail kept with Ana's order.
       const files = db
         .query<{ id: number; recipient: string }, []>(
