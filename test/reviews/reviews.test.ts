@@ -94,10 +94,18 @@ test("a paid order, activated, 7 days later: exactly one invitation, then the re
     headers: FORM,
     body: reviewForm(order.reference, k, { ...GOOD, text: "Too short", consent: "" }),
   });
-  expect(bad.status).toBe(422);
-  const badPage = await bad.text();
+  // Post/Redirect/Get: back to the review page (a GET: a reload posts nothing), errors shown, the typed text kept.
+  expect(bad.status).toBe(303);
+  const badLocation = bad.headers.get("location") ?? "";
+  expect(badLocation.startsWith(`/en/mon-avis?order=${order.reference}&k=${k}&status=invalid&`)).toBe(true);
+  const badGet = await s.request(badLocation);
+  expect(badGet.status).toBe(200);
+  const badPage = await badGet.text();
   expect(badPage).toContain("Write at least 20 characters.");
   expect(badPage).toContain("Tick the box to agree");
+  expect(badPage).toContain(">Too short</textarea>");
+  // Reloaded: the same page again, still nothing stored.
+  expect(await (await s.request(badLocation)).text()).toContain("Write at least 20 characters.");
   expect(s.db.select().from(reviews).all()).toEqual([]);
   const posted = await s.request("/api/reviews", { method: "POST", headers: FORM, body: reviewForm(order.reference, k, GOOD) });
   expect(posted.status).toBe(303);
