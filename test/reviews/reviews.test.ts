@@ -364,3 +364,10 @@ test("production with the test checkout: no invitation, the review page refuses,
   expect(publish.status).toBe(409);
   expect(s.db.select().from(reviews).get()?.status).toBe("refused");
 });
+
+test("no language file keeps the texts of the specification's invented testimonials section", async () => {
+  for (const locale of ["fr", "en", "it", "es"]) {
+    const texts: Record<string, string> = await Bun.file(`locales/${locale}.json`).json();
+    expect({ locale, keys: Object.keys(texts).filter((key) => key.startsWith("testimonials")) }).toEqual({ locale, keys: [] });
+  }
+});
