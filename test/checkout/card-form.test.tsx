@@ -22,6 +22,8 @@ const view: TestCheckoutView = {
     successUrl: "/en/payment-success?session_id=cs_test_form",
     paymentPath: "/en/paiement",
     consented: true,
+    free: false,
+    testMode: true,
   },
   purchaseNotice: true,
   values: { email: "", name: "", city: "", country: "GB" },

@@ -75,7 +75,7 @@ export function paymentController(deps: AppDeps) {
         const { provider } = deps.checkout;
         const checkout = await createCheckoutSession(
           deps,
-          provider,
+          deps.checkout,
           locale,
           { acceptedAt: now(), termsVersion: TERMS_VERSION },
           payment.code,
