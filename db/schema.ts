@@ -518,6 +518,8 @@ export const OWNER_ACTIONS = [
   "review-refused",
   "review-reply",
   "proof-figures",
+  "code-created",
+  "code-disabled",
 ] as const;
 export type OwnerAction = (typeof OWNER_ACTIONS)[number];
 

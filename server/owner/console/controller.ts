@@ -6,6 +6,7 @@ import { authRoutes } from "./auth-routes";
 import { etagOf } from "./bundle";
 import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
+import { codeRoutes } from "./code-routes";
 import { contentRoutes } from "./content-routes";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
@@ -60,6 +61,7 @@ export function consoleController(deps: AppDeps) {
       .use(authRoutes(deps, kit))
       .use(securityRoutes(deps, kit))
       .use(orderRoutes(deps, kit))
+      .use(codeRoutes(deps, kit))
       .use(peopleRoutes(deps, kit))
       .use(reviewRoutes(deps, kit))
       .use(contentRoutes(deps, kit))

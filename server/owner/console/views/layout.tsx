@@ -9,6 +9,7 @@ export type ConsoleSection =
   | "overview"
   | "audience"
   | "orders"
+  | "codes"
   | "reviews"
   | "leads"
   | "support"
@@ -32,6 +33,7 @@ const SECTIONS: { id: ConsoleSection; path: string }[] = [
   { id: "overview", path: "/admin" },
   { id: "audience", path: "/admin/audience" },
   { id: "orders", path: "/admin/orders" },
+  { id: "codes", path: "/admin/codes" },
   { id: "reviews", path: "/admin/reviews" },
   { id: "leads", path: "/admin/leads" },
   { id: "support", path: "/admin/support" },
