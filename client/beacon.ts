@@ -38,7 +38,22 @@ export function startBeacons(): void {
   } catch {
     // An unreadable referrer is no source.
   }
-  send({ kind: "pageview", ...common(), referrer, utmSource: utm("source"), utmMedium: utm("medium"), utmCampaign: utm("campaign") });
+  // A partner's link (`?ref=NAME`) is the visit's source unless the link says another.
+  const ref = params.get("ref")?.trim().toLowerCase().slice(0, 100) || undefined;
+  send({
+    kind: "pageview",
+    ...common(),
+    referrer,
+    utmSource: utm("source") ?? ref,
+    utmMedium: utm("medium"),
+    utmCampaign: utm("campaign"),
+  });
+  // A code or a partner in the address is kept in the site's links: code loaded after the page, only then.
+  if (params.has("code") || ref !== undefined) {
+    const carry = () => void import("./carry-params").then((m) => m.carryParams());
+    if (document.readyState === "complete") carry();
+    else addEventListener("load", carry, { once: true });
+  }
 
   // A click the island loader holds and replays (client/entry.ts) is one event, not two.
   const last = new Map<BeaconEvent, number>();

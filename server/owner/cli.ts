@@ -25,6 +25,7 @@ import { activityDetail, recordActivity, writeLogged } from "./console/activity"
 import { createInvite, inviteUrl } from "./console/invites";
 import { counted } from "./counted";
 import { codesCreate, codesCreateOptions, codesDisable, codesList } from "./codes-command";
+import { partnersCreate, partnersCreateOptions, partnersList, partnersListOptions } from "./partners-command";
 import { digestCommand } from "./digest-command";
 import { type ExportName, exportCsv, testSalesLeftOut } from "./export-csv";
 import { createPaperwork } from "../shop/paperwork/documents";
@@ -197,6 +198,21 @@ const COMMANDS: readonly Command[] = [
     usage: "CODE",
     summary: "stop a code's new uses (orders made with it keep it)",
     run: ({ write, args, usage, out, err }) => codesDisable(write, args[0], usage, out, err),
+  }),
+  command({
+    name: "partners create",
+    usage: "NAME [--commission 20] [--code CODE]",
+    summary:
+      "a partner: its link is the site's address with ?ref=NAME; --commission its percentage of what is paid excluding VAT; --code a discount code given with the link",
+    options: partnersCreateOptions,
+    run: ({ write, args, values, usage, out, err }) => partnersCreate(write, args[0], values, usage, out, err),
+  }),
+  command({
+    name: "partners list",
+    usage: "[--from DATE] [--to DATE] [--csv]",
+    summary: "each partner's visitors, paid orders, net revenue and commission owed for a period (Paris days; this month by default)",
+    options: partnersListOptions,
+    run: ({ db, config, values, out, err }) => partnersList(db, values, contentNow(db, config.site).current().site.currency, out, err),
   }),
   exportCommand("chats", "print the support-chat transcripts as CSV"),
   exportCommand("licenses", "print the licence keys as CSV (status, order, buyer, activations)"),

@@ -23,6 +23,8 @@ export const PaymentRequestSchema = v.object({
   acceptTerms: AcceptTerms,
   /** A discount code as the buyer typed it (any case); empty or absent: none. */
   code: v.optional(v.pipe(v.string("code must be text"), v.trim(), v.maxLength(64, "code is too long")), ""),
+  /** The partner whose link (`?ref=NAME`) brought the buyer; an unknown name is ignored. */
+  ref: v.optional(v.pipe(v.string("ref must be text"), v.trim(), v.maxLength(64, "ref is too long")), ""),
   /** The unchecked box: the buyer's initial and city may show in the recent-purchases notice. */
   showInNotice: v.pipe(
     v.optional(v.union([v.literal(true), v.literal(false), v.literal("yes")], 'showInNotice must be true or "yes"'), false),

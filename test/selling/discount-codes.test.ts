@@ -142,7 +142,7 @@ test("200 concurrent buyers of a code limited to 50: 50 checkouts at the reduced
   const s = site;
   expect((await cli(s, "codes", "create", "FIFTY", "--percent", "50", "--max", "50")).code).toBe(0);
   const consent = { acceptedAt: new Date(), termsVersion: TERMS_VERSION };
-  const deps = { content: s.content, write: s.write, now: () => new Date() };
+  const deps = { content: s.content, write: s.write, db: s.db, now: () => new Date() };
   const outcomes = await Promise.all(
     Array.from({ length: 200 }, () =>
       createCheckoutSession(deps, s.checkout, "en", consent, "FIFTY").then(

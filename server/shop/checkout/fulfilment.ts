@@ -200,6 +200,7 @@ export async function recordPendingOrder(
     termsAcceptedAt: Date;
     termsVersion: string;
     inNotice?: boolean;
+    partner?: string | null;
   },
   now: Date,
 ): Promise<void> {

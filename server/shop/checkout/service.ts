@@ -6,6 +6,7 @@ import type { Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import type { AppDeps } from "../../deps";
 import { type AppliedCode, checkCode } from "../codes/service";
+import { partnerOf } from "../partners/service";
 import { freeClaimPath } from "./free-claims";
 import { recordPendingOrder } from "./fulfilment";
 import type { Consent } from "./provider";
@@ -28,15 +29,20 @@ export class CodeRefusedError extends Error {
  * visitor is then not sent to pay; the checkout left at the provider expires unused).
  */
 export async function createCheckoutSession(
-  deps: Pick<AppDeps, "content" | "write" | "now">,
+  deps: Pick<AppDeps, "content" | "write" | "now" | "db">,
   checkout: Pick<Checkout, "provider" | "freeClaims">,
   locale: Locale,
   consent: Consent,
   code = "",
   /** The buyer ticked the payment page's box: their initial and city may show in the recent-purchases notice. */
   inNotice = false,
+  /** The partner link's name the buyer came with (`?ref=`): recorded on the order when the owner created that partner. */
+  ref = "",
 ): Promise<{ id: string; url: string }> {
   const { provider } = checkout;
+  const partner = ref.trim() === "" ? undefined : partnerOf(deps.db, ref);
+  // A partner's own code applies when the buyer typed none.
+  if (code.trim() === "" && partner?.code != null) code = partner.code;
   // The published price at this moment: the order records what the buyer is asked to pay.
   const { priceMinor, currency } = deps.content.current().site;
   const request = {
@@ -59,6 +65,7 @@ export async function createCheckoutSession(
         termsAcceptedAt: consent.acceptedAt,
         termsVersion: consent.termsVersion,
         inNotice,
+        partner: partner?.name ?? null,
       },
       deps.now(),
     );
@@ -91,6 +98,7 @@ export async function createCheckoutSession(
         termsAcceptedAt: consent.acceptedAt,
         termsVersion: consent.termsVersion,
         inNotice,
+        partner: partner?.name ?? null,
         createdAt: deps.now(),
         updatedAt: deps.now(),
       })
