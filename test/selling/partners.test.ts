@@ -2,6 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
+import { ownerCookie } from "../console/owner";
 import { createTestSite, type TestSite } from "../support/app";
 import { plainSpaces } from "../support/text";
 
@@ -98,6 +99,25 @@ test("a partner's link: visit, purchase, the partner's row and CSV with the comm
     code: 2,
     said: "2020-02-30 is not a date such as 2026-12-31.\n",
   });
+  // The console shows the same row and gives the same CSV.
+  const cookie = await ownerCookie(s);
+  const page = await (await s.request("/admin/partners", { headers: { cookie, "accept-language": "en" } })).text();
+  expect(page).toContain(
+    '<tr data-partner="blog-anna"><th scope="row">blog-anna</th><td>3</td><td>1</td><td>€24.99</td><td>20 %</td><td>€4.99</td><td>—</td></tr>',
+  );
+  const link = /href="(\/admin\/partners\.csv\?[^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, "&") ?? "";
+  const download = await s.request(link, { headers: { cookie } });
+  expect(download.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+  expect(await download.text()).toBe(csv.said);
+  const added = await s.request("/admin/partners", {
+    method: "POST",
+    headers: { cookie, ...FORM },
+    body: "name=Podcast-Luc&commission=15",
+  });
+  expect(added.headers.get("location")).toBe("/admin/partners?done=created");
+  // Without a session the figures are not given: the sign-in page instead.
+  expect((await s.request("/admin/partners.csv")).status).toBe(303);
+
   // The orders export names the partner.
   const exported = await cli(s, "orders", "export");
   expect(exported.said.split("\r\n")[0]).toEndWith(",partner");

@@ -7,6 +7,7 @@ import { etagOf } from "./bundle";
 import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
 import { codeRoutes } from "./code-routes";
+import { partnerRoutes } from "./partner-routes";
 import { contentRoutes } from "./content-routes";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
@@ -62,6 +63,7 @@ export function consoleController(deps: AppDeps) {
       .use(securityRoutes(deps, kit))
       .use(orderRoutes(deps, kit))
       .use(codeRoutes(deps, kit))
+      .use(partnerRoutes(deps, kit))
       .use(peopleRoutes(deps, kit))
       .use(reviewRoutes(deps, kit))
       .use(contentRoutes(deps, kit))

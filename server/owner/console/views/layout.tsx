@@ -10,6 +10,7 @@ export type ConsoleSection =
   | "audience"
   | "orders"
   | "codes"
+  | "partners"
   | "reviews"
   | "leads"
   | "support"
@@ -34,6 +35,7 @@ const SECTIONS: { id: ConsoleSection; path: string }[] = [
   { id: "audience", path: "/admin/audience" },
   { id: "orders", path: "/admin/orders" },
   { id: "codes", path: "/admin/codes" },
+  { id: "partners", path: "/admin/partners" },
   { id: "reviews", path: "/admin/reviews" },
   { id: "leads", path: "/admin/leads" },
   { id: "support", path: "/admin/support" },
