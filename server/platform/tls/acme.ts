@@ -1,3 +1,4 @@
+import { errorText } from "../../../shared/error-text";
 import { readFileSync } from "node:fs";
 import { Agent } from "node:https";
 import * as acme from "acme-client";
@@ -94,7 +95,7 @@ function reasonOf(error: unknown): string {
     DEPTH_ZERO_SELF_SIGNED_CERT: "its certificate is not trusted (ACME_CA_FILE names the CA to trust)",
   };
   if (known[code] !== undefined) return known[code];
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return code !== "" ? `${message} (${code})` : message;
 }
 
@@ -108,6 +109,6 @@ export function trustForAcme(caFile: string | undefined): void {
 
 /** acme-client reports problems as errors whose message is the CA's `detail`: one line for the log and the console. */
 export function acmeErrorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   return text.replace(/\s+/g, " ").trim().slice(0, 500);
 }
