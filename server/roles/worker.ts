@@ -12,7 +12,7 @@ import {
   wakeMailerOfFirstProcess,
   whenFirstProcessGone,
   dataOfFirstProcessExists,
-} from "../platform/processes";
+} from "./processes";
 import { loadIpHashSecret } from "../shop/leads/service";
 import { assetStoreFrom } from "../site/assets";
 import { openContent, renderAfterPublish } from "../site/content/live";
