@@ -38,8 +38,9 @@ export function startBeacons(): void {
   } catch {
     // An unreadable referrer is no source.
   }
-  // A partner's link (`?ref=NAME`) is the visit's source unless the link says another.
-  const ref = params.get("ref")?.trim().toLowerCase().slice(0, 100) || undefined;
+  // A partner's link (`?ref=NAME`) is the visit's source unless the link says another (the server
+  // trims and lowers it as it does utm_source).
+  const ref = params.get("ref")?.slice(0, 100) || undefined;
   send({
     kind: "pageview",
     ...common(),
@@ -49,7 +50,7 @@ export function startBeacons(): void {
     utmCampaign: utm("campaign"),
   });
   // A code or a partner in the address is kept in the site's links: code loaded after the page, only then.
-  if (params.has("code") || ref !== undefined) {
+  if (ref || params.has("code")) {
     const carry = () => void import("./carry-params").then((m) => m.carryParams());
     if (document.readyState === "complete") carry();
     else addEventListener("load", carry, { once: true });
