@@ -88,7 +88,7 @@ test("when no topic stands out the assistant says it is not sure and gives the s
   expect(unsure.kind).toBe("unsure");
   expect(unsure.handedOver).toBe(true);
   expect(unsure.text).toBe(
-    "Non sono sicuro di aver capito la tua domanda e preferisco non risponderti fuori tema. Scrivi al nostro team a help@stream.example: risponde 7 giorni su 7.",
+    "Non sono sicuro di aver capito la tua domanda e preferisco non darti una risposta sbagliata. Scrivi al nostro team a help@stream.example: risponde 7 giorni su 7.",
   );
 });
 
