@@ -332,7 +332,7 @@ test("an e-mail the mail server refused is in the next digest, with its address 
   const [digest] = await delivered(s);
   const body = text(digest);
   expect(body).toContain("Emails en attente ou en échec");
-  expect(body).toMatch(/1 email a échoué : relancez-le depuis la page Email/);
+  expect(body).toMatch(/1 email a échoué : relancez-le depuis la page Emails/);
   expect(body).toMatch(/accès à typo@example\.com, mis en file le 24 nov\. 2026, 09:00 — .*550/);
   expect(body).not.toContain("Aucun email n'a échoué");
 });
