@@ -82,7 +82,7 @@ const loadSharp = (): Promise<typeof Sharp> => {
 export class PicturesUnavailable extends Error {
   constructor(readonly cause: string) {
     super(
-      "pictures cannot be converted on this server: the image library (sharp) is not installed beside the program. Run `npm install sharp` in the program's folder (or upload from a server started with `bun run start`), then try again",
+      "pictures cannot be converted by this program: its image library (sharp) does not load inside the compiled executable. Upload them from the site started from its source folder (`bun run start`, same data folder), or import the catalogue there with `site catalogue import`; videos and captions upload here as they are",
     );
     this.name = "PicturesUnavailable";
   }
