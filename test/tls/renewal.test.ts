@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:tls";
@@ -40,10 +40,12 @@ test("moved to 30 days before expiry, the running server renews and serves the n
     httpPort,
     httpsPort: freePort(),
     directoryUrl: pebble.directoryUrl,
-    caFile: pebble.caFile,
+    // A copy: stopping Pebble below removes its folder, and the CA is to be found unreachable, not unread.
+    caFile: join(dataDir, "acme-ca.pem"),
     email: undefined,
     dir: join(dataDir, "tls"),
   };
+  copyFileSync(pebble.caFile, settings.caFile ?? "");
   const app = new Elysia().get("/", () => "served");
   let changes = 0;
   const { site, certificates } = await startHttpsSite({
