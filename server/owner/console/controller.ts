@@ -7,6 +7,7 @@ import { etagOf } from "./bundle";
 import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
 import { contentRoutes } from "./content-routes";
+import { catalogueRoutes } from "./catalogue-routes";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
 import { publishedFacts } from "../../site/content/live";
@@ -64,6 +65,7 @@ export function consoleController(deps: AppDeps) {
       .use(reviewRoutes(deps, kit))
       .use(contentRoutes(deps, kit))
       .use(guideRoutes(deps, kit))
+      .use(catalogueRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
       .get(
