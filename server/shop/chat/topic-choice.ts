@@ -232,8 +232,10 @@ function earlierTopics(classifier: TopicClassifier<TopicLabel>, earlier: readonl
 /**
  * The topics of the last message of a conversation, read with the visitor's earlier messages
  * (oldest first) when it leans on them: a short or elliptic follow-up ("and one more?", "what about
- * linux?") or one the classifier is not sure of alone is classified together with the message
- * before it, and the topics next to the earlier one count more. A clear new question keeps its own topic.
+ * linux?") is classified together with the message before it, and the topics next to the earlier
+ * one count more. A question of its own keeps its own reading, sure or not: "when was the last
+ * version released" after a question about devices is not about the devices because the classifier
+ * cannot place it, and gets the hand-over.
  */
 export function chooseInConversation(
   classifier: TopicClassifier<TopicLabel>,
@@ -250,7 +252,7 @@ export function chooseInConversation(
   const aloneScored = classifier.classify(question);
   const ownSure = (aloneScored[0]?.probability ?? 0) >= settings.keepOwn;
   if (own.kind === "topics" && (own.topics.length >= 2 || !elliptic || ownSure)) return own;
-  if (own.kind === "none" && !elliptic) return own;
+  if (!elliptic) return own;
   const before = earlierTopics(classifier, earlier, thresholds);
   const near = neighbours(before);
   const alone = new Map(aloneScored.map((s) => [s.label, s.probability]));

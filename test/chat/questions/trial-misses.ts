@@ -11,6 +11,7 @@ export const TRIAL_MISSES: readonly ChatQuestion[] = [
   { q: "are there ads? and does it work offline", lang: "en", intent: "ads", also: "offline", no: true },
   { q: "¿cuánto cuesta y cuántos dispositivos?", lang: "es", intent: "price", also: "device-limit" },
   { q: "when was the last version released", lang: "en", intent: "unanswerable" },
+  { before: ["which devices does it run on?"], q: "when was the last version released", lang: "en", intent: "unanswerable" },
   { before: ["je peux me faire rembourser ?"], q: "et si ça fait 10 jours ?", lang: "fr", intent: "withdrawal" },
   { q: "non mi è arrivata la chiave", lang: "it", intent: "not-received" },
   { q: "how do I install it on my Samsung TV?", lang: "en", intent: "installation" },
