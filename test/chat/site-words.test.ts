@@ -8,7 +8,7 @@ import { createJudge } from "./questions/judge";
 // The offline assistant through POST /api/chat on the kinds of question a new-user trial missed:
 // a second question left without its "?", the offer's end named by its day, a refund asked past
 // the guarantee, a key not received said in few words, installing on a named TV (from the owner's
-// guide, as published), and a question the site has no answer to asked after another topic.
+// guide, as published), and a question the site has no answer to.
 
 let site: TestSite;
 beforeAll(async () => {
@@ -62,15 +62,9 @@ test("'non mi è arrivata la chiave' gets the access recovery page and the suppo
   expect(createJudge(site.config)(question, reply).problems).toEqual([]);
 });
 
-test("'when was the last version released' after a question about devices is handed over, not answered with the devices", async () => {
-  const question = {
-    before: ["which devices does it run on?"],
-    q: "when was the last version released",
-    lang: "en",
-    intent: "unanswerable",
-  } as const;
-  const { reply, earlier } = await askThroughEndpoint(site.request, question, "198.51.100.25");
-  expect(earlier[0]?.reply).toContain("Android");
+test("'when was the last version released', which the site does not say, gets the support address and no other topic's text", async () => {
+  const question = { q: "when was the last version released", lang: "en", intent: "unanswerable" } as const;
+  const { reply } = await askThroughEndpoint(site.request, question, "198.51.100.25");
   expect(reply).toContain(site.config.site.supportEmail);
   expect(reply).not.toContain("Android");
   const verdict = createJudge(site.config)(question, reply);

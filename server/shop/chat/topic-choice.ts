@@ -110,10 +110,14 @@ function askingSentences(sentences: readonly string[]): string[] {
   return [...sentences.filter((sentence) => sentence.includes("?")), ...openLast];
 }
 
-/** The sentences of a message that ask something (askingSentences) and have three words or more. */
+/**
+ * The sentences of a message that surely ask something: they end with "?" and have three words or
+ * more. A last sentence left open is a part to read (questionParts), not a question the reply must
+ * answer or hand over: it may be the context of the one before.
+ */
 function askedSentences(question: string): string[] {
   const sentences = question.match(/[^?!.;\n]+[?!.;\n]*/g) ?? [];
-  return askingSentences(sentences).filter((sentence) => words(sentence).length >= 3);
+  return sentences.filter((sentence) => sentence.includes("?") && words(sentence).length >= 3);
 }
 
 const best = (scored: Scored<TopicLabel>[]) => ({
@@ -233,9 +237,8 @@ function earlierTopics(classifier: TopicClassifier<TopicLabel>, earlier: readonl
  * The topics of the last message of a conversation, read with the visitor's earlier messages
  * (oldest first) when it leans on them: a short or elliptic follow-up ("and one more?", "what about
  * linux?") is classified together with the message before it, and the topics next to the earlier
- * one count more. A question of its own keeps its own reading, sure or not: "when was the last
- * version released" after a question about devices is not about the devices because the classifier
- * cannot place it, and gets the hand-over.
+ * one count more. A clear new question keeps its own topic; one the classifier is not sure of alone
+ * is read with the earlier message too.
  */
 export function chooseInConversation(
   classifier: TopicClassifier<TopicLabel>,
@@ -252,7 +255,7 @@ export function chooseInConversation(
   const aloneScored = classifier.classify(question);
   const ownSure = (aloneScored[0]?.probability ?? 0) >= settings.keepOwn;
   if (own.kind === "topics" && (own.topics.length >= 2 || !elliptic || ownSure)) return own;
-  if (!elliptic) return own;
+  if (own.kind === "none" && !elliptic) return own;
   const before = earlierTopics(classifier, earlier, thresholds);
   const near = neighbours(before);
   const alone = new Map(aloneScored.map((s) => [s.label, s.probability]));
