@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import type { IslandProps, TestCheckoutView } from "../../shared/page-data";
 import { pathFor } from "../../shared/routes";
 import { CHECKOUT_ERROR_KEYS, checkTestCard, type CardField } from "../../shared/schemas/payment";
@@ -46,17 +46,18 @@ export function CardForm({ view }: IslandProps["card-form"]) {
   const firstServerProblem = FIELD_ORDER.find((f) => view.errors[f] !== undefined);
   const alertRef = useRef<HTMLParagraphElement>(null);
 
-  const focusFirstProblem = (problems: Errors) => {
+  // Reads only refs: the same function for the component's life.
+  const focusFirstProblem = useCallback((problems: Errors) => {
     const first = FIELD_ORDER.find((f) => problems[f] !== undefined);
     const input = first ? formRef.current?.elements.namedItem(first) : null;
     if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) input.focus();
     else alertRef.current?.focus();
-  };
+  }, []);
 
   // After a server answer with problems (no-JS round trip or decline), put focus where they are.
   useEffect(() => {
     if (Object.keys(view.errors).length > 0) focusFirstProblem(view.errors);
-  }, [view.errors]);
+  }, [view.errors, focusFirstProblem]);
 
   // This page is often the answer to a form post (a decline, a field the server refused). Made a
   // plain entry of the history, coming Back to it loads the session as it is now (paid, expired)

@@ -9,6 +9,7 @@ import { pullKeptFiles } from "../platform/backup/kept-files";
 import { litestreamBinary, litestreamConfig, litestreamEnv } from "../platform/backup/litestream";
 import { type BackupTarget, describeTarget } from "../platform/backup/settings";
 import type { Config } from "../platform/config";
+import { lastOutboxId, setAsideMailFilesAfter } from "../shop/mail/mail-files";
 import { counted } from "./counted";
 
 type Options = { toTime: Date | null; force: boolean };
@@ -143,6 +144,13 @@ export async function restoreCommand(
   for (const stale of dbFiles.slice(1)) rmSync(stale, { force: true });
   renameSync(restoring, dbPath);
   removeRestoringFiles(restoring);
+  // The e-mail files of the folder's own later messages: their numbers will be given again.
+  const mailAside = `${config.mail.dir}.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  const movedMail = setAsideMailFilesAfter(config.mail.dir, lastOutboxId(dbPath), mailAside);
+  if (movedMail > 0)
+    out(
+      `Kept in ${mailAside}: ${counted(movedMail, "e-mail file", "e-mail files")} the restored copy does not know, whose numbers new e-mails will take again.\n`,
+    );
   if (note !== null) out(note);
   const files = await pullKeptFiles(config.dataDir, target);
   const ms = Math.round(performance.now() - started);

@@ -4,6 +4,8 @@ import { copyToRollBackTo, OWN_SCHEMA, recordedSchema } from "../../db/versions"
 import type { Config } from "../platform/config";
 import { runningServer } from "../platform/running-server";
 import { VERSION } from "../platform/version";
+import { lastOutboxId, setAsideMailFilesAfter } from "../shop/mail/mail-files";
+import { counted } from "./counted";
 
 /** Asks the owner a yes-or-no question on the terminal; false when there is no one to ask. */
 export type Confirm = (question: string) => Promise<boolean>;
@@ -66,6 +68,12 @@ export async function rollbackCommand(
   copyFileSync(copy.path, partial);
   renameSync(partial, dbPath);
   for (const suffix of ["-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+  const mailAside = `${config.mail.dir}.rolled-back-${now().toISOString().replace(/[:.]/g, "-")}`;
+  const moved = setAsideMailFilesAfter(config.mail.dir, lastOutboxId(dbPath), mailAside);
+  if (moved > 0)
+    out(
+      `Kept in ${mailAside}: ${counted(moved, "e-mail file", "e-mail files")} written since then, whose numbers new e-mails will take again.\n`,
+    );
   out(
     `Rolled back: ${dbPath} is the copy saved before ${copy.version} (kept as it was, to roll back again). Start version ${VERSION} now.\n`,
   );

@@ -33,7 +33,14 @@ export function serviceCommand(
   // start will publish, from SITE_NAME or the default; a later rename in the console changes only
   // the pages, not this description.
   const siteName = seededDocument(defaultContent(), config.contentSeed).offer.productName;
-  out(serviceUnit({ ...parsed, command: self, siteName }));
+  const backupDir = config.backup?.kind === "file" ? config.backup.path : undefined;
+  if (backupDir !== undefined && !SAFE_WORD.test(backupDir)) {
+    err(
+      `The backup folder ${JSON.stringify(backupDir)} (BACKUP_URL) has characters a unit cannot hold as they are: use a path such as /mnt/backup/site.`,
+    );
+    return 1;
+  }
+  out(serviceUnit({ ...parsed, command: self, siteName, backupDir }));
   return 0;
 }
 
@@ -68,7 +75,7 @@ function parseServiceArgs(args: { user?: string; data?: string; envFile?: string
  */
 export const SERVICE_STOP_TIMEOUT_S = Math.ceil(STOP_DEADLINE_MS / 1000) + 10;
 
-export function serviceUnit(options: ServiceOptions & { command: string[]; siteName: string }): string {
+export function serviceUnit(options: ServiceOptions & { command: string[]; siteName: string; backupDir?: string | undefined }): string {
   const { user, dataDir, envFile, command } = options;
   const underHome = command.some((part) => /^\/(home|root)\//.test(part));
   return `# Made by \`site service\` (version ${VERSION}). Save as /etc/systemd/system/site.service, then:
@@ -91,7 +98,7 @@ StateDirectoryMode=0700
 WorkingDirectory=${dataDir}
 Environment=NODE_ENV=production
 Environment=DATA_DIR=${dataDir}
-# The owner's settings (PUBLIC_BASE_URL, Stripe keys, SMTP_URL...), readable by root alone.
+# The owner's settings (PUBLIC_BASE_URL, Stripe keys, SMTP_URL...), readable by root and the user's group.
 EnvironmentFile=${envFile}
 Restart=on-failure
 RestartSec=2
@@ -106,7 +113,14 @@ CapabilityBoundingSet=CAP_NET_BIND_SERVICE
 NoNewPrivileges=true
 ProtectSystem=strict
 ProtectHome=${underHome ? "read-only" : "true"}
-PrivateTmp=true
+${
+  options.backupDir !== undefined
+    ? `# The backup folder of BACKUP_URL (file://): everything else outside the data folder is read-only.
+# It must exist before the start: sudo install -d -o ${user} -g ${user} -m 0700 ${options.backupDir}
+ReadWritePaths=${options.backupDir}
+`
+    : ""
+}PrivateTmp=true
 PrivateDevices=true
 ProtectKernelTunables=true
 ProtectKernelModules=true

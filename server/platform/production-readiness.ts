@@ -85,12 +85,18 @@ export function productionProblems(env: Env): ConfigProblem[] {
 export const TEST_CHECKOUT_WARNING =
   "TEST CHECKOUT IN PRODUCTION: ALLOW_TEST_CHECKOUT=true and no Stripe keys, so anyone can 'buy' with the test card 4242 4242 4242 4242 and get a licence. Every page that leads to payment shows a TEST banner, every e-mail says TEST, and these orders are left out of revenue, the digest and the purchase notice. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to sell for real.";
 
+const mailToFilesWarning = (dir: string) =>
+  `SMTP_URL is not set: no e-mail leaves this machine (access e-mails, receipts, the owner's notices and digest are written as files into ${dir}). Set SMTP_URL (smtps://user:password@mail.example.com:465) to send them.`;
+
 /** Start-up warnings about the environment itself (the test checkout, proxies, backups). */
 export function startupWarnings(config: Config): string[] {
   const everywhere = config.trustedProxies.kind === "any" ? [ANY_PROXY_WARNING] : [];
   if (config.env !== "production") return everywhere;
   const warnings: string[] = [...everywhere];
   if (config.site.testCheckout) warnings.push(TEST_CHECKOUT_WARNING);
+  // With Stripe, SMTP_URL is required; a test checkout may run without it, but nobody it "sells" to
+  // would ever receive an e-mail, which the owner should know rather than discover.
+  if (config.mail.smtpUrl === undefined) warnings.push(mailToFilesWarning(config.mail.dir));
   if (config.backup === null) warnings.push(BACKUP_UNSET_WARNING);
   return warnings;
 }

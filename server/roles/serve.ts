@@ -13,7 +13,7 @@ import { STOP_DEADLINE_MS } from "../platform/http/drain";
 import { forgetRunningServer, recordRunningServer, runningServer, type RunningServer } from "../platform/running-server";
 import { currentBuild } from "../platform/version";
 import { configSecrets, createLogger } from "../platform/log";
-import { renderPagesApart, startWorkers, type Workers } from "../platform/processes";
+import { renderPagesApart, startWorkers, type Workers } from "./processes";
 import { startHttpsSite } from "../platform/tls/start";
 import { httpsListeningText } from "../platform/tls/settings";
 import { tlsPendingPage } from "../site/tls-pending-page";
@@ -156,24 +156,27 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   // A restored copy says at once that it does not replicate, and which command changes that.
   const restored = config.backup !== null ? readIdentity(db).restored : null;
   if (predecessor === null) recordRunningServer(config.dataDir, { pid: process.pid, port: server.port, version: build.version });
-  log.info(`listening on ${config.tls !== null ? httpsListeningText(config.host, config.tls) : listeningUrl(config.host, server.port)}`, {
-    version: build.version,
-    commit: build.commit,
-    built: build.date,
-    ...(isEveryAddress(config.host) ? { reachable: "from every network of this machine (HOST)" } : {}),
-    ...(predecessor !== null ? { replacing: { pid: predecessor.pid, version: predecessor.version } } : {}),
-    data: config.dbPath,
-    checkout: config.stripe ? "stripe" : "test",
-    chat: config.anthropic ? "claude" : "offline",
-    mail: mailer.describe,
-    processes: config.workers,
-    content: content.current().version,
-    offerEndsAt: content.current().site.offerEndsAt?.toISOString() ?? null,
-    backup: config.backup !== null ? describeTarget(config.backup) : "off",
-    // What the last run recorded (DATA_DIR/backup-status.json): how old the replica is as this run starts.
-    ...(config.backup !== null ? { lastReplication: readReplicationStatus(config).lastReplicatedAt?.toISOString() ?? "never" } : {}),
-    ...(restored !== null ? { notReplicating: restoredCopyReason(restored) } : {}),
-  });
+  log.info(
+    `listening on ${config.tls !== null ? httpsListeningText(config.host, config.tls, (https?.site.serving() ?? null) !== null) : listeningUrl(config.host, server.port)}`,
+    {
+      version: build.version,
+      commit: build.commit,
+      built: build.date,
+      ...(isEveryAddress(config.host) ? { reachable: "from every network of this machine (HOST)" } : {}),
+      ...(predecessor !== null ? { replacing: { pid: predecessor.pid, version: predecessor.version } } : {}),
+      data: config.dbPath,
+      checkout: config.stripe ? "stripe" : "test",
+      chat: config.anthropic ? "claude" : "offline",
+      mail: mailer.describe,
+      processes: config.workers,
+      content: content.current().version,
+      offerEndsAt: content.current().site.offerEndsAt?.toISOString() ?? null,
+      backup: config.backup !== null ? describeTarget(config.backup) : "off",
+      // What the last run recorded (DATA_DIR/backup-status.json): how old the replica is as this run starts.
+      ...(config.backup !== null ? { lastReplication: readReplicationStatus(config).lastReplicatedAt?.toISOString() ?? "never" } : {}),
+      ...(restored !== null ? { notReplicating: restoredCopyReason(restored) } : {}),
+    },
+  );
   mailer.start();
   const rollUps = startRollUps({ analytics: site.deps.analytics, log });
   // The owner's digest e-mail: this process alone schedules it, as it alone sends the mail.

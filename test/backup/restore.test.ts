@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../db/client";
@@ -78,6 +78,10 @@ test("restore --force keeps the replaced database whole, its last commits in the
   });
   expect(killed.signalCode).toBe("SIGKILL");
   expect(statSync(`${dbPath}-wal`).size).toBeGreaterThan(0);
+  // An e-mail that server wrote as a file: the restored copy never sent one, and will number its
+  // first e-mail 1 again.
+  mkdirSync(join(dataDir, "mail"));
+  writeFileSync(join(dataDir, "mail", "1.eml"), "the replaced database's e-mail");
 
   const result = restore(["--force"], { DATA_DIR: dataDir });
   expect({ code: result.exitCode, err: result.stderr.toString() }).toEqual({ code: 0, err: "" });
@@ -88,6 +92,11 @@ test("restore --force keeps the replaced database whole, its last commits in the
   expect(kept).toBeDefined();
   expect(leadsIn(join(dataDir, kept ?? ""))).toEqual(["only-here@example.com"]);
   expect(readdirSync(dataDir).filter((name) => name.includes("restoring"))).toEqual([]);
+  // Its e-mail file is kept aside, where the next e-mail numbered 1 cannot overwrite it.
+  expect(readdirSync(join(dataDir, "mail"))).toEqual([]);
+  const mailKept = readdirSync(dataDir).find((name) => name.startsWith("mail.before-restore-"));
+  expect(readFileSync(join(dataDir, mailKept ?? "", "1.eml"), "utf8")).toBe("the replaced database's e-mail");
+  expect(result.stdout.toString()).toContain(`Kept in ${join(dataDir, mailKept ?? "")}: 1 e-mail file the restored copy does not know`);
   // No payment provider to reconcile with: the restore does not send the owner to one.
   expect(result.stdout.toString()).not.toContain("reconcile");
 }, 60_000);

@@ -8,6 +8,7 @@ import { startupWarnings, TEST_CHECKOUT_WARNING } from "../../server/platform/pr
 import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { recentPurchases } from "../../server/shop/social-proof/service";
 import { createTestSite, type TestSite } from "../support/app";
+import { testConfig } from "../support/config";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 import { payWithTestCard } from "../support/purchase";
 import { startSmtp, type TestSmtp } from "../support/smtp";
@@ -43,6 +44,13 @@ test("with the test checkout in production: a TEST banner on every page that lea
   const site = await shop({ ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" });
   try {
     expect(startupWarnings(site.config)[0]).toBe(TEST_CHECKOUT_WARNING);
+    // No SMTP_URL in these settings: start-up says that no e-mail would leave the machine; with one, not.
+    const mailWarning = (env: Record<string, string>) =>
+      startupWarnings(testConfig({ ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", ...env })).filter((w) =>
+        w.includes("no e-mail leaves this machine"),
+      );
+    expect(mailWarning({})).toHaveLength(1);
+    expect(mailWarning({ SMTP_URL: "smtp://mail.example.com:587" })).toEqual([]);
     for (const locale of LOCALES) {
       for (const page of ["landing", "payment", "guide", "demo", "access"] as const) {
         const html = await (await site.request(pathFor(page, locale))).text();

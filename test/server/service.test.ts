@@ -6,8 +6,13 @@ import { join } from "node:path";
 import { STOP_DEADLINE_MS } from "../../server/platform/http/drain";
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");
-const site = (args: string[]) =>
-  spawnSync({ cmd: [process.execPath, "run", main, ...args], env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+const site = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync({
+    cmd: [process.execPath, "run", main, ...args],
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
 
 /** systemd-analyze verify on a unit file: its exit code and what it said (warnings included). */
 function verify(unit: string): { code: number | null; said: string } {
@@ -45,6 +50,22 @@ test("'site service' prints a systemd unit that systemd-analyze verifies without
   // systemd waits longer than the server takes at most to stop by itself.
   const timeout = Number(/\nTimeoutStopSec=(\d+)\n/.exec(unit)?.[1]);
   expect(timeout * 1000).toBeGreaterThan(STOP_DEADLINE_MS);
+});
+
+test("with a file:// BACKUP_URL the unit lets the service write that folder, which ProtectSystem=strict would make read-only", () => {
+  const backup = mkdtempSync(join(tmpdir(), "site-unit-backup-"));
+  try {
+    const printed = site(["service"], { BACKUP_URL: `file://${backup}` });
+    expect(printed.exitCode).toBe(0);
+    const unit = printed.stdout.toString();
+    expect(unit).toContain(`\nReadWritePaths=${backup}\n`);
+    expect(unit).toContain("\nProtectSystem=strict\n");
+    expect(verify(unit)).toEqual({ code: 0, said: "" });
+    // Without it (or with S3), no such line: the data folder is the only one written.
+    expect(site(["service"]).stdout.toString()).not.toContain("ReadWritePaths=");
+  } finally {
+    rmSync(backup, { recursive: true, force: true });
+  }
 });
 
 test("'site service' takes another user, data folder and environment file, and refuses values a unit cannot hold", () => {

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { spawnSync } from "bun";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../db/client";
@@ -113,6 +113,10 @@ test("a newer version's database stops this older build with both versions and t
   mkdirSync(dataDir);
   const current = openDb(path);
   addLead(current.$client, "kept@example.com");
+  // One e-mail sent before the upgrade (its file in the mail folder, as the file transport writes).
+  current.$client.exec("INSERT INTO sqlite_sequence (name, seq) VALUES ('mail_outbox', 1)");
+  mkdirSync(join(dataDir, "mail"));
+  writeFileSync(join(dataDir, "mail", "1.eml"), "before the upgrade");
   // What version 9.9.9 would do on its first start: save a copy, then migrate to a schema this build
   // does not know (a new table, its migration and its version recorded).
   saveCopyBeforeMigrating(current.$client, path, "9.9.9");
@@ -124,6 +128,9 @@ test("a newer version's database stops this older build with both versions and t
     .query("INSERT INTO __site_versions (version, schema, migrated_at) VALUES ('9.9.9', ?, ?)")
     .run(OWN_SCHEMA + 1, Date.now());
   addLead(current.$client, "after@example.com");
+  // And one sent by 9.9.9: the rolled-back database will give its number (2) again.
+  current.$client.exec("UPDATE sqlite_sequence SET seq = 2 WHERE name = 'mail_outbox'");
+  writeFileSync(join(dataDir, "mail", "2.eml"), "access e-mail with a buyer's key, sent by 9.9.9");
   current.$client.close();
   const env = { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" };
 
@@ -157,6 +164,12 @@ test("a newer version's database stops this older build with both versions and t
   expect(aside).toHaveLength(1);
   expect(leadEmails(join(dataDir, aside[0] ?? ""))).toEqual(["kept@example.com", "after@example.com"]);
   expect(existsSync(`${path}.before-9.9.9`)).toBe(true);
+  // Its e-mail files too: the next message numbered 2 must not overwrite that buyer's e-mail.
+  expect(readdirSync(join(dataDir, "mail"))).toEqual(["1.eml"]);
+  const mailAside = readdirSync(dataDir).filter((name) => name.startsWith("mail.rolled-back-"));
+  expect(mailAside).toHaveLength(1);
+  expect(readFileSync(join(dataDir, mailAside[0] ?? "", "2.eml"), "utf8")).toBe("access e-mail with a buyer's key, sent by 9.9.9");
+  expect(rolled.out).toContain(`Kept in ${join(dataDir, mailAside[0] ?? "")}: 1 e-mail file written since then`);
 
   // Nothing left to roll back: said, not done again.
   const again = site(["rollback", "--yes"], env);

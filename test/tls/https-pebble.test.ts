@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, type Pebble, startPebble, waitFor } from "../support/pebble";
+import { spawnSite } from "../support/site-process";
 
 // DOMAIN set: the real server gets its certificate from Pebble (Let's Encrypt's ACME test server)
 // over http-01 on its own HTTP port, serves HTTPS with it, redirects HTTP, and with a CA that
@@ -16,29 +17,8 @@ type Site = { output: string[]; stop(): Promise<void>; dataDir: string; spawnedA
 
 function startSite(env: Record<string, string>): Site {
   const dataDir = mkdtempSync(join(tmpdir(), "site-tls-"));
-  const output: string[] = [];
-  const setpriv = Bun.which("setpriv");
   const spawnedAt = performance.now();
-  const proc = Bun.spawn({
-    cmd: [...(setpriv === null ? [] : [setpriv, "--pdeathsig", "TERM", "--"]), process.execPath, "run", join(ROOT, "server/main.ts")],
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_DIR: dataDir, LOG_LEVEL: "info", WORKERS: "1", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  for (const stream of [proc.stdout, proc.stderr])
-    void (async () => {
-      const decoder = new TextDecoder();
-      let rest = "";
-      const reader = stream.getReader();
-      for (;;) {
-        const { done, value: chunk } = await reader.read();
-        if (done) break;
-        const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
-        rest = lines.pop() ?? "";
-        output.push(...lines.filter(Boolean));
-      }
-    })();
+  const { output, process: proc } = spawnSite({ DATA_DIR: dataDir, WORKERS: "1", ...env });
   return {
     output,
     dataDir,
@@ -187,10 +167,37 @@ test("a CA that refuses: a clear error in the log, HTTP answers a page saying th
     // The console and the digest read the failure from here.
     const status = JSON.parse(readFileSync(join(site.dataDir, "tls", "status.json"), "utf8"));
     expect(status.lastError).toBe(logged.error);
-    // Nothing listens on the HTTPS port without a certificate.
+    // Nothing listens on the HTTPS port without a certificate, and the start-up line says so.
     await expect(fetch(`https://127.0.0.1:${httpsPort}/`, { tls: { rejectUnauthorized: false } })).rejects.toThrow();
+    const line = site.output.find((l) => l.includes('"msg":"listening on'));
+    expect(line).toContain(`listening on http://127.0.0.1:${httpPort} (a page saying the certificate is pending`);
   } finally {
     await site.stop();
     await pebble.stop();
   }
 }, 180_000);
+
+test("a CA that cannot be reached: the log, the console's status and the digest's name the address and the reason", async () => {
+  const closed = freePort();
+  const directory = `https://127.0.0.1:${closed}/dir`;
+  const site = startSite({
+    DOMAIN,
+    HOST: "127.0.0.1",
+    HTTP_PORT: String(freePort()),
+    HTTPS_PORT: String(freePort()),
+    ACME_DIRECTORY: directory,
+  });
+  try {
+    const failure = await waitFor(
+      `the failure in the log\n${site.output.join("\n")}`,
+      async () => site.output.find((line) => line.includes("HTTPS certificate not obtained")) ?? null,
+      60_000,
+    );
+    const logged = JSON.parse(failure);
+    expect(logged.error).toBe(`The certificate authority's ACME directory ${directory} cannot be reached: connection refused.`);
+    const status = JSON.parse(readFileSync(join(site.dataDir, "tls", "status.json"), "utf8"));
+    expect(status.lastError).toBe(logged.error);
+  } finally {
+    await site.stop();
+  }
+}, 90_000);

@@ -90,6 +90,10 @@ test("moved to 30 days before expiry, the running server renews and serves the n
     const failure = lines.find((line) => line.includes("HTTPS certificate renewal failed"));
     expect(failure).toBeDefined();
     expect(JSON.parse(failure ?? "{}").retryInSeconds).toBe(60);
+    // In words an owner can act on, not acme-client's own after its retries.
+    expect(JSON.parse(failure ?? "{}").error).toBe(
+      `The certificate authority's ACME directory ${pebble.directoryUrl} cannot be reached: connection refused.`,
+    );
     const status = readTlsStatus(settings.dir);
     expect(status.lastError).not.toBeNull();
     expect(status.nextAttemptAt?.getTime()).toBe(clock.getTime() + 60_000);

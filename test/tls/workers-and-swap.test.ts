@@ -3,45 +3,20 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:tls";
-import type { Subprocess } from "bun";
 import { describe as describeCertificate } from "../../server/platform/tls/files";
 import { keepAliveClient } from "../support/keep-alive-client";
 import { freePort, type Pebble, startPebble, waitFor } from "../support/pebble";
+import { type SiteProcess, spawnSite } from "../support/site-process";
 
 // DOMAIN with WORKERS=2: every process serves HTTPS on the shared port, and a renewal made by the
 // first process is served by all of them without a restart. Then a new server replaces the
 // running one on the same ports and data folder without a refused request (decision 022).
 
-const ROOT = join(import.meta.dir, "..", "..");
 const DOMAIN = "workers.example.test";
 
-type Site = { output: string[]; process: Subprocess };
+type Site = SiteProcess;
 
-function startSite(env: Record<string, string>, dataDir: string): Site {
-  const output: string[] = [];
-  const setpriv = Bun.which("setpriv");
-  const proc = Bun.spawn({
-    cmd: [...(setpriv === null ? [] : [setpriv, "--pdeathsig", "TERM", "--"]), process.execPath, "run", join(ROOT, "server/main.ts")],
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  for (const stream of [proc.stdout, proc.stderr])
-    void (async () => {
-      const decoder = new TextDecoder();
-      let rest = "";
-      const reader = stream.getReader();
-      for (;;) {
-        const { done, value: chunk } = await reader.read();
-        if (done) break;
-        const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
-        rest = lines.pop() ?? "";
-        output.push(...lines.filter(Boolean));
-      }
-    })();
-  return { output, process: proc };
-}
+const startSite = (env: Record<string, string>, dataDir: string): Site => spawnSite({ DATA_DIR: dataDir, ...env });
 
 /** One request on a new TLS connection: its status and the serial of the certificate presented. */
 function askOnce(port: number, ca: string): Promise<{ status: number; serial: string }> {
@@ -69,8 +44,9 @@ let env: Record<string, string> = {};
 let site: Site;
 
 beforeAll(async () => {
-  // Certificates of 150 s: renewal is due with a third of their life left, 100 s after issuance.
-  pebble = await startPebble({ httpPort, validitySeconds: 150 });
+  // Certificates of 75 s: renewal is due with a third of their life left, 50 s after issuance,
+  // leaving 25 s for the CA to issue the next one before the first expires.
+  pebble = await startPebble({ httpPort, validitySeconds: 75 });
   issuers = await pebble.issuers();
   env = {
     DOMAIN,
@@ -111,7 +87,7 @@ test("with WORKERS=2 every process answers HTTPS, and a renewal is served by eac
   expect(requestsBy(site.output, true)).toBeGreaterThan(0);
   expect(requestsBy(site.output, false)).toBeGreaterThan(0);
 
-  // The renewal, made by the first process when due (100 s after issuance), without a restart.
+  // The renewal, made by the first process when due (50 s after issuance), without a restart.
   await waitFor(
     `the renewal\n${site.output.join("\n")}`,
     async () => (site.output.some((l) => l.includes('"msg":"HTTPS certificate renewed"')) ? true : null),

@@ -41,8 +41,13 @@ export function httpsBaseUrl(tls: Pick<TlsSettings, "domains" | "httpsPort">): s
   return `https://${tls.domains[0]}${tls.httpsPort === 443 ? "" : `:${tls.httpsPort}`}`;
 }
 
-/** The start-up line's address for a site serving HTTPS itself: both ports, as really listened on. */
-export function httpsListeningText(host: string, tls: Pick<TlsSettings, "httpsPort" | "httpPort">): string {
+/**
+ * The start-up line's address for a site serving HTTPS itself: both ports, as really listened on.
+ * Without a certificate yet, the HTTPS port is not listened on: the line says HTTP answers meanwhile.
+ */
+export function httpsListeningText(host: string, tls: Pick<TlsSettings, "httpsPort" | "httpPort">, certificate: boolean): string {
   const bracketed = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  if (!certificate)
+    return `http://${bracketed}:${tls.httpPort} (a page saying the certificate is pending; https://${bracketed}:${tls.httpsPort} once it is obtained)`;
   return `https://${bracketed}:${tls.httpsPort} and http://${bracketed}:${tls.httpPort} (redirects to HTTPS)`;
 }

@@ -1,4 +1,5 @@
-import { readdirSync, unlinkSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { mkdirSync, readdirSync, renameSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { errorText } from "../../../shared/error-text";
 
@@ -49,6 +50,43 @@ export function removeMailFiles(dir: string, outboxIds: readonly number[]): Mail
     }
   }
   return result;
+}
+
+/**
+ * Moves the message files of outbox ids above `lastId` into `asideDir` and says how many. After the
+ * database goes back to an earlier copy (`site rollback`, `site restore`), those ids will be given
+ * again to new messages: the files of messages the earlier copy never had (an access e-mail with a
+ * buyer's key) would be overwritten by other people's. Kept aside, not deleted, like the database
+ * file they came with.
+ */
+export function setAsideMailFilesAfter(dir: string, lastId: number, asideDir: string): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return 0;
+    throw error;
+  }
+  let moved = 0;
+  for (const name of names) {
+    const id = MAIL_FILE.exec(name)?.[1];
+    if (id === undefined || Number(id) <= lastId) continue;
+    mkdirSync(asideDir, { recursive: true });
+    renameSync(join(dir, name), join(asideDir, name));
+    moved += 1;
+  }
+  return moved;
+}
+
+/** The last e-mail number the file has given (SQLite's AUTOINCREMENT counter): the next is above it. */
+export function lastOutboxId(dbPath: string): number {
+  const sqlite = new Database(dbPath, { readonly: true });
+  try {
+    const counter = sqlite.query<{ seq: number }, []>("SELECT seq FROM sqlite_sequence WHERE name = 'mail_outbox'").get();
+    return counter?.seq ?? 0;
+  } finally {
+    sqlite.close();
+  }
 }
 
 const codeOf = (error: unknown) => (error instanceof Error && "code" in error ? error.code : undefined);
