@@ -11,13 +11,17 @@ import packageJson from "../package.json" with { type: "json" };
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 export type Synchronous = "NORMAL" | "FULL";
 
+/** How long opening waits for another process's lock (see openDb). */
+const OPENING_WAIT_MS = 20_000;
+
 /**
  * Opens the site's SQLite file and brings its schema up to date.
  * WAL lets the owner read with the sqlite3 CLI while the server writes: readers never wait for a
  * writer. `synchronous` is chosen in docs/owner/data.md ("Durability"): FULL survives power loss for every
  * acknowledged write, NORMAL survives a process crash but may lose the last transactions on power loss.
  *
- * Opening waits up to 5 s, synchronously, for another process's lock (nothing is served yet); then
+ * Opening waits up to 20 s, synchronously, for another process's lock (nothing is served yet: on a
+ * loaded 2-core machine, twenty processes starting at once took more than 5 s to take turns); then
  * the connection's busy_timeout becomes `busyTimeoutMs`, 0 unless given: SQLite's busy wait sleeps
  * on the calling thread, which in the server is the only one, so its writes wait through
  * `createWriter` (db/writer.ts) instead, without holding up other requests.
@@ -46,7 +50,7 @@ export function openDb(
   const sqlite = new Database(path, { create, readwrite: true, strict: true });
   // First of all: switching a new file to WAL takes an exclusive lock, and another process starting
   // on the same folder at the same moment would otherwise get "database is locked" at once.
-  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec(`PRAGMA busy_timeout = ${OPENING_WAIT_MS}`);
   try {
     sqlite.exec("PRAGMA journal_mode = WAL");
     sqlite.exec(`PRAGMA synchronous = ${options.synchronous ?? "FULL"}`);
