@@ -9,6 +9,7 @@ import { consoleKit } from "./kit";
 import { codeRoutes } from "./code-routes";
 import { partnerRoutes } from "./partner-routes";
 import { contentRoutes } from "./content-routes";
+import { catalogueRoutes } from "./catalogue-routes";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
 import { publishedFacts } from "../../site/content/live";
@@ -68,6 +69,7 @@ export function consoleController(deps: AppDeps) {
       .use(reviewRoutes(deps, kit))
       .use(contentRoutes(deps, kit))
       .use(guideRoutes(deps, kit))
+      .use(catalogueRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
       .get(

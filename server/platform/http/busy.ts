@@ -42,6 +42,8 @@ export async function busyAnswer(
   return response;
 }
 
-/** A browser's form post (no JavaScript) gets a page; a script's JSON gets JSON. */
-export const isFormPost = (request: Request) =>
-  (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
+/** A browser's form post (no JavaScript; plain fields or files) gets a page; a script's JSON gets JSON. */
+export const isFormPost = (request: Request) => {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  return type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
+};

@@ -45,7 +45,7 @@ export function loadPublished(db: Db, settings: SiteSettings, firstStartedAt: Da
     reference: referencePrice(readPriceHistory(db), now),
     firstStartedAt,
     catalogue: loadCatalogue(db, published.document.catalogue.set, CATALOGUE_LIMITS.wall),
-    media: loadMediaSlots(db, published.document.media),
+    media: loadMediaSlots(db, published.document.media, published.document.captions),
     proof: readProof(db),
   });
 }

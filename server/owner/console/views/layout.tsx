@@ -7,6 +7,7 @@ import type { BuildInfo } from "../../../platform/version";
 
 export type ConsoleSection =
   | "overview"
+  | "catalogue"
   | "audience"
   | "orders"
   | "codes"
@@ -41,6 +42,7 @@ const SECTIONS: { id: ConsoleSection; path: string }[] = [
   { id: "support", path: "/admin/support" },
   { id: "mail", path: "/admin/mail" },
   { id: "content", path: "/admin/content" },
+  { id: "catalogue", path: "/admin/catalogue" },
   { id: "activity", path: "/admin/activity" },
   { id: "security", path: "/admin/security" },
 ];
