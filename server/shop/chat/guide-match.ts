@@ -20,8 +20,19 @@ export type GuideMatcher = {
  * devices whose text holds it: "samsung" names the TV alone, "android" half the phone and half the
  * TV, "app" or "open" nothing. The tips are left out: they mention other devices in passing.
  */
+/**
+ * Words of installing itself, in the four languages: a step's "touchez Installer" names no device,
+ * and once the owner removes the other devices that use the word it would single one out of "how do
+ * I install the app?".
+ */
+const INSTALLING = words(
+  "install installs installing installed installation installer installez installe installation installare installa installi installazione instalar instala instale instalación instalacion " +
+    "app apps application applications applicazione applicazioni aplicación aplicacion aplicaciones download télécharger telecharger téléchargez scaricare scarica descargar descarga " +
+    "open ouvrez ouvrir apri aprire abre abrir",
+);
+
 export function guideMatcher(guides: Record<Locale, readonly GuideDeviceFact[]>, siteName: string): GuideMatcher {
-  const ignored = new Set([...LOCALES.flatMap((locale) => words(STOP_WORDS[locale])), ...words(siteName)]);
+  const ignored = new Set([...LOCALES.flatMap((locale) => words(STOP_WORDS[locale])), ...words(siteName), ...INSTALLING]);
   const byDevice = new Map<string, Set<string>>();
   for (const locale of LOCALES) {
     for (const device of guides[locale]) {
