@@ -159,7 +159,16 @@ test("invite → passkey → recovery codes → sign out → sign in → find an
 
   // The other pages, each without an axe violation and nothing wider than the phone at 360 px,
   // then every page at 1280 px; the overview's chart is drawn.
-  const others = ["/admin/audience", "/admin/leads", "/admin/support", "/admin/mail", "/admin/activity", "/admin/security"];
+  const others = [
+    "/admin/audience",
+    "/admin/codes",
+    "/admin/partners",
+    "/admin/leads",
+    "/admin/support",
+    "/admin/mail",
+    "/admin/activity",
+    "/admin/security",
+  ];
   const fitsThePhone = async (label: string) =>
     expect({ label, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ label, width: 360 });
   for (const path of others) {

@@ -368,6 +368,6 @@ test("production with the test checkout: no invitation, the review page refuses,
 test("no language file keeps the texts of the specification's invented testimonials section", async () => {
   for (const locale of ["fr", "en", "it", "es"]) {
     const texts: Record<string, string> = await Bun.file(`locales/${locale}.json`).json();
-    expect({ locale, keys: Object.keys(texts).filter((key) => key.startsWith("testimonials")) }).toEqual({ locale, keys: [] });
+    expect({ locale, keys: Object.keys(texts).filter((key) => /^testimonial(s|\d)/.test(key)) }).toEqual({ locale, keys: [] });
   }
 });
