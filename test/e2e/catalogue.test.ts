@@ -9,6 +9,7 @@ import { catalogueCsv, posterJpeg, posterPng } from "../catalogue/fixtures";
 import { axeViolations } from "./axe";
 import { startServer, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
+import { addPasskeyAuthenticator } from "./passkey";
 
 // The owner gives the site its catalogue, pictures and demo from the console's Catalogue area, in
 // Chromium signed in with a passkey (a virtual authenticator): three posters and a screenshot,
@@ -30,18 +31,7 @@ beforeAll(async () => {
   server = await startServer({ env: { PORT: String(PORT), PUBLIC_BASE_URL: BASE } });
   context = await shared.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB", bypassCSP: true });
   page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addPasskeyAuthenticator(context, page);
 });
 afterAll(async () => {
   await context?.close();

@@ -7,6 +7,7 @@ import { payWithTestCard } from "../support/purchase";
 import { axeViolations } from "./axe";
 import { startServer, watchConsole, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
+import { addPasskeyAuthenticator } from "./passkey";
 
 // The owner's whole first day, in Chromium with a virtual authenticator (the DevTools protocol's
 // WebAuthn domain, user verification on): `site owner invite` → register a passkey → the recovery
@@ -27,18 +28,7 @@ beforeAll(async () => {
   server = await startServer({ env: { PORT: String(PORT), PUBLIC_BASE_URL: BASE, WORKERS: "1" } });
   context = await shared.newContext({ viewport: { width: 360, height: 740 }, locale: "en-GB", bypassCSP: true });
   page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addPasskeyAuthenticator(context, page);
 });
 afterAll(async () => {
   await context?.close();
