@@ -96,7 +96,8 @@ async function problemsOf(page: Page, { label, path }: Visited, screen: Screen):
   const scrollable = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
   const stops = scrollable > 0 ? [Math.min(screen.height, scrollable), scrollable] : [0];
   for (const y of new Set(stops)) {
-    await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
+    if (y === scrollable) await scrollToEnd(page);
+    else await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
     await settle(page);
     const scrolled = await placement(page);
     const moment = y === scrollable ? "at the end" : `scrolled ${y}px`;
@@ -110,6 +111,19 @@ async function problemsOf(page: Page, { label, path }: Visited, screen: Screen):
     if (y === scrollable) for (const covered of scrolled.covers) problems.push(`${where(label, screen.width, moment)}: covers ${covered}`);
   }
   return problems;
+}
+
+/**
+ * To the end of the page as it is once there: a page still growing under the visitor (an island
+ * hydrating late on a loaded machine) moves its end, and the visitor who scrolls on reaches it.
+ */
+async function scrollToEnd(page: Page): Promise<void> {
+  for (let tries = 0; tries < 5; tries++) {
+    await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" }));
+    await settle(page);
+    const atEnd = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2);
+    if (atEnd) return;
+  }
 }
 
 /** Whether the page's header has its own help link and it is on screen (the header stays). */
