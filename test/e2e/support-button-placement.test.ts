@@ -241,6 +241,30 @@ async function toastTab(screen: (typeof TOAST_SCREENS)[number]): Promise<{ page:
   return { page, close: () => context.close() };
 }
 
+/**
+ * The toast's placement once it is at rest. Its entrance (a short slide, in real time: CSS
+ * animations do not follow the test clock) starts when React commits, which on a loaded machine can
+ * be a frame after settle(): measured then, the card still stands a few pixels below its place. The
+ * card is marked when its animations are awaited; a card without the mark came in after that wait, so
+ * it is awaited and measured again.
+ */
+async function toastAtRest(page: Page) {
+  for (;;) {
+    await page.evaluate(async () => {
+      const card = document.querySelector<HTMLElement>(".social-proof__card");
+      if (card === null) return;
+      card.dataset.awaited = "yes";
+      await Promise.all(card.getAnimations({ subtree: true }).map((animation) => animation.finished.catch(() => undefined)));
+    });
+    const placed = await placementIfThere(page, ".social-proof__card");
+    const cameLater = await page.evaluate(() => {
+      const card = document.querySelector<HTMLElement>(".social-proof__card");
+      return card !== null && card.dataset.awaited !== "yes";
+    });
+    if (!cameLater) return placed;
+  }
+}
+
 async function toastProblemsOf(page: Page, { label, path }: Visited, screen: (typeof TOAST_SCREENS)[number]) {
   const problems: string[] = [];
   let shownAt = 0;
@@ -248,7 +272,7 @@ async function toastProblemsOf(page: Page, { label, path }: Visited, screen: (ty
   // Its first turn (3 s after load), on the first screen.
   await page.clock.runFor(3_200);
   await settle(page);
-  const first = await placementIfThere(page, ".social-proof__card");
+  const first = await toastAtRest(page);
   if (first !== null) {
     shownAt += 1;
     for (const covered of first.covers.filter(usedOrPrice))
@@ -258,7 +282,7 @@ async function toastProblemsOf(page: Page, { label, path }: Visited, screen: (ty
   await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" }));
   await page.clock.runFor(15_000);
   await settle(page);
-  const end = await placementIfThere(page, ".social-proof__card");
+  const end = await toastAtRest(page);
   if (end !== null) {
     shownAt += 1;
     for (const covered of end.covers.filter(usedOrPrice))
