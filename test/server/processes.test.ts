@@ -1,4 +1,4 @@
-import { afterEach, expect, test } from "bun:test";
+import { afterAll, afterEach, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { connect, type Socket } from "node:net";
@@ -43,6 +43,18 @@ async function startTwoProcesses(): Promise<RunningServer> {
   return started;
 }
 
+// One server with WORKERS=2 for the tests that only look at it (each start is a first process, a
+// worker and a page renderer: seconds of CPU); the tests that stop or kill theirs start their own.
+let shared: Promise<RunningServer> | undefined;
+const sharedTwoProcesses = () =>
+  (shared ??= startServer({ env: { WORKERS: "2" } }).then(async (started) => {
+    await until(() => lineOf(started, "worker listening"), "the worker to listen");
+    return started;
+  }));
+afterAll(async () => {
+  await (await shared)?.stop();
+});
+
 /** One kept-alive connection: its requests all reach the same process. */
 function keepAlive(baseUrl: string) {
   const { hostname, port } = new URL(baseUrl);
@@ -72,7 +84,7 @@ function keepAlive(baseUrl: string) {
 }
 
 test("with WORKERS=2 both processes answer on the one port, and only the first sends e-mail", async () => {
-  const s = await startTwoProcesses();
+  const s = await sharedTwoProcesses();
   const seen = new Set<string>();
   let lead: { status: number; requestId: string } | undefined;
   // Each new connection goes to either process (the kernel spreads them): try until a worker took one.
@@ -117,21 +129,6 @@ test("stopping the first process (SIGTERM) stops the worker too, and the port is
   await again.stop(true);
 }, 120_000);
 
-test("a worker whose first process was killed (SIGKILL) goes away instead of serving alone", async () => {
-  const s = await startTwoProcesses();
-  s.process.kill("SIGKILL");
-  await s.process.exited;
-  await until(() => lineOf(s, "worker stopping", (e) => e.reason === "first process gone"), "the worker to notice", 10_000);
-  let refused = false;
-  for (const started = Date.now(); !refused && Date.now() - started < 10_000; await Bun.sleep(100)) {
-    refused = await fetch(`${s.baseUrl}/healthz`).then(
-      () => false,
-      () => true,
-    );
-  }
-  expect(refused).toBe(true);
-}, 120_000);
-
 /** The processes (Linux) started on this data folder: the first one, its workers, its page renderer. */
 function processesOn(dataDir: string): string[] {
   const mark = `DATA_DIR=${dataDir}`;
@@ -170,12 +167,25 @@ for (const [signal, how] of [
   }, 120_000);
 }
 
-test("when the first process is killed (SIGKILL) while its workers serve, no process of the site is left after 5 s and its deleted data folder stays gone", async () => {
+// Also: a worker whose first process was killed goes away instead of serving alone.
+test("when the first process is killed (SIGKILL) while its workers serve, they go away instead of serving alone: no process of the site is left after 5 s and its deleted data folder stays gone", async () => {
   const s = await startServer({ env: { WORKERS: "3" } });
   server = s;
   await until(() => (entries(s).filter((e) => e.msg === "worker listening").length === 2 ? true : undefined), "both workers to listen");
   expect((await fetch(`${s.baseUrl}/healthz`)).status).toBe(200);
   expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
+  // Each worker said why it stopped, and nothing answers on the port any more.
+  await until(
+    () => (entries(s).filter((e) => e.msg === "worker stopping" && e.reason === "first process gone").length === 2 ? true : undefined),
+    "both workers to notice",
+    10_000,
+  );
+  expect(
+    await fetch(`${s.baseUrl}/healthz`).then(
+      () => "answered",
+      () => "refused",
+    ),
+  ).toBe("refused");
 }, 120_000);
 
 /** Processes whose command line names this data folder (Litestream names its config file there). */
@@ -219,7 +229,7 @@ const environmentOf = (pid: number) =>
   );
 
 test("the serving processes render no page: a short-lived process renders them and hands them over, and is gone", async () => {
-  const s = await startTwoProcesses();
+  const s = await sharedTwoProcesses();
   const ready = await until(() => lineOf(s, "pages ready"), "the pages to be ready");
   expect(ready.rendered).toBe(0);
   expect(ready.renderedApart).toBeGreaterThanOrEqual(40);
@@ -245,8 +255,8 @@ test("the serving processes render no page: a short-lived process renders them a
   expect(readFileSync(`/proc/${left}/cmdline`, "utf8")).toContain("serve-worker");
 }, 120_000);
 
-test("the server and its workers run with the engine's settings for a small server, unless the owner set one", async () => {
-  const s = await startTwoProcesses();
+test("the server and its workers run with the engine's settings for a small server", async () => {
+  const s = await sharedTwoProcesses();
   const children = readFileSync(`/proc/${s.process.pid}/task/${s.process.pid}/children`, "utf8").trim().split(/\s+/).map(Number);
   const worker = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("serve-worker")) ?? 0;
   expect(Object.keys(ENGINE_SETTINGS).sort()).toEqual(["BUN_JSC_forceRAMSize", "BUN_JSC_useFTLJIT"]);
@@ -256,9 +266,9 @@ test("the server and its workers run with the engine's settings for a small serv
   }
   // The same process (one pid for a service manager), started once more with the settings.
   expect(readFileSync(`/proc/${s.process.pid}/cmdline`, "utf8")).toContain("server/main.ts");
-  await s.stop();
-  server = undefined;
+}, 120_000);
 
+test("an engine setting the owner set is kept, the others still given", async () => {
   const owned = await startServer({ env: { WORKERS: "1", BUN_JSC_forceRAMSize: "1073741824" } });
   server = owned;
   const environment = environmentOf(owned.process.pid);
