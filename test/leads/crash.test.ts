@@ -62,9 +62,11 @@ for (const synchronous of ["FULL", "NORMAL"] as const) {
   test(`with synchronous=${synchronous}, every lead acknowledged before a SIGKILL is in the table after a restart`, async () => {
     const dataDir = tempDataDir();
     const first = await start(dataDir, synchronous);
-    const { acknowledged } = await sendUntilDead(first, 25, 300);
+    // 120 acknowledged from 25 visitors at once: the kill lands with writes on their way (each lead
+    // also queues its demo e-mail, rendered by the server: the CPU of this test).
+    const { acknowledged } = await sendUntilDead(first, 25, 120);
     expect(first.process.signalCode).toBe("SIGKILL");
-    expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(120);
 
     // Start again on the same file: migrations and WAL recovery run, then it serves as before.
     const second = await start(dataDir, synchronous);

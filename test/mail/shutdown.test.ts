@@ -15,7 +15,9 @@ import { until } from "./until";
 // their way finish, and exits; the next start sends the rest, each once.
 
 const smtp = useSmtp();
-const BACKLOG = 60;
+// Each access e-mail is rendered with its invoice (CPU): enough of them to outlast the stop
+// timeout at the provider's pace below, no more.
+const BACKLOG = 24;
 let dataDir = "";
 afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
@@ -69,9 +71,10 @@ test(`SIGTERM with ${BACKLOG} e-mails queued: the server exits within 10 s witho
   dataDir = mkdtempSync(join(tmpdir(), "site-mail-stop-"));
   seedBacklog(dataDir, BACKLOG);
   const env = { SMTP_URL: smtp.url, MAIL_FROM: "Shop <shop@example.com>" };
-  // A provider taking a second per message: working through the backlog would take the sender far
-  // longer than 10 s (it sends 4 at a time), but each message on its way finishes within the stop's grace.
-  smtp.replyDelayMs = 1000;
+  // A provider taking 2.5 s per message: working through the backlog would take the sender 15 s,
+  // past the 10 s below (it sends 4 at a time), but each message on its way finishes within the
+  // stop's grace (5 s, STOP_GRACE_MS).
+  smtp.replyDelayMs = 2500;
   const first = await startServer({ dataDir, env });
   await until("the backlog is being sent", () => smtp.received.length >= 4, 40_000);
 
