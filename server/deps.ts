@@ -60,4 +60,6 @@ export type AppDeps = {
   build: BuildInfo;
   /** Set when the process stops: answers then close their connection (a replacing process takes the next). */
   drain: Drain;
+  /** How long after a recovery request its batch is handled (ACCESS_BATCH_DELAY_MS; tests take a shorter one). */
+  accessBatchDelayMs: number;
 };

@@ -9,6 +9,7 @@ import type { Logger } from "./platform/log";
 import { createAnalytics } from "./shop/analytics/service";
 import { createCheckout } from "./shop/checkout/providers";
 import { createPaperwork } from "./shop/paperwork/documents";
+import { ACCESS_BATCH_DELAY_MS } from "./shop/licenses/controller";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { StripeConnection } from "./shop/checkout/stripe-provider";
 import type { AssetStore } from "./site/assets";
@@ -47,6 +48,8 @@ export type SiteParts = {
   stripeConnection?: StripeConnection;
   /** The executable's version, commit and date; run from source, read from git. */
   build?: BuildInfo;
+  /** How long after a recovery request its batch is handled: ACCESS_BATCH_DELAY_MS unless given (the tests' is shorter). */
+  accessBatchDelayMs?: number;
 };
 
 export type Site = {
@@ -100,6 +103,7 @@ export function wireSite(parts: SiteParts): Site {
     now,
     build: currentBuild(parts.build),
     drain: createDrain(),
+    accessBatchDelayMs: parts.accessBatchDelayMs ?? ACCESS_BATCH_DELAY_MS,
   };
   const app = createApp(deps);
   return {

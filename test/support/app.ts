@@ -21,6 +21,12 @@ import { prepareContent } from "../../server/site/content/start";
 import { type Site, wireSite, writerFor } from "../../server/wiring";
 import { testConfig } from "./config";
 
+/**
+ * How long after a recovery request a test site handles its batch: still after the answer, as the
+ * server's second (ACCESS_BATCH_DELAY_MS) is, without a test waiting that second for each batch.
+ */
+export const TEST_ACCESS_BATCH_DELAY_MS = 20;
+
 /** The test sites' own secret (a server generates one into DATA_DIR): rate limits and invoice links. */
 export const SITE_SECRET = "test-rate-limit-key";
 
@@ -133,6 +139,7 @@ export async function createTestSite(
     content,
     now,
     stripeConnection: options.stripeConnection,
+    accessBatchDelayMs: TEST_ACCESS_BATCH_DELAY_MS,
   });
   const { app } = site;
   return {

@@ -84,7 +84,7 @@ export function licensesController(deps: AppDeps) {
     batch ??= setTimeout(() => {
       batch = undefined;
       void handleRecorded();
-    }, ACCESS_BATCH_DELAY_MS);
+    }, deps.accessBatchDelayMs);
     batch.unref();
   };
   // Requests recorded by a process that stopped before handling them.
