@@ -19,6 +19,7 @@ import { createTestSite, type TestSite } from "../support/app";
 import { mailsTo, useSmtp, type ReceivedMail } from "../support/smtp";
 import { plainSpaces } from "../support/text";
 import { until } from "./until";
+import { endServer } from "../support/end-server";
 
 // The owner's digest e-mail, end to end on a real SMTP server on loopback: the console's figures
 // of the period that ended, queued once per period whoever looks, at the hour and weekday set.
@@ -361,7 +362,7 @@ test("the real server: a start after the hour sends the day's missed digest once
         second.output.some((line) => line.includes("digest: looked") && line.includes('"already"')),
       );
     } finally {
-      await second.stop();
+      await endServer(second);
     }
     const received = mailsTo(smtp, OWNER);
     expect(received).toHaveLength(1);

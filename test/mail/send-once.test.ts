@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { startServer } from "../e2e/harness";
 import { mailsTo, useSmtp } from "../support/smtp";
 import { until } from "./until";
+import { endServer } from "../support/end-server";
 
 // The one case SMTP cannot close: the server killed after the mail server read the whole message,
 // before the mail server said it took it. Nothing tells whether it did, so the restarted server
@@ -60,7 +61,7 @@ test("a server killed while the mail server is answering sends the message again
       // Recorded as sent: the row is done with, no further copy can follow.
       await until("the message is sent again and recorded", () => statusOf(dataDir) === "sent");
     } finally {
-      await second.stop();
+      await endServer(second);
     }
     const copies = mailsTo(smtp, "killed@example.com").map((m) => m.mail.messageId);
     expect(copies).toHaveLength(2);

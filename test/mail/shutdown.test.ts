@@ -10,6 +10,7 @@ import { startServer } from "../e2e/harness";
 import { testConfig } from "../support/config";
 import { useSmtp } from "../support/smtp";
 import { until } from "./until";
+import { endServer } from "../support/end-server";
 
 // A stop with a backlog of e-mails: the server stops taking messages at once, lets the ones on
 // their way finish, and exits; the next start sends the rest, each once.
@@ -97,7 +98,7 @@ test(`SIGTERM with ${BACKLOG} e-mails queued: the server exits within 10 s witho
   try {
     await until("the whole backlog is sent", () => statusCounts(dataDir).sent === BACKLOG, 60_000);
   } finally {
-    await second.stop();
+    await endServer(second);
   }
   const copies = new Map<string, number>();
   for (const m of smtp.received) for (const to of m.to) copies.set(to, (copies.get(to) ?? 0) + 1);

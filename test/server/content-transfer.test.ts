@@ -10,6 +10,7 @@ import { LOCALES } from "../../shared/locales";
 import { startServer } from "../e2e/harness";
 import { createTestSite, type TestSite } from "../support/app";
 import { until } from "../support/wait";
+import { endServer } from "../support/end-server";
 
 // `site content export` and `site content import FILE` (docs/content.md): the whole published
 // content as a file the owner edits and imports back; a file with a mistake changes nothing and
@@ -220,6 +221,6 @@ test("an import into a running server's database is served by the server without
     expect(guide).toContain('id="ios"');
     expect(await (await fetch(`${server.baseUrl}/en`)).text()).toContain("Imported from a file.");
   } finally {
-    await server.stop();
+    await endServer(server);
   }
 });

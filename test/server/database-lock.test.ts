@@ -9,6 +9,7 @@ import { holdDbLock, type HeldLock } from "../support/db-lock";
 import { logEntries } from "../support/logs";
 import { payWithTestCard } from "../support/purchase";
 import { until } from "../support/wait";
+import { endServer } from "../support/end-server";
 
 // The owner (or another program) holds the database's write lock, as `BEGIN
 // IMMEDIATE` in the sqlite3 CLI does. Pages keep answering while it is held; a write waits for it
@@ -22,7 +23,7 @@ let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({ env: { DB_BUSY_WAIT_MS: String(WAIT_MS) } });
 });
-afterAll(() => server?.stop());
+afterAll(() => endServer(server));
 
 let lock: HeldLock | null = null;
 let site: TestSite | null = null;

@@ -5,6 +5,7 @@ import { startServer, type RunningServer } from "../e2e/harness";
 import { logEntries, problems } from "../support/logs";
 import { hangUpMidUpload, rawRequest, type RawAnswer } from "./raw-http";
 import { until } from "../support/wait";
+import { endServer } from "../support/end-server";
 
 // The real server process, spoken to over raw TCP: what a scanner, a broken client or a proxy may
 // send. Each answer is the site's own (its headers, no stack trace, never Bun's development page).
@@ -13,7 +14,7 @@ let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({ env: { LOG_LEVEL: "debug" } });
 });
-afterAll(() => server?.stop());
+afterAll(() => endServer(server));
 
 const get = (path: string, headerLines: string[], version = "1.1") =>
   rawRequest(server.baseUrl, [`GET ${path} HTTP/${version}`, ...headerLines, "Connection: close", "", ""].join("\r\n"));

@@ -16,6 +16,7 @@ import { startServer } from "../e2e/harness";
 import { createTestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { until } from "../support/wait";
+import { endServer } from "../support/end-server";
 
 // The owner erases a person's data on request (`site leads erase EMAIL`), and leads, chat
 // transcripts and access-resend requests are deleted when their retention is over, by the server
@@ -300,7 +301,7 @@ test("the server deletes expired data when it starts", async () => {
       }
       expect(server.output.some((line) => line.includes("retention: expired data deleted"))).toBe(true);
     } finally {
-      await server.stop();
+      await endServer(server);
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

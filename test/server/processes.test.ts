@@ -9,13 +9,15 @@ import { ENGINE_SETTINGS } from "../../server/platform/engine-settings";
 import { createLogger } from "../../server/platform/log";
 import { renderPagesApart } from "../../server/roles/processes";
 import type { AssetUrls } from "../../shared/page-data";
+import { endServer } from "../support/end-server";
 
 // WORKERS=2: two processes share the port (decision 010). Both answer; the first one alone sends
 // e-mail; stopping the first stops both, and a worker whose first process died goes too.
 
 let server: RunningServer | undefined;
 afterEach(async () => {
-  await server?.stop();
+  // What a test left running: the stops under test are done in the tests themselves.
+  await endServer(server);
   server = undefined;
 });
 
@@ -52,7 +54,7 @@ const sharedTwoProcesses = () =>
     return started;
   }));
 afterAll(async () => {
-  await (await shared)?.stop();
+  await endServer(await shared);
 });
 
 /** One kept-alive connection: its requests all reach the same process. */

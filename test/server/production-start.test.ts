@@ -7,6 +7,7 @@ import { loadConfig } from "../../server/platform/config";
 import { NotReadyForProductionError } from "../../server/platform/config-error";
 import { startServer } from "../e2e/harness";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
+import { endServer } from "../support/end-server";
 
 // A production start refuses, in one message, while anything a real shop needs is missing; it
 // warns once each about the specification's placeholder reviews and user count (docs/product.md,
@@ -83,7 +84,7 @@ test("a ready production server starts, and its log lists once each the owner co
     expect(notice).toContain("Stream Shop SAS");
     expect(notice).not.toContain('data-testid="legal-incomplete"');
   } finally {
-    await server.stop();
+    await endServer(server);
   }
   const counted = await startServer({
     env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", CLAIMED_USERS: "120", ORIGINAL_PRICE: "59" },
@@ -95,6 +96,6 @@ test("a ready production server starts, and its log lists once each the owner co
     expect(counted.output.filter((line) => line.includes("No launch offer is shown"))).toHaveLength(1);
     expect(counted.output.filter((line) => line.includes("No review is shown yet"))).toHaveLength(1);
   } finally {
-    await counted.stop();
+    await endServer(counted);
   }
 });

@@ -6,6 +6,7 @@ import { forwardedClient } from "../../server/platform/http/trusted-proxies";
 import { ACCESS_RATE_LIMIT, LICENSE_RATE_LIMIT } from "../../server/shop/licenses/controller";
 import { LEAD_RATE_LIMIT } from "../../server/shop/leads/controller";
 import { startServer, type RunningServer } from "../e2e/harness";
+import { endServer } from "../support/end-server";
 
 // TRUST_PROXY names the reverse proxy's addresses or ranges: X-Forwarded-For (and -Proto,
 // X-Request-Id) are believed only from them, so a client reaching the port directly cannot pick a
@@ -47,7 +48,7 @@ beforeAll(async () => {
   server = await startServer({ env: { TRUST_PROXY: "10.9.9.9, fd00::/8" } });
 });
 afterAll(async () => {
-  await server.stop();
+  await endServer(server);
 });
 
 let spoofed = 0;
@@ -105,6 +106,6 @@ test("from the trusted proxy, X-Forwarded-For, -Proto and X-Request-Id are belie
     expect(page.headers.get("strict-transport-security")).not.toBeNull();
     expect(page.headers.get("x-request-id")).toBe("from-the-proxy");
   } finally {
-    await behindProxy.stop();
+    await endServer(behindProxy);
   }
 });
