@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeS3, type FakeS3 } from "../support/fake-s3";
 import { startServer, type RunningServer } from "../e2e/harness";
+import { endServer } from "../support/end-server";
 import { mailsTo, useSmtp } from "../support/smtp";
 import { buy, cli, processMentions, readReplica, until } from "./support";
 
@@ -128,7 +129,7 @@ async function drill(name: string, backupEnv: Record<string, string>) {
       expect(await until(() => mailsTo(smtp, newcomer).length === 1, 60_000)).toBe(true);
       expect(smtp.received.length).toBe(sentBefore + 1);
     } finally {
-      await second.stop("SIGTERM");
+      await endServer(second);
     }
     expect(existsSync(join(dataDir, "site.db"))).toBe(true);
   } finally {
