@@ -1,11 +1,12 @@
 import { afterAll, expect, test } from "bun:test";
 import { spawn, spawnSync } from "bun";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashToken } from "../../server/owner/console/tokens";
 import { catalogueCsv, posterJpeg, posterPng } from "../catalogue/fixtures";
+import { mountSmallDisk } from "../support/tmpfs";
 import { until } from "../support/wait";
 
 // The owner's way to run the site: one file, started from any directory.
@@ -156,11 +157,11 @@ test("npm run build makes one executable that serves the whole site from another
 }, 240_000);
 
 /** The executable built above, started on `dataDir` (two processes); its log as it comes. */
-function startExecutable(dataDir: string) {
+function startExecutable(dataDir: string, env: Record<string, string> = {}) {
   const server = spawn({
     cmd: [join(root, "dist", "site")],
     cwd: workDir,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", DATA_DIR: dataDir, WORKERS: "2" },
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", DATA_DIR: dataDir, WORKERS: "2", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -235,34 +236,41 @@ function srcsetPictures(html: string): { avif: string[]; webp: string[] } {
   return { avif: owned.filter((url) => url.endsWith(".avif")), webp: owned.filter((url) => url.endsWith(".webp")) };
 }
 
+/**
+ * The console's uploads as the signed-in owner. The owner signs in with a recovery code, written
+ * where the first passkey's registration puts them (the passkey itself needs a browser's
+ * authenticator: test/e2e/catalogue.test.ts registers one).
+ */
+async function ownerUploads(base: string, dataDir: string) {
+  const code = "ABCDE-FGHJK";
+  const db = new Database(join(dataDir, "site.db"));
+  try {
+    db.run("PRAGMA busy_timeout = 10000");
+    db.query("INSERT INTO owner_recovery_codes (code_hash, created_at) VALUES (?, ?)").run(hashToken(code), Date.now());
+  } finally {
+    db.close();
+  }
+  const signIn = await fetch(`${base}/admin/sign-in/recovery`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ code }).toString(),
+    redirect: "manual",
+  });
+  expect(signIn.status).toBe(303);
+  const headers = { cookie: (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "", "accept-language": "en" };
+  return (path: string, form: FormData) => fetch(base + path, { method: "POST", headers, body: form, redirect: "manual" });
+}
+
+const fileOf = (bytes: Uint8Array | string, name: string, type: string) =>
+  new File([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], name, { type });
+
 test("pictures uploaded to the executable are converted by it, and after a restart it serves them as AVIF and WebP, immutable, with 304s", async () => {
   const dataDir = join(workDir, "media-data");
   const first = startExecutable(dataDir);
   try {
     const port = /127\.0\.0\.1:(\d+)/.exec(await first.logLine(/listening on/))?.[1];
     const base = `http://127.0.0.1:${port}`;
-    // The owner signs in with a recovery code, written where the first passkey's registration puts
-    // them (the passkey itself needs a browser's authenticator: test/e2e/catalogue.test.ts does it).
-    const code = "ABCDE-FGHJK";
-    const db = new Database(join(dataDir, "site.db"));
-    try {
-      db.run("PRAGMA busy_timeout = 10000");
-      db.query("INSERT INTO owner_recovery_codes (code_hash, created_at) VALUES (?, ?)").run(hashToken(code), Date.now());
-    } finally {
-      db.close();
-    }
-    const signIn = await fetch(`${base}/admin/sign-in/recovery`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ code }).toString(),
-      redirect: "manual",
-    });
-    expect(signIn.status).toBe(303);
-    const headers = { cookie: (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "", "accept-language": "en" };
-    const upload = (path: string, form: FormData) => fetch(base + path, { method: "POST", headers, body: form, redirect: "manual" });
-    const fileOf = (bytes: Uint8Array | string, name: string, type: string) =>
-      new File([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], name, { type });
-
+    const upload = await ownerUploads(base, dataDir);
     // Three posters with a catalogue that names them, and a computer screenshot: each converted by
     // the executable's own image library (a refusal would say it cannot convert pictures, 503).
     const catalogue = new FormData();
@@ -316,3 +324,33 @@ test("pictures uploaded to the executable are converted by it, and after a resta
     await again.server.exited;
   }
 }, 120_000);
+
+test("where the temporary folder cannot load libraries, a picture upload is refused with the reason and the way out, and nothing is stored", async () => {
+  const noExec = mountSmallDisk({ sizeKb: 65_536, noExec: true });
+  const dataDir = join(workDir, "noexec-data");
+  const server = startExecutable(dataDir, { TMPDIR: noExec.dir, WORKERS: "1" });
+  try {
+    const port = /127\.0\.0\.1:(\d+)/.exec(await server.logLine(/listening on/))?.[1];
+    const upload = await ownerUploads(`http://127.0.0.1:${port}`, dataDir);
+    const form = new FormData();
+    form.append("posters", fileOf(await posterPng(400, 600, "#1d3557"), "one.png", "image/png"));
+    const refused = await upload("/admin/catalogue/posters", form);
+    expect(refused.status).toBe(503);
+    const page = await refused.text();
+    expect(page).toContain("pictures cannot be converted on this server");
+    expect(page).toContain("failed to map segment");
+    expect(page).toContain("TMPDIR");
+    const db = new Database(join(dataDir, "site.db"), { readonly: true });
+    try {
+      expect(db.query<{ n: number }, []>("SELECT count(*) AS n FROM media").get()?.n).toBe(0);
+    } finally {
+      db.close();
+    }
+    // The library's files were not left in the temporary folder.
+    expect(readdirSync(noExec.dir)).toEqual([]);
+  } finally {
+    server.server.kill();
+    await server.server.exited;
+    noExec.unmount();
+  }
+});
