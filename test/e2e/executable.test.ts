@@ -8,6 +8,7 @@ import { hashToken } from "../../server/owner/console/tokens";
 import { catalogueCsv, posterJpeg, posterPng } from "../catalogue/fixtures";
 import { mountSmallDisk } from "../support/tmpfs";
 import { until } from "../support/wait";
+import { builtExecutable } from "./built-executable";
 
 // The owner's way to run the site: one file, started from any directory.
 const root = join(import.meta.dir, "..", "..");
@@ -17,8 +18,7 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 // Its own deadline: the build compiles the whole site (about 20 s alone, several times that on a
 // loaded machine).
 test("npm run build makes one executable that serves the whole site from another directory", async () => {
-  const build = spawn({ cmd: [process.execPath, "run", "scripts/build.ts"], cwd: root, stdout: "pipe", stderr: "pipe" });
-  expect(await build.exited).toBe(0);
+  await builtExecutable();
 
   const server = spawn({
     cmd: [join(root, "dist", "site")],
