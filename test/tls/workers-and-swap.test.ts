@@ -44,11 +44,9 @@ let env: Record<string, string> = {};
 let site: Site;
 
 beforeAll(async () => {
-  // Certificates of 36 s: renewal is due with a third of their life left, 24 s after issuance (the
-  // test waits for it: the renewal is the behaviour under test, and its moment is the certificate's
-  // own), leaving 12 s for the CA to issue the next one and each process to take it up before the
-  // first expires. Pebble here issues in well under a second.
-  pebble = await startPebble({ httpPort, validitySeconds: 36 });
+  // Certificates of 75 s: renewal is due with a third of their life left, 50 s after issuance,
+  // leaving 25 s for the CA to issue the next one before the first expires.
+  pebble = await startPebble({ httpPort, validitySeconds: 75 });
   issuers = await pebble.issuers();
   env = {
     DOMAIN,
@@ -89,7 +87,7 @@ test("with WORKERS=2 every process answers HTTPS, and a renewal is served by eac
   expect(requestsBy(site.output, true)).toBeGreaterThan(0);
   expect(requestsBy(site.output, false)).toBeGreaterThan(0);
 
-  // The renewal, made by the first process when due (24 s after issuance), without a restart.
+  // The renewal, made by the first process when due (50 s after issuance), without a restart.
   await waitFor(
     `the renewal\n${site.output.join("\n")}`,
     async () => (site.output.some((l) => l.includes('"msg":"HTTPS certificate renewed"')) ? true : null),
