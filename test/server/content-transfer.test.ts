@@ -210,11 +210,16 @@ test("an import into a running server's database is served by the server without
     });
     expect(await command.exited).toBe(0);
     expect(await new Response(command.stdout).text()).toContain("Published version 1");
-    // The server looks for a publish four times a second: its pages change without a restart.
-    const guide = await until("the server to serve the imported guide", async () => {
-      const html = await (await fetch(`${server.baseUrl}/en/guide`)).text();
-      return html.includes("Android phones and tablets") ? null : html;
-    }).catch((e) => {
+    // The server looks for a publish four times a second: its pages change without a restart. A
+    // deadline, not a wait: under a load of 25 the pages took more than 15 s to be made again.
+    const guide = await until(
+      "the server to serve the imported guide",
+      async () => {
+        const html = await (await fetch(`${server.baseUrl}/en/guide`)).text();
+        return html.includes("Android phones and tablets") ? null : html;
+      },
+      { timeoutMs: 60_000 },
+    ).catch((e) => {
       console.log(server.output.slice(-30).join("\n"));
       throw e;
     });
@@ -223,4 +228,4 @@ test("an import into a running server's database is served by the server without
   } finally {
     await endServer(server);
   }
-});
+}, 120_000);
