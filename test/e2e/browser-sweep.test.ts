@@ -2,29 +2,38 @@ import { expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openDb } from "../../db/client";
-import { seedOrder } from "../social-proof/seed-orders";
+import { payWithTestCard } from "../support/purchase";
 import { axeViolations } from "./axe";
 import { demoCaptions, expectedCaptions } from "./captions";
-import { placement } from "./floating";
-import { artifactPath, startServer, useSite } from "./harness";
-import { tabsOf } from "./limit";
-import { visit } from "./visit";
+import { placement, settle } from "./floating";
+import { artifactPath, useSite } from "./harness";
+import { limiter, tabsOf } from "./limit";
+import { firstScreenSettled, visit } from "./visit";
 
-// Every page in every language at the widths people use: nothing scrolls sideways, every
-// cell of the price comparison is on screen, the header keeps to two rows, and axe-core finds no
-// violation of any impact, also with the support chat, the exit popup and the demo video open.
+// Every page, in the states a visitor meets, at the screens people use, each visited once for all
+// that is read of it there:
+// - the layout: nothing scrolls sideways, every cell of the price comparison is on screen, the
+//   header keeps to two rows;
+// - axe-core finds no violation of any impact (at the two screens where every language is swept);
+// - the floating support button never sits on what a visitor reads or uses when the page first
+//   shows (new-user trial: on a 360 px phone it covered the hero's price line, the payment page's
+//   consent text and the success page's resend form): each text line (Range client rects, so the
+//   exact glyph boxes, not their paragraph's) and each link, control and label box is compared with
+//   the button's box, any overlap counts; the same at the end of each page (the footer's room for
+//   the button); and the button is there to use once the visitor scrolls.
+// Then, at the two screens of every language, the same with the support chat, the exit popup and
+// the demo video open.
 //
 // Pages come from the route table (PAGE_IDS), so a page added there is swept without a change here;
-// the test checkout's card page and the 404 page are added by hand. The geometry is checked in French
-// at all five widths, and in every language at 320 px (phone layout: stacked comparison, compact
-// header) and 1280 px (desktop layout: hero picture, one-row header), where the layouts differ and
-// where axe runs too; 360, 768 and 1920 px only stretch one of those two layouts, and a language only
-// changes the length of the texts. At each width three tabs visit the pages side by side (`TABS`),
-// each going from page to page (a new tab per page would cost more than the visit).
+// the test checkout's card page and the 404 page (neither carries the site's widgets), the consent
+// error, a paid and an unknown order and the access form answered are added by hand. Every page in
+// French at every screen, and every page in every language at the two screens where the layouts
+// part: the narrowest phone (stacked comparison, compact header, the lines that wrap the most) and
+// the laptop (hero picture, one-row header, the button beside the column from the start). A
+// language changes the length of the texts, the screen changes where they fall, and the screens
+// between those two only stretch one of their layouts. Each screen's pages are visited in three tabs
+// side by side (`TABS`), each going from page to page (a new tab per page would cost more than the
+// visit).
 
 const site = useSite();
 
@@ -32,25 +41,61 @@ const site = useSite();
  * three at once only makes each slower (and a page that waits too long for the CPU times out). */
 const TABS = 3;
 
-const WIDTHS = [320, 360, 768, 1280, 1920] as const;
-const AXE_WIDTHS: ReadonlySet<number> = new Set([320, 1280]);
-/** Screenshots of the landing page's first screen for a person to look at (artifacts/). */
+/** Phones, a tablet, a laptop and a wide screen; `atOnce`: wide enough for the support button to
+ * stand beside the page's column, so it shows from the start rather than once scrolled;
+ * `everyLanguage`: swept in all four, with axe. */
+const SCREENS = [
+  { width: 320, height: 568, atOnce: false, everyLanguage: true },
+  { width: 360, height: 740, atOnce: false, everyLanguage: false },
+  { width: 390, height: 844, atOnce: false, everyLanguage: false },
+  { width: 412, height: 915, atOnce: false, everyLanguage: false },
+  { width: 768, height: 1024, atOnce: false, everyLanguage: false },
+  { width: 1280, height: 800, atOnce: true, everyLanguage: true },
+  { width: 1920, height: 1080, atOnce: true, everyLanguage: false },
+] as const;
+type Screen = (typeof SCREENS)[number];
+
+/** Screenshots for a person to look at (artifacts/): the landing page's first screen at these
+ * widths in these languages, and the support button over these pages' first screen on phones. */
 const SCREENSHOTS: { widths: ReadonlySet<number>; locales: ReadonlySet<Locale> } = {
   widths: new Set([320, 360, 1280, 1920]),
   locales: new Set(["fr", "es", "it"]),
 };
+const BUTTON_SCREENSHOT_PATHS: ReadonlySet<string> = new Set(["/", "/es", "/it", "/paiement", "/en/payment", "/payment-success"]);
 
-type SweptPage = { label: string; path: string; locale: Locale };
+/** `button`: the page carries the site's widgets, so the support button (false on the card page
+ * and the 404 page, which are not the site's pages). */
+type SweptPage = { label: string; path: string; locale: Locale; button: boolean };
 
-/** The site's pages, the card page of a new test checkout and the 404 page, in each language given. */
-async function sweptPages(locales: readonly Locale[]): Promise<SweptPage[]> {
+/** Every page in every language, made once for the file (four purchases, four test checkouts). */
+let pagesOnce: Promise<SweptPage[]> | null = null;
+const sweptPages = () => (pagesOnce ??= listPages());
+
+async function listPages(): Promise<SweptPage[]> {
+  const request = (path: string, init?: RequestInit) => fetch(`${site.server.baseUrl}${path}`, { ...init, redirect: "manual" });
   const pages: SweptPage[] = [];
-  for (const locale of locales) {
-    for (const page of PAGE_IDS) pages.push({ label: `${page} (${locale})`, path: pathFor(page, locale), locale });
-    pages.push({ label: `test checkout (${locale})`, path: await newTestCheckout(locale), locale });
-    pages.push({ label: `404 (${locale})`, path: `${pathFor("landing", locale).replace(/\/$/, "")}/no-such-page`, locale });
+  for (const locale of LOCALES) {
+    const at = (id: (typeof PAGE_IDS)[number]) => pathFor(id, locale);
+    for (const id of PAGE_IDS) pages.push({ label: `${id} (${locale})`, path: at(id), locale, button: true });
+    // Kept out of the purchase notice: no toast comes and goes while the pages are measured (the
+    // toast's own sweep is test/e2e/support-button-placement.test.ts's).
+    const { successPath } = await payWithTestCard({ request }, { locale, email: `buyer-${locale}@example.com`, inNotice: false });
+    pages.push(
+      { label: `payment, consent missing (${locale})`, path: `${at("payment")}?error=consent`, locale, button: true },
+      { label: `success, paid (${locale})`, path: successPath, locale, button: true },
+      { label: `success, unknown order (${locale})`, path: `${at("success")}?session_id=cs_test_unknown`, locale, button: true },
+      { label: `access, sent (${locale})`, path: `${at("access")}?status=sent`, locale, button: true },
+      { label: `test checkout (${locale})`, path: await newTestCheckout(locale), locale, button: false },
+      { label: `404 (${locale})`, path: `${at("landing").replace(/\/$/, "")}/no-such-page`, locale, button: false },
+    );
   }
   return pages;
+}
+
+/** The pages swept at a screen: all of them where every language is, the French ones elsewhere. */
+async function pagesAt(screen: Screen): Promise<SweptPage[]> {
+  const pages = await sweptPages();
+  return screen.everyLanguage ? pages : pages.filter((p) => p.locale === DEFAULT_LOCALE);
 }
 
 /** The card page of a new test checkout, opened as the pay button's form post would. */
@@ -67,9 +112,17 @@ async function newTestCheckout(locale: Locale): Promise<string> {
   return new URL(location, site.server.baseUrl).pathname;
 }
 
-/** A tab of `width` px. (No page stays open the 30 s after which the exit popup would cover it.) */
-function openContext(width: number): Promise<BrowserContext> {
-  return site.newContext({ viewport: { width, height: width < 768 ? 740 : 900 }, bypassCSP: true, reducedMotion: "reduce" });
+/** A context at `screen`, its pages without motion and open to the injected checker (axe.ts). The
+ * exit popup (30 s into a visit, counted across the pages of a tab) is not what is measured here:
+ * it is marked as already shown. */
+async function openContext(screen: { width: number; height: number }): Promise<BrowserContext> {
+  const context = await site.newContext({
+    viewport: { width: screen.width, height: screen.height },
+    bypassCSP: true,
+    reducedMotion: "reduce",
+  });
+  await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
+  return context;
 }
 
 type Geometry = {
@@ -138,166 +191,162 @@ function layoutProblems(where: string, g: Geometry): string[] {
   return problems;
 }
 
-for (const width of WIDTHS) {
-  // At the axe widths every language, elsewhere French (see the top of the file).
-  const withAxe = AXE_WIDTHS.has(width);
-  const locales = withAxe ? LOCALES : [DEFAULT_LOCALE];
-  test(`at ${width} px, every page in ${withAxe ? "every language" : "French"}: no sideways scroll, comparison on screen, header in two rows at most${withAxe ? ", no axe violation" : ""}`, async () => {
-    const context = await openContext(width);
-    const tabs = tabsOf(context, TABS);
-    const problems: string[] = [];
-    let comparisonsSeen = 0;
-    await Promise.all(
-      (await sweptPages(locales)).map((swept) =>
-        tabs(async (page) => {
-          await visit(page, swept.path);
-          const where = `${swept.label} @${width}px`;
-          const geometry = await measure(page);
-          const isLanding = swept.path === pathFor("landing", swept.locale);
-          if (isLanding) {
-            comparisonsSeen += 1;
-            expect({ where, cells: await page.locator(".comparison tbody td").count() }).toEqual({ where, cells: 9 });
-            if (SCREENSHOTS.widths.has(width) && SCREENSHOTS.locales.has(swept.locale))
-              await page.screenshot({ path: artifactPath(`sweep-${swept.locale}-${width}.png`) });
-          }
-          problems.push(...layoutProblems(where, geometry));
-          if (withAxe) problems.push(...(await axeViolations(page, where)));
-        }),
-      ),
-    );
-    expect(comparisonsSeen).toBe(locales.length);
-    expect(problems.sort()).toEqual([]);
-    await context.close();
-  }, 480_000);
+const where = (label: string, width: number, moment: string) => `${label} @${width}px ${moment}`;
+
+/**
+ * The support button on one page at one screen: its first screen, one screen down (where the page
+ * is that long) and its end. Once scrolled the button is there, big enough to tap and labelled; at
+ * the end it covers nothing (the footer's room). Leaves the page scrolled.
+ */
+async function buttonProblems(page: Page, { label, path }: SweptPage, screen: Screen): Promise<string[]> {
+  const problems: string[] = [];
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+  await settle(page);
+  const first = await placement(page);
+  for (const covered of first.covers) problems.push(`${where(label, screen.width, "first screen")}: covers ${covered}`);
+  if (first.catchesTaps) problems.push(`${where(label, screen.width, "first screen")}: hidden button still catches taps`);
+  if (screen.atOnce && !first.shown) problems.push(`${where(label, screen.width, "first screen")}: button not shown`);
+  if (BUTTON_SCREENSHOT_PATHS.has(path) && screen.width <= 412)
+    await page.screenshot({ path: artifactPath(`support-${path.replaceAll("/", "_") || "_"}-${screen.width}-top.png`) });
+
+  const scrollable = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  const stops = scrollable > 0 ? [Math.min(screen.height, scrollable), scrollable] : [0];
+  for (const y of new Set(stops)) {
+    if (y === scrollable) await scrollToEnd(page);
+    else await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
+    await settle(page);
+    const scrolled = await placement(page);
+    const moment = y === scrollable ? "at the end" : `scrolled ${y}px`;
+    // Where the header carries help (payment and order pages), the floating button waits for the
+    // end of the page below 1280 px; until then the header's help is the one on screen.
+    if (y !== scrollable && !screen.atOnce && (await headerHelpOnScreen(page))) continue;
+    if (!scrolled.shown) problems.push(`${where(label, screen.width, moment)}: button not shown`);
+    else if (scrolled.box.width < 44 || scrolled.box.height < 44)
+      problems.push(`${where(label, screen.width, moment)}: button ${scrolled.box.width}x${scrolled.box.height}px`);
+    if (scrolled.name === "") problems.push(`${where(label, screen.width, moment)}: button without a name`);
+    if (y === scrollable) for (const covered of scrolled.covers) problems.push(`${where(label, screen.width, moment)}: covers ${covered}`);
+  }
+  return problems;
 }
 
-for (const width of [...AXE_WIDTHS])
+/**
+ * To the end of the page as it is once there: a page still growing under the visitor (an island
+ * hydrating late on a loaded machine) moves its end, and the visitor who scrolls on reaches it.
+ */
+async function scrollToEnd(page: Page): Promise<void> {
+  for (let tries = 0; tries < 5; tries++) {
+    await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" }));
+    await settle(page);
+    const atEnd = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2);
+    if (atEnd) return;
+  }
+}
+
+/** Whether the page's header has its own help link and it is on screen (the header stays). */
+async function headerHelpOnScreen(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const help = document.querySelector(".site-header__help");
+    if (help === null) return false;
+    const box = help.getBoundingClientRect();
+    return box.width > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+  });
+}
+
+/** Everything read of one page at one screen, in one visit, as readable lines ([] when none). */
+async function problemsOf(page: Page, swept: SweptPage, screen: Screen): Promise<{ problems: string[]; comparisonCells: number | null }> {
+  const at = `${swept.label} @${screen.width}px`;
+  await visit(page, swept.path);
+  // What is read is the page as it stays: the islands on its first screen rendered.
+  await firstScreenSettled(page);
+  await settle(page);
+  const problems = layoutProblems(at, await measure(page));
+  let comparisonCells: number | null = null;
+  if (swept.path === pathFor("landing", swept.locale)) {
+    comparisonCells = await page.locator(".comparison tbody td").count();
+    if (SCREENSHOTS.widths.has(screen.width) && SCREENSHOTS.locales.has(swept.locale))
+      await page.screenshot({ path: artifactPath(`sweep-${swept.locale}-${screen.width}.png`) });
+  }
+  // The checker reads the page at rest, as it first shows; the button's checks scroll it after.
+  if (screen.everyLanguage) problems.push(...(await axeViolations(page, at)));
+  if (swept.button) problems.push(...(await buttonProblems(page, swept, screen)));
+  return { problems, comparisonCells };
+}
+
+for (const screen of SCREENS) {
+  const which = screen.everyLanguage ? "every page in every language" : "every page (in French)";
+  test(`at ${screen.width}x${screen.height}, ${which}: no sideways scroll, comparison on screen, header in two rows at most${screen.everyLanguage ? ", no axe violation" : ""}; the support button covers no text, link or control on the first screen or at the end, and is there once scrolled`, async () => {
+    const context = await openContext(screen);
+    const tabs = tabsOf(context, TABS);
+    const pages = await pagesAt(screen);
+    const results = await Promise.all(pages.map((swept) => tabs((page) => problemsOf(page, swept, screen))));
+    // The landing page of each language swept, its comparison whole (nine cells).
+    const landings = results.flatMap((r) => (r.comparisonCells === null ? [] : [r.comparisonCells]));
+    expect(landings).toEqual(pages.filter((p) => p.path === pathFor("landing", p.locale)).map(() => 9));
+    expect(landings).toHaveLength(screen.everyLanguage ? LOCALES.length : 1);
+    expect(results.flatMap((r) => r.problems).sort()).toEqual([]);
+    await context.close();
+  }, 600_000);
+}
+
+// The two screens of every language, with the support chat, the exit popup and the demo video open.
+// Each language and screen is a journey of its own (its own context), run side by side with the
+// others, at most `TABS` at a time. Eight questions in all: the chat's allowance for one address is
+// eight a minute (test/e2e/support-chat.test.ts), so they are all answered however fast they come.
+const journeys = limiter(TABS);
+for (const width of [320, 1280])
   for (const locale of LOCALES) {
-    test(`at ${width} px, in ${locale}: no axe violation with the support chat (after a question), the exit popup or the demo video open; the demo's captions load, in the dialog and on the demo page, each track in its language, the page's shown`, async () => {
-      const context = await openContext(width);
-      const page = await context.newPage();
-      const found: string[] = [];
-      const home = pathFor("landing", locale);
+    test.concurrent(
+      `at ${width} px, in ${locale}: no axe violation with the support chat (after a question), the exit popup or the demo video open; the demo's captions load, in the dialog and on the demo page, each track in its language, the page's shown`,
+      () =>
+        journeys(async () => {
+          // No init script here: the exit popup is one of the states checked.
+          const context = await site.newContext({
+            viewport: { width, height: width < 768 ? 740 : 900 },
+            bypassCSP: true,
+            reducedMotion: "reduce",
+          });
+          const page = await context.newPage();
+          const found: string[] = [];
+          const home = pathFor("landing", locale);
 
-      await visit(page, home);
-      // Below 1280 px the support button comes in once the first screen is scrolled past.
-      await page.evaluate(() => window.scrollTo({ top: window.innerHeight, behavior: "instant" }));
-      await page.locator(".support__trigger").click();
-      await page.getByRole("menuitem").first().click();
-      const chat = page.locator(".chat-window");
-      await chat.waitFor({ state: "visible" });
-      await chat.getByRole("textbox").fill("?");
-      await chat.getByRole("textbox").press("Enter");
-      await chat.locator(".chat-msg--assistant").nth(1).waitFor({ state: "visible" });
-      await chat.locator("[aria-busy=true]").waitFor({ state: "detached" });
-      found.push(...(await axeViolations(page, `chat open (${locale}) @${width}px`)));
-      expect(layoutProblems(`chat open (${locale}) @${width}px`, await measure(page))).toEqual([]);
+          await visit(page, home);
+          // Below 1280 px the support button comes in once the first screen is scrolled past.
+          await page.evaluate(() => window.scrollTo({ top: window.innerHeight, behavior: "instant" }));
+          await page.locator(".support__trigger").click();
+          await page.getByRole("menuitem").first().click();
+          const chat = page.locator(".chat-window");
+          await chat.waitFor({ state: "visible" });
+          await chat.getByRole("textbox").fill("?");
+          await chat.getByRole("textbox").press("Enter");
+          await chat.locator(".chat-msg--assistant").nth(1).waitFor({ state: "visible" });
+          await chat.locator("[aria-busy=true]").waitFor({ state: "detached" });
+          found.push(...(await axeViolations(page, `chat open (${locale}) @${width}px`)));
+          expect(layoutProblems(`chat open (${locale}) @${width}px`, await measure(page))).toEqual([]);
 
-      // The exit popup, opened by its own timer (30 s after load) on a clock moved by hand, in a
-      // tab of its own so that the other checks keep the real clock.
-      const popupPage = await context.newPage();
-      await popupPage.clock.install();
-      await visit(popupPage, home);
-      await popupPage.clock.runFor(31_000);
-      await popupPage.locator("dialog#exit-popup[open]").waitFor({ state: "visible" });
-      found.push(...(await axeViolations(popupPage, `exit popup open (${locale}) @${width}px`)));
-      await popupPage.close();
+          // The exit popup, opened by its own timer (30 s after load) on a clock moved by hand, in a
+          // tab of its own so that the other checks keep the real clock.
+          const popupPage = await context.newPage();
+          await popupPage.clock.install();
+          await visit(popupPage, home);
+          await popupPage.clock.runFor(31_000);
+          await popupPage.locator("dialog#exit-popup[open]").waitFor({ state: "visible" });
+          found.push(...(await axeViolations(popupPage, `exit popup open (${locale}) @${width}px`)));
+          await popupPage.close();
 
-      await visit(page, home);
-      await page.locator("[data-demo-button]").first().click();
-      await page.locator("dialog.demo-dialog[open]").waitFor({ state: "visible" });
-      found.push(...(await axeViolations(page, `demo video open (${locale}) @${width}px`)));
-      expect(await demoCaptions(page, "dialog.demo-dialog video")).toEqual(expectedCaptions(locale));
-      await page.keyboard.press("Escape");
+          await visit(page, home);
+          await page.locator("[data-demo-button]").first().click();
+          await page.locator("dialog.demo-dialog[open]").waitFor({ state: "visible" });
+          found.push(...(await axeViolations(page, `demo video open (${locale}) @${width}px`)));
+          expect(await demoCaptions(page, "dialog.demo-dialog video")).toEqual(expectedCaptions(locale));
+          await page.keyboard.press("Escape");
 
-      // The demo page, where the demo links lead without script: the same tracks, in the page.
-      // (Its axe check is the every-page sweep's.)
-      await visit(page, pathFor("demo", locale));
-      expect(await demoCaptions(page, "main video")).toEqual(expectedCaptions(locale));
-      expect(found).toEqual([]);
-      await context.close();
-    }, 240_000);
+          // The demo page, where the demo links lead without script: the same tracks, in the page.
+          // (Its axe check is the every-page sweep's.)
+          await visit(page, pathFor("demo", locale));
+          expect(await demoCaptions(page, "main video")).toEqual(expectedCaptions(locale));
+          expect(found).toEqual([]);
+          await context.close();
+        }),
+      240_000,
+    );
   }
-
-// The purchase toast where a sale of the last minutes is there to show: at every width it shows at
-// its first turn (3 s after load) on the first screen, bottom-left, without the visitor scrolling
-// (a phone's first screen has text in that corner: the toast may pass over text for its five
-// seconds), and whenever it shows it covers no link, control or price. In French at every width,
-// in every language on the phone and at 1280 px (as the sweep above).
-const TOAST_SCREENS = [
-  { width: 360, height: 740, everyLanguage: true },
-  { width: 390, height: 844, everyLanguage: false },
-  { width: 1280, height: 800, everyLanguage: true },
-  { width: 1440, height: 900, everyLanguage: false },
-  { width: 1920, height: 1080, everyLanguage: false },
-] as const;
-
-/** What the toast must leave clear: a link, a control, a label, a price (not lines of text). */
-const usedOrPrice = (covered: string) => !covered.startsWith("text: ");
-
-test("with a recent sale, the landing page shows the purchase toast at its first turn on the first screen at every width, and at no width does it cover a link, a control or a price", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "site-e2e-sweep-toast-"));
-  const db = openDb(join(dataDir, "site.db"));
-  seedOrder(db, { firstName: "Sophie", city: "Lyon", paidAt: new Date(Date.now() - 12 * 60_000) });
-  seedOrder(db, { firstName: "Marc", city: "Bordeaux", paidAt: new Date(Date.now() - 40 * 60_000) });
-  db.$client.close();
-  const withSales = await startServer({ dataDir });
-  const problems: string[] = [];
-  try {
-    for (const screen of TOAST_SCREENS) {
-      for (const locale of screen.everyLanguage ? LOCALES : [DEFAULT_LOCALE]) {
-        const where = `landing (${locale}) @${screen.width}px`;
-        // A visit of its own (each order shows once per visit), its clock installed before the load.
-        const context = await site.browser.newContext({
-          baseURL: withSales.baseUrl,
-          viewport: { width: screen.width, height: screen.height },
-          reducedMotion: "reduce",
-        });
-        await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
-        const page = await context.newPage();
-        // The clock paused from the load on, moved by hand: the toast stays while it is measured.
-        const start = Date.now();
-        await page.clock.install({ time: start });
-        await page.clock.pauseAt(start + 1_000);
-        await page.goto(pathFor("landing", locale));
-        await page.waitForFunction(() =>
-          ["hydrated", "skipped"].includes(document.querySelector('[data-island="social-proof"]')?.getAttribute("data-island-state") ?? ""),
-        );
-        await page.evaluate(() => document.fonts.ready);
-        const card = page.locator(".social-proof__card");
-        // The first turn (3 s after load) on the first screen; a later one at the end of the page
-        // (where the footer's links may be in the corner: then it moves up, or waits its turn).
-        for (const moment of ["first screen", "at the end"] as const) {
-          if (moment === "at the end") {
-            await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" }));
-            await page.clock.runFor(15_000);
-          } else await page.clock.runFor(3_200);
-          // The scroll's reaction and the toast's render, on the paused clock's frames.
-          await page.clock.runFor(200);
-          if ((await card.count()) === 0) {
-            if (moment === "first screen") problems.push(`${where}: no toast on the first screen`);
-            continue;
-          }
-          let seen = await placement(page, ".social-proof__card");
-          // A loaded machine may paint it a few frames later: one more step of the paused clock.
-          if (!seen.shown) {
-            await page.clock.runFor(300);
-            seen = await placement(page, ".social-proof__card");
-          }
-          if (!seen.shown) {
-            // At the end of the page its corner may hold the footer's links: it then waits its next
-            // turn out of view (the rule), which covers nothing. The first screen must show it.
-            if (moment === "first screen") problems.push(`${where}, ${moment}: toast out of view`);
-            continue;
-          }
-          for (const covered of seen.covers.filter(usedOrPrice)) problems.push(`${where}, ${moment}: toast covers ${covered}`);
-        }
-        await context.close();
-      }
-    }
-  } finally {
-    await withSales.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  expect(problems).toEqual([]);
-}, 480_000);
