@@ -143,7 +143,10 @@ async function toastTab(screen: (typeof TOAST_SCREENS)[number]): Promise<{ page:
     window.sessionStorage.clear();
   });
   const page = await context.newPage();
-  await page.clock.install();
+  // Paused: the toast's turns come when the clock is moved, never while a page is still settling.
+  const start = Date.now();
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start + 1_000);
   return { page, close: () => context.close() };
 }
 
@@ -171,6 +174,30 @@ async function toastAtRest(page: Page) {
   }
 }
 
+/**
+ * Until the page stands still: a page with an autofocused field (the payment page's consent error)
+ * is scrolled to it smoothly, in real time, after the load. Two looks 100 ms apart (Playwright's own
+ * timers, not the page's paused clock) that find it at the same place.
+ */
+async function scrollStill(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const last: unknown = Reflect.get(window, "__lastScrollY");
+      Reflect.set(window, "__lastScrollY", window.scrollY);
+      return last === window.scrollY;
+    },
+    undefined,
+    { polling: 100 },
+  );
+}
+
+/** The frames of the paused clock's moment (the scroll's reaction, the toast's render), and every
+ * animation then running (in real time: CSS animations do not follow the test clock) at its end. */
+async function framesAndAnimations(page: Page): Promise<void> {
+  await page.clock.runFor(100);
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+}
+
 async function toastProblemsOf(page: Page, { label, path, locale }: Visited, screen: (typeof TOAST_SCREENS)[number]) {
   const problems: string[] = [];
   let shownAt = 0;
@@ -179,9 +206,10 @@ async function toastProblemsOf(page: Page, { label, path, locale }: Visited, scr
   // on screen have rendered (the payment page's button adds its line), before the clock is moved to
   // the toast's first turn: the toast picks its place then, from the page as it is.
   await firstScreenSettled(page);
+  await scrollStill(page);
   // Its first turn (3 s after load), on the first screen.
   await page.clock.runFor(3_200);
-  await settle(page);
+  await framesAndAnimations(page);
   const first = await toastAtRest(page);
   if (path === pathFor("landing", locale) && first?.shown !== true)
     problems.push(`${where(label, screen.width, "toast, first screen")}: no toast shown at its first turn on the landing page`);
@@ -193,7 +221,7 @@ async function toastProblemsOf(page: Page, { label, path, locale }: Visited, scr
   // A later turn, at the end of the page.
   await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" }));
   await page.clock.runFor(15_000);
-  await settle(page);
+  await framesAndAnimations(page);
   const end = await toastAtRest(page);
   if (end !== null) {
     shownAt += 1;
