@@ -295,8 +295,9 @@ export function sweep(options: { widths: readonly number[]; journeyWidths: reado
 
   // The two screens of every language, with the support chat, the exit popup and the demo video open.
   // Each language and screen is a journey of its own (its own context), run side by side with the
-  // others, at most `TABS` at a time. Eight questions in all: the chat's allowance for one address is
-  // eight a minute (test/e2e/support-chat.test.ts), so they are all answered however fast they come.
+  // others, at most `TABS` at a time. One question a journey, four a file (its own
+  // server): within the chat's allowance of eight a minute for one address
+  // (test/e2e/support-chat.test.ts), so they are all answered however fast they come.
   const journeys = limiter(TABS);
   for (const width of options.journeyWidths)
     for (const locale of LOCALES) {
