@@ -45,3 +45,37 @@ export function tabsOf(context: BrowserContext, slots: number): <T>(task: (page:
       }
     });
 }
+
+/**
+ * Like `tabsOf`, but each of the `slots` tabs in a context of its own (made by `open`), for visits
+ * that need what a context does not share between its tabs: Playwright's clock is the context's, so
+ * is a route. Each tab is reused from visit to visit; one whose task failed is closed with its
+ * context. `close` closes the ones left once every task is done.
+ */
+export function tabsOfOwnContexts(
+  open: () => Promise<Page>,
+  slots: number,
+): (<T>(task: (page: Page) => Promise<T>) => Promise<T>) & { close: () => Promise<void> } {
+  const limit = limiter(slots);
+  const idle: Page[] = [];
+  const run = <T>(task: (page: Page) => Promise<T>): Promise<T> =>
+    limit(async () => {
+      const page = idle.pop() ?? (await open());
+      try {
+        const result = await task(page);
+        idle.push(page);
+        return result;
+      } catch (error) {
+        await page
+          .context()
+          .close()
+          .catch(() => undefined);
+        throw error;
+      }
+    });
+  return Object.assign(run, {
+    close: async () => {
+      await Promise.all(idle.splice(0).map((page) => page.context().close()));
+    },
+  });
+}

@@ -3,7 +3,9 @@ import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { demoCaptions, expectedCaptions } from "./captions";
+import type { Page } from "playwright-core";
 import { artifactPath, hydrateAllIslands, islandStates, useSite, watchConsole } from "./harness";
+import { tabsOf, tabsOfOwnContexts } from "./limit";
 
 const site = useSite();
 
@@ -50,24 +52,36 @@ test("/ and /en are in their language; loaded, they run one small script before 
   await context.close();
 });
 
+// Three tabs side by side, each in a context of its own: the clock each moves is its context's.
 test("every island of every page in every language hydrates without a console error or warning", async () => {
-  const context = await site.newContext();
-  // 48 pages with every island opened is far more page views and events in a minute than a person
-  // makes, so the beacon's per-client limit would answer 429; counting is not what this test reads.
-  await context.route("**/api/beacon", (route) => route.fulfill({ status: 204 }));
-  const page = await context.newPage();
-  await page.clock.install();
-  const consoleLog = watchConsole(page);
-  for (const locale of LOCALES) {
-    for (const id of PAGE_IDS) {
-      const path = pathFor(id, locale);
-      await page.goto(path);
-      await hydrateAllIslands(page, { clock: true });
-      const states = await islandStates(page);
-      expect({ path, islands: states.length > 0, errors: consoleLog.errors }).toEqual({ path, islands: true, errors: [] });
-    }
-  }
-  await context.close();
+  const consoles = new Map<Page, ReturnType<typeof watchConsole>>();
+  const tabs = tabsOfOwnContexts(async () => {
+    const context = await site.newContext();
+    // 60 pages with every island opened is far more page views and events in a minute than a person
+    // makes, so the beacon's per-client limit would answer 429; counting is not what this test reads.
+    await context.route("**/api/beacon", (route) => route.fulfill({ status: 204 }));
+    const page = await context.newPage();
+    await page.clock.install();
+    consoles.set(page, watchConsole(page));
+    return page;
+  }, 3);
+  const seen = await Promise.all(
+    LOCALES.flatMap((locale) =>
+      PAGE_IDS.map((id) =>
+        tabs(async (page) => {
+          const path = pathFor(id, locale);
+          await page.goto(path);
+          await hydrateAllIslands(page, { clock: true });
+          const states = await islandStates(page);
+          // A tab's errors so far: one of its earlier pages' would have failed that page already.
+          return { path, islands: states.length > 0, errors: [...(consoles.get(page)?.errors ?? [])] };
+        }),
+      ),
+    ),
+  );
+  await tabs.close();
+  for (const one of seen) expect(one).toEqual({ path: one.path, islands: true, errors: [] });
+  expect(seen).toHaveLength(LOCALES.length * PAGE_IDS.length);
 }, 120_000);
 
 test("switching language keeps the page; choosing the active language does nothing", async () => {
@@ -172,16 +186,21 @@ test("an unknown path shows the 404 page and logs the path in the console", asyn
 
 test("without JavaScript every page is complete: main heading, working links", async () => {
   const context = await site.newContext({ javaScriptEnabled: false });
+  const tabs = tabsOf(context, 3);
+  const seen = await Promise.all(
+    LOCALES.flatMap((locale) =>
+      PAGE_IDS.map((id) =>
+        tabs(async (page) => {
+          const path = pathFor(id, locale);
+          const response = await page.goto(path);
+          const heading = (await page.locator("main h1").textContent())?.trim() ?? "";
+          return { path, status: response?.status(), heading: heading.length > 5 };
+        }),
+      ),
+    ),
+  );
+  for (const one of seen) expect(one).toEqual({ path: one.path, status: 200, heading: true });
   const page = await context.newPage();
-  for (const locale of LOCALES) {
-    for (const id of PAGE_IDS) {
-      const path = pathFor(id, locale);
-      const response = await page.goto(path);
-      expect({ path, status: response?.status() }).toEqual({ path, status: 200 });
-      const heading = (await page.locator("main h1").textContent())?.trim() ?? "";
-      expect({ path, heading: heading.length > 5 }).toEqual({ path, heading: true });
-    }
-  }
   // Links work: from the landing page to the payment page, and the FAQ opens natively. The support
   // button, which needs a script, is not shown.
   await page.goto("/");
