@@ -35,7 +35,8 @@ export type OfferContent = {
   endsOn: string | null;
   /**
    * Show a struck-through reference while the offer runs: the lowest price charged in the 30 days
-   * before the reduction began (price history), never a typed one; false: never.
+   * before the reduction began (price history), never a typed one; false: never. Off by default:
+   * showing a reduction is the owner's choice, made once the history has a reference to offer.
    */
   showReference: boolean;
   /** "More than N users": null until the owner gives a real figure (development shows the specification's). */
@@ -217,7 +218,7 @@ export const DEFAULT_COMPARISON: ComparisonEntry[] = [
 export function defaultContent(): ContentDocument {
   return {
     format: 1,
-    offer: { productName: "Lifetime Stream", priceMinor: 2999, currency: "EUR", endsOn: null, showReference: true, claimedUsers: null },
+    offer: { productName: "Lifetime Stream", priceMinor: 2999, currency: "EUR", endsOn: null, showReference: false, claimedUsers: null },
     texts: {},
     faq: BUILT_IN_FAQ.map((n) => ({ id: `faq${n}`, shown: true, builtIn: n, question: {}, answer: {} })),
     comparison: { rows: DEFAULT_COMPARISON.map((row) => ({ ...row })), checkedOn: null, source: null },

@@ -11,9 +11,10 @@ const sites: TestSite[] = [];
 afterAll(async () => {
   for (const s of sites) await s.close();
 });
-async function signedIn() {
-  const site = await createTestSite();
+async function signedIn(options: Parameters<typeof createTestSite>[0] = {}, beforeSignIn?: () => void) {
+  const site = await createTestSite(options);
   sites.push(site);
+  beforeSignIn?.();
   const cookie = await ownerCookie(site);
   const get = (path: string) => site.request(path, { headers: { cookie, "accept-language": "en" } });
   const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
@@ -87,11 +88,17 @@ test("a form posted from another site's page is refused, with the session's cook
 });
 
 test("the offer: the price as the owner types it, the reference computed from the price history, bad fields named with 422", async () => {
-  const { site, get, post, revision } = await signedIn();
+  // A shop first started 31 days ago: 29,99 € was charged over the whole 30 days before a reduction.
+  let at = new Date("2026-11-01T10:00:00Z");
+  const { site, get, post, revision } = await signedIn({ now: () => at }, () => {
+    at = new Date("2026-12-02T10:00:00Z");
+  });
   const page = await (await get("/admin/content/offer")).text();
   expect(page).toContain('value="29.99"');
   expect(page).toContain("Reference if you publish now: none");
   expect(page).toContain("Prices charged");
+  // No reference to show: nothing to tick.
+  expect(page).not.toContain('name="showReference"');
 
   const refused = await post("/admin/content/offer", {
     revision: revision(),
@@ -140,9 +147,20 @@ test("the offer: the price as the owner types it, the reference computed from th
   const after = await (await get("/admin/content/offer?done=saved")).text();
   expect(after).toContain("Draft saved.");
   expect(after).toContain("Reference if you publish now: €29.99");
+  expect(after).toMatch(/<input type="checkbox" id="f-offer-showReference" name="showReference" checked=""/);
   // Saved is not published.
   expect(readPublished(site.db).version).toBe(0);
   expect(await publicPage(site, "/en")).not.toContain("Ciné Maison");
+});
+
+test("a new shop offers no struck-through price: a reduction minutes after the first start has no reference", async () => {
+  const { site, get, post, revision } = await signedIn();
+  const saved = await post("/admin/content/offer", { revision: revision(), productName: "Ciné Maison", price: "14,99", currency: "EUR" });
+  expect(saved.status).toBe(303);
+  const page = await (await get("/admin/content/offer")).text();
+  expect(page).toContain("Reference if you publish now: none");
+  expect(page).not.toContain('name="showReference"');
+  expect(readDraft(site.db).document.offer.showReference).toBe(false);
 });
 
 test("texts by section: each language's field, the default beside it, the missing languages, back to the default in one click; a broken placeholder is named", async () => {
@@ -362,7 +380,6 @@ test("history: who, when, what changed; restoring any version (0 included) publi
     productName: "Ciné Maison",
     price: "19",
     currency: "EUR",
-    showReference: "yes",
   });
   await post("/admin/content/publish", { revision: revision() });
   expect(await publicPage(site, "/")).toContain("Ciné Maison");

@@ -323,10 +323,15 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
               ? t("admin.content.offer.referenceNone")
               : t("admin.content.offer.referenceIs", { price: ctx.fmt.money(data.reference, offer.currency) })}
           </p>
-          <input type="checkbox" id="f-offer-showReference" name="showReference" value="yes" defaultChecked={showReference} />{" "}
-          <label htmlFor="f-offer-showReference" className="inline-label">
-            {t("admin.content.offer.showReference")}
-          </label>
+          {/* Offered only when the price history gives a reference: nothing to tick otherwise. */}
+          {data.reference === null ? null : (
+            <>
+              <input type="checkbox" id="f-offer-showReference" name="showReference" value="yes" defaultChecked={showReference} />{" "}
+              <label htmlFor="f-offer-showReference" className="inline-label">
+                {t("admin.content.offer.showReference")}
+              </label>
+            </>
+          )}
           <p className="note">{t("admin.content.offer.referenceRule")}</p>
         </fieldset>
         <Field
