@@ -16,8 +16,6 @@ module.exports = {
       severity: "error",
       from: {
         path: "^server/platform/",
-        // Known, to be turned around: the processes' messages carrying assets and prebuilt pages.
-        pathNot: ["^server/platform/processes\\.ts$"],
       },
       to: { path: "^server/(site|shop|owner|roles)/" },
     },

@@ -4,11 +4,12 @@
 // "another topic's answer"; "yes" answers to "no" questions; training and answer time.
 // Then the buyers' set (test/chat/questions/held-out-buyers.ts), asked through the real chat
 // endpoint as the chat window asks it, follow-ups after their earlier messages.
-// Run: ./node_modules/.bin/bun bench/chat-offline.ts [--verbose] [--set buyers [--list-misses]]
+// Run: ./node_modules/.bin/bun bench/chat-offline.ts [--verbose] [--set buyers|blind [--list-misses]]
 // --verbose lists the tuning questions answered wrong. Held-out misses are never listed one by one:
 // reading them would be tuning on them. --set buyers runs the buyers' set alone; --list-misses
 // prints its misses with the replies, for the report of whoever wrote the set (before and after a
-// change), never as material to tune on.
+// change), never as material to tune on. --set blind runs the blind set (held-out-blind.ts) alone,
+// the same way; it is not part of the full run.
 import { loadavg } from "node:os";
 import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
 import { testConfig } from "../test/support/config";
@@ -23,12 +24,12 @@ import { chatSite } from "../test/support/content";
 const verbose = process.argv.includes("--verbose");
 const setArgument = process.argv.indexOf("--set");
 const onlySet = setArgument === -1 ? null : (process.argv[setArgument + 1] ?? "");
-if (onlySet !== null && onlySet !== "buyers") {
-  console.error(`Unknown set "${onlySet}": the only set run alone is "buyers".`);
+if (onlySet !== null && onlySet !== "buyers" && onlySet !== "blind") {
+  console.error(`Unknown set "${onlySet}": the sets run alone are "buyers" and "blind".`);
   process.exit(2);
 }
-if (onlySet === "buyers") {
-  await scoreBuyers({ listMisses: process.argv.includes("--list-misses") });
+if (onlySet === "buyers" || onlySet === "blind") {
+  await scoreBuyers({ listMisses: process.argv.includes("--list-misses"), set: onlySet });
   process.exit(0);
 }
 const config = testConfig();

@@ -38,7 +38,23 @@ export function startBeacons(): void {
   } catch {
     // An unreadable referrer is no source.
   }
-  send({ kind: "pageview", ...common(), referrer, utmSource: utm("source"), utmMedium: utm("medium"), utmCampaign: utm("campaign") });
+  // A partner's link (`?ref=NAME`) is the visit's source unless the link says another (the server
+  // trims and lowers it as it does utm_source).
+  const ref = params.get("ref")?.slice(0, 100) || undefined;
+  send({
+    kind: "pageview",
+    ...common(),
+    referrer,
+    utmSource: utm("source") ?? ref,
+    utmMedium: utm("medium"),
+    utmCampaign: utm("campaign"),
+  });
+  // A code or a partner in the address is kept in the site's links: code loaded after the page, only then.
+  if (ref || params.has("code")) {
+    const carry = () => void import("./carry-params").then((m) => m.carryParams());
+    if (document.readyState === "complete") carry();
+    else addEventListener("load", carry, { once: true });
+  }
 
   // A click the island loader holds and replays (client/entry.ts) is one event, not two.
   const last = new Map<BeaconEvent, number>();

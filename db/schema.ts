@@ -87,6 +87,8 @@ export const orders = sqliteTable(
     /** The discount code the buyer applied (upper case), and what it took off `listAmount`. */
     discountCode: text("discount_code"),
     discountAmount: integer("discount_amount").notNull().default(0),
+    /** The partner whose link (`?ref=NAME`) brought the buyer, as named in `partners` (lower case). */
+    partner: text("partner"),
     /**
      * The payment page's unchecked box: the buyer agreed to their first name's initial and city
      * showing in the recent-purchases notice. Without it the order never appears there.
@@ -107,6 +109,7 @@ export const orders = sqliteTable(
     index("orders_refund_requests_idx").on(t.refundRequestedAt),
     // A code's uses (its limit is checked in the transaction that reserves one).
     index("orders_discount_code_idx").on(t.discountCode, t.status),
+    index("orders_partner_idx").on(t.partner, t.paidAt),
   ],
 );
 
@@ -188,6 +191,25 @@ export const discountCodes = sqliteTable(
     disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
   },
   (t) => [uniqueIndex("discount_codes_code_unique").on(t.code)],
+);
+
+/**
+ * The owner's partners: a link `?ref=NAME` attributes a visit and its order to one; the commission
+ * (a percentage of what was paid excluding VAT, less refunds) is counted here and paid outside.
+ */
+export const partners = sqliteTable(
+  "partners",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Lower case letters, digits, dashes and underscores: what the link carries. */
+    name: text("name").notNull(),
+    /** Whole percent, 0 to 100; null: no commission. */
+    commission: integer("commission"),
+    /** A discount code given with the partner's link (applied when the buyer types none). */
+    code: text("code"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("partners_name_unique").on(t.name)],
 );
 
 /**
@@ -518,6 +540,8 @@ export const OWNER_ACTIONS = [
   "review-refused",
   "review-reply",
   "proof-figures",
+  "code-created",
+  "code-disabled",
 ] as const;
 export type OwnerAction = (typeof OWNER_ACTIONS)[number];
 

@@ -180,3 +180,21 @@ export function searchTitles<T extends { name: string; category: string }>(
   const start = (Math.min(search.page, pages) - 1) * size;
   return { found: matches.length, pages, page: matches.slice(start, start + size) };
 }
+
+/** One timed line of the demo video's captions, in seconds from the start. */
+export type CaptionCue = { start: number; end: number; text: string };
+/** The owner's captions of the uploaded demo video, per language (a language without lines has none). */
+export type DemoCaptions = Partial<Record<"fr" | "en" | "it" | "es", CaptionCue[]>>;
+
+export const CAPTION_LIMITS = { cues: 400, text: 200, seconds: 6 * 3600 } as const;
+
+const CaptionCueSchema = v.pipe(
+  v.object({
+    start: v.pipe(v.number(), v.minValue(0), v.maxValue(CAPTION_LIMITS.seconds)),
+    end: v.pipe(v.number(), v.minValue(0), v.maxValue(CAPTION_LIMITS.seconds)),
+    text: v.pipe(v.string(), v.minLength(1), v.maxLength(CAPTION_LIMITS.text)),
+  }),
+  v.check((cue) => cue.end > cue.start, "a line must end after it starts"),
+);
+const cueList = v.optional(v.pipe(v.array(CaptionCueSchema), v.maxLength(CAPTION_LIMITS.cues)));
+export const DemoCaptionsSchema = v.object({ fr: cueList, en: cueList, it: cueList, es: cueList });

@@ -3,6 +3,8 @@ import {
   CATALOGUE_LIMITS,
   type CatalogueContent,
   emptyCatalogueContent,
+  type DemoCaptions,
+  DemoCaptionsSchema,
   emptyMediaSlots,
   type MediaSlots,
   MediaSlotsSchema,
@@ -54,6 +56,8 @@ export type ContentDocument = {
   catalogue: CatalogueContent;
   /** The owner's pictures and video in place of the build's. */
   media: MediaSlots;
+  /** The captions of the owner's demo video, per language, as timed lines (served as WebVTT). */
+  captions: DemoCaptions;
   /** The installation guide (/guide): its devices in the page's order, each with its steps. */
   guide: GuideContent;
 };
@@ -224,6 +228,7 @@ export function defaultContent(): ContentDocument {
     comparison: { rows: DEFAULT_COMPARISON.map((row) => ({ ...row })), checkedOn: null, source: null },
     catalogue: emptyCatalogueContent(),
     media: emptyMediaSlots(),
+    captions: {},
     guide: defaultGuide(),
   };
 }
@@ -444,6 +449,7 @@ export const ContentDocumentSchema = v.object({
     emptyCatalogueContent,
   ),
   media: v.optional(MediaSlotsSchema, emptyMediaSlots),
+  captions: v.optional(DemoCaptionsSchema, () => ({})),
   // Versions published before the guide was content hold none: theirs is the built-in one.
   guide: v.optional(GuideSchema, defaultGuide),
 });
@@ -480,6 +486,9 @@ export function changedPaths(before: ContentDocument, after: ContentDocument): s
   if (before.catalogue.claimsConfirmed !== after.catalogue.claimsConfirmed) changes.push("catalogue.claimsConfirmed");
   for (const slot of Object.keys(after.media) as (keyof MediaSlots)[]) {
     if (before.media[slot] !== after.media[slot]) changes.push(`media.${slot}`);
+  }
+  for (const locale of LOCALES) {
+    if (JSON.stringify(before.captions[locale] ?? []) !== JSON.stringify(after.captions[locale] ?? [])) changes.push(`captions.${locale}`);
   }
   if (JSON.stringify(before.guide) !== JSON.stringify(after.guide)) changes.push("guide");
   return changes;

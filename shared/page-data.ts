@@ -96,6 +96,10 @@ export type TestCheckoutView = {
     paymentPath: string;
     /** The buyer's consent is recorded with this checkout (payment page); without it, it cannot be paid. */
     consented: boolean;
+    /** Free access claimed with a 100 % code: the page asks no card. */
+    free: boolean;
+    /** The built-in test checkout (or a claim made while it runs): the page says no real payment happens. */
+    testMode: boolean;
   };
   /** The first-name initial and city typed here may show in the recent-purchases notice: say so next to them. */
   purchaseNotice: boolean;

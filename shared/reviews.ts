@@ -126,6 +126,8 @@ export type ReviewPageState =
   | { state: "invalid" }
   /** The order is not (or no longer) one a review can be written for: refunded, never activated, unpaid. */
   | { state: "closed"; reference: string }
+  /** A production site's test-checkout order: no money was paid, so it is no purchase to review. */
+  | { state: "test-order"; reference: string }
   | {
       state: "open";
       reference: string;

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import type { IslandProps, TestCheckoutView } from "../../shared/page-data";
 import { pathFor } from "../../shared/routes";
-import { CHECKOUT_ERROR_KEYS, checkTestCard, type CardField } from "../../shared/schemas/payment";
+import { CHECKOUT_ERROR_KEYS, checkFreeClaim, checkTestCard, type CardField } from "../../shared/schemas/payment";
 import { useText } from "../i18n";
 import { applyFormat, CARD_INPUT_MAX, EXPIRY_INPUT_MAX, formatExpiryInput, groupCardNumber } from "./card-input";
 import { Icon } from "./icons";
@@ -25,6 +25,8 @@ export const CARD_FORM_TEXT = [
   "checkout.pay",
   "checkout.cancel",
   "checkout.consentGiven",
+  "checkout.claim",
+  "checkout.claiming",
   "purchaseNotice.text",
   ...CHECKOUT_ERROR_KEYS,
 ] as const;
@@ -46,17 +48,18 @@ export function CardForm({ view }: IslandProps["card-form"]) {
   const firstServerProblem = FIELD_ORDER.find((f) => view.errors[f] !== undefined);
   const alertRef = useRef<HTMLParagraphElement>(null);
 
-  const focusFirstProblem = (problems: Errors) => {
+  // Reads only refs: the same function for the component's life.
+  const focusFirstProblem = useCallback((problems: Errors) => {
     const first = FIELD_ORDER.find((f) => problems[f] !== undefined);
     const input = first ? formRef.current?.elements.namedItem(first) : null;
     if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) input.focus();
     else alertRef.current?.focus();
-  };
+  }, []);
 
   // After a server answer with problems (no-JS round trip or decline), put focus where they are.
   useEffect(() => {
     if (Object.keys(view.errors).length > 0) focusFirstProblem(view.errors);
-  }, [view.errors]);
+  }, [view.errors, focusFirstProblem]);
 
   // This page is often the answer to a form post (a decline, a field the server refused). Made a
   // plain entry of the history, coming Back to it loads the session as it is now (paid, expired)
@@ -81,7 +84,7 @@ export function CardForm({ view }: IslandProps["card-form"]) {
       return;
     }
     const data = Object.fromEntries(new FormData(event.currentTarget));
-    const checked = checkTestCard(data, new Date());
+    const checked = session.free ? checkFreeClaim(data) : checkTestCard(data, new Date());
     if (!checked.ok) {
       event.preventDefault();
       setErrors(checked.errors);
@@ -167,26 +170,30 @@ export function CardForm({ view }: IslandProps["card-form"]) {
       {/* The card fields are "off" for the browser's autofill and form restore: this page takes only
           the published test numbers, so a visitor's saved real card must neither be filled in here
           nor be put back into the form by the Back button. */}
-      {field("card", t("checkout.card"), {
-        type: "text",
-        inputMode: "numeric",
-        autoComplete: "off",
-        placeholder: "4242 4242 4242 4242",
-        maxLength: CARD_INPUT_MAX,
-        onChange: (event) => applyFormat(event.currentTarget, groupCardNumber),
-      })}
-      <div className="test-checkout__row">
-        {/* No placeholder: the label gives the format in the visitor's language (MM/YY, MM/AA). The
+      {session.free ? null : (
+        <>
+          {field("card", t("checkout.card"), {
+            type: "text",
+            inputMode: "numeric",
+            autoComplete: "off",
+            placeholder: "4242 4242 4242 4242",
+            maxLength: CARD_INPUT_MAX,
+            onChange: (event) => applyFormat(event.currentTarget, groupCardNumber),
+          })}
+          <div className="test-checkout__row">
+            {/* No placeholder: the label gives the format in the visitor's language (MM/YY, MM/AA). The
             slash is added as the digits are typed ("1234" becomes "12/34"). */}
-        {field("expiry", t("checkout.expiry"), {
-          type: "text",
-          inputMode: "numeric",
-          autoComplete: "off",
-          maxLength: EXPIRY_INPUT_MAX,
-          onChange: (event) => applyFormat(event.currentTarget, formatExpiryInput),
-        })}
-        {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "off", placeholder: "123", maxLength: 4 })}
-      </div>
+            {field("expiry", t("checkout.expiry"), {
+              type: "text",
+              inputMode: "numeric",
+              autoComplete: "off",
+              maxLength: EXPIRY_INPUT_MAX,
+              onChange: (event) => applyFormat(event.currentTarget, formatExpiryInput),
+            })}
+            {field("cvc", t("checkout.cvc"), { type: "text", inputMode: "numeric", autoComplete: "off", placeholder: "123", maxLength: 4 })}
+          </div>
+        </>
+      )}
       {/* The consent was given on the payment page and is recorded with this checkout (the page
           is never shown payable without it): said again, not asked again. */}
       <p className="test-checkout__consent" data-testid="consent-given">
@@ -197,7 +204,11 @@ export function CardForm({ view }: IslandProps["card-form"]) {
       </p>
       <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy}>
         <Icon name="lock" />
-        {busy ? t("checkout.paying") : t("checkout.pay", { price: session.amount })}
+        {session.free
+          ? t(busy ? "checkout.claiming" : "checkout.claim")
+          : busy
+            ? t("checkout.paying")
+            : t("checkout.pay", { price: session.amount })}
       </button>
       <p className="test-checkout__cancel">
         <a href={session.cancelUrl}>{t("checkout.cancel")}</a>

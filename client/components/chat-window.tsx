@@ -54,6 +54,7 @@ export function ChatWindow({ onClose }: { onClose: () => void }) {
   }, []);
 
   // Keep the newest message in view, so a reply never arrives out of sight.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the values that change the log's height re-run it, not the ones it reads.
   useEffect(() => {
     const log = logRef.current;
     if (log !== null) log.scrollTop = log.scrollHeight;

@@ -24,7 +24,8 @@ type DemoVideoProps = {
 export function DemoVideo({ poster, video, captions, locale, preload, autoPlay = false, unsupported, download }: DemoVideoProps) {
   return (
     <video className="demo-video" controls autoPlay={autoPlay} playsInline preload={preload} poster={poster} width="1280" height="720">
-      <source src={video} type="video/mp4" />
+      {/* The owner may upload WebM; its stored name says which. */}
+      <source src={video} type={video.endsWith(".webm") ? "video/webm" : "video/mp4"} />
       {captions.map((track) => (
         <track
           key={track.locale}

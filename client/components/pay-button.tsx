@@ -8,6 +8,7 @@ import { Icon } from "./icons";
 import { showToast } from "./toast";
 import { PAYMENT } from "../../shared/api";
 import { CODE_REFUSALS, type CodeRefusal, normalizeDiscountCode } from "../../shared/discount-code";
+import { normalizePartnerName } from "../../shared/partner";
 
 /** The endpoint's answer to a code that does not apply: 422 with `code: "code-<reason>"`. */
 const CodeRefusedAnswer = v.object({ code: v.string() });
@@ -49,6 +50,8 @@ const codeFromAddress = (): string => {
   const code = new URLSearchParams(window.location.search).get(CODE_PARAM) ?? "";
   return normalizeDiscountCode(code) ?? "";
 };
+
+const refFromAddress = (): string => normalizePartnerName(new URLSearchParams(window.location.search).get("ref") ?? "") ?? "";
 
 export function PayButton({
   navigate = defaultNavigate,
@@ -117,6 +120,8 @@ export function PayButton({
           acceptTerms: true,
           showInNotice: noticeRef.current?.checked === true,
           ...(code.trim() === "" ? {} : { code: code.trim() }),
+          // The partner whose link brought the buyer (kept in the site's links: client/carry-params.ts).
+          ...(refFromAddress() === "" ? {} : { ref: refFromAddress() }),
         }),
       });
       const body: unknown = await response.json().catch(() => null);

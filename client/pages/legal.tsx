@@ -237,7 +237,10 @@ export function PrivacyPage({ legal }: { legal: LegalFacts }) {
           t("privacy.mail.title"),
           legal.smtp ? [t("privacy.mail.text"), t("privacy.mail.smtp")] : [t("privacy.mail.text")],
         )}
-        {subsection("audience", t("privacy.audience.title"), [t("privacy.audience.text", { analyticsDays })])}
+        {subsection("audience", t("privacy.audience.title"), [
+          t("privacy.audience.text", { analyticsDays }),
+          t("privacy.audience.partner"),
+        ])}
         {subsection("ip", t("privacy.ip.title"), [t("privacy.ip.text")])}
         {subsection("payment", t("privacy.payment.title"), [
           t(legal.payment === "stripe" ? "privacy.payment.stripe" : "privacy.payment.test"),

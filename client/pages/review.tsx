@@ -46,6 +46,11 @@ export function ReviewPage({ review }: { review: ReviewPageState }) {
               <h1 className="page__title">{t("review.invalidTitle")}</h1>
               <p>{t("review.invalidText")}</p>
             </>
+          ) : review.state === "test-order" ? (
+            <>
+              <h1 className="page__title">{t("review.testOrderTitle")}</h1>
+              <p>{t("review.testOrderText", { reference: review.reference })}</p>
+            </>
           ) : review.state === "closed" ? (
             <>
               <h1 className="page__title">{t("review.closedTitle")}</h1>

@@ -9,20 +9,26 @@ export function TestCheckoutPage({ view }: { view: TestCheckoutView }) {
   const { session } = view;
   return (
     <>
-      <header className="test-checkout__bar">
-        <span className="test-checkout__mode" data-testid="test-mode">
-          {t("checkout.testMode")}
-        </span>
-      </header>
+      {session.testMode ? (
+        <header className="test-checkout__bar">
+          <span className="test-checkout__mode" data-testid="test-mode">
+            {t("checkout.testMode")}
+          </span>
+        </header>
+      ) : null}
       <Main className="page test-checkout">
         <div className="panel test-checkout__panel">
-          <h1 className="test-checkout__title">{t("checkout.title")}</h1>
+          <h1 className="test-checkout__title">{t(session.free ? "checkout.freeTitle" : "checkout.title")}</h1>
           <p className="test-checkout__amount" data-testid="checkout-amount">
             {session.amount}
           </p>
-          <p className="test-checkout__note">
-            <span className="test-checkout__mode test-checkout__mode--inline">{t("checkout.testMode")}</span> {t("checkout.testModeNote")}
-          </p>
+          {session.free ? (
+            <p className="test-checkout__note">{t("checkout.freeNote")}</p>
+          ) : (
+            <p className="test-checkout__note">
+              <span className="test-checkout__mode test-checkout__mode--inline">{t("checkout.testMode")}</span> {t("checkout.testModeNote")}
+            </p>
+          )}
           {session.status === "complete" ? (
             <div className="test-checkout__state" role="status">
               <p>{t("checkout.alreadyPaid")}</p>

@@ -19,6 +19,7 @@ import m16 from "./0016_owner-content.sql" with { type: "text" };
 import m17 from "./0017_catalogue-media.sql" with { type: "text" };
 import m18 from "./0018_selling.sql" with { type: "text" };
 import m19 from "./0019_reviews.sql" with { type: "text" };
+import m20 from "./0020_partners.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -41,4 +42,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0017_catalogue-media", when: 1795827568906, sql: m17 },
   { tag: "0018_selling", when: 1795827601726, sql: m18 },
   { tag: "0019_reviews", when: 1795827668994, sql: m19 },
+  { tag: "0020_partners", when: 1795841944065, sql: m20 },
 ];

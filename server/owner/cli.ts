@@ -25,6 +25,8 @@ import { activityDetail, recordActivity, writeLogged } from "./console/activity"
 import { createInvite, inviteUrl } from "./console/invites";
 import { counted } from "./counted";
 import { codesCreate, codesCreateOptions, codesDisable, codesList } from "./codes-command";
+import { ereportingCsv } from "./ereporting";
+import { partnersCreate, partnersCreateOptions, partnersList, partnersListOptions } from "./partners-command";
 import { digestCommand } from "./digest-command";
 import { type ExportName, exportCsv, testSalesLeftOut } from "./export-csv";
 import { createPaperwork } from "../shop/paperwork/documents";
@@ -144,22 +146,25 @@ function standalone<const O extends ParseArgsOptionsConfig = Record<never, never
   };
 }
 
+/** Prints one export; the VAT export says on standard error what it left out. */
+function printExport(db: Db, name: ExportName, out: (line: string) => void, err: (line: string) => void): 0 {
+  exportCsv(db, name, (chunk) => out(chunk));
+  if (name === "vat") {
+    // On stderr, so the CSV on stdout stays the VAT return's figures alone.
+    const left = testSalesLeftOut(db);
+    if (left.invoices + left.creditNotes > 0)
+      err(
+        `Left out: ${counted(left.invoices, "test-checkout sale", "test-checkout sales")}${left.creditNotes > 0 ? ` and ${counted(left.creditNotes, "credit note", "credit notes")}` : ""} (the test checkout takes no money, so they are not in the VAT return).`,
+      );
+  }
+  return 0;
+}
+
 const exportCommand = (name: ExportName, summary: string) =>
   command({
     name: `${name} export`,
     summary,
-    run: ({ db, out, err }) => {
-      exportCsv(db, name, (chunk) => out(chunk));
-      if (name === "vat") {
-        // On stderr, so the CSV on stdout stays the VAT return's figures alone.
-        const left = testSalesLeftOut(db);
-        if (left.invoices + left.creditNotes > 0)
-          err(
-            `Left out: ${counted(left.invoices, "test-checkout sale", "test-checkout sales")}${left.creditNotes > 0 ? ` and ${counted(left.creditNotes, "credit note", "credit notes")}` : ""} (the test checkout takes no money, so they are not in the VAT return).`,
-          );
-      }
-      return 0;
-    },
+    run: ({ db, out, err }) => printExport(db, name, out, err),
   });
 
 const digestOptions = { date: { type: "string" }, daily: { type: "boolean" }, weekly: { type: "boolean" } } as const;
@@ -175,7 +180,7 @@ const COMMANDS: readonly Command[] = [
     name: "leads erase",
     usage: "EMAIL",
     summary:
-      "erase a person's data on request: their demo request and its e-mails (their .eml files too), the chat conversations that mention the address, their access-resend requests (orders are kept)",
+      "erase a person's data on request: their demo request and its e-mails (their .eml files too), the chat conversations that mention the address, their access-resend requests, the reviews of their orders (orders are kept)",
     run: ({ write, config, args, out, err }) => erase(write, config, args[0], out, err),
   }),
   exportCommand("orders", "print the orders as CSV (with invoice and credit-note numbers, country, VAT, discount code)"),
@@ -198,12 +203,35 @@ const COMMANDS: readonly Command[] = [
     summary: "stop a code's new uses (orders made with it keep it)",
     run: ({ write, args, usage, out, err }) => codesDisable(write, args[0], usage, out, err),
   }),
+  command({
+    name: "partners create",
+    usage: "NAME [--commission 20] [--code CODE]",
+    summary:
+      "a partner: its link is the site's address with ?ref=NAME; --commission its percentage of what is paid excluding VAT; --code a discount code given with the link",
+    options: partnersCreateOptions,
+    run: ({ write, args, values, usage, out, err }) => partnersCreate(write, args[0], values, usage, out, err),
+  }),
+  command({
+    name: "partners list",
+    usage: "[--from DATE] [--to DATE] [--csv]",
+    summary: "each partner's visitors, paid orders, net revenue and commission owed for a period (Paris days; this month by default)",
+    options: partnersListOptions,
+    run: ({ db, config, values, out, err }) => partnersList(db, values, contentNow(db, config.site).current().site.currency, out, err),
+  }),
   exportCommand("chats", "print the support-chat transcripts as CSV"),
   exportCommand("licenses", "print the licence keys as CSV (status, order, buyer, activations)"),
-  exportCommand(
-    "vat",
-    "print the VAT return's figures as CSV: invoices minus credit notes per quarter, country and rate (test-checkout sales left out)",
-  ),
+  command({
+    name: "vat export",
+    usage: "[--ereporting]",
+    summary:
+      "print the VAT return's figures as CSV: invoices minus credit notes per quarter, country and rate (test-checkout sales left out); --ereporting: per day and rate, the totals France's B2C e-reporting asks for",
+    options: { ereporting: { type: "boolean" } },
+    run: ({ db, values, out, err }) => {
+      if (values.ereporting !== true) return printExport(db, "vat", out, err);
+      ereportingCsv(db, (chunk) => out(chunk));
+      return 0;
+    },
+  }),
   command({
     name: "licenses show",
     usage: "KEY|EMAIL",

@@ -9,10 +9,11 @@ const PATTERNS: [RegExp, string][] = [
   [/\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{6,}/g, "[redacted]"],
   [/\bwhsec_[A-Za-z0-9+/=]{6,}/g, "[redacted]"],
   [/\bsk-ant-[A-Za-z0-9_-]{6,}/g, "[redacted]"],
-  // Checkout ids (Stripe's and the test checkout's cs_test_/cs_live_): until the success page's
+  // Checkout ids (Stripe's and the test checkout's cs_test_/cs_live_, free-access claims'
+  // cs_free_/cs_free_test_): until the success page's
   // bound passes, an id opens the order's page. Its first four characters stay, enough to match
   // the lines of one checkout, far too few to open anything.
-  [/\b(cs_(?:test|live)_[A-Za-z0-9]{4})[A-Za-z0-9]+/g, "$1…"],
+  [/\b(cs_(?:free_test|free|test|live)_[A-Za-z0-9]{4})[A-Za-z0-9]+/g, "$1…"],
   // Licence keys: five groups of five letters or digits (shared/license-key.ts).
   [/\b[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}\b/g, "[redacted]"],
   // E-mail addresses keep their first character and their domain: j***@example.com.

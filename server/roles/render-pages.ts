@@ -1,13 +1,7 @@
 import type { Compress } from "../platform/http/compress";
 import type { Config } from "../platform/config";
 import { configSecrets, createLogger } from "../platform/log";
-import {
-  receiveRenderRequest,
-  RENDER_COMMAND,
-  sendRenderedPages,
-  whenFirstProcessGone,
-  dataOfFirstProcessExists,
-} from "../platform/processes";
+import { receiveRenderRequest, RENDER_COMMAND, sendRenderedPages, whenFirstProcessGone, dataOfFirstProcessExists } from "./processes";
 import { assetStoreFrom } from "../site/assets";
 import { fixedContent, loadPublished } from "../site/content/live";
 import { firstStartedAt } from "../site/offer";

@@ -13,7 +13,7 @@ import { STOP_DEADLINE_MS } from "../platform/http/drain";
 import { forgetRunningServer, recordRunningServer, runningServer, type RunningServer } from "../platform/running-server";
 import { currentBuild } from "../platform/version";
 import { configSecrets, createLogger } from "../platform/log";
-import { renderPagesApart, startWorkers, type Workers } from "../platform/processes";
+import { renderPagesApart, startWorkers, type Workers } from "./processes";
 import { startHttpsSite } from "../platform/tls/start";
 import { httpsListeningText } from "../platform/tls/settings";
 import { tlsPendingPage } from "../site/tls-pending-page";

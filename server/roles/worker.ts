@@ -1,3 +1,4 @@
+import { errorText } from "../../shared/error-text";
 import { openLicenseKeys } from "../shop/licenses/tokens";
 import type { Compress } from "../platform/http/compress";
 import { listenShared } from "../platform/http/listen";
@@ -11,7 +12,7 @@ import {
   wakeMailerOfFirstProcess,
   whenFirstProcessGone,
   dataOfFirstProcessExists,
-} from "../platform/processes";
+} from "./processes";
 import { loadIpHashSecret } from "../shop/leads/service";
 import { assetStoreFrom } from "../site/assets";
 import { openContent, renderAfterPublish } from "../site/content/live";
@@ -69,11 +70,7 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
       : null;
   if (https !== null)
     onCertificateChanged(() => {
-      https
-        .reload()
-        .catch((error: unknown) =>
-          log.error("the new HTTPS certificate could not be served", { error: error instanceof Error ? error.message : String(error) }),
-        );
+      https.reload().catch((error: unknown) => log.error("the new HTTPS certificate could not be served", { error: errorText(error) }));
     });
   const server = https !== null ? { port: start.port } : listenShared(site.app, { ...config, port: start.port }, "join");
   startTrace("worker listening");

@@ -29,7 +29,7 @@ export const DemoCuesSchema = v.object({
 export type DemoCues = v.InferOutput<typeof DemoCuesSchema>;
 
 /** 12.345 s as WebVTT's 00:00:12.345. */
-function timestamp(seconds: number): string {
+export function timestamp(seconds: number): string {
   const ms = Math.round(seconds * 1000);
   const pad = (n: number, width = 2) => String(n).padStart(width, "0");
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;

@@ -23,6 +23,8 @@ export const PaymentRequestSchema = v.object({
   acceptTerms: AcceptTerms,
   /** A discount code as the buyer typed it (any case); empty or absent: none. */
   code: v.optional(v.pipe(v.string("code must be text"), v.trim(), v.maxLength(64, "code is too long")), ""),
+  /** The partner whose link (`?ref=NAME`) brought the buyer; an unknown name is ignored. */
+  ref: v.optional(v.pipe(v.string("ref must be text"), v.trim(), v.maxLength(64, "ref is too long")), ""),
   /** The unchecked box: the buyer's initial and city may show in the recent-purchases notice. */
   showInNotice: v.pipe(
     v.optional(v.union([v.literal(true), v.literal(false), v.literal("yes")], 'showInNotice must be true or "yes"'), false),
@@ -141,13 +143,33 @@ export function checkTestCard(
 ): { ok: true; card: TestCard } | { ok: false; errors: Partial<Record<CardField, CheckoutErrorKey>> } {
   const result = v.safeParse(testCardSchema(now), value, { abortPipeEarly: true });
   if (result.success) return { ok: true, card: result.output };
+  return { ok: false, errors: fieldErrors(result.issues, CARD_FIELDS) };
+}
+
+/** The fields of a free-access claim (a 100 % code): the card page's, without a card. */
+export const CLAIM_FIELDS = ["email", "name", "city", "country"] as const satisfies readonly CardField[];
+const claimSchema = v.omit(testCardSchema(new Date(0)), ["card", "expiry", "cvc"]);
+export type ClaimDetails = v.InferOutput<typeof claimSchema>;
+
+export function checkFreeClaim(
+  value: unknown,
+): { ok: true; details: ClaimDetails } | { ok: false; errors: Partial<Record<CardField, CheckoutErrorKey>> } {
+  const result = v.safeParse(claimSchema, value, { abortPipeEarly: true });
+  if (result.success) return { ok: true, details: result.output };
+  return { ok: false, errors: fieldErrors(result.issues, CLAIM_FIELDS) };
+}
+
+function fieldErrors(
+  issues: readonly { path?: readonly { key: unknown }[] | undefined }[],
+  fields: readonly CardField[],
+): Partial<Record<CardField, CheckoutErrorKey>> {
   const errors: Partial<Record<CardField, CheckoutErrorKey>> = {};
-  for (const issue of result.issues) {
+  for (const issue of issues) {
     const key = issue.path?.[0]?.key;
-    const field = CARD_FIELDS.find((f) => f === key);
+    const field = fields.find((f) => f === key);
     if (field !== undefined && errors[field] === undefined) errors[field] = CARD_FIELD_KEYS[field];
   }
   // A missing object (no body at all) has no path: report every field.
-  if (Object.keys(errors).length === 0) for (const f of CARD_FIELDS) errors[f] = CARD_FIELD_KEYS[f];
-  return { ok: false, errors };
+  if (Object.keys(errors).length === 0) for (const f of fields) errors[f] = CARD_FIELD_KEYS[f];
+  return errors;
 }

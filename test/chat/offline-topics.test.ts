@@ -16,7 +16,7 @@ test("the withdrawal right: 14 days by law, ended by immediate delivery, and the
   expect(en.topics).toEqual(["withdrawal"]);
   expect(en.text).toContain("14 days");
   expect(en.text).toContain(
-    "The 7-day money-back guarantee still applies: within 7 days of your purchase, the refund link in your access e-mail refunds you in full (or write to help@stream.example)",
+    "The 7-day money-back guarantee still applies: within 7 days of your purchase, one click on the refund link in your access e-mail refunds you in full (or write to help@stream.example)",
   );
   expect(en.text).toContain("/en/cgv");
   expect(assistant.answer("j'ai un droit de rétractation ?", "fr").text).toContain("14 jours");
@@ -26,7 +26,7 @@ test("the access e-mail is the receipt, with the price VAT included and the invo
   const { text, topics } = assistant.answer("Will I get a receipt? Is VAT included?", "en");
   expect(topics).toContain("receipt");
   expect(text).toContain("The access e-mail you receive after paying is your receipt: it shows the amount paid, €34.50, VAT included");
-  expect(text).toContain("Your invoice is attached to it as a PDF, and the link in the e-mail downloads it again.");
+  expect(text).toContain("Your invoice is attached to it as a PDF, and the link in the e-mail lets you download it again.");
   expect(assistant.answer("je recois une facture avec la tva ?", "fr").text).toContain("TVA incluse");
 });
 
@@ -83,12 +83,12 @@ test("a question about something the site does not say hands over to the support
 
 test("when no topic stands out the assistant says it is not sure and gives the support address, in the question's language", () => {
   const unsure = createOfflineAssistant(chatSite(config), {
-    thresholds: { confidence: 1.01, margin: 0, partConfidence: 1.01, wholeSupport: 0, partAlone: 1.01 },
+    thresholds: { confidence: 1.01, margin: 0, partConfidence: 1.01, wholeSupport: 0, partAlone: 1.01, nearMass: 1.01 },
   }).answer("Quanto costa?", "fr");
   expect(unsure.kind).toBe("unsure");
   expect(unsure.handedOver).toBe(true);
   expect(unsure.text).toBe(
-    "Non sono sicuro di aver capito la tua domanda e preferisco non risponderti fuori tema. Scrivi al nostro team a help@stream.example: risponde 7 giorni su 7.",
+    "Non sono sicuro di aver capito la tua domanda e preferisco non darti una risposta sbagliata. Scrivi al nostro team a help@stream.example: risponde 7 giorni su 7.",
   );
 });
 
@@ -108,10 +108,10 @@ test("'how do I cancel?' gets no subscription, and the refund link of the access
   const instant = assistant.answer("How do I cancel my subscription?", "en");
   expect(instant.topics).toEqual(["cancel"]);
   expect(instant.text).toContain(
-    "the refund link in your access e-mail refunds you within 7 days of your purchase; you can also write to help@stream.example",
+    "click the refund link in your access e-mail within 7 days of your purchase and you are refunded straight away; you can also write to help@stream.example",
   );
   const onRequest = createOfflineAssistant(chatSite(testConfig({ SUPPORT_EMAIL: "help@stream.example", REFUND_MODE: "request" })));
   expect(onRequest.answer("How do I cancel my subscription?", "en").text).toContain(
-    "ask for it within 7 days of your purchase from the refund link in your access e-mail; you can also write to help@stream.example",
+    "ask for one within 7 days of your purchase with the link in your access e-mail; you can also write to help@stream.example",
   );
 });

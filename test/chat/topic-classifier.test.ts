@@ -79,7 +79,14 @@ test("the choice: one clear topic, two for two questions, a hand-over for 'none'
   expect(chooseTopics(toy, "write me a poem")).toEqual({ kind: "none" });
   // With a bar no guess can reach, the assistant says it is not sure rather than guess.
   expect(
-    chooseTopics(toy, "how much is it", { confidence: 1.01, margin: 0, partConfidence: 1.01, wholeSupport: 0, partAlone: 1.01 }),
+    chooseTopics(toy, "how much is it", {
+      confidence: 1.01,
+      margin: 0,
+      partConfidence: 1.01,
+      wholeSupport: 0,
+      partAlone: 1.01,
+      nearMass: 1.01,
+    }),
   ).toEqual({
     kind: "unsure",
   });

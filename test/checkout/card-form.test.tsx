@@ -22,6 +22,8 @@ const view: TestCheckoutView = {
     successUrl: "/en/payment-success?session_id=cs_test_form",
     paymentPath: "/en/paiement",
     consented: true,
+    free: false,
+    testMode: true,
   },
   purchaseNotice: true,
   values: { email: "", name: "", city: "", country: "GB" },
@@ -113,7 +115,7 @@ test("no consent box: the line says what was accepted on the payment page; the n
   expect(screen.getByRole("link", { name: "terms of sale" }).getAttribute("href")).toBe("/en/cgv");
   const note = screen.getByTestId("purchase-notice");
   expect(note.textContent).toBe(
-    "Your first name's initial and your city appear in the recent-purchases notice for 30 days only if you ticked the box for it on the payment page.",
+    "Your first name's initial and your city appear in the recent-purchases notice, for 30 days, only if you tick the box for it on the payment page.",
   );
   const name = screen.getByLabelText("Full name");
   expect(name.getAttribute("aria-describedby")).toBe(note.id);

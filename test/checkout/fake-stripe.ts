@@ -85,7 +85,11 @@ export function startFakeStripe(options: { timeoutMs?: number } = {}): FakeStrip
         request.method === "GET" && url.pathname === "/v1/checkout/sessions" ? sessions : url.pathname === "/v1/charges" ? charges : null;
       if (request.method === "GET" && listed !== null) {
         const gte = Number(url.searchParams.get("created[gte]") ?? 0);
-        const data = [...listed.values()].filter((item) => Number(item.created ?? 0) >= gte).reverse();
+        // As Stripe: sessions may be listed by their payment (`payment_intent=`).
+        const intent = url.searchParams.get("payment_intent");
+        const data = [...listed.values()]
+          .filter((item) => Number(item.created ?? 0) >= gte && (intent === null || item.payment_intent === intent))
+          .reverse();
         return json({ object: "list", data, has_more: false, url: url.pathname });
       }
       if (request.method === "POST" && url.pathname === "/v1/refunds") {

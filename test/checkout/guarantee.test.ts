@@ -130,7 +130,7 @@ test("the payment page's guarantee box sends the buyer to the refund link of the
   const box = (html: string) => /<section class="panel money-back"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
   const instant = box(await (await (await shop()).request("/en/paiement")).text());
   expect(instant).toContain(
-    "Within 7 days of payment, one click on the refund link (in your access e-mail and on the page shown after payment) refunds you in full at once",
+    "Within 7 days of payment, one click on the refund link (in your access e-mail and on the page shown after payment) refunds you in full, straight away",
   );
   expect(instant).toContain("You can also write to support@example.com.");
   await site?.close();

@@ -23,7 +23,7 @@ test("the test card page says, next to the name and city fields and read with bo
   site = await createTestSite();
   const { path, html } = await cardPage("it");
   expect(html).toContain(
-    '<p class="test-checkout__note test-checkout__note--field" id="tc-purchase-notice" data-testid="purchase-notice">L&#x27;iniziale del tuo nome e la tua città compaiono per 30 giorni nella notifica degli acquisti recenti solo se hai spuntato l&#x27;apposita casella nella pagina di pagamento.</p>',
+    '<p class="test-checkout__note test-checkout__note--field" id="tc-purchase-notice" data-testid="purchase-notice">L&#x27;iniziale del tuo nome e la tua città compaiono per 30 giorni nel riquadro degli acquisti recenti solo se spunti l&#x27;apposita casella nella pagina di pagamento.</p>',
   );
   for (const name of ["name", "city"]) expect(inputOf(html, name)).toContain('aria-describedby="tc-purchase-notice"');
   expect(inputOf(html, "email")).not.toContain("aria-describedby");
@@ -58,7 +58,7 @@ test("with Stripe, the payment page says the billing address's city and the init
   });
   const stripe = await (await site.request("/es/paiement")).text();
   expect(stripe).toContain(
-    "Nuestro proveedor de pagos te pedirá tu dirección de facturación. La inicial de tu nombre y tu ciudad solo aparecen durante 30 días en el aviso de compras recientes si marcaste la casilla correspondiente en la página de pago.",
+    "Nuestro proveedor de pagos te pedirá tu dirección de facturación. La inicial de tu nombre y tu ciudad solo aparecen durante 30 días en el aviso de compras recientes si marcas la casilla correspondiente en la página de pago.",
   );
   site.close();
 

@@ -168,7 +168,7 @@ test("a refusal is written in the owner's language, on a page and in the JSON th
     // A mistyped address, as the owner may type it.
     expect(await text(await erase("fr", "pas-une-adresse"))).toMatchObject({
       status: 400,
-      text: expect.stringContaining("Ce n'est pas une adresse e-mail : rien n'a été effacé."),
+      text: expect.stringContaining("Ce n'est pas une adresse email : rien n'a été effacé."),
     });
 
     // The passkey check's answer the script shows beside its button.

@@ -7,6 +7,7 @@ import { payWithTestCard } from "../support/purchase";
 import { axeViolations } from "./axe";
 import { startServer, watchConsole, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
+import { addPasskeyAuthenticator } from "./passkey";
 
 // The owner's whole first day, in Chromium with a virtual authenticator (the DevTools protocol's
 // WebAuthn domain, user verification on): `site owner invite` → register a passkey → the recovery
@@ -27,18 +28,7 @@ beforeAll(async () => {
   server = await startServer({ env: { PORT: String(PORT), PUBLIC_BASE_URL: BASE, WORKERS: "1" } });
   context = await shared.newContext({ viewport: { width: 360, height: 740 }, locale: "en-GB", bypassCSP: true });
   page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addPasskeyAuthenticator(context, page);
 });
 afterAll(async () => {
   await context?.close();
@@ -159,7 +149,16 @@ test("invite → passkey → recovery codes → sign out → sign in → find an
 
   // The other pages, each without an axe violation and nothing wider than the phone at 360 px,
   // then every page at 1280 px; the overview's chart is drawn.
-  const others = ["/admin/audience", "/admin/leads", "/admin/support", "/admin/mail", "/admin/activity", "/admin/security"];
+  const others = [
+    "/admin/audience",
+    "/admin/codes",
+    "/admin/partners",
+    "/admin/leads",
+    "/admin/support",
+    "/admin/mail",
+    "/admin/activity",
+    "/admin/security",
+  ];
   const fitsThePhone = async (label: string) =>
     expect({ label, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ label, width: 360 });
   for (const path of others) {

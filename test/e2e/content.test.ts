@@ -12,6 +12,7 @@ import { until } from "../support/wait";
 import { axeViolations } from "./axe";
 import { startServer, watchConsole, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
+import { addPasskeyAuthenticator } from "./passkey";
 
 // The owner changes what the site says from the console, in Chromium with a passkey (a virtual
 // authenticator), on the real server with two processes (WORKERS=2) and a real SMTP server on
@@ -41,18 +42,7 @@ beforeAll(async () => {
   });
   context = await shared.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-GB", bypassCSP: true });
   page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addPasskeyAuthenticator(context, page);
 });
 afterAll(async () => {
   await context?.close();

@@ -88,7 +88,7 @@ test("without JavaScript: the same link in English, a plain form post frees a de
   await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("My devices");
   await page.getByRole("button", { name: "Free this device: MacBook" }).click();
   await page.waitForURL("**/en/devices?t=*&status=freed");
-  await expect(page.getByText("Device freed: its place is available again.").isVisible()).resolves.toBe(true);
+  await expect(page.getByText("Device freed: its slot is available again.").isVisible()).resolves.toBe(true);
   await expect(page.getByText("Devices in use: 2 of 5").isVisible()).resolves.toBe(true);
   await expect(page.getByText("MacBook").count()).resolves.toBe(0);
   await context.close();

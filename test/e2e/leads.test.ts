@@ -151,7 +151,7 @@ test("without JavaScript the free-demo form posts, stores the lead and shows the
   await section.getByLabel("Indirizzo email").fill("senza.js@example.it");
   await section.getByRole("button", { name: "Inviami la demo" }).click();
   await page.waitForURL("**/it?lead=sent#free-demo");
-  await page.locator("#free-demo").getByText("Richiesta ricevuta! Controlla la tua email.").waitFor({ state: "visible" });
+  await page.locator("#free-demo").getByText("Richiesta ricevuta! Controlla la posta in arrivo.").waitFor({ state: "visible" });
   expect(leadRows()).toContainEqual(expect.objectContaining({ email: "senza.js@example.it", locale: "it" }));
   await context.close();
 }, 90_000);

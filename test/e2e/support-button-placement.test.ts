@@ -96,7 +96,8 @@ async function problemsOf(page: Page, { label, path }: Visited, screen: Screen):
   const scrollable = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
   const stops = scrollable > 0 ? [Math.min(screen.height, scrollable), scrollable] : [0];
   for (const y of new Set(stops)) {
-    await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
+    if (y === scrollable) await scrollToEnd(page);
+    else await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
     await settle(page);
     const scrolled = await placement(page);
     const moment = y === scrollable ? "at the end" : `scrolled ${y}px`;
@@ -110,6 +111,19 @@ async function problemsOf(page: Page, { label, path }: Visited, screen: Screen):
     if (y === scrollable) for (const covered of scrolled.covers) problems.push(`${where(label, screen.width, moment)}: covers ${covered}`);
   }
   return problems;
+}
+
+/**
+ * To the end of the page as it is once there: a page still growing under the visitor (an island
+ * hydrating late on a loaded machine) moves its end, and the visitor who scrolls on reaches it.
+ */
+async function scrollToEnd(page: Page): Promise<void> {
+  for (let tries = 0; tries < 5; tries++) {
+    await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" }));
+    await settle(page);
+    const atEnd = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2);
+    if (atEnd) return;
+  }
 }
 
 /** Whether the page's header has its own help link and it is on screen (the header stays). */
@@ -227,6 +241,30 @@ async function toastTab(screen: (typeof TOAST_SCREENS)[number]): Promise<{ page:
   return { page, close: () => context.close() };
 }
 
+/**
+ * The toast's placement once it is at rest. Its entrance (a short slide, in real time: CSS
+ * animations do not follow the test clock) starts when React commits, which on a loaded machine can
+ * be a frame after settle(): measured then, the card still stands a few pixels below its place. The
+ * card is marked when its animations are awaited; a card without the mark came in after that wait, so
+ * it is awaited and measured again.
+ */
+async function toastAtRest(page: Page) {
+  for (;;) {
+    await page.evaluate(async () => {
+      const card = document.querySelector<HTMLElement>(".social-proof__card");
+      if (card === null) return;
+      card.dataset.awaited = "yes";
+      await Promise.all(card.getAnimations({ subtree: true }).map((animation) => animation.finished.catch(() => undefined)));
+    });
+    const placed = await placementIfThere(page, ".social-proof__card");
+    const cameLater = await page.evaluate(() => {
+      const card = document.querySelector<HTMLElement>(".social-proof__card");
+      return card !== null && card.dataset.awaited !== "yes";
+    });
+    if (!cameLater) return placed;
+  }
+}
+
 async function toastProblemsOf(page: Page, { label, path }: Visited, screen: (typeof TOAST_SCREENS)[number]) {
   const problems: string[] = [];
   let shownAt = 0;
@@ -234,7 +272,7 @@ async function toastProblemsOf(page: Page, { label, path }: Visited, screen: (ty
   // Its first turn (3 s after load), on the first screen.
   await page.clock.runFor(3_200);
   await settle(page);
-  const first = await placementIfThere(page, ".social-proof__card");
+  const first = await toastAtRest(page);
   if (first !== null) {
     shownAt += 1;
     for (const covered of first.covers.filter(usedOrPrice))
@@ -244,7 +282,7 @@ async function toastProblemsOf(page: Page, { label, path }: Visited, screen: (ty
   await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" }));
   await page.clock.runFor(15_000);
   await settle(page);
-  const end = await placementIfThere(page, ".social-proof__card");
+  const end = await toastAtRest(page);
   if (end !== null) {
     shownAt += 1;
     for (const covered of end.covers.filter(usedOrPrice))

@@ -220,7 +220,7 @@ test("a plain form post stores the lead and redirects back to the page's form wi
   const page = await s.request(res.headers.get("location")!);
   expect(page.status).toBe(200);
   const html = await page.text();
-  expect(html.includes("¡Solicitud recibida! Revisa tu correo.")).toBe(true);
+  expect(html.includes("¡Solicitud recibida! Revisa tu bandeja de entrada.")).toBe(true);
   expect(html.includes("Si no llega nada en unos minutos, mira en la carpeta de spam.")).toBe(true);
   expect(html.includes('id="free-demo"')).toBe(true);
 });

@@ -88,7 +88,7 @@ test("without JavaScript: the form post frees the device, comes back to the page
   const back = response.headers.get("location") ?? "";
   expect(back).toBe(`/en/devices?t=${t}&status=freed`);
   const html = await (await s.request(back)).text();
-  expect(html).toContain("Device freed: its place is available again.");
+  expect(html).toContain("Device freed: its slot is available again.");
   expect(html).not.toContain("Living-room TV");
   expect(html).toContain("Devices in use: 1 of 5");
 

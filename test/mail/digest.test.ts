@@ -331,10 +331,10 @@ test("an e-mail the mail server refused is in the next digest, with its address 
   expect(await job.runNow()).toMatchObject({ status: "queued", period: "2026-11-24" });
   const [digest] = await delivered(s);
   const body = text(digest);
-  expect(body).toContain("E-mails en attente ou en échec");
-  expect(body).toMatch(/1 e-mail a échoué : relancez-le depuis la page E-mail/);
+  expect(body).toContain("Emails en attente ou en échec");
+  expect(body).toMatch(/1 email a échoué : relancez-le depuis la page Emails/);
   expect(body).toMatch(/accès à typo@example\.com, mis en file le 24 nov\. 2026, 09:00 — .*550/);
-  expect(body).not.toContain("Aucun e-mail n'a échoué");
+  expect(body).not.toContain("Aucun email n'a échoué");
 });
 
 test("the real server: a start after the hour sends the day's missed digest once, and a restart sends nothing more", async () => {

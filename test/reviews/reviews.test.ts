@@ -94,10 +94,18 @@ test("a paid order, activated, 7 days later: exactly one invitation, then the re
     headers: FORM,
     body: reviewForm(order.reference, k, { ...GOOD, text: "Too short", consent: "" }),
   });
-  expect(bad.status).toBe(422);
-  const badPage = await bad.text();
+  // Post/Redirect/Get: back to the review page (a GET: a reload posts nothing), errors shown, the typed text kept.
+  expect(bad.status).toBe(303);
+  const badLocation = bad.headers.get("location") ?? "";
+  expect(badLocation.startsWith(`/en/mon-avis?order=${order.reference}&k=${k}&status=invalid&`)).toBe(true);
+  const badGet = await s.request(badLocation);
+  expect(badGet.status).toBe(200);
+  const badPage = await badGet.text();
   expect(badPage).toContain("Write at least 20 characters.");
   expect(badPage).toContain("Tick the box to agree");
+  expect(badPage).toContain(">Too short</textarea>");
+  // Reloaded: the same page again, still nothing stored.
+  expect(await (await s.request(badLocation)).text()).toContain("Write at least 20 characters.");
   expect(s.db.select().from(reviews).all()).toEqual([]);
   const posted = await s.request("/api/reviews", { method: "POST", headers: FORM, body: reviewForm(order.reference, k, GOOD) });
   expect(posted.status).toBe(303);
@@ -286,4 +294,80 @@ test("the receipt page and the devices page offer the order's review link", asyn
   const devicesUrl = await mailLinks(s.licenseKeys, "", clock.now, SITE_SECRET).devices(order?.reference ?? "", "en");
   const devices = await (await s.request(devicesUrl)).text();
   expect(devices).toContain(`/en/mon-avis?order=${order?.reference}&amp;k=${k}`);
+});
+
+test("production with the test checkout: no invitation, the review page refuses, a test order's review is never public nor counted, the console marks it TEST", async () => {
+  const { s, clock } = await shop({ ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", REVIEW_INVITE_DAYS: "0" });
+  const { order, key } = await buy(s, "tester@example.com", { name: "Tess Ter" });
+  expect(order.provider).toBe("test");
+  expect((await activate(s, key)).status).toBe(201);
+  clock.advance(8 * DAY);
+  // Activated, paid long ago: still no invitation, since nobody paid anything.
+  expect(await check(s, clock)).toMatchObject({ invited: 0 });
+  expect(invitesIn(s)).toEqual([]);
+
+  // The link (from the receipt or devices page) says reviews come from real purchases, and a post stores nothing.
+  const k = reviewCapability(SITE_SECRET, order.reference, "review");
+  const page = await s.request(`/en/mon-avis?order=${order.reference}&k=${k}`);
+  expect(page.status).toBe(200);
+  const text = await page.text();
+  expect(text).toContain("Reviews come from real purchases only.");
+  expect(text).not.toContain('name="rating"');
+  const posted = await s.request("/api/reviews", { method: "POST", headers: FORM, body: reviewForm(order.reference, k, GOOD) });
+  expect(posted.status).toBe(403);
+  expect(await posted.text()).toContain("Reviews come from real purchases only.");
+  expect(s.db.select().from(reviews).all()).toEqual([]);
+
+  // A review of a test order already in the database (written before, or published by hand in SQL):
+  // never on the pages, nor in the count, the average or the JSON-LD.
+  const now = clock.now();
+  s.db
+    .insert(reviews)
+    .values({
+      orderId: order.id,
+      locale: "en",
+      rating: 5,
+      text: "Brilliant, a review nobody paid for at all.",
+      displayName: "Tess T.",
+      nameStyle: "first-initial",
+      status: "published",
+      consentAt: now,
+      createdAt: now,
+      updatedAt: now,
+      publishedAt: now,
+    })
+    .run();
+  s.content.refresh();
+  for (const path of ["/", "/en"]) {
+    const html = await (await s.request(path)).text();
+    expect({
+      path,
+      shown: html.includes("nobody paid for"),
+      rated: html.includes("aggregateRating"),
+      verified: /Achat vérifié|Verified purchase/.test(html),
+    }).toEqual({
+      path,
+      shown: false,
+      rated: false,
+      verified: false,
+    });
+  }
+
+  // The console marks it TEST and offers no publish; publishing is refused.
+  const cookie = await ownerCookie(s);
+  const stored = s.db.select().from(reviews).get();
+  await s.request(`/admin/reviews/${stored?.id}/refuse`, { method: "POST", headers: { cookie, ...FORM }, body: "reason=unrelated" });
+  const console = await (await s.request("/admin/reviews", { headers: { cookie } })).text();
+  expect(console).toContain("data-test-order");
+  expect(console).not.toContain(`/admin/reviews/${stored?.id}/publish`);
+  const publish = await s.request(`/admin/reviews/${stored?.id}/publish`, { method: "POST", headers: { cookie, ...FORM }, body: "" });
+  expect(publish.status).toBe(409);
+  expect(s.db.select().from(reviews).get()?.status).toBe("refused");
+});
+
+test("no language file keeps the texts of the specification's invented testimonials section", async () => {
+  for (const locale of ["fr", "en", "it", "es"]) {
+    const texts: Record<string, string> = await Bun.file(`locales/${locale}.json`).json();
+    expect({ locale, keys: Object.keys(texts).filter((key) => /^testimonial(s|\d)/.test(key)) }).toEqual({ locale, keys: [] });
+  }
 });

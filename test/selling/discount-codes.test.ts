@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { invoices, orders } from "../../db/schema";
+import { invoices, licenses, mailOutbox, orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
 import { CodeRefusedError, createCheckoutSession } from "../../server/shop/checkout/service";
 import { TERMS_VERSION } from "../../shared/legal";
@@ -141,12 +141,11 @@ test("200 concurrent buyers of a code limited to 50: 50 checkouts at the reduced
   site = await createTestSite();
   const s = site;
   expect((await cli(s, "codes", "create", "FIFTY", "--percent", "50", "--max", "50")).code).toBe(0);
-  const provider = s.checkout.provider;
   const consent = { acceptedAt: new Date(), termsVersion: TERMS_VERSION };
-  const deps = { content: s.content, write: s.write, now: () => new Date() };
+  const deps = { content: s.content, write: s.write, db: s.db, now: () => new Date() };
   const outcomes = await Promise.all(
     Array.from({ length: 200 }, () =>
-      createCheckoutSession(deps, provider, "en", consent, "FIFTY").then(
+      createCheckoutSession(deps, s.checkout, "en", consent, "FIFTY").then(
         () => "started",
         (error) => (error instanceof CodeRefusedError ? error.reason : String(error)),
       ),
@@ -182,4 +181,89 @@ test("Stripe Checkout is created for the reduced amount, the code named on the s
   expect(order).toMatchObject({ provider: "stripe", status: "pending", amount: 2099, listAmount: 2999, discountCode: "PRESS30" });
   // No code, no capability in the log: the checkout id is masked.
   expect(s.logs.join("\n")).not.toContain(order.checkoutId);
+});
+
+const claimForm = (email: string) => new URLSearchParams({ email, name: "Camille Press", city: "Paris", country: "FR" }).toString();
+
+test("a 100 % code gives free access without a payment provider: a page with no card, an order at 0, a licence, the access e-mail, an invoice at 0 in the TEST series; used once, then refused", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const s = site;
+  expect((await cli(s, "codes", "create", "PRESS", "--percent", "100", "--max", "1")).code).toBe(0);
+  const start = await startWithCode(s, "press");
+  expect(start.status).toBe(303);
+  const claimPage = start.headers.get("location") ?? "";
+  expect(claimPage).toMatch(/^\/checkout\/test\/cs_free_test_[A-Za-z0-9]+$/);
+  const page = await (await s.request(claimPage)).text();
+  expect(page).toContain("Your free access");
+  expect(page).toContain(`data-testid="checkout-amount">€0</p>`);
+  expect(page).not.toContain('name="card"');
+  // A claim without a valid address is refused and completes nothing.
+  const bad = await s.request(claimPage, { method: "POST", headers: FORM, body: claimForm("not-an-address") });
+  expect(bad.status).toBe(422);
+  expect(s.db.select().from(orders).get()).toMatchObject({ provider: "free", status: "pending", amount: 0 });
+
+  const claimed = await s.request(claimPage, { method: "POST", headers: FORM, body: claimForm("press@example.com") });
+  expect(claimed.status).toBe(303);
+  const order = s.db.select().from(orders).where(eq(orders.customerEmail, "press@example.com")).get()!;
+  expect(order).toMatchObject({
+    provider: "free",
+    status: "paid",
+    amount: 0,
+    listAmount: 2999,
+    discountAmount: 2999,
+    discountCode: "PRESS",
+  });
+  expect(s.db.select().from(licenses).where(eq(licenses.orderId, order.id)).get()?.status).toBe("active");
+  expect(
+    s.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, "press@example.com"))
+      .all()
+      .map((m) => m.kind),
+  ).toContain("access");
+  const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
+  expect(invoice).toMatchObject({ series: "TEST", totalAmount: 0, vatAmount: 0, discountAmount: 2999, discountCode: "PRESS" });
+  const path = join(s.dataDir, "free.pdf");
+  expect((await cli(s, "orders", "invoice", order.reference, path)).code).toBe(0);
+  const text = flat(readFileSync(path));
+  expect(text).toContain("Discount (code PRESS) -€29.99");
+  expect(text).toContain("Total incl. VAT €0.00");
+  expect(text).toContain("100 % discount code");
+
+  // A second post of the form (back button) changes nothing; the code is used up for the next buyer.
+  expect((await s.request(claimPage, { method: "POST", headers: FORM, body: claimForm("other@example.com") })).status).toBe(303);
+  expect(s.db.select().from(orders).where(eq(orders.customerEmail, "other@example.com")).get()).toBeUndefined();
+  const again = await startWithCode(s, "PRESS");
+  expect(again.headers.get("location")).toBe("/en/paiement?error=code-used-up");
+  expect(s.db.select().from(orders).all()).toHaveLength(1);
+  expect(s.logs.join("\n")).not.toContain(claimPage.split("/").at(-1));
+});
+
+test("in Stripe mode a 100 % code never reaches Stripe and its invoice at 0 takes the legal sequence", async () => {
+  site = await createTestSite({
+    env: { STRIPE_SECRET_KEY: "sk_test_codes", STRIPE_WEBHOOK_SECRET: "whsec_codes", PUBLIC_BASE_URL: "https://shop.example" },
+    stripeConnection: fake.connection,
+  });
+  const s = site;
+  expect((await cli(s, "codes", "create", "PARTNER", "--amount", "50")).code).toBe(0);
+  fake.requests.length = 0;
+  const answer = await s.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "fr", acceptTerms: true, code: "partner" }),
+  });
+  expect(answer.status).toBe(200);
+  const { url } = (await answer.json()) as { url: string };
+  expect(url).toMatch(/^\/checkout\/test\/cs_free_[A-Za-z0-9]+$/);
+  const page = await (await s.request(url)).text();
+  expect(page).toContain("Votre accès offert");
+  expect(page).not.toContain('data-testid="test-mode"');
+  expect((await s.request(url, { method: "POST", headers: FORM, body: claimForm("presse@example.fr") })).status).toBe(303);
+  expect(fake.requests.filter((r) => r.path.startsWith("/v1/checkout"))).toHaveLength(0);
+  const order = s.db.select().from(orders).get()!;
+  expect(order).toMatchObject({ provider: "free", status: "paid", amount: 0 });
+  const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
+  expect(invoice.series).toBe("");
+  expect(invoice.number).toBe(`${new Date().getFullYear()}-000001`);
 });

@@ -75,10 +75,10 @@ test("Italian elides the article before a day that starts with a vowel sound: fi
   for (const [day, badge] of expected) {
     const site = day === "2026-12-08" ? defaultSite : await siteWithOfferEndingOn(day);
     const page = await documentOf(site, "/it");
-    expect(textOf(page.querySelector("[data-testid=hero-badge]"))).toBe(`Offerta lancio ${badge}`);
+    expect(textOf(page.querySelector("[data-testid=hero-badge]"))).toBe(`Offerta di lancio ${badge}`);
     const subtitle = textOf(page.querySelector("#pricing .section-heading p"));
     expect(subtitle).toBe(
-      `L'offerta lancio termina ${badge.startsWith("fino all'") ? "l'" : "il "}${badge.replace(/^fino all?'? ?/, "")}.`,
+      `L'offerta di lancio termina ${badge.startsWith("fino all'") ? "l'" : "il "}${badge.replace(/^fino all?'? ?/, "")}.`,
     );
     const payment = await documentOf(site, "/it/paiement");
     expect(textOf(payment.body)).toContain(`Offerta valida ${badge}`);

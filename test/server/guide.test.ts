@@ -67,7 +67,9 @@ test("the guide ends with help: the support address, the support hours and the 7
   expect(help).toContain("7 days a week");
   expect(help).toContain("7-day money-back guarantee");
   // The refund is the access e-mail's link, which the site itself carries out.
-  expect(help).toContain("within 7 days of your purchase, the refund link in your access e-mail refunds you in full at once.");
+  expect(help).toContain(
+    "within 7 days of your purchase, one click on the refund link in your access e-mail refunds you in full, straight away.",
+  );
 });
 
 test("the footer of every page links to the guide in the page's language", async () => {

@@ -47,7 +47,7 @@ async function everyPage(s: TestSite) {
 }
 
 /** The launch offer's name in each language (the badge, the pricing card's label). */
-const LAUNCH_OFFER = /Offre de lancement|Launch offer|Offerta lancio|Oferta de lanzamiento/i;
+const LAUNCH_OFFER = /Offre de lancement|Launch offer|Offerta di lancio|Oferta de lanzamiento/i;
 
 /** What each page shows of the claims. */
 const claimsOf = (html: string) => ({

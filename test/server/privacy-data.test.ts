@@ -4,7 +4,8 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../db/schema";
+import { accessResends, chatMessages, emailLeads, mailOutbox, orders, reviews } from "../../db/schema";
+import { eq, ne } from "drizzle-orm";
 import { recordChatMessage } from "../../server/shop/chat/transcripts";
 import { createLogger } from "../../server/platform/log";
 import { mailFilePath, removeMailFiles } from "../../server/shop/mail/mail-files";
@@ -74,6 +75,25 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
     await site.mailer?.deliverDue();
     // Two demo e-mails and Ana's access e-mail.
     expect(fileRecipients(mailDir)).toEqual(["ana@example.com", "ana@example.com", "other@example.com"]);
+    // Ana's published review of her order: her text and name, erased with the rest.
+    const anaOrder = site.db.select().from(orders).get();
+    if (anaOrder === undefined) throw new Error("no order");
+    site.db
+      .insert(reviews)
+      .values({
+        orderId: anaOrder.id,
+        locale: "fr",
+        rating: 5,
+        text: "Installée en cinq minutes sur la télé du salon.",
+        displayName: "Ana L.",
+        nameStyle: "first-initial",
+        status: "published",
+        consentAt: at,
+        createdAt: at,
+        updatedAt: at,
+        publishedAt: at,
+      })
+      .run();
     await site.close();
 
     const result = spawnSync({
@@ -92,6 +112,7 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
         `  1 e-mail file(s) in ${mailDir}`,
         "  1 chat conversation(s) mentioning the address (2 message(s))",
         "  1 access-resend request(s)",
+        "  1 review(s) of their orders (published, waiting or refused)",
         "Kept: 1 order(s) paid with this address (accounting records; the licence check reads them).",
         "",
       ].join("\n"),
@@ -106,6 +127,7 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
       expect(db.query<{ c: string }, []>("SELECT DISTINCT conversation_id AS c FROM chat_messages").all()).toEqual([{ c: "conv-other" }]);
       expect(count(db, "access_resends")).toBe(0);
       expect(count(db, "orders")).toBe(1);
+      expect(count(db, "reviews")).toBe(0);
       // Left on disk: the other person's demo e-mail and the access e-mail kept with Ana's order.
       const files = db
         .query<{ id: number; recipient: string }, []>(
@@ -132,7 +154,7 @@ test("`leads erase EMAIL` deletes the person's lead, its e-mails (rows and .eml 
   }
 });
 
-test("retention deletes leads (with their e-mails, rows and .eml files), chat messages and resend requests older than configured, and nothing newer", async () => {
+test("retention deletes leads (with their e-mails, rows and .eml files), chat messages, resend requests and reviews older than their period, and nothing newer", async () => {
   const now = new Date("2027-06-01T12:00:00Z");
   const site = await createTestSite({ env: { LEAD_RETENTION_DAYS: "30", CHAT_RETENTION_DAYS: "7" }, now: () => now });
   try {
@@ -174,6 +196,34 @@ test("retention deletes leads (with their e-mails, rows and .eml files), chat me
         { email: "b@example.com", createdAt: new Date(now.getTime() - 3600_000) },
       ])
       .run();
+    // Reviews stay five years at most (the /avis page says so): one written 5 years and 2 days ago, one 4 years ago.
+    await payWithTestCard(site, { locale: "fr", email: "old-review@example.com" });
+    await payWithTestCard(site, { locale: "fr", email: "new-review@example.com" });
+    for (const [email, days] of [
+      ["old-review@example.com", 5 * 365 + 2],
+      ["new-review@example.com", 4 * 365],
+    ] as const) {
+      const order = site.db.select().from(orders).where(eq(orders.customerEmail, email)).get();
+      if (order === undefined) throw new Error("no order");
+      site.db
+        .insert(reviews)
+        .values({
+          orderId: order.id,
+          locale: "fr",
+          rating: 4,
+          text: `Avis de ${email}, écrit il y a ${days} jours.`,
+          displayName: "Ana L.",
+          nameStyle: "first-initial",
+          status: "published",
+          consentAt: ago(days),
+          createdAt: ago(days),
+          updatedAt: ago(days),
+          publishedAt: ago(days),
+        })
+        .run();
+    }
+    // The purchases' access e-mails are not leads': out of this test's outbox count.
+    site.db.delete(mailOutbox).where(ne(mailOutbox.kind, "demo")).run();
 
     const none = { deleted: 0, failed: [] };
     expect(await deleteExpiredData(site.write, site.config.retention, mailDir, now)).toEqual({
@@ -182,7 +232,11 @@ test("retention deletes leads (with their e-mails, rows and .eml files), chat me
       leadMailFiles: { deleted: 1, failed: [] },
       chatMessages: 1,
       accessResends: 1,
+      reviews: 1,
     });
+    expect(site.db.select({ text: reviews.text }).from(reviews).all()).toEqual([
+      { text: `Avis de new-review@example.com, écrit il y a ${4 * 365} jours.` },
+    ]);
     expect(site.db.select({ email: emailLeads.email }).from(emailLeads).all()).toEqual([{ email: "recent@example.com" }]);
     expect(site.db.select({ recipient: mailOutbox.recipient }).from(mailOutbox).all()).toEqual([{ recipient: "recent@example.com" }]);
     expect(fileRecipients(mailDir)).toEqual(["recent@example.com"]);
@@ -195,6 +249,7 @@ test("retention deletes leads (with their e-mails, rows and .eml files), chat me
       leadMailFiles: none,
       chatMessages: 0,
       accessResends: 0,
+      reviews: 0,
     });
 
     // The job runs at once and then on its interval, on the injected clock; orders are never touched.
@@ -211,7 +266,7 @@ test("retention deletes leads (with their e-mails, rows and .eml files), chat me
     job.stop();
     expect(site.db.select().from(emailLeads).all()).toHaveLength(0);
     expect(site.db.select().from(chatMessages).all()).toHaveLength(0);
-    expect(site.db.select().from(orders).all()).toHaveLength(1);
+    expect(site.db.select().from(orders).all()).toHaveLength(3); // The two reviewed orders above and this one.
     expect(logs.some((l) => l.includes("retention: expired data deleted"))).toBe(true);
   } finally {
     await site.close();

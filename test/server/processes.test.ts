@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from "../e2e/harness";
 import { logEntries, type LogEntry } from "../support/logs";
 import { ENGINE_SETTINGS } from "../../server/platform/engine-settings";
 import { createLogger } from "../../server/platform/log";
-import { renderPagesApart } from "../../server/platform/processes";
+import { renderPagesApart } from "../../server/roles/processes";
 import type { AssetUrls } from "../../shared/page-data";
 
 // WORKERS=2: two processes share the port (decision 010). Both answer; the first one alone sends

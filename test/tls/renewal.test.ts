@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:tls";
@@ -40,10 +40,12 @@ test("moved to 30 days before expiry, the running server renews and serves the n
     httpPort,
     httpsPort: freePort(),
     directoryUrl: pebble.directoryUrl,
-    caFile: pebble.caFile,
+    // A copy: stopping Pebble below removes its folder, and the CA is to be found unreachable, not unread.
+    caFile: join(dataDir, "acme-ca.pem"),
     email: undefined,
     dir: join(dataDir, "tls"),
   };
+  copyFileSync(pebble.caFile, settings.caFile ?? "");
   const app = new Elysia().get("/", () => "served");
   let changes = 0;
   const { site, certificates } = await startHttpsSite({
@@ -90,6 +92,10 @@ test("moved to 30 days before expiry, the running server renews and serves the n
     const failure = lines.find((line) => line.includes("HTTPS certificate renewal failed"));
     expect(failure).toBeDefined();
     expect(JSON.parse(failure ?? "{}").retryInSeconds).toBe(60);
+    // In words an owner can act on, not acme-client's own after its retries.
+    expect(JSON.parse(failure ?? "{}").error).toBe(
+      `The certificate authority's ACME directory ${pebble.directoryUrl} cannot be reached: connection refused.`,
+    );
     const status = readTlsStatus(settings.dir);
     expect(status.lastError).not.toBeNull();
     expect(status.nextAttemptAt?.getTime()).toBe(clock.getTime() + 60_000);

@@ -44,8 +44,9 @@ let env: Record<string, string> = {};
 let site: Site;
 
 beforeAll(async () => {
-  // Certificates of 150 s: renewal is due with a third of their life left, 100 s after issuance.
-  pebble = await startPebble({ httpPort, validitySeconds: 150 });
+  // Certificates of 75 s: renewal is due with a third of their life left, 50 s after issuance,
+  // leaving 25 s for the CA to issue the next one before the first expires.
+  pebble = await startPebble({ httpPort, validitySeconds: 75 });
   issuers = await pebble.issuers();
   env = {
     DOMAIN,
@@ -86,7 +87,7 @@ test("with WORKERS=2 every process answers HTTPS, and a renewal is served by eac
   expect(requestsBy(site.output, true)).toBeGreaterThan(0);
   expect(requestsBy(site.output, false)).toBeGreaterThan(0);
 
-  // The renewal, made by the first process when due (100 s after issuance), without a restart.
+  // The renewal, made by the first process when due (50 s after issuance), without a restart.
   await waitFor(
     `the renewal\n${site.output.join("\n")}`,
     async () => (site.output.some((l) => l.includes('"msg":"HTTPS certificate renewed"')) ? true : null),

@@ -38,7 +38,8 @@ export type Audience = {
   uncountedPaid: number;
   funnelBySource: (Funnel & { key: string })[];
   funnelByLocale: (Funnel & { key: string })[];
-  revenueBySource: { key: string; orders: number; revenue: number }[];
+  /** `code`: the discount code of those orders, "" for none. */
+  revenueBySource: { key: string; code: string; orders: number; revenue: number }[];
   vitals: VitalRow[];
   currency: string;
   /** Days of the period that reached the limit of stored rows, and the beacons they refused. */
@@ -142,13 +143,16 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
       }))
       .sort((a, b) => b.paid - a.paid || b.visitors - a.visitors || a.key.localeCompare(b.key));
   };
-  const revenue = new Map<string, { orders: number; revenue: number }>();
-  for (const c of checkouts) {
-    const r = revenue.get(c.source) ?? { orders: 0, revenue: 0 };
-    r.orders += c.orders;
-    r.revenue += c.revenue;
-    revenue.set(c.source, r);
-  }
+  // Paid orders by their visit's source and the discount code they used (none: ""), the code beside the source.
+  const revenue = sql
+    .query<{ key: string; code: string; orders: number; revenue: number }, [string, string]>(
+      `SELECT coalesce(v.source, 'unknown') AS key, coalesce(o.discount_code, '') AS code,
+         count(o.paid_at) AS orders, total(CASE WHEN o.status = 'paid' THEN o.amount END) AS revenue
+       FROM checkout_visits v JOIN orders o ON o.checkout_id = v.checkout_id AND o.paid_at IS NOT NULL
+       WHERE v.day >= ? AND v.day <= ?
+       GROUP BY 1, 2`,
+    )
+    .all(from, to);
 
   const histograms = new Map<string, Map<VitalMetric, Map<number, number>>>();
   const vitals = sql
@@ -186,10 +190,7 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
     uncountedPaid: paidOrders.uncounted,
     funnelBySource: keyed("source", (c) => c.source),
     funnelByLocale: keyed("locale", (c) => c.locale),
-    revenueBySource: [...revenue]
-      .map(([key, r]) => ({ key, ...r }))
-      .filter((r) => r.orders > 0)
-      .sort((a, b) => b.revenue - a.revenue),
+    revenueBySource: revenue.filter((r) => r.orders > 0).sort((a, b) => b.revenue - a.revenue),
     vitals: [...histograms].map(([id, metrics]) => {
       const [page = "", device = ""] = id.split("\u0000");
       const p75 = Object.fromEntries(VITAL_METRICS.map((m) => [m, percentileOf(m, metrics.get(m) ?? new Map(), 0.75)]));

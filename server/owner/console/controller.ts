@@ -6,7 +6,10 @@ import { authRoutes } from "./auth-routes";
 import { etagOf } from "./bundle";
 import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
+import { codeRoutes } from "./code-routes";
+import { partnerRoutes } from "./partner-routes";
 import { contentRoutes } from "./content-routes";
+import { catalogueRoutes } from "./catalogue-routes";
 import { orderRoutes } from "./order-routes";
 import { overview } from "./overview";
 import { publishedFacts } from "../../site/content/live";
@@ -60,10 +63,13 @@ export function consoleController(deps: AppDeps) {
       .use(authRoutes(deps, kit))
       .use(securityRoutes(deps, kit))
       .use(orderRoutes(deps, kit))
+      .use(codeRoutes(deps, kit))
+      .use(partnerRoutes(deps, kit))
       .use(peopleRoutes(deps, kit))
       .use(reviewRoutes(deps, kit))
       .use(contentRoutes(deps, kit))
       .use(guideRoutes(deps, kit))
+      .use(catalogueRoutes(deps, kit))
       // Anything else under /admin: refused without a session, "not found" with one.
       // One route per method: Elysia prefers the site's GET "*" to an ALL "/admin/*".
       .get(

@@ -72,7 +72,7 @@ export function consoleKit(deps: AppDeps) {
     const api = url.pathname.startsWith("/admin/api/");
     if ((request.method === "GET" || request.method === "HEAD") && !api)
       return redirect(held ? "/admin/sign-in?notice=expired" : "/admin/sign-in", https(request));
-    if (isFormPost(request) && !api) {
+    if (isFormPost(request, { files: true }) && !api) {
       const ctx = await page(request);
       const text = ctx.t(held ? "admin.signIn.expired" : "admin.error.signInFirst");
       return html(

@@ -52,6 +52,22 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
     if (license === undefined) throw new ConsoleRefusal(404, "admin.error.noLicence");
     return license;
   };
+  /** Refunds order `id` for the owner signed in to `sessionId` (fresh check or request checked by the caller), recorded in the activity log. */
+  const refundFromConsole = async (id: number, sessionId: number) => {
+    const now = deps.now();
+    let result: RefundResult;
+    try {
+      result = await refundOrder({ db, write, now: deps.now, delivery, provider: () => deps.checkout.provider }, id, (tx) =>
+        recordActivity(tx, { action: "refund", detail: activityDetail.order(id), sessionId }, now),
+      );
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      deps.log.warn("console refund refused by the provider", { orderId: id, detail: error.detail, requestId: error.requestId });
+      throw new ConsoleRefusal(502, "admin.error.stripeRefused", { detail: error.detail ?? error.message });
+    }
+    refundFailure(result);
+    deps.mailer.wake();
+  };
 
   return new Elysia({ name: "owner-console-orders" })
     .get(
@@ -104,21 +120,9 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
       "/admin/orders/:id/refund",
       kit.signedIn(async (request, owner) => {
         const [id = 0] = idsOf(request);
-        const now = deps.now();
-        if (!isFresh(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshRefund");
+        if (!isFresh(owner.session, deps.now())) throw new ConsoleRefusal(403, "admin.error.freshRefund");
         await kit.body(request, RefundForm, ["form"]);
-        let result: Awaited<ReturnType<typeof refundOrder>>;
-        try {
-          result = await refundOrder({ db, write, now: deps.now, delivery, provider: () => deps.checkout.provider }, id, (tx) =>
-            recordActivity(tx, { action: "refund", detail: activityDetail.order(id), sessionId: owner.session.id }, now),
-          );
-        } catch (error) {
-          if (!(error instanceof ProviderError)) throw error;
-          deps.log.warn("console refund refused by the provider", { orderId: id, detail: error.detail, requestId: error.requestId });
-          throw new ConsoleRefusal(502, "admin.error.stripeRefused", { detail: error.detail ?? error.message });
-        }
-        refundFailure(result);
-        deps.mailer.wake();
+        await refundFromConsole(id, owner.session.id);
         return redirect(orderUrl(id, "refunded"), kit.https(request));
       }),
       { parse: "none" },
@@ -134,19 +138,7 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
         const order = db.select().from(orders).where(eq(orders.id, id)).get();
         if (order === undefined) throw new ConsoleRefusal(404, "admin.error.noOrder");
         if (order.refundRequestedAt === null) throw new ConsoleRefusal(409, "admin.error.noRefundRequest");
-        const now = deps.now();
-        let result: Awaited<ReturnType<typeof refundOrder>>;
-        try {
-          result = await refundOrder({ db, write, now: deps.now, delivery, provider: () => deps.checkout.provider }, id, (tx) =>
-            recordActivity(tx, { action: "refund", detail: activityDetail.order(id), sessionId: owner.session.id }, now),
-          );
-        } catch (error) {
-          if (!(error instanceof ProviderError)) throw error;
-          deps.log.warn("console refund refused by the provider", { orderId: id, detail: error.detail, requestId: error.requestId });
-          throw new ConsoleRefusal(502, "admin.error.stripeRefused", { detail: error.detail ?? error.message });
-        }
-        refundFailure(result);
-        deps.mailer.wake();
+        await refundFromConsole(id, owner.session.id);
         return redirect(orderUrl(id, "approved"), kit.https(request));
       }),
       { parse: "none" },

@@ -5,7 +5,15 @@ import { orders } from "../../../db/schema";
 import { REFUSAL_REASONS, REVIEW_REPLY_MAX } from "../../../shared/reviews";
 import type { AppDeps } from "../../deps";
 import { refuseReview, publishReview, replyToReview, type ModerationOutcome } from "../../shop/reviews/moderation";
-import { countFigures, figureSettings, listReviews, reviewById, reviewCounts, saveFigureSettings } from "../../shop/reviews/store";
+import {
+  countFigures,
+  figureSettings,
+  listReviews,
+  reviewById,
+  reviewCounts,
+  saveFigureSettings,
+  testOrdersVerify,
+} from "../../shop/reviews/store";
 import { purchaseFilter } from "../../shop/social-proof/service";
 import { recordActivity } from "./activity";
 import { html, redirect } from "./http";
@@ -60,6 +68,7 @@ export function reviewRoutes(deps: AppDeps, kit: ConsoleKit) {
             counts: reviewCounts(db),
             figures: countFigures(db, purchaseFilter(deps.config)),
             settings: figureSettings(db),
+            testOrdersVerify: testOrdersVerify(deps.config.env),
             done: flag === undefined ? null : ctx.t(`admin.done.${flag}`),
           }),
           kit.https(request),
@@ -73,8 +82,14 @@ export function reviewRoutes(deps: AppDeps, kit: ConsoleKit) {
         await kit.body(request, v.object({}), ["form"]);
         const review = reviewById(db, id);
         if (review === null) throw new ConsoleRefusal(404, "admin.error.noReview");
-        const order = db.select({ status: orders.status }).from(orders).where(eq(orders.id, review.orderId)).get();
+        const order = db
+          .select({ status: orders.status, provider: orders.provider })
+          .from(orders)
+          .where(eq(orders.id, review.orderId))
+          .get();
         if (order?.status !== "paid") throw new ConsoleRefusal(409, "admin.error.refundedReview");
+        // A production site's test-checkout order took no money: its review is no verified purchase.
+        if (order.provider === "test" && !testOrdersVerify(deps.config.env)) throw new ConsoleRefusal(409, "admin.reviews.testOrder");
         const now = deps.now();
         outcomeOr404(
           await publishReview(write, id, now, (tx) =>

@@ -51,13 +51,35 @@ export async function readBody(request: Request, options: { maxBytes: number; ac
  * declared length is larger, or as soon as the stream goes past it (chunked bodies too).
  */
 export async function readRawBody(request: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readRawBytes(request, maxBytes));
+}
+
+/**
+ * A file upload (multipart/form-data), at most maxBytes in all: 415 for another type, 413 past the
+ * limit, 400 when the parts cannot be read.
+ */
+export async function readUpload(request: Request, maxBytes: number): Promise<FormData> {
+  const type = request.headers.get("content-type") ?? "";
+  if (type.split(";")[0]?.trim().toLowerCase() !== "multipart/form-data") {
+    if (request.body !== null) await discardRest(request.body.getReader());
+    throw new HttpError(415, "Unsupported content type: send a form with files (multipart/form-data)");
+  }
+  const bytes = await readRawBytes(request, maxBytes);
+  try {
+    return await new Response(bytes, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new HttpError(400, "The uploaded form could not be read");
+  }
+}
+
+async function readRawBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () => new HttpError(413, `Request body too large (limit ${maxBytes} bytes)`);
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) {
     if (request.body !== null) await discardRest(request.body.getReader());
     throw tooLarge();
   }
-  if (request.body === null) return "";
+  if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -74,7 +96,13 @@ export async function readRawBody(request: Request, maxBytes: number): Promise<s
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
 }
 
 /**

@@ -42,6 +42,12 @@ export async function busyAnswer(
   return response;
 }
 
-/** A browser's form post (no JavaScript) gets a page; a script's JSON gets JSON. */
-export const isFormPost = (request: Request) =>
-  (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
+/**
+ * A browser's form post (no JavaScript) gets a page; a script's JSON gets JSON. `files`: where a form
+ * may also send files (the console's uploads), a multipart post counts too; elsewhere no form of
+ * the site sends one, and the endpoint's 415 stands.
+ */
+export const isFormPost = (request: Request, options: { files?: boolean } = {}) => {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  return type === "application/x-www-form-urlencoded" || (options.files === true && type === "multipart/form-data");
+};

@@ -7,7 +7,8 @@ import { securityHeaders } from "./security";
  * the client is still sending, and the client sees a reset instead of an answer; below it, the
  * endpoint reads and drops the rest of the body (never kept in memory) and its 413 reaches the client.
  */
-export const SERVER_MAX_BODY_BYTES = 64 * 1024 * 1024;
+// Above the console's largest upload (a catalogue's posters, a demo video): each endpoint keeps its own, smaller limit.
+export const SERVER_MAX_BODY_BYTES = 192 * 1024 * 1024;
 
 /**
  * Options for Bun.serve, whatever starts the server. Never Bun's development error page (it shows

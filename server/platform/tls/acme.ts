@@ -1,3 +1,4 @@
+import { errorText } from "../../../shared/error-text";
 import { readFileSync } from "node:fs";
 import { Agent } from "node:https";
 import * as acme from "acme-client";
@@ -46,9 +47,11 @@ export async function requestCertificate(settings: TlsSettings): Promise<{ cert:
         removeChallenge(settings.dir, challenge.token);
       },
     })
-    .catch((error: unknown) => {
+    .catch(async (error: unknown) => {
       // The CA may have forgotten the account (a test CA restarted, an account deactivated): register again next time.
       if (known !== null) forgetAccountUrl(settings.dir);
+      // The CA gone in the middle: acme-client's own words for it mean nothing to an owner.
+      await reachDirectory(settings);
       throw error;
     });
   if (known === null) writeAccountUrl(settings.dir, settings.directoryUrl, client.getAccountUrl());
@@ -94,7 +97,7 @@ function reasonOf(error: unknown): string {
     DEPTH_ZERO_SELF_SIGNED_CERT: "its certificate is not trusted (ACME_CA_FILE names the CA to trust)",
   };
   if (known[code] !== undefined) return known[code];
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return code !== "" ? `${message} (${code})` : message;
 }
 
@@ -104,10 +107,17 @@ function reasonOf(error: unknown): string {
  */
 export function trustForAcme(caFile: string | undefined): void {
   acme.axios.defaults.httpsAgent = caFile === undefined ? undefined : new Agent({ ca: readFileSync(caFile, "utf8") });
+  // acme-client retries a failed request five times, 5 to 25 s apart (75 s in all) before failing
+  // with a meaningless error; the certificate manager retries the whole attempt itself (from a
+  // minute, then less often) and says why in between. Two quick retries cover a passing hiccup.
+  // (acmeSettings is acme-client's own addition to its axios instance, outside axios's types.)
+  const settings: unknown = Reflect.get(acme.axios.defaults, "acmeSettings");
+  const current = typeof settings === "object" && settings !== null ? settings : {};
+  Object.assign(acme.axios.defaults, { acmeSettings: { ...current, retryMaxAttempts: 2, retryDefaultDelay: 1 } });
 }
 
 /** acme-client reports problems as errors whose message is the CA's `detail`: one line for the log and the console. */
 export function acmeErrorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   return text.replace(/\s+/g, " ").trim().slice(0, 500);
 }

@@ -1,3 +1,4 @@
+import { errorText } from "../../../shared/error-text";
 import type { Config } from "../config";
 import { isAddressInUse } from "../http/listen";
 import type { Logger } from "../log";
@@ -53,9 +54,7 @@ export async function startHttpsSite(options: {
       site
         .serve(cert)
         .then(onCertificate)
-        .catch((error: unknown) =>
-          log.error("the new HTTPS certificate could not be served", { error: error instanceof Error ? error.message : String(error) }),
-        );
+        .catch((error: unknown) => log.error("the new HTTPS certificate could not be served", { error: errorText(error) }));
     },
   });
   return { site, certificates };

@@ -5,8 +5,17 @@ import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, ty
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
 import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
 import { faqMatcher, type FaqMatcher } from "./faq-match";
+import { guideMatcher, type GuideMatcher } from "./guide-match";
 import { buildSiteKnowledge, siteFaqEntries, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
-import { chooseInConversation, FOLLOW_UP, THRESHOLDS, type ChoiceThresholds, type FollowUpSettings } from "./topic-choice";
+import { GUARANTEE_DAYS } from "../checkout/guarantee";
+import {
+  chooseInConversation,
+  FOLLOW_UP,
+  THRESHOLDS,
+  type ChoiceThresholds,
+  type FollowUpSettings,
+  type TopicChoice,
+} from "./topic-choice";
 import type { TopicClassifier } from "./topic-classifier";
 import { loadTopicModel } from "./topic-model";
 import { words } from "./words";
@@ -58,6 +67,65 @@ function buildReader(classifier: TopicClassifier<TopicLabel> | undefined) {
   };
 }
 
+/** The offer's end day as the four languages write it: its day number and its month's names. */
+type OfferEndWords = { day: string; months: string[] };
+
+function offerEndWords(knowledge: Record<Locale, SiteKnowledge>): OfferEndWords | null {
+  let day: string | null = null;
+  const months: string[] = [];
+  for (const locale of LOCALES) {
+    const offer = knowledge[locale].facts.offer;
+    if (!offer.on) return null;
+    for (const word of words(offer.endsOn)) {
+      if (/^\d{1,2}$/.test(word)) day = String(Number(word));
+      else if (/^[a-z]{3,}$/.test(word)) months.push(word);
+    }
+  }
+  return day === null ? null : { day, months };
+}
+
+/** "dec 12", "12 déc.", "il 12 dicembre": the day number and a month's name or its first three letters or more. */
+const namesOfferEnd = (said: readonly string[], end: OfferEndWords) =>
+  said.some((w) => /^\d{1,2}$/.test(w) && String(Number(w)) === end.day) &&
+  said.some((w) => w.length >= 3 && end.months.some((month) => month.startsWith(w)));
+
+/** A number of days (or weeks) the message names: "10 jours", "2 weeks", "dopo 9 giorni". */
+const DAY_WORDS = new Set("day days jour jours jr giorno giorni gg dia dias".split(" "));
+const WEEK_WORDS = new Set("week weeks semaine semaines settimana settimane semana semanas".split(" "));
+
+function daysNamed(said: readonly string[]): number | null {
+  for (let i = 0; i + 1 < said.length; i++) {
+    const n = /^\d{1,3}$/.test(said[i] ?? "") ? Number(said[i]) : Number.NaN;
+    if (Number.isNaN(n)) continue;
+    if (DAY_WORDS.has(said[i + 1] ?? "")) return n;
+    if (WEEK_WORDS.has(said[i + 1] ?? "")) return 7 * n;
+  }
+  return null;
+}
+
+/**
+ * What a question's own words say about the site's facts, over the classifier: the offer's end day
+ * named while the offer runs (a day still to come, so no purchase was made on it) asks about the
+ * offer; a refund asked past the guarantee's days gets the withdrawal answer, which states both the
+ * 7-day guarantee and the legal 14 days, and the support address.
+ */
+function readFactsNamed(choice: TopicChoice, said: readonly string[], offerEnd: OfferEndWords | null): TopicChoice {
+  if (offerEnd !== null && namesOfferEnd(said, offerEnd) && !(choice.kind === "topics" && choice.topics.includes("offer"))) {
+    return { kind: "topics", topics: ["offer"] };
+  }
+  const days = daysNamed(said);
+  if (
+    choice.kind === "topics" &&
+    days !== null &&
+    days > GUARANTEE_DAYS &&
+    choice.topics.includes("refund") &&
+    !choice.topics.includes("withdrawal")
+  ) {
+    return { ...choice, topics: choice.topics.map((topic) => (topic === "refund" ? "withdrawal" : topic)) };
+  }
+  return choice;
+}
+
 export function createOfflineAssistant(
   config: ChatSiteConfig,
   options: {
@@ -73,14 +141,25 @@ export function createOfflineAssistant(
   const now = options.now ?? (() => new Date());
   let reader: ReturnType<typeof buildReader> | undefined;
   // The site's answers change with a publish, when the offer ends and with the year: rebuilt when they would.
-  let knowledge: { key: string; byLocale: Record<Locale, SiteKnowledge>; faq: FaqMatcher } | undefined;
+  let knowledge:
+    | { key: string; byLocale: Record<Locale, SiteKnowledge>; faq: FaqMatcher; guide: GuideMatcher; offerEnd: OfferEndWords | null }
+    | undefined;
   const knowledgeNow = () => {
     const at = now();
     // A publish, the offer's end and the year change the answers (and the FAQ's entries).
     const key = config.content.current().edition(at);
     if (knowledge?.key !== key) {
       const made = byLocale((locale) => buildSiteKnowledge(config, locale, at));
-      knowledge = { key, byLocale: made, faq: faqMatcher(siteFaqEntries(made)) };
+      knowledge = {
+        key,
+        byLocale: made,
+        faq: faqMatcher(siteFaqEntries(made)),
+        guide: guideMatcher(
+          byLocale((locale) => made[locale].facts.guide),
+          made.en.facts.siteName,
+        ),
+        offerEnd: offerEndWords(made),
+      };
     }
     return knowledge;
   };
@@ -124,7 +203,7 @@ export function createOfflineAssistant(
         handedOver: false,
       };
     }
-    const choice = chooseInConversation(classifier, question, earlier, thresholds, followUp);
+    const choice = readFactsNamed(chooseInConversation(classifier, question, earlier, thresholds, followUp), said, known.offerEnd);
     switch (choice.kind) {
       case "none": {
         // About nothing the site's topics cover: an FAQ entry (the owner's, most often) may still.
@@ -146,13 +225,15 @@ export function createOfflineAssistant(
         // of handed-over questions: that answer, to the same question asked again.
         const fromFaq = handedOver ? known.faq.answer(question, locale) : null;
         if (fromFaq !== null) return { topics: choice.topics, kind: "faq", locale, text: fromFaq, handedOver: false };
+        // Installing on a device the guide names: that device's published steps.
+        const device = choice.topics.includes("installation") ? known.guide.device(question) : null;
+        const answerOf = (topic: Topic) =>
+          topic === "installation" && device !== null ? (site.installOn(device) ?? site.answers[topic]) : site.answers[topic];
         return {
           topics: choice.topics,
           kind: "answer",
           locale,
-          text: [...choice.topics.map((topic) => site.answers[topic]), ...(choice.unsureRest ? [site.t("chat.notSureRest")] : [])].join(
-            " ",
-          ),
+          text: [...choice.topics.map(answerOf), ...(choice.unsureRest ? [site.t("chat.notSureRest")] : [])].join(" "),
           handedOver,
         };
       }

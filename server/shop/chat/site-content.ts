@@ -72,7 +72,12 @@ export type SiteKnowledge = {
    * published content answers (the rights statement answers legality, the catalogue its titles).
    */
   unanswered: ReadonlySet<Topic>;
+  /** The installation answer for one device of the guide (its id), in its published steps; null for a device the guide lacks. */
+  installOn(deviceId: string): string | null;
 };
+
+/** The longest a device's installation steps make a reply; the guide page has them all. */
+const INSTALL_ANSWER_CHARS = 440;
 
 /** French puts a space before a colon; the other three languages do not. */
 export const colon = (locale: Locale) => (locale === "fr" ? " : " : ": ");
@@ -168,7 +173,21 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
       topic === "legality" ? rights === null : topic === "catalogue" ? catalogue.titles.length === 0 : true,
     ),
   );
-  return { locale, facts, t, answers, unanswered };
+  // The guide's own title ("Install … in about 2 minutes"), the device's published steps, its anchor.
+  const installOn = (deviceId: string): string | null => {
+    const device = facts.guide.find((d) => d.id === deviceId);
+    if (device === undefined) return null;
+    const made = (count: number) =>
+      `${t("guide.title")}. ${device.title}${c}${device.steps
+        .slice(0, count)
+        .map((step, i) => `${i + 1}. ${step}`)
+        .join(" ")} ${t("chat.answer.deviceGuide", { path: `${guide}#${device.id}` })}`;
+    // A chat reply, not the page: the last steps ("start watching") give way when a device has many.
+    let count = device.steps.length;
+    while (count > 2 && made(count).length > INSTALL_ANSWER_CHARS) count -= 1;
+    return made(count);
+  };
+  return { locale, facts, t, answers, unanswered, installOn };
 }
 
 /**

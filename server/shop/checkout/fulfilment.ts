@@ -3,7 +3,15 @@ import type { Db } from "../../../db/client";
 import { orders, paymentAttempts, processedEvents, type OrderStatus } from "../../../db/schema";
 import type { DbTransaction, Write, WriteOptions } from "../../../db/writer";
 import { deliverPaidOrder, deliverRefund, type DeliverySettings } from "./delivery";
-import { firstNameOf, isSettled, type CheckoutSnapshot, type Consent, type OrderEvent, type ProviderName } from "./provider";
+import {
+  type FailedAttempt,
+  firstNameOf,
+  isSettled,
+  type CheckoutSnapshot,
+  type Consent,
+  type OrderEvent,
+  type ProviderName,
+} from "./provider";
 
 // The one place an order changes state: Stripe webhooks, the test checkout's pay button and
 // the success page's server-side lookup all come through `applyOrderEvent`. The event id goes into
@@ -200,6 +208,7 @@ export async function recordPendingOrder(
     termsAcceptedAt: Date;
     termsVersion: string;
     inNotice?: boolean;
+    partner?: string | null;
   },
   now: Date,
 ): Promise<void> {
@@ -221,4 +230,34 @@ export function recordedConsent(db: Pick<Db, "select">, checkoutId: string): Con
     .get();
   if (order?.acceptedAt == null || order.termsVersion === null) return null;
   return { acceptedAt: order.acceptedAt, termsVersion: order.termsVersion };
+}
+
+/**
+ * A failed payment attempt the provider reported, kept once (its event id) with the order of its
+ * checkout so the owner sees it and why; "foreign" when no order of this site has that checkout.
+ */
+export function recordFailedAttempt(write: Write, attempt: FailedAttempt, now: Date): Promise<"recorded" | "duplicate" | "foreign"> {
+  return write((tx) => {
+    const { checkoutId } = attempt;
+    if (checkoutId === null || tx.select({ id: orders.id }).from(orders).where(eq(orders.checkoutId, checkoutId)).get() === undefined)
+      return "foreign";
+    const recorded = tx
+      .insert(processedEvents)
+      .values({
+        eventId: attempt.eventId,
+        provider: "stripe",
+        type: "payment_intent.payment_failed",
+        checkoutId,
+        paymentIntentId: null,
+        receivedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ eventId: processedEvents.eventId })
+      .all();
+    if (recorded.length === 0) return "duplicate";
+    tx.insert(paymentAttempts)
+      .values({ checkoutId, provider: "stripe", outcome: "declined", reason: attempt.reason, email: attempt.email, at: now })
+      .run();
+    return "recorded";
+  });
 }

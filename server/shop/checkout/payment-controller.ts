@@ -75,11 +75,12 @@ export function paymentController(deps: AppDeps) {
         const { provider } = deps.checkout;
         const checkout = await createCheckoutSession(
           deps,
-          provider,
+          deps.checkout,
           locale,
           { acceptedAt: now(), termsVersion: TERMS_VERSION },
           payment.code,
           payment.showInNotice,
+          payment.ref,
         );
         // The checkout's id is masked by the logger (it opens the order's page for a while); the code is not logged.
         log.info("checkout created", { provider: provider.name, checkout: checkout.id, locale, discounted: payment.code !== "" });

@@ -75,8 +75,24 @@ export type OrderEvent =
       fullyRefunded: boolean;
     };
 
+/**
+ * A declined or failed payment attempt the provider reports (Stripe's `payment_intent.payment_failed`):
+ * kept with the order, with the provider's reason, so the owner sees why it is not paid.
+ */
+export type FailedAttempt = {
+  eventId: string;
+  paymentIntentId: string;
+  /** The checkout the attempt belongs to; null when the provider knows none (another product's payment). */
+  checkoutId: string | null;
+  reason: string;
+  email: string | null;
+};
+
 /** The result of reading a webhook delivery. */
-export type WebhookReading = { kind: "event"; event: OrderEvent } | { kind: "ignored"; eventId: string; type: string };
+export type WebhookReading =
+  | { kind: "event"; event: OrderEvent }
+  | { kind: "attempt"; attempt: FailedAttempt }
+  | { kind: "ignored"; eventId: string; type: string };
 
 export type CheckoutProvider = {
   name: ProviderName;

@@ -3,6 +3,7 @@ import type { Locale } from "../../../shared/locales";
 import type { AppDeps } from "../../deps";
 import type { ContentSource } from "../../site/content/live";
 import { deliverySettings } from "./delivery";
+import { createFreeClaims, type FreeClaims } from "./free-claims";
 import type { CheckoutProvider } from "./provider";
 import { createStripeProvider, type StripeConnection } from "./stripe-provider";
 import { createLookupThrottle, type LookupThrottle } from "./success-order";
@@ -14,6 +15,8 @@ export type Checkout = {
   provider: CheckoutProvider;
   /** The test checkout when it is the provider; null in Stripe mode (its pages are then 404). */
   testCheckout: TestCheckout | null;
+  /** Free access claimed with a 100 % code, in either mode: no provider sees it. */
+  freeClaims: FreeClaims;
   /** How often the success page may ask the provider about one checkout. */
   lookups: LookupThrottle;
 };
@@ -35,7 +38,12 @@ export function createCheckout(
           stripeConnection ?? connectionOf(config.stripe.apiBase),
         )
       : createTestProvider(deps.db, deps.write, deps.now, deliverySettings(config));
-  return { provider, testCheckout: isTestCheckout(provider) ? provider : null, lookups: createLookupThrottle() };
+  return {
+    provider,
+    testCheckout: isTestCheckout(provider) ? provider : null,
+    freeClaims: createFreeClaims(deps.db, deps.write, deps.now, deliverySettings(config)),
+    lookups: createLookupThrottle(),
+  };
 }
 
 const isTestCheckout = (provider: CheckoutProvider): provider is TestCheckout => provider.name === "test" && "pay" in provider;

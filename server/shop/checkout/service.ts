@@ -6,8 +6,11 @@ import type { Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import type { AppDeps } from "../../deps";
 import { type AppliedCode, checkCode } from "../codes/service";
+import { partnerOf } from "../partners/service";
+import { freeClaimPath } from "./free-claims";
 import { recordPendingOrder } from "./fulfilment";
-import type { CheckoutProvider, Consent } from "./provider";
+import type { Consent } from "./provider";
+import type { Checkout } from "./providers";
 
 /** A discount code the buyer gave that does not apply now: nothing was started or reserved. */
 export class CodeRefusedError extends Error {
@@ -26,14 +29,20 @@ export class CodeRefusedError extends Error {
  * visitor is then not sent to pay; the checkout left at the provider expires unused).
  */
 export async function createCheckoutSession(
-  deps: Pick<AppDeps, "content" | "write" | "now">,
-  provider: CheckoutProvider,
+  deps: Pick<AppDeps, "content" | "write" | "now" | "db">,
+  checkout: Pick<Checkout, "provider" | "freeClaims">,
   locale: Locale,
   consent: Consent,
   code = "",
   /** The buyer ticked the payment page's box: their initial and city may show in the recent-purchases notice. */
   inNotice = false,
+  /** The partner link's name the buyer came with (`?ref=`): recorded on the order when the owner created that partner. */
+  ref = "",
 ): Promise<{ id: string; url: string }> {
+  const { provider } = checkout;
+  const partner = ref.trim() === "" ? undefined : partnerOf(deps.db, ref);
+  // A partner's own code applies when the buyer typed none.
+  if (code.trim() === "" && partner?.code != null) code = partner.code;
   // The published price at this moment: the order records what the buyer is asked to pay.
   const { priceMinor, currency } = deps.content.current().site;
   const request = {
@@ -56,6 +65,7 @@ export async function createCheckoutSession(
         termsAcceptedAt: consent.acceptedAt,
         termsVersion: consent.termsVersion,
         inNotice,
+        partner: partner?.name ?? null,
       },
       deps.now(),
     );
@@ -65,14 +75,19 @@ export async function createCheckoutSession(
   // A code: its use is reserved first, by the pending order itself, in one transaction under the
   // writer's lock (the limit is checked and taken at once); the checkout is created for the reduced
   // amount after, and the order takes its id. A provider that fails gives the use back.
+  // A code that takes the whole price gives free access: no provider (nothing to pay), the claim
+  // opened in the same transaction, its page asks for the address and name only (free-claims.ts).
   const placeholder = `reserving_${randomBytes(12).toString("hex")}`;
+  let freeClaim: string | null = null;
   const applied = await deps.write((tx): AppliedCode => {
     const checked = checkCode(tx, code, priceMinor, deps.now());
     if (!checked.ok) throw new CodeRefusedError(checked.reason);
+    const free = checked.applied.amount === 0;
+    if (free) freeClaim = checkout.freeClaims.open(tx, { ...request, testMode: provider.name === "test" });
     tx.insert(orders)
       .values({
-        provider: provider.name,
-        checkoutId: placeholder,
+        provider: free ? "free" : provider.name,
+        checkoutId: freeClaim ?? placeholder,
         status: "pending",
         amount: checked.applied.amount,
         listAmount: checked.applied.listAmount,
@@ -83,12 +98,14 @@ export async function createCheckoutSession(
         termsAcceptedAt: consent.acceptedAt,
         termsVersion: consent.termsVersion,
         inNotice,
+        partner: partner?.name ?? null,
         createdAt: deps.now(),
         updatedAt: deps.now(),
       })
       .run();
     return checked.applied;
   });
+  if (freeClaim !== null) return { id: freeClaim, url: freeClaimPath(freeClaim) };
   let created: { id: string; url: string };
   try {
     created = await provider.createCheckout({ ...request, amount: applied.amount, discount: applied });

@@ -8,6 +8,7 @@ import {
   WebhookSignatureError,
   type CheckoutProvider,
   type CheckoutSnapshot,
+  type FailedAttempt,
   type WebhookReading,
 } from "./provider";
 import { errorText } from "../../../shared/error-text";
@@ -154,6 +155,18 @@ export function createStripeProvider(
         throw new WebhookPayloadError(error instanceof SyntaxError ? "the body is not JSON" : errorText(error));
       }
       checkSignedRecently(signature, Date.now());
+      const failed = readFailedPayment(event);
+      if (failed !== null) {
+        // The attempt names its payment, not its checkout: Stripe says which session the payment is of.
+        let checkoutId: string | null = null;
+        try {
+          const sessions = await stripe.checkout.sessions.list({ payment_intent: failed.paymentIntentId, limit: 1 });
+          checkoutId = sessions.data[0]?.id ?? null;
+        } catch (error) {
+          return fail("find the checkout of a failed payment", error);
+        }
+        return { kind: "attempt", attempt: { ...failed, checkoutId } };
+      }
       const reading = readStripeEvent(event);
       if (reading.kind !== "event" || reading.event.type === "charge.refunded") return reading;
       return { ...reading, event: { ...reading.event, checkout: await withCardCountry(reading.event.checkout) } };
@@ -226,6 +239,42 @@ function checked<TSchema extends v.GenericSchema>(schema: TSchema, value: unknow
   if (!result.success)
     throw new WebhookPayloadError(`${what}: ${v.getDotPath(result.issues[0]) ?? "the event"} ${result.issues[0].message}`);
   return result.output;
+}
+
+const FailedPaymentEvent = v.object({
+  id: v.string(),
+  type: v.literal("payment_intent.payment_failed"),
+  data: v.object({
+    object: v.object({
+      id: v.string(),
+      receipt_email: v.nullish(v.string()),
+      last_payment_error: v.nullish(
+        v.object({
+          code: v.nullish(v.string()),
+          decline_code: v.nullish(v.string()),
+          message: v.nullish(v.string()),
+          payment_method: v.nullish(v.object({ billing_details: v.nullish(v.object({ email: v.nullish(v.string()) })) })),
+        }),
+      ),
+    }),
+  }),
+});
+
+/** A `payment_intent.payment_failed` event as the attempt it reports (its checkout found after); null for any other type. */
+export function readFailedPayment(event: unknown): Omit<FailedAttempt, "checkoutId"> | null {
+  const { type } = checked(EventEnvelope, event, "event");
+  if (type !== "payment_intent.payment_failed") return null;
+  const { id, data } = checked(FailedPaymentEvent, event, "payment intent");
+  const error = data.object.last_payment_error;
+  // Stripe's own words, as the owner would find them in the Dashboard: "card_declined (insufficient_funds): Your card has insufficient funds."
+  const code = [error?.code, error?.decline_code ? `(${error.decline_code})` : null].filter((p) => p != null && p !== "").join(" ");
+  const reason = `${code === "" ? "payment_failed" : code}: ${error?.message ?? "the payment did not go through"}`.slice(0, 300);
+  return {
+    eventId: id,
+    paymentIntentId: data.object.id,
+    reason,
+    email: error?.payment_method?.billing_details?.email ?? data.object.receipt_email ?? null,
+  };
 }
 
 /** The events that change an order; every other type is acknowledged and ignored. */

@@ -6,7 +6,9 @@ import { COUNTRY_CODES, LIKELY_COUNTRY } from "../../../shared/countries";
 import { DEFAULT_LOCALE, isLocale, LOCALE_TAGS, type Locale } from "../../../shared/locales";
 import { formatMoney } from "../../../shared/price";
 import { pathFor } from "../../../shared/routes";
-import { checkTestCard } from "../../../shared/schemas/payment";
+import { checkFreeClaim, checkTestCard } from "../../../shared/schemas/payment";
+import { FREE_TEST_CLAIM_PREFIX } from "../paperwork/numbering";
+import { type ClaimOutcome, FREE_CLAIM_ID } from "./free-claims";
 import type { AppDeps } from "../../deps";
 import { purchasesInNotice } from "../social-proof/service";
 import { busyRetryAfter } from "../../platform/http/busy";
@@ -27,10 +29,14 @@ export const TEST_CHECKOUT_RATE_LIMIT = { limit: 30, windowMs: 10 * 60 * 1000 } 
 
 const TestSessionId = v.pipe(v.string(), v.regex(/^cs_test_[A-Za-z0-9]{1,64}$/));
 
-/** GET and POST /checkout/test/:id: the built-in test checkout's card page (404 in Stripe mode). */
+/**
+ * GET and POST /checkout/test/:id: the built-in test checkout's card page (404 in Stripe mode), and
+ * in either mode the page of a free-access claim (a 100 % code: free-claims.ts), without a card.
+ */
 export function testCheckoutController(deps: AppDeps) {
   const { config, log, render, staticPages, now } = deps;
   const checkout = deps.checkout.testCheckout;
+  const { freeClaims } = deps.checkout;
   const limiter = createRateLimiter(deps.rateLimits, { name: "test-checkout", ...TEST_CHECKOUT_RATE_LIMIT });
   const fail = failureResponder(deps);
 
@@ -49,6 +55,8 @@ export function testCheckoutController(deps: AppDeps) {
         successUrl: session.successUrl,
         paymentPath: pathFor("payment", locale),
         consented: recordedConsent(deps.db, session.id) !== null,
+        free: session.free,
+        testMode: !session.free || session.id.startsWith(FREE_TEST_CLAIM_PREFIX),
       },
       purchaseNotice: purchasesInNotice(config),
       values,
@@ -62,11 +70,44 @@ export function testCheckoutController(deps: AppDeps) {
     return page;
   };
 
+  /** A free-access claim's form: the buyer's address and name, no card; the order completes at 0. */
+  const claimFree = async (request: Request, session: TestSession, form: Record<string, unknown>, values: TestCheckoutView["values"]) => {
+    const checked = checkFreeClaim(form);
+    if (!checked.ok) return testPage(request, session, 422, { values, errors: checked.errors });
+    let outcome: ClaimOutcome;
+    try {
+      outcome = await freeClaims.claim(session.id, checked.details);
+    } catch (error) {
+      if (!isStorageUnavailable(error)) throw error;
+      const { level, problem } = storageProblem(error);
+      log[level](`free access not claimed: ${problem}`, { checkout: session.id });
+      const page = await testPage(request, session, 503, { values, errors: { form: "checkout.busy" } });
+      page.headers.set("retry-after", busyRetryAfter(error));
+      return page;
+    }
+    switch (outcome.kind) {
+      case "claimed":
+        log.info("free access claimed", { checkout: session.id });
+        deps.mailer.wake();
+        return seeOther(outcome.successUrl);
+      case "already-claimed":
+        return seeOther(outcome.successUrl);
+      case "expired":
+        return testPage(request, { ...session, status: "expired" }, 410, { values, errors: {} });
+      case "not-found":
+        return notFound(request);
+    }
+  };
+
   return new Elysia({ name: "checkout-test" })
     .use(requestContext(config))
     .get(ENDPOINTS.testCheckout.path, async ({ request, params }) => {
       const id = v.safeParse(TestSessionId, params.id);
-      const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
+      const session = FREE_CLAIM_ID.test(params.id)
+        ? await freeClaims.session(params.id)
+        : checkout !== null && id.success
+          ? await checkout.session(id.output)
+          : null;
       if (session === null) return notFound(request);
       return testPage(request, session, session.status === "expired" ? 410 : 200);
     })
@@ -74,8 +115,13 @@ export function testCheckoutController(deps: AppDeps) {
       ENDPOINTS.testCheckout.path,
       async ({ request, params, ip }) => {
         const id = v.safeParse(TestSessionId, params.id);
-        const session = checkout !== null && id.success ? await checkout.session(id.output) : null;
-        if (checkout === null || session === null) return notFound(request);
+        const free = FREE_CLAIM_ID.test(params.id);
+        const session = free
+          ? await freeClaims.session(params.id)
+          : checkout !== null && id.success
+            ? await checkout.session(id.output)
+            : null;
+        if (session === null) return notFound(request);
 
         let form: Record<string, unknown> = {};
         try {
@@ -101,6 +147,8 @@ export function testCheckoutController(deps: AppDeps) {
         // payment page (its order could not be recorded) is never paid. Consent is never withdrawn
         // from an order, so checking it before paying is enough.
         if (recordedConsent(deps.db, session.id) === null) return testPage(request, session, 409, { values, errors: {} });
+        if (free) return claimFree(request, session, form, values);
+        if (checkout === null) return notFound(request);
         const checked = checkTestCard(form, now());
         if (!checked.ok) return testPage(request, session, 422, { values, errors: checked.errors });
 

@@ -4,7 +4,7 @@ import { failureResponder } from "../../platform/http/failure";
 import { readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { deliverySettings } from "./delivery";
-import { applyOrderEvent } from "./fulfilment";
+import { applyOrderEvent, recordFailedAttempt } from "./fulfilment";
 import { WebhookPayloadError, WebhookSignatureError } from "./provider";
 import { ENDPOINTS } from "../../../shared/api";
 import { DEFAULT_LOCALE } from "../../../shared/locales";
@@ -38,6 +38,22 @@ export function webhookController(deps: AppDeps) {
         return fail(error, { request, locale: DEFAULT_LOCALE, what: "webhook not read" });
       }
       if (reading.kind === "ignored") return Response.json({ received: true, ignored: reading.type });
+      if (reading.kind === "attempt") {
+        const { attempt } = reading;
+        try {
+          const outcome = await recordFailedAttempt(deps.write, attempt, now());
+          log.info("webhook applied", { event: attempt.eventId, type: "payment_intent.payment_failed", outcome });
+          return Response.json({ received: true, duplicate: outcome === "duplicate" });
+        } catch (error) {
+          return fail(error, {
+            request,
+            locale: DEFAULT_LOCALE,
+            what: "webhook not applied",
+            detail: { event: attempt.eventId },
+            unavailable: "Could not record the event, retry later",
+          });
+        }
+      }
       try {
         const result = await applyOrderEvent(deps.write, reading.event, now(), deliverySettings(config));
         if (result.outcome === "foreign") {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, or, sql, sum } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, or, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { discountCodes, orders } from "../../../db/schema";
 import type { DbWriter } from "../../../db/writer";
@@ -43,22 +43,27 @@ export type NewCode = {
   note?: string | undefined;
 };
 
-export type CreateResult = { ok: true; code: DiscountCode } | { ok: false; error: string };
+/** What is wrong with a new code, for the console to say in the owner's language (`admin.codes.problem.<key>`). */
+export type CodeProblem = "code" | "value" | "percent" | "date" | "order" | "max" | "exists";
+export type CreateResult = { ok: true; code: DiscountCode } | { ok: false; error: string; problem: CodeProblem };
 
 /** Checks what the owner typed; the text of an error says what to change. */
 export function checkNewCode(
   input: NewCode,
-): { ok: true; values: Omit<DiscountCode, "id" | "createdAt" | "disabledAt"> } | { ok: false; error: string } {
+): { ok: true; values: Omit<DiscountCode, "id" | "createdAt" | "disabledAt"> } | { ok: false; error: string; problem: CodeProblem } {
   const code = normalizeDiscountCode(input.code);
-  if (code === null) return { ok: false, error: "The code must be 3 to 32 letters, digits, dashes or underscores (SUMMER-20)." };
-  if (!Number.isInteger(input.value) || input.value < 1) return { ok: false, error: "The reduction must be a whole number above 0." };
-  if (input.kind === "percent" && input.value > 100) return { ok: false, error: "A percentage goes up to 100 (100 gives free access)." };
+  if (code === null)
+    return { ok: false, error: "The code must be 3 to 32 letters, digits, dashes or underscores (SUMMER-20).", problem: "code" };
+  if (!Number.isInteger(input.value) || input.value < 1)
+    return { ok: false, error: "The reduction must be a whole number above 0.", problem: "value" };
+  if (input.kind === "percent" && input.value > 100)
+    return { ok: false, error: "A percentage goes up to 100 (100 gives free access).", problem: "percent" };
   for (const day of [input.starts, input.ends])
-    if (day !== undefined && !isCalendarDay(day)) return { ok: false, error: `${day} is not a date such as 2026-12-31.` };
+    if (day !== undefined && !isCalendarDay(day)) return { ok: false, error: `${day} is not a date such as 2026-12-31.`, problem: "date" };
   if (input.starts !== undefined && input.ends !== undefined && input.ends < input.starts)
-    return { ok: false, error: "The end date is before the start date." };
+    return { ok: false, error: "The end date is before the start date.", problem: "order" };
   if (input.maxUses !== undefined && (!Number.isInteger(input.maxUses) || input.maxUses < 1))
-    return { ok: false, error: "The maximum of uses must be a whole number above 0." };
+    return { ok: false, error: "The maximum of uses must be a whole number above 0.", problem: "max" };
   const note = input.note?.trim().slice(0, 200);
   return {
     ok: true,
@@ -84,7 +89,11 @@ export function createCode(tx: DbWriter, input: NewCode, now: Date): CreateResul
     .returning()
     .all();
   if (row === undefined)
-    return { ok: false, error: `The code ${checked.values.code} exists already (codes are never reused: orders name them).` };
+    return {
+      ok: false,
+      error: `The code ${checked.values.code} exists already (codes are never reused: orders name them).`,
+      problem: "exists",
+    };
   return { ok: true, code: row };
 }
 
@@ -169,4 +178,24 @@ export function listCodes(db: Pick<Db, "select">): CodeFigures[] {
         currency: f?.currency ?? null,
       };
     });
+}
+
+export type CodeOrder = Pick<typeof orders.$inferSelect, "id" | "reference" | "status" | "amount" | "currency" | "paidAt">;
+
+/** The paid and refunded orders made with a code, newest first (the console's list under each code). */
+export function ordersOfCode(db: Pick<Db, "select">, code: string, limit = 50): CodeOrder[] {
+  return db
+    .select({
+      id: orders.id,
+      reference: orders.reference,
+      status: orders.status,
+      amount: orders.amount,
+      currency: orders.currency,
+      paidAt: orders.paidAt,
+    })
+    .from(orders)
+    .where(and(eq(orders.discountCode, code), inArray(orders.status, ["paid", "refunded"])))
+    .orderBy(desc(orders.id))
+    .limit(limit)
+    .all();
 }

@@ -8,8 +8,14 @@ import { vatFor } from "./vat";
 /** How the sale is taxed: the scheme (VAT_SCHEME) and the seller's registrations outside the EU (VAT_REGISTRATIONS). */
 export type VatSettings = { vatScheme: VatScheme; vatRegistrations: Readonly<Record<string, string>> };
 
-/** The series of an order's documents: the test checkout's never take a number from the legal sequence. */
-export const seriesOf = (provider: string): string => (provider === "test" ? TEST_SERIES : "");
+/**
+ * The series of an order's documents: the test checkout's never take a number from the legal
+ * sequence, nor does free access claimed while the site runs its test checkout (its claim id says so).
+ */
+export const seriesOf = (provider: string, checkoutId = ""): string =>
+  provider === "test" || (provider === "free" && checkoutId.startsWith(FREE_TEST_CLAIM_PREFIX)) ? TEST_SERIES : "";
+/** The id of a free-access claim made while the site runs its test checkout (free-claims.ts). */
+export const FREE_TEST_CLAIM_PREFIX = "cs_free_test_";
 export const TEST_SERIES = "TEST";
 
 // Invoice and credit-note numbers: one unbroken sequence per kind and per year (French tax law
@@ -58,7 +64,7 @@ export function issueInvoice(tx: DbWriter, orderId: number, vat: VatSettings, no
   if (order === undefined) throw new Error(`no order ${orderId} to invoice`);
   const issuedAt = order.paidAt ?? now;
   const year = sellerYear(issuedAt);
-  const series = seriesOf(order.provider);
+  const series = seriesOf(order.provider, order.checkoutId);
   const sequence = nextSequence(tx, series, "invoice", year);
   const line = vatFor(vat.vatScheme, order.amount, order, vat.vatRegistrations);
   const [row] = tx

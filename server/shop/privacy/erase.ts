@@ -19,6 +19,8 @@ export type ErasureResult = {
   conversations: number;
   chatMessages: number;
   accessResends: number;
+  /** Reviews of the orders paid with this address (published, waiting or refused). */
+  reviews: number;
   /** Orders paid with this address, kept. */
   ordersKept: number;
 };
@@ -63,7 +65,7 @@ export async function eraseByEmail(write: Write, rawEmail: string, mailDir: stri
       .where(eq(sql`lower(${orders.customerEmail})`, email))
       .all()
       .map((r) => r.id);
-    deleteReviewsOf(tx, orderIds, new Date());
+    const reviewsErased = deleteReviewsOf(tx, orderIds, new Date());
     const kept = tx
       .select({ n: sql<number>`count(*)` })
       .from(orders)
@@ -79,6 +81,7 @@ export async function eraseByEmail(write: Write, rawEmail: string, mailDir: stri
       conversations: conversations.length,
       chatMessages: messages.length,
       accessResends: resends.length,
+      reviews: reviewsErased,
       ordersKept: kept?.n ?? 0,
       mailIds: mails.map((m) => m.id),
     };
@@ -97,6 +100,7 @@ export function describeErasure(email: string, r: ErasureResult): string {
     `  ${r.mailFiles.deleted} e-mail file(s) in ${r.mailFiles.dir}`,
     `  ${r.conversations} chat conversation(s) mentioning the address (${r.chatMessages} message(s))`,
     `  ${r.accessResends} access-resend request(s)`,
+    `  ${r.reviews} review(s) of their orders (published, waiting or refused)`,
     r.ordersKept > 0
       ? `Kept: ${r.ordersKept} order(s) paid with this address (accounting records; the licence check reads them).`
       : "No order was paid with this address.",

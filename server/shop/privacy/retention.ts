@@ -1,6 +1,7 @@
 import { inArray, lt } from "drizzle-orm";
 import type { Write } from "../../../db/writer";
-import { accessResends, chatMessages, emailLeads, mailOutbox } from "../../../db/schema";
+import { accessResends, chatMessages, emailLeads, mailOutbox, reviews } from "../../../db/schema";
+import { bumpProofStamp } from "../reviews/store";
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
 import { removeMailFiles, type MailFilesRemoved } from "../mail/mail-files";
@@ -18,6 +19,8 @@ export const ACCESS_RESEND_RETENTION_MS = DAY_MS;
  * privacy page says is kept 24 hours stayed up to 48.
  */
 export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+/** The review pages (`/avis`) promise a review stays five years at most: counted from when it was written. */
+export const REVIEW_RETENTION_DAYS = 5 * 365 + 1;
 
 export type RetentionResult = {
   leads: number;
@@ -26,6 +29,7 @@ export type RetentionResult = {
   leadMailFiles: MailFilesRemoved;
   chatMessages: number;
   accessResends: number;
+  reviews: number;
 };
 
 /**
@@ -41,6 +45,7 @@ export async function deleteExpiredData(
   const leadCutoff = new Date(now.getTime() - retention.leadDays * DAY_MS);
   const chatCutoff = new Date(now.getTime() - retention.chatDays * DAY_MS);
   const resendCutoff = new Date(now.getTime() - ACCESS_RESEND_RETENTION_MS);
+  const reviewCutoff = new Date(now.getTime() - REVIEW_RETENTION_DAYS * DAY_MS);
   const { leadMailIds, ...rows } = await write((tx) => {
     const expired = tx
       .select({ id: emailLeads.id })
@@ -55,7 +60,11 @@ export async function deleteExpiredData(
       expired.length === 0 ? [] : tx.delete(emailLeads).where(inArray(emailLeads.id, expired)).returning({ id: emailLeads.id }).all();
     const chats = tx.delete(chatMessages).where(lt(chatMessages.createdAt, chatCutoff)).returning({ id: chatMessages.id }).all();
     const resends = tx.delete(accessResends).where(lt(accessResends.createdAt, resendCutoff)).returning({ id: accessResends.id }).all();
+    const oldReviews = tx.delete(reviews).where(lt(reviews.createdAt, reviewCutoff)).returning({ status: reviews.status }).all();
+    // A published one leaves the pages: every process rebuilds them, as for any change they show.
+    if (oldReviews.some((r) => r.status === "published")) bumpProofStamp(tx, now);
     return {
+      reviews: oldReviews.length,
       leads: leads.length,
       leadMails: leadMails.length,
       chatMessages: chats.length,
@@ -92,7 +101,7 @@ export async function startRetention(
       }
       const result = await deleteExpiredData(deps.write, deps.config.retention, deps.config.mail.dir, deps.now());
       const { leadMailFiles, ...counts } = result;
-      if (result.leads + result.chatMessages + result.accessResends > 0)
+      if (result.leads + result.chatMessages + result.accessResends + result.reviews > 0)
         deps.log.info("retention: expired data deleted", { ...counts, leadMailFiles: leadMailFiles.deleted });
       // The rows are gone, so no later run will find these files: the owner must hear of them.
       for (const f of leadMailFiles.failed)

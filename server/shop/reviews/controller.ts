@@ -4,6 +4,7 @@ import { REVIEW_DELETE, REVIEW_POST, REVIEW_STOP } from "../../../shared/api";
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from "../../../shared/locales";
 import {
   checkReviewForm,
+  REVIEW_TEXT_MAX,
   type ReviewFieldError,
   type ReviewFormValues,
   ReviewFormSchema,
@@ -21,7 +22,16 @@ import type { RateLimiter } from "../../platform/http/rate-limit";
 import { orderPagesLimiter } from "../checkout/refund-controller";
 import { stopReviewMail } from "./invites";
 import { readReviewLink } from "./links";
-import { deleteReview, isRefusalReason, namesOf, type ReviewOrder, reviewOfOrder, reviewOrderByReference, saveReview } from "./store";
+import {
+  deleteReview,
+  isRefusalReason,
+  namesOf,
+  type ReviewOrder,
+  reviewOfOrder,
+  reviewOrderByReference,
+  saveReview,
+  testOrdersVerify,
+} from "./store";
 
 // The review page of an order (`/mon-avis?order=&k=`, no account: the link is the capability), its
 // form (write, edit, delete: plain form posts, the same with or without JavaScript) and the stop
@@ -36,6 +46,9 @@ const EMPTY_VALUES: ReviewFormValues = { rating: null, text: "", nameStyle: "fir
 
 /** Whether a review may be written for this order now: paid and not refunded. */
 const reviewable = (order: ReviewOrder) => order.status === "paid";
+
+/** A production site's test-checkout order: nobody paid, so its review would be no verified purchase. */
+const unpaidTest = (deps: Pick<AppDeps, "config">, order: ReviewOrder) => order.provider === "test" && !testOrdersVerify(deps.config.env);
 
 function openState(
   deps: Pick<AppDeps, "db">,
@@ -68,6 +81,26 @@ function openState(
   };
 }
 
+/** The status of a redirect back from a post with errors: the typed fields ride along in the query. */
+const TYPED_BACK = "invalid";
+/** What a failed post sends back at most of the text: enough to show "too long", never a huge address. */
+const TEXT_BACK_MAX = REVIEW_TEXT_MAX + 100;
+
+/** The typed values and their errors, when the page is the redirect after a post with errors. */
+function typedBack(query: URLSearchParams): { values?: ReviewFormValues; errors?: ReviewFieldError[] } {
+  if (query.get("status") !== TYPED_BACK) return {};
+  const form = v.safeParse(ReviewFormSchema, {
+    order: query.get("order") ?? "",
+    k: query.get("k") ?? "",
+    rating: query.get("rating") ?? "",
+    text: query.get("text") ?? "",
+    nameStyle: query.get("nameStyle") ?? "first-initial",
+    city: query.get("city") ?? "",
+    consent: query.get("consent") ?? "",
+  });
+  return form.success ? checkReviewForm(form.output) : {};
+}
+
 /** The page of a review link: rendered per request, never kept by a cache, its address never sent on. */
 export async function reviewPage(
   deps: AppDeps,
@@ -84,9 +117,11 @@ export async function reviewPage(
   const flash = v.safeParse(Flash, query.get("status") ?? "");
   let review: ReviewPageState = { state: "invalid" };
   if (order !== null && reference !== null)
-    review = reviewable(order)
-      ? openState(deps, order, query.get("k") ?? "", { flash: flash.success ? flash.output : undefined })
-      : { state: "closed", reference };
+    review = unpaidTest(deps, order)
+      ? { state: "test-order", reference }
+      : reviewable(order)
+        ? openState(deps, order, query.get("k") ?? "", { flash: flash.success ? flash.output : undefined, ...typedBack(query) })
+        : { state: "closed", reference };
   return renderReview(deps, request, locale, review, allowed.ok ? (review.state === "invalid" ? 404 : 200) : 429, allowed);
 }
 
@@ -117,11 +152,19 @@ export function reviewsController(deps: AppDeps) {
   const limiter = orderPagesLimiter(deps);
   const fail = failureResponder(deps);
   const secret = () => deps.paperwork.linkSecret;
-  const back = (locale: Locale, order: string, k: string, flag: v.InferOutput<typeof Flash>) =>
+  const back = (
+    locale: Locale,
+    order: string,
+    k: string,
+    flag: v.InferOutput<typeof Flash> | typeof TYPED_BACK,
+    typed: Record<string, string> = {},
+  ) =>
     new Response(null, {
       status: 303,
       headers: {
-        location: `${pathFor("review", locale)}?order=${encodeURIComponent(order)}&k=${k}&status=${flag}`,
+        location: `${pathFor("review", locale)}?order=${encodeURIComponent(order)}&k=${k}&status=${flag}${
+          Object.keys(typed).length === 0 ? "" : `&${new URLSearchParams(typed).toString()}`
+        }`,
         "referrer-policy": "no-referrer",
       },
     });
@@ -173,13 +216,26 @@ export function reviewsController(deps: AppDeps) {
               if (isForm) return renderReview(deps, request, locale, { state: "invalid" }, 403, { ok: true });
               return Response.json({ error: "This link is not valid: use the link of your e-mail" }, { status: 403 });
             }
+            if (unpaidTest(deps, order)) {
+              if (isForm)
+                return renderReview(deps, request, locale, { state: "test-order", reference: order.reference }, 403, { ok: true });
+              return Response.json({ error: "Reviews come from real purchases only: this is a test order" }, { status: 403 });
+            }
             if (!reviewable(order)) {
               if (isForm) return renderReview(deps, request, locale, { state: "closed", reference: order.reference }, 409, { ok: true });
               return Response.json({ error: "This order can no longer be reviewed" }, { status: 409 });
             }
             const { values, errors } = checkReviewForm(form);
             if (errors.length > 0 || values.rating === null) {
-              if (isForm) return renderReview(deps, request, locale, openState(deps, order, form.k, { values, errors }), 422, { ok: true });
+              // Post/Redirect/Get: the page with its errors and the typed text is a GET, so reloading it posts nothing again.
+              if (isForm)
+                return back(locale, order.reference, form.k, TYPED_BACK, {
+                  rating: form.rating,
+                  text: form.text.slice(0, TEXT_BACK_MAX),
+                  nameStyle: form.nameStyle,
+                  city: form.city,
+                  consent: form.consent,
+                });
               return Response.json({ error: "The review is not complete", fields: errors }, { status: 422 });
             }
             const displayName = namesOf(order)[values.nameStyle];

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { licenseActivations, licenses, orders, reviewInvites, reviews } from "../../../db/schema";
 import type { Write } from "../../../db/writer";
@@ -8,7 +8,7 @@ import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
 import { enqueueMail } from "../mail/outbox";
 import { purchaseFilter } from "../social-proof/service";
-import { countFigures, figureSettings, recordFigure, shownFigure } from "./store";
+import { countFigures, figureSettings, recordFigure, shownFigure, testOrdersVerify } from "./store";
 
 // The review invitation (docs/reviews.md): REVIEW_INVITE_DAYS after a paid order, if the order is
 // not refunded (nor a refund asked or under way) and its licence was activated at least once, its
@@ -25,8 +25,11 @@ const INVITES_PER_LOOK = 100;
 export type ReviewCheckDeps = { db: Db; write: Write; config: Config; now: () => Date };
 export type ReviewCheck = { invited: number; figureChanged: boolean };
 
-/** Orders whose invitation is due at `now`: paid long enough ago, activated, never invited nor stopped, not reviewed yet. */
-export function dueInvitations(db: Db, days: number, now: Date, limit = INVITES_PER_LOOK) {
+/**
+ * Orders whose invitation is due at `now`: paid long enough ago, activated, never invited nor
+ * stopped, not reviewed yet; in production never a test-checkout order (`testOrders` false).
+ */
+export function dueInvitations(db: Db, days: number, now: Date, testOrders: boolean, limit = INVITES_PER_LOOK) {
   const before = new Date(now.getTime() - days * DAY_MS);
   const stoppedAddress = sql`exists (select 1 from ${reviewInvites} ri join ${orders} o2 on o2.id = ri.order_id
     where ri.stopped_at is not null and lower(o2.customer_email) = lower(${orders.customerEmail}))`;
@@ -37,6 +40,7 @@ export function dueInvitations(db: Db, days: number, now: Date, limit = INVITES_
     .where(
       and(
         eq(orders.status, "paid"),
+        testOrders ? undefined : ne(orders.provider, "test"),
         isNotNull(orders.customerEmail),
         lte(orders.paidAt, before),
         isNull(orders.refundRequestedAt),
@@ -56,7 +60,7 @@ export function dueInvitations(db: Db, days: number, now: Date, limit = INVITES_
 export async function runReviewCheck(deps: ReviewCheckDeps): Promise<ReviewCheck> {
   const now = deps.now();
   let invited = 0;
-  for (const order of dueInvitations(deps.db, deps.config.reviewInviteDays, now)) {
+  for (const order of dueInvitations(deps.db, deps.config.reviewInviteDays, now, testOrdersVerify(deps.config.env))) {
     if (order.email === null) continue;
     const email = order.email;
     const queued = await deps.write((tx) => {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, type sql, sum } from "drizzle-orm";
+import { and, count, desc, eq, isNull, ne, type SQL, type sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { licenseActivations, licenses, orders, type ReviewStatus, reviews, siteSettings } from "../../../db/schema";
 import type { DbWriter, Write } from "../../../db/writer";
@@ -110,23 +110,37 @@ function storedFigure(db: DbWriter): ProofSnapshot["figure"] {
   return null;
 }
 
+/**
+ * Whether a review of an order paid with the built-in test checkout counts as a verified purchase:
+ * only outside production, where the test checkout is the way to try reviews. In production (even
+ * one allowing the test checkout as a demo) such an order took no money, so anyone could write one.
+ */
+export const testOrdersVerify = (env: string): boolean => env !== "production";
+
+/** The published reviews the pages may show: in production never one of a test-checkout order. */
+function shownWhere(testOrders: boolean): SQL | undefined {
+  return and(eq(reviews.status, "published"), testOrders ? undefined : ne(orders.provider, "test"));
+}
+
 /** What the pages show, read at once (one transaction: the stamp and the rows agree). */
-export function readProof(db: Db): ProofSnapshot {
+export function readProof(db: Db, testOrders: boolean): ProofSnapshot {
   return db.transaction((tx) => {
     const stamp = proofStamp(tx);
     const totals = tx
       .select({ n: count(), total: sum(reviews.rating) })
       .from(reviews)
-      .where(eq(reviews.status, "published"))
+      .innerJoin(orders, eq(orders.id, reviews.orderId))
+      .where(shownWhere(testOrders))
       .get();
     const latest = tx
-      .select()
+      .select({ r: reviews })
       .from(reviews)
-      .where(eq(reviews.status, "published"))
+      .innerJoin(orders, eq(orders.id, reviews.orderId))
+      .where(shownWhere(testOrders))
       .orderBy(desc(reviews.publishedAt), desc(reviews.id))
       .limit(REVIEWS_SHOWN)
       .all()
-      .map((r) => ({
+      .map(({ r }) => ({
         id: r.id,
         rating: r.rating,
         text: r.text,
@@ -145,6 +159,8 @@ export type ReviewOrder = {
   id: number;
   reference: string;
   status: string;
+  /** "test": paid with the built-in test checkout. */
+  provider: string;
   locale: Locale;
   billingName: string | null;
   firstName: string | null;
@@ -158,6 +174,7 @@ export function reviewOrderByReference(db: DbWriter, reference: string): ReviewO
       id: orders.id,
       reference: orders.reference,
       status: orders.status,
+      provider: orders.provider,
       locale: orders.locale,
       billingName: orders.billingName,
       firstName: orders.firstName,
@@ -253,7 +270,13 @@ export const isRefusalReason = (reason: string): reason is RefusalReason => REFU
 /** Moderation list: waiting first (oldest first), then the others newest first. */
 export function listReviews(db: Db, status: ReviewStatus, limit = 200) {
   return db
-    .select({ review: reviews, reference: orders.reference, email: orders.customerEmail, orderStatus: orders.status })
+    .select({
+      review: reviews,
+      reference: orders.reference,
+      email: orders.customerEmail,
+      orderStatus: orders.status,
+      provider: orders.provider,
+    })
     .from(reviews)
     .innerJoin(orders, eq(orders.id, reviews.orderId))
     .where(eq(reviews.status, status))

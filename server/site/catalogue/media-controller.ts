@@ -10,12 +10,20 @@ import { MEDIA_PREFIX, readMediaFile } from "./media";
 // A process keeps the files it served last in memory (their bytes never change under a name).
 
 const NAME = /^[0-9a-f]{16}(-\d{2,4})?\.(avif|webp|jpg|mp4|webm)$/;
+const CAPTIONS = /^captions-(fr|en|it|es)-[0-9a-f]{16}\.vtt$/;
 const CACHE_BYTES = 64 * 1024 * 1024;
 
 export function mediaController(deps: AppDeps) {
   const cache = new Map<string, Asset>();
   let cached = 0;
   const find = (name: string): Asset | null => {
+    if (CAPTIONS.test(name)) {
+      // Made from the published content (their lines are in its history): the current ones only.
+      const found = deps.content.current().media.captions.find((c) => c.url.endsWith(`/${name}`));
+      return found === undefined
+        ? null
+        : { body: new TextEncoder().encode(found.vtt), type: "text/vtt; charset=utf-8", etag: `"${name.slice(12, 28)}"`, immutable: true };
+    }
     const hit = cache.get(name);
     if (hit !== undefined) return hit;
     const file = readMediaFile(deps.db, name);
@@ -39,7 +47,7 @@ export function mediaController(deps: AppDeps) {
     return asset;
   };
   return new Elysia({ name: "media" }).get(`${MEDIA_PREFIX}:name`, ({ request, params }) => {
-    const asset = NAME.test(params.name) ? find(params.name) : null;
+    const asset = NAME.test(params.name) || CAPTIONS.test(params.name) ? find(params.name) : null;
     if (asset === null)
       return Response.json(
         { error: "Not found" },

@@ -5,6 +5,7 @@ import type { Db } from "../../../db/client";
 import { media, mediaFiles } from "../../../db/schema";
 import type { DbWriter } from "../../../db/writer";
 import type { MediaKind, Picture } from "../../../shared/catalogue";
+import { mp4DurationSeconds } from "../video-duration";
 
 // The owner's pictures and video (docs/decisions/019-catalogue-and-media.md). A picture is checked
 // (what it really is, its weight, its pixels) and converted once, at upload, with sharp (libvips)
@@ -64,9 +65,55 @@ let sharpLoaded: Promise<typeof Sharp> | undefined;
  * and a server that converts no picture must start without it.
  */
 const loadSharp = (): Promise<typeof Sharp> => {
-  sharpLoaded ??= import("sharp").then((m) => m.default);
+  sharpLoaded ??= import("sharp").then(
+    (m) => m.default,
+    (error: unknown) => {
+      sharpLoaded = undefined;
+      throw new PicturesUnavailable(error instanceof Error ? error.message : String(error));
+    },
+  );
   return sharpLoaded;
 };
+
+/**
+ * sharp (libvips) could not be loaded: a compiled executable without `node_modules/sharp` beside
+ * it. Said plainly to the owner, with the way out, and nothing stored.
+ */
+export class PicturesUnavailable extends Error {
+  constructor(readonly cause: string) {
+    super(
+      "pictures cannot be converted by this program: its image library (sharp) does not load inside the compiled executable. Upload them from the site started from its source folder (`bun run start`, same data folder), or import the catalogue there with `site catalogue import`; videos and captions upload here as they are",
+    );
+    this.name = "PicturesUnavailable";
+  }
+}
+
+/** What a video file really is, from its first bytes (never its name): MP4's `ftyp` box, WebM's EBML header. */
+function videoTypeOf(bytes: Uint8Array): "video/mp4" | "video/webm" | null {
+  if (bytes.length >= 12 && String.fromCharCode(...bytes.subarray(4, 8)) === "ftyp") return "video/mp4";
+  if (bytes.length >= 4 && bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return "video/webm";
+  return null;
+}
+
+/** A demo video, checked and stored as uploaded (browsers play MP4 and WebM as they are). */
+export function acceptVideo(file: string, bytes: Uint8Array): Converted {
+  if (bytes.byteLength > MEDIA_MAX.videoBytes)
+    throw new MediaRejected(file, `is ${megabytes(bytes.byteLength)}: a video may weigh at most ${megabytes(MEDIA_MAX.videoBytes)}`);
+  const type = videoTypeOf(bytes);
+  if (type === null) throw new MediaRejected(file, "is not an MP4 or WebM video (whatever its name says): upload an MP4 or WebM file");
+  const id = mediaIdOf(bytes);
+  const seconds = type === "video/mp4" ? mp4DurationSeconds(bytes) : null;
+  const ext = type === "video/mp4" ? "mp4" : "webm";
+  return {
+    id,
+    kind: "video",
+    name: file,
+    width: null,
+    height: null,
+    seconds,
+    files: [{ name: `${id}.${ext}`, contentType: type, width: null, bytes }],
+  };
+}
 
 /** Reads a picture's header only: its real format and size, before anything decodes it. */
 async function checkedPicture(file: string, bytes: Uint8Array, minWidth: number) {

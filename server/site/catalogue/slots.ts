@@ -1,5 +1,7 @@
 import type { DbWriter } from "../../../db/writer";
-import { MEDIA_SLOTS, type MediaSlots, type Picture } from "../../../shared/catalogue";
+import { type DemoCaptions, MEDIA_SLOTS, type MediaSlots, type Picture } from "../../../shared/catalogue";
+import { LOCALES, type Locale } from "../../../shared/locales";
+import { captionsFileName, captionsVtt } from "./captions";
 import type { AssetUrls } from "../../../shared/page-data";
 import { type MediaInfo, mediaUrl, pictureOf, readMediaInfo } from "./media";
 
@@ -14,6 +16,8 @@ export type LoadedMedia = {
   og: string | null;
   video: { url: string; seconds: number | null; type: string } | null;
   videoPoster: Picture | null;
+  /** The owner's captions of the uploaded video, one WebVTT file per language that has lines. */
+  captions: { locale: Locale; url: string; vtt: string }[];
 };
 
 export const EMPTY_MEDIA: LoadedMedia = {
@@ -23,12 +27,13 @@ export const EMPTY_MEDIA: LoadedMedia = {
   og: null,
   video: null,
   videoPoster: null,
+  captions: [],
 };
 
 const largestOf = (info: MediaInfo, type: string) =>
   info.files.filter((f) => f.contentType === type).sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0];
 
-export function loadMediaSlots(db: DbWriter, slots: MediaSlots): LoadedMedia {
+export function loadMediaSlots(db: DbWriter, slots: MediaSlots, captions: DemoCaptions = {}): LoadedMedia {
   const ids = MEDIA_SLOTS.flatMap((slot) => {
     const id = slots[slot];
     return id === null ? [] : [id];
@@ -56,6 +61,12 @@ export function loadMediaSlots(db: DbWriter, slots: MediaSlots): LoadedMedia {
         ? null
         : { url: mediaUrl(videoFile.name), seconds: video.seconds, type: videoFile.contentType },
     videoPoster: picture("videoPoster"),
+    captions: LOCALES.flatMap((locale) => {
+      const cues = captions[locale];
+      if (cues === undefined || cues.length === 0) return [];
+      const vtt = captionsVtt(cues);
+      return [{ locale, url: mediaUrl(captionsFileName(locale, vtt)), vtt }];
+    }),
   };
 }
 
@@ -85,6 +96,8 @@ export function withOwnerMedia(urls: AssetUrls, loaded: LoadedMedia): AssetUrls 
   if (loaded.video !== null) {
     out.video = loaded.video.url;
     out.videoSeconds = loaded.video.seconds;
+    // The build's captions describe the build's video: the owner's video has only the owner's.
+    out.captions = loaded.captions.map(({ locale, url }) => ({ locale, url }));
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { errorText } from "../../../shared/error-text";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { siteSettings } from "../../../db/schema";
@@ -44,8 +45,9 @@ export function loadPublished(db: Db, settings: SiteSettings, firstStartedAt: Da
     reference: referencePrice(readPriceHistory(db), now),
     firstStartedAt,
     catalogue: loadCatalogue(db, published.document.catalogue.set, CATALOGUE_LIMITS.wall),
-    media: loadMediaSlots(db, published.document.media),
-    proof: readProof(db),
+    media: loadMediaSlots(db, published.document.media, published.document.captions),
+    // Outside production (the only place placeholders show) the test checkout is how reviews are tried.
+    proof: readProof(db, settings.showPlaceholders),
   });
 }
 
@@ -68,7 +70,7 @@ export function openContent(deps: { db: Db; settings: SiteSettings; firstStarted
       try {
         listener(content);
       } catch (error) {
-        log.error("content listener failed", { error: error instanceof Error ? error.message : String(error) });
+        log.error("content listener failed", { error: errorText(error) });
       }
     }
     return true;
@@ -87,7 +89,7 @@ export function openContent(deps: { db: Db; settings: SiteSettings; firstStarted
           refresh();
         } catch (error) {
           // A locked or unreadable database now: the next look tries again, the site keeps serving.
-          log.warn("content: could not look for a publish", { error: error instanceof Error ? error.message : String(error) });
+          log.warn("content: could not look for a publish", { error: errorText(error) });
         }
       }, CONTENT_POLL_MS);
       // Never what keeps a process alive.
@@ -153,7 +155,7 @@ export function renderAfterPublish(content: ContentSource, warm: () => Promise<u
     }
     running = run().catch((error: unknown) => {
       running = null;
-      log.error("pages not rendered after publish", { error: error instanceof Error ? error.message : String(error) });
+      log.error("pages not rendered after publish", { error: errorText(error) });
     });
   });
 }

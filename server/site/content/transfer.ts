@@ -63,6 +63,7 @@ export function materialized(document: ContentDocument): ContentDocument {
     // The catalogue's titles stay in the database (site catalogue export): the file names the set shown.
     catalogue: { ...document.catalogue, rights: { ...document.catalogue.rights } },
     media: { ...document.media },
+    captions: { ...document.captions },
   };
 }
 

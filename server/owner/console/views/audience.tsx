@@ -186,8 +186,8 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
         {table(
           "revenue-source",
           t("admin.audience.revenue"),
-          [t("admin.audience.source"), t("admin.audience.step.paid"), t("admin.overview.net")],
-          data.revenueBySource.map((r) => [source(r.key), r.orders, fmt.money(r.revenue, data.currency)]),
+          [t("admin.audience.source"), t("admin.discounts.code"), t("admin.audience.step.paid"), t("admin.overview.net")],
+          data.revenueBySource.map((r) => [source(r.key), r.code === "" ? "—" : r.code, r.orders, fmt.money(r.revenue, data.currency)]),
         )}
       </section>
       <section aria-labelledby="breakdown-heading">

@@ -7,8 +7,11 @@ import type { BuildInfo } from "../../../platform/version";
 
 export type ConsoleSection =
   | "overview"
+  | "catalogue"
   | "audience"
   | "orders"
+  | "codes"
+  | "partners"
   | "reviews"
   | "leads"
   | "support"
@@ -32,11 +35,14 @@ const SECTIONS: { id: ConsoleSection; path: string }[] = [
   { id: "overview", path: "/admin" },
   { id: "audience", path: "/admin/audience" },
   { id: "orders", path: "/admin/orders" },
+  { id: "codes", path: "/admin/codes" },
+  { id: "partners", path: "/admin/partners" },
   { id: "reviews", path: "/admin/reviews" },
   { id: "leads", path: "/admin/leads" },
   { id: "support", path: "/admin/support" },
   { id: "mail", path: "/admin/mail" },
   { id: "content", path: "/admin/content" },
+  { id: "catalogue", path: "/admin/catalogue" },
   { id: "activity", path: "/admin/activity" },
   { id: "security", path: "/admin/security" },
 ];

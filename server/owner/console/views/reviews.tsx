@@ -11,6 +11,8 @@ export type ReviewsPageModel = {
   counts: Record<ReviewStatus, number>;
   figures: { buyers: number; devices: number };
   settings: ProofFigureSettings;
+  /** Outside production a test-checkout order's review is a real try of the feature; in production it is marked TEST and never shown. */
+  testOrdersVerify: boolean;
   done: string | null;
 };
 
@@ -21,6 +23,7 @@ export function reviewsPage(ctx: PageContext, model: ReviewsPageModel): string {
     const { review } = item;
     const language = isLocale(review.locale) ? review.locale : "fr";
     const reason = review.refusalReason !== null && isRefusalReason(review.refusalReason) ? review.refusalReason : null;
+    const test = item.provider === "test" && !model.testOrdersVerify;
     return (
       <article key={review.id} className="card review" data-review={review.id} lang={language}>
         <p className="note" lang={ctx.locale}>
@@ -41,8 +44,13 @@ export function reviewsPage(ctx: PageContext, model: ReviewsPageModel): string {
             <p className="note">{t("admin.reviews.refusedFor", { reason: t(`reviews.reason.${reason}`) })}</p>
           )}
           {item.orderStatus !== "paid" && <p className="note">{t("admin.reviews.orderRefunded")}</p>}
+          {test && (
+            <p className="note" data-test-order="">
+              <strong>{t("admin.reviews.testOrder")}</strong>
+            </p>
+          )}
           <div className="actions">
-            {review.status !== "published" && item.orderStatus === "paid" && (
+            {review.status !== "published" && item.orderStatus === "paid" && !test && (
               <form method="post" action={`/admin/reviews/${review.id}/publish`}>
                 <button type="submit">{t("admin.reviews.publish")}</button>
               </form>

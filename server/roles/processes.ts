@@ -4,10 +4,10 @@ import * as v from "valibot";
 import { LOCALES } from "../../shared/locales";
 import type { AssetUrls } from "../../shared/page-data";
 import { AssetSchema, type AssetSnapshot } from "../site/assets";
-import type { Logger } from "./log";
+import type { Logger } from "../platform/log";
 import { type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
-import { BytesSchema } from "./bytes-schema";
-import { endingWithThisProcess as endingWith } from "./parent-death";
+import { BytesSchema } from "../platform/bytes-schema";
+import { endingWithThisProcess as endingWith } from "../platform/parent-death";
 import { errorText } from "../../shared/error-text";
 
 // One server process per core (docs/decisions/010-static-pages-and-processes.md). The first process does everything the site has to
