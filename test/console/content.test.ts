@@ -28,8 +28,19 @@ async function signedIn(options: Parameters<typeof createTestSite>[0] = {}, befo
 }
 
 const publicPage = async (site: TestSite, path: string) => (await site.request(path)).text();
+const unescaped = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 /** A page's form fields as the browser would send them back untouched (inputs and textareas). */
 function fieldsOf(html: string, action: string): Record<string, string> {
+  const fields = rawFieldsOf(html, action);
+  return Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, unescaped(value)]));
+}
+function rawFieldsOf(html: string, action: string): Record<string, string> {
   const start = html.indexOf(`action="${action}"`);
   const form = html.slice(start, html.indexOf("</form>", start));
   const fields: Record<string, string> = {};
@@ -370,6 +381,53 @@ test("two owners: the second save from an older page is refused with their text 
   expect((await post("/admin/content/publish", { revision: revision() })).status).toBe(303);
   // The draft opened before the price change still held the old price: the owner saw it and chose to replace.
   expect(readPublished(site.db)).toMatchObject({ version: 2, document: { texts: { heroTitle: { fr: "Titre de Bruno" } } } });
+});
+
+test("two tabs: a save from a page opened before another save merges field by field; a field changed on both sides is a 409 naming it", async () => {
+  const { site, get, post } = await signedIn();
+  const tabA = fieldsOf(await (await get("/admin/content/offer")).text(), "/admin/content/offer");
+  const tabB = fieldsOf(await (await get("/admin/content/offer")).text(), "/admin/content/offer");
+  expect(tabA.base).toBeDefined();
+  expect((await post("/admin/content/offer", { ...tabA, productName: "CinéBox Max" })).status).toBe(303);
+  // Tab B changes the price only: A's name is kept, B's price applied.
+  const merged = await post("/admin/content/offer", { ...tabB, price: "19,99" });
+  expect(merged.status).toBe(303);
+  expect(merged.headers.get("location")).toBe("/admin/content/offer?done=merged");
+  expect(readDraft(site.db).document.offer).toMatchObject({ productName: "CinéBox Max", priceMinor: 1999 });
+
+  // Both change the name: nothing saved, both values shown, the field named and linked.
+  const tabC = fieldsOf(await (await get("/admin/content/offer")).text(), "/admin/content/offer");
+  const tabD = fieldsOf(await (await get("/admin/content/offer")).text(), "/admin/content/offer");
+  expect((await post("/admin/content/offer", { ...tabC, productName: "CinéBox Pro" })).status).toBe(303);
+  const conflict = await post("/admin/content/offer", { ...tabD, productName: "CinéBox Home", price: "17" });
+  expect(conflict.status).toBe(409);
+  const page = await conflict.text();
+  expect(page).toContain(
+    'href="#f-offer-productName">Product name</a>: changed on both sides. Yours: “CinéBox Home”. Saved meanwhile: “CinéBox Pro”',
+  );
+  expect(readDraft(site.db).document.offer).toMatchObject({ productName: "CinéBox Pro", priceMinor: 1999 });
+  // The page shows this tab's values over the current draft; saved again, the owner's choice is kept, nothing else undone.
+  const again = fieldsOf(page, "/admin/content/offer");
+  expect(again).toMatchObject({ productName: "CinéBox Home", price: "17.00" });
+  expect((await post("/admin/content/offer", again)).status).toBe(303);
+  expect(readDraft(site.db).document.offer).toMatchObject({ productName: "CinéBox Home", priceMinor: 1700 });
+
+  // Texts and an FAQ entry merge the same way, per language.
+  const heroA = fieldsOf(await (await get("/admin/content/texts/hero")).text(), "/admin/content/texts/hero");
+  const heroB = fieldsOf(await (await get("/admin/content/texts/hero")).text(), "/admin/content/texts/hero");
+  expect((await post("/admin/content/texts/hero", { ...heroA, "text:heroTitle:fr": "Titre d'Anna" })).status).toBe(303);
+  expect((await post("/admin/content/texts/hero", { ...heroB, "text:heroTitle:en": "Bruno's title" })).status).toBe(303);
+  expect(readDraft(site.db).document.texts.heroTitle).toEqual({ fr: "Titre d'Anna", en: "Bruno's title" });
+  const faqA = fieldsOf(await (await get("/admin/content/faq/faq2")).text(), "/admin/content/faq/faq2");
+  const faqB = fieldsOf(await (await get("/admin/content/faq/faq2")).text(), "/admin/content/faq/faq2");
+  expect((await post("/admin/content/faq/faq2", { ...faqA, shown: "yes", "question:fr": "Question d'Anna ?" })).status).toBe(303);
+  expect((await post("/admin/content/faq/faq2", { ...faqB, shown: "yes", "answer:en": "Bruno's answer." })).status).toBe(303);
+  expect(readDraft(site.db).document.faq[1]).toMatchObject({ question: { fr: "Question d'Anna ?" }, answer: { en: "Bruno's answer." } });
+  // A base that is not one of the page's is refused and changes nothing.
+  const before = readDraft(site.db);
+  const forged = await post("/admin/content/offer", { ...tabA, base: '{"priceMinor":"free"}', price: "1" });
+  expect(forged.status).toBe(400);
+  expect(readDraft(site.db)).toEqual(before);
 });
 
 test("history: who, when, what changed; restoring any version (0 included) publishes it again, with the old bytes", async () => {

@@ -12,8 +12,12 @@ import { renderPage, type PageContext } from "./layout";
 // publish, and the history. Plain forms: each saves the draft and comes back with what it saved;
 // a refused form comes back with the owner's text as typed and the fields named.
 
-/** What every editing page shows and sends back: the draft's revision it was opened at. */
-export type DraftState = { revision: number; unpublished: number };
+/**
+ * What every editing page shows and sends back: the draft's revision it was opened at, and the
+ * part of the draft its form edits as it was then (`base`, JSON), against which a save made after
+ * another change is merged (server/owner/console/content-merge.ts).
+ */
+export type DraftState = { revision: number; unpublished: number; base?: string };
 
 /** A page's answer to a form: the text as posted (kept when refused) and what was wrong. */
 export type Posted = { form: Form | null; problems: ContentProblem[]; notice: string | null; error: string | null };
@@ -149,7 +153,12 @@ function Field(props: {
   );
 }
 
-const Revision = ({ draft }: { draft: DraftState }) => <input type="hidden" name="revision" value={draft.revision} />;
+const Revision = ({ draft }: { draft: DraftState }) => (
+  <>
+    <input type="hidden" name="revision" value={draft.revision} />
+    {draft.base !== undefined && <input type="hidden" name="base" value={draft.base} />}
+  </>
+);
 
 // —— The area's home: the draft, its preview, publish ————————————————————————————————
 
