@@ -79,6 +79,30 @@ export const LIMITS = {
 } as const;
 
 /**
+ * How long an owner's text of the pages may be, by what it is: a button's label or a title is read
+ * at a glance and must fit its place on a phone, a paragraph may say more. Each default fits its
+ * own family's limit in every language, with room for a longer translation.
+ */
+export const TEXT_LIMITS = { label: 60, title: 150, description: 300, paragraph: LIMITS.text } as const;
+export type TextFamily = keyof typeof TEXT_LIMITS;
+
+const LABEL_KEYS =
+  /(?:getAccess|seeDetails|seeDemo|^pricing\.cta|^exitPopup\.submit|^pricing\.plan|^pricing\.once|^guide\.toc|^guide\.otherDevice)$/;
+const TITLE_KEYS =
+  /(?:Title|\.title|^heroBadge(?:Standard)?|^trustBadge\d|^preview\.point\d|^whyAppBenefit\d|^howStep\d|^comparison|^savingsMessage|^pricing\.feature\d|^pricing\.guarantee|^hero\.users|^hero\.priceNote(?:Standard)?|^footer\.tagline|^orderProduct|^paymentSubtitle|^exitPopup\.privacy)$/;
+
+/** What a page text is (a button's label, a title, a search engine's description, a paragraph). */
+export function textFamily(key: string): TextFamily {
+  if (LABEL_KEYS.test(key)) return "label";
+  if (TITLE_KEYS.test(key)) return "title";
+  if (key === "meta.description" || key === "meta.guideDescription") return "description";
+  return "paragraph";
+}
+
+/** The longest owner's text a page text takes, in characters. */
+export const textLimit = (key: string): number => TEXT_LIMITS[textFamily(key)];
+
+/**
  * The texts of the public pages the owner may replace, by page and section, in the order the page
  * shows them: the console lists them so, each in its context, never as a flat list of keys.
  */

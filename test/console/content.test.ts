@@ -219,6 +219,37 @@ test("texts by section: each language's field, the default beside it, the missin
   expect((await get("/admin/content/texts/nope")).status).toBe(404);
 });
 
+test("each text has a length that fits it: a button's label is short, a paragraph longer; the browser cuts nothing, the server names the field", async () => {
+  const { site, get, post, revision } = await signedIn();
+  const hero = await (await get("/admin/content/texts/hero")).text();
+  // No maxlength: a longer paste is not cut short without a word; the limit is said beside the field.
+  expect(hero).not.toContain("maxLength");
+  expect(hero).not.toContain("maxlength");
+  expect(hero).toMatch(/id="f-texts-hero-getAccess-fr-hint"[^>]*>[^<]*At most 60 characters\./);
+  expect(hero).toMatch(/id="f-texts-heroSubtitle-fr-hint"[^>]*>[^<]*At most 1000 characters\./);
+  const long = await post("/admin/content/texts/hero", {
+    revision: revision(),
+    "text:hero.getAccess:fr": "Obtenir un accès ".repeat(5),
+    "text:heroTitle:en": "A title that goes on. ".repeat(10),
+    "text:heroSubtitle:fr": "Un paragraphe qui dit beaucoup. ".repeat(20),
+  });
+  expect(long.status).toBe(422);
+  const page = await long.text();
+  expect(page).toContain("is 84 characters long: a label may have at most 60");
+  expect(page).toContain("is 219 characters long: a title may have at most 150");
+  expect(page).toContain('href="#f-texts-hero-getAccess-fr"');
+  // What was typed comes back whole, and nothing was saved.
+  expect(page).toContain("Un paragraphe qui dit beaucoup. ".repeat(20).trim());
+  expect(readDraft(site.db).document.texts).toEqual({});
+  // A paragraph of 640 characters is fine.
+  const paragraph = await post("/admin/content/texts/hero", {
+    revision: revision(),
+    "text:heroSubtitle:fr": "Un paragraphe qui dit beaucoup. ".repeat(20),
+  });
+  expect(paragraph.status).toBe(303);
+  expect(readDraft(site.db).document.texts.heroSubtitle?.fr).toHaveLength(639);
+});
+
 test("the FAQ: add an entry in one language, reorder, hide, edit a built-in one, remove; a question without its answer is refused", async () => {
   const { site, get, post, revision } = await signedIn();
   const half = await post("/admin/content/faq/new", { revision: revision(), shown: "yes", "question:fr": "Le catalogue est-il légal ?" });
@@ -236,7 +267,8 @@ test("the FAQ: add an entry in one language, reorder, hide, edit a built-in one,
   const entry = faq[5];
   expect(entry).toMatchObject({ builtIn: null, shown: true, question: { fr: "Le catalogue est-il légal ?" } });
   const list = await (await get("/admin/content/faq")).text();
-  expect(list).toContain("Missing in: English, Italiano, Español");
+  // An owner's entry is left out where it is missing, not replaced by a built-in text.
+  expect(list).toContain("Missing in: English, Italiano, Español (the entry is left out of those pages).");
   expect(list).toContain(`aria-label="Move up “Le catalogue est-il légal ?”"`);
 
   expect((await post(`/admin/content/faq/${entry?.id}/up`, { revision: revision() })).status).toBe(303);

@@ -13,7 +13,9 @@ import {
   saveDraft,
   StaleContentError,
 } from "../../server/site/content/store";
-import { type ContentDocument, defaultContent } from "../../shared/content";
+import { CONTENT_SECTIONS, type ContentDocument, defaultContent, textFamily, textLimit } from "../../shared/content";
+import { LOCALES } from "../../shared/locales";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { createTestSite, type TestSite } from "../support/app";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 
@@ -154,6 +156,29 @@ test("a text that breaks its placeholders, or is HTML, is refused with the field
   expect(
     checkContent(edited(defaultContent(), (d) => (d.texts.heroSubtitle = { fr: "Payez {price}, une fois pour {siteName}." }))).ok,
   ).toBe(true);
+});
+
+test("every built-in text fits the length its family allows, in every language, so the limits refuse only an owner's overlong text", () => {
+  const over: string[] = [];
+  for (const section of CONTENT_SECTIONS)
+    for (const key of section.keys)
+      for (const locale of LOCALES) {
+        const text = SOURCE_MESSAGES[locale][key];
+        if (text.length > textLimit(key)) over.push(`${key} (${locale}): ${text.length} > ${textLimit(key)} (${textFamily(key)})`);
+      }
+  expect(over).toEqual([]);
+  expect([textFamily("hero.getAccess"), textFamily("heroTitle"), textFamily("meta.description"), textFamily("feature1Desc")]).toEqual([
+    "label",
+    "title",
+    "description",
+    "paragraph",
+  ]);
+  // The same limits hold for an import.
+  const imported = checkContent({ ...defaultContent(), texts: { "cta.getAccess": { en: "x".repeat(61) } } });
+  expect(imported).toMatchObject({
+    ok: false,
+    problems: [{ path: "texts.cta.getAccess.en", message: expect.stringContaining("at most 60") }],
+  });
 });
 
 test("the reference price is the lowest price charged in the 30 days before the reduction began, and none on a new shop", () => {

@@ -1,5 +1,12 @@
 import type { ReactNode } from "react";
-import { CONTENT_SECTIONS, type ContentDocument, type ContentSectionId, type FaqEntry, LIMITS } from "../../../../shared/content";
+import {
+  CONTENT_SECTIONS,
+  type ContentDocument,
+  type ContentSectionId,
+  type FaqEntry,
+  LIMITS,
+  textLimit,
+} from "../../../../shared/content";
 import { LOCALE_TAGS, LOCALES, type Locale } from "../../../../shared/locales";
 import type { PageId } from "../../../../shared/routes";
 import type { ContentProblem } from "../../../site/content/check";
@@ -79,12 +86,14 @@ function Outcome({ ctx, posted, label }: { ctx: PageContext; posted: Posted; lab
         </p>
       )}
       {posted.error !== null && (
-        <div className="card problems" role="alert">
+        // Focused once the page loads (client/admin/entry.ts), so that a keyboard or screen reader
+        // user starts from what went wrong; without the script it is first in the page's content.
+        <div className="card problems" role="alert" tabIndex={-1} data-focus-on-load={posted.problems.length > 0 ? undefined : ""}>
           <p className="error">{posted.error}</p>
         </div>
       )}
       {posted.problems.length > 0 && (
-        <div className="card problems" role="alert" aria-labelledby="problems-title">
+        <div className="card problems" role="alert" aria-labelledby="problems-title" tabIndex={-1} data-focus-on-load="">
           <h2 id="problems-title">{t("admin.content.problems")}</h2>
           <ul>
             {posted.problems.map((p) => (
@@ -113,7 +122,6 @@ function Field(props: {
   long?: boolean;
   type?: "text" | "date";
   lang?: Locale;
-  maxLength?: number;
   inputMode?: "decimal" | "numeric";
 }) {
   const id = fieldId(props.path);
@@ -127,7 +135,6 @@ function Field(props: {
     name: props.name,
     defaultValue: value,
     lang: props.lang === undefined ? undefined : LOCALE_TAGS[props.lang].bcp47,
-    maxLength: props.maxLength,
     "aria-invalid": problem === undefined ? undefined : true,
     "aria-describedby": described === "" ? undefined : described,
   };
@@ -293,7 +300,6 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
           name="productName"
           label={labels["offer.productName"] ?? ""}
           value={offer.productName}
-          maxLength={LIMITS.productName}
         />
         <Field
           ctx={ctx}
@@ -312,7 +318,6 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
           name="currency"
           label={labels["offer.currency"] ?? ""}
           value={offer.currency}
-          maxLength={3}
           hint={t("admin.content.offer.currencyHint")}
         />
         <Field
@@ -463,8 +468,7 @@ export function textsSectionPage(
                     value={own?.[locale] ?? ""}
                     long={fallback.length > 70}
                     lang={locale}
-                    maxLength={LIMITS.text}
-                    hint={t("admin.content.texts.default", { text: fallback })}
+                    hint={`${t("admin.content.texts.default", { text: fallback })} ${t("admin.content.texts.limit", { max: textLimit(key) })}`}
                   />
                 );
               })}
@@ -533,7 +537,7 @@ export function faqListPage(ctx: PageContext, draft: DraftState, document: Conte
                 {entry.builtIn === null ? t("admin.content.faq.own") : t("admin.content.faq.builtIn")} ·{" "}
                 {entry.shown ? t("admin.content.faq.shown") : t("admin.content.faq.hidden")}
                 {missing.length > 0 && (
-                  <> · {t("admin.content.texts.missing", { languages: missing.map((l) => LOCALE_TAGS[l].name).join(", ") })}</>
+                  <> · {t("admin.content.faq.missing", { languages: missing.map((l) => LOCALE_TAGS[l].name).join(", ") })}</>
                 )}
               </p>
               <div className="actions">
@@ -630,8 +634,7 @@ export function faqEntryPage(
                 label={t("admin.content.faq.question", { language })}
                 value={entry.question[locale] ?? ""}
                 lang={locale}
-                maxLength={LIMITS.faqQuestion}
-                hint={hint("question")}
+                hint={`${hint("question") ?? ""} ${t("admin.content.texts.limit", { max: LIMITS.faqQuestion })}`.trim()}
               />
               <Field
                 ctx={ctx}
@@ -642,8 +645,7 @@ export function faqEntryPage(
                 value={entry.answer[locale] ?? ""}
                 lang={locale}
                 long
-                maxLength={LIMITS.faqAnswer}
-                hint={hint("answer")}
+                hint={`${hint("answer") ?? ""} ${t("admin.content.texts.limit", { max: LIMITS.faqAnswer })}`.trim()}
               />
             </fieldset>
           );
@@ -706,7 +708,6 @@ export function comparisonPage(ctx: PageContext, data: { draft: DraftState; docu
                 label={c.label}
                 value={shownValue(row, c.field)}
                 inputMode={c.name === "service" ? undefined : "decimal"}
-                maxLength={c.name === "service" ? LIMITS.service : 12}
               />
             ))}
             {slot !== "new" && (
@@ -737,7 +738,6 @@ export function comparisonPage(ctx: PageContext, data: { draft: DraftState; docu
             name="source"
             label={t("admin.content.comparison.source")}
             value={comparison.source ?? ""}
-            maxLength={LIMITS.source}
             hint={t("admin.content.comparison.sourceHint")}
           />
         </fieldset>
