@@ -41,8 +41,6 @@ export type OfferContent = {
    * showing a reduction is the owner's choice, made once the history has a reference to offer.
    */
   showReference: boolean;
-  /** "More than N users": null until the owner gives a real figure (development shows the specification's). */
-  claimedUsers: number | null;
 };
 
 export type ContentDocument = {
@@ -246,7 +244,7 @@ export const DEFAULT_COMPARISON: ComparisonEntry[] = [
 export function defaultContent(): ContentDocument {
   return {
     format: 1,
-    offer: { productName: "Lifetime Stream", priceMinor: 2999, currency: "EUR", endsOn: null, showReference: false, claimedUsers: null },
+    offer: { productName: "Lifetime Stream", priceMinor: 2999, currency: "EUR", endsOn: null, showReference: false },
     texts: {},
     faq: BUILT_IN_FAQ.map((n) => ({ id: `faq${n}`, shown: true, builtIn: n, question: {}, answer: {} })),
     comparison: { rows: DEFAULT_COMPARISON.map((row) => ({ ...row })), checkedOn: null, source: null },
@@ -421,9 +419,9 @@ export const ContentDocumentSchema = v.object({
     currency: v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, "must be a three-letter currency code such as EUR")),
     endsOn: v.nullable(isoDay),
     showReference: v.boolean(),
-    claimedUsers: v.nullable(
-      v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(100_000_000, "is too large")),
-    ),
+    // "claimedUsers", a typed user count in older exports and versions, is read no more: the home
+    // page's figure is counted by the site from its sales (console, Reviews). An object schema
+    // drops it, so those files and versions still import and restore.
   }),
   texts: v.pipe(
     v.record(

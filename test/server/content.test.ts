@@ -173,6 +173,9 @@ test("every built-in text fits the length its family allows, in every language, 
     "description",
     "paragraph",
   ]);
+  // An older export's typed user count is read no more, and does not stop the file importing.
+  const older = checkContent({ ...defaultContent(), offer: { ...defaultContent().offer, claimedUsers: 5000 } });
+  expect(older.ok && older.document.offer).toEqual(defaultContent().offer);
   // The same limits hold for an import.
   const imported = checkContent({ ...defaultContent(), texts: { "cta.getAccess": { en: "x".repeat(61) } } });
   expect(imported).toMatchObject({
@@ -255,4 +258,8 @@ test("the environment's content variables seed the content once; afterwards they
   const again = await site({ env: { PRICE: "25" }, dataDir: first.dataDir });
   expect(again.content.current().site.priceMinor).toBe(1900);
   expect(again.logs.join("\n")).toContain("PRICE is set in the environment but no longer read");
+  // A typed user count seeds nothing, even at the first start: the figure is the site's count.
+  const counted = await site({ env: { CLAIMED_USERS: "5000" } });
+  expect(readPublished(counted.db).version).toBe(0);
+  expect(counted.logs.join("\n")).toContain("CLAIMED_USERS is never used: the home page's figure is counted by the site");
 });

@@ -281,7 +281,6 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
     "offer.priceMinor": t("admin.content.offer.price"),
     "offer.currency": t("admin.content.offer.currency"),
     "offer.endsOn": t("admin.content.offer.endsOn"),
-    "offer.claimedUsers": t("admin.content.offer.claimedUsers"),
   };
   const showReference = posted.form === null ? offer.showReference : posted.form.showReference === "yes";
   return contentPage(
@@ -348,16 +347,6 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
           )}
           <p className="note">{t("admin.content.offer.referenceRule")}</p>
         </fieldset>
-        <Field
-          ctx={ctx}
-          posted={posted}
-          path="offer.claimedUsers"
-          name="claimedUsers"
-          label={labels["offer.claimedUsers"] ?? ""}
-          value={offer.claimedUsers === null ? "" : String(offer.claimedUsers)}
-          inputMode="numeric"
-          hint={t("admin.content.offer.claimedUsersHint")}
-        />
         <button type="submit">{t("admin.content.save")}</button>
       </form>
       <section aria-labelledby="price-history">
