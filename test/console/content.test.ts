@@ -181,7 +181,10 @@ test("texts by section: each language's field, the default beside it, the missin
   expect(index).toContain("Payment page");
 
   const hero = await (await get("/admin/content/texts/hero")).text();
-  expect(hero).toContain("<code>heroTitle</code>");
+  // Each text says what it is and what it says now; its key is a detail beside it.
+  expect(hero).toMatch(
+    /<legend>Title: “Every film and series. One payment. For life.”(?:<!-- -->)? <span class="note"><code>heroTitle<\/code>/,
+  );
   expect(hero).toContain("Built-in text: Tous les films et séries. Un seul paiement. À vie.");
   expect(hero).toContain('name="text:heroTitle:es"');
 
@@ -358,7 +361,10 @@ test("preview shows the draft to the owner only, never cached; publish makes it 
 
   const home = await (await get("/admin/content")).text();
   expect(home).toContain("1 unpublished change:");
-  expect(home).toContain("<code>texts.heroTitle.en</code>");
+  // Said in words: which text of which page, before and after; the key as a detail.
+  expect(home).toContain(
+    "<li>Hero (Home page), title (English): “Every film and series. One payment. For life.” → “Your cinema, for good.” · heroTitle</li>",
+  );
   expect(home).toContain("s-maxage");
 
   // Published from a page opened before the last save: refused, the draft kept.
@@ -473,7 +479,9 @@ test("history: who, when, what changed; restoring any version (0 included) publi
   await post("/admin/content/publish", { revision: revision() });
   expect(await publicPage(site, "/")).toContain("Ciné Maison");
   const history = await (await get("/admin/content/history")).text();
-  expect(history).toContain("<code>offer.productName, offer.priceMinor</code>");
+  expect(history).toContain("<li>Product name: “Lifetime Stream” → “Ciné Maison”</li>");
+  expect(history).toContain("<li>Price: €29.99 → €19.00</li>");
+  expect(history).not.toContain("offer.priceMinor");
   expect(history).toContain("built-in content");
   expect(history).toContain('aria-label="Restore version 0"');
   expect(history).not.toContain('aria-label="Restore version 1"');

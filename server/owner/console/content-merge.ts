@@ -90,6 +90,24 @@ function leaves(document: ContentDocument): Map<string, Leaf> {
   return out;
 }
 
+const parse = (json: string | undefined): unknown => (json === undefined ? undefined : JSON.parse(json));
+
+/** A field that differs between two documents: its steps, and its value before and after (undefined: absent). */
+export type FieldChange = { steps: string[]; before: unknown; after: unknown };
+
+/** Every field that differs from `before` to `after`, in the document's order. */
+export function fieldChanges(before: ContentDocument, after: ContentDocument): FieldChange[] {
+  const [b, a] = [leaves(before), leaves(after)];
+  const changes: FieldChange[] = [];
+  for (const key of new Set([...b.keys(), ...a.keys()])) {
+    const was = b.get(key)?.value;
+    const now = a.get(key)?.value;
+    if (was === now) continue;
+    changes.push({ steps: (a.get(key) ?? b.get(key))?.steps ?? [], before: parse(was), after: parse(now) });
+  }
+  return changes;
+}
+
 export type Conflict = {
   /** The field as the console's problems name it (`offer.priceMinor`, `texts.heroTitle.fr`, `faq[5].question.fr`). */
   path: string;
@@ -103,8 +121,6 @@ export type Conflict = {
 const unmergeable: Conflict[] = [{ path: "", field: "", mine: null, theirs: null }];
 
 export type Merged = { document: ContentDocument; conflicts: Conflict[] };
-
-const parse = (json: string | undefined): unknown => (json === undefined ? undefined : JSON.parse(json));
 
 /** Sets (or, for undefined, removes) the field at `steps` in a plain copy of a document. */
 function setAt(root: Record<string, unknown>, steps: string[], value: unknown) {

@@ -42,6 +42,7 @@ import {
   referenceIfPublished,
   sectionOf,
 } from "./content-edit";
+import { describeChanges } from "./content-changes";
 import { type FormPart, mergeDocuments, partOf, withBase } from "./content-merge";
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
@@ -255,7 +256,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
       ctx,
       {
         draft: state(draft),
-        changes: base === null ? [] : changedPaths(base.document, draft.document),
+        changes: base === null ? [] : describeChanges(base.document, draft.document, ctx.t, ctx.fmt, ctx.locale),
         publishedVersion: published.version,
         baseVersion: draft.baseVersion,
         pages: PREVIEW_PAGES.map((page) => ({ page, label: ctx.t(`admin.content.pageName.${page}`) })),
@@ -529,7 +530,16 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
       "/admin/content/history",
       kit.signedIn(async (request) => {
         const ctx = await kit.page(request);
-        return html(historyPage(ctx, listVersions(db), noticeOf(ctx, request)), kit.https(request));
+        const versions = listVersions(db);
+        // Each version in words against the one before it (a restore: against what it replaced).
+        const described = new Map<number, string[]>();
+        for (const version of versions) {
+          const now = version.version === 0 ? null : readVersion(db, version.version);
+          const before = version.version === 0 ? null : readVersion(db, version.version - 1);
+          if (now !== null && before !== null)
+            described.set(version.version, describeChanges(before.document, now.document, ctx.t, ctx.fmt, ctx.locale));
+        }
+        return html(historyPage(ctx, versions, described, noticeOf(ctx, request)), kit.https(request));
       }),
     )
     .post(

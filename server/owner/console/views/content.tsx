@@ -5,6 +5,7 @@ import {
   type ContentSectionId,
   type FaqEntry,
   LIMITS,
+  textFamily,
   textLimit,
 } from "../../../../shared/content";
 import { LOCALE_TAGS, LOCALES, type Locale } from "../../../../shared/locales";
@@ -160,6 +161,9 @@ function Field(props: {
   );
 }
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const shortened = (text: string) => (text.length > 70 ? `${text.slice(0, 69)}…` : text);
+
 const Revision = ({ draft }: { draft: DraftState }) => (
   <>
     <input type="hidden" name="revision" value={draft.revision} />
@@ -209,9 +213,7 @@ export function contentHomePage(ctx: PageContext, data: HomeData, posted: Posted
             <p>{t("admin.content.draft.changes", { count: data.draft.unpublished })}</p>
             <ul className="changes">
               {data.changes.map((c) => (
-                <li key={c}>
-                  <code>{c}</code>
-                </li>
+                <li key={c}>{c}</li>
               ))}
             </ul>
             <div className="actions">
@@ -437,7 +439,11 @@ export function textsSectionPage(
           return (
             <fieldset key={key} className="card text-key">
               <legend>
-                <code>{key}</code>
+                {/* What the text is and what it says now, in the owner's language; its key, for the export, beside it. */}
+                {capitalized(t(`admin.content.family.${textFamily(key)}`))}: “{shortened(SOURCE_MESSAGES[ctx.locale][key])}”{" "}
+                <span className="note">
+                  <code>{key}</code>
+                </span>
               </legend>
               {own !== undefined && missing.length > 0 && (
                 <p className="note">
@@ -738,7 +744,7 @@ export function comparisonPage(ctx: PageContext, data: { draft: DraftState; docu
 
 // —— History ——————————————————————————————————————————————————————————————————————————————
 
-export function historyPage(ctx: PageContext, versions: VersionSummary[], posted: Posted): string {
+export function historyPage(ctx: PageContext, versions: VersionSummary[], described: Map<number, string[]>, posted: Posted): string {
   const { t } = ctx;
   const current = versions[0]?.version ?? 0;
   return contentPage(
@@ -773,7 +779,13 @@ export function historyPage(ctx: PageContext, versions: VersionSummary[], posted
                 <td>{v.version === 0 ? t("admin.content.history.defaults") : v.publishedBy}</td>
                 <td>
                   {v.restoredFrom !== null && <>{t("admin.content.history.restoredFrom", { version: v.restoredFrom })} </>}
-                  {v.changes.length > 0 && <code>{v.changes.join(", ")}</code>}
+                  {(described.get(v.version) ?? []).length > 0 && (
+                    <ul className="changes">
+                      {(described.get(v.version) ?? []).map((line) => (
+                        <li key={line}>{line}</li>
+                      ))}
+                    </ul>
+                  )}
                 </td>
                 <td>
                   {v.version !== current && (
