@@ -37,11 +37,10 @@ export type OfferContent = {
   endsOn: string | null;
   /**
    * Show a struck-through reference while the offer runs: the lowest price charged in the 30 days
-   * before the reduction began (price history), never a typed one; false: never.
+   * before the reduction began (price history), never a typed one; false: never. Off by default:
+   * showing a reduction is the owner's choice, made once the history has a reference to offer.
    */
   showReference: boolean;
-  /** "More than N users": null until the owner gives a real figure (development shows the specification's). */
-  claimedUsers: number | null;
 };
 
 export type ContentDocument = {
@@ -76,6 +75,30 @@ export const LIMITS = {
   guideTitle: 80,
   guideStep: 400,
 } as const;
+
+/**
+ * How long an owner's text of the pages may be, by what it is: a button's label or a title is read
+ * at a glance and must fit its place on a phone, a paragraph may say more. Each default fits its
+ * own family's limit in every language, with room for a longer translation.
+ */
+export const TEXT_LIMITS = { label: 60, title: 150, description: 300, paragraph: LIMITS.text } as const;
+export type TextFamily = keyof typeof TEXT_LIMITS;
+
+const LABEL_KEYS =
+  /(?:getAccess|seeDetails|seeDemo|^pricing\.cta|^exitPopup\.submit|^pricing\.plan|^pricing\.once|^guide\.toc|^guide\.otherDevice)$/;
+const TITLE_KEYS =
+  /(?:Title|\.title|^heroBadge(?:Standard)?|^trustBadge\d|^preview\.point\d|^whyAppBenefit\d|^howStep\d|^comparison|^savingsMessage|^pricing\.feature\d|^pricing\.guarantee|^hero\.users|^hero\.priceNote(?:Standard)?|^footer\.tagline|^orderProduct|^paymentSubtitle|^exitPopup\.privacy)$/;
+
+/** What a page text is (a button's label, a title, a search engine's description, a paragraph). */
+export function textFamily(key: string): TextFamily {
+  if (LABEL_KEYS.test(key)) return "label";
+  if (TITLE_KEYS.test(key)) return "title";
+  if (key === "meta.description" || key === "meta.guideDescription") return "description";
+  return "paragraph";
+}
+
+/** The longest owner's text a page text takes, in characters. */
+export const textLimit = (key: string): number => TEXT_LIMITS[textFamily(key)];
 
 /**
  * The texts of the public pages the owner may replace, by page and section, in the order the page
@@ -221,7 +244,7 @@ export const DEFAULT_COMPARISON: ComparisonEntry[] = [
 export function defaultContent(): ContentDocument {
   return {
     format: 1,
-    offer: { productName: "Lifetime Stream", priceMinor: 2999, currency: "EUR", endsOn: null, showReference: true, claimedUsers: null },
+    offer: { productName: "Lifetime Stream", priceMinor: 2999, currency: "EUR", endsOn: null, showReference: false },
     texts: {},
     faq: BUILT_IN_FAQ.map((n) => ({ id: `faq${n}`, shown: true, builtIn: n, question: {}, answer: {} })),
     comparison: { rows: DEFAULT_COMPARISON.map((row) => ({ ...row })), checkedOn: null, source: null },
@@ -396,9 +419,9 @@ export const ContentDocumentSchema = v.object({
     currency: v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, "must be a three-letter currency code such as EUR")),
     endsOn: v.nullable(isoDay),
     showReference: v.boolean(),
-    claimedUsers: v.nullable(
-      v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(100_000_000, "is too large")),
-    ),
+    // "claimedUsers", a typed user count in older exports and versions, is read no more: the home
+    // page's figure is counted by the site from its sales (console, Reviews). An object schema
+    // drops it, so those files and versions still import and restore.
   }),
   texts: v.pipe(
     v.record(

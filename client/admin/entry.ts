@@ -106,3 +106,7 @@ const chart = document.getElementById("revenue-chart");
 if (chart !== null) void import("./chart").then(({ drawChart }) => drawChart(chart));
 const audienceChart = document.getElementById("audience-chart");
 if (audienceChart !== null) void import("./audience-chart").then(({ drawAudienceChart }) => drawAudienceChart(audienceChart));
+
+// A refused form comes back with its problems listed at the top: focus goes there, so that a
+// keyboard user reads what went wrong and follows its links to the fields.
+document.querySelector<HTMLElement>("[data-focus-on-load]")?.focus();

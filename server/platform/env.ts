@@ -144,7 +144,7 @@ export const EnvSchema = v.object({
     {
       section: "The server",
       description:
-        "`production` refuses to start, listing everything missing at once: each variable marked **Required in production** here (see [Legal pages](legal.md)). It also logs one warning each for the owner content not set yet (testimonials, `CLAIMED_USERS`, `ORIGINAL_PRICE`), which production does not show, and for an unset `BACKUP_URL`. Outside production the pages show the development samples, marked as such (reviews, the struck-through price), and `development` (the default) also shows sample purchases in the recent-purchases notice while there is no real one; `test` is what the test suite runs with.",
+        "`production` refuses to start, listing everything missing at once: each variable marked **Required in production** here (see [Legal pages](legal.md)). It also logs one warning each for what the published content still lacks (the product's description, an FAQ entry of yours, the catalogue, no review yet, no launch offer), and for an unset `BACKUP_URL`. Outside production the pages show the development samples, marked as such (reviews, the struck-through 99 €), and `development` (the default) also shows sample purchases in the recent-purchases notice while there is no real one; `test` is what the test suite runs with.",
     },
   ),
   PORT: documented(port(3000), { section: "The server", description: "HTTP port." }),
@@ -251,7 +251,11 @@ export const EnvSchema = v.object({
       v.pipe(v.string(), v.trim(), v.minLength(1, "must not be empty"), v.maxLength(60, "must be at most 60 characters")),
       "Lifetime Stream",
     ),
-    { section: "The shop and its offer", description: "Product name shown everywhere." },
+    {
+      section: "The shop and its offer",
+      description:
+        "Read once, at the first start, to seed the product's name in the published content; afterwards change it in the console (Content → Offer and price) or with `site content import`.",
+    },
   ),
   SUPPORT_EMAIL: documented(v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address")), "support@example.com"), {
     section: "The shop and its offer",
@@ -261,12 +265,12 @@ export const EnvSchema = v.object({
   PRICE: documented(money("29.99"), {
     section: "The shop and its offer",
     description:
-      "The price, in euros (or `CURRENCY`), VAT included; `29.99` or `29,99`. Every text that shows a price takes it from here. It does not change when the offer ends.",
+      "Read once, at the first start, to seed the price in the published content (in euros or `CURRENCY`, VAT included; `29.99` or `29,99`); afterwards the price is changed in the console (Content → Offer and price) or with `site content import`, and this variable is ignored.",
   }),
   ORIGINAL_PRICE: documented(money("99"), {
     section: "The shop and its offer",
     description:
-      "The struck-through price, shown only while the early-bird offer runs; it must be higher than `PRICE`, and a price you really charged (see [Legal pages](legal.md#the-early-bird-offer)). In production the offer itself (badge, end date, struck price) shows only once you set it: the price does not change when it ends, so without a reference it offers nothing (the default is the specification's placeholder).",
+      "Not read any more. A struck-through price is shown only after a reduction, against the lowest price the site charged over the whole 30 days before it (its price history), never a typed one; a new shop shows none (see [docs/content.md](../content.md)).",
   }),
   CURRENCY: documented(
     v.optional(

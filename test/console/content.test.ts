@@ -11,9 +11,10 @@ const sites: TestSite[] = [];
 afterAll(async () => {
   for (const s of sites) await s.close();
 });
-async function signedIn() {
-  const site = await createTestSite();
+async function signedIn(options: Parameters<typeof createTestSite>[0] = {}, beforeSignIn?: () => void) {
+  const site = await createTestSite(options);
   sites.push(site);
+  beforeSignIn?.();
   const cookie = await ownerCookie(site);
   const get = (path: string) => site.request(path, { headers: { cookie, "accept-language": "en" } });
   const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
@@ -27,8 +28,19 @@ async function signedIn() {
 }
 
 const publicPage = async (site: TestSite, path: string) => (await site.request(path)).text();
+const unescaped = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 /** A page's form fields as the browser would send them back untouched (inputs and textareas). */
 function fieldsOf(html: string, action: string): Record<string, string> {
+  const fields = rawFieldsOf(html, action);
+  return Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, unescaped(value)]));
+}
+function rawFieldsOf(html: string, action: string): Record<string, string> {
   const start = html.indexOf(`action="${action}"`);
   const form = html.slice(start, html.indexOf("</form>", start));
   const fields: Record<string, string> = {};
@@ -87,18 +99,25 @@ test("a form posted from another site's page is refused, with the session's cook
 });
 
 test("the offer: the price as the owner types it, the reference computed from the price history, bad fields named with 422", async () => {
-  const { site, get, post, revision } = await signedIn();
+  // A shop first started 31 days ago: 29,99 € was charged over the whole 30 days before a reduction.
+  let at = new Date("2026-11-01T10:00:00Z");
+  const { site, get, post, revision } = await signedIn({ now: () => at }, () => {
+    at = new Date("2026-12-02T10:00:00Z");
+  });
   const page = await (await get("/admin/content/offer")).text();
   expect(page).toContain('value="29.99"');
   expect(page).toContain("Reference if you publish now: none");
   expect(page).toContain("Prices charged");
+  // The home page's figure is the site's count (Reviews), not a number typed here.
+  expect(page).not.toContain("Number of users shown");
+  // No reference to show: nothing to tick.
+  expect(page).not.toContain('name="showReference"');
 
   const refused = await post("/admin/content/offer", {
     revision: revision(),
     productName: "",
     price: "twenty",
     currency: "EUR",
-    claimedUsers: "",
   });
   expect(refused.status).toBe(422);
   const text = await refused.text();
@@ -124,7 +143,6 @@ test("the offer: the price as the owner types it, the reference computed from th
     currency: "eur",
     endsOn: "2027-01-31",
     showReference: "yes",
-    claimedUsers: "1 200",
   });
   expect(saved.status).toBe(303);
   expect(saved.headers.get("location")).toBe("/admin/content/offer?done=saved");
@@ -134,15 +152,25 @@ test("the offer: the price as the owner types it, the reference computed from th
     currency: "EUR",
     endsOn: "2027-01-31",
     showReference: true,
-    claimedUsers: 1200,
   });
   // A reduction from 29,99 €, the price charged until now: that is the reference, never a typed one.
   const after = await (await get("/admin/content/offer?done=saved")).text();
   expect(after).toContain("Draft saved.");
   expect(after).toContain("Reference if you publish now: €29.99");
+  expect(after).toMatch(/<input type="checkbox" id="f-offer-showReference" name="showReference" checked=""/);
   // Saved is not published.
   expect(readPublished(site.db).version).toBe(0);
   expect(await publicPage(site, "/en")).not.toContain("Ciné Maison");
+});
+
+test("a new shop offers no struck-through price: a reduction minutes after the first start has no reference", async () => {
+  const { site, get, post, revision } = await signedIn();
+  const saved = await post("/admin/content/offer", { revision: revision(), productName: "Ciné Maison", price: "14,99", currency: "EUR" });
+  expect(saved.status).toBe(303);
+  const page = await (await get("/admin/content/offer")).text();
+  expect(page).toContain("Reference if you publish now: none");
+  expect(page).not.toContain('name="showReference"');
+  expect(readDraft(site.db).document.offer.showReference).toBe(false);
 });
 
 test("texts by section: each language's field, the default beside it, the missing languages, back to the default in one click; a broken placeholder is named", async () => {
@@ -153,7 +181,10 @@ test("texts by section: each language's field, the default beside it, the missin
   expect(index).toContain("Payment page");
 
   const hero = await (await get("/admin/content/texts/hero")).text();
-  expect(hero).toContain("<code>heroTitle</code>");
+  // Each text says what it is and what it says now; its key is a detail beside it.
+  expect(hero).toMatch(
+    /<legend>Title: “Every film and series. One payment. For life.”(?:<!-- -->)? <span class="note"><code>heroTitle<\/code>/,
+  );
   expect(hero).toContain("Built-in text: Tous les films et séries. Un seul paiement. À vie.");
   expect(hero).toContain('name="text:heroTitle:es"');
 
@@ -190,6 +221,37 @@ test("texts by section: each language's field, the default beside it, the missin
   expect((await get("/admin/content/texts/nope")).status).toBe(404);
 });
 
+test("each text has a length that fits it: a button's label is short, a paragraph longer; the browser cuts nothing, the server names the field", async () => {
+  const { site, get, post, revision } = await signedIn();
+  const hero = await (await get("/admin/content/texts/hero")).text();
+  // No maxlength: a longer paste is not cut short without a word; the limit is said beside the field.
+  expect(hero).not.toContain("maxLength");
+  expect(hero).not.toContain("maxlength");
+  expect(hero).toMatch(/id="f-texts-hero-getAccess-fr-hint"[^>]*>[^<]*At most 60 characters\./);
+  expect(hero).toMatch(/id="f-texts-heroSubtitle-fr-hint"[^>]*>[^<]*At most 1000 characters\./);
+  const long = await post("/admin/content/texts/hero", {
+    revision: revision(),
+    "text:hero.getAccess:fr": "Obtenir un accès ".repeat(5),
+    "text:heroTitle:en": "A title that goes on. ".repeat(10),
+    "text:heroSubtitle:fr": "Un paragraphe qui dit beaucoup. ".repeat(20),
+  });
+  expect(long.status).toBe(422);
+  const page = await long.text();
+  expect(page).toContain("is 84 characters long: a label may have at most 60");
+  expect(page).toContain("is 219 characters long: a title may have at most 150");
+  expect(page).toContain('href="#f-texts-hero-getAccess-fr"');
+  // What was typed comes back whole, and nothing was saved.
+  expect(page).toContain("Un paragraphe qui dit beaucoup. ".repeat(20).trim());
+  expect(readDraft(site.db).document.texts).toEqual({});
+  // A paragraph of 640 characters is fine.
+  const paragraph = await post("/admin/content/texts/hero", {
+    revision: revision(),
+    "text:heroSubtitle:fr": "Un paragraphe qui dit beaucoup. ".repeat(20),
+  });
+  expect(paragraph.status).toBe(303);
+  expect(readDraft(site.db).document.texts.heroSubtitle?.fr).toHaveLength(639);
+});
+
 test("the FAQ: add an entry in one language, reorder, hide, edit a built-in one, remove; a question without its answer is refused", async () => {
   const { site, get, post, revision } = await signedIn();
   const half = await post("/admin/content/faq/new", { revision: revision(), shown: "yes", "question:fr": "Le catalogue est-il légal ?" });
@@ -207,7 +269,8 @@ test("the FAQ: add an entry in one language, reorder, hide, edit a built-in one,
   const entry = faq[5];
   expect(entry).toMatchObject({ builtIn: null, shown: true, question: { fr: "Le catalogue est-il légal ?" } });
   const list = await (await get("/admin/content/faq")).text();
-  expect(list).toContain("Missing in: English, Italiano, Español");
+  // An owner's entry is left out where it is missing, not replaced by a built-in text.
+  expect(list).toContain("Missing in: English, Italiano, Español (the entry is left out of those pages).");
   expect(list).toContain(`aria-label="Move up “Le catalogue est-il légal ?”"`);
 
   expect((await post(`/admin/content/faq/${entry?.id}/up`, { revision: revision() })).status).toBe(303);
@@ -298,7 +361,10 @@ test("preview shows the draft to the owner only, never cached; publish makes it 
 
   const home = await (await get("/admin/content")).text();
   expect(home).toContain("1 unpublished change:");
-  expect(home).toContain("<code>texts.heroTitle.en</code>");
+  // Said in words: which text of which page, before and after; the key as a detail.
+  expect(home).toContain(
+    "<li>Hero (Home page), title (English): “Every film and series. One payment. For life.” → “Your cinema, for good.” · heroTitle</li>",
+  );
   expect(home).toContain("s-maxage");
 
   // Published from a page opened before the last save: refused, the draft kept.
@@ -354,6 +420,53 @@ test("two owners: the second save from an older page is refused with their text 
   expect(readPublished(site.db)).toMatchObject({ version: 2, document: { texts: { heroTitle: { fr: "Titre de Bruno" } } } });
 });
 
+test("two tabs: a save from a page opened before another save merges field by field; a field changed on both sides is a 409 naming it", async () => {
+  const { site, get, post } = await signedIn();
+  const tabA = fieldsOf(await (await get("/admin/content/offer")).text(), "/admin/content/offer");
+  const tabB = fieldsOf(await (await get("/admin/content/offer")).text(), "/admin/content/offer");
+  expect(tabA.base).toBeDefined();
+  expect((await post("/admin/content/offer", { ...tabA, productName: "CinéBox Max" })).status).toBe(303);
+  // Tab B changes the price only: A's name is kept, B's price applied.
+  const merged = await post("/admin/content/offer", { ...tabB, price: "19,99" });
+  expect(merged.status).toBe(303);
+  expect(merged.headers.get("location")).toBe("/admin/content/offer?done=merged");
+  expect(readDraft(site.db).document.offer).toMatchObject({ productName: "CinéBox Max", priceMinor: 1999 });
+
+  // Both change the name: nothing saved, both values shown, the field named and linked.
+  const tabC = fieldsOf(await (await get("/admin/content/offer")).text(), "/admin/content/offer");
+  const tabD = fieldsOf(await (await get("/admin/content/offer")).text(), "/admin/content/offer");
+  expect((await post("/admin/content/offer", { ...tabC, productName: "CinéBox Pro" })).status).toBe(303);
+  const conflict = await post("/admin/content/offer", { ...tabD, productName: "CinéBox Home", price: "17" });
+  expect(conflict.status).toBe(409);
+  const page = await conflict.text();
+  expect(page).toContain(
+    'href="#f-offer-productName">Product name</a>: changed on both sides. Yours: “CinéBox Home”. Saved meanwhile: “CinéBox Pro”',
+  );
+  expect(readDraft(site.db).document.offer).toMatchObject({ productName: "CinéBox Pro", priceMinor: 1999 });
+  // The page shows this tab's values over the current draft; saved again, the owner's choice is kept, nothing else undone.
+  const again = fieldsOf(page, "/admin/content/offer");
+  expect(again).toMatchObject({ productName: "CinéBox Home", price: "17.00" });
+  expect((await post("/admin/content/offer", again)).status).toBe(303);
+  expect(readDraft(site.db).document.offer).toMatchObject({ productName: "CinéBox Home", priceMinor: 1700 });
+
+  // Texts and an FAQ entry merge the same way, per language.
+  const heroA = fieldsOf(await (await get("/admin/content/texts/hero")).text(), "/admin/content/texts/hero");
+  const heroB = fieldsOf(await (await get("/admin/content/texts/hero")).text(), "/admin/content/texts/hero");
+  expect((await post("/admin/content/texts/hero", { ...heroA, "text:heroTitle:fr": "Titre d'Anna" })).status).toBe(303);
+  expect((await post("/admin/content/texts/hero", { ...heroB, "text:heroTitle:en": "Bruno's title" })).status).toBe(303);
+  expect(readDraft(site.db).document.texts.heroTitle).toEqual({ fr: "Titre d'Anna", en: "Bruno's title" });
+  const faqA = fieldsOf(await (await get("/admin/content/faq/faq2")).text(), "/admin/content/faq/faq2");
+  const faqB = fieldsOf(await (await get("/admin/content/faq/faq2")).text(), "/admin/content/faq/faq2");
+  expect((await post("/admin/content/faq/faq2", { ...faqA, shown: "yes", "question:fr": "Question d'Anna ?" })).status).toBe(303);
+  expect((await post("/admin/content/faq/faq2", { ...faqB, shown: "yes", "answer:en": "Bruno's answer." })).status).toBe(303);
+  expect(readDraft(site.db).document.faq[1]).toMatchObject({ question: { fr: "Question d'Anna ?" }, answer: { en: "Bruno's answer." } });
+  // A base that is not one of the page's is refused and changes nothing.
+  const before = readDraft(site.db);
+  const forged = await post("/admin/content/offer", { ...tabA, base: '{"priceMinor":"free"}', price: "1" });
+  expect(forged.status).toBe(400);
+  expect(readDraft(site.db)).toEqual(before);
+});
+
 test("history: who, when, what changed; restoring any version (0 included) publishes it again, with the old bytes", async () => {
   const { site, get, post, revision } = await signedIn();
   const before = await publicPage(site, "/");
@@ -362,12 +475,13 @@ test("history: who, when, what changed; restoring any version (0 included) publi
     productName: "Ciné Maison",
     price: "19",
     currency: "EUR",
-    showReference: "yes",
   });
   await post("/admin/content/publish", { revision: revision() });
   expect(await publicPage(site, "/")).toContain("Ciné Maison");
   const history = await (await get("/admin/content/history")).text();
-  expect(history).toContain("<code>offer.productName, offer.priceMinor</code>");
+  expect(history).toContain("<li>Product name: “Lifetime Stream” → “Ciné Maison”</li>");
+  expect(history).toContain("<li>Price: €29.99 → €19.00</li>");
+  expect(history).not.toContain("offer.priceMinor");
   expect(history).toContain("built-in content");
   expect(history).toContain('aria-label="Restore version 0"');
   expect(history).not.toContain('aria-label="Restore version 1"');

@@ -73,17 +73,17 @@ test("the ready-to-sell checklist reads the real configuration", async () => {
       Object.fromEntries(overview(site.db, site.config, new Date(), site.content.current().site).checklist.map((i) => [i.id, i.ok]));
     expect(state(bare)).toEqual({
       seller: false,
-      placeholders: false,
+      // Nothing to do about a struck-through price: the item only says none is shown yet, and why.
+      placeholders: true,
       payments: false,
       smtp: false,
       ownerEmail: false,
       backups: false,
       https: false,
     });
-    // The testimonials are still the specification's, so placeholders stay to do.
     expect(state(ready)).toEqual({
       seller: true,
-      placeholders: false,
+      placeholders: true,
       payments: false,
       smtp: true,
       ownerEmail: true,
@@ -126,8 +126,12 @@ test("the checklist's seller item names every variable production refuses to sta
       expect(seller).toContain(variable);
     }
     expect(seller).toContain("missing: SELLER_REGISTRATION, MEDIATOR_URL, VAT_SCHEME");
-    // ORIGINAL_PRICE is no longer read: the reference comes from the price history, shown in the Content area.
-    expect(html).toMatch(/reference price set[^<]*Content → Offer and price/);
+    // ORIGINAL_PRICE is no longer read: the reference comes from the price history, shown in the
+    // Content area. A new shop is told that none is shown and why, not asked to set one.
+    expect(html).toContain(
+      '<span class="note">Good to know:</span> no struck-through price is shown, and none is needed to sell. One can be shown only after a price has been charged for 30 days',
+    );
+    expect(html).not.toContain("reference price set");
     expect(html).not.toContain("ORIGINAL_PRICE");
   } finally {
     await site.close();

@@ -13,7 +13,9 @@ import {
   saveDraft,
   StaleContentError,
 } from "../../server/site/content/store";
-import { type ContentDocument, defaultContent } from "../../shared/content";
+import { CONTENT_SECTIONS, type ContentDocument, defaultContent, textFamily, textLimit } from "../../shared/content";
+import { LOCALES } from "../../shared/locales";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { createTestSite, type TestSite } from "../support/app";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 
@@ -156,19 +158,51 @@ test("a text that breaks its placeholders, or is HTML, is refused with the field
   ).toBe(true);
 });
 
+test("every built-in text fits the length its family allows, in every language, so the limits refuse only an owner's overlong text", () => {
+  const over: string[] = [];
+  for (const section of CONTENT_SECTIONS)
+    for (const key of section.keys)
+      for (const locale of LOCALES) {
+        const text = SOURCE_MESSAGES[locale][key];
+        if (text.length > textLimit(key)) over.push(`${key} (${locale}): ${text.length} > ${textLimit(key)} (${textFamily(key)})`);
+      }
+  expect(over).toEqual([]);
+  expect([textFamily("hero.getAccess"), textFamily("heroTitle"), textFamily("meta.description"), textFamily("feature1Desc")]).toEqual([
+    "label",
+    "title",
+    "description",
+    "paragraph",
+  ]);
+  // An older export's typed user count is read no more, and does not stop the file importing.
+  const older = checkContent({ ...defaultContent(), offer: { ...defaultContent().offer, claimedUsers: 5000 } });
+  expect(older.ok && older.document.offer).toEqual(defaultContent().offer);
+  // The same limits hold for an import.
+  const imported = checkContent({ ...defaultContent(), texts: { "cta.getAccess": { en: "x".repeat(61) } } });
+  expect(imported).toMatchObject({
+    ok: false,
+    problems: [{ path: "texts.cta.getAccess.en", message: expect.stringContaining("at most 60") }],
+  });
+});
+
 test("the reference price is the lowest price charged in the 30 days before the reduction began, and none on a new shop", () => {
   const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 24 * 60 * 60 * 1000);
   const eur = (priceMinor: number, n: number) => ({ priceMinor, currency: "EUR", since: day(n) });
   // A new shop: one price, nothing before it.
   expect(referencePrice([eur(2999, 0)], day(3))).toBeNull();
-  // 59 € for ten days, then 29,99 €: 59 € was charged in the 30 days before.
-  expect(referencePrice([eur(5900, 0), eur(2999, 10)], day(12))).toBe(5900);
+  // 59 € for forty days, then 29,99 €: 59 € was charged over the whole 30 days before.
+  expect(referencePrice([eur(5900, 0), eur(2999, 40)], day(42))).toBe(5900);
+  // A price live for ten days only (a shop younger than 30 days): no lowest price of 30 days to show.
+  expect(referencePrice([eur(5900, 0), eur(2999, 10)], day(12))).toBeNull();
+  // A price live for minutes is no reference either.
+  expect(referencePrice([eur(5900, 0), { ...eur(2999, 0), since: new Date(day(0).getTime() + 3 * 60_000) }], day(1))).toBeNull();
   // 59 € until day 5, 49 € from day 5 to 50, then 29,99 €: within the 30 days before day 50 only 49 € was charged.
   expect(referencePrice([eur(5900, 0), eur(4900, 5), eur(2999, 50)], day(51))).toBe(4900);
   // A price that went up shows no reduction.
-  expect(referencePrice([eur(1999, 0), eur(2999, 10)], day(12))).toBeNull();
-  // Another currency is not a reference.
-  expect(referencePrice([{ priceMinor: 9900, currency: "USD", since: day(0) }, eur(2999, 10)], day(12))).toBeNull();
+  expect(referencePrice([eur(1999, 0), eur(2999, 40)], day(42))).toBeNull();
+  // Another currency is not a reference, and one charged inside the 30 days leaves none in this one.
+  expect(referencePrice([{ priceMinor: 9900, currency: "USD", since: day(0) }, eur(2999, 40)], day(42))).toBeNull();
+  expect(referencePrice([{ priceMinor: 9900, currency: "USD", since: day(0) }, eur(5900, 25), eur(2999, 40)], day(42))).toBeNull();
+  expect(referencePrice([{ priceMinor: 9900, currency: "USD", since: day(0) }, eur(5900, 5), eur(2999, 40)], day(42))).toBe(5900);
 });
 
 test("the price history records what the site charged, with the test clock; production shows a struck price only against it", async () => {
@@ -176,8 +210,33 @@ test("the price history records what the site charged, with the test clock; prod
   const s = await site({ env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", OFFER_ENDS_AT: "2026-12-31" }, now: () => at });
   // A new shop in production: no struck-through price, no launch offer.
   expect((await page(s, "/en")).html).not.toContain('data-testid="old-price"');
+  expect(readPublished(s.db).document.offer.showReference).toBe(false);
+  // A reduction 19 days after the first start, even with the reference asked for: 29,99 € was not
+  // charged over the whole 30 days before it, so nothing is struck through.
   at = new Date("2026-11-20T10:00:00Z");
-  const opened = readPublished(s.db);
+  let opened = readPublished(s.db);
+  await publish(s.write, {
+    document: edited(opened.document, (d) => {
+      d.offer.priceMinor = 2499;
+      d.offer.showReference = true;
+    }),
+    openedVersion: opened.version,
+    by: "test",
+    now: at,
+  });
+  s.content.refresh();
+  expect((await page(s, "/en")).html).not.toContain('data-testid="old-price"');
+  // Back to 29,99 €, then 19,99 € 31 days later: 29,99 € is the lowest price of the 30 days before.
+  at = new Date("2026-11-21T10:00:00Z");
+  opened = readPublished(s.db);
+  await publish(s.write, {
+    document: edited(opened.document, (d) => (d.offer.priceMinor = 2999)),
+    openedVersion: opened.version,
+    by: "test",
+    now: at,
+  });
+  at = new Date("2026-12-22T10:00:00Z");
+  opened = readPublished(s.db);
   await publish(s.write, {
     document: edited(opened.document, (d) => (d.offer.priceMinor = 1999)),
     openedVersion: opened.version,
@@ -185,7 +244,7 @@ test("the price history records what the site charged, with the test clock; prod
     now: at,
   });
   s.content.refresh();
-  expect(readPriceHistory(s.db).map((p) => p.priceMinor)).toEqual([2999, 1999]);
+  expect(readPriceHistory(s.db).map((p) => p.priceMinor)).toEqual([2999, 2499, 2999, 1999]);
   const en = (await page(s, "/en")).html;
   expect(en).toMatch(/<del[^>]*data-testid="old-price"[^>]*>.*?€29.99/);
   expect(en).toContain("€19.99");
@@ -199,4 +258,8 @@ test("the environment's content variables seed the content once; afterwards they
   const again = await site({ env: { PRICE: "25" }, dataDir: first.dataDir });
   expect(again.content.current().site.priceMinor).toBe(1900);
   expect(again.logs.join("\n")).toContain("PRICE is set in the environment but no longer read");
+  // A typed user count seeds nothing, even at the first start: the figure is the site's count.
+  const counted = await site({ env: { CLAIMED_USERS: "5000" } });
+  expect(readPublished(counted.db).version).toBe(0);
+  expect(counted.logs.join("\n")).toContain("CLAIMED_USERS is never used: the home page's figure is counted by the site");
 });

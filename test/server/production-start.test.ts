@@ -90,7 +90,7 @@ test("a ready production server starts, and its log lists once each the owner co
     env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", CLAIMED_USERS: "120", ORIGINAL_PRICE: "59" },
   });
   try {
-    // CLAIMED_USERS seeds the published content once; ORIGINAL_PRICE makes no reduction (a new shop
+    // CLAIMED_USERS is never read (the figure is the site's count); ORIGINAL_PRICE makes no reduction (a new shop
     // has no price history), so the launch offer is still missing.
     expect(counted.output.filter((line) => line.includes("No user count is shown"))).toHaveLength(0);
     expect(counted.output.filter((line) => line.includes("No launch offer is shown"))).toHaveLength(1);

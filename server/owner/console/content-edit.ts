@@ -81,10 +81,6 @@ export function applyOffer(draft: ContentDocument, form: Form, t: Translate): Ed
   offer.currency = (form.currency ?? offer.currency).trim().toUpperCase();
   offer.endsOn = (form.endsOn ?? "").trim() === "" ? null : (form.endsOn ?? "").trim();
   offer.showReference = form.showReference === "yes";
-  const users = (form.claimedUsers ?? "").replace(/[\s\u00a0\u202f.,]/g, "");
-  if (users === "") offer.claimedUsers = null;
-  else if (/^\d{1,9}$/.test(users)) offer.claimedUsers = Number(users);
-  else own.push({ path: "offer.claimedUsers", message: t("admin.content.error.wholeNumber") });
   return checked(document, own);
 }
 

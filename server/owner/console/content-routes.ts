@@ -42,6 +42,8 @@ import {
   referenceIfPublished,
   sectionOf,
 } from "./content-edit";
+import { describeChanges } from "./content-changes";
+import { type FormPart, mergeDocuments, partOf, withBase } from "./content-merge";
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
 import { ConsoleRefusal } from "./refusal";
@@ -67,7 +69,7 @@ import type { PageContext } from "./views/layout";
 
 const FormBody = v.record(v.string(), v.string());
 const Revision = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
-const DONE = ["saved", "published", "discarded", "restored", "rebased"] as const;
+const DONE = ["saved", "merged", "published", "discarded", "restored", "rebased"] as const;
 type Done = (typeof DONE)[number];
 const FAQ_ID = /^[a-z0-9-]{1,40}$/;
 const MOVES: readonly FaqMove[] = ["up", "down", "toggle", "remove"];
@@ -88,6 +90,9 @@ const PREVIEW_PAGES = [
 /** Who published, as the history shows it: the console's session, by the browser it signed in from. */
 const who = (owner: Owner) => `console (${owner.session.label})`;
 
+const OFFER: FormPart = { kind: "offer" };
+const COMPARISON: FormPart = { kind: "comparison" };
+
 const NO_POST: Posted = { form: null, problems: [], notice: null, error: null };
 
 export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
@@ -103,9 +108,13 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
     if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
     return parsed.output;
   };
-  const state = (draft: Draft): DraftState => {
+  const state = (draft: Draft, part?: FormPart): DraftState => {
     const base = readVersion(db, draft.baseVersion);
-    return { revision: draft.revision, unpublished: base === null ? 1 : changedPaths(base.document, draft.document).length };
+    return {
+      revision: draft.revision,
+      unpublished: base === null ? 1 : changedPaths(base.document, draft.document).length,
+      ...(part === undefined ? {} : { base: JSON.stringify(partOf(draft.document, part)) }),
+    };
   };
   const noticeOf = (ctx: PageContext, request: Request): Posted => {
     const asked = new URL(request.url).searchParams.get("done");
@@ -114,9 +123,12 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
   };
 
   /**
-   * Saves what a form made of the draft, or answers with the page again: 409 with the owner's
-   * text kept when the draft changed since the page was opened, 422 with each field named when
-   * something is wrong. `edit` applies the form to a draft's document.
+   * Saves what a form made of the draft, or answers with the page again: 422 with each field named
+   * when something is wrong. A form opened before another save is merged with it field by field
+   * (its base, the part as it was opened, comes with it): 409, nothing saved, when a field was
+   * changed differently on both sides, with both values named. `edit` applies the form to a
+   * draft's document; `part`: what the form edits (null for a new FAQ entry, which changes nothing
+   * of anyone else's).
    */
   const saveForm = async (
     request: Request,
@@ -124,32 +136,75 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
     edit: (document: ContentDocument, posted: Form, ctx: PageContext) => Edited,
     page: (ctx: PageContext, draft: Draft, document: ContentDocument, posted: Posted) => string,
     back: string,
+    part: FormPart | null,
   ): Promise<Response> => {
     const posted = await form(request);
     const opened = revisionOf(posted);
     const ctx = await kit.page(request);
-    const draft = readDraft(db);
-    const stale = (current: Draft) =>
-      html(
-        page(ctx, current, current.document, { form: posted, problems: [], notice: null, error: ctx.t("admin.content.error.staleSave") }),
-        kit.https(request),
-        409,
-      );
-    if (draft.revision !== opened) return stale(draft);
-    const edited = edit(draft.document, posted, ctx);
-    if (edited.problems.length > 0)
-      return html(
-        page(ctx, draft, draft.document, { form: posted, problems: edited.problems, notice: null, error: null }),
-        kit.https(request),
-        422,
-      );
-    try {
-      await saveDraft(write, { openedRevision: opened, document: edited.document, by: who(owner), now: deps.now() });
-    } catch (error) {
-      if (error instanceof StaleContentError) return stale(readDraft(db));
-      throw error;
+    const baseOf = (current: Draft): ContentDocument | null => {
+      if (current.revision === opened || part === null) return current.document;
+      const raw = posted.base;
+      if (raw === undefined) return null;
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        throw new ConsoleRefusal(400, "admin.error.badRequest");
+      }
+      const base = withBase(current.document, part, json);
+      if (base === null) throw new ConsoleRefusal(400, "admin.error.badRequest");
+      return base;
+    };
+    // A save that lost the race with another one merges again with that one (a few times at most).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const draft = readDraft(db);
+      const base = baseOf(draft);
+      if (base === null)
+        // A form without its base (not one of these pages'): the owner's text is kept, over the current draft.
+        return html(
+          page(ctx, draft, draft.document, { form: posted, problems: [], notice: null, error: ctx.t("admin.content.error.staleSave") }),
+          kit.https(request),
+          409,
+        );
+      const edited = edit(base, posted, ctx);
+      if (edited.problems.length > 0)
+        return html(
+          page(ctx, draft, draft.document, { form: posted, problems: edited.problems, notice: null, error: null }),
+          kit.https(request),
+          422,
+        );
+      const merged =
+        base === draft.document ? { document: edited.document, conflicts: [] } : mergeDocuments(base, edited.document, draft.document);
+      if (merged.conflicts.length > 0) {
+        // Shown again with this form's values where both changed, the rest as the draft is now.
+        const shown = mergeDocuments(base, edited.document, draft.document, true).document;
+        const problems = merged.conflicts.map((c) => ({
+          path: c.path,
+          message: ctx.t("admin.content.error.conflict", {
+            mine: valueInWords(ctx, c.field, c.mine, draft.document.offer.currency),
+            theirs: valueInWords(ctx, c.field, c.theirs, draft.document.offer.currency),
+          }),
+        }));
+        return html(
+          page(ctx, draft, shown, { form: null, problems, notice: null, error: ctx.t("admin.content.error.conflicts") }),
+          kit.https(request),
+          409,
+        );
+      }
+      try {
+        await saveDraft(write, { openedRevision: draft.revision, document: merged.document, by: who(owner), now: deps.now() });
+      } catch (error) {
+        if (error instanceof StaleContentError) continue;
+        throw error;
+      }
+      return redirect(`${back}?done=${draft.revision === opened ? "saved" : "merged"}`, kit.https(request));
     }
-    return redirect(`${back}?done=saved`, kit.https(request));
+    const current = readDraft(db);
+    return html(
+      page(ctx, current, current.document, { form: posted, problems: [], notice: null, error: ctx.t("admin.content.error.staleSave") }),
+      kit.https(request),
+      409,
+    );
   };
 
   const sectionParam = (request: Request): ContentSectionId => {
@@ -170,13 +225,13 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
   const offer = (ctx: PageContext, draft: Draft, document: ContentDocument, posted: Posted) =>
     offerPage(
       ctx,
-      { draft: state(draft), document, reference: referenceIfPublished(db, document, deps.now()), history: readPriceHistory(db) },
+      { draft: state(draft, OFFER), document, reference: referenceIfPublished(db, document, deps.now()), history: readPriceHistory(db) },
       posted,
     );
   const texts = (section: ContentSectionId) => (ctx: PageContext, draft: Draft, document: ContentDocument, posted: Posted) =>
-    textsSectionPage(ctx, { draft: state(draft), document, section }, posted);
+    textsSectionPage(ctx, { draft: state(draft, { kind: "texts", section }), document, section }, posted);
   const comparison = (ctx: PageContext, draft: Draft, document: ContentDocument, posted: Posted) =>
-    comparisonPage(ctx, { draft: state(draft), document }, posted);
+    comparisonPage(ctx, { draft: state(draft, COMPARISON), document }, posted);
 
   /** Publish, discard, rebase: a draft action sent with the revision its page showed. */
   const draftAction = (run: (opened: number, owner: Owner) => Promise<Done>) =>
@@ -201,7 +256,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
       ctx,
       {
         draft: state(draft),
-        changes: base === null ? [] : changedPaths(base.document, draft.document),
+        changes: base === null ? [] : describeChanges(base.document, draft.document, ctx.t, ctx.fmt, ctx.locale),
         publishedVersion: published.version,
         baseVersion: draft.baseVersion,
         pages: PREVIEW_PAGES.map((page) => ({ page, label: ctx.t(`admin.content.pageName.${page}`) })),
@@ -289,7 +344,9 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
     )
     .post(
       "/admin/content/offer",
-      kit.signedIn((request, owner) => saveForm(request, owner, (d, f, ctx) => applyOffer(d, f, ctx.t), offer, "/admin/content/offer")),
+      kit.signedIn((request, owner) =>
+        saveForm(request, owner, (d, f, ctx) => applyOffer(d, f, ctx.t), offer, "/admin/content/offer", OFFER),
+      ),
       { parse: "none" },
     )
     .get(
@@ -313,7 +370,10 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
       "/admin/content/texts/:section",
       kit.signedIn((request, owner) => {
         const section = sectionParam(request);
-        return saveForm(request, owner, (d, f) => applyTexts(d, section, f), texts(section), `/admin/content/texts/${section}`);
+        return saveForm(request, owner, (d, f) => applyTexts(d, section, f), texts(section), `/admin/content/texts/${section}`, {
+          kind: "texts",
+          section,
+        });
       }),
       { parse: "none" },
     )
@@ -370,6 +430,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
           (ctx, draft, _document, posted) =>
             faqEntryPage(ctx, { draft: state(draft), entry, index: draft.document.faq.length, isNew: true }, posted),
           "/admin/content/faq",
+          null,
         );
       }),
       { parse: "none" },
@@ -380,7 +441,10 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
         const ctx = await kit.page(request);
         const draft = readDraft(db);
         const { entry, index } = faqParam(request, draft.document);
-        return html(faqEntryPage(ctx, { draft: state(draft), entry, index, isNew: false }, noticeOf(ctx, request)), kit.https(request));
+        return html(
+          faqEntryPage(ctx, { draft: state(draft, { kind: "faq", id: entry.id }), entry, index, isNew: false }, noticeOf(ctx, request)),
+          kit.https(request),
+        );
       }),
     )
     .post(
@@ -400,7 +464,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
             return faqEntryPage(
               ctx,
               {
-                draft: state(current),
+                draft: state(current, { kind: "faq", id: entry.id }),
                 entry: document.faq[index] ?? entry,
                 index: index === -1 ? document.faq.length : index,
                 isNew: false,
@@ -409,6 +473,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
             );
           },
           `/admin/content/faq/${entry.id}`,
+          { kind: "faq", id: entry.id },
         );
       }),
       { parse: "none" },
@@ -457,7 +522,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
     .post(
       "/admin/content/comparison",
       kit.signedIn((request, owner) =>
-        saveForm(request, owner, (d, f, ctx) => applyComparison(d, f, ctx.t), comparison, "/admin/content/comparison"),
+        saveForm(request, owner, (d, f, ctx) => applyComparison(d, f, ctx.t), comparison, "/admin/content/comparison", COMPARISON),
       ),
       { parse: "none" },
     )
@@ -465,7 +530,16 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
       "/admin/content/history",
       kit.signedIn(async (request) => {
         const ctx = await kit.page(request);
-        return html(historyPage(ctx, listVersions(db), noticeOf(ctx, request)), kit.https(request));
+        const versions = listVersions(db);
+        // Each version in words against the one before it (a restore: against what it replaced).
+        const described = new Map<number, string[]>();
+        for (const version of versions) {
+          const now = version.version === 0 ? null : readVersion(db, version.version);
+          const before = version.version === 0 ? null : readVersion(db, version.version - 1);
+          if (now !== null && before !== null)
+            described.set(version.version, describeChanges(before.document, now.document, ctx.t, ctx.fmt, ctx.locale));
+        }
+        return html(historyPage(ctx, versions, described, noticeOf(ctx, request)), kit.https(request));
       }),
     )
     .post(
@@ -493,4 +567,14 @@ function refusalOf(error: unknown): { status: 409 | 422; key: MessageKey } | nul
   if (error instanceof NothingToPublishError) return { status: 409, key: "admin.content.error.nothing" };
   if (error instanceof ConsoleRefusal && error.status === 422) return { status: 422, key: error.key };
   return null;
+}
+
+/** A field's value as the owner reads it in a conflict: an amount as money, a text quoted, a list counted. */
+function valueInWords(ctx: PageContext, field: string, value: unknown, currency: string): string {
+  if (value === undefined || value === null || value === "") return ctx.t("admin.content.merge.empty");
+  if (typeof value === "boolean") return ctx.t(value ? "admin.content.merge.yes" : "admin.content.merge.no");
+  if (typeof value === "number") return field.endsWith("Minor") ? ctx.fmt.money(value, currency) : ctx.fmt.number(value);
+  if (Array.isArray(value)) return ctx.t("admin.content.merge.list", { count: value.length });
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return `“${text.length > 120 ? `${text.slice(0, 119)}…` : text}”`;
 }

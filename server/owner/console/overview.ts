@@ -31,6 +31,8 @@ export type ChecklistItem = {
     | "rights"
     | "claims";
   ok: boolean;
+  /** The reference price's item only: whether a struck-through reference is shown. */
+  referenceShown?: boolean;
 };
 
 /** What the checklist reads of the published content (server/site/content/live.ts publishedFacts). */
@@ -176,13 +178,13 @@ export function readyToSell(
   certificate: CertificateState | null = null,
   now: Date = new Date(),
 ): ChecklistItem[] {
-  // In production the placeholders are not shown, but their place stays empty until the owner sets real ones.
+  // Reviews and the buyers' figure are the site's own (console, Reviews). A struck-through price is
+  // not something to set: it can be shown only after a reduction, against the lowest price of the
+  // 30 days before it, and a shop sells without one. The item says which is the case, nothing to do.
   const { ownerSet } = site;
-  // Reviews and the buyers' figure are the site's own (console, Reviews): only the reference price is the owner's to set.
-  const placeholders = !ownerSet.originalPrice;
   return [
     { id: "seller", ok: config.sellerIdentityMissing.length === 0 },
-    { id: "placeholders", ok: !placeholders },
+    { id: "placeholders", ok: true, referenceShown: ownerSet.originalPrice },
     // The published content, as production's start-up warnings read it.
     ...(published === undefined
       ? []

@@ -8,6 +8,8 @@ import {
   type GuideText,
   isContentKey,
   issuePath,
+  textFamily,
+  textLimit,
 } from "../../../shared/content";
 import type { MessageKey } from "../../../shared/i18n";
 import { LOCALES, type Locale } from "../../../shared/locales";
@@ -80,6 +82,9 @@ const defaultArguments = (key: MessageKey, locale: Locale) => argumentsOf(parse(
 
 /** The problem with the owner's text for a page text in a language, or null. */
 export function pageTextProblem(key: ContentKey, locale: Locale, text: string): ContentProblem | null {
+  const max = textLimit(key);
+  if (text.length > max)
+    return { path: `texts.${key}.${locale}`, message: `is ${text.length} characters long: a ${textFamily(key)} may have at most ${max}` };
   return textProblem(`texts.${key}.${locale}`, text, defaultArguments(key, locale), linkParts(SOURCE_MESSAGES[locale][key]));
 }
 

@@ -9,7 +9,9 @@ export const REFERENCE_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 /**
  * The struck-through reference for the price charged at `now`: the lowest price charged (same
  * currency) in the 30 days before that price began, when it is higher; null otherwise (no history,
- * no reduction, or a price that went up).
+ * no reduction, or a price that went up). A history that does not cover the whole 30 days (a shop
+ * younger than that, or a currency changed inside them) has no lowest price of those 30 days to
+ * show, so it gives none: a price live for a few minutes is not a reference.
  */
 export function referencePrice(history: readonly PriceCharged[], now: Date): number | null {
   const at = now.getTime();
@@ -19,10 +21,15 @@ export function referencePrice(history: readonly PriceCharged[], now: Date): num
   if (current === undefined) return null;
   const began = current.since.getTime();
   const windowStart = began - REFERENCE_WINDOW_MS;
+  const first = history[0];
+  if (first === undefined || first.since.getTime() > windowStart) return null;
   let lowest: number | null = null;
   for (let i = 0; i < currentIndex; i++) {
     const row = history[i];
-    if (row === undefined || row.currency !== current.currency) continue;
+    if (row === undefined) continue;
+    const charged = row.since.getTime() < began && (history[i + 1]?.since.getTime() ?? began) > windowStart;
+    if (charged && row.currency !== current.currency) return null;
+    if (row.currency !== current.currency) continue;
     // Charged from its `since` until the next price began.
     const until = history[i + 1]?.since.getTime() ?? began;
     if (until <= windowStart || row.since.getTime() >= began || until === row.since.getTime()) continue;

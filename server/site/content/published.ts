@@ -154,7 +154,9 @@ export function siteContentOf(
     name: offer.productName,
     supportEmail: settings.supportEmail,
     priceMinor: offer.priceMinor,
-    originalPriceMinor: offer.showReference ? (reference ?? sample) : null,
+    // A reference from the price history shows only if the owner chose to show it; with none,
+    // development's sample keeps the specification's look, like its sample reviews (production: none).
+    originalPriceMinor: reference !== null ? (offer.showReference ? reference : null) : sample,
     currency: offer.currency,
     proof,
     ownerSet: { originalPrice: offer.showReference && reference !== null },

@@ -25,7 +25,10 @@ const SEED_VARIABLES: readonly [keyof ContentSeed, string][] = [
   ["offerEndsAt", "OFFER_ENDS_AT"],
 ];
 
-/** The environment's content variables applied to a document (ORIGINAL_PRICE never: a reference comes from the price history). */
+/**
+ * The environment's content variables applied to a document. ORIGINAL_PRICE never: a reference
+ * comes from the price history; CLAIMED_USERS never: the home page's figure is the site's count.
+ */
 export function seededDocument(document: ContentDocument, seed: ContentSeed): ContentDocument {
   return {
     ...document,
@@ -34,11 +37,13 @@ export function seededDocument(document: ContentDocument, seed: ContentSeed): Co
       productName: seed.productName ?? document.offer.productName,
       priceMinor: seed.priceMinor ?? document.offer.priceMinor,
       currency: seed.currency ?? document.offer.currency,
-      claimedUsers: seed.claimedUsers ?? document.offer.claimedUsers,
       endsOn: seed.offerEndsAt === undefined ? document.offer.endsOn : dateIn(SELLER_TIME_ZONE, seed.offerEndsAt),
     },
   };
 }
+
+/** Variables never seeded: what they set is no longer something typed. */
+const NEVER_READ = ["ORIGINAL_PRICE", "CLAIMED_USERS"];
 
 const setVariables = (seed: ContentSeed) => SEED_VARIABLES.filter(([key]) => seed[key] !== undefined).map(([, name]) => name);
 
@@ -65,13 +70,13 @@ export async function prepareContent(deps: { db: Db; write: Write; config: Confi
       return publishIn(tx, { document, openedVersion: published.version, by: "environment", now }).version;
     });
     if (version !== null)
-      log.info("content seeded from the environment", { version, variables: setVariables(seed).filter((v) => v !== "ORIGINAL_PRICE") });
+      log.info("content seeded from the environment", { version, variables: setVariables(seed).filter((v) => !NEVER_READ.includes(v)) });
   }
   await recordFirstPrice(write, now);
-  const ignored = setVariables(seed).filter((name) => seeded || name === "ORIGINAL_PRICE");
+  const ignored = setVariables(seed).filter((name) => seeded || NEVER_READ.includes(name));
   if (ignored.length > 0)
     log.warn(
-      `${ignored.join(", ")} ${ignored.length === 1 ? "is" : "are"} set in the environment but no longer read: the product's name, price, currency, offer end and user count are the published content. Change them in the console (Content) or with \`site content export\` / \`site content import\`, and remove ${ignored.length === 1 ? "it" : "them"} from the environment.${ignored.includes("ORIGINAL_PRICE") ? " ORIGINAL_PRICE is never used: the struck-through price is the lowest price the site charged in the 30 days before a reduction." : ""}`,
+      `${ignored.join(", ")} ${ignored.length === 1 ? "is" : "are"} set in the environment but no longer read: the product's name, price, currency and offer end are the published content. Change them in the console (Content) or with \`site content export\` / \`site content import\`, and remove ${ignored.length === 1 ? "it" : "them"} from the environment.${ignored.includes("ORIGINAL_PRICE") ? " ORIGINAL_PRICE is never used: the struck-through price is the lowest price the site charged in the 30 days before a reduction." : ""}${ignored.includes("CLAIMED_USERS") ? " CLAIMED_USERS is never used: the home page's figure is counted by the site from its sales (console, Reviews)." : ""}`,
     );
   return started;
 }

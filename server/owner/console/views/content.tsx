@@ -1,5 +1,13 @@
 import type { ReactNode } from "react";
-import { CONTENT_SECTIONS, type ContentDocument, type ContentSectionId, type FaqEntry, LIMITS } from "../../../../shared/content";
+import {
+  CONTENT_SECTIONS,
+  type ContentDocument,
+  type ContentSectionId,
+  type FaqEntry,
+  LIMITS,
+  textFamily,
+  textLimit,
+} from "../../../../shared/content";
 import { LOCALE_TAGS, LOCALES, type Locale } from "../../../../shared/locales";
 import type { PageId } from "../../../../shared/routes";
 import type { ContentProblem } from "../../../site/content/check";
@@ -12,8 +20,12 @@ import { renderPage, type PageContext } from "./layout";
 // publish, and the history. Plain forms: each saves the draft and comes back with what it saved;
 // a refused form comes back with the owner's text as typed and the fields named.
 
-/** What every editing page shows and sends back: the draft's revision it was opened at. */
-export type DraftState = { revision: number; unpublished: number };
+/**
+ * What every editing page shows and sends back: the draft's revision it was opened at, and the
+ * part of the draft its form edits as it was then (`base`, JSON), against which a save made after
+ * another change is merged (server/owner/console/content-merge.ts).
+ */
+export type DraftState = { revision: number; unpublished: number; base?: string };
 
 /** A page's answer to a form: the text as posted (kept when refused) and what was wrong. */
 export type Posted = { form: Form | null; problems: ContentProblem[]; notice: string | null; error: string | null };
@@ -75,12 +87,14 @@ function Outcome({ ctx, posted, label }: { ctx: PageContext; posted: Posted; lab
         </p>
       )}
       {posted.error !== null && (
-        <div className="card problems" role="alert">
+        // Focused once the page loads (client/admin/entry.ts), so that a keyboard or screen reader
+        // user starts from what went wrong; without the script it is first in the page's content.
+        <div className="card problems" role="alert" tabIndex={-1} data-focus-on-load={posted.problems.length > 0 ? undefined : ""}>
           <p className="error">{posted.error}</p>
         </div>
       )}
       {posted.problems.length > 0 && (
-        <div className="card problems" role="alert" aria-labelledby="problems-title">
+        <div className="card problems" role="alert" aria-labelledby="problems-title" tabIndex={-1} data-focus-on-load="">
           <h2 id="problems-title">{t("admin.content.problems")}</h2>
           <ul>
             {posted.problems.map((p) => (
@@ -109,7 +123,6 @@ function Field(props: {
   long?: boolean;
   type?: "text" | "date";
   lang?: Locale;
-  maxLength?: number;
   inputMode?: "decimal" | "numeric";
 }) {
   const id = fieldId(props.path);
@@ -123,7 +136,6 @@ function Field(props: {
     name: props.name,
     defaultValue: value,
     lang: props.lang === undefined ? undefined : LOCALE_TAGS[props.lang].bcp47,
-    maxLength: props.maxLength,
     "aria-invalid": problem === undefined ? undefined : true,
     "aria-describedby": described === "" ? undefined : described,
   };
@@ -149,7 +161,15 @@ function Field(props: {
   );
 }
 
-const Revision = ({ draft }: { draft: DraftState }) => <input type="hidden" name="revision" value={draft.revision} />;
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const shortened = (text: string) => (text.length > 70 ? `${text.slice(0, 69)}…` : text);
+
+const Revision = ({ draft }: { draft: DraftState }) => (
+  <>
+    <input type="hidden" name="revision" value={draft.revision} />
+    {draft.base !== undefined && <input type="hidden" name="base" value={draft.base} />}
+  </>
+);
 
 // —— The area's home: the draft, its preview, publish ————————————————————————————————
 
@@ -193,9 +213,7 @@ export function contentHomePage(ctx: PageContext, data: HomeData, posted: Posted
             <p>{t("admin.content.draft.changes", { count: data.draft.unpublished })}</p>
             <ul className="changes">
               {data.changes.map((c) => (
-                <li key={c}>
-                  <code>{c}</code>
-                </li>
+                <li key={c}>{c}</li>
               ))}
             </ul>
             <div className="actions">
@@ -265,7 +283,6 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
     "offer.priceMinor": t("admin.content.offer.price"),
     "offer.currency": t("admin.content.offer.currency"),
     "offer.endsOn": t("admin.content.offer.endsOn"),
-    "offer.claimedUsers": t("admin.content.offer.claimedUsers"),
   };
   const showReference = posted.form === null ? offer.showReference : posted.form.showReference === "yes";
   return contentPage(
@@ -284,7 +301,6 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
           name="productName"
           label={labels["offer.productName"] ?? ""}
           value={offer.productName}
-          maxLength={LIMITS.productName}
         />
         <Field
           ctx={ctx}
@@ -303,7 +319,6 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
           name="currency"
           label={labels["offer.currency"] ?? ""}
           value={offer.currency}
-          maxLength={3}
           hint={t("admin.content.offer.currencyHint")}
         />
         <Field
@@ -323,22 +338,17 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
               ? t("admin.content.offer.referenceNone")
               : t("admin.content.offer.referenceIs", { price: ctx.fmt.money(data.reference, offer.currency) })}
           </p>
-          <input type="checkbox" id="f-offer-showReference" name="showReference" value="yes" defaultChecked={showReference} />{" "}
-          <label htmlFor="f-offer-showReference" className="inline-label">
-            {t("admin.content.offer.showReference")}
-          </label>
+          {/* Offered only when the price history gives a reference: nothing to tick otherwise. */}
+          {data.reference === null ? null : (
+            <>
+              <input type="checkbox" id="f-offer-showReference" name="showReference" value="yes" defaultChecked={showReference} />{" "}
+              <label htmlFor="f-offer-showReference" className="inline-label">
+                {t("admin.content.offer.showReference")}
+              </label>
+            </>
+          )}
           <p className="note">{t("admin.content.offer.referenceRule")}</p>
         </fieldset>
-        <Field
-          ctx={ctx}
-          posted={posted}
-          path="offer.claimedUsers"
-          name="claimedUsers"
-          label={labels["offer.claimedUsers"] ?? ""}
-          value={offer.claimedUsers === null ? "" : String(offer.claimedUsers)}
-          inputMode="numeric"
-          hint={t("admin.content.offer.claimedUsersHint")}
-        />
         <button type="submit">{t("admin.content.save")}</button>
       </form>
       <section aria-labelledby="price-history">
@@ -429,7 +439,11 @@ export function textsSectionPage(
           return (
             <fieldset key={key} className="card text-key">
               <legend>
-                <code>{key}</code>
+                {/* What the text is and what it says now, in the owner's language; its key, for the export, beside it. */}
+                {capitalized(t(`admin.content.family.${textFamily(key)}`))}: “{shortened(SOURCE_MESSAGES[ctx.locale][key])}”{" "}
+                <span className="note">
+                  <code>{key}</code>
+                </span>
               </legend>
               {own !== undefined && missing.length > 0 && (
                 <p className="note">
@@ -449,8 +463,7 @@ export function textsSectionPage(
                     value={own?.[locale] ?? ""}
                     long={fallback.length > 70}
                     lang={locale}
-                    maxLength={LIMITS.text}
-                    hint={t("admin.content.texts.default", { text: fallback })}
+                    hint={`${t("admin.content.texts.default", { text: fallback })} ${t("admin.content.texts.limit", { max: textLimit(key) })}`}
                   />
                 );
               })}
@@ -519,7 +532,7 @@ export function faqListPage(ctx: PageContext, draft: DraftState, document: Conte
                 {entry.builtIn === null ? t("admin.content.faq.own") : t("admin.content.faq.builtIn")} ·{" "}
                 {entry.shown ? t("admin.content.faq.shown") : t("admin.content.faq.hidden")}
                 {missing.length > 0 && (
-                  <> · {t("admin.content.texts.missing", { languages: missing.map((l) => LOCALE_TAGS[l].name).join(", ") })}</>
+                  <> · {t("admin.content.faq.missing", { languages: missing.map((l) => LOCALE_TAGS[l].name).join(", ") })}</>
                 )}
               </p>
               <div className="actions">
@@ -616,8 +629,7 @@ export function faqEntryPage(
                 label={t("admin.content.faq.question", { language })}
                 value={entry.question[locale] ?? ""}
                 lang={locale}
-                maxLength={LIMITS.faqQuestion}
-                hint={hint("question")}
+                hint={`${hint("question") ?? ""} ${t("admin.content.texts.limit", { max: LIMITS.faqQuestion })}`.trim()}
               />
               <Field
                 ctx={ctx}
@@ -628,8 +640,7 @@ export function faqEntryPage(
                 value={entry.answer[locale] ?? ""}
                 lang={locale}
                 long
-                maxLength={LIMITS.faqAnswer}
-                hint={hint("answer")}
+                hint={`${hint("answer") ?? ""} ${t("admin.content.texts.limit", { max: LIMITS.faqAnswer })}`.trim()}
               />
             </fieldset>
           );
@@ -692,7 +703,6 @@ export function comparisonPage(ctx: PageContext, data: { draft: DraftState; docu
                 label={c.label}
                 value={shownValue(row, c.field)}
                 inputMode={c.name === "service" ? undefined : "decimal"}
-                maxLength={c.name === "service" ? LIMITS.service : 12}
               />
             ))}
             {slot !== "new" && (
@@ -723,7 +733,6 @@ export function comparisonPage(ctx: PageContext, data: { draft: DraftState; docu
             name="source"
             label={t("admin.content.comparison.source")}
             value={comparison.source ?? ""}
-            maxLength={LIMITS.source}
             hint={t("admin.content.comparison.sourceHint")}
           />
         </fieldset>
@@ -735,7 +744,7 @@ export function comparisonPage(ctx: PageContext, data: { draft: DraftState; docu
 
 // —— History ——————————————————————————————————————————————————————————————————————————————
 
-export function historyPage(ctx: PageContext, versions: VersionSummary[], posted: Posted): string {
+export function historyPage(ctx: PageContext, versions: VersionSummary[], described: Map<number, string[]>, posted: Posted): string {
   const { t } = ctx;
   const current = versions[0]?.version ?? 0;
   return contentPage(
@@ -770,7 +779,13 @@ export function historyPage(ctx: PageContext, versions: VersionSummary[], posted
                 <td>{v.version === 0 ? t("admin.content.history.defaults") : v.publishedBy}</td>
                 <td>
                   {v.restoredFrom !== null && <>{t("admin.content.history.restoredFrom", { version: v.restoredFrom })} </>}
-                  {v.changes.length > 0 && <code>{v.changes.join(", ")}</code>}
+                  {(described.get(v.version) ?? []).length > 0 && (
+                    <ul className="changes">
+                      {(described.get(v.version) ?? []).map((line) => (
+                        <li key={line}>{line}</li>
+                      ))}
+                    </ul>
+                  )}
                 </td>
                 <td>
                   {v.version !== current && (

@@ -34,7 +34,7 @@ function Outcome({ ctx, posted, extra }: { ctx: PageContext; posted: GuidePosted
     );
   if (posted.error === null) return null;
   return (
-    <div className="error" role="alert" id="guide-problems">
+    <div className="error" role="alert" id="guide-problems" tabIndex={-1} data-focus-on-load="">
       <p>{posted.error === "stale" ? t("admin.guide.stale") : t("admin.guide.problems", { count: posted.problems.length })}</p>
       {extra.length > 0 && (
         <ul>
@@ -82,7 +82,6 @@ function LocaleFields(props: {
           id,
           name: field,
           lang: LOCALE_TAGS[locale].bcp47,
-          maxLength: props.max,
           "aria-invalid": problem === undefined ? undefined : true,
           "aria-describedby": described.length === 0 ? undefined : described.join(" "),
         };

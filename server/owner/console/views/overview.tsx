@@ -115,8 +115,14 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
         <ul>
           {data.checklist.map((item) => (
             <li key={item.id}>
-              <span className={item.ok ? "success" : "error"}>{item.ok ? t("admin.checklist.done") : t("admin.checklist.todo")}</span>{" "}
-              {item.id === "seller" ? (
+              {item.referenceShown === undefined ? (
+                <span className={item.ok ? "success" : "error"}>{item.ok ? t("admin.checklist.done") : t("admin.checklist.todo")}</span>
+              ) : (
+                <span className="note">{t("admin.checklist.note")}</span>
+              )}{" "}
+              {item.referenceShown !== undefined ? (
+                t(item.referenceShown ? "admin.checklist.referenceShown" : "admin.checklist.referenceNone")
+              ) : item.id === "seller" ? (
                 <>
                   {t("admin.checklist.seller", { variables: SELLER_IDENTITY.map(([variable]) => variable).join(", ") })}
                   {data.sellerIdentityMissing.length > 0 ? (
