@@ -121,6 +121,7 @@ export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
 /** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
 import type { CodeRefusal } from "./discount-code";
+import type { BusinessPageError } from "./business-buyer";
 
 export type PaymentPageError =
   | "provider"
@@ -131,7 +132,9 @@ export type PaymentPageError =
   | "code-unknown"
   | "code-not-started"
   | "code-expired"
-  | "code-used-up";
+  | "code-used-up"
+  /** The company's details refused (shared/business-buyer.ts BUSINESS_PAGE_ERRORS): the first field in error and why. */
+  | BusinessPageError;
 
 export type View =
   | { page: "landing"; lead?: LeadFlag }
