@@ -213,7 +213,15 @@ export type IslandProps = {
   "access-form": { posted?: AccessFlag };
   /** `consentMissing`: the server sent the page back because the consent box was not ticked. */
   /** `codeError`: the server refused the code of a plain form post (`?error=code-…`). */
-  "pay-button": { consentMissing: boolean; codeError?: CodeRefusal | undefined; noticeBox?: boolean };
+  "pay-button": {
+    consentMissing: boolean;
+    codeError?: CodeRefusal | undefined;
+    noticeBox?: boolean;
+    /** The company section's problem a plain form post came back with (`?error=business-…`). */
+    businessError?: BusinessPageError | undefined;
+    /** The countries a company may be in, named in the page's language (the server's Intl.DisplayNames). */
+    countries?: readonly { code: string; name: string }[];
+  };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };
   /** The lead popup; `usedForm`: the visitor just posted the free-demo form without JavaScript. */
