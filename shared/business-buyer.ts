@@ -78,7 +78,12 @@ const BusinessSchema = v.pipe(
     if (vatNumber === "" || !isEuMemberState(companyCountry)) return;
     const problem = vatNumberProblem(normalizeVatNumber(vatNumber, companyCountry), companyCountry);
     if (problem === null) return;
-    const message = problem === "check" ? BUSINESS_ERROR_KEYS.vatCheck : problem === "country" ? BUSINESS_ERROR_KEYS.vatCountry : BUSINESS_ERROR_KEYS.vatNumber;
+    const message =
+      problem === "check"
+        ? BUSINESS_ERROR_KEYS.vatCheck
+        : problem === "country"
+          ? BUSINESS_ERROR_KEYS.vatCountry
+          : BUSINESS_ERROR_KEYS.vatNumber;
     addIssue({ message, path: [{ type: "object", origin: "value", input: dataset.value, key: "vatNumber", value: vatNumber }] });
   }),
 );

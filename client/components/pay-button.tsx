@@ -290,14 +290,21 @@ export function PayButton({
         {BUSINESS_FIELDS.map((f) => {
           const key = businessErrors[f];
           const id = FIELD_IDS[f];
-          const described = [key !== undefined ? `${id}-error` : null, f === "vatNumber" ? `${id}-hint` : null].filter((x) => x !== null).join(" ");
+          const described = [key !== undefined ? `${id}-error` : null, f === "vatNumber" ? `${id}-hint` : null]
+            .filter((x) => x !== null)
+            .join(" ");
           const common = {
             id,
             name: f,
             "aria-invalid": key !== undefined ? true : undefined,
             "aria-describedby": described === "" ? undefined : described,
           } as const;
-          const label = { company: "business.company", companyAddress: "business.address", companyCountry: "business.country", vatNumber: "business.vatNumber" } as const;
+          const label = {
+            company: "business.company",
+            companyAddress: "business.address",
+            companyCountry: "business.country",
+            vatNumber: "business.vatNumber",
+          } as const;
           return (
             <div className="field" key={f}>
               <label htmlFor={id}>{t(label[f])}</label>

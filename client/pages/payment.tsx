@@ -10,7 +10,8 @@ import { COUNTRY_CODES } from "../../shared/countries";
 import { LOCALE_TAGS, type Locale } from "../../shared/locales";
 
 /** The business section's problem a plain form post came back with. */
-const businessErrorOf = (error: PaymentPageError | undefined): BusinessPageError | undefined => BUSINESS_PAGE_ERRORS.find((e) => e === error);
+const businessErrorOf = (error: PaymentPageError | undefined): BusinessPageError | undefined =>
+  BUSINESS_PAGE_ERRORS.find((e) => e === error);
 
 /** Every country named in the page's language, in its alphabetical order (rendered on the server only). */
 function countriesIn(locale: Locale): { code: string; name: string }[] {

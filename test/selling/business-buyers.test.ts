@@ -98,12 +98,21 @@ for (const scheme of ["fr", "oss"] as const) {
       ipCountry: null,
     });
     const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
-    expect(invoice).toMatchObject({ vatRule: "reverse-charge", vatCountry: "DE", vatRate: 0, vatAmount: 0, netAmount: 2499, totalAmount: 2499 });
+    expect(invoice).toMatchObject({
+      vatRule: "reverse-charge",
+      vatCountry: "DE",
+      vatRate: 0,
+      vatAmount: 0,
+      netAmount: 2499,
+      totalAmount: 2499,
+    });
     const text = await documentText(s, order.reference);
     expect(text).toContain("Weber Medien GmbH");
     expect(text).toContain("Friedrichstraße 10, 10117 Berlin");
     expect(text).toContain("VAT no.: DE136695976");
-    expect(text).toContain("Autoliquidation (reverse charge): VAT is due by the customer (French CGI art. 283-2; Directive 2006/112/EC art. 196).");
+    expect(text).toContain(
+      "Autoliquidation (reverse charge): VAT is due by the customer (French CGI art. 283-2; Directive 2006/112/EC art. 196).",
+    );
     expect(text).toContain("Seller's VAT no. FR40303265045; customer's VAT no. DE136695976.");
     expect(text).toContain("Total incl. VAT €24.99");
     expect(text).not.toContain("20%");
@@ -142,7 +151,10 @@ test("a code applies first, then the reverse charge: the invoice reads list pric
 test("a malformed or mistyped German VAT number is refused in the page's language, and nothing is stored or started", async () => {
   site = await createTestSite({ env: { ...SELLER } });
   const s = site;
-  const before = { orders: s.db.select().from(orders).all().length, sessions: s.db.$client.query("SELECT count(*) AS n FROM test_checkout_sessions").get() };
+  const before = {
+    orders: s.db.select().from(orders).all().length,
+    sessions: s.db.$client.query("SELECT count(*) AS n FROM test_checkout_sessions").get(),
+  };
   // A digit wrong: the check digit no longer matches.
   const altered = await startAsCompany(s, { ...GERMAN, vatNumber: "DE136695977" }, "fr");
   expect(altered.status).toBe(303);
@@ -161,7 +173,10 @@ test("a malformed or mistyped German VAT number is refused in the page's languag
   });
   expect(json.status).toBe(422);
   expect(await json.json()).toMatchObject({ code: "business-invalid", fields: { company: "business.error.company" } });
-  const after = { orders: s.db.select().from(orders).all().length, sessions: s.db.$client.query("SELECT count(*) AS n FROM test_checkout_sessions").get() };
+  const after = {
+    orders: s.db.select().from(orders).all().length,
+    sessions: s.db.$client.query("SELECT count(*) AS n FROM test_checkout_sessions").get(),
+  };
   expect(after).toEqual(before);
   // The page says why, in its language, beside the field.
   const fr = await (await s.request("/paiement?error=business-vatCheck")).text();
@@ -193,7 +208,12 @@ test("a French company pays French VAT (the full price), its name, address and V
 test("a company outside the EU follows the rules for buyers outside the EU: no VAT, the full price", async () => {
   site = await createTestSite({ env: { VAT_SCHEME: "fr", ...SELLER } });
   const s = site;
-  const start = await startAsCompany(s, { company: "Acme Inc.", companyAddress: "1 Main St, Boston MA", companyCountry: "US", vatNumber: "" });
+  const start = await startAsCompany(s, {
+    company: "Acme Inc.",
+    companyAddress: "1 Main St, Boston MA",
+    companyCountry: "US",
+    vatNumber: "",
+  });
   const order = await payCard(s, start.headers.get("location") ?? "", "buyer@acme.example", "US");
   expect(order.amount).toBe(2999);
   const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;

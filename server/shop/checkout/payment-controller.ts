@@ -80,7 +80,11 @@ export function paymentController(deps: AppDeps) {
         if (!business.ok) {
           if (isForm) return backToPayment(businessPageError(business.errors));
           return Response.json(
-            { error: `The company's details are not valid: ${Object.keys(business.errors).join(", ")}`, code: "business-invalid", fields: business.errors },
+            {
+              error: `The company's details are not valid: ${Object.keys(business.errors).join(", ")}`,
+              code: "business-invalid",
+              fields: business.errors,
+            },
             { status: 422 },
           );
         }

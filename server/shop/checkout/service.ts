@@ -50,7 +50,8 @@ export async function createCheckoutSession(
 ): Promise<{ id: string; url: string }> {
   const { provider } = checkout;
   const buyer = business?.buyer ?? null;
-  const evidence = business === null ? null : businessEvidence(business.vat.vatScheme, business.buyer, business.vat.vatRegistrations, hasCheckDigits);
+  const evidence =
+    business === null ? null : businessEvidence(business.vat.vatScheme, business.buyer, business.vat.vatRegistrations, hasCheckDigits);
   const reverseCharged = buyer !== null && isReverseCharged({ companyCountry: buyer.country, buyerVatNumber: buyer.vatNumber });
   // The order's figures: a reverse-charged business's are all excluding VAT (list price, reduction,
   // amount), so that the invoice reads list − reduction = total; a code reduces first, the VAT is

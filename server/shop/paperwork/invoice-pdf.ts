@@ -95,7 +95,10 @@ export function invoicePdf(data: InvoiceDocument, x: DocumentTexts): Promise<Buf
       doc
         .font(FONT.bold)
         .text(
-          t("invoice.reverseCharge", { seller: seller.sellerVatId ?? t("invoice.vatMissing"), buyer: order.buyerVatNumber ?? t("invoice.vatMissing") }),
+          t("invoice.reverseCharge", {
+            seller: seller.sellerVatId ?? t("invoice.vatMissing"),
+            buyer: order.buyerVatNumber ?? t("invoice.vatMissing"),
+          }),
           left,
           doc.y,
           { width },

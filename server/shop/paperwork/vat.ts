@@ -127,12 +127,19 @@ export function businessEvidence(
   if (business === null) return null;
   const { country, vatNumber } = business;
   // The rule the invoice will carry, decided by the same function.
-  const { rule } = vatFor(scheme, 0, { billingCountry: null, cardCountry: null, companyCountry: country, buyerVatNumber: vatNumber }, registrations);
+  const { rule } = vatFor(
+    scheme,
+    0,
+    { billingCountry: null, cardCountry: null, companyCountry: country, buyerVatNumber: vatNumber },
+    registrations,
+  );
   const why: Record<VatRule, string> = {
     "reverse-charge": `Business in ${country} (another EU member state) with VAT number ${vatNumber}: reverse charge, price excl. VAT`,
     franchise: `Business in ${country}: the seller charges no VAT (franchise)`,
     "seller-country":
-      country === SELLER_COUNTRY ? "Business in France: French VAT" : `Business in ${country} without a VAT number: taxed as a consumer, French VAT`,
+      country === SELLER_COUNTRY
+        ? "Business in France: French VAT"
+        : `Business in ${country} without a VAT number: taxed as a consumer, French VAT`,
     "eu-consumer": `Business in ${country} without a VAT number: taxed as a consumer, VAT of ${country}`,
     "outside-eu": `Business outside the EU (${country}): no VAT, as for a buyer outside the EU`,
     registered: `Business in ${country}, where the seller is registered: VAT of ${country}`,

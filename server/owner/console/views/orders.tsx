@@ -138,7 +138,8 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
             <>
               <dt>{t("admin.order.company")}</dt>
               <dd>
-                {order.company}, {order.companyAddress} ({order.companyCountry}){order.buyerVatNumber !== null ? ` — ${order.buyerVatNumber}` : ""}
+                {order.company}, {order.companyAddress} ({order.companyCountry})
+                {order.buyerVatNumber !== null ? ` — ${order.buyerVatNumber}` : ""}
               </dd>
             </>
           )}
