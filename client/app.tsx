@@ -181,7 +181,14 @@ function Head() {
     refunded: "meta.successRefundedTitle",
     delivered: "meta.successDeliveredTitle",
   } as const;
-  const title = t(view.page === "success" ? successTitles[view.order.state] : titleKey[view.page]);
+  // The card page says "test mode" only when it is: a free-access claim made in Stripe mode is real.
+  const title = t(
+    view.page === "success"
+      ? successTitles[view.order.state]
+      : view.page === "test-checkout" && !view.session.testMode
+        ? "meta.claimTitle"
+        : titleKey[view.page],
+  );
   // The guide is what a buyer's e-mail links to and what a search for "install {siteName}" finds,
   // and the demo and legal pages are found by what they are: they say what they are about rather
   // than the sales pitch every other page shares.

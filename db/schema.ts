@@ -94,6 +94,21 @@ export const orders = sqliteTable(
      * showing in the recent-purchases notice. Without it the order never appears there.
      */
     inNotice: integer("in_notice", { mode: "boolean" }).notNull().default(false),
+    /**
+     * A company buyer, as given on the payment page ("Buying for a company?"; shared/business-buyer.ts):
+     * its name, address, country and VAT number (normalized, prefixed; checked for format and check
+     * digits, not in VIES). Null for a consumer's purchase. Printed on the invoice and the credit note.
+     */
+    company: text("company"),
+    companyAddress: text("company_address"),
+    companyCountry: text("company_country"),
+    buyerVatNumber: text("buyer_vat_number"),
+    /**
+     * The evidence of the VAT rule decided when the checkout started (JSON, server/shop/paperwork/vat.ts
+     * TaxEvidence): the rule, why, and what it rests on (country declared, VAT number and how it was
+     * checked, IP country when known). The card's country, known once paid, is `card_country`.
+     */
+    taxEvidence: text("tax_evidence"),
   },
   (t) => [
     uniqueIndex("orders_checkout_id_unique").on(t.checkoutId),

@@ -121,6 +121,7 @@ export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
 /** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
 import type { CodeRefusal } from "./discount-code";
+import type { BusinessPageError } from "./business-buyer";
 
 export type PaymentPageError =
   | "provider"
@@ -131,7 +132,9 @@ export type PaymentPageError =
   | "code-unknown"
   | "code-not-started"
   | "code-expired"
-  | "code-used-up";
+  | "code-used-up"
+  /** The company's details refused (shared/business-buyer.ts BUSINESS_PAGE_ERRORS): the first field in error and why. */
+  | BusinessPageError;
 
 export type View =
   | { page: "landing"; lead?: LeadFlag }
@@ -210,7 +213,15 @@ export type IslandProps = {
   "access-form": { posted?: AccessFlag };
   /** `consentMissing`: the server sent the page back because the consent box was not ticked. */
   /** `codeError`: the server refused the code of a plain form post (`?error=code-…`). */
-  "pay-button": { consentMissing: boolean; codeError?: CodeRefusal | undefined; noticeBox?: boolean };
+  "pay-button": {
+    consentMissing: boolean;
+    codeError?: CodeRefusal | undefined;
+    noticeBox?: boolean;
+    /** The company section's problem a plain form post came back with (`?error=business-…`). */
+    businessError?: BusinessPageError | undefined;
+    /** The countries a company may be in, named in the page's language (the server's Intl.DisplayNames). */
+    countries?: readonly { code: string; name: string }[];
+  };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };
   /** The lead popup; `usedForm`: the visitor just posted the free-demo form without JavaScript. */

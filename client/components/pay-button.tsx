@@ -9,9 +9,27 @@ import { showToast } from "./toast";
 import { PAYMENT } from "../../shared/api";
 import { CODE_REFUSALS, type CodeRefusal, normalizeDiscountCode } from "../../shared/discount-code";
 import { normalizePartnerName } from "../../shared/partner";
+import {
+  BUSINESS_ERROR_KEYS,
+  BUSINESS_FIELDS,
+  type BusinessErrorKey,
+  type BusinessField,
+  businessErrorsOf,
+  checkBusiness,
+} from "../../shared/business-buyer";
 
-/** The endpoint's answer to a code that does not apply: 422 with `code: "code-<reason>"`. */
+/** The endpoint's answer to a code that does not apply: 422 with `code: "code-<reason>"`; to a company's details: `fields`. */
 const CodeRefusedAnswer = v.object({ code: v.string() });
+const BusinessRefusedAnswer = v.object({ code: v.literal("business-invalid"), fields: v.record(v.string(), v.string()) });
+
+/** Each field's id in the page, for its label and the error summary's links. */
+const FIELD_IDS: Record<BusinessField, string> = {
+  company: "business-company",
+  companyAddress: "business-address",
+  companyCountry: "business-country",
+  vatNumber: "business-vat",
+};
+type BusinessErrors = Partial<Record<BusinessField, BusinessErrorKey>>;
 
 /** Where the browser goes; replaceable in component tests (happy-dom does not navigate). */
 export type Navigate = (url: string) => void;
@@ -41,6 +59,21 @@ export const PAY_BUTTON_TEXT = [
   "payment.code.expired",
   "payment.code.used-up",
   "payment.noticeConsent",
+  "business.title",
+  "business.intro",
+  "business.company",
+  "business.address",
+  "business.country",
+  "business.countryChoose",
+  "business.vatNumber",
+  "business.vatHint",
+  "business.errorSummary",
+  "business.error.company",
+  "business.error.address",
+  "business.error.country",
+  "business.error.vatNumber",
+  "business.error.vatCheck",
+  "business.error.vatCountry",
   ...CONSENT_TEXT,
 ] as const;
 
@@ -58,7 +91,23 @@ export function PayButton({
   consentMissing = false,
   codeError,
   noticeBox = false,
+  businessError,
+  countries = [],
 }: IslandProps["pay-button"] & { navigate?: Navigate }) {
+  // The company section: its problems (from the server's redirect, or checked here before sending),
+  // listed in a summary that takes the focus, each linked to its field.
+  const [businessErrors, setBusinessErrors] = useState<BusinessErrors>(() => businessErrorsOf(businessError));
+  const [summaryShown, setSummaryShown] = useState(0);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const businessRef = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (summaryShown > 0) summaryRef.current?.focus();
+  }, [summaryShown]);
+  const showBusinessErrors = (errors: BusinessErrors) => {
+    setBusinessErrors(errors);
+    if (businessRef.current !== null) businessRef.current.open = true;
+    setSummaryShown((n) => n + 1);
+  };
   const noticeRef = useRef<HTMLInputElement>(null);
   const { t, locale } = useText(PAY_BUTTON_TEXT);
   const [busy, setBusy] = useState(false);
@@ -110,6 +159,14 @@ export function PayButton({
       consentRef.current?.focus();
       return;
     }
+    const typed = new FormData(event.currentTarget);
+    const company = Object.fromEntries(BUSINESS_FIELDS.map((f) => [f, String(typed.get(f) ?? "")]));
+    const checked = checkBusiness(company);
+    if (!checked.ok) {
+      showBusinessErrors(checked.errors);
+      return;
+    }
+    setBusinessErrors({});
     setBusy(true);
     try {
       const response = await fetch(PAYMENT.path, {
@@ -120,11 +177,23 @@ export function PayButton({
           acceptTerms: true,
           showInNotice: noticeRef.current?.checked === true,
           ...(code.trim() === "" ? {} : { code: code.trim() }),
+          ...(checked.business === null ? {} : company),
           // The partner whose link brought the buyer (kept in the site's links: client/carry-params.ts).
           ...(refFromAddress() === "" ? {} : { ref: refFromAddress() }),
         }),
       });
       const body: unknown = await response.json().catch(() => null);
+      const business = v.safeParse(BusinessRefusedAnswer, body);
+      if (response.status === 422 && business.success) {
+        const errors: BusinessErrors = {};
+        for (const f of BUSINESS_FIELDS) {
+          const key = Object.values(BUSINESS_ERROR_KEYS).find((k) => k === business.output.fields[f]);
+          if (key !== undefined) errors[f] = key;
+        }
+        setBusy(false);
+        showBusinessErrors(errors);
+        return;
+      }
       const answer = v.safeParse(CodeRefusedAnswer, body);
       const refused = answer.success ? CODE_REFUSALS.find((r) => `code-${r}` === answer.output.code) : undefined;
       if (response.status === 422 && refused !== undefined) {
@@ -198,6 +267,82 @@ export function PayButton({
           </p>
         )}
       </div>
+      <details className="business" ref={businessRef} open={Object.keys(businessErrors).length > 0} data-testid="business">
+        <summary>{t("business.title")}</summary>
+        <p className="muted">{t("business.intro")}</p>
+        {Object.keys(businessErrors).length > 0 ? (
+          <div className="error-summary" ref={summaryRef} tabIndex={-1} role="alert" aria-labelledby="business-summary-title">
+            <p id="business-summary-title">
+              <strong>{t("business.errorSummary")}</strong>
+            </p>
+            <ul>
+              {BUSINESS_FIELDS.map((f) => {
+                const key = businessErrors[f];
+                return key === undefined ? null : (
+                  <li key={f}>
+                    <a href={`#${FIELD_IDS[f]}`}>{t(key)}</a>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ) : null}
+        {BUSINESS_FIELDS.map((f) => {
+          const key = businessErrors[f];
+          const id = FIELD_IDS[f];
+          const described = [key !== undefined ? `${id}-error` : null, f === "vatNumber" ? `${id}-hint` : null]
+            .filter((x) => x !== null)
+            .join(" ");
+          const common = {
+            id,
+            name: f,
+            "aria-invalid": key !== undefined ? true : undefined,
+            "aria-describedby": described === "" ? undefined : described,
+          } as const;
+          const label = {
+            company: "business.company",
+            companyAddress: "business.address",
+            companyCountry: "business.country",
+            vatNumber: "business.vatNumber",
+          } as const;
+          return (
+            <div className="field" key={f}>
+              <label htmlFor={id}>{t(label[f])}</label>
+              {f === "companyAddress" ? (
+                <textarea {...common} rows={2} maxLength={300} autoComplete="street-address" />
+              ) : f === "companyCountry" ? (
+                <select {...common} defaultValue="" autoComplete="country">
+                  <option value="">{t("business.countryChoose")}</option>
+                  {countries.map((c) => (
+                    <option key={c.code} value={c.code}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  {...common}
+                  type="text"
+                  maxLength={f === "company" ? 120 : 20}
+                  autoComplete={f === "company" ? "organization" : "off"}
+                  spellCheck={false}
+                  autoCapitalize={f === "vatNumber" ? "characters" : undefined}
+                />
+              )}
+              {f === "vatNumber" ? (
+                <p id={`${id}-hint`} className="muted">
+                  {t("business.vatHint")}
+                </p>
+              ) : null}
+              {key !== undefined ? (
+                <p id={`${id}-error`} className="field__error">
+                  {t(key)}
+                </p>
+              ) : null}
+            </div>
+          );
+        })}
+      </details>
       <ConsentBox
         id="accept-terms"
         name="acceptTerms"

@@ -20,6 +20,7 @@ import m17 from "./0017_catalogue-media.sql" with { type: "text" };
 import m18 from "./0018_selling.sql" with { type: "text" };
 import m19 from "./0019_reviews.sql" with { type: "text" };
 import m20 from "./0020_partners.sql" with { type: "text" };
+import m21 from "./0021_business-buyers.sql" with { type: "text" };
 
 export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795312185312, sql: m0 },
@@ -43,4 +44,5 @@ export const MIGRATIONS: { tag: string; when: number; sql: string }[] = [
   { tag: "0018_selling", when: 1795827601726, sql: m18 },
   { tag: "0019_reviews", when: 1795827668994, sql: m19 },
   { tag: "0020_partners", when: 1795841944065, sql: m20 },
+  { tag: "0021_business-buyers", when: 1795855018190, sql: m21 },
 ];

@@ -37,7 +37,9 @@ export function ereportingCsv(db: Db, write: (chunk: string) => void): number {
     .query<Doc, []>(
       `SELECT i.issued_at AS issuedAt, i.kind AS kind, i.vat_country AS vatCountry, i.vat_rule AS vatRule, i.vat_rate AS vatRate,
          i.net_amount AS net, i.vat_amount AS vat, i.currency AS currency
-       FROM invoices i JOIN orders o ON o.id = i.order_id WHERE o.provider != 'test' AND i.series = '' ORDER BY i.issued_at`,
+       FROM invoices i JOIN orders o ON o.id = i.order_id WHERE o.provider != 'test' AND i.series = ''
+         -- Consumers' sales only: a company's purchase (B2B) is not B2C e-reporting's.
+         AND o.company IS NULL ORDER BY i.issued_at`,
     )
     .all();
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: SELLER_TIME_ZONE });

@@ -17,6 +17,9 @@ const AcceptTerms = v.pipe(
   v.transform((value) => value === true || value === "yes"),
 );
 
+const optionalText = (name: string, max: number) =>
+  v.optional(v.pipe(v.string(`${name} must be text`), v.maxLength(max, `${name} is too long`)), "");
+
 /** POST /api/payment, as JSON from the pay button or as a plain form post without JavaScript. */
 export const PaymentRequestSchema = v.object({
   locale: v.picklist(LOCALES, "Unknown locale"),
@@ -25,6 +28,14 @@ export const PaymentRequestSchema = v.object({
   code: v.optional(v.pipe(v.string("code must be text"), v.trim(), v.maxLength(64, "code is too long")), ""),
   /** The partner whose link (`?ref=NAME`) brought the buyer; an unknown name is ignored. */
   ref: v.optional(v.pipe(v.string("ref must be text"), v.trim(), v.maxLength(64, "ref is too long")), ""),
+  /**
+   * "Buying for a company?": the company's name, address, country and VAT number, all empty for a
+   * consumer's purchase; checked by shared/business-buyer.ts checkBusiness (the same in the page).
+   */
+  company: optionalText("company", 200),
+  companyAddress: optionalText("companyAddress", 400),
+  companyCountry: optionalText("companyCountry", 8),
+  vatNumber: optionalText("vatNumber", 40),
   /** The unchecked box: the buyer's initial and city may show in the recent-purchases notice. */
   showInNotice: v.pipe(
     v.optional(v.union([v.literal(true), v.literal(false), v.literal("yes")], 'showInNotice must be true or "yes"'), false),

@@ -259,6 +259,8 @@ test("in Stripe mode a 100 % code never reaches Stripe and its invoice at 0 take
   const page = await (await s.request(url)).text();
   expect(page).toContain("Votre accès offert");
   expect(page).not.toContain('data-testid="test-mode"');
+  // Its title says what is true: free access, not a test.
+  expect(page).toContain("<title>Accès offert — Lifetime Stream</title>");
   expect((await s.request(url, { method: "POST", headers: FORM, body: claimForm("presse@example.fr") })).status).toBe(303);
   expect(fake.requests.filter((r) => r.path.startsWith("/v1/checkout"))).toHaveLength(0);
   const order = s.db.select().from(orders).get()!;

@@ -209,6 +209,11 @@ export async function recordPendingOrder(
     termsVersion: string;
     inNotice?: boolean;
     partner?: string | null;
+    company?: string | null;
+    companyAddress?: string | null;
+    companyCountry?: string | null;
+    buyerVatNumber?: string | null;
+    taxEvidence?: string | null;
   },
   now: Date,
 ): Promise<void> {

@@ -15,8 +15,10 @@ import { ProviderError } from "./provider";
 import { CodeRefusedError, createCheckoutSession } from "./service";
 import { ENDPOINTS } from "../../../shared/api";
 import type { CodeRefusal } from "../../../shared/discount-code";
+import { businessPageError, checkBusiness } from "../../../shared/business-buyer";
 
-export const PAYMENT_MAX_BODY_BYTES = 1024;
+/** The consent, a code, a partner and a company's details (name, address, country, VAT number) with room to spare. */
+export const PAYMENT_MAX_BODY_BYTES = 4096;
 /** Each call opens a checkout at the provider: a visitor needs a few, a script gets cut off. */
 export const PAYMENT_RATE_LIMIT = { limit: 20, windowMs: 10 * 60 * 1000 } as const;
 
@@ -72,6 +74,20 @@ export function paymentController(deps: AppDeps) {
             { status: 422 },
           );
         }
+        // A company's details that do not check (a VAT number of the wrong form or check digits):
+        // said in the page's language, nothing started or stored.
+        const business = checkBusiness(payment);
+        if (!business.ok) {
+          if (isForm) return backToPayment(businessPageError(business.errors));
+          return Response.json(
+            {
+              error: `The company's details are not valid: ${Object.keys(business.errors).join(", ")}`,
+              code: "business-invalid",
+              fields: business.errors,
+            },
+            { status: 422 },
+          );
+        }
         const { provider } = deps.checkout;
         const checkout = await createCheckoutSession(
           deps,
@@ -81,9 +97,18 @@ export function paymentController(deps: AppDeps) {
           payment.code,
           payment.showInNotice,
           payment.ref,
+          business.business === null
+            ? null
+            : { buyer: business.business, vat: { vatScheme: config.vatScheme, vatRegistrations: config.vatRegistrations } },
         );
         // The checkout's id is masked by the logger (it opens the order's page for a while); the code is not logged.
-        log.info("checkout created", { provider: provider.name, checkout: checkout.id, locale, discounted: payment.code !== "" });
+        log.info("checkout created", {
+          provider: provider.name,
+          checkout: checkout.id,
+          locale,
+          discounted: payment.code !== "",
+          business: business.business !== null,
+        });
         // Only queued in memory: counting never delays or fails a payment.
         deps.analytics.checkoutStarted({ checkoutId: checkout.id, locale, sender: { ip, userAgent: request.headers.get("user-agent") } });
         if (isForm) return new Response(null, { status: 303, headers: { location: checkout.url } });

@@ -11,6 +11,10 @@ import { freeClaimPath } from "./free-claims";
 import { recordPendingOrder } from "./fulfilment";
 import type { Consent } from "./provider";
 import type { Checkout } from "./providers";
+import type { BusinessBuyer } from "../../../shared/business-buyer";
+import { hasCheckDigits } from "../../../shared/vat-number";
+import type { VatSettings } from "../paperwork/numbering";
+import { businessEvidence, isReverseCharged, priceForBusiness } from "../paperwork/vat";
 
 /** A discount code the buyer gave that does not apply now: nothing was started or reserved. */
 export class CodeRefusedError extends Error {
@@ -38,8 +42,28 @@ export async function createCheckoutSession(
   inNotice = false,
   /** The partner link's name the buyer came with (`?ref=`): recorded on the order when the owner created that partner. */
   ref = "",
+  /**
+   * A company buyer (the payment page's "Buying for a company?"), with the VAT settings that decide
+   * its rule: one reverse-charged pays the price excluding French VAT, after any code's reduction.
+   */
+  business: { buyer: BusinessBuyer; vat: VatSettings } | null = null,
 ): Promise<{ id: string; url: string }> {
   const { provider } = checkout;
+  const buyer = business?.buyer ?? null;
+  const evidence =
+    business === null ? null : businessEvidence(business.vat.vatScheme, business.buyer, business.vat.vatRegistrations, hasCheckDigits);
+  const reverseCharged = buyer !== null && isReverseCharged({ companyCountry: buyer.country, buyerVatNumber: buyer.vatNumber });
+  // The order's figures: a reverse-charged business's are all excluding VAT (list price, reduction,
+  // amount), so that the invoice reads list − reduction = total; a code reduces first, the VAT is
+  // then taken off the reduced price (the base a French consumer's VAT is computed on).
+  const forBuyer = (amount: number) => (reverseCharged && business !== null ? priceForBusiness(business.vat.vatScheme, amount) : amount);
+  const companyColumns = {
+    company: buyer?.company ?? null,
+    companyAddress: buyer?.address ?? null,
+    companyCountry: buyer?.country ?? null,
+    buyerVatNumber: buyer?.vatNumber ?? null,
+    taxEvidence: evidence === null ? null : JSON.stringify(evidence),
+  };
   const partner = ref.trim() === "" ? undefined : partnerOf(deps.db, ref);
   // A partner's own code applies when the buyer typed none.
   if (code.trim() === "" && partner?.code != null) code = partner.code;
@@ -53,13 +77,15 @@ export async function createCheckoutSession(
     consent,
   };
   if (code.trim() === "") {
-    const created = await provider.createCheckout({ ...request, amount: priceMinor });
+    const amount = forBuyer(priceMinor);
+    const created = await provider.createCheckout({ ...request, amount });
     await recordPendingOrder(
       deps.write,
       {
         provider: provider.name,
         checkoutId: created.id,
-        amount: priceMinor,
+        amount,
+        ...companyColumns,
         currency,
         locale,
         termsAcceptedAt: consent.acceptedAt,
@@ -82,17 +108,21 @@ export async function createCheckoutSession(
   const applied = await deps.write((tx): AppliedCode => {
     const checked = checkCode(tx, code, priceMinor, deps.now());
     if (!checked.ok) throw new CodeRefusedError(checked.reason);
-    const free = checked.applied.amount === 0;
+    const amount = forBuyer(checked.applied.amount);
+    const listAmount = forBuyer(checked.applied.listAmount);
+    const applied = { ...checked.applied, amount, listAmount, discountAmount: listAmount - amount };
+    const free = applied.amount === 0;
     if (free) freeClaim = checkout.freeClaims.open(tx, { ...request, testMode: provider.name === "test" });
     tx.insert(orders)
       .values({
         provider: free ? "free" : provider.name,
         checkoutId: freeClaim ?? placeholder,
         status: "pending",
-        amount: checked.applied.amount,
-        listAmount: checked.applied.listAmount,
-        discountCode: checked.applied.code,
-        discountAmount: checked.applied.discountAmount,
+        amount: applied.amount,
+        listAmount: applied.listAmount,
+        discountCode: applied.code,
+        discountAmount: applied.discountAmount,
+        ...companyColumns,
         currency: currency.toUpperCase(),
         locale,
         termsAcceptedAt: consent.acceptedAt,
@@ -103,7 +133,7 @@ export async function createCheckoutSession(
         updatedAt: deps.now(),
       })
       .run();
-    return checked.applied;
+    return applied;
   });
   if (freeClaim !== null) return { id: freeClaim, url: freeClaimPath(freeClaim) };
   let created: { id: string; url: string };

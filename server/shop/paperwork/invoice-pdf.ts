@@ -20,6 +20,11 @@ export type InvoiceDocument = {
     billingCountry: string | null;
     paidAt: Date | null;
     refundedAt: Date | null;
+    /** A company buyer's details (the payment page's "Buying for a company?"); null for a consumer. */
+    company: string | null;
+    companyAddress: string | null;
+    companyCountry: string | null;
+    buyerVatNumber: string | null;
   };
   seller: LegalIdentity;
   supportEmail: string;
@@ -69,9 +74,14 @@ export function invoicePdf(data: InvoiceDocument, x: DocumentTexts): Promise<Buf
     doc.moveDown(1.2);
     doc.font(FONT.bold).fontSize(10).fillColor(INK).text(t("invoice.buyer"), { width });
     doc.font(FONT.regular).fontSize(9.5).fillColor(INK);
+    // A company buys in its own name: its name, address, country and VAT number, then who ordered.
+    if (order.company !== null) doc.font(FONT.bold).text(order.company, { width }).font(FONT.regular);
+    if (order.companyAddress !== null) doc.text(order.companyAddress, { width });
     if (order.billingName !== null) doc.text(order.billingName, { width });
     if (order.customerEmail !== null) doc.text(order.customerEmail, { width });
-    if (order.billingCountry !== null) doc.text(t("invoice.country", { country: x.country(order.billingCountry) }), { width });
+    const buyerCountry = order.companyCountry ?? order.billingCountry;
+    if (buyerCountry !== null) doc.text(t("invoice.country", { country: x.country(buyerCountry) }), { width });
+    if (order.buyerVatNumber !== null) doc.text(t("invoice.buyerVat", { number: order.buyerVatNumber }), { width });
 
     doc.moveDown(1.5);
     lineTable(doc, data, x, left, width);
@@ -80,6 +90,20 @@ export function invoicePdf(data: InvoiceDocument, x: DocumentTexts): Promise<Buf
     doc.font(FONT.regular).fontSize(9.5).fillColor(INK);
     if (d.vatScheme === "franchise") doc.font(FONT.bold).text(FRANCHISE_MENTION, left, doc.y, { width }).font(FONT.regular);
     // The rule that set the VAT, where the law asks the invoice to say it.
+    // Reverse charge: the mention the law asks for (CGI art. 242 nonies A, I-13°), with both VAT numbers.
+    if (d.vatRule === "reverse-charge")
+      doc
+        .font(FONT.bold)
+        .text(
+          t("invoice.reverseCharge", {
+            seller: seller.sellerVatId ?? t("invoice.vatMissing"),
+            buyer: order.buyerVatNumber ?? t("invoice.vatMissing"),
+          }),
+          left,
+          doc.y,
+          { width },
+        )
+        .font(FONT.regular);
     if (d.vatRule === "outside-eu") doc.font(FONT.bold).text(t("invoice.outsideEu"), left, doc.y, { width }).font(FONT.regular);
     if (d.vatRule === "registered" && d.vatCountry !== null && d.sellerVatNumber !== null)
       doc.text(t("invoice.registered", { country: x.country(d.vatCountry), number: d.sellerVatNumber }), left, doc.y, { width });

@@ -16,11 +16,22 @@ import { purchasesInNotice } from "../../shop/social-proof/service";
 import { requestContext } from "../../platform/http/context";
 import { maskPath } from "../../platform/log-mask";
 import { serveAsset } from "./static";
+import { BUSINESS_PAGE_ERRORS } from "../../../shared/business-buyer";
 import { cataloguePage } from "../catalogue/page";
 import type { StaticPageRef, StaticPages } from "./static-pages";
 
 const PaymentError = v.optional(
-  v.picklist(["provider", "rate-limited", "invalid", "consent", "code-unknown", "code-not-started", "code-expired", "code-used-up"]),
+  v.picklist([
+    "provider",
+    "rate-limited",
+    "invalid",
+    "consent",
+    "code-unknown",
+    "code-not-started",
+    "code-expired",
+    "code-used-up",
+    ...BUSINESS_PAGE_ERRORS,
+  ]),
 );
 const AccessStatus = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));
 const LeadFlag = v.optional(v.picklist(["sent", "invalid", "rate-limited", "error"]));

@@ -134,6 +134,16 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
               </dd>
             </>
           )}
+          {order.company !== null && (
+            <>
+              <dt>{t("admin.order.company")}</dt>
+              <dd>
+                {order.company}, {order.companyAddress} ({order.companyCountry})
+                {order.buyerVatNumber !== null ? ` — ${order.buyerVatNumber}` : ""}
+              </dd>
+            </>
+          )}
+          {order.taxEvidence !== null && <TaxEvidenceFacts json={order.taxEvidence} order={order} t={t} />}
           <dt>{t("admin.orders.amount")}</dt>
           <dd>{money}</dd>
           <dt>{t("admin.order.license")}</dt>
@@ -312,4 +322,43 @@ function TimelineText({ ctx, event }: { ctx: PageContext; event: TimelineEvent }
     default:
       return <>{t(`admin.timeline.${event.kind}`)}</>;
   }
+}
+
+/** The VAT rule a company order's checkout decided, and what it rests on (docs/invoices.md, "Business buyers"). */
+function TaxEvidenceFacts({
+  json,
+  order,
+  t,
+}: {
+  json: string;
+  order: { billingCountry: string | null; cardCountry: string | null };
+  t: PageContext["t"];
+}) {
+  let evidence: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (typeof parsed === "object" && parsed !== null) evidence = Object.fromEntries(Object.entries(parsed));
+  } catch {
+    // A row written by hand that does not parse shows as unknown facts, never a failed page.
+  }
+  const fact = (value: unknown) => (typeof value === "string" && value !== "" ? value : "—");
+  return (
+    <>
+      <dt>{t("admin.order.vatRule")}</dt>
+      <dd>
+        <code>{fact(evidence.rule)}</code>
+      </dd>
+      <dt>{t("admin.order.evidence")}</dt>
+      <dd>
+        {t("admin.order.evidenceFacts", {
+          declared: fact(evidence.companyCountry),
+          vat: fact(evidence.vatNumber),
+          checked: fact(evidence.vatNumberChecked),
+          billing: fact(order.billingCountry),
+          card: fact(order.cardCountry),
+          ip: fact(evidence.ipCountry),
+        })}
+      </dd>
+    </>
+  );
 }

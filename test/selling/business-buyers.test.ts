@@ -1,0 +1,239 @@
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { invoices, orders } from "../../db/schema";
+import { runCommand } from "../../server/owner/cli";
+import { createPaperwork } from "../../server/shop/paperwork/documents";
+import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
+import { pdfText } from "../paperwork/pdf-text";
+import { createTestSite, type TestSite } from "../support/app";
+
+// Business buyers: the payment page's company section, sent as a plain form (no JavaScript) and as
+// the pay button's JSON. A German company with a valid VAT number is reverse-charged and pays the
+// price excluding VAT, on the card page and at Stripe; a malformed number is refused and changes
+// nothing; a French company pays French VAT with its details on the invoice and the credit note.
+
+let site: TestSite | undefined;
+let fake: FakeStripe;
+beforeAll(() => {
+  fake = startFakeStripe();
+});
+afterAll(() => fake.close());
+afterEach(async () => {
+  await site?.close();
+  site = undefined;
+});
+
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const SELLER = { SELLER_VAT_ID: "FR40303265045" };
+
+const cli = async (s: TestSite, ...argv: string[]) => {
+  const out: string[] = [];
+  const code = await runCommand(
+    argv,
+    s.config,
+    (l) => out.push(l),
+    (l) => out.push(l),
+  );
+  return { code, said: out.join("") };
+};
+
+const startAsCompany = (s: TestSite, fields: Record<string, string>, locale = "en") =>
+  s.request("/api/payment", {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({ locale, acceptTerms: "yes", ...fields }).toString(),
+  });
+
+async function payCard(s: TestSite, cardPage: string, email: string, country: string) {
+  const body = new URLSearchParams({
+    email,
+    name: "Jonas Weber",
+    city: "Berlin",
+    country,
+    card: "4242 4242 4242 4242",
+    expiry: "12/34",
+    cvc: "123",
+  }).toString();
+  const paid = await s.request(cardPage, { method: "POST", headers: FORM, body });
+  expect(paid.status).toBe(303);
+  return s.db.select().from(orders).where(eq(orders.customerEmail, email)).get()!;
+}
+
+async function documentText(s: TestSite, reference: string, kind: "invoice" | "credit-note" = "invoice"): Promise<string> {
+  const file = await createPaperwork({ db: s.db, config: s.config, content: s.content }).invoiceByReference(reference, kind);
+  expect(file).not.toBeNull();
+  // Lines wrapped by the layout read as one.
+  return pdfText(file?.content ?? Buffer.alloc(0)).replace(/\s+/g, " ");
+}
+
+const GERMAN = {
+  company: "Weber Medien GmbH",
+  companyAddress: "Friedrichstraße 10, 10117 Berlin",
+  companyCountry: "DE",
+  vatNumber: "de 136 695 976",
+};
+
+for (const scheme of ["fr", "oss"] as const) {
+  test(`${scheme}: a German company with a valid VAT number pays the price excl. VAT, reverse-charged, both VAT numbers on the invoice and the credit note`, async () => {
+    site = await createTestSite({ env: { VAT_SCHEME: scheme, ...SELLER } });
+    const s = site;
+    const start = await startAsCompany(s, GERMAN);
+    expect(start.status).toBe(303);
+    const cardPage = start.headers.get("location") ?? "";
+    // 29.99 € less the 20 % French VAT it includes: 24.99 €, on the card page and charged.
+    expect(await (await s.request(cardPage)).text()).toContain("€24.99");
+    const order = await payCard(s, cardPage, "einkauf@weber-medien.de", "DE");
+    expect(order).toMatchObject({
+      status: "paid",
+      amount: 2499,
+      company: "Weber Medien GmbH",
+      companyCountry: "DE",
+      buyerVatNumber: "DE136695976",
+    });
+    expect(JSON.parse(order.taxEvidence ?? "null")).toMatchObject({
+      rule: "reverse-charge",
+      companyCountry: "DE",
+      vatNumber: "DE136695976",
+      vatNumberChecked: "check-digits",
+      ipCountry: null,
+    });
+    const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
+    expect(invoice).toMatchObject({
+      vatRule: "reverse-charge",
+      vatCountry: "DE",
+      vatRate: 0,
+      vatAmount: 0,
+      netAmount: 2499,
+      totalAmount: 2499,
+    });
+    const text = await documentText(s, order.reference);
+    expect(text).toContain("Weber Medien GmbH");
+    expect(text).toContain("Friedrichstraße 10, 10117 Berlin");
+    expect(text).toContain("VAT no.: DE136695976");
+    expect(text).toContain(
+      "Autoliquidation (reverse charge): VAT is due by the customer (French CGI art. 283-2; Directive 2006/112/EC art. 196).",
+    );
+    expect(text).toContain("Seller's VAT no. FR40303265045; customer's VAT no. DE136695976.");
+    expect(text).toContain("Total incl. VAT €24.99");
+    expect(text).not.toContain("20%");
+
+    // The refund and its credit note: what was paid, the company and the rule again.
+    expect((await cli(s, "orders", "refund", String(order.id))).code).toBe(0);
+    const note = s.db.select().from(invoices).where(eq(invoices.kind, "credit-note")).get()!;
+    expect(note).toMatchObject({ vatRule: "reverse-charge", totalAmount: 2499, vatAmount: 0 });
+    const credit = await documentText(s, order.reference, "credit-note");
+    expect(credit).toContain("Weber Medien GmbH");
+    expect(credit).toContain("Autoliquidation");
+    expect(credit).toContain("-€24.99");
+
+    // The console's export carries the company and the rule's evidence.
+    const exported = await cli(s, "orders", "export");
+    expect(exported.said).toContain("Weber Medien GmbH");
+    expect(exported.said).toContain("DE136695976");
+    expect(exported.said).toContain("reverse-charge");
+  });
+}
+
+test("a code applies first, then the reverse charge: the invoice reads list price and reduction excl. VAT", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr", ...SELLER } });
+  const s = site;
+  expect((await cli(s, "codes", "create", "SPRING20", "--percent", "20")).code).toBe(0);
+  const start = await startAsCompany(s, { ...GERMAN, code: "spring20" });
+  const order = await payCard(s, start.headers.get("location") ?? "", "einkauf@weber-medien.de", "DE");
+  // 29.99 − 20 % = 23.99 incl. VAT → 19.99 excl.; list 24.99 excl., so the reduction is 5.00 excl.
+  expect(order).toMatchObject({ amount: 1999, listAmount: 2499, discountAmount: 500, discountCode: "SPRING20" });
+  const text = await documentText(s, order.reference);
+  expect(text).toContain("List price €24.99");
+  expect(text).toContain("Discount (code SPRING20) -€5.00");
+  expect(text).toContain("Total incl. VAT €19.99");
+});
+
+test("a malformed or mistyped German VAT number is refused in the page's language, and nothing is stored or started", async () => {
+  site = await createTestSite({ env: { ...SELLER } });
+  const s = site;
+  const before = {
+    orders: s.db.select().from(orders).all().length,
+    sessions: s.db.$client.query("SELECT count(*) AS n FROM test_checkout_sessions").get(),
+  };
+  // A digit wrong: the check digit no longer matches.
+  const altered = await startAsCompany(s, { ...GERMAN, vatNumber: "DE136695977" }, "fr");
+  expect(altered.status).toBe(303);
+  expect(altered.headers.get("location")).toBe("/paiement?error=business-vatCheck");
+  // Too short for a German number.
+  const short = await startAsCompany(s, { ...GERMAN, vatNumber: "DE12345" }, "en");
+  expect(short.headers.get("location")).toBe("/en/paiement?error=business-vatNumber");
+  // Another country's number for a German company.
+  const other = await startAsCompany(s, { ...GERMAN, vatNumber: "FR40303265045" }, "en");
+  expect(other.headers.get("location")).toBe("/en/paiement?error=business-vatCountry");
+  // The pay button's JSON: every field's problem, 422.
+  const json = await s.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "en", acceptTerms: true, company: "", companyAddress: "x", companyCountry: "DE", vatNumber: "DE000" }),
+  });
+  expect(json.status).toBe(422);
+  expect(await json.json()).toMatchObject({ code: "business-invalid", fields: { company: "business.error.company" } });
+  const after = {
+    orders: s.db.select().from(orders).all().length,
+    sessions: s.db.$client.query("SELECT count(*) AS n FROM test_checkout_sessions").get(),
+  };
+  expect(after).toEqual(before);
+  // The page says why, in its language, beside the field.
+  const fr = await (await s.request("/paiement?error=business-vatCheck")).text();
+  expect(fr).toContain("La clé de contrôle de ce numéro de TVA ne correspond pas");
+  const en = await (await s.request("/en/paiement?error=business-vatNumber")).text();
+  expect(en).toContain("This VAT number doesn&#x27;t have the form used in the chosen country");
+});
+
+test("a French company pays French VAT (the full price), its name, address and VAT number on the invoice", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "oss", ...SELLER } });
+  const s = site;
+  const start = await startAsCompany(
+    s,
+    { company: "Durand Conseil SARL", companyAddress: "12 rue de la Paix, 75002 Paris", companyCountry: "FR", vatNumber: "FR83404833048" },
+    "fr",
+  );
+  const order = await payCard(s, start.headers.get("location") ?? "", "compta@durand-conseil.fr", "FR");
+  expect(order).toMatchObject({ amount: 2999, company: "Durand Conseil SARL", buyerVatNumber: "FR83404833048" });
+  expect(JSON.parse(order.taxEvidence ?? "null")).toMatchObject({ rule: "eu-consumer", why: "Business in France: French VAT" });
+  const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
+  expect(invoice).toMatchObject({ vatCountry: "FR", vatRate: 2000, vatAmount: 500, netAmount: 2499, totalAmount: 2999 });
+  const text = await documentText(s, order.reference);
+  expect(text).toContain("Durand Conseil SARL");
+  expect(text).toContain("12 rue de la Paix, 75002 Paris");
+  expect(text).toContain("N° de TVA : FR83404833048");
+  expect(text).not.toContain("Autoliquidation");
+});
+
+test("a company outside the EU follows the rules for buyers outside the EU: no VAT, the full price", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr", ...SELLER } });
+  const s = site;
+  const start = await startAsCompany(s, {
+    company: "Acme Inc.",
+    companyAddress: "1 Main St, Boston MA",
+    companyCountry: "US",
+    vatNumber: "",
+  });
+  const order = await payCard(s, start.headers.get("location") ?? "", "buyer@acme.example", "US");
+  expect(order.amount).toBe(2999);
+  const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
+  expect(invoice).toMatchObject({ vatRule: "outside-eu", vatCountry: "US", vatAmount: 0 });
+});
+
+test("Stripe Checkout is created for the business amount excl. VAT (real SDK, fake Stripe on loopback)", async () => {
+  site = await createTestSite({
+    env: { STRIPE_SECRET_KEY: "sk_test_biz", STRIPE_WEBHOOK_SECRET: "whsec_biz", PUBLIC_BASE_URL: "https://shop.example", ...SELLER },
+    stripeConnection: fake.connection,
+  });
+  const s = site;
+  fake.requests.length = 0;
+  const answer = await s.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "en", acceptTerms: true, ...GERMAN }),
+  });
+  expect(answer.status).toBe(200);
+  const sent = fake.requests.find((r) => r.path === "/v1/checkout/sessions")!;
+  expect(sent.body.get("line_items[0][price_data][unit_amount]")).toBe("2499");
+  expect(s.db.select().from(orders).get()).toMatchObject({ provider: "stripe", amount: 2499, buyerVatNumber: "DE136695976" });
+});
