@@ -245,8 +245,11 @@ export function createOfflineAssistant(
       case "topics": {
         // A device the site does not name: the devices' list or the guide would read as an answer
         // the site never gave, so that part goes to the team (device-names.ts).
+        // Asked with a device the guide does name ("a chromebook or a mac"), the devices' answer
+        // still answers that one, and the other is handed over after it.
         const otherDevice = choice.topics.some((topic) => DEVICE_TOPICS.has(topic)) && known.devices.unnamed(said) !== null;
-        const topics = otherDevice ? choice.topics.filter((topic) => !DEVICE_TOPICS.has(topic)) : choice.topics;
+        const namedToo = otherDevice && known.guide.device(question) !== null;
+        const topics = otherDevice && !namedToo ? choice.topics.filter((topic) => !DEVICE_TOPICS.has(topic)) : choice.topics;
         const handedOver = otherDevice || choice.unsureRest === true || topics.some((topic) => site.unanswered.has(topic));
         // What the site's own answers hand over (what the catalogue holds, a question half
         // understood) the owner may have answered since, as an FAQ entry from the console's list

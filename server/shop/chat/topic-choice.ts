@@ -168,6 +168,7 @@ export function chooseTopics(
   // each end with "?" are two questions whatever the whole leans to; parts joined by "and" must be
   // supported by the whole message too.
   const parts = cutParts(question);
+  let pairedOne: Topic | null = null;
   if (parts.length >= 2) {
     const topics: Topic[] = [];
     // A part next to what the whole message is about is more likely its context than a second
@@ -185,10 +186,16 @@ export function chooseTopics(
       if (sure && supported && isTopic(first.label) && !topics.includes(first.label)) topics.push(first.label);
     }
     if (topics.length >= 2) return { kind: "topics", topics: topics.slice(0, 2) };
+    // The message clearly asks two things and one of them is clear: that one is answered and the
+    // other handed over, rather than the whole message (the whole, mixing two topics, is unsure).
+    const twoAsked = asked.length >= 2 || parts.some((part) => part.opensQuestion);
+    if (twoAsked && topics.length === 1) pairedOne = topics[0] ?? null;
   }
   const { first, second } = best(whole);
   if (first.probability < thresholds.confidence || first.probability - second < thresholds.margin) {
-    return nearbyTopic(whole, thresholds) ?? { kind: "unsure" };
+    const near = nearbyTopic(whole, thresholds);
+    if (near !== null) return near;
+    return pairedOne === null ? { kind: "unsure" } : { kind: "topics", topics: [pairedOne], unsureRest: true };
   }
   if (!isTopic(first.label)) return { kind: "none" };
   const topic = first.label;
