@@ -5,6 +5,7 @@ import { askThroughEndpoint } from "../test/chat/questions/ask-through-endpoint"
 import { HELD_OUT_BLIND } from "../test/chat/questions/held-out-blind";
 import { HELD_OUT_BUYERS } from "../test/chat/questions/held-out-buyers";
 import { PROBE_HELPER } from "../test/chat/questions/probe-helper";
+import { PROBE_HELPER2 } from "../test/chat/questions/probe-helper2";
 import {
   HANDOVER_INTENTS,
   INTENTS,
@@ -24,9 +25,9 @@ import { testContent } from "../test/support/content";
 // issued, the conversation so far. Judged by the facts each reply carries (judge.ts), with the
 // site's own configuration, so the price, the device limit and the offer's end are the ones the
 // replies should quote.
-// Run alone: ./node_modules/.bin/bun bench/chat-buyers.ts [--set buyers|blind|probe] [--list-misses]
-// (buyers by default). The probe set (probe-helper.ts) was written by a helper to check that a
-// change generalises. The blind set (held-out-blind.ts) is scored here and nowhere else: it is
+// Run alone: ./node_modules/.bin/bun bench/chat-buyers.ts [--set buyers|blind|probe|probe2] [--list-misses]
+// (buyers by default). The probe sets (probe-helper.ts, probe-helper2.ts) were written by a helper
+// to check that a change generalises. The blind set (held-out-blind.ts) is scored here and nowhere else: it is
 // never trained or tuned on. --list-misses prints the misses with their replies, for the report of
 // whoever wrote the set, never as material to tune on.
 
@@ -35,6 +36,7 @@ export const BUYER_SETS = {
   buyers: { title: "buyers' set", questions: HELD_OUT_BUYERS },
   blind: { title: "blind set", questions: HELD_OUT_BLIND },
   probe: { title: "helper's probe set", questions: PROBE_HELPER },
+  probe2: { title: "helper's second probe set", questions: PROBE_HELPER2 },
 } as const satisfies Record<string, { title: string; questions: readonly ChatQuestion[] }>;
 export type BuyerSetName = keyof typeof BUYER_SETS;
 
