@@ -11,9 +11,9 @@ import { $ } from "bun";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import sharp from "sharp";
 import { convertPicture } from "../server/site/catalogue/media";
 import { startBenchServer } from "./load";
+import { noisyJpeg } from "./pictures";
 import { loadAverage } from "./site";
 
 const root = join(import.meta.dir, "..");
@@ -22,25 +22,10 @@ const dataDir = join(dir, "data");
 const posters = join(dir, "posters");
 mkdirSync(posters, { recursive: true });
 
-/** A poster with some detail (a gradient and noise compress like a photograph, a flat colour does not). */
-async function poster(i: number, width: number, height: number): Promise<Buffer> {
-  const noise = Buffer.alloc(width * height * 3);
-  for (let p = 0; p < noise.length; p += 3) {
-    const x = (p / 3) % width;
-    const y = Math.floor(p / 3 / width);
-    noise[p] = (x * 255) / width + Math.random() * 40;
-    noise[p + 1] = (y * 255) / height + ((i * 37) % 128);
-    noise[p + 2] = ((x + y) * 127) / (width + height) + Math.random() * 40;
-  }
-  return sharp(noise, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 88 })
-    .toBuffer();
-}
-
 console.log(loadAverage());
 const times: number[] = [];
 for (let i = 0; i < 24; i++) {
-  const bytes = await poster(i, 600, 900);
+  const bytes = await noisyJpeg(i, 600, 900);
   writeFileSync(join(posters, `p${i}.jpg`), bytes);
   const started = performance.now();
   await convertPicture("poster", `p${i}.jpg`, new Uint8Array(bytes));
@@ -50,7 +35,7 @@ times.sort((a, b) => a - b);
 console.log(
   `Poster 600×900 JPEG → AVIF+WebP 160/320 + JPEG: median ${times[12]?.toFixed(0)} ms, max ${times[23]?.toFixed(0)} ms (24 uploads)`,
 );
-const shot = await poster(99, 2560, 1600);
+const shot = await noisyJpeg(99, 2560, 1600);
 let started = performance.now();
 await convertPicture("preview", "shot.jpg", new Uint8Array(shot));
 console.log(`Screenshot 2560×1600 → AVIF+WebP 640/960/1280 + JPEG: ${(performance.now() - started).toFixed(0)} ms`);

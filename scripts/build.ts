@@ -10,6 +10,7 @@ import { packagedLitestream } from "../server/platform/backup/litestream";
 import { buildConsoleFiles } from "../server/owner/console/bundle";
 import { buildClient } from "../server/site/client-build";
 import { readGitBuild } from "../server/platform/version";
+import { embeddedSharp } from "./embedded-sharp";
 
 const root = join(import.meta.dir, "..");
 // What `site version`, the start-up line, /healthz and the console's footer say: package.json's
@@ -66,12 +67,28 @@ writeFileSync(
 );
 
 const outfile = join(dist, "site");
-await $`${process.execPath} build --compile --splitting --minify --bytecode --format=esm --sourcemap=none ${join(dist, "main-compiled.ts")} --outfile ${outfile} --define process.env.NODE_ENV='"production"'`.cwd(
-  root,
-);
+// The bundler's API rather than its command line: the command line takes no plugin, and sharp's
+// native files need one to be carried inside the executable.
+const sharp = embeddedSharp();
+await Bun.build({
+  entrypoints: [join(dist, "main-compiled.ts")],
+  compile: { outfile },
+  splitting: true,
+  minify: true,
+  bytecode: true,
+  format: "esm",
+  sourcemap: "none",
+  define: { "process.env.NODE_ENV": '"production"' },
+  plugins: sharp === null ? [] : [sharp.plugin],
+});
 const size = Bun.file(outfile).size;
 console.log(
   `built ${outfile} ${build.version} (${build.commit}, ${(size / 1024 / 1024).toFixed(1)} MiB) with ${files.length} client files and ${consoleFiles.length} console files`,
+);
+console.log(
+  sharp === null
+    ? "no prebuilt sharp for this platform in node_modules: the executable converts no picture (upload them from `bun run start`)"
+    : `with ${sharp.said} inside: the executable converts uploaded pictures`,
 );
 
 // Litestream, for BACKUP_URL, beside the executable, where it looks first: a binary of its own

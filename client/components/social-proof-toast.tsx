@@ -88,11 +88,12 @@ export const SOCIAL_PROOF_TEXT = [
   "socialProof.justNow",
   "socialProof.ago",
   "socialProof.dismiss",
+  "socialProof.sample",
 ] as const;
 
 /**
  * Recent real purchases, bottom-left (toastSlot; only real paid orders, never invented:
- * docs/product.md says why). The
+ * docs/product.md says why; development's samples are marked as such). The
  * islands' loader asks GET /api/social-proof first and loads this island only when the answer lists
  * a purchase (`feed`, checked here): with no paid order in the last 30 days, nothing is loaded and
  * nothing ever appears. Each order appears once per visit; a turn is skipped while the toast would
@@ -183,7 +184,16 @@ export function SocialProofToast({ feed }: IslandProps["social-proof"]) {
                 ? t("socialProof.textNoCity", { name: purchase.initial ?? t("socialProof.someone") })
                 : t("socialProof.text", { name: purchase.initial ?? t("socialProof.someone"), city: purchase.city })}
             </span>{" "}
-            <span className="social-proof__time">{ago(purchase.minutesAgo, locale, t)}</span>
+            <span className="social-proof__time">
+              {/* Development's sample (never on a production site): said on the note itself, as on a sample review. */}
+              {purchase.sample === true ? (
+                <>
+                  <span className="social-proof__sample">{t("socialProof.sample")}</span>
+                  {" · "}
+                </>
+              ) : null}
+              {ago(purchase.minutesAgo, locale, t)}
+            </span>
           </p>
           <button type="button" className="icon-button social-proof__close" onClick={dismiss} aria-label={t("socialProof.dismiss")}>
             <Icon name="close" />

@@ -144,7 +144,7 @@ export const EnvSchema = v.object({
     {
       section: "The server",
       description:
-        "`production` refuses to start, listing everything missing at once: each variable marked **Required in production** here (see [Legal pages](legal.md)). It also logs one warning each for the owner content not set yet (testimonials, `CLAIMED_USERS`, `ORIGINAL_PRICE`), which production does not show, and for an unset `BACKUP_URL`. `test` is what the test suite runs with.",
+        "`production` refuses to start, listing everything missing at once: each variable marked **Required in production** here (see [Legal pages](legal.md)). It also logs one warning each for the owner content not set yet (testimonials, `CLAIMED_USERS`, `ORIGINAL_PRICE`), which production does not show, and for an unset `BACKUP_URL`. Outside production the pages show the development samples, marked as such (reviews, the struck-through price), and `development` (the default) also shows sample purchases in the recent-purchases notice while there is no real one; `test` is what the test suite runs with.",
     },
   ),
   PORT: documented(port(3000), { section: "The server", description: "HTTP port." }),

@@ -10,6 +10,8 @@ export const SocialProofEntrySchema = v.object({
   /** A real place (server/shop/social-proof/places.ts) or null, which the toast leaves out. */
   city: v.nullable(v.string()),
   minutesAgo: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** Development's sample (server/shop/social-proof/service.ts), marked "example" in the notice; never on a production site. */
+  sample: v.optional(v.literal(true)),
 });
 export type SocialProofEntry = v.InferOutput<typeof SocialProofEntrySchema>;
 

@@ -6,7 +6,9 @@ import { zipSync } from "fflate";
 import type { BrowserContext, Page } from "playwright-core";
 import { freePort } from "../support/pebble";
 import { catalogueCsv, posterJpeg, posterPng } from "../catalogue/fixtures";
+import { LOCALE_TAGS } from "../../shared/locales";
 import { axeViolations } from "./axe";
+import { demoCaptions } from "./captions";
 import { startServer, type RunningServer } from "./harness";
 import { useBrowser } from "./shared-browser";
 import { addPasskeyAuthenticator } from "./passkey";
@@ -16,7 +18,8 @@ import { addPasskeyAuthenticator } from "./passkey";
 // a 500-title CSV with its posters in a zip, the demo video with French and English captions. The
 // landing page shows the poster wall in four languages at 360 and 1440 px (axe: no violation), the
 // catalogue page lists and searches with and without JavaScript, the pictures arrive as AVIF or
-// WebP chosen from a srcset, and the demo page plays the video with the page language's captions.
+// WebP chosen from a srcset, and the landing page's dialog and the demo page play the video with
+// the page language's captions (on a phone, the dialog the screen's full width).
 // A bad upload is refused with its reason and stores nothing.
 
 const PORT = freePort();
@@ -158,43 +161,77 @@ test("posters, a screenshot and a 500-title catalogue from the console: the wall
   await visitor.close();
 }, 240_000);
 
-test("the demo video with French and English captions plays on the demo page with the page language's track", async () => {
+const OWNER_CAPTIONS = {
+  fr: ["Vos films sur tous vos écrans", "Une seule fois, pour toujours"],
+  en: ["Your films on every screen", "Once, for life"],
+} as const;
+
+/**
+ * The owner's video in `video` (the dialog's or the demo page's player): its file, the page
+ * language's caption track shown by default (its WebVTT holds that language's lines, not the
+ * other's), both tracks loaded with their cues, and the video playing.
+ */
+async function seeOwnerDemo(tab: Page, video: string, lang: "fr" | "en") {
+  const player = tab.locator(video);
+  await player.waitFor({ state: "visible" });
+  expect(await player.locator("source").getAttribute("src")).toMatch(/^\/media\/[0-9a-f]{16}\.mp4$/);
+  const track = player.locator(`track[srclang='${lang}']`);
+  expect(await track.getAttribute("default")).not.toBeNull();
+  const src = (await track.getAttribute("src")) ?? "";
+  expect(src).toMatch(new RegExp(`^/media/captions-${lang}-[0-9a-f]{16}\\.vtt$`));
+  const vtt = await (await fetch(BASE + src)).text();
+  const other = lang === "fr" ? "en" : "fr";
+  for (const line of OWNER_CAPTIONS[lang]) expect(vtt).toContain(line);
+  for (const line of OWNER_CAPTIONS[other]) expect(vtt).not.toContain(line);
+  expect(await demoCaptions(tab, video)).toEqual(
+    (["fr", "en"] as const).map((locale) => ({
+      srclang: locale,
+      label: LOCALE_TAGS[locale].name,
+      mode: locale === lang ? "showing" : "disabled",
+      cues: [...OWNER_CAPTIONS[locale]],
+    })),
+  );
+  // It plays: started here (the demo page waits for a press; the dialog may have started it).
+  await tab.evaluate((selector) => document.querySelector<HTMLVideoElement>(selector)?.play(), video);
+  await tab.waitForFunction((selector) => (document.querySelector<HTMLVideoElement>(selector)?.currentTime ?? 0) > 0.2, video, {
+    timeout: 20_000,
+  });
+}
+
+test("the demo video with French and English captions plays in the landing page's dialog and on the demo page with the page language's track, full width on a phone", async () => {
   await page.goto(`${BASE}/admin/catalogue`);
   await page
     .locator("#slot-video")
     .setInputFiles(file("my-demo.mp4", "video/mp4", new Uint8Array(readFileSync(join(ROOT, "public/demo-video.mp4")))));
   await page.locator("#slot-video").locator("xpath=ancestor::form").getByRole("button", { name: "Upload and publish" }).click();
   await page.getByRole("status").filter({ hasText: "Demo video published" }).waitFor();
-  await page.locator("#captions-fr").fill("0:00 0:04 Vos films sur tous vos écrans\n0:04 0:09 Une seule fois, pour toujours");
-  await page.locator("#captions-en").fill("0:00 0:04 Your films on every screen\n0:04 0:09 Once, for life");
+  await page.locator("#captions-fr").fill(`0:00 0:04 ${OWNER_CAPTIONS.fr[0]}\n0:04 0:09 ${OWNER_CAPTIONS.fr[1]}`);
+  await page.locator("#captions-en").fill(`0:00 0:04 ${OWNER_CAPTIONS.en[0]}\n0:04 0:09 ${OWNER_CAPTIONS.en[1]}`);
   await page.locator("#captions").getByRole("button", { name: "Publish" }).click();
   await page.getByRole("status").filter({ hasText: "Captions published" }).waitFor();
 
-  for (const [path, lang, words] of [
-    ["/demo", "fr", "Vos films sur tous vos écrans"],
-    ["/en/demo", "en", "Your films on every screen"],
+  for (const [path, lang] of [
+    ["/", "fr"],
+    ["/en", "en"],
   ] as const) {
     const tab = await context.newPage();
     await tab.goto(`${BASE}${path}`);
-    const video = tab.locator("video").first();
-    expect(await video.locator("source").getAttribute("src")).toMatch(/^\/media\/[0-9a-f]{16}\.mp4$/);
-    await tab.locator(`track[srclang='${lang}'][default]`).waitFor({ state: "attached" });
-    // The browser loads the default track and reads its first cue.
-    await tab.waitForFunction(
-      (language) => {
-        const v = document.querySelector("video");
-        const track = v === null ? undefined : [...v.textTracks].find((t) => t.language === language);
-        return track !== undefined && track.mode === "showing" && (track.cues?.length ?? 0) === 2;
-      },
-      lang,
-      { timeout: 20_000 },
-    );
-    const first = await tab.evaluate((language) => {
-      const track = [...(document.querySelector("video")?.textTracks ?? [])].find((t) => t.language === language);
-      const cue = track?.cues?.[0];
-      return cue instanceof VTTCue ? cue.text : null;
-    }, lang);
-    expect(first).toBe(words);
+    await tab.locator("[data-demo-button]").first().click();
+    await tab.locator("dialog.demo-dialog[open]").waitFor({ state: "visible" });
+    await seeOwnerDemo(tab, "dialog.demo-dialog video", lang);
+    await tab.goto(`${BASE}${path === "/" ? "" : path}/demo`);
+    await seeOwnerDemo(tab, "main video", lang);
     await tab.close();
   }
+
+  // A phone: the dialog and its video the screen's full width, not a box inside it.
+  const phone = await shared.newContext({ viewport: { width: 360, height: 800 }, locale: "fr-FR", bypassCSP: true, hasTouch: true });
+  const tab = await phone.newPage();
+  await tab.goto(`${BASE}/`);
+  await tab.locator("[data-demo-button]").first().click();
+  await seeOwnerDemo(tab, "dialog.demo-dialog video", "fr");
+  for (const box of [await tab.locator("dialog.demo-dialog").boundingBox(), await tab.locator("dialog.demo-dialog video").boundingBox()])
+    expect({ x: Math.round(box?.x ?? -1), width: Math.round(box?.width ?? 0) }).toEqual({ x: 0, width: 360 });
+  expect(await axeViolations(tab, "owner's demo in the dialog at 360 px")).toEqual([]);
+  await phone.close();
 }, 120_000);

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ContentDocument } from "../../shared/content";
 import { until } from "../support/wait";
+import { builtExecutable } from "./built-executable";
 
 // The executable follows the owner's published content: a publish made with its own
 // `site content import` is served without a restart, and after a restart the published pages are
@@ -49,8 +50,7 @@ const get = async (base: string, path: string) => {
 // Its own deadline: the build compiles the whole site (about 20 s alone, several times that on a
 // loaded machine), and the executable starts twice.
 test("content published with the executable's own command is served at once, and still after a restart", async () => {
-  const build = spawn({ cmd: [process.execPath, "run", "scripts/build.ts"], cwd: root, stdout: "pipe", stderr: "pipe" });
-  expect(await build.exited).toBe(0);
+  await builtExecutable();
 
   const first = await start();
   const built = await get(first.base, "/en");

@@ -1,8 +1,14 @@
 import { afterAll, expect, test } from "bun:test";
 import { spawn, spawnSync } from "bun";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hashToken } from "../../server/owner/console/tokens";
+import { catalogueCsv, posterJpeg, posterPng } from "../catalogue/fixtures";
+import { mountSmallDisk } from "../support/tmpfs";
+import { until } from "../support/wait";
+import { builtExecutable } from "./built-executable";
 
 // The owner's way to run the site: one file, started from any directory.
 const root = join(import.meta.dir, "..", "..");
@@ -12,8 +18,7 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 // Its own deadline: the build compiles the whole site (about 20 s alone, several times that on a
 // loaded machine).
 test("npm run build makes one executable that serves the whole site from another directory", async () => {
-  const build = spawn({ cmd: [process.execPath, "run", "scripts/build.ts"], cwd: root, stdout: "pipe", stderr: "pipe" });
-  expect(await build.exited).toBe(0);
+  await builtExecutable();
 
   const server = spawn({
     cmd: [join(root, "dist", "site")],
@@ -152,23 +157,36 @@ test("npm run build makes one executable that serves the whole site from another
 }, 240_000);
 
 /** The executable built above, started on `dataDir` (two processes); its log as it comes. */
-function startExecutable(dataDir: string) {
+function startExecutable(dataDir: string, env: Record<string, string> = {}) {
   const server = spawn({
     cmd: [join(root, "dist", "site")],
     cwd: workDir,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", DATA_DIR: dataDir, WORKERS: "2" },
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", DATA_DIR: dataDir, WORKERS: "2", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
-  const reader = server.stdout.getReader();
+  // Its log is read as it comes, all of it: a full pipe would stop the server at its next line.
   let out = "";
+  let ended = false;
+  let wake = () => {};
+  void (async () => {
+    const decoder = new TextDecoder();
+    const reader = server.stdout.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      out += decoder.decode(read.value);
+      wake();
+    }
+    ended = true;
+    wake();
+  })();
   const logLine = async (pattern: RegExp): Promise<string> => {
     for (;;) {
       const line = out.split("\n").find((l) => pattern.test(l));
       if (line !== undefined) return line;
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`executable exited: ${out}`);
-      out += new TextDecoder().decode(value);
+      if (ended) throw new Error(`executable exited: ${out}`);
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
     }
   };
   return { server, logLine };
@@ -206,5 +224,133 @@ test("a first start answers with the right pages while they are rendered, and a 
   } finally {
     again.server.kill();
     await again.server.exited;
+  }
+});
+
+/** Every picture URL of a page's srcsets (`<source>` and `<img>`), by format. */
+function srcsetPictures(html: string): { avif: string[]; webp: string[] } {
+  const urls = [...html.matchAll(/srcSet="([^"]+)"|srcset="([^"]+)"/g)].flatMap((m) =>
+    (m[1] ?? m[2] ?? "").split(",").map((entry) => entry.trim().split(" ")[0] ?? ""),
+  );
+  const owned = urls.filter((url) => url.startsWith("/media/"));
+  return { avif: owned.filter((url) => url.endsWith(".avif")), webp: owned.filter((url) => url.endsWith(".webp")) };
+}
+
+/**
+ * The console's uploads as the signed-in owner. The owner signs in with a recovery code, written
+ * where the first passkey's registration puts them (the passkey itself needs a browser's
+ * authenticator: test/e2e/catalogue.test.ts registers one).
+ */
+async function ownerUploads(base: string, dataDir: string) {
+  const code = "ABCDE-FGHJK";
+  const db = new Database(join(dataDir, "site.db"));
+  try {
+    db.run("PRAGMA busy_timeout = 10000");
+    db.query("INSERT INTO owner_recovery_codes (code_hash, created_at) VALUES (?, ?)").run(hashToken(code), Date.now());
+  } finally {
+    db.close();
+  }
+  const signIn = await fetch(`${base}/admin/sign-in/recovery`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ code }).toString(),
+    redirect: "manual",
+  });
+  expect(signIn.status).toBe(303);
+  const headers = { cookie: (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "", "accept-language": "en" };
+  return (path: string, form: FormData) => fetch(base + path, { method: "POST", headers, body: form, redirect: "manual" });
+}
+
+const fileOf = (bytes: Uint8Array | string, name: string, type: string) =>
+  new File([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], name, { type });
+
+test("pictures uploaded to the executable are converted by it, and after a restart it serves them as AVIF and WebP, immutable, with 304s", async () => {
+  const dataDir = join(workDir, "media-data");
+  const first = startExecutable(dataDir);
+  try {
+    const port = /127\.0\.0\.1:(\d+)/.exec(await first.logLine(/listening on/))?.[1];
+    const base = `http://127.0.0.1:${port}`;
+    const upload = await ownerUploads(base, dataDir);
+    // Three posters with a catalogue that names them, and a computer screenshot: each converted by
+    // the executable's own image library (a refusal would say it cannot convert pictures, 503).
+    const catalogue = new FormData();
+    catalogue.set("csv", fileOf(catalogueCsv(30, ["one.png", "two.jpg", "three.png"]), "titles.csv", "text/csv"));
+    catalogue.append("posters", fileOf(await posterPng(400, 600, "#1d3557"), "one.png", "image/png"));
+    catalogue.append("posters", fileOf(await posterJpeg(400, 600, "#e63946"), "two.jpg", "image/jpeg"));
+    catalogue.append("posters", fileOf(await posterPng(400, 600, "#2a9d8f"), "three.png", "image/png"));
+    const imported = await upload("/admin/catalogue/import", catalogue);
+    expect({ status: imported.status, location: imported.headers.get("location") }).toEqual({
+      status: 303,
+      location: "/admin/catalogue?done=imported#imported",
+    });
+    const shot = new FormData();
+    shot.set("slot", "previewComputer");
+    shot.set("file", fileOf(await posterPng(1600, 1000, "#264653"), "computer.png", "image/png"));
+    expect((await upload("/admin/catalogue/media", shot)).status).toBe(303);
+    // Both processes follow the publish (within 2 s): the page of either shows the pictures.
+    await until("the running executable to show the uploaded pictures", async () => {
+      const html = await (await fetch(`${base}/en`)).text();
+      return srcsetPictures(html).avif.some((url) => url.endsWith("-960.avif"));
+    });
+  } finally {
+    first.server.kill();
+    await first.server.exited;
+  }
+
+  const again = startExecutable(dataDir);
+  try {
+    const port = /127\.0\.0\.1:(\d+)/.exec(await again.logLine(/listening on/))?.[1];
+    const base = `http://127.0.0.1:${port}`;
+    for (const path of ["/", "/en", "/catalogue", "/en/catalogue"]) {
+      const html = await (await fetch(base + path)).text();
+      const pictures = srcsetPictures(html);
+      // Posters at 160 and 320 px in both formats (the screenshot at 640 to 1280 px on the landing page).
+      expect({ path, avif: pictures.avif.some((u) => /\/media\/[0-9a-f]{16}-160\.avif$/.test(u)) }).toEqual({ path, avif: true });
+      expect({ path, webp: pictures.webp.some((u) => /\/media\/[0-9a-f]{16}-320\.webp$/.test(u)) }).toEqual({ path, webp: true });
+      if (!path.includes("catalogue"))
+        expect({ path, screenshot: pictures.webp.some((u) => u.endsWith("-1280.webp")) }).toEqual({ path, screenshot: true });
+      for (const url of new Set([...pictures.avif, ...pictures.webp])) {
+        const picture = await fetch(base + url);
+        const type = url.endsWith(".avif") ? "image/avif" : "image/webp";
+        expect({ url, status: picture.status, type: picture.headers.get("content-type") }).toEqual({ url, status: 200, type });
+        expect(picture.headers.get("cache-control")).toContain("immutable");
+        expect((await picture.arrayBuffer()).byteLength).toBeGreaterThan(100);
+        const revalidated = await fetch(base + url, { headers: { "if-none-match": picture.headers.get("etag") ?? "" } });
+        expect({ url, status: revalidated.status }).toEqual({ url, status: 304 });
+      }
+    }
+  } finally {
+    again.server.kill();
+    await again.server.exited;
+  }
+}, 120_000);
+
+test("where the temporary folder cannot load libraries, a picture upload is refused with the reason and the way out, and nothing is stored", async () => {
+  const noExec = mountSmallDisk({ sizeKb: 65_536, noExec: true });
+  const dataDir = join(workDir, "noexec-data");
+  const server = startExecutable(dataDir, { TMPDIR: noExec.dir, WORKERS: "1" });
+  try {
+    const port = /127\.0\.0\.1:(\d+)/.exec(await server.logLine(/listening on/))?.[1];
+    const upload = await ownerUploads(`http://127.0.0.1:${port}`, dataDir);
+    const form = new FormData();
+    form.append("posters", fileOf(await posterPng(400, 600, "#1d3557"), "one.png", "image/png"));
+    const refused = await upload("/admin/catalogue/posters", form);
+    expect(refused.status).toBe(503);
+    const page = await refused.text();
+    expect(page).toContain("pictures cannot be converted on this server");
+    expect(page).toContain("failed to map segment");
+    expect(page).toContain("TMPDIR");
+    const db = new Database(join(dataDir, "site.db"), { readonly: true });
+    try {
+      expect(db.query<{ n: number }, []>("SELECT count(*) AS n FROM media").get()?.n).toBe(0);
+    } finally {
+      db.close();
+    }
+    // The library's files were not left in the temporary folder.
+    expect(readdirSync(noExec.dir)).toEqual([]);
+  } finally {
+    server.server.kill();
+    await server.server.exited;
+    noExec.unmount();
   }
 });

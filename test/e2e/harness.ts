@@ -32,6 +32,9 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",
+      // What the test suite runs with: development's sample purchases stay off the pages, where a
+      // test's own purchases are the only ones shown (a test may ask for development).
+      NODE_ENV: "test",
       PORT: "0",
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

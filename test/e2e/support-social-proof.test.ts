@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { openDb } from "../../db/client";
+import { pathFor } from "../../shared/routes";
 import { seedOrder } from "../social-proof/seed-orders";
 import { startServer, watchConsole, type RunningServer } from "./harness";
 import { placement } from "./floating";
@@ -110,6 +111,34 @@ test("with no paid order, no toast ever appears", async () => {
   expect(await page.locator(".social-proof").textContent()).toBe("");
   // Nothing to show: the toast's code was never loaded.
   expect(await page.locator('[data-island="social-proof"]').getAttribute("data-island-state")).toBe("skipped");
+  await page.context().close();
+}, 90_000);
+
+test("in development, with no purchase yet, the notice shows sample purchases marked as examples in each language; a real one is not marked", async () => {
+  const development = await startServer({ env: { NODE_ENV: "development" } });
+  try {
+    for (const [locale, mark] of [
+      ["fr", "Exemple"],
+      ["en", "Example"],
+      ["it", "Esempio"],
+      ["es", "Ejemplo"],
+    ] as const) {
+      const page = await openWithPausedClock(development.baseUrl, undefined, pathFor("canceled", locale));
+      await page.clock.runFor(3_200);
+      const card = page.locator(".social-proof__card");
+      await card.waitFor({ state: "visible" });
+      expect({ locale, mark: await card.locator(".social-proof__sample").textContent() }).toEqual({ locale, mark });
+      expect(await card.textContent()).toMatch(/Nantes|Torino|J\./);
+      await page.context().close();
+    }
+  } finally {
+    await development.stop();
+  }
+  // A real purchase (the test suite's server): no mark.
+  const page = await openWithPausedClock(withOrders.baseUrl);
+  await page.clock.runFor(3_200);
+  await page.locator(".social-proof__card").waitFor({ state: "visible" });
+  expect(await page.locator(".social-proof__sample").count()).toBe(0);
   await page.context().close();
 }, 90_000);
 

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { cleanCity, initialOf } from "../../server/shop/social-proof/service";
+import { cleanCity, initialOf, SAMPLE_PURCHASES } from "../../server/shop/social-proof/service";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 import { createTestSite, type TestSite } from "../support/app";
 import { seedOrder } from "./seed-orders";
@@ -83,6 +83,33 @@ test("only purchases through the site's active payment provider count: never tes
   site = await createTestSite({ now: () => NOW, env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" } });
   seedAll(site);
   expect(await cities(site)).toEqual([]);
+});
+
+test("development shows sample purchases, marked, until a real one; production and the test suite never show a sample", async () => {
+  // Development (the default NODE_ENV) with no purchase: the samples, each marked.
+  site = await createTestSite({ now: () => NOW, env: { NODE_ENV: "development" } });
+  const samples = (await socialProof(site)).entries;
+  expect(samples).toEqual([...SAMPLE_PURCHASES]);
+  expect(samples.length).toBeGreaterThan(1);
+  expect(samples.every((e: { sample?: boolean }) => e.sample === true)).toBe(true);
+  // A real purchase replaces them all: never a sample beside a real buyer.
+  seedOrder(site.db, { firstName: "Sophie", city: "Lyon", paidAt: minutesBefore(12) });
+  expect(await socialProof(site)).toEqual({ entries: [{ initial: "S.", city: "Lyon", minutesAgo: 12 }] });
+  site.close();
+
+  // Production, with Stripe and no sale yet, and with the test checkout allowed as a demo: nothing.
+  for (const env of [
+    { ...PRODUCTION_READY_ENV, STRIPE_SECRET_KEY: "sk_live_abc", STRIPE_WEBHOOK_SECRET: "whsec_abc", SMTP_URL: "smtp://127.0.0.1:2525" },
+    { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" },
+  ]) {
+    site = await createTestSite({ now: () => NOW, env });
+    expect(await socialProof(site)).toEqual({ entries: [] });
+    site.close();
+  }
+
+  // The test suite's servers (NODE_ENV=test): only the purchases a test makes.
+  site = await createTestSite({ now: () => NOW });
+  expect(await socialProof(site)).toEqual({ entries: [] });
 });
 
 test("initials and cities are cleaned before they are shown to other visitors", () => {

@@ -14,9 +14,9 @@ export type SmallDisk = {
   unmount: () => void;
 };
 
-export function mountSmallDisk(options: { sizeKb?: number; readOnly?: boolean } = {}): SmallDisk {
+export function mountSmallDisk(options: { sizeKb?: number; readOnly?: boolean; noExec?: boolean } = {}): SmallDisk {
   const dir = mkdtempSync(join(tmpdir(), "site-disk-"));
-  const mountOptions = `size=${options.sizeKb ?? 2048}k${options.readOnly === true ? ",ro" : ""}`;
+  const mountOptions = `size=${options.sizeKb ?? 2048}k${options.readOnly === true ? ",ro" : ""}${options.noExec === true ? ",noexec" : ""}`;
   const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", mountOptions, "tmpfs", dir]);
   if (mounted.exitCode !== 0) throw new Error(`mount failed (the storage tests need root): ${mounted.stderr.toString()}`);
   const filler = join(dir, "filler");

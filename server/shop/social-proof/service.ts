@@ -71,6 +71,18 @@ export function shownCity(city: string | null, places: PlaceNames, approved: Rea
   return places.has(clean) || approved.has(placeKey(clean)) ? clean : null;
 }
 
+/**
+ * Development's sample purchases, shown while no real one is (as its sample reviews are), so that
+ * the notice can be seen before any sale: marked "example" in the notice, never counted anywhere.
+ * Only `NODE_ENV=development` (what `bun run start` runs without it): never production, nor the
+ * test suite's servers, whose pages show only the purchases a test makes.
+ */
+export const SAMPLE_PURCHASES: readonly SocialProofEntry[] = [
+  { initial: "C.", city: "Nantes", minutesAgo: 4, sample: true },
+  { initial: "L.", city: "Torino", minutesAgo: 38, sample: true },
+  { initial: "J.", city: null, minutesAgo: 60 * 5, sample: true },
+];
+
 export function recentPurchases(
   db: Db,
   now: Date,
@@ -101,5 +113,6 @@ export function recentPurchases(
     const minutesAgo = Math.max(0, Math.floor((now.getTime() - row.paidAt.getTime()) / 60_000));
     entries.push({ initial: initialOf(row.firstName), city: shownCity(row.city, places, approved), minutesAgo });
   }
+  if (entries.length === 0 && config.env === "development") return [...SAMPLE_PURCHASES];
   return entries;
 }

@@ -61,8 +61,10 @@ const megabytes = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
 let sharpLoaded: Promise<typeof Sharp> | undefined;
 /**
- * sharp, loaded at the first picture: its native library cannot be inside the compiled executable,
- * and a server that converts no picture must start without it.
+ * sharp, loaded at the first picture: a server that converts no picture starts without loading
+ * libvips. In the compiled executable its native files come from inside the executable
+ * (scripts/embedded-sharp.ts); a failure to load them is said to the owner and tried again at the
+ * next picture.
  */
 const loadSharp = (): Promise<typeof Sharp> => {
   sharpLoaded ??= import("sharp").then(
@@ -76,13 +78,13 @@ const loadSharp = (): Promise<typeof Sharp> => {
 };
 
 /**
- * sharp (libvips) could not be loaded: a compiled executable without `node_modules/sharp` beside
- * it. Said plainly to the owner, with the way out, and nothing stored.
+ * sharp (libvips) could not be loaded on this machine: said plainly to the owner with the reason
+ * the system gave, and nothing stored.
  */
 export class PicturesUnavailable extends Error {
   constructor(readonly cause: string) {
     super(
-      "pictures cannot be converted by this program: its image library (sharp) does not load inside the compiled executable. Upload them from the site started from its source folder (`bun run start`, same data folder), or import the catalogue there with `site catalogue import`; videos and captions upload here as they are",
+      `pictures cannot be converted on this server: its image library (sharp) did not load (${cause.split("\n")[0]}). If the temporary folder does not allow loading libraries (mounted noexec), start the site with TMPDIR set to one that does; videos and captions upload as they are`,
     );
     this.name = "PicturesUnavailable";
   }
