@@ -79,6 +79,7 @@ const sets: [string, readonly ChatQuestion[]][] = [
 const bank = sets.flatMap(([set, questions]) => questions.map((question) => ({ set, question })));
 const foldOf = (i: number) => i % folds;
 const paraphrases = trainingExamples();
+const paraphraseTexts = new Set(paraphrases.map((p) => p.text));
 
 const config = testConfig();
 const judge = createJudge(config);
@@ -91,8 +92,13 @@ for (let fold = 0; fold < folds; fold++) {
   const tested = new Set(bank.filter((_, i) => foldOf(i) === fold).map(({ question }) => question.q));
   // A one-topic question of another fold teaches its topic; a two-question message or a follow-up
   // (which only makes sense after its earlier message) teaches nothing on its own.
+  // A question that is a paraphrase too is taught by its paraphrase: the bank judges the reply
+  // ("does it work on PS5?" must hand over), the paraphrase names the topic (the devices).
   const fromBank: Example<TopicLabel>[] = bank
-    .filter(({ question }, i) => foldOf(i) !== fold && question.also === undefined && question.before === undefined)
+    .filter(
+      ({ question }, i) =>
+        foldOf(i) !== fold && question.also === undefined && question.before === undefined && !paraphraseTexts.has(question.q),
+    )
     .map(({ question }) => ({ text: question.q, label: TOPIC_OF[question.intent] }));
   classifiers.push(trainTopicClassifier(TOPIC_LABELS, [...paraphrases.filter((p) => !tested.has(p.text)), ...fromBank]));
 }

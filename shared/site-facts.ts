@@ -56,7 +56,8 @@ export type SiteContent = {
   deviceLimit: number;
 };
 
-export type FaqFact = { id: string; question: string; answer: string; accessForm: boolean };
+/** `own`: an entry the owner wrote (not one of the built-in five, nor the rights statement). */
+export type FaqFact = { id: string; question: string; answer: string; accessForm: boolean; own: boolean };
 
 /** A device of the installation guide in one language, texts formatted; `id` is its anchor on /guide. */
 export type GuideDeviceFact = { id: string; title: string; steps: string[]; tip: string | null };

@@ -132,3 +132,77 @@ test("an FAQ entry the owner published is answered from its own words in the que
   expect(hidden.reply).not.toContain("No student discount");
   expect(hidden.reply).toContain(site.config.site.supportEmail);
 });
+
+test("an owner's FAQ entry asked with its own question in French, on the English page, gets the owner's French answer over the topic's", async () => {
+  const paypal = {
+    id: "paypal",
+    shown: true,
+    builtIn: null,
+    question: { fr: "Puis-je payer avec PayPal ?", en: "Can I pay with PayPal?" },
+    answer: {
+      fr: "Pas encore : le paiement se fait par carte, PayPal arrive bientôt.",
+      en: "Not yet: you pay by card, PayPal is coming soon.",
+    },
+  };
+  const opened = readPublished(site.db);
+  const builtIn = opened.document.faq;
+  await publish(site.write, {
+    document: { ...opened.document, faq: [...builtIn, paypal] },
+    openedVersion: opened.version,
+    by: "test",
+    now: new Date(),
+  });
+  site.content.refresh();
+  try {
+    const asked = await askThroughEndpoint(
+      site.request,
+      { q: "Puis-je payer avec PayPal ?", lang: "fr", page: "en", intent: "payment-methods" },
+      "198.51.100.10",
+    );
+    expect(asked.reply).toBe("Pas encore : le paiement se fait par carte, PayPal arrive bientôt.");
+    const typed = await askThroughEndpoint(
+      site.request,
+      { q: "je peux payer avec paypal", lang: "fr", intent: "payment-methods" },
+      "198.51.100.11",
+    );
+    expect(typed.reply).toBe("Pas encore : le paiement se fait par carte, PayPal arrive bientôt.");
+    // A question the entry does not ask keeps the site's own answer: the card, not PayPal.
+    const card = { q: "can i pay by card?", lang: "en", intent: "payment-methods" } as const;
+    const other = await askThroughEndpoint(site.request, card, "198.51.100.12");
+    expect(other.reply).not.toContain("PayPal");
+    expect(createJudge(site.config)(card, other.reply).problems).toEqual([]);
+  } finally {
+    const now = readPublished(site.db);
+    await publish(site.write, { document: { ...now.document, faq: builtIn }, openedVersion: now.version, by: "test", now: new Date() });
+    site.content.refresh();
+  }
+});
+
+test("a device the site does not name (a PlayStation, a projector after the devices) gets the support address, never the device list", async () => {
+  const judge = createJudge(site.config);
+  const playstation = { q: "does it work on my PlayStation 5?", lang: "en", intent: "unanswerable" } as const;
+  const asked = await askThroughEndpoint(site.request, playstation, "198.51.100.13");
+  expect(asked.reply).toContain(site.config.site.supportEmail);
+  expect(asked.reply).not.toContain("Android");
+  expect(judge(playstation, asked.reply).problems).toEqual([]);
+
+  const projector = {
+    before: ["su quali dispositivi funziona?"],
+    q: "e su un videoproiettore?",
+    lang: "it",
+    intent: "unanswerable",
+  } as const;
+  const followed = await askThroughEndpoint(site.request, projector, "198.51.100.14");
+  expect(followed.earlier[0]?.reply).toContain("Android");
+  expect(followed.reply).toContain(site.config.site.supportEmail);
+  expect(followed.reply).not.toContain("Android");
+  expect(judge(projector, followed.reply).problems).toEqual([]);
+
+  // Asked with a question the site answers, that one is answered and the device handed over.
+  const price = buildSiteFacts(site.content.current().site, "fr").price;
+  const both = { q: "c'est combien ? et ça marche sur xbox ?", lang: "fr", intent: "price", also: "unanswerable" } as const;
+  const mixed = await askThroughEndpoint(site.request, both, "198.51.100.15");
+  expect(mixed.reply).toContain(price);
+  expect(mixed.reply).not.toContain("Android");
+  expect(judge(both, mixed.reply).problems).toEqual([]);
+});

@@ -83,7 +83,7 @@ test("a question about something the site does not say hands over to the support
 
 test("when no topic stands out the assistant says it is not sure and gives the support address, in the question's language", () => {
   const unsure = createOfflineAssistant(chatSite(config), {
-    thresholds: { confidence: 1.01, margin: 0, partConfidence: 1.01, wholeSupport: 0, partAlone: 1.01, nearMass: 1.01 },
+    thresholds: { confidence: 1.01, margin: 0, partConfidence: 1.01, wholeSupport: 0, partAlone: 1.01, partOpening: 1.01, nearMass: 1.01 },
   }).answer("Quanto costa?", "fr");
   expect(unsure.kind).toBe("unsure");
   expect(unsure.handedOver).toBe(true);

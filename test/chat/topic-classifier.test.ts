@@ -85,6 +85,7 @@ test("the choice: one clear topic, two for two questions, a hand-over for 'none'
       partConfidence: 1.01,
       wholeSupport: 0,
       partAlone: 1.01,
+      partOpening: 1.01,
       nearMass: 1.01,
     }),
   ).toEqual({

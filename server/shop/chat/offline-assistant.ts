@@ -4,8 +4,9 @@ import type { Assistant } from "./assistant";
 import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
 import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
-import { faqMatcher, type FaqMatcher } from "./faq-match";
+import { FAQ_MATCH, faqMatcher, type FaqMatcher } from "./faq-match";
 import { guideMatcher, type GuideMatcher } from "./guide-match";
+import { deviceNames, type DeviceNames } from "./device-names";
 import { buildSiteKnowledge, siteFaqEntries, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
 import { GUARANTEE_DAYS } from "../checkout/guarantee";
 import {
@@ -26,6 +27,9 @@ import { words } from "./words";
 // topic in that language (site-content.ts). About nothing the site answers, or when no topic stands
 // out, it says so and hands over to the support address. It never writes text of its own, so it
 // cannot invent a price or a promise, nor say "yes" where the site does not.
+
+/** The topics whose answer is the site's list of devices or its guide for them. */
+const DEVICE_TOPICS: ReadonlySet<Topic> = new Set<Topic>(["devices", "installation"]);
 
 /** How much the language of the conversation so far (or of the page) weighs against a question's words. */
 const PRIOR_WEIGHT = 0.4;
@@ -62,6 +66,8 @@ function buildReader(classifier: TopicClassifier<TopicLabel> | undefined) {
         ...paraphrases[locale].map((example) => example.text),
       ]),
     ),
+    // Words that carry no question of their own, in any language: an owner's FAQ entry is matched on the others.
+    ignored: new Set(LOCALES.flatMap((locale) => words(`${STOP_WORDS[locale]} ${GREETINGS[locale]}`))),
     greetings: new Set(LOCALES.flatMap((locale) => words(GREETINGS[locale]))),
     thanks: new Set(LOCALES.flatMap((locale) => words(THANKS[locale]))),
   };
@@ -142,7 +148,14 @@ export function createOfflineAssistant(
   let reader: ReturnType<typeof buildReader> | undefined;
   // The site's answers change with a publish, when the offer ends and with the year: rebuilt when they would.
   let knowledge:
-    | { key: string; byLocale: Record<Locale, SiteKnowledge>; faq: FaqMatcher; guide: GuideMatcher; offerEnd: OfferEndWords | null }
+    | {
+        key: string;
+        byLocale: Record<Locale, SiteKnowledge>;
+        faq: FaqMatcher;
+        guide: GuideMatcher;
+        devices: DeviceNames;
+        offerEnd: OfferEndWords | null;
+      }
     | undefined;
   const knowledgeNow = () => {
     const at = now();
@@ -153,10 +166,18 @@ export function createOfflineAssistant(
       knowledge = {
         key,
         byLocale: made,
-        faq: faqMatcher(siteFaqEntries(made)),
+        faq: faqMatcher(siteFaqEntries(made), FAQ_MATCH, reader?.ignored),
         guide: guideMatcher(
           byLocale((locale) => made[locale].facts.guide),
           made.en.facts.siteName,
+        ),
+        // The texts in which the site names the devices it runs on: its answers and its guide.
+        devices: deviceNames(
+          LOCALES.flatMap((locale) => [
+            made[locale].answers.devices,
+            made[locale].answers.installation,
+            ...made[locale].facts.guide.flatMap((device) => [device.title, ...device.steps]),
+          ]),
         ),
         offerEnd: offerEndWords(made),
       };
@@ -203,6 +224,9 @@ export function createOfflineAssistant(
         handedOver: false,
       };
     }
+    // An owner's FAQ entry asked with its own question: the owner's answer to exactly that.
+    const ownAnswer = known.faq.own(question, locale);
+    if (ownAnswer !== null) return { topics: [], kind: "faq", locale, text: ownAnswer, handedOver: false };
     const choice = readFactsNamed(chooseInConversation(classifier, question, earlier, thresholds, followUp), said, known.offerEnd);
     switch (choice.kind) {
       case "none": {
@@ -219,23 +243,26 @@ export function createOfflineAssistant(
         return { topics: [], kind: "unsure", locale, text: site.t("chat.notSure"), handedOver: true };
       }
       case "topics": {
-        const handedOver = choice.unsureRest === true || choice.topics.some((topic) => site.unanswered.has(topic));
+        // A device the site does not name: the devices' list or the guide would read as an answer
+        // the site never gave, so that part goes to the team (device-names.ts).
+        // Asked with a device the guide does name ("a chromebook or a mac"), the devices' answer
+        // still answers that one, and the other is handed over after it.
+        const otherDevice = choice.topics.some((topic) => DEVICE_TOPICS.has(topic)) && known.devices.unnamed(said) !== null;
+        const namedToo = otherDevice && known.guide.device(question) !== null;
+        const topics = otherDevice && !namedToo ? choice.topics.filter((topic) => !DEVICE_TOPICS.has(topic)) : choice.topics;
+        const handedOver = otherDevice || choice.unsureRest === true || topics.some((topic) => site.unanswered.has(topic));
         // What the site's own answers hand over (what the catalogue holds, a question half
         // understood) the owner may have answered since, as an FAQ entry from the console's list
         // of handed-over questions: that answer, to the same question asked again.
         const fromFaq = handedOver ? known.faq.answer(question, locale) : null;
         if (fromFaq !== null) return { topics: choice.topics, kind: "faq", locale, text: fromFaq, handedOver: false };
+        if (topics.length === 0) return { topics: [], kind: "handover", locale, text: site.t("chat.handover"), handedOver: true };
         // Installing on a device the guide names: that device's published steps.
-        const device = choice.topics.includes("installation") ? known.guide.device(question) : null;
+        const device = topics.includes("installation") ? known.guide.device(question) : null;
         const answerOf = (topic: Topic) =>
           topic === "installation" && device !== null ? (site.installOn(device) ?? site.answers[topic]) : site.answers[topic];
-        return {
-          topics: choice.topics,
-          kind: "answer",
-          locale,
-          text: [...choice.topics.map(answerOf), ...(choice.unsureRest ? [site.t("chat.notSureRest")] : [])].join(" "),
-          handedOver,
-        };
+        const rest = otherDevice ? [site.t("chat.handover")] : choice.unsureRest ? [site.t("chat.notSureRest")] : [];
+        return { topics, kind: "answer", locale, text: [...topics.map(answerOf), ...rest].join(" "), handedOver };
       }
     }
   };

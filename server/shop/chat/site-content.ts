@@ -202,7 +202,7 @@ export function siteFaqEntries(knowledge: Record<Locale, SiteKnowledge>): FaqEnt
     for (const fact of knowledge[locale].facts.faq) {
       let entry = entries.get(fact.id);
       if (entry === undefined) {
-        entry = { question: {}, answer: {} };
+        entry = { question: {}, answer: {}, own: fact.own };
         entries.set(fact.id, entry);
       }
       entry.question[locale] = fact.question;

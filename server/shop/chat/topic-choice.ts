@@ -34,6 +34,11 @@ export type ChoiceThresholds = {
    */
   partAlone: number;
   /**
+   * A part that opens like a question after the word joining it to the one before ("... and do I
+   * need an account", "... ? y tiene anuncios") is a question of its own when its topic is this sure.
+   */
+  partOpening: number;
+  /**
    * When no topic stands out alone, topics next to each other (NEIGHBOURHOODS) that share the
    * message between them are one answer's worth: "la chiave non mi è arrivata" leans to not
    * receiving, the key and a problem at once. The best of them is answered when together they hold
@@ -56,6 +61,7 @@ export const THRESHOLDS: ChoiceThresholds = {
   partConfidence: 0.6,
   wholeSupport: 0.02,
   partAlone: 0.95,
+  partOpening: 0.8,
   nearMass: 0.9,
 };
 
@@ -69,22 +75,38 @@ const JOINING_WORDS = new Set("and also et aussi puis ensuite e anche poi inoltr
  * context ("Where is my key? I paid an hour ago" asks one thing).
  */
 export function questionParts(question: string): string[] {
+  return cutParts(question).map((part) => part.text);
+}
+
+/**
+ * A part of a message, and whether it opens like a question of its own after the word that joins
+ * it to the one before ("... after paying and do I need an account", "... carta? e quanto ci
+ * vuole..."): a second question, not the context of the first ("I paid and got nothing").
+ */
+type Part = { text: string; opensQuestion: boolean };
+
+function cutParts(question: string): Part[] {
   const sentences = question.match(/[^?!.;\n]+[?!.;\n]*/g) ?? [];
   const asked = question.includes("?") ? askingSentences(sentences) : sentences;
-  const parts: string[] = [];
-  for (const sentence of asked) {
+  const parts: Part[] = [];
+  for (const [index, sentence] of asked.entries()) {
     let current: string[] = [];
+    // A sentence after the first one starts afresh, as a part after a joining word does.
+    let joined = index > 0;
     for (const word of words(sentence)) {
       if (JOINING_WORDS.has(word) && current.length >= 2) {
-        parts.push(current.join(" "));
+        parts.push({ text: current.join(" "), opensQuestion: joined && QUESTION_OPENERS.has(current[0] ?? "") });
         current = [];
+        joined = true;
       } else if (!JOINING_WORDS.has(word) || current.length > 0) {
         current.push(word);
+      } else {
+        joined = true;
       }
     }
-    if (current.length > 0) parts.push(current.join(" "));
+    if (current.length > 0) parts.push({ text: current.join(" "), opensQuestion: joined && QUESTION_OPENERS.has(current[0] ?? "") });
   }
-  return parts.filter((part) => part.split(" ").length >= 2);
+  return parts.filter((part) => part.text.split(" ").length >= 2);
 }
 
 /**
@@ -94,10 +116,11 @@ export function questionParts(question: string): string[] {
  */
 const QUESTION_OPENERS = new Set(
   [
-    "and also how what when where which who why does do did can could is are will would any",
-    "et aussi comment combien quand ou pourquoi quel quelle quels quelles est peut puis on y",
-    "e anche come quanto quanti quanta quando dove perche quale funziona posso si ce",
-    "y tambien como cuanto cuantos cuantas cuando donde porque cual puedo se hay funciona",
+    "and also how what when where which who why does do did can could is are will would any has have",
+    "et aussi comment combien quand ou pourquoi quel quelle quels quelles est peut puis on y ca faut",
+    "e anche come quanto quanti quanta quando dove perche quale funziona posso si ce ha hanno serve",
+    // Spanish asks without inverting: "y tiene anuncios", "y sirve para la tele".
+    "y tambien como cuanto cuantos cuantas cuando donde porque cual puedo se hay funciona tiene tienen incluye sirve",
   ]
     .join(" ")
     .split(" "),
@@ -117,7 +140,14 @@ function askingSentences(sentences: readonly string[]): string[] {
  */
 function askedSentences(question: string): string[] {
   const sentences = question.match(/[^?!.;\n]+[?!.;\n]*/g) ?? [];
-  return sentences.filter((sentence) => sentence.includes("?") && words(sentence).length >= 3);
+  const closed = sentences.filter((sentence) => sentence.includes("?") && words(sentence).length >= 3);
+  // After a question, a last sentence left open that starts with a joining word and then a word
+  // that opens a question ("...carta? e quanto ci vuole...", "...? and does it work offline")
+  // asks a second thing: the visitor just did not type its "?".
+  const last = sentences.at(-1);
+  if (closed.length === 0 || last === undefined || /[?!.;\n]/.test(last)) return closed;
+  const [joining = "", opener = ""] = words(last);
+  return JOINING_WORDS.has(joining) && QUESTION_OPENERS.has(opener) && words(last).length >= 3 ? [...closed, last] : closed;
 }
 
 const best = (scored: Scored<TopicLabel>[]) => ({
@@ -137,27 +167,35 @@ export function chooseTopics(
   // Two questions in one message: two parts, each clearly about its own topic. Two sentences that
   // each end with "?" are two questions whatever the whole leans to; parts joined by "and" must be
   // supported by the whole message too.
-  const parts = questionParts(question);
+  const parts = cutParts(question);
+  let pairedOne: Topic | null = null;
   if (parts.length >= 2) {
     const topics: Topic[] = [];
     // A part next to what the whole message is about is more likely its context than a second
     // question ("I formatted my PC and now it says the key is at its maximum").
     const wholeTop = whole[0]?.label;
     const nearWhole = wholeTop !== undefined && isTopic(wholeTop) ? neighbours([wholeTop]) : new Set<TopicLabel>();
-    for (const part of parts) {
+    for (const { text: part, opensQuestion } of parts) {
       const { first, second } = best(classifier.classify(part));
       const sure = first.probability >= thresholds.partConfidence && first.probability - second >= thresholds.margin;
       const supported =
         asked.length >= 2 ||
+        (opensQuestion && first.probability >= thresholds.partOpening) ||
         (first.probability >= thresholds.partAlone && part.split(" ").length >= 3 && !nearWhole.has(first.label)) ||
         (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
       if (sure && supported && isTopic(first.label) && !topics.includes(first.label)) topics.push(first.label);
     }
     if (topics.length >= 2) return { kind: "topics", topics: topics.slice(0, 2) };
+    // The message clearly asks two things and one of them is clear: that one is answered and the
+    // other handed over, rather than the whole message (the whole, mixing two topics, is unsure).
+    const twoAsked = asked.length >= 2 || parts.some((part) => part.opensQuestion);
+    if (twoAsked && topics.length === 1) pairedOne = topics[0] ?? null;
   }
   const { first, second } = best(whole);
   if (first.probability < thresholds.confidence || first.probability - second < thresholds.margin) {
-    return nearbyTopic(whole, thresholds) ?? { kind: "unsure" };
+    const near = nearbyTopic(whole, thresholds);
+    if (near !== null) return near;
+    return pairedOne === null ? { kind: "unsure" } : { kind: "topics", topics: [pairedOne], unsureRest: true };
   }
   if (!isTopic(first.label)) return { kind: "none" };
   const topic = first.label;

@@ -94,7 +94,13 @@ function faqFacts(document: ContentDocument, locale: Locale, values: MessageValu
       { faqQuestion1: compileMessage(typeset(texts.question)), faqAnswer1: compileMessage(typeset(texts.answer)) },
       values,
     );
-    facts.push({ id: entry.id, question: t("faqQuestion1"), answer: t("faqAnswer1"), accessForm: entry.builtIn === ACCESS_FORM_FAQ });
+    facts.push({
+      id: entry.id,
+      question: t("faqQuestion1"),
+      answer: t("faqAnswer1"),
+      accessForm: entry.builtIn === ACCESS_FORM_FAQ,
+      own: entry.builtIn === null,
+    });
   }
   // The rights statement answers "is it legal? where does the content come from?" in the FAQ too
   // (and so in the chat, which answers the FAQ's entries), in the languages the owner wrote it in.
@@ -108,7 +114,7 @@ function faqFacts(document: ContentDocument, locale: Locale, values: MessageValu
       },
       values,
     );
-    facts.push({ id: "catalogue-rights", question: t("faqQuestion1"), answer: t("faqAnswer1"), accessForm: false });
+    facts.push({ id: "catalogue-rights", question: t("faqQuestion1"), answer: t("faqAnswer1"), accessForm: false, own: false });
   }
   return facts;
 }

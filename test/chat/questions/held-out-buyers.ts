@@ -84,7 +84,8 @@ export const HELD_OUT_BUYERS: readonly ChatQuestion[] = [
   },
   { q: "How do I cancel my subscription?? I want out NOW", lang: "en", page: "fr", intent: "cancel" },
   { q: "bought it last week, its garbage, i want my money back", lang: "en", intent: "refund" },
-  { q: "what about linux?", lang: "en", before: ["does it work on iphone?"], intent: "devices", no: true },
+  // Relabelled from "devices": the site names Windows and Mac, not Linux, so the right reply hands over.
+  { q: "what about linux?", lang: "en", before: ["does it work on iphone?"], intent: "unanswerable", no: true },
   { q: "whats the max number of devices per licence", lang: "en", page: "es", intent: "device-limit" },
   { q: "Can me and my roommate both use the same key? We'd split the cost", lang: "en", intent: "sharing", no: true },
   { q: "I got a new phone and now it says too many devices. Can I remove my old one?", lang: "en", intent: "limit-reached" },

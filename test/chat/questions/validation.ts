@@ -57,7 +57,8 @@ export const VALIDATION: readonly ChatQuestion[] = [
   { q: "will my card be charged again next year", lang: "en", intent: "renewal", no: true },
   { q: "what if i don't like it after buying", lang: "en", intent: "refund" },
   { q: "i want a refund asap this isnt what i expected", lang: "en", intent: "refund", page: "it" },
-  { q: "does it run on a chromebook or a mac", lang: "en", intent: "devices" },
+  // The site names the Mac, not the Chromebook: the devices' answer, and the Chromebook handed over.
+  { q: "does it run on a chromebook or a mac", lang: "en", intent: "devices", also: "unanswerable" },
   { q: "can i put it on my fire stick", lang: "en", intent: "devices" },
   { q: "how many devices can one key activate", lang: "en", intent: "device-limit" },
   { q: "it says activation limit reached but i only have my new phone", lang: "en", intent: "limit-reached" },
