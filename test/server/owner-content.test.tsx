@@ -76,15 +76,16 @@ test("in production with no owner content, no page in any language shows a testi
 });
 
 test("in production, a CLAIMED_USERS figure is never shown, and a reduction against the price charged before is, in each language's format", async () => {
-  // The shop charged 59 € for ten days, then the owner lowered the price to 29,99 €: 59 € is the
-  // lowest price of the 30 days before the reduction, so it is the reference.
-  let at = new Date("2026-11-01T10:00:00Z");
+  // The shop charged 59 € for forty days, then the owner lowered the price to 29,99 € and chose to
+  // show the reduction until the end of the year: 59 € is the lowest price of the 30 days before
+  // it, so it is the reference.
+  let at = new Date("2026-10-01T10:00:00Z");
   const s = await createTestSite({ env: { ...READY, CLAIMED_USERS: "1200", PRICE: "59" }, now: () => at });
   sites.push(s);
   at = new Date("2026-11-11T10:00:00Z");
   const opened = readPublished(s.db);
   await publish(s.write, {
-    document: { ...opened.document, offer: { ...opened.document.offer, priceMinor: 2999 } },
+    document: { ...opened.document, offer: { ...opened.document.offer, priceMinor: 2999, showReference: true, endsOn: "2026-12-31" } },
     openedVersion: opened.version,
     by: "test",
     now: at,
