@@ -1,5 +1,6 @@
 // Countries a buyer may choose on the test checkout's card page, as ISO 3166-1 alpha-2 codes; the
 // page names them in its own language (Intl.DisplayNames), so no list of names is kept here.
+import { LOCALE_TAGS, type Locale } from "./locales";
 
 const CODES =
   "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ " +
@@ -16,3 +17,10 @@ export const isCountryCode = (value: string): boolean => COUNTRY_CODES.includes(
 
 /** The country a visitor reading this language most likely lives in: the card page's preselection. */
 export const LIKELY_COUNTRY = { fr: "FR", en: "GB", it: "IT", es: "ES" } as const;
+
+/** Every country named in the language, in that language's alphabetical order. */
+export function countriesIn(locale: Locale): { code: string; name: string }[] {
+  const names = new Intl.DisplayNames([LOCALE_TAGS[locale].bcp47], { type: "region" });
+  const collator = new Intl.Collator(LOCALE_TAGS[locale].bcp47);
+  return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
+}

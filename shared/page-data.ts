@@ -219,8 +219,6 @@ export type IslandProps = {
     noticeBox?: boolean;
     /** The company section's problem a plain form post came back with (`?error=business-…`). */
     businessError?: BusinessPageError | undefined;
-    /** The countries a company may be in, named in the page's language (the server's Intl.DisplayNames). */
-    countries?: readonly { code: string; name: string }[];
   };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };

@@ -9,6 +9,8 @@ import { showToast } from "./toast";
 import { PAYMENT } from "../../shared/api";
 import { CODE_REFUSALS, type CodeRefusal, normalizeDiscountCode } from "../../shared/discount-code";
 import { normalizePartnerName } from "../../shared/partner";
+import { countriesIn } from "../../shared/countries";
+import type { Locale } from "../../shared/locales";
 import {
   BUSINESS_ERROR_KEYS,
   BUSINESS_FIELDS,
@@ -86,13 +88,27 @@ const codeFromAddress = (): string => {
 
 const refFromAddress = (): string => normalizePartnerName(new URLSearchParams(window.location.search).get("ref") ?? "") ?? "";
 
+/**
+ * The countries a company may be in, named in the page's language. On the server, by its
+ * Intl.DisplayNames; in the browser, read back from the list the server rendered (the browser's own
+ * names could differ and break hydration), so the page carries the ~250 names once, not again in the
+ * island's data.
+ */
+function companyCountries(locale: Locale): { code: string; name: string }[] {
+  if (typeof document !== "undefined") {
+    const select = document.getElementById(FIELD_IDS.companyCountry);
+    if (select instanceof HTMLSelectElement)
+      return [...select.options].filter((o) => o.value !== "").map((o) => ({ code: o.value, name: o.text }));
+  }
+  return countriesIn(locale);
+}
+
 export function PayButton({
   navigate = defaultNavigate,
   consentMissing = false,
   codeError,
   noticeBox = false,
   businessError,
-  countries = [],
 }: IslandProps["pay-button"] & { navigate?: Navigate }) {
   // The company section: its problems (from the server's redirect, or checked here before sending),
   // listed in a summary that takes the focus, each linked to its field.
@@ -110,6 +126,7 @@ export function PayButton({
   };
   const noticeRef = useRef<HTMLInputElement>(null);
   const { t, locale } = useText(PAY_BUTTON_TEXT);
+  const [countries] = useState(() => companyCountries(locale));
   const [busy, setBusy] = useState(false);
   // The page is the same for every visitor: a code from the address is read after hydration.
   const [code, setCode] = useState("");

@@ -6,19 +6,10 @@ import { Island } from "../island";
 import type { PaymentPageError } from "../../shared/page-data";
 import { CODE_REFUSALS, type CodeRefusal } from "../../shared/discount-code";
 import { BUSINESS_PAGE_ERRORS, type BusinessPageError } from "../../shared/business-buyer";
-import { COUNTRY_CODES } from "../../shared/countries";
-import { LOCALE_TAGS, type Locale } from "../../shared/locales";
 
 /** The business section's problem a plain form post came back with. */
 const businessErrorOf = (error: PaymentPageError | undefined): BusinessPageError | undefined =>
   BUSINESS_PAGE_ERRORS.find((e) => e === error);
-
-/** Every country named in the page's language, in its alphabetical order (rendered on the server only). */
-function countriesIn(locale: Locale): { code: string; name: string }[] {
-  const names = new Intl.DisplayNames([LOCALE_TAGS[locale].bcp47], { type: "region" });
-  const collator = new Intl.Collator(LOCALE_TAGS[locale].bcp47);
-  return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
-}
 
 const DELIVERY_STEPS = [1, 2, 3] as const;
 
@@ -97,7 +88,6 @@ export function PaymentPage({
                   codeError: codeRefusalOf(error),
                   noticeBox,
                   businessError: businessErrorOf(error),
-                  countries: countriesIn(locale),
                 }}
               />
               <p className="secure-note">
