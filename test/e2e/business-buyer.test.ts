@@ -1,10 +1,9 @@
-import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./axe";
 import { useSite, watchConsole } from "./harness";
 import { plainSpaces } from "../support/text";
+import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 
 // "Buying for a company?" on the payment page, in Chromium: with JavaScript a malformed VAT number is
 // refused before anything is sent, the summary takes the focus and links to the field; without it the
@@ -13,21 +12,9 @@ import { plainSpaces } from "../support/text";
 
 const site = useSite();
 
-const orderCount = () => {
-  const db = new Database(join(site.server.dataDir, "site.db"), { readonly: true });
-  try {
-    return db.query<{ n: number }, []>("SELECT count(*) AS n FROM orders").get()?.n ?? 0;
-  } finally {
-    db.close();
-  }
-};
+const orderCount = () => countOrders(site.server.dataDir);
 
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const button = document.querySelector('[data-testid="pay-button"]');
-    return button !== null && Object.keys(button).some((k) => k.startsWith("__reactProps"));
-  });
-}
+const hydrated = payButtonHydrated;
 
 const TEXT = {
   fr: {

@@ -1,11 +1,9 @@
-import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { LOCALES } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
 import { useSite, watchConsole } from "./harness";
 import { plainSpaces } from "../support/text";
+import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 
 // Issue 12 in a real browser: paying without the consent box is refused with JavaScript (inline,
 // nothing sent) and without (the server sends the page back with the message); the legal pages
@@ -13,21 +11,9 @@ import { plainSpaces } from "../support/text";
 
 const site = useSite();
 
-const orderCount = () => {
-  const db = new Database(join(site.server.dataDir, "site.db"), { readonly: true });
-  try {
-    return db.query<{ n: number }, []>("SELECT count(*) AS n FROM orders").get()?.n ?? 0;
-  } finally {
-    db.close();
-  }
-};
+const orderCount = () => countOrders(site.server.dataDir);
 
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const button = document.querySelector('[data-testid="pay-button"]');
-    return button !== null && Object.keys(button).some((k) => k.startsWith("__reactProps"));
-  });
-}
+const hydrated = payButtonHydrated;
 
 test("with JavaScript: paying without ticking the box sends nothing, says why next to the box and puts the focus on it", async () => {
   const before = orderCount();

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { simpleParser } from "mailparser";
 import { licenses, mailOutbox } from "../../db/schema";
-import { runCommand } from "../../server/owner/cli";
+import { runSiteCommand as cli } from "../support/cli";
 import { MAX_ATTEMPTS, retryDelayMs } from "../../server/shop/mail/sender";
 import { createFileTransport, createSmtpTransport } from "../../server/shop/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
@@ -25,16 +25,6 @@ afterEach(async () => {
 
 const buy = (s: TestSite, email: string) => payWithTestCard(s, { locale: "fr", email });
 const outbox = (s: TestSite) => s.db.select().from(mailOutbox).all();
-const cli = async (s: TestSite, ...argv: string[]) => {
-  const out: string[] = [];
-  const code = await runCommand(
-    argv,
-    s.config,
-    (l) => out.push(l),
-    (l) => out.push(l),
-  );
-  return { code, text: out.join("") };
-};
 
 test("with the SMTP server down the access e-mail waits and retries; once it is back, it arrives exactly once", async () => {
   const clock = testClock();
@@ -114,7 +104,7 @@ test("a permanent 550 refusal marks the message failed with its reason, shown by
 
   const listing = await cli(site, "mail", "list");
   expect(listing.code).toBe(0);
-  const line = listing.text.split("\n").find((l) => l.startsWith(`${access.id}\t`))!;
+  const line = listing.said.split("\n").find((l) => l.startsWith(`${access.id}\t`))!;
   expect(line).toContain("failed\taccess\tnobody@example.com\t1");
   expect(line).toContain("550");
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { invoices, orders } from "../../db/schema";
-import { runCommand } from "../../server/owner/cli";
+import { runSiteCommand as cli } from "../support/cli";
 import { createPaperwork } from "../../server/shop/paperwork/documents";
 import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
 import { pdfText } from "../paperwork/pdf-text";
@@ -25,17 +25,6 @@ afterEach(async () => {
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const SELLER = { SELLER_VAT_ID: "FR40303265045" };
-
-const cli = async (s: TestSite, ...argv: string[]) => {
-  const out: string[] = [];
-  const code = await runCommand(
-    argv,
-    s.config,
-    (l) => out.push(l),
-    (l) => out.push(l),
-  );
-  return { code, said: out.join("") };
-};
 
 const startAsCompany = (s: TestSite, fields: Record<string, string>, locale = "en") =>
   s.request("/api/payment", {

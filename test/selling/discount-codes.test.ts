@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { invoices, licenses, mailOutbox, orders } from "../../db/schema";
-import { runCommand } from "../../server/owner/cli";
+import { runSiteCommand as cli } from "../support/cli";
 import { CodeRefusedError, createCheckoutSession } from "../../server/shop/checkout/service";
 import { TERMS_VERSION } from "../../shared/legal";
 import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
@@ -26,16 +26,7 @@ afterEach(async () => {
 });
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
-const cli = async (s: TestSite, ...argv: string[]) => {
-  const out: string[] = [];
-  const code = await runCommand(
-    argv,
-    s.config,
-    (l) => out.push(l),
-    (l) => out.push(l),
-  );
-  return { code, said: out.join("") };
-};
+
 const startWithCode = (s: TestSite, code: string, locale = "en") =>
   s.request("/api/payment", { method: "POST", headers: FORM, body: new URLSearchParams({ locale, acceptTerms: "yes", code }).toString() });
 

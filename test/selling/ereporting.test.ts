@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { runCommand } from "../../server/owner/cli";
+import { runSiteCommand as cli } from "../support/cli";
 import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
 import { checkoutSession, event, signed, STRIPE_TEST_SITE } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";
@@ -17,17 +17,6 @@ afterEach(async () => {
   await site?.close();
   site = undefined;
 });
-
-const cli = async (s: TestSite, ...argv: string[]) => {
-  const out: string[] = [];
-  const code = await runCommand(
-    argv,
-    s.config,
-    (l) => out.push(l),
-    (l) => out.push(l),
-  );
-  return { code, said: out.join("") };
-};
 
 test("two French sales, one to the UK and a refund: one row per day, rule and rate, with counts, net and VAT", async () => {
   const secret = "whsec_ereporting";

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { orders } from "../../db/schema";
-import { runCommand } from "../../server/owner/cli";
+import { runSiteCommand as cli } from "../support/cli";
 import { ownerCookie } from "../console/owner";
 import { createTestSite, type TestSite } from "../support/app";
 import { plainSpaces } from "../support/text";
@@ -21,16 +21,7 @@ const visitor = (n: number) => ({
   "x-forwarded-for": `198.51.100.${n}`,
   "user-agent": `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.${n} Safari/537.36`,
 });
-const cli = async (s: TestSite, ...argv: string[]) => {
-  const out: string[] = [];
-  const code = await runCommand(
-    argv,
-    s.config,
-    (l) => out.push(l),
-    (l) => out.push(l),
-  );
-  return { code, said: out.join("") };
-};
+
 const beacon = (s: TestSite, who: Record<string, string>, body: Record<string, string>) =>
   s.request("/api/beacon", {
     method: "POST",
