@@ -144,9 +144,12 @@ async function toastTab(screen: (typeof TOAST_SCREENS)[number]): Promise<{ page:
   });
   const page = await context.newPage();
   // Paused: the toast's turns come when the clock is moved, never while a page is still settling.
+  // The installed clock runs until paused, and pauseAt cannot go back: on a loaded machine more than
+  // a second passed between the two calls, so it pauses a minute ahead (no page is open yet, so no
+  // timer of the site's fires on the way).
   const start = Date.now();
   await page.clock.install({ time: start });
-  await page.clock.pauseAt(start + 1_000);
+  await page.clock.pauseAt(start + 60_000);
   return { page, close: () => context.close() };
 }
 
