@@ -28,11 +28,15 @@ const popupIsland = (state: string) => `[data-island="exit-popup"][data-island-s
  * loaded (25 s: five seconds before it is due) and is hydrated; returns ms since load.
  */
 async function openWithFrozenClock(page: Page, path: string): Promise<number> {
-  await page.clock.install();
+  // Paused before the page opens, a minute ahead: pauseAt cannot go back and the installed clock
+  // runs until paused, and a loaded machine may pass more than a second between the two calls (no
+  // page is open yet, so no timer of the site's fires on the way). The page then loads on a clock
+  // that stands still until the test moves it.
+  const start = Date.now();
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start + 60_000);
   await page.goto(path);
   await page.locator(popupIsland("waiting")).waitFor({ state: "attached" });
-  const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 1_000);
   await page.clock.runFor(Math.max(0, 26_000 - (await page.evaluate(() => performance.now()))));
   await page.locator(popupIsland("hydrated")).waitFor({ state: "attached" });
   return page.evaluate(() => performance.now());

@@ -39,8 +39,10 @@ for (const viewport of [PHONE, LAPTOP]) {
     await aRealOrder();
     const { context, page } = await open(viewport, { clock: true });
     // The page's clock stands still while the page loads (a loaded machine takes seconds), then
-    // moves only as the test says: the notice's 3 s are the page's, not the machine's.
-    await page.clock.pauseAt(Date.now() + 1_000);
+    // moves only as the test says: the notice's 3 s are the page's, not the machine's. pauseAt cannot
+    // go back and the installed clock runs until paused, so it pauses a minute ahead (no page is
+    // open yet, so no timer of the site's fires on the way), not a second a loaded machine may pass.
+    await page.clock.pauseAt(Date.now() + 60_000);
     // When the notice first appears, on the page's clock (the time since the page started loading).
     await context.addInitScript(() => {
       new MutationObserver((_, observer) => {

@@ -44,7 +44,9 @@ async function openWithPausedClock(baseUrl: string, viewport = { width: 1280, he
   const page = await context.newPage();
   const start = Date.now();
   await page.clock.install({ time: start });
-  await page.clock.pauseAt(start + 1_000);
+  // pauseAt cannot go back and the installed clock runs until paused: a minute ahead, not a second a
+  // loaded machine may pass between the two calls (no page is open yet, so no site timer fires).
+  await page.clock.pauseAt(start + 60_000);
   const list = page.waitForResponse((r) => r.url().endsWith("/api/social-proof"));
   await page.goto(path);
   await list;
