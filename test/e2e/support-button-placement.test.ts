@@ -137,7 +137,9 @@ const usedOrPrice = (covered: string) => !covered.startsWith("text: ");
  * order remembered as shown (sessionStorage, social-proof-memory.ts). Reused from page to page, as
  * opening a context and a tab per page costs more than the visit. */
 async function toastTab(screen: (typeof TOAST_SCREENS)[number]): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await site.newContext({ viewport: { width: screen.width, height: screen.height } });
+  // Without motion: where the toast stands once at rest is what is read, not its way in (the
+  // button's way in is the tests' above), so neither its slide nor a smooth scroll is waited out.
+  const context = await site.newContext({ viewport: { width: screen.width, height: screen.height }, reducedMotion: "reduce" });
   await context.addInitScript(() => {
     window.localStorage.setItem("exit-popup-shown", "1");
     window.sessionStorage.clear();
@@ -179,8 +181,9 @@ async function toastAtRest(page: Page) {
 
 /**
  * Until the page stands still: a page with an autofocused field (the payment page's consent error)
- * is scrolled to it smoothly, in real time, after the load. Two looks 100 ms apart (Playwright's own
- * timers, not the page's paused clock) that find it at the same place.
+ * is scrolled to it after the load (at once: the tab asks for reduced motion, so no smooth scroll).
+ * Two looks 20 ms apart (Playwright's own timers, not the page's paused clock, which also stops the
+ * page's animation frames) that find it at the same place.
  */
 async function scrollStill(page: Page): Promise<void> {
   await page.waitForFunction(
@@ -190,7 +193,7 @@ async function scrollStill(page: Page): Promise<void> {
       return last === window.scrollY;
     },
     undefined,
-    { polling: 100 },
+    { polling: 20 },
   );
 }
 
