@@ -5,52 +5,201 @@ import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { demoCaptions, expectedCaptions } from "./captions";
 import type { Page } from "playwright-core";
 import { artifactPath, hydrateAllIslands, islandStates, useSite, watchConsole } from "./harness";
-import { tabsOf, tabsOfOwnContexts } from "./limit";
+import { limiter, tabsOf, tabsOfOwnContexts } from "./limit";
 
 const site = useSite();
 
-test("/ and /en are in their language; loaded, they run one small script before the load event and React waits until an island needs it", async () => {
-  const context = await site.newContext();
-  const page = await context.newPage();
-  const consoleLog = watchConsole(page);
-  const scripts: string[] = [];
-  page.on("request", (request) => {
-    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
-  });
-  await page.goto("/");
-  expect(await page.getAttribute("html", "lang")).toBe("fr");
-  expect(await page.locator("h1").textContent()).toContain("Tous les films");
-  await page.waitForLoadState("networkidle");
-  // Before the load event, one script; after it, web-vitals' own chunk (real-user speed), nothing else.
-  const timing = await page.evaluate(() => {
-    const load = performance.getEntriesByType("navigation")[0]?.loadEventStart ?? 0;
-    const js = performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname.endsWith(".js"));
-    return {
-      before: js.filter((e) => e.startTime < load).map((e) => new URL(e.name).pathname),
-      after: js.filter((e) => e.startTime >= load).length,
-    };
-  });
-  expect(timing.before).toEqual([expect.stringMatching(/^\/assets\/entry-[a-z0-9]+\.js$/)]);
-  expect(timing.after).toBeLessThanOrEqual(1);
-  expect(scripts.length).toBe(timing.before.length + timing.after);
-  // Every island is known to the loader; none needed yet (no purchase to show, nothing reached for).
-  expect((await islandStates(page)).sort()).toEqual([
-    "access-form:waiting",
-    "demo:waiting",
-    "exit-popup:waiting",
-    "lead-form:waiting",
-    "social-proof:skipped",
-    "support:waiting",
-    "toasts:waiting",
-  ]);
-  await page.clock.install();
-  await page.goto("/en");
-  expect(await page.getAttribute("html", "lang")).toBe("en");
-  expect(await page.locator("h1").textContent()).toBe("Every film and series. One payment. For life.");
-  await hydrateAllIslands(page, { clock: true });
-  expect(consoleLog.errors).toEqual([]);
-  await context.close();
-});
+/** The journeys of one page and one visitor each are independent (each its own context): they run
+ * side by side, at most three at a time (a 2-core machine gains nothing from more). The two that go
+ * through every page use three tabs of their own, and the two that measure the load itself (layout
+ * shift, script before the load event) run alone, so they run as plain tests. */
+const side = limiter(3);
+
+test.concurrent("/ and /en are in their language; loaded, they run one small script before the load event and React waits until an island needs it", () =>
+  side(async () => {
+    const context = await site.newContext();
+    const page = await context.newPage();
+    const consoleLog = watchConsole(page);
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto("/");
+    expect(await page.getAttribute("html", "lang")).toBe("fr");
+    expect(await page.locator("h1").textContent()).toContain("Tous les films");
+    await page.waitForLoadState("networkidle");
+    // Before the load event, one script; after it, web-vitals' own chunk (real-user speed), nothing else.
+    const timing = await page.evaluate(() => {
+      const load = performance.getEntriesByType("navigation")[0]?.loadEventStart ?? 0;
+      const js = performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname.endsWith(".js"));
+      return {
+        before: js.filter((e) => e.startTime < load).map((e) => new URL(e.name).pathname),
+        after: js.filter((e) => e.startTime >= load).length,
+      };
+    });
+    expect(timing.before).toEqual([expect.stringMatching(/^\/assets\/entry-[a-z0-9]+\.js$/)]);
+    expect(timing.after).toBeLessThanOrEqual(1);
+    expect(scripts.length).toBe(timing.before.length + timing.after);
+    // Every island is known to the loader; none needed yet (no purchase to show, nothing reached for).
+    expect((await islandStates(page)).sort()).toEqual([
+      "access-form:waiting",
+      "demo:waiting",
+      "exit-popup:waiting",
+      "lead-form:waiting",
+      "social-proof:skipped",
+      "support:waiting",
+      "toasts:waiting",
+    ]);
+    await page.clock.install();
+    await page.goto("/en");
+    expect(await page.getAttribute("html", "lang")).toBe("en");
+    expect(await page.locator("h1").textContent()).toBe("Every film and series. One payment. For life.");
+    await hydrateAllIslands(page, { clock: true });
+    expect(consoleLog.errors).toEqual([]);
+    await context.close();
+  }));
+
+test.concurrent("switching language keeps the page; choosing the active language does nothing", () =>
+  side(async () => {
+    const context = await site.newContext();
+    const page = await context.newPage();
+    await page.goto("/paiement");
+    await page.getByRole("link", { name: "English" }).click();
+    await page.waitForURL("**/en/paiement");
+    expect(await page.locator("h1").textContent()).toBe("Complete your order");
+    const active = page.locator('.lang-switcher [aria-current="true"]');
+    expect(await active.textContent()).toBe("English");
+    // Not a link: a click on it starts no navigation (a navigation it started, the click would await).
+    expect(await active.evaluate((el) => el.closest("a[href]"))).toBeNull();
+    await active.click();
+    expect(new URL(page.url()).pathname).toBe("/en/paiement");
+    await page.getByRole("link", { name: "Español" }).click();
+    await page.waitForURL("**/es/paiement");
+    expect(await page.getAttribute("html", "lang")).toBe("es");
+    await context.close();
+  }));
+
+test.concurrent("the demo dialog opens from the keyboard, loads the video only then, closes on Escape and gives focus back", () =>
+  side(async () => {
+    const context = await site.newContext();
+    const page = await context.newPage();
+    const videoRequests: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("demo-video")) videoRequests.push(request.url());
+    });
+    await page.goto("/en");
+    await page.waitForLoadState("networkidle");
+    expect(videoRequests).toEqual([]);
+    expect(await page.locator("video").count()).toBe(0);
+
+    const opener = page.getByRole("link", { name: "Watch the demo video" }).first();
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: /in \d+ seconds/ });
+    await dialog.waitFor({ state: "visible" });
+    const video = dialog.locator("video");
+    expect(await video.getAttribute("poster")).toMatch(/\/assets\/demo-poster-.*\.webp$/);
+    expect(await video.locator("source").getAttribute("src")).toBe("/demo-video.mp4");
+    await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("demo-video")));
+
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Watch the demo video");
+
+    // The close button, reached and pressed with the keyboard.
+    const demo = page.getByRole("link", { name: "See the demo" }).nth(2);
+    await demo.focus();
+    await page.keyboard.press("Enter");
+    await dialog.waitFor({ state: "visible" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Close the video");
+    await page.keyboard.press("Enter");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("See the demo");
+    await context.close();
+  }));
+
+test.concurrent("when an island's code cannot be loaded, its link still does what it does without script", () =>
+  side(async () => {
+    const context = await site.newContext();
+    const page = await context.newPage();
+    await page.route("**/assets/chunk-*.js", (route) => route.abort());
+    await page.goto("/en");
+    await page.waitForLoadState("networkidle");
+    await page.getByRole("link", { name: "Watch the demo video" }).first().click();
+    await page.waitForURL("**/en/demo");
+    expect(await page.locator("main video track").count()).toBe(4);
+    await context.close();
+  }));
+
+test.concurrent("FAQ: opening a second question closes the first", () =>
+  side(async () => {
+    const context = await site.newContext();
+    const page = await context.newPage();
+    await page.goto("/en#faq");
+    const items = page.locator("details.faq__item");
+    await items.nth(0).locator("summary").click();
+    expect(await items.nth(0).getAttribute("open")).not.toBeNull();
+    await items.nth(1).locator("summary").click();
+    expect(await items.nth(1).getAttribute("open")).not.toBeNull();
+    expect(await items.nth(0).getAttribute("open")).toBeNull();
+    expect(await page.locator("details.faq__item[open]").count()).toBe(1);
+    await items.nth(1).locator("summary").click();
+    expect(await page.locator("details.faq__item[open]").count()).toBe(0);
+    await context.close();
+  }));
+
+test.concurrent("an unknown path shows the 404 page and logs the path in the console", () =>
+  side(async () => {
+    const context = await site.newContext();
+    const page = await context.newPage();
+    const consoleLog = watchConsole(page);
+    const logged = page.waitForEvent("console", { predicate: (m) => m.text().includes("/en/lost-page") });
+    const response = await page.goto("/en/lost-page");
+    expect(response?.status()).toBe(404);
+    expect(await page.locator("h1").textContent()).toBe("Oops! Page not found");
+    await logged;
+    expect(consoleLog.messages.some((m) => m.includes("/en/lost-page"))).toBe(true);
+    await page.getByRole("link", { name: "Back to the home page" }).first().click();
+    await page.waitForURL((url) => url.pathname === "/en");
+    await context.close();
+  }));
+
+test.concurrent("without JavaScript the demo links open the demo page, whose player has the captions of every language, the page's shown", () =>
+  side(async () => {
+    const context = await site.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    for (const locale of LOCALES) {
+      await page.goto(pathFor("landing", locale));
+      // The hero's link, then one of the pairs of buttons that end the sections.
+      for (const link of [page.locator(".hero [data-demo-button]"), page.locator(".cta-row [data-demo-button]").last()]) {
+        await link.click();
+        await page.waitForURL((url) => url.pathname === pathFor("demo", locale));
+        await page.goBack();
+      }
+      await page.goto(pathFor("demo", locale));
+      expect(await demoCaptions(page, "main video")).toEqual(expectedCaptions(locale));
+      // No video is downloaded until the visitor presses play.
+      expect(await page.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("demo-video")))).toBe(false);
+      // On to pay, in the page's language.
+      await page.locator("main").getByRole("link", { name: SOURCE_MESSAGES[locale]["cta.getAccess"] }).click();
+      await page.waitForURL((url) => url.pathname === pathFor("payment", locale));
+    }
+    await context.close();
+  }));
+
+test.concurrent("screenshots of the landing page at 360 px and 1280 px", () =>
+  side(async () => {
+    for (const width of [360, 1280]) {
+      const context = await site.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });
+      const page = await context.newPage();
+      await page.goto("/");
+      await page.waitForLoadState("networkidle");
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect({ width, overflow }).toEqual({ width, overflow: 0 });
+      await page.screenshot({ path: artifactPath(`landing-${width}.png`), fullPage: true });
+      await context.close();
+    }
+  }));
 
 // Three tabs side by side, each in a context of its own: the clock each moves is its context's.
 test("every island of every page in every language hydrates without a console error or warning", async () => {
@@ -84,106 +233,6 @@ test("every island of every page in every language hydrates without a console er
   expect(seen).toHaveLength(LOCALES.length * PAGE_IDS.length);
 }, 120_000);
 
-test("switching language keeps the page; choosing the active language does nothing", async () => {
-  const context = await site.newContext();
-  const page = await context.newPage();
-  await page.goto("/paiement");
-  await page.getByRole("link", { name: "English" }).click();
-  await page.waitForURL("**/en/paiement");
-  expect(await page.locator("h1").textContent()).toBe("Complete your order");
-  const active = page.locator('.lang-switcher [aria-current="true"]');
-  expect(await active.textContent()).toBe("English");
-  // Not a link: a click on it starts no navigation (a navigation it started, the click would await).
-  expect(await active.evaluate((el) => el.closest("a[href]"))).toBeNull();
-  await active.click();
-  expect(new URL(page.url()).pathname).toBe("/en/paiement");
-  await page.getByRole("link", { name: "Español" }).click();
-  await page.waitForURL("**/es/paiement");
-  expect(await page.getAttribute("html", "lang")).toBe("es");
-  await context.close();
-});
-
-test("the demo dialog opens from the keyboard, loads the video only then, closes on Escape and gives focus back", async () => {
-  const context = await site.newContext();
-  const page = await context.newPage();
-  const videoRequests: string[] = [];
-  page.on("request", (request) => {
-    if (request.url().includes("demo-video")) videoRequests.push(request.url());
-  });
-  await page.goto("/en");
-  await page.waitForLoadState("networkidle");
-  expect(videoRequests).toEqual([]);
-  expect(await page.locator("video").count()).toBe(0);
-
-  const opener = page.getByRole("link", { name: "Watch the demo video" }).first();
-  await opener.focus();
-  await page.keyboard.press("Enter");
-  const dialog = page.getByRole("dialog", { name: /in \d+ seconds/ });
-  await dialog.waitFor({ state: "visible" });
-  const video = dialog.locator("video");
-  expect(await video.getAttribute("poster")).toMatch(/\/assets\/demo-poster-.*\.webp$/);
-  expect(await video.locator("source").getAttribute("src")).toBe("/demo-video.mp4");
-  await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("demo-video")));
-
-  await page.keyboard.press("Escape");
-  await dialog.waitFor({ state: "hidden" });
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Watch the demo video");
-
-  // The close button, reached and pressed with the keyboard.
-  const demo = page.getByRole("link", { name: "See the demo" }).nth(2);
-  await demo.focus();
-  await page.keyboard.press("Enter");
-  await dialog.waitFor({ state: "visible" });
-  expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Close the video");
-  await page.keyboard.press("Enter");
-  await dialog.waitFor({ state: "hidden" });
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("See the demo");
-  await context.close();
-});
-
-test("when an island's code cannot be loaded, its link still does what it does without script", async () => {
-  const context = await site.newContext();
-  const page = await context.newPage();
-  await page.route("**/assets/chunk-*.js", (route) => route.abort());
-  await page.goto("/en");
-  await page.waitForLoadState("networkidle");
-  await page.getByRole("link", { name: "Watch the demo video" }).first().click();
-  await page.waitForURL("**/en/demo");
-  expect(await page.locator("main video track").count()).toBe(4);
-  await context.close();
-});
-
-test("FAQ: opening a second question closes the first", async () => {
-  const context = await site.newContext();
-  const page = await context.newPage();
-  await page.goto("/en#faq");
-  const items = page.locator("details.faq__item");
-  await items.nth(0).locator("summary").click();
-  expect(await items.nth(0).getAttribute("open")).not.toBeNull();
-  await items.nth(1).locator("summary").click();
-  expect(await items.nth(1).getAttribute("open")).not.toBeNull();
-  expect(await items.nth(0).getAttribute("open")).toBeNull();
-  expect(await page.locator("details.faq__item[open]").count()).toBe(1);
-  await items.nth(1).locator("summary").click();
-  expect(await page.locator("details.faq__item[open]").count()).toBe(0);
-  await context.close();
-});
-
-test("an unknown path shows the 404 page and logs the path in the console", async () => {
-  const context = await site.newContext();
-  const page = await context.newPage();
-  const consoleLog = watchConsole(page);
-  const logged = page.waitForEvent("console", { predicate: (m) => m.text().includes("/en/lost-page") });
-  const response = await page.goto("/en/lost-page");
-  expect(response?.status()).toBe(404);
-  expect(await page.locator("h1").textContent()).toBe("Oops! Page not found");
-  await logged;
-  expect(consoleLog.messages.some((m) => m.includes("/en/lost-page"))).toBe(true);
-  await page.getByRole("link", { name: "Back to the home page" }).first().click();
-  await page.waitForURL((url) => url.pathname === "/en");
-  await context.close();
-});
-
 test("without JavaScript every page is complete: main heading, working links", async () => {
   const context = await site.newContext({ javaScriptEnabled: false });
   const tabs = tabsOf(context, 3);
@@ -213,28 +262,6 @@ test("without JavaScript every page is complete: main heading, working links", a
   await context.close();
 });
 
-test("without JavaScript the demo links open the demo page, whose player has the captions of every language, the page's shown", async () => {
-  const context = await site.newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  for (const locale of LOCALES) {
-    await page.goto(pathFor("landing", locale));
-    // The hero's link, then one of the pairs of buttons that end the sections.
-    for (const link of [page.locator(".hero [data-demo-button]"), page.locator(".cta-row [data-demo-button]").last()]) {
-      await link.click();
-      await page.waitForURL((url) => url.pathname === pathFor("demo", locale));
-      await page.goBack();
-    }
-    await page.goto(pathFor("demo", locale));
-    expect(await demoCaptions(page, "main video")).toEqual(expectedCaptions(locale));
-    // No video is downloaded until the visitor presses play.
-    expect(await page.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("demo-video")))).toBe(false);
-    // On to pay, in the page's language.
-    await page.locator("main").getByRole("link", { name: SOURCE_MESSAGES[locale]["cta.getAccess"] }).click();
-    await page.waitForURL((url) => url.pathname === pathFor("payment", locale));
-  }
-  await context.close();
-});
-
 test("nothing moves while the landing page loads on a phone (cumulative layout shift)", async () => {
   const context = await site.newContext({ viewport: { width: 360, height: 740 } });
   await context.addInitScript(() => {
@@ -256,19 +283,6 @@ test("nothing moves while the landing page loads on a phone (cumulative layout s
   });
   expect(cls).toBeLessThan(0.01);
   await context.close();
-});
-
-test("screenshots of the landing page at 360 px and 1280 px", async () => {
-  for (const width of [360, 1280]) {
-    const context = await site.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });
-    const page = await context.newPage();
-    await page.goto("/");
-    await page.waitForLoadState("networkidle");
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect({ width, overflow }).toEqual({ width, overflow: 0 });
-    await page.screenshot({ path: artifactPath(`landing-${width}.png`), fullPage: true });
-    await context.close();
-  }
 });
 
 test("the first visit of / on a phone runs under 8 KB of compressed JavaScript before the load event", async () => {
