@@ -1,5 +1,8 @@
 import { afterAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { runCommand } from "../../server/owner/cli";
 import { listVersions, readDraft, readPublished } from "../../server/site/content/store";
+import { exportContent } from "../../server/site/content/transfer";
 import { createTestSite, type TestSite } from "../support/app";
 import { ownerCookie } from "./owner";
 
@@ -601,4 +604,54 @@ test("whatever a form sends, the answer is a refusal the owner can read, never a
   }
   expect(readDraft(site.db)).toEqual(before);
   expect(readPublished(site.db).version).toBe(0);
+});
+
+test("the activity log lists each publish, restore and import: who, a link to the version, what changed with its values, in the owner's language", async () => {
+  const { site, cookie, get, post, revision } = await signedIn();
+  await post("/admin/content/offer", { revision: revision(), productName: "Ciné Maison", price: "19", currency: "EUR" });
+  await post("/admin/content/publish", { revision: revision() });
+  await post("/admin/content/restore", { version: "0" });
+  // A save alone publishes nothing: the log does not list it.
+  await post("/admin/content/offer", { revision: revision(), productName: "Brouillon", price: "19", currency: "EUR" });
+
+  const en = await (await get("/admin/activity")).text();
+  const rows = en.split("<tr>").slice(2);
+  expect(rows).toHaveLength(3);
+  // Newest first: the restore, then the publish, then the sign-in.
+  expect(rows[0]).toContain("Earlier content version restored");
+  expect(rows[0]).toContain('<a href="/admin/content/history#version-2">Version 2 (brings back version 0)</a>');
+  expect(rows[0]).toContain("<li>Product name: “Ciné Maison” → “Lifetime Stream”</li>");
+  expect(rows[1]).toContain("Content published");
+  expect(rows[1]).toContain('<a href="/admin/content/history#version-1">Version 1</a>');
+  expect(rows[1]).toContain("<li>Price: €29.99 → €19.00</li>");
+  expect(en).not.toContain("Brouillon");
+  expect(en).not.toContain("version 1<");
+  // The link leads to the version's row in the history.
+  expect(await (await get("/admin/content/history")).text()).toContain('id="version-1"');
+
+  const fr = await (await site.request("/admin/activity", { headers: { cookie, "accept-language": "fr" } })).text();
+  expect(fr).toContain("Contenu publié");
+  expect(fr).toContain("Version 2 (reprend la version 0)");
+  expect(fr).toContain("<li>Nom du produit : “Lifetime Stream” → “Ciné Maison”</li>");
+
+  // The command line's import: the same entry, from the command line, in the import's transaction.
+  const file = `${site.dataDir}/content.json`;
+  const exported = JSON.parse(exportContent(site.db));
+  exported.offer.productName = "Ciné Fichier";
+  writeFileSync(file, JSON.stringify(exported));
+  const cli = (args: string[]) =>
+    runCommand(
+      args,
+      site.config,
+      () => {},
+      () => {},
+    );
+  expect(await cli(["content", "import", file])).toBe(0);
+  const after = await (await get("/admin/activity")).text();
+  expect(after.split("<tr>")[2]).toContain("Content imported from a file");
+  expect(after.split("<tr>")[2]).toContain("command line");
+  expect(after.split("<tr>")[2]).toContain("<li>Product name: “Lifetime Stream” → “Ciné Fichier”</li>");
+  // An unchanged file publishes nothing and logs nothing.
+  expect(await cli(["content", "import", file])).toBe(0);
+  expect((await (await get("/admin/activity")).text()).split("<tr>")).toHaveLength(6);
 });

@@ -175,6 +175,23 @@ test("a refused review is not shown, and its author gets the reason by e-mail", 
     body: "reason=negative",
   });
   expect(odd.status).toBe(400);
+
+  // The activity log: the decision in the owner's words, with links to the review and its order.
+  await s.request(`/admin/reviews/${review?.id}/reply`, {
+    method: "POST",
+    headers: { cookie, ...FORM },
+    body: "reply=Thank you, write to support and we will help.",
+  });
+  const log = await (await s.request("/admin/activity", { headers: { cookie, "accept-language": "fr" } })).text();
+  const rows = log.split("<tr>");
+  expect(rows[2]).toContain("Réponse à un avis");
+  expect(rows[2]).toContain("réponse : “Thank you, write to support and we will help.”");
+  expect(rows[3]).toContain("Avis refusé");
+  expect(rows[3]).toContain(`<a href="/admin/reviews#review-${review?.id}">Avis n° ${review?.id}</a>`);
+  expect(rows[3]).toContain(`<a href="/admin/orders/${order.id}">commande ${order.reference}</a>`);
+  expect(rows[3]).toContain("motif : Données personnelles");
+  expect(log).not.toContain("personal-data");
+  expect(await (await s.request("/admin/reviews", { headers: { cookie } })).text()).toContain(`id="review-${review?.id}"`);
 });
 
 test("no invitation for a refunded order nor for a licence never activated; the stop link stops them", async () => {

@@ -770,7 +770,7 @@ export function historyPage(ctx: PageContext, versions: VersionSummary[], descri
           </thead>
           <tbody>
             {versions.map((v) => (
-              <tr key={v.version}>
+              <tr key={v.version} id={`version-${v.version}`}>
                 <td>
                   {v.version}
                   {v.version === current && <> ({t("admin.content.history.current")})</>}
