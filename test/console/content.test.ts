@@ -109,6 +109,8 @@ test("the offer: the price as the owner types it, the reference computed from th
   });
   const page = await (await get("/admin/content/offer")).text();
   expect(page).toContain('value="29.99"');
+  // The currency is said, and both ways of writing the decimals are accepted.
+  expect(page).toContain("The amount paid in EUR, taxes included. With a point or a comma: 29.99 and 29,99 are both accepted.");
   expect(page).toContain("Reference if you publish now: none");
   expect(page).toContain("Prices charged");
   // The home page's figure is the site's count (Reviews), not a number typed here.
@@ -358,6 +360,12 @@ test("preview shows the draft to the owner only, never cached; publish makes it 
   expect(preview.headers.get("cache-control")).toBe("no-store, private");
   expect(await preview.text()).toContain("Your cinema, for good.");
   expect((await get("/admin/content/preview?page=terms&lang=it")).status).toBe(200);
+  // The reviews page (/avis) and the catalogue are in the preview's list, and show.
+  const pageList = await (await get("/admin/content")).text();
+  expect(pageList).toContain('value="reviews"');
+  expect(pageList).toContain('value="catalogue"');
+  expect(await (await get("/admin/content/preview?page=reviews&lang=fr")).text()).toContain("Comment fonctionnent les avis");
+  expect((await get("/admin/content/preview?page=catalogue&lang=en")).status).toBe(200);
   expect((await get("/admin/content/preview?page=landing&lang=de")).status).toBe(404);
   expect((await get("/admin/content/preview?page=success&lang=en")).status).toBe(404);
   expect(await publicPage(site, "/en")).not.toContain("Your cinema, for good.");

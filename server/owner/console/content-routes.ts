@@ -80,6 +80,8 @@ const PREVIEW_PAGES = [
   "landing",
   "payment",
   "canceled",
+  "reviews",
+  "catalogue",
   "guide",
   "demo",
   "access",

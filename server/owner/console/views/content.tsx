@@ -310,7 +310,7 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
           label={labels["offer.priceMinor"] ?? ""}
           value={amountField(offer.priceMinor)}
           inputMode="decimal"
-          hint={t("admin.content.offer.priceHint")}
+          hint={t("admin.content.offer.priceHint", { currency: offer.currency })}
         />
         <Field
           ctx={ctx}
