@@ -45,7 +45,8 @@ test("TRUST_PROXY=true keeps believing every peer, with a start-up warning; fals
 // A real server: this test's requests come from 127.0.0.1, which is not the proxy.
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ env: { TRUST_PROXY: "10.9.9.9, fd00::/8" } });
+  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  server = await startServer({ env: { TRUST_PROXY: "10.9.9.9, fd00::/8", WORKERS: "1" } });
 });
 afterAll(async () => {
   await endServer(server);
@@ -91,8 +92,32 @@ test("a client that is not the trusted proxy cannot claim HTTPS or choose the re
   expect(response.headers.get("x-request-id")).not.toBe("chosen-by-client");
 });
 
+test("a page answered by Bun's own route and one passed on to Elysia each get one access-log line, its id, and no claimed HTTPS", async () => {
+  // `/en` is answered from memory by the page route; with a query, and with a trailing slash, it goes on to Elysia.
+  for (const path of ["/en", "/en?utm_source=x", "/en/"]) {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      headers: { "x-forwarded-proto": "https", "x-request-id": "chosen-by-client" },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+    const id = response.headers.get("x-request-id");
+    expect(id).not.toBeNull();
+    expect(id).not.toBe("chosen-by-client");
+    // The line is written within 10 ms of the answer (the log's batching).
+    const logged = async () => server.output.filter((line) => line.includes(`"requestId":"${id}"`));
+    let lines = await logged();
+    for (let tries = 0; lines.length === 0 && tries < 100; tries++) {
+      await Bun.sleep(20);
+      lines = await logged();
+    }
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({ method: "GET", path: path.split("?")[0], status: 200 });
+  }
+});
+
 test("from the trusted proxy, X-Forwarded-For, -Proto and X-Request-Id are believed: each forwarded client has its own limit", async () => {
-  const behindProxy = await startServer({ env: { TRUST_PROXY: "127.0.0.0/8" } });
+  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  const behindProxy = await startServer({ env: { TRUST_PROXY: "127.0.0.0/8", WORKERS: "1" } });
   try {
     const leads = await statuses(LEAD_RATE_LIMIT.limit + 2, (i) =>
       fetch(`${behindProxy.baseUrl}/api/leads`, {
