@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ownerActivity } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
 import { listVersions } from "../../server/site/content/store";
 import { createTestSite, type TestSite } from "../support/app";
@@ -56,6 +57,9 @@ test("import publishes; export writes the import's format; importing the export 
   expect(page).toContain("40 titles in the catalogue");
   const latest = listVersions(site.db)[0];
   expect(latest?.publishedBy).toBe("command line");
+  // The owner's activity log has it, from the command line, naming the version it published.
+  const logged = site.db.select().from(ownerActivity).all().at(-1);
+  expect(logged).toMatchObject({ action: "catalogue-imported", detail: `version ${latest?.version}`, sessionId: null });
 
   const out = join(work, "export");
   const exported = await run("catalogue", "export", out);
