@@ -8,7 +8,8 @@ import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
 import { failureResponder } from "../../platform/http/failure";
 import { HttpError, parseWith, readBody } from "../../platform/http/body";
-import { requestContext } from "../../platform/http/context";
+import { clientAddress, requestContext } from "../../platform/http/context";
+import { bodyParser } from "../../platform/http/route-input";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { COMPILED } from "../../site/locales";
 import { createTranslator } from "../../../shared/i18n";
@@ -90,22 +91,23 @@ export function licensesController(deps: AppDeps) {
   // Requests recorded by a process that stopped before handling them.
   if (hasAccessRequests(db)) scheduleHandling();
 
-  /** Rate limit, then body, then the schema: the shared steps of the licence endpoints. */
-  const handle = async <S extends v.GenericSchema>(
-    request: Request,
-    ip: string,
-    schema: S,
-    run: (input: v.InferOutput<S>) => Response | Promise<Response>,
-  ): Promise<Response> => {
-    try {
-      const allowed = licenseLimiter.take(ip);
+  /** The licence endpoints' body: counted against the rate limit before it is read. */
+  const clientIp = clientAddress(config);
+  const licenceBody = bodyParser({
+    maxBytes: LICENSE_MAX_BODY_BYTES,
+    before: (context) => {
+      const allowed = licenseLimiter.take(clientIp(context));
       if (!allowed.ok) {
         throw new HttpError(429, `Too many licence requests, try again in ${allowed.retryAfterSeconds} s`, {
           "retry-after": String(allowed.retryAfterSeconds),
         });
       }
-      const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
-      return await run(parseWith(schema, body.value, { unprocessable: true }));
+    },
+  });
+  /** A licence call's work, its failures answered by the shared responder. */
+  const handle = async (request: Request, run: () => Response | Promise<Response>): Promise<Response> => {
+    try {
+      return await run();
     } catch (error) {
       return fail(error, { request, locale: DEFAULT_LOCALE, what: "licence request not handled" });
     }
@@ -115,8 +117,8 @@ export function licensesController(deps: AppDeps) {
     .use(requestContext(config))
     .post(
       ENDPOINTS.licenseVerify.path,
-      ({ request, ip }) =>
-        handle(request, ip, VerifyLicenseSchema, async ({ key, instanceId }) => {
+      ({ request, body: { key, instanceId } }) =>
+        handle(request, async () => {
           const found = verifyLicense(db, key, limit, instanceId);
           if (found === null) return Response.json({ valid: false }, { status: 404 });
           // A token only for an installation that still holds a slot of an enabled licence: a freed
@@ -125,12 +127,12 @@ export function licensesController(deps: AppDeps) {
           const issued = await tokenFor(instanceId, found.status);
           return Response.json({ ...found, ...issued });
         }),
-      { parse: "none" },
+      { parse: licenceBody, body: VerifyLicenseSchema },
     )
     .post(
       ENDPOINTS.licenseActivate.path,
-      ({ request, ip }) =>
-        handle(request, ip, ActivateLicenseSchema, async ({ key, instanceName, deviceId }) => {
+      ({ request, body: { key, instanceName, deviceId } }) =>
+        handle(request, async () => {
           const result = await activateLicense(write, key, { instanceName, deviceId }, limit, now());
           switch (result.kind) {
             case "activated": {
@@ -157,12 +159,12 @@ export function licensesController(deps: AppDeps) {
               );
           }
         }),
-      { parse: "none" },
+      { parse: licenceBody, body: ActivateLicenseSchema },
     )
     .post(
       ENDPOINTS.licenseDeactivate.path,
-      ({ request, ip }) =>
-        handle(request, ip, DeactivateLicenseSchema, async ({ key, instanceId }) => {
+      ({ request, body: { key, instanceId } }) =>
+        handle(request, async () => {
           const result = await deactivateLicense(write, key, instanceId, now());
           switch (result.kind) {
             case "deactivated":
@@ -173,7 +175,7 @@ export function licensesController(deps: AppDeps) {
               return Response.json({ error: "No active installation with this instanceId for this key" }, { status: 404 });
           }
         }),
-      { parse: "none" },
+      { parse: licenceBody, body: DeactivateLicenseSchema },
     )
     .post(
       ENDPOINTS.accessResend.path,

@@ -1,0 +1,59 @@
+import { ParseError, ValidationError } from "elysia";
+import * as v from "valibot";
+import type { Server } from "elysia/universal";
+import { type BodyKind, HttpError, readBody } from "./body";
+
+/** What a parse hook gets from Elysia that ours use: the request, and the server for its address. */
+export type ParseContext = { request: Request; server: Pick<Server, "requestIP"> | null };
+
+/**
+ * How a route reads its input. The body is read by our own parser, given to Elysia as the route's
+ * `parse` hook with the route's size limit (413 too large, 415 wrong type, 400 unreadable, the same
+ * for every route); `body`, `params` and `query` are valibot schemas declared on the route (Elysia
+ * takes them as Standard Schema) and the handler receives their typed output. A refusal is answered
+ * once, by the app's error hook, through `refusalOf`.
+ *
+ * Kept outside on purpose, each reading its own bytes: the Stripe webhook (its signature covers the
+ * raw body, readRawBody), file uploads (multipart, with their own limit, readUpload), and the plain
+ * pages answered from memory before Elysia routes anything (access-log.ts, plainPageAnswers).
+ */
+export function bodyParser(options: {
+  maxBytes: number;
+  accept?: BodyKind[];
+  /**
+   * Runs before a byte of the body is read and refuses by throwing an HttpError: a rate limit counted
+   * there makes a flood cost almost nothing.
+   */
+  before?: (context: ParseContext) => void;
+}) {
+  return async (context: ParseContext): Promise<unknown> => {
+    options.before?.(context);
+    const { request } = context;
+    return (await readBody(request, options)).value;
+  };
+}
+
+/** What Elysia hands the error hook about a valibot issue (the first one), read without trusting it. */
+const IssueShape = v.object({
+  kind: v.string(),
+  message: v.string(),
+  path: v.optional(v.array(v.object({ key: v.unknown() }))),
+});
+
+/**
+ * The refusal behind an error of the route's input, or null for any other error: what our parser
+ * threw (Elysia wraps it); a `params` that does not match is a page that does not exist (404); a
+ * body or query of the wrong shape (not an object, a field missing or of another type) is a 400 and
+ * a field of the right type whose value cannot be right (a failed check) a 422.
+ */
+export function refusalOf(error: unknown): HttpError | null {
+  if (error instanceof ParseError && error.cause instanceof HttpError) return error.cause;
+  if (!(error instanceof ValidationError)) return null;
+  if (error.type === "params") return new HttpError(404, "Not found");
+  const issue = v.safeParse(IssueShape, error.valueError);
+  if (!issue.success) return new HttpError(400, "Invalid request");
+  const keys = issue.output.path?.map((item) => item.key) ?? [];
+  const path = keys.every((key) => typeof key === "string" || typeof key === "number") ? keys.join(".") : "";
+  const { kind, message } = issue.output;
+  return new HttpError(kind === "validation" ? 422 : 400, path ? `${path}: ${message}` : message);
+}
