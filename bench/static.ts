@@ -66,15 +66,25 @@ const cpuTicks = (pids: number[]) =>
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return sum + Number(fields[11]) + Number(fields[12]);
   }, 0);
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+/**
+ * A process's resident memory, and the part of it that is its own (private pages: its heap, its
+ * data; not the runtime's code, which the kernel keeps once for every process of the executable).
+ */
+function memoryMb(pid: number): { rss: number; own: number } {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(rollup)?.[1] ?? 0);
+  return { rss: kb("Rss") / 1024, own: (kb("Private_Clean") + kb("Private_Dirty")) / 1024 };
+}
+type Memory = { rss: number; own: number };
+const higher = (a: Memory | undefined, b: Memory): Memory => ({ rss: Math.max(a?.rss ?? 0, b.rss), own: Math.max(a?.own ?? 0, b.own) });
 
-type Run = { rps: number; requests: number; cpuUsPerRequest: number; non2xx: number; maxRssMb: Map<number, number> };
+type Run = { rps: number; requests: number; cpuUsPerRequest: number; non2xx: number; maxMemory: Map<number, Memory> };
 
 async function runWrk(url: string, pids: number[]): Promise<Run> {
-  const maxRssMb = new Map<number, number>();
+  const maxMemory = new Map<number, Memory>();
   const before = cpuTicks(pids);
   const sampler = setInterval(() => {
-    for (const pid of pids) maxRssMb.set(pid, Math.max(maxRssMb.get(pid) ?? 0, rssMb(pid)));
+    for (const pid of pids) maxMemory.set(pid, higher(maxMemory.get(pid), memoryMb(pid)));
   }, 250);
   const out = await $`${wrk} -t2 -c50 -d${seconds}s -H ${"Accept-Encoding: br, gzip"} ${url}`.text();
   clearInterval(sampler);
@@ -86,7 +96,7 @@ async function runWrk(url: string, pids: number[]): Promise<Run> {
     requests,
     non2xx,
     cpuUsPerRequest: (ticks * 1e6) / CLK_TCK / Math.max(1, requests),
-    maxRssMb,
+    maxMemory,
   };
 }
 
@@ -211,7 +221,7 @@ try {
     for (const base of [siteUrl, nginxSame.url, nginxBare.url])
       await $`${wrk} -t2 -c50 -d2s -H ${"Accept-Encoding: br, gzip"} ${base}/`.quiet();
     const results = new Map<string, Run[]>();
-    const rss = new Map<number, number>();
+    const memory = new Map<number, Memory>();
     for (let round = 1; round <= 3; round++) {
       for (const path of ["/", "/en"]) {
         for (const [name, base, pid] of [
@@ -223,7 +233,7 @@ try {
           if (run.non2xx > 0) console.log(`  ${name} ${path}: ${run.non2xx} answers were not 2xx`);
           const key = `${name} ${path}`;
           results.set(key, [...(results.get(key) ?? []), run]);
-          if (name === "site") for (const [p, mb] of run.maxRssMb) rss.set(p, Math.max(rss.get(p) ?? 0, mb));
+          if (name === "site") for (const [p, mb] of run.maxMemory) memory.set(p, higher(memory.get(p), mb));
           console.log(
             `  round ${round} ${key.padEnd(10)} ${run.rps.toFixed(0).padStart(7)} req/s  ${run.cpuUsPerRequest.toFixed(1).padStart(6)} us CPU/request  (load ${load()})`,
           );
@@ -247,7 +257,7 @@ try {
       );
     }
     console.log(
-      `  site resident memory under this load, per process: ${[...rss].map(([pid, mb]) => `pid ${pid} ${mb.toFixed(0)} MB`).join(", ")} (target <= 100 MB)`,
+      `  site resident memory under this load, per process (target <= 100 MB): ${[...memory].map(([pid, mb]) => `pid ${pid} ${mb.rss.toFixed(0)} MB, of which its own ${mb.own.toFixed(0)} MB`).join("; ")} (the rest: the runtime's code, in memory once for all the processes)`,
     );
   }
   for (const p of started.splice(0).reverse()) {

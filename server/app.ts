@@ -1,9 +1,9 @@
-import { forwardedHeadersGuard } from "./platform/http/forwarded";
+import { forwardedHeadersGuard, untrustedForwardedHeadersDropper } from "./platform/http/forwarded";
 import { Elysia } from "elysia";
 import { chatController } from "./shop/chat/controller";
 import { checkoutController } from "./shop/checkout/controller";
 import type { AppDeps } from "./deps";
-import { accessLog } from "./platform/http/access-log";
+import { accessLog, type PeerOf } from "./platform/http/access-log";
 import { failureResponder } from "./platform/http/failure";
 import { methodNotAllowed } from "./platform/http/api-paths";
 import { clientAbortLog } from "./platform/http/client-abort";
@@ -32,6 +32,23 @@ export function createApp(deps: AppDeps) {
   const { config, log } = deps;
   const fail = failureResponder(deps);
   const plainPages = plainPageAnswers(deps.staticPages, deps.config);
+  // One access-log line and an x-request-id for every answer, whoever gives it.
+  const access = accessLog(
+    config,
+    log,
+    (request): Response | Promise<Response> => plainPages.answer(request) ?? app.handle(request),
+    deps.drain,
+  );
+  const dropForwarded = untrustedForwardedHeadersDropper(config);
+  // The pages without a query, most of the traffic, are answered from memory before Elysia: Bun
+  // routes their paths (GET and HEAD) to this function itself, which costs a third of what the
+  // same answer costs through Elysia's request handling (bench/static.ts); a query, or any other
+  // method, goes on to Elysia (docs/decisions/010-static-pages-and-processes.md).
+  const pageRoute = (request: Request, server: PeerOf): Response | Promise<Response> => {
+    dropForwarded(request, server);
+    return access.answer(request, server);
+  };
+  const routes = Object.fromEntries(plainPages.paths.map((path) => [path, { GET: pageRoute, HEAD: pageRoute }]));
   const app = new Elysia({
     // Route by the path alone. By default Elysia looks for the path from the 12th character of the
     // URL on, so a Host of 1 to 3 characters ("a") shifted routing by one segment (/zz/healthz);
@@ -40,14 +57,13 @@ export function createApp(deps: AppDeps) {
     // scheme's own slash: every route but the pages answered from memory was a 404. There the
     // 12th character is right (the Host guard lets no Host shorter than 3 characters through).
     handler: { standardHostname: config.tls !== null },
-    serve: serveOptions(log),
+    serve: { ...serveOptions(log), routes },
   })
     // Before anything reads them: forwarded headers from a peer that is not a trusted proxy are dropped.
     .use(forwardedHeadersGuard(config))
-    // Then: one access-log line and an x-request-id for every answer, whoever gives it. The pages
-    // without a query, most of the traffic, are answered from memory without Elysia
-    // (docs/decisions/010-static-pages-and-processes.md).
-    .use(accessLog(config, log, (request): Response | Promise<Response> => plainPages(request) ?? app.handle(request), deps.drain))
+    // Then the access log, which answers the pages without a query from memory (for a request
+    // that did not come through the page routes above: app.handle in tests).
+    .use(access.plugin)
     // Before everything else: a request with an unusable Host has no URL to route by.
     .use(hostGuard(config, (request): Promise<Response> => app.handle(request)))
     .use(sameOriginGuard(config, log))

@@ -66,10 +66,23 @@ export function createLogger(
   const base = options.fields === undefined ? "" : JSON.stringify(options.fields).slice(1, -1);
   const head = base === "" ? "" : `,${base}`;
   const now = isoClock();
+  // Paths the secrets leave as they are, already written as JSON: the same few pages make most lines.
+  const cleanPaths = new Map<string, string>();
+  const pathJson = (path: string): string => {
+    const known = cleanPaths.get(path);
+    if (known !== undefined) return known;
+    const masked = maskText(path, secrets);
+    const json = jsonString(masked);
+    if (masked === path) {
+      if (cleanPaths.size >= 512) cleanPaths.clear();
+      cleanPaths.set(path, json);
+    }
+    return json;
+  };
   const request = (line: RequestLine) => {
     if (!logger.isLevelEnabled("info")) return;
     destination.write(
-      `{"level":"info","time":"${now()}"${head},"method":${jsonString(line.method)},"path":${jsonString(maskText(line.path, secrets))},"status":${line.status},"ms":${line.ms},"requestId":${jsonString(maskText(line.requestId, secrets))},"msg":"request"}\n`,
+      `{"level":"info","time":"${now()}"${head},"method":${jsonString(line.method)},"path":${pathJson(line.path)},"status":${line.status},"ms":${line.ms},"requestId":${jsonString(maskText(line.requestId, secrets))},"msg":"request"}\n`,
     );
   };
   return { debug: make("debug"), info: make("info"), warn: make("warn"), error: make("error"), request };

@@ -91,6 +91,29 @@ test("a client that is not the trusted proxy cannot claim HTTPS or choose the re
   expect(response.headers.get("x-request-id")).not.toBe("chosen-by-client");
 });
 
+test("a page answered by Bun's own route and one passed on to Elysia each get one access-log line, its id, and no claimed HTTPS", async () => {
+  // `/en` is answered from memory by the page route; with a query, and with a trailing slash, it goes on to Elysia.
+  for (const path of ["/en", "/en?utm_source=x", "/en/"]) {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      headers: { "x-forwarded-proto": "https", "x-request-id": "chosen-by-client" },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+    const id = response.headers.get("x-request-id");
+    expect(id).not.toBeNull();
+    expect(id).not.toBe("chosen-by-client");
+    // The line is written within 10 ms of the answer (the log's batching).
+    const logged = async () => server.output.filter((line) => line.includes(`"requestId":"${id}"`));
+    let lines = await logged();
+    for (let tries = 0; lines.length === 0 && tries < 100; tries++) {
+      await Bun.sleep(20);
+      lines = await logged();
+    }
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({ method: "GET", path: path.split("?")[0], status: 200 });
+  }
+});
+
 test("from the trusted proxy, X-Forwarded-For, -Proto and X-Request-Id are believed: each forwarded client has its own limit", async () => {
   const behindProxy = await startServer({ env: { TRUST_PROXY: "127.0.0.0/8" } });
   try {

@@ -1,8 +1,12 @@
+import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import { maskPath } from "../log-mask";
 import type { Drain } from "./drain";
+
+/** The part of Bun's server that tells a request's peer. */
+export type PeerOf = Pick<Server<unknown>, "requestIP">;
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -27,8 +31,9 @@ export function accessLog(
   const dispatching = new WeakSet<Request>();
   // Not an async function: a page answered from memory is logged and returned in the same turn,
   // without a promise (under load every object a request leaves behind is memory until collected).
-  return new Elysia({ name: "access-log" }).onRequest(({ request, server }): Response | Promise<Response> | undefined => {
-    if (dispatching.has(request)) return;
+  // The answer, its log line and its id; also for a request Bun hands over without Elysia (app.ts's
+  // page routes): whatever it passes on to Elysia is then not logged twice.
+  const answer = (request: Request, server: PeerOf | null): Response | Promise<Response> => {
     dispatching.add(request);
     const started = performance.now();
     const incoming = config.trustProxy ? request.headers.get(REQUEST_ID_HEADER) : null;
@@ -37,26 +42,30 @@ export function accessLog(
       // The Host guard re-dispatches a request without Host as a new one: that pass logged it.
       if (response.headers.has(REQUEST_ID_HEADER)) return response;
       logLine(log, request, started, requestId, response.status);
-      const answer = withHeader(response, REQUEST_ID_HEADER, requestId);
-      if (drain === undefined) return answer;
+      const answered = withHeader(response, REQUEST_ID_HEADER, requestId);
+      if (drain === undefined) return answered;
       // Which connection answered, so that a stop waits for the kept-alive ones in use (drain.ts).
       const peer = server?.requestIP(request) ?? null;
       drain.answered(peer === null ? null : `${peer.address}:${peer.port}`, drain.closing);
       // Stopping: the client's next request goes on a new connection, to a process still listening.
-      return drain.closing ? withHeader(answer, "connection", "close") : answer;
+      return drain.closing ? withHeader(answered, "connection", "close") : answered;
     };
     const failed = (error: unknown): never => {
       logLine(log, request, started, requestId, 500);
       throw error;
     };
-    let answer: Response | Promise<Response>;
+    let response: Response | Promise<Response>;
     try {
-      answer = dispatch(request);
+      response = dispatch(request);
     } catch (error) {
       return failed(error);
     }
-    return answer instanceof Response ? done(answer) : answer.then(done, failed);
-  });
+    return response instanceof Response ? done(response) : response.then(done, failed);
+  };
+  const plugin = new Elysia({ name: "access-log" }).onRequest(({ request, server }): Response | Promise<Response> | undefined =>
+    dispatching.has(request) ? undefined : answer(request, server),
+  );
+  return { plugin, answer };
 }
 
 function logLine(log: Logger, request: Request, started: number, requestId: string, status: number): void {
@@ -88,7 +97,20 @@ const PLAIN_PATH = /^\/[A-Za-z0-9/_-]{0,200}$/;
  * The path alone (a query may carry a token), at most 200 characters, with the capabilities a path
  * may hold masked (an invite, a checkout id: maskPath); the raw URL if unparsable.
  */
-const pathOf = (url: string): string => maskPath(rawPathOf(url));
+const pathOf = (url: string): string => {
+  const raw = rawPathOf(url);
+  if (CLEAN_PATHS.has(raw)) return raw;
+  const masked = maskPath(raw);
+  // Remembered only when masking changed nothing (no capability is kept), a few hundred at most.
+  if (masked === raw) {
+    if (CLEAN_PATHS.size >= 512) CLEAN_PATHS.clear();
+    CLEAN_PATHS.add(raw);
+  }
+  return masked;
+};
+
+/** Paths masking leaves as they are (the pages, mostly): masked once, not on every request. */
+const CLEAN_PATHS = new Set<string>();
 
 function rawPathOf(url: string): string {
   // Most requests: cut the path out of the URL instead of parsing it.

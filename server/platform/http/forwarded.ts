@@ -1,3 +1,4 @@
+import type { PeerOf } from "./access-log";
 import { Elysia } from "elysia";
 import type { Config } from "../config";
 import { FORWARDED_HEADERS, isTrustedPeer } from "./trusted-proxies";
@@ -9,8 +10,16 @@ import { FORWARDED_HEADERS, isTrustedPeer } from "./trusted-proxies";
  * read them wherever TRUST_PROXY is on without asking who sent them.
  */
 export function forwardedHeadersGuard(config: Pick<Config, "trustedProxies">) {
-  return new Elysia({ name: "forwarded-headers" }).onRequest(({ request, server }) => {
-    if (isTrustedPeer(config.trustedProxies, server?.requestIP(request)?.address)) return;
+  const drop = untrustedForwardedHeadersDropper(config);
+  return new Elysia({ name: "forwarded-headers" }).onRequest(({ request, server }) => drop(request, server));
+}
+
+/** What the guard does, for a request answered without Elysia (app.ts's page routes). */
+export function untrustedForwardedHeadersDropper(config: Pick<Config, "trustedProxies">) {
+  // Without trusted proxies no peer is one: no need to ask the socket whose it is.
+  const noProxy = config.trustedProxies.kind === "none";
+  return (request: Request, server: PeerOf | null): void => {
+    if (!noProxy && isTrustedPeer(config.trustedProxies, server?.requestIP(request)?.address)) return;
     for (const name of FORWARDED_HEADERS) request.headers.delete(name);
-  });
+  };
 }

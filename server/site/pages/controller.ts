@@ -98,7 +98,10 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
  * are answered from memory before Elysia's routing and request context (app.ts), which cost more
  * than the answer itself (security headers are in the page's answer). Undefined for anything else.
  */
-export function plainPageAnswers(staticPages: StaticPages, config: Config): (request: Request) => Response | Promise<Response> | undefined {
+export function plainPageAnswers(
+  staticPages: StaticPages,
+  config: Config,
+): { answer: (request: Request) => Response | Promise<Response> | undefined; paths: readonly string[] } {
   const plainPages = new Map<string, { view: View; locale: Locale }>();
   for (const page of PAGE_IDS) {
     for (const locale of LOCALES) {
@@ -106,7 +109,7 @@ export function plainPageAnswers(staticPages: StaticPages, config: Config): (req
       if (view !== null) plainPages.set(pathFor(page, locale), { view, locale });
     }
   }
-  return (request) => {
+  const answer = (request: Request) => {
     if (request.method !== "GET" && request.method !== "HEAD") return undefined;
     const path = plainPathOf(request.url);
     const plain = path === null ? undefined : plainPages.get(path);
@@ -114,6 +117,7 @@ export function plainPageAnswers(staticPages: StaticPages, config: Config): (req
     if (plain === undefined || !URL.canParse(request.url)) return undefined;
     return staticPages.respond(request, plain.view, plain.locale);
   };
+  return { answer, paths: [...plainPages.keys()] };
 }
 
 /** The path of an absolute URL without query (`http://host/en` → `/en`); null when it has one. */
