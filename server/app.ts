@@ -25,7 +25,7 @@ import { socialProofController } from "./shop/social-proof/controller";
 import { consoleController } from "./owner/console/controller";
 import { beaconController } from "./shop/analytics/controller";
 import { mediaController } from "./site/catalogue/media-controller";
-import { refusalOf } from "./platform/http/route-input";
+import { formBackOf, refusalOf } from "./platform/http/route-input";
 
 /** Builds the whole site as one Elysia app from its dependencies (made by server/wiring.ts). */
 export function createApp(deps: AppDeps) {
@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps) {
       // A refusal of the route's input (route-input.ts): its JSON, as a handler's own refusal.
       const refusal = refusalOf(error);
       if (refusal !== null) {
-        const response = await fail(refusal, { request, locale: localeOfPath(path), what: "request refused" });
+        const response = await fail(refusal, { request, locale: localeOfPath(path), what: "request refused", back: formBackOf(request) });
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;
       }

@@ -2,6 +2,8 @@ import { ParseError, ValidationError } from "elysia";
 import * as v from "valibot";
 import type { Server } from "elysia/universal";
 import { type BodyKind, HttpError, readBody } from "./body";
+import { isFormPost } from "./busy";
+import type { FormRefusal } from "./failure";
 
 /** What a parse hook gets from Elysia that ours use: the request, and the server for its address. */
 export type ParseContext = { request: Request; server: Pick<Server, "requestIP"> | null };
@@ -22,15 +24,38 @@ export function bodyParser(options: {
   accept?: BodyKind[];
   /**
    * Runs before a byte of the body is read and refuses by throwing an HttpError: a rate limit counted
-   * there makes a flood cost almost nothing.
+   * there makes a flood cost almost nothing (a form post's small body is still read, for its way back).
    */
   before?: (context: ParseContext) => void;
+  /** A form post's way back to its page when its input is refused, from what it sent (its language). */
+  back?: FormBack;
 }) {
   return async (context: ParseContext): Promise<unknown> => {
-    options.before?.(context);
     const { request } = context;
-    return (await readBody(request, options)).value;
+    const form: { back: FormBack; value: unknown } | null =
+      options.back !== undefined && isFormPost(request) ? { back: options.back, value: undefined } : null;
+    if (form !== null) forms.set(request, form);
+    try {
+      options.before?.(context);
+    } catch (error) {
+      if (form !== null) form.value = (await readBody(request, { ...options, accept: ["form"] }).catch(() => null))?.value;
+      throw error;
+    }
+    const { value } = await readBody(request, options);
+    if (form !== null) form.value = value;
+    return value;
   };
+}
+
+export type FormBack = (sent: unknown, why: FormRefusal) => Response;
+
+/** The form posts being answered, with what they sent: a refusal sends them back to their page. */
+const forms = new WeakMap<Request, { back: FormBack; value: unknown }>();
+
+/** The way back of a form post whose route declared one (bodyParser's `back`), for the error hook. */
+export function formBackOf(request: Request): ((why: FormRefusal) => Response) | undefined {
+  const form = forms.get(request);
+  return form === undefined ? undefined : (why) => form.back(form.value, why);
 }
 
 /** What Elysia hands the error hook about a valibot issue (the first one), read without trusting it. */

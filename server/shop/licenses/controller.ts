@@ -7,7 +7,7 @@ import { deliverySettings } from "../checkout/delivery";
 import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
 import { failureResponder } from "../../platform/http/failure";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { HttpError } from "../../platform/http/body";
 import { clientAddress, requestContext } from "../../platform/http/context";
 import { bodyParser } from "../../platform/http/route-input";
 import { createRateLimiter } from "../../platform/http/rate-limit";
@@ -104,6 +104,24 @@ export function licensesController(deps: AppDeps) {
       }
     },
   });
+  /** The recovery form's way back to its page, in the language it was sent in. */
+  const accessBack = (locale: Locale) => (flag: AccessFlag) =>
+    new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
+  const accessBody = bodyParser({
+    maxBytes: LICENSE_MAX_BODY_BYTES,
+    before: (context) => {
+      const allowed = accessLimiter.take(clientIp(context));
+      if (!allowed.ok) {
+        throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
+          "retry-after": String(allowed.retryAfterSeconds),
+        });
+      }
+    },
+    back: (sent, why) => {
+      const form = v.safeParse(FormLocale, sent);
+      return accessBack(form.success ? form.output.locale : DEFAULT_LOCALE)(why);
+    },
+  });
   /** A licence call's work, its failures answered by the shared responder. */
   const handle = async (request: Request, run: () => Response | Promise<Response>): Promise<Response> => {
     try {
@@ -179,45 +197,26 @@ export function licensesController(deps: AppDeps) {
     )
     .post(
       ENDPOINTS.accessResend.path,
-      async ({ request, ip }) => {
-        const isForm = isFormPost(request);
-        let locale: Locale = DEFAULT_LOCALE;
-        const back = (flag: AccessFlag) =>
-          new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
+      async ({ request, body: input }) => {
+        const back = accessBack(input.locale);
         try {
-          const allowed = accessLimiter.take(ip);
-          if (!allowed.ok) {
-            if (isForm) {
-              const small = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null);
-              const parsed = v.safeParse(FormLocale, small?.value);
-              if (parsed.success) locale = parsed.output.locale;
-            }
-            throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
-              "retry-after": String(allowed.retryAfterSeconds),
-            });
-          }
-          const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
-          const parsedLocale = v.safeParse(FormLocale, body.value);
-          if (parsedLocale.success) locale = parsedLocale.output.locale;
-          const input = parseWith(AccessResendSchema, body.value, { unprocessable: true });
-          locale = input.locale;
           // The same work for every address: record the request. The lookup and the e-mails come
           // after the answer, so its time tells nothing either.
           await recordAccessRequest(write, input.email, now());
           scheduleHandling();
-          if (isForm) return back("sent");
-          const t = createTranslator(locale, COMPILED[locale]);
+          if (isFormPost(request)) return back("sent");
+          const t = createTranslator(input.locale, COMPILED[input.locale]);
           return Response.json({ ok: true, message: t("access.sent") }, { status: 202 });
         } catch (error) {
           return fail(error, {
             request,
-            locale,
+            locale: input.locale,
             what: "access resend not handled",
             back,
             unavailable: "Could not handle the request right now, please try again",
           });
         }
       },
-      { parse: "none" },
+      { parse: accessBody, body: AccessResendSchema },
     );
 }
