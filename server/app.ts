@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps) {
         return Response.json({ error: "Not found" }, { status: 404, headers });
       }
       // A refusal of the route's input (route-input.ts): its JSON, as a handler's own refusal.
-      const refusal = refusalOf(error);
+      const refusal = refusalOf(error, request);
       if (refusal !== null) {
         const response = await fail(refusal, { request, locale: localeOfPath(path), what: "request refused", back: formBackOf(request) });
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);

@@ -29,33 +29,44 @@ export function bodyParser(options: {
   before?: (context: ParseContext) => void;
   /** A form post's way back to its page when its input is refused, from what it sent (its language). */
   back?: FormBack;
+  /**
+   * The status of a field that fails a check: 422, or 400 where the clients have always been told
+   * 400 for any invalid body (the lead form, the chat, the payment).
+   */
+  failedCheck?: 400 | 422;
 }) {
   return async (context: ParseContext): Promise<unknown> => {
     const { request } = context;
-    const form: { back: FormBack; value: unknown } | null =
-      options.back !== undefined && isFormPost(request) ? { back: options.back, value: undefined } : null;
-    if (form !== null) forms.set(request, form);
+    const input: RouteInput = {
+      back: options.back !== undefined && isFormPost(request) ? options.back : undefined,
+      sent: undefined,
+      failedCheck: options.failedCheck ?? 422,
+    };
+    inputs.set(request, input);
     try {
       options.before?.(context);
     } catch (error) {
-      if (form !== null) form.value = (await readBody(request, { ...options, accept: ["form"] }).catch(() => null))?.value;
+      if (input.back !== undefined) input.sent = (await readBody(request, { ...options, accept: ["form"] }).catch(() => null))?.value;
       throw error;
     }
     const { value } = await readBody(request, options);
-    if (form !== null) form.value = value;
+    input.sent = value;
     return value;
   };
 }
 
 export type FormBack = (sent: unknown, why: FormRefusal) => Response;
 
-/** The form posts being answered, with what they sent: a refusal sends them back to their page. */
-const forms = new WeakMap<Request, { back: FormBack; value: unknown }>();
+type RouteInput = { back: FormBack | undefined; sent: unknown; failedCheck: 400 | 422 };
+
+/** The requests whose body is being read, with what they sent, for the answer to a refusal. */
+const inputs = new WeakMap<Request, RouteInput>();
 
 /** The way back of a form post whose route declared one (bodyParser's `back`), for the error hook. */
 export function formBackOf(request: Request): ((why: FormRefusal) => Response) | undefined {
-  const form = forms.get(request);
-  return form === undefined ? undefined : (why) => form.back(form.value, why);
+  const input = inputs.get(request);
+  const back = input?.back;
+  return back === undefined ? undefined : (why) => back(input?.sent, why);
 }
 
 /** What Elysia hands the error hook about a valibot issue (the first one), read without trusting it. */
@@ -71,7 +82,7 @@ const IssueShape = v.object({
  * body or query of the wrong shape (not an object, a field missing or of another type) is a 400 and
  * a field of the right type whose value cannot be right (a failed check) a 422.
  */
-export function refusalOf(error: unknown): HttpError | null {
+export function refusalOf(error: unknown, request: Request): HttpError | null {
   if (error instanceof ParseError && error.cause instanceof HttpError) return error.cause;
   if (!(error instanceof ValidationError)) return null;
   if (error.type === "params") return new HttpError(404, "Not found");
@@ -80,5 +91,6 @@ export function refusalOf(error: unknown): HttpError | null {
   const keys = issue.output.path?.map((item) => item.key) ?? [];
   const path = keys.every((key) => typeof key === "string" || typeof key === "number") ? keys.join(".") : "";
   const { kind, message } = issue.output;
-  return new HttpError(kind === "validation" ? 422 : 400, path ? `${path}: ${message}` : message);
+  const failedCheck = inputs.get(request)?.failedCheck ?? 422;
+  return new HttpError(kind === "validation" ? failedCheck : 400, path ? `${path}: ${message}` : message);
 }
