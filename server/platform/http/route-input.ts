@@ -4,6 +4,7 @@ import type { Server } from "elysia/universal";
 import { type BodyKind, HttpError, readBody } from "./body";
 import { isFormPost } from "./busy";
 import type { FormRefusal } from "./failure";
+import type { RateLimiter } from "./rate-limit";
 
 /** What a parse hook gets from Elysia that ours use: the request, and the server for its address. */
 export type ParseContext = { request: Request; server: Pick<Server, "requestIP"> | null };
@@ -52,6 +53,27 @@ export function bodyParser(options: {
     const { value } = await readBody(request, options);
     input.sent = value;
     return value;
+  };
+}
+
+/**
+ * A `before` that counts the request against rate limiters by its client's address: past one, 429
+ * with Retry-After and the route's message.
+ */
+export function countedBy(
+  clientIp: (context: ParseContext) => string,
+  limiters: RateLimiter[],
+  message: (retryAfterSeconds: number) => string,
+  now?: () => number,
+) {
+  return (context: ParseContext): void => {
+    const at = now?.();
+    for (const limiter of limiters) {
+      const allowed = limiter.take(clientIp(context), at);
+      if (!allowed.ok) {
+        throw new HttpError(429, message(allowed.retryAfterSeconds), { "retry-after": String(allowed.retryAfterSeconds) });
+      }
+    }
   };
 }
 

@@ -3,7 +3,7 @@ import type { Db } from "../../../db/client";
 import type { AppDeps } from "../../deps";
 import { HttpError } from "../../platform/http/body";
 import { clientAddress, requestContext } from "../../platform/http/context";
-import { bodyParser } from "../../platform/http/route-input";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { failureResponder } from "../../platform/http/failure";
 import { DEFAULT_LOCALE } from "../../../shared/locales";
 import { createRateLimiter } from "../../platform/http/rate-limit";
@@ -41,15 +41,12 @@ export function chatController(deps: AppDeps) {
     maxBytes: CHAT_MAX_BODY_BYTES,
     accept: ["json"],
     failedCheck: 400,
-    before: (context) => {
-      const at = now().getTime();
-      for (const limiter of [burst, hourly]) {
-        const verdict = limiter.take(clientIp(context), at);
-        if (!verdict.ok) {
-          throw new HttpError(429, "Too many messages. Please try again later.", { "retry-after": String(verdict.retryAfterSeconds) });
-        }
-      }
-    },
+    before: countedBy(
+      clientIp,
+      [burst, hourly],
+      () => "Too many messages. Please try again later.",
+      () => now().getTime(),
+    ),
   });
 
   return new Elysia({ name: "chat" }).use(requestContext(config)).post(

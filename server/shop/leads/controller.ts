@@ -7,8 +7,7 @@ import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
 import { failureResponder } from "../../platform/http/failure";
 import { clientAddress, requestContext } from "../../platform/http/context";
-import { bodyParser } from "../../platform/http/route-input";
-import { HttpError } from "../../platform/http/body";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { hashIp, loadIpHashSecret, recordLead } from "./service";
 import { ENDPOINTS } from "../../../shared/api";
@@ -42,14 +41,7 @@ export function leadsController(deps: AppDeps) {
   const leadBody = bodyParser({
     maxBytes: LEAD_MAX_BODY_BYTES,
     failedCheck: 400,
-    before: (context) => {
-      const allowed = limiter.take(clientIp(context));
-      if (!allowed.ok) {
-        throw new HttpError(429, `Rate limit exceeded: too many submissions, try again in ${allowed.retryAfterSeconds} s`, {
-          "retry-after": String(allowed.retryAfterSeconds),
-        });
-      }
-    },
+    before: countedBy(clientIp, [limiter], (s) => `Rate limit exceeded: too many submissions, try again in ${s} s`),
     // A refused form post is sent back to its own language's page.
     back: (sent, why) => {
       const form = v.safeParse(FormLocale, sent);

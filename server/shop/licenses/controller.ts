@@ -7,9 +7,8 @@ import { deliverySettings } from "../checkout/delivery";
 import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
 import { failureResponder } from "../../platform/http/failure";
-import { HttpError } from "../../platform/http/body";
 import { clientAddress, requestContext } from "../../platform/http/context";
-import { bodyParser } from "../../platform/http/route-input";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { COMPILED } from "../../site/locales";
 import { createTranslator } from "../../../shared/i18n";
@@ -95,28 +94,14 @@ export function licensesController(deps: AppDeps) {
   const clientIp = clientAddress(config);
   const licenceBody = bodyParser({
     maxBytes: LICENSE_MAX_BODY_BYTES,
-    before: (context) => {
-      const allowed = licenseLimiter.take(clientIp(context));
-      if (!allowed.ok) {
-        throw new HttpError(429, `Too many licence requests, try again in ${allowed.retryAfterSeconds} s`, {
-          "retry-after": String(allowed.retryAfterSeconds),
-        });
-      }
-    },
+    before: countedBy(clientIp, [licenseLimiter], (s) => `Too many licence requests, try again in ${s} s`),
   });
   /** The recovery form's way back to its page, in the language it was sent in. */
   const accessBack = (locale: Locale) => (flag: AccessFlag) =>
     new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
   const accessBody = bodyParser({
     maxBytes: LICENSE_MAX_BODY_BYTES,
-    before: (context) => {
-      const allowed = accessLimiter.take(clientIp(context));
-      if (!allowed.ok) {
-        throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
-          "retry-after": String(allowed.retryAfterSeconds),
-        });
-      }
-    },
+    before: countedBy(clientIp, [accessLimiter], (s) => `Too many requests, try again in ${s} s`),
     back: (sent, why) => {
       const form = v.safeParse(FormLocale, sent);
       return accessBack(form.success ? form.output.locale : DEFAULT_LOCALE)(why);
