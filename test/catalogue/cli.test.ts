@@ -31,7 +31,8 @@ const run = async (...argv: string[]) => {
     (l) => out.push(l),
     (l) => err.push(l),
   );
-  return { code, out: out.join("\n"), err: err.join("\n") };
+  // `stdout` as the terminal shows it: the executable writes each chunk as given (server/main.ts).
+  return { code, out: out.join("\n"), stdout: out.join(""), err: err.join("\n") };
 };
 
 test("a bad file is refused naming its rows, and nothing is published", async () => {
@@ -51,6 +52,8 @@ test("import publishes; export writes the import's format; importing the export 
   expect(imported.err).toBe("");
   expect(imported.code).toBe(0);
   expect(imported.out).toContain("40 titles, 2 posters converted");
+  // Its line is ended: the shell's prompt comes on a line of its own.
+  expect(imported.stdout).toEndWith("second.\n");
   site.content.refresh();
   const page = await (await site.request("/en/catalogue")).text();
   expect(page).toContain("40 titles in the catalogue");
@@ -60,6 +63,7 @@ test("import publishes; export writes the import's format; importing the export 
   const out = join(work, "export");
   const exported = await run("catalogue", "export", out);
   expect(exported.code).toBe(0);
+  expect(exported.stdout).toEndWith("2 posters.\n");
   const csv = readFileSync(join(out, "titles.csv"), "utf8");
   expect(csv.split("\n")[0]).toBe("name,kind,year,category,poster,featured");
   expect(csv).toContain('"Amélie, la suite",channel,1993,Science-fiction,two.jpg,yes');

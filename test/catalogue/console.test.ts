@@ -178,7 +178,8 @@ test("a screenshot, the demo video and its French and English captions are publi
 
   const refusedCaptions = await post("/admin/catalogue/captions", { "captions:fr": "0:01 0:04 Bonjour\n0:05 0:03 Trop tôt" });
   expect(refusedCaptions.status).toBe(422);
-  expect(await refusedCaptions.text()).toContain("fr, line 2: ends before it starts");
+  // The language named as the form's boxes name it ("Captions in Français"), not by its code.
+  expect(await refusedCaptions.text()).toContain("Français, line 2: ends before it starts");
 
   const captions = await post("/admin/catalogue/captions", {
     "captions:fr": "0:00.5 0:03 Vos films partout\n0:03 0:06.25 Sur tous vos écrans",

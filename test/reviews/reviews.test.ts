@@ -133,6 +133,8 @@ test("a paid order, activated, 7 days later: exactly one invitation, then the re
       /data-testid="reviews-average"[^>]*>(Note moyenne[\s\u00a0\u202f]: 4,0[\s\u00a0\u202f]sur 5|Average rating: 4\.0 out of 5)</,
     );
     expect(html).toMatch(/Achat vérifié|Verified purchase/);
+    // The section's heading as a French reader expects it above several reviews (not "L'avis").
+    expect(html).toMatch(/id="reviews-title"[^>]*>(Ce qu(&#x27;|'|’)en disent nos acheteurs|What our buyers say)</);
     expect(html).toContain('"aggregateRating":{"@type":"AggregateRating","ratingValue":4,"reviewCount":1');
   }
   // On the French page an English review says its language.

@@ -3,7 +3,7 @@ import { unzipSync } from "fflate";
 import * as v from "valibot";
 import { CATALOGUE_LIMITS, type DemoCaptions, MEDIA_SLOTS, type MediaSlots } from "../../../shared/catalogue";
 import type { ContentDocument } from "../../../shared/content";
-import { LOCALES } from "../../../shared/locales";
+import { LOCALE_TAGS, LOCALES } from "../../../shared/locales";
 import { media } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { readBody, readUpload } from "../../platform/http/body";
@@ -282,7 +282,7 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
             for (const p of read.problems)
               problems.push({
                 section: "captions",
-                text: t("admin.catalogue.captions.problem", { language: locale, line: p.line, problem: p.message }),
+                text: t("admin.catalogue.captions.problem", { language: LOCALE_TAGS[locale].name, line: p.line, problem: p.message }),
               });
           else if (read.cues.length > 0) captions[locale] = read.cues;
         }

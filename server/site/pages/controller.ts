@@ -56,6 +56,7 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
         // The test checkout's card page says it next to its own name and city fields.
         purchaseNotice: config.stripe !== undefined && purchasesInNotice(config),
         noticeBox: purchasesInNotice(config),
+        ...(query.get("countries") === "all" ? { allCountries: true } : {}),
       };
     }
     case "success":
