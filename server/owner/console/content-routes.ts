@@ -337,7 +337,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
             // The owner's unpublished draft: never kept by a browser's or a shared cache, never indexed.
             "cache-control": "no-store, private",
             "x-robots-tag": "noindex, nofollow",
-            "referrer-policy": "no-referrer",
+            "referrer-policy": "strict-origin",
           },
         });
       }),

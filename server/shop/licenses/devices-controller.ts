@@ -67,7 +67,7 @@ export async function devicesPage(
     query: devices.state === "ok" ? `?t=${devices.link}` : "",
   });
   // The link is a credential for 30 days: no other site learns it from a Referer.
-  response.headers.set("referrer-policy", "no-referrer");
+  response.headers.set("referrer-policy", "strict-origin");
   if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
   return response;
 }
@@ -84,7 +84,7 @@ export function devicesController(deps: AppDeps) {
       status: 303,
       headers: {
         location: link === null ? pathFor("devices", locale) : `${pathFor("devices", locale)}?t=${link}&status=${flag}`,
-        "referrer-policy": "no-referrer",
+        "referrer-policy": "strict-origin",
       },
     });
   const clientIp = clientAddress(deps.config);
