@@ -4,6 +4,7 @@ import { buildSiteFacts } from "../shared/site-facts";
 import { askThroughEndpoint } from "../test/chat/questions/ask-through-endpoint";
 import { HELD_OUT_BLIND } from "../test/chat/questions/held-out-blind";
 import { HELD_OUT_BLIND2 } from "../test/chat/questions/held-out-blind2";
+import { HELD_OUT_BLIND3 } from "../test/chat/questions/held-out-blind3";
 import { HELD_OUT_BUYERS } from "../test/chat/questions/held-out-buyers";
 import { PROBE_HELPER } from "../test/chat/questions/probe-helper";
 import { PROBE_HELPER2 } from "../test/chat/questions/probe-helper2";
@@ -26,9 +27,10 @@ import { testContent } from "../test/support/content";
 // issued, the conversation so far. Judged by the facts each reply carries (judge.ts), with the
 // site's own configuration, so the price, the device limit and the offer's end are the ones the
 // replies should quote.
-// Run alone: ./node_modules/.bin/bun bench/chat-buyers.ts [--set buyers|blind|blind2|probe|probe2] [--list-misses]
-// (buyers by default). The blind sets (held-out-blind.ts, held-out-blind2.ts) are scored here and
-// nowhere else: they are never trained or tuned on. The probe sets (probe-helper.ts,
+// Run alone: ./node_modules/.bin/bun bench/chat-buyers.ts [--set buyers|blind|blind2|blind3|probe|probe2] [--list-misses]
+// (buyers by default). The blind set (held-out-blind.ts) is scored here and nowhere else: it is
+// never trained or tuned on. The second blind set (held-out-blind2.ts) was read to tune the
+// approach from 28 November 2026 on: a development set since, its score no longer blind. The probe sets (probe-helper.ts,
 // probe-helper2.ts) were written by a helper to check that a change generalises. --list-misses
 // prints the misses with their replies, for the report of whoever wrote the set, never as
 // material to tune on.
@@ -37,7 +39,8 @@ import { testContent } from "../test/support/content";
 export const BUYER_SETS = {
   buyers: { title: "buyers' set", questions: HELD_OUT_BUYERS },
   blind: { title: "blind set", questions: HELD_OUT_BLIND },
-  blind2: { title: "second blind set", questions: HELD_OUT_BLIND2 },
+  blind2: { title: "second blind set (a development set since 28 November: no longer blind)", questions: HELD_OUT_BLIND2 },
+  blind3: { title: "third blind set (sealed until scored once, 28 November)", questions: HELD_OUT_BLIND3 },
   probe: { title: "helper's probe set", questions: PROBE_HELPER },
   probe2: { title: "helper's second probe set", questions: PROBE_HELPER2 },
 } as const satisfies Record<string, { title: string; questions: readonly ChatQuestion[] }>;

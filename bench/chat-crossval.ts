@@ -138,7 +138,7 @@ const line = (s: Score, total = n) =>
 const cost = (s: Score) => n - s.right + s.wrongTopic;
 
 const grid: ChoiceThresholds[] = [];
-for (const confidence of [0.4, 0.5, 0.6, 0.7]) {
+for (const confidence of [0.4, 0.5, 0.55, 0.6, 0.7]) {
   for (const margin of [0.1, 0.2, 0.3]) {
     for (const nearMass of [0.6, 0.7, 0.8, 0.9, 1.01]) grid.push({ ...THRESHOLDS, confidence, margin, nearMass });
   }

@@ -89,7 +89,7 @@ function scoreFollowUps(classifier: TopicClassifier<TopicLabel>, thresholds: Cho
           for (const repeat of [0, 0.3, 0.5, 0.7]) {
             for (const confidence of [0.35, 0.45, 0.6]) {
               for (const keepOwn of [0.8, 0.9, 0.95, 1.01]) {
-                const settings = { shortWords, together, nearBonus, repeat, confidence, keepOwn };
+                const settings = { shortWords, leanWords: FOLLOW_UP.leanWords, together, nearBonus, repeat, confidence, keepOwn };
                 const g = scoreFollowUps(shipped, THRESHOLDS, settings, false);
                 console.log(`  ${JSON.stringify(settings)}: right ${g.right}, other ${g.otherTopic}, handed over ${g.handedOver}`);
               }

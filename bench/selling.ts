@@ -11,17 +11,23 @@ const RUNS = 300;
 // One address per buyer (behind the trusted proxy): the payment endpoint limits each client.
 const site = await createTestSite({ env: { LOG_LEVEL: "silent", TRUST_PROXY: "true" } });
 try {
+  // The JavaScript a page's HTML asks for before `load` (its module scripts; chunks come later).
+  const scriptsOf = async (html: string) => {
+    const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1] ?? "");
+    let js = 0;
+    let jsGzip = 0;
+    for (const src of scripts) {
+      const body = new Uint8Array(await (await site.request(src)).arrayBuffer());
+      js += body.length;
+      jsGzip += gzipSync(body).length;
+    }
+    return `${scripts.length} file(s), ${js} B (${jsGzip} B gzip)`;
+  };
   const html = await (await site.request("/paiement")).text();
-  const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1] ?? "");
-  let js = 0;
-  let jsGzip = 0;
-  for (const src of scripts) {
-    const body = new Uint8Array(await (await site.request(src)).arrayBuffer());
-    js += body.length;
-    jsGzip += gzipSync(body).length;
-  }
-  console.log(`payment page HTML: ${html.length} B (${gzipSync(html).length} B gzip); code field present: ${html.includes('name="code"')}`);
-  console.log(`JavaScript before load: ${scripts.length} file(s), ${js} B (${jsGzip} B gzip)`);
+  const size = (text: string) => `${Buffer.byteLength(text)} B (${gzipSync(text).length} B gzip)`;
+  console.log(`payment page HTML: ${size(html)}; code field present: ${html.includes('name="code"')}`);
+  console.log(`JavaScript before load, /paiement: ${await scriptsOf(html)}`);
+  console.log(`JavaScript before load, /: ${await scriptsOf(await (await site.request("/")).text())}`);
 
   await runCommand(["codes", "create", "BENCH", "--percent", "20"], site.config, () => {}, console.error);
   const times: number[] = [];

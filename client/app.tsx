@@ -72,7 +72,14 @@ function PageBody() {
     case "landing":
       return <LandingPage />;
     case "payment":
-      return <PaymentPage error={view.error} purchaseNotice={view.purchaseNotice} noticeBox={view.noticeBox === true} />;
+      return (
+        <PaymentPage
+          error={view.error}
+          purchaseNotice={view.purchaseNotice}
+          noticeBox={view.noticeBox === true}
+          allCountries={view.allCountries === true}
+        />
+      );
     case "success":
       return <SuccessPage order={view.order} />;
     case "canceled":

@@ -24,13 +24,14 @@ const EVENT_OF: [selector: string, on: "click" | "submit", event: BeaconEvent][]
   ['[data-track="chat_opened"]', "click", "chat_opened"],
 ];
 
+/** A measure as client/vitals.ts gives it, already rounded (the rounding rides in the chunk loaded after the page). */
 export function reportVital(metric: VitalMetric, value: number): void {
-  send({ kind: "vital", ...common(), metric, value: Math.round(value * 1000) / 1000 });
+  send({ kind: "vital", ...common(), metric, value });
 }
 
 export function startBeacons(): void {
   const params = new URLSearchParams(location.search);
-  const utm = (name: string) => params.get(`utm_${name}`)?.slice(0, 100) || undefined;
+  const param = (name: string) => params.get(name)?.slice(0, 100) || undefined;
   let referrer: string | undefined;
   try {
     const host = document.referrer === "" ? "" : new URL(document.referrer).host;
@@ -39,22 +40,15 @@ export function startBeacons(): void {
     // An unreadable referrer is no source.
   }
   // A partner's link (`?ref=NAME`) is the visit's source unless the link says another (the server
-  // trims and lowers it as it does utm_source).
-  const ref = params.get("ref")?.slice(0, 100) || undefined;
+  // trims and lowers it as it does utm_source). Keeping it in the site's links comes after `load`.
   send({
     kind: "pageview",
     ...common(),
     referrer,
-    utmSource: utm("source") ?? ref,
-    utmMedium: utm("medium"),
-    utmCampaign: utm("campaign"),
+    utmSource: param("utm_source") ?? param("ref"),
+    utmMedium: param("utm_medium"),
+    utmCampaign: param("utm_campaign"),
   });
-  // A code or a partner in the address is kept in the site's links: code loaded after the page, only then.
-  if (ref || params.has("code")) {
-    const carry = () => void import("./carry-params").then((m) => m.carryParams());
-    if (document.readyState === "complete") carry();
-    else addEventListener("load", carry, { once: true });
-  }
 
   // A click the island loader holds and replays (client/entry.ts) is one event, not two.
   const last = new Map<BeaconEvent, number>();
@@ -74,8 +68,9 @@ export function startBeacons(): void {
   window.addEventListener("click", listen("click"), { capture: true, passive: true });
   window.addEventListener("submit", listen("submit"), { capture: true, passive: true });
 
-  // Real-user speed: web-vitals is its own chunk, fetched only once the page has loaded.
-  const vitals = () => void import("./vitals").then((m) => m.watchVitals(reportVital)).catch(() => {});
-  if (document.readyState === "complete") setTimeout(vitals, 0);
-  else window.addEventListener("load", () => setTimeout(vitals, 0), { once: true });
+  // Real-user speed (web-vitals) and the carried code or partner: a chunk of their own, fetched only
+  // once the page has loaded (client/after-load.ts).
+  const later = () => void import("./after-load").then((m) => m.afterLoad(reportVital)).catch(() => {});
+  if (document.readyState === "complete") setTimeout(later, 0);
+  else window.addEventListener("load", () => setTimeout(later, 0), { once: true });
 }

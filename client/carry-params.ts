@@ -1,9 +1,14 @@
-import { CARRIED_PARAMS } from "../shared/partner";
-
 // A discount code (`?code=`) or a partner's name (`?ref=`) in the address is kept in the site's own
 // links, so that it reaches the payment page (where the pay button applies the code and sends the
 // partner with the payment). The pages are the same bytes for everyone and the site sets no cookie:
-// the address is the only place it lives. Loaded after the page, only when the address has one.
+// the address is the only place it lives. Run after the page has loaded (client/after-load.ts).
+
+/**
+ * The address parameters the site's links keep from page to page (a discount code, a partner).
+ * Defined here rather than beside the partner rules in shared/partner.ts: a chunk shared with the
+ * pay button would cost every page another entry in the page script's list of files.
+ */
+export const CARRIED_PARAMS = ["code", "ref"] as const;
 
 export function carryParams(): void {
   const here = new URLSearchParams(location.search);

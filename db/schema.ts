@@ -557,6 +557,12 @@ export const OWNER_ACTIONS = [
   "proof-figures",
   "code-created",
   "code-disabled",
+  "content-published",
+  "content-restored",
+  "content-imported",
+  "catalogue-imported",
+  "catalogue-changed",
+  "media-uploaded",
 ] as const;
 export type OwnerAction = (typeof OWNER_ACTIONS)[number];
 

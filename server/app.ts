@@ -25,6 +25,7 @@ import { socialProofController } from "./shop/social-proof/controller";
 import { consoleController } from "./owner/console/controller";
 import { beaconController } from "./shop/analytics/controller";
 import { mediaController } from "./site/catalogue/media-controller";
+import { formBackOf, refusalOf } from "./platform/http/route-input";
 
 /** Builds the whole site as one Elysia app from its dependencies (made by server/wiring.ts). */
 export function createApp(deps: AppDeps) {
@@ -82,6 +83,13 @@ export function createApp(deps: AppDeps) {
           return Response.json({ error: "Method not allowed" }, { status: 405, headers: { ...headers, allow: "GET" } });
         }
         return Response.json({ error: "Not found" }, { status: 404, headers });
+      }
+      // A refusal of the route's input (route-input.ts): its JSON, as a handler's own refusal.
+      const refusal = refusalOf(error, request);
+      if (refusal !== null) {
+        const response = await fail(refusal, { request, locale: localeOfPath(path), what: "request refused", back: formBackOf(request) });
+        for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+        return response;
       }
       if (code === "PARSE") return Response.json({ error: "Malformed request body" }, { status: 400, headers });
       if (code === "VALIDATION") return Response.json({ error: "Invalid request" }, { status: 400, headers });

@@ -51,6 +51,14 @@ export const EU_MEMBER_STATES = [
   "SI",
   "SK",
 ] as const;
+/**
+ * The countries the tax rules tell apart for a company (server/shop/paperwork/vat.ts): the member
+ * states, and the three outside the EU where a seller may register (VAT_REGISTRATIONS). The payment
+ * page lists only these at first; every other country follows the same rule, and the full list is
+ * one link away (a no-JavaScript buyer) or filled in by the page's script.
+ */
+export const COUNTRIES_RULES_TELL_APART: readonly string[] = [...EU_MEMBER_STATES, "GB", "CH", "NO"];
+
 export const isEuMemberState = (country: string | null | undefined): boolean =>
   country != null && (EU_MEMBER_STATES as readonly string[]).includes(country);
 

@@ -145,6 +145,8 @@ export type View =
       purchaseNotice: boolean;
       /** This site's purchases may show in the notice: the buyer is offered the (unchecked) box to agree. */
       noticeBox?: boolean;
+      /** The company section lists every country (`?countries=all`: the no-JavaScript way to a country outside the short list). */
+      allCountries?: boolean;
     }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
@@ -219,6 +221,8 @@ export type IslandProps = {
     noticeBox?: boolean;
     /** The company section's problem a plain form post came back with (`?error=business-…`). */
     businessError?: BusinessPageError | undefined;
+    /** Every country in the company section's list (`?countries=all`), not only those the tax rules tell apart. */
+    allCountries?: boolean;
   };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };

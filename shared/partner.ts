@@ -10,6 +10,3 @@ export function normalizePartnerName(value: string): string | null {
   const name = value.trim().toLowerCase();
   return PARTNER_NAME_PATTERN.test(name) ? name : null;
 }
-
-/** The address parameters the site's links keep from page to page (a discount code, a partner). */
-export const CARRIED_PARAMS = ["code", "ref"] as const;

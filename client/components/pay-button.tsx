@@ -11,9 +11,11 @@ import { CODE_REFUSALS, type CodeRefusal, normalizeDiscountCode } from "../../sh
 import { normalizePartnerName } from "../../shared/partner";
 import { countriesIn } from "../../shared/countries";
 import type { Locale } from "../../shared/locales";
+import { pathFor } from "../../shared/routes";
 import {
   BUSINESS_ERROR_KEYS,
   BUSINESS_FIELDS,
+  COUNTRIES_RULES_TELL_APART,
   type BusinessErrorKey,
   type BusinessField,
   businessErrorsOf,
@@ -67,6 +69,7 @@ export const PAY_BUTTON_TEXT = [
   "business.address",
   "business.country",
   "business.countryChoose",
+  "business.otherCountries",
   "business.vatNumber",
   "business.vatHint",
   "business.errorSummary",
@@ -90,17 +93,19 @@ const refFromAddress = (): string => normalizePartnerName(new URLSearchParams(wi
 
 /**
  * The countries a company may be in, named in the page's language. On the server, by its
- * Intl.DisplayNames; in the browser, read back from the list the server rendered (the browser's own
- * names could differ and break hydration), so the page carries the ~250 names once, not again in the
- * island's data.
+ * Intl.DisplayNames: only those the tax rules tell apart (30 of ~250: the page stays light for the
+ * many who buy for themselves), every one with `all` (`?countries=all`, the no-JavaScript way to the
+ * rest). In the browser, first read back from the list the server rendered (the browser's own names
+ * could differ and break hydration), then every country, named by the browser, once hydrated.
  */
-function companyCountries(locale: Locale): { code: string; name: string }[] {
+function companyCountries(locale: Locale, all: boolean): { code: string; name: string }[] {
   if (typeof document !== "undefined") {
     const select = document.getElementById(FIELD_IDS.companyCountry);
     if (select instanceof HTMLSelectElement)
       return [...select.options].filter((o) => o.value !== "").map((o) => ({ code: o.value, name: o.text }));
   }
-  return countriesIn(locale);
+  const every = countriesIn(locale);
+  return all ? every : every.filter((c) => COUNTRIES_RULES_TELL_APART.includes(c.code));
 }
 
 export function PayButton({
@@ -109,6 +114,7 @@ export function PayButton({
   codeError,
   noticeBox = false,
   businessError,
+  allCountries = false,
 }: IslandProps["pay-button"] & { navigate?: Navigate }) {
   // The company section: its problems (from the server's redirect, or checked here before sending),
   // listed in a summary that takes the focus, each linked to its field.
@@ -126,7 +132,13 @@ export function PayButton({
   };
   const noticeRef = useRef<HTMLInputElement>(null);
   const { t, locale } = useText(PAY_BUTTON_TEXT);
-  const [countries] = useState(() => companyCountries(locale));
+  const [countries, setCountries] = useState(() => companyCountries(locale, allCountries));
+  // Once the script runs, the list holds every country and the link to the full page has no use.
+  const [everyCountry, setEveryCountry] = useState(allCountries);
+  useEffect(() => {
+    setCountries(countriesIn(locale));
+    setEveryCountry(true);
+  }, [locale]);
   const [busy, setBusy] = useState(false);
   // The page is the same for every visitor: a code from the address is read after hydration.
   const [code, setCode] = useState("");
@@ -284,7 +296,7 @@ export function PayButton({
           </p>
         )}
       </div>
-      <details className="business" ref={businessRef} open={Object.keys(businessErrors).length > 0} data-testid="business">
+      <details className="business" ref={businessRef} open={allCountries || Object.keys(businessErrors).length > 0} data-testid="business">
         <summary>{t("business.title")}</summary>
         <p className="muted">{t("business.intro")}</p>
         {Object.keys(businessErrors).length > 0 ? (
@@ -346,6 +358,11 @@ export function PayButton({
                   autoCapitalize={f === "vatNumber" ? "characters" : undefined}
                 />
               )}
+              {f === "companyCountry" && !everyCountry ? (
+                <p className="muted">
+                  <a href={`${pathFor("payment", locale)}?countries=all#${id}`}>{t("business.otherCountries")}</a>
+                </p>
+              ) : null}
               {f === "vatNumber" ? (
                 <p id={`${id}-hint`} className="muted">
                   {t("business.vatHint")}

@@ -23,10 +23,12 @@ export function PaymentPage({
   error,
   purchaseNotice,
   noticeBox = false,
+  allCountries = false,
 }: {
   error?: PaymentPageError;
   purchaseNotice: boolean;
   noticeBox?: boolean;
+  allCountries?: boolean;
 }) {
   const { t, locale, facts } = useI18n();
   return (
@@ -88,6 +90,7 @@ export function PaymentPage({
                   codeError: codeRefusalOf(error),
                   noticeBox,
                   businessError: businessErrorOf(error),
+                  allCountries,
                 }}
               />
               <p className="secure-note">

@@ -59,7 +59,7 @@ export async function catalogueImportCommand(
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     out(
-      `Published version ${result.version}: ${counted(result.titles, "title", "titles")}, ${counted(result.postersConverted, "poster", "posters")} converted (${seconds} s). Every server process shows it within about a second.`,
+      `Published version ${result.version}: ${counted(result.titles, "title", "titles")}, ${counted(result.postersConverted, "poster", "posters")} converted (${seconds} s). Every server process shows it within about a second.\n`,
     );
     return 0;
   } catch (error) {
@@ -108,7 +108,7 @@ export function catalogueExportCommand(
     writeCsv(titles.map((t) => ({ ...t, posterFile: t.poster === null ? null : (fileOf.get(t.poster) ?? null) }))),
   );
   out(
-    `${join(dir, "titles.csv")}: ${counted(titles.length, "title", "titles")}; ${join(dir, "posters")}: ${counted(fileOf.size, "poster", "posters")}.`,
+    `${join(dir, "titles.csv")}: ${counted(titles.length, "title", "titles")}; ${join(dir, "posters")}: ${counted(fileOf.size, "poster", "posters")}.\n`,
   );
   return 0;
 }

@@ -21,7 +21,7 @@ import { findLicenses, resetActivations, setLicenseEnabled } from "../shop/licen
 import { openLicenseKeys } from "../shop/licenses/tokens";
 import { listOutbox, retryMail } from "../shop/mail/outbox";
 import { describeErasure, eraseByEmail } from "../shop/privacy/erase";
-import { activityDetail, recordActivity, writeLogged } from "./console/activity";
+import { activityDetail, recordActivity, versionEntry, writeLogged } from "./console/activity";
 import { createInvite, inviteUrl } from "./console/invites";
 import { counted } from "./counted";
 import { codesCreate, codesCreateOptions, codesDisable, codesList } from "./codes-command";
@@ -334,8 +334,11 @@ const COMMANDS: readonly Command[] = [
     usage: "TITLES.CSV [POSTERS_DIR]",
     summary:
       "replace the catalogue with a CSV's titles (header name,kind,year,category,poster[,featured]) and the posters it names; a bad row refuses the whole file",
-    run: ({ db, write, args, usage, out, err, options }) =>
-      catalogueImportCommand(db, write, args, usage, out, err, options.now ?? (() => new Date())),
+    run: ({ db, write, args, usage, out, err, options }) => {
+      const now = options.now ?? (() => new Date());
+      const logged = writeLogged(write, null, now(), versionEntry("catalogue-imported"));
+      return catalogueImportCommand(db, logged, args, usage, out, err, now);
+    },
   }),
   command({
     name: "catalogue export",
@@ -415,7 +418,10 @@ const COMMANDS: readonly Command[] = [
     usage: "FILE",
     summary:
       "check FILE (as `content export` writes it; - for standard input) and publish it as a new version, kept in the history; a file with a mistake changes nothing and names the field",
-    run: ({ write, args, options, out, err }) => importCommand(write, args[0], out, err, (options.now ?? (() => new Date()))()),
+    run: ({ write, args, options, out, err }) => {
+      const now = (options.now ?? (() => new Date()))();
+      return importCommand(writeLogged(write, null, now, versionEntry("content-imported")), args[0], out, err, now);
+    },
   }),
   command({
     name: "digest preview",

@@ -30,8 +30,8 @@ export async function placesCommand(
       .orderBy(desc(orders.paidAt))
       .all();
     const pending = rows.filter((row) => shownCity(row.city, places, approved) === null);
-    for (const row of pending) out(`${row.id}\t${row.city}`);
-    if (pending.length === 0) out("Every city of the last 30 days' orders is shown (or there is none).");
+    for (const row of pending) out(`${row.id}\t${row.city}\n`);
+    if (pending.length === 0) out("Every city of the last 30 days' orders is shown (or there is none).\n");
     return 0;
   }
   const trimmed = name?.trim() ?? "";
@@ -40,9 +40,9 @@ export async function placesCommand(
     return 2;
   }
   if (action === "approve") {
-    out((await approvePlace(write, trimmed, new Date())) ? `Approved: ${trimmed}` : `Already approved: ${trimmed}`);
+    out((await approvePlace(write, trimmed, new Date())) ? `Approved: ${trimmed}\n` : `Already approved: ${trimmed}\n`);
     return 0;
   }
-  out((await revokePlace(write, trimmed)) ? `No longer approved: ${trimmed}` : `Was not approved: ${trimmed}`);
+  out((await revokePlace(write, trimmed)) ? `No longer approved: ${trimmed}\n` : `Was not approved: ${trimmed}\n`);
   return 0;
 }

@@ -70,7 +70,8 @@ async function drill(kind: "file" | "s3", backupEnv: Record<string, string>, rep
   const liveDir = join(root, "live");
   const copyDir = join(root, "copy");
   const laterDir = join(root, "later");
-  const env = { ...backupEnv, SMTP_URL: smtp.url };
+  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  const env = { ...backupEnv, SMTP_URL: smtp.url, WORKERS: "1" };
   const first = `first-${kind}@example.com`;
   const second = `second-${kind}@example.com`;
   try {

@@ -62,7 +62,8 @@ function readRows(dataDir: string) {
 
 async function drill(name: string, backupEnv: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), `site-drill-${name}-`));
-  const env = { ...backupEnv, SMTP_URL: smtp.url, DATA_DIR: dataDir };
+  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  const env = { ...backupEnv, SMTP_URL: smtp.url, DATA_DIR: dataDir, WORKERS: "1" };
   try {
     const first = await startServer({ dataDir, env });
     const buyers = [1, 2, 3].map((i) => `buyer${i}-${name}@example.com`);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ownerActivity } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
 import { listVersions } from "../../server/site/content/store";
 import { createTestSite, type TestSite } from "../support/app";
@@ -31,7 +32,8 @@ const run = async (...argv: string[]) => {
     (l) => out.push(l),
     (l) => err.push(l),
   );
-  return { code, out: out.join("\n"), err: err.join("\n") };
+  // `stdout` as the terminal shows it: the executable writes each chunk as given (server/main.ts).
+  return { code, out: out.join("\n"), stdout: out.join(""), err: err.join("\n") };
 };
 
 test("a bad file is refused naming its rows, and nothing is published", async () => {
@@ -51,15 +53,21 @@ test("import publishes; export writes the import's format; importing the export 
   expect(imported.err).toBe("");
   expect(imported.code).toBe(0);
   expect(imported.out).toContain("40 titles, 2 posters converted");
+  // Its line is ended: the shell's prompt comes on a line of its own.
+  expect(imported.stdout).toEndWith("second.\n");
   site.content.refresh();
   const page = await (await site.request("/en/catalogue")).text();
   expect(page).toContain("40 titles in the catalogue");
   const latest = listVersions(site.db)[0];
   expect(latest?.publishedBy).toBe("command line");
+  // The owner's activity log has it, from the command line, naming the version it published.
+  const logged = site.db.select().from(ownerActivity).all().at(-1);
+  expect(logged).toMatchObject({ action: "catalogue-imported", detail: `version ${latest?.version}`, sessionId: null });
 
   const out = join(work, "export");
   const exported = await run("catalogue", "export", out);
   expect(exported.code).toBe(0);
+  expect(exported.stdout).toEndWith("2 posters.\n");
   const csv = readFileSync(join(out, "titles.csv"), "utf8");
   expect(csv.split("\n")[0]).toBe("name,kind,year,category,poster,featured");
   expect(csv).toContain('"Amélie, la suite",channel,1993,Science-fiction,two.jpg,yes');

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import { count } from "drizzle-orm";
 import { zipSync } from "fflate";
-import { media, mediaFiles } from "../../db/schema";
+import { media, mediaFiles, ownerActivity } from "../../db/schema";
 import { listVersions, readPublished } from "../../server/site/content/store";
 import { createTestSite, type TestSite } from "../support/app";
 import { ownerCookie } from "../console/owner";
@@ -114,6 +114,13 @@ test("an import with posters as files and as a zip publishes the catalogue: coun
   // Each poster of the wall in AVIF and WebP at two widths, the browser picking what the screen needs.
   expect(landing.match(/\/media\/[0-9a-f]{16}-160\.avif 160w, \/media\/[0-9a-f]{16}-320\.avif 300w/g)?.length).toBe(24);
   expect(landing).toMatch(/\/media\/[0-9a-f]{16}-160\.webp 160w/);
+
+  // The activity log: the posters' upload, then the import with a link to its version.
+  const log = (await (await get("/admin/activity")).text()).split("<tr>");
+  expect(log[2]).toContain("Catalogue imported");
+  expect(log[2]).toContain('<a href="/admin/content/history#version-1">Version 1</a>');
+  expect(log[3]).toContain("Media uploaded");
+  expect(log[3]).toContain("3 posters");
 });
 
 test("a CSV with bad rows is refused whole, each bad row named, and nothing is published or stored", async () => {
@@ -162,6 +169,14 @@ test("a renamed executable, a 200-megapixel image bomb and a non-video are refus
 
   expect(stored(site)).toEqual({ media: 0, files: 0 });
   expect(readPublished(site.db).version).toBe(0);
+  // Nothing stored, nothing logged: the sign-in is the only entry.
+  expect(
+    site.db
+      .select()
+      .from(ownerActivity)
+      .all()
+      .map((a) => a.action),
+  ).toEqual(["sign-in-recovery"]);
 });
 
 test("a screenshot, the demo video and its French and English captions are published and served hashed, immutable, with 304s", async () => {
@@ -178,7 +193,8 @@ test("a screenshot, the demo video and its French and English captions are publi
 
   const refusedCaptions = await post("/admin/catalogue/captions", { "captions:fr": "0:01 0:04 Bonjour\n0:05 0:03 Trop tôt" });
   expect(refusedCaptions.status).toBe(422);
-  expect(await refusedCaptions.text()).toContain("fr, line 2: ends before it starts");
+  // The language named as the form's boxes name it ("Captions in Français"), not by its code.
+  expect(await refusedCaptions.text()).toContain("Français, line 2: ends before it starts");
 
   const captions = await post("/admin/catalogue/captions", {
     "captions:fr": "0:00.5 0:03 Vos films partout\n0:03 0:06.25 Sur tous vos écrans",

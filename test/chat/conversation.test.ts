@@ -54,6 +54,25 @@ test("a French follow-up after a refund question ('et si ça fait 12 jours ?') k
   expect(reply).toContain(site.config.site.supportEmail);
 });
 
+test("a follow-up of a few words the classifier places nowhere alone is read with the earlier refund question", async () => {
+  // Neither short nor opened with "y": alone it is about nothing the site answers, read with the
+  // earlier message it asks about the refund, and its 10 days (past the guarantee's 7) get the
+  // answer that states both the guarantee and the legal 14 days.
+  const { reply } = await askThroughEndpoint(
+    site.request,
+    {
+      before: ["me devolvéis el dinero si no me convence?"],
+      q: "han pasado 10 dias, todavia se puede?",
+      lang: "es",
+      intent: "refund",
+    },
+    "198.51.100.9",
+  );
+  expect(reply).toContain("7 días");
+  expect(reply).toContain("14 días");
+  expect(reply).toContain(site.config.site.supportEmail);
+});
+
 test("a new question after an unrelated one gets its own topic, not the earlier one's", async () => {
   const price = buildSiteFacts(site.content.current().site, "en").price;
   const { reply } = await askThroughEndpoint(

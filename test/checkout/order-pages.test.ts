@@ -26,7 +26,7 @@ test("a paid order's page shows its licence key, reference, address, guide, invo
   const response = await site.request(successPath);
   expect(response.status).toBe(200);
   expect(response.headers.get("cache-control")).toBe("no-store");
-  expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  expect(response.headers.get("referrer-policy")).toBe("strict-origin");
   const html = decode(await response.text());
   const order = site.db.select().from(orders).where(eq(orders.customerEmail, "keyed@example.com")).get();
   const license = site.db

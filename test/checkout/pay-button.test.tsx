@@ -139,3 +139,11 @@ test("without JavaScript the same button is a form posting the locale to /api/pa
   expect(form.getAttribute("action")).toBe("/api/payment");
   expect(form.querySelector<HTMLInputElement>('input[name="locale"]')!.value).toBe("en");
 });
+
+test("with JavaScript the company's country list holds every country, and the link to the full list goes", async () => {
+  renderButton("en");
+  const select = screen.getByRole("combobox", { name: "Company's country" });
+  await waitFor(() => expect(select.querySelector('option[value="US"]')).not.toBeNull());
+  expect(select.querySelectorAll("option").length).toBeGreaterThan(240);
+  expect(screen.queryByRole("link", { name: "Another country? Show every country" })).toBeNull();
+});

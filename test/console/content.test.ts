@@ -1,5 +1,8 @@
 import { afterAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { runCommand } from "../../server/owner/cli";
 import { listVersions, readDraft, readPublished } from "../../server/site/content/store";
+import { exportContent } from "../../server/site/content/transfer";
 import { createTestSite, type TestSite } from "../support/app";
 import { ownerCookie } from "./owner";
 
@@ -106,6 +109,8 @@ test("the offer: the price as the owner types it, the reference computed from th
   });
   const page = await (await get("/admin/content/offer")).text();
   expect(page).toContain('value="29.99"');
+  // The currency is said, and both ways of writing the decimals are accepted.
+  expect(page).toContain("The amount paid in EUR, taxes included. With a point or a comma: 29.99 and 29,99 are both accepted.");
   expect(page).toContain("Reference if you publish now: none");
   expect(page).toContain("Prices charged");
   // The home page's figure is the site's count (Reviews), not a number typed here.
@@ -355,6 +360,12 @@ test("preview shows the draft to the owner only, never cached; publish makes it 
   expect(preview.headers.get("cache-control")).toBe("no-store, private");
   expect(await preview.text()).toContain("Your cinema, for good.");
   expect((await get("/admin/content/preview?page=terms&lang=it")).status).toBe(200);
+  // The reviews page (/avis) and the catalogue are in the preview's list, and show.
+  const pageList = await (await get("/admin/content")).text();
+  expect(pageList).toContain('value="reviews"');
+  expect(pageList).toContain('value="catalogue"');
+  expect(await (await get("/admin/content/preview?page=reviews&lang=fr")).text()).toContain("Comment fonctionnent les avis");
+  expect((await get("/admin/content/preview?page=catalogue&lang=en")).status).toBe(200);
   expect((await get("/admin/content/preview?page=landing&lang=de")).status).toBe(404);
   expect((await get("/admin/content/preview?page=success&lang=en")).status).toBe(404);
   expect(await publicPage(site, "/en")).not.toContain("Your cinema, for good.");
@@ -601,4 +612,54 @@ test("whatever a form sends, the answer is a refusal the owner can read, never a
   }
   expect(readDraft(site.db)).toEqual(before);
   expect(readPublished(site.db).version).toBe(0);
+});
+
+test("the activity log lists each publish, restore and import: who, a link to the version, what changed with its values, in the owner's language", async () => {
+  const { site, cookie, get, post, revision } = await signedIn();
+  await post("/admin/content/offer", { revision: revision(), productName: "Ciné Maison", price: "19", currency: "EUR" });
+  await post("/admin/content/publish", { revision: revision() });
+  await post("/admin/content/restore", { version: "0" });
+  // A save alone publishes nothing: the log does not list it.
+  await post("/admin/content/offer", { revision: revision(), productName: "Brouillon", price: "19", currency: "EUR" });
+
+  const en = await (await get("/admin/activity")).text();
+  const rows = en.split("<tr>").slice(2);
+  expect(rows).toHaveLength(3);
+  // Newest first: the restore, then the publish, then the sign-in.
+  expect(rows[0]).toContain("Earlier content version restored");
+  expect(rows[0]).toContain('<a href="/admin/content/history#version-2">Version 2 (brings back version 0)</a>');
+  expect(rows[0]).toContain("<li>Product name: “Ciné Maison” → “Lifetime Stream”</li>");
+  expect(rows[1]).toContain("Content published");
+  expect(rows[1]).toContain('<a href="/admin/content/history#version-1">Version 1</a>');
+  expect(rows[1]).toContain("<li>Price: €29.99 → €19.00</li>");
+  expect(en).not.toContain("Brouillon");
+  expect(en).not.toContain("version 1<");
+  // The link leads to the version's row in the history.
+  expect(await (await get("/admin/content/history")).text()).toContain('id="version-1"');
+
+  const fr = await (await site.request("/admin/activity", { headers: { cookie, "accept-language": "fr" } })).text();
+  expect(fr).toContain("Contenu publié");
+  expect(fr).toContain("Version 2 (reprend la version 0)");
+  expect(fr).toContain("<li>Nom du produit : “Lifetime Stream” → “Ciné Maison”</li>");
+
+  // The command line's import: the same entry, from the command line, in the import's transaction.
+  const file = `${site.dataDir}/content.json`;
+  const exported = JSON.parse(exportContent(site.db));
+  exported.offer.productName = "Ciné Fichier";
+  writeFileSync(file, JSON.stringify(exported));
+  const cli = (args: string[]) =>
+    runCommand(
+      args,
+      site.config,
+      () => {},
+      () => {},
+    );
+  expect(await cli(["content", "import", file])).toBe(0);
+  const after = await (await get("/admin/activity")).text();
+  expect(after.split("<tr>")[2]).toContain("Content imported from a file");
+  expect(after.split("<tr>")[2]).toContain("command line");
+  expect(after.split("<tr>")[2]).toContain("<li>Product name: “Lifetime Stream” → “Ciné Fichier”</li>");
+  // An unchanged file publishes nothing and logs nothing.
+  expect(await cli(["content", "import", file])).toBe(0);
+  expect((await (await get("/admin/activity")).text()).split("<tr>")).toHaveLength(6);
 });

@@ -25,6 +25,7 @@ const TEXT = {
     vat: "Numéro de TVA intracommunautaire",
     check: "La clé de contrôle de ce numéro de TVA ne correspond pas : un chiffre est sans doute erroné.",
     path: "/paiement",
+    allCountries: "Un autre pays ? Afficher tous les pays",
   },
   en: {
     open: "Buying for a company?",
@@ -34,6 +35,7 @@ const TEXT = {
     vat: "VAT number",
     check: "This VAT number's check digits don't match: a digit is probably wrong.",
     path: "/en/paiement",
+    allCountries: "Another country? Show every country",
   },
 } as const;
 
@@ -95,6 +97,12 @@ for (const locale of ["fr", "en"] as const) {
     expect(plainSpaces((await page.locator("#business-vat-error").textContent()) ?? "")).toBe(text.check);
     expect(await page.locator(".error-summary a").getAttribute("href")).toBe("#business-vat");
     expect(orderCount()).toBe(before);
+    // A company outside the short list: the link opens the page with every country, at the section.
+    expect(await page.locator("#business-country option[value=US]").count()).toBe(0);
+    await page.getByRole("link", { name: text.allCountries }).click();
+    await page.waitForURL(`**${text.path}?countries=all#business-country`);
+    expect(await page.locator("details.business").getAttribute("open")).not.toBeNull();
+    await page.locator("#business-country").selectOption("US");
     await context.close();
     // axe needs a script: the same answer read with one, before the island hydrates it differently.
     const checking = await site.newContext({ bypassCSP: true });

@@ -141,6 +141,20 @@ test("bad input is refused without an e-mail: an address that is not one 422, wr
   expect(last).toBe(429);
 });
 
+test("a refused form post goes back to the access page in its own language, saying why: invalid, too many", async () => {
+  const s = (site = await createTestSite({ env: { TRUST_PROXY: "true" }, transport: createSmtpTransport(smtp.url) }));
+  const post = (body: string, ip: string) =>
+    s.request("/api/access/resend", { method: "POST", headers: { ...FORM, "x-forwarded-for": ip }, body });
+  const invalid = await post("email=nope&locale=it", "198.51.100.20");
+  expect(invalid.status).toBe(303);
+  expect(invalid.headers.get("location")).toBe("/it/access?status=invalid#lost-access");
+  // The limit is counted before the body is read; a form post still goes back in its language.
+  let last: Response | undefined;
+  for (let i = 0; i < 12; i++) last = await post(`email=x${i}%40example.com&locale=es`, "203.0.113.50");
+  expect(last?.status).toBe(303);
+  expect(last?.headers.get("location")).toBe("/es/access?status=rate-limited#lost-access");
+});
+
 test("a request answered just before the server stopped is handled when it starts again: the e-mail still goes out", async () => {
   const first = await shopWithBuyer();
   const dataDir = first.dataDir;

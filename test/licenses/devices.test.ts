@@ -58,7 +58,7 @@ test("the access e-mail links to the devices page in the buyer's language, which
   const page = await s.request(link.pathname + link.search);
   expect(page.status).toBe(200);
   expect(page.headers.get("cache-control")).toBe("no-store");
-  expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+  expect(page.headers.get("referrer-policy")).toBe("strict-origin");
   const html = await page.text();
   expect(html).toContain("I miei dispositivi");
   expect(html).toContain("Living-room TV");

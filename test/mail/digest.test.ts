@@ -347,7 +347,8 @@ test("the real server: a start after the hour sends the day's missed digest once
     db.$client.query("INSERT INTO site_settings (key, value, created_at) VALUES ('digest_started_at', ?, ?)").run(String(began), began);
     db.$client.close();
     // Hour 0: whenever the test runs, yesterday's digest is due.
-    const env = { SMTP_URL: smtp.url, OWNER_EMAIL: OWNER, DIGEST_HOUR: "0", LOG_LEVEL: "debug" };
+    // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+    const env = { SMTP_URL: smtp.url, OWNER_EMAIL: OWNER, DIGEST_HOUR: "0", LOG_LEVEL: "debug", WORKERS: "1" };
     const yesterday = dateIn("Europe/Paris", new Date(Date.now() - 24 * 60 * 60 * 1000));
     const first = await startServer({ dataDir, env });
     try {

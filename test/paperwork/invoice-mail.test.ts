@@ -25,13 +25,13 @@ const SELLER = {
   SELLER_REGISTRATION: "RCS Paris 912 345 678",
 };
 
-async function buy(scheme: string, locale: "fr" | "en", country: string) {
+async function buy(scheme: string, locale: "fr" | "en", country: string, payment?: Record<string, string>) {
   site = await createTestSite({
     env: { ...SELLER, VAT_SCHEME: scheme, PUBLIC_BASE_URL: "https://shop.example" },
     transport: createSmtpTransport(smtp.url),
   });
   const email = `buyer-${scheme}-${locale}@example.com`;
-  await payWithTestCard(site, { locale, email, name: "Anna Schmidt", country });
+  await payWithTestCard(site, { locale, email, name: "Anna Schmidt", country, ...(payment === undefined ? {} : { payment }) });
   await smtp.waitFor(1);
   const [received] = mailsTo(smtp, email);
   if (received === undefined) throw new Error("no access e-mail");
@@ -106,5 +106,32 @@ for (const locale of ["fr", "en"] as const) {
     const italian = await buy("oss", locale, "IT");
     expect(italian.invoice).toMatchObject({ vatRate: 2200, vatCountry: "IT", netAmount: 2458, vatAmount: 541 });
     expect(italian.texts[0]).toContain(locale === "fr" ? "5,41 €" : "€5.41");
+  });
+
+  test(`fr, ${locale}: the receipts of a sale without VAT say why, never "VAT included" beside a VAT of 0`, async () => {
+    const british = await buy("fr", locale, "GB");
+    expect(british.invoice).toMatchObject({ vatRule: "outside-eu", vatAmount: 0 });
+    const britishText = plain(british.received.mail.text);
+    expect(britishText).toContain(
+      locale === "fr" ? "29,99 €, sans TVA : acheteur hors de l'Union européenne" : "€29.99, no VAT: buyer outside the European Union",
+    );
+    expect(britishText).not.toMatch(/TTC|VAT included|Dont TVA|Including VAT/);
+    await site?.close();
+    site = undefined;
+    smtp.received.splice(0);
+    const company = await buy("fr", locale, "DE", {
+      company: "Weber Medien GmbH",
+      companyAddress: "Friedrichstraße 10, 10117 Berlin",
+      companyCountry: "DE",
+      vatNumber: "DE136695976",
+    });
+    expect(company.invoice).toMatchObject({ vatRule: "reverse-charge", vatAmount: 0, totalAmount: 2499 });
+    const companyText = plain(company.received.mail.text);
+    expect(companyText).toContain(
+      locale === "fr"
+        ? "24,99 € HT : autoliquidation, la TVA est due par votre entreprise"
+        : "€24.99, excluding VAT: reverse charge, the VAT is due by your company",
+    );
+    expect(companyText).not.toMatch(/TTC|VAT included|Dont TVA|Including VAT/);
   });
 }

@@ -133,6 +133,8 @@ test("a paid order, activated, 7 days later: exactly one invitation, then the re
       /data-testid="reviews-average"[^>]*>(Note moyenne[\s\u00a0\u202f]: 4,0[\s\u00a0\u202f]sur 5|Average rating: 4\.0 out of 5)</,
     );
     expect(html).toMatch(/Achat vérifié|Verified purchase/);
+    // The section's heading as a French reader expects it above several reviews (not "L'avis").
+    expect(html).toMatch(/id="reviews-title"[^>]*>(Ce qu(&#x27;|'|’)en disent nos acheteurs|What our buyers say)</);
     expect(html).toContain('"aggregateRating":{"@type":"AggregateRating","ratingValue":4,"reviewCount":1');
   }
   // On the French page an English review says its language.
@@ -175,6 +177,23 @@ test("a refused review is not shown, and its author gets the reason by e-mail", 
     body: "reason=negative",
   });
   expect(odd.status).toBe(400);
+
+  // The activity log: the decision in the owner's words, with links to the review and its order.
+  await s.request(`/admin/reviews/${review?.id}/reply`, {
+    method: "POST",
+    headers: { cookie, ...FORM },
+    body: "reply=Thank you, write to support and we will help.",
+  });
+  const log = await (await s.request("/admin/activity", { headers: { cookie, "accept-language": "fr" } })).text();
+  const rows = log.split("<tr>");
+  expect(rows[2]).toContain("Réponse à un avis");
+  expect(rows[2]).toContain("réponse : “Thank you, write to support and we will help.”");
+  expect(rows[3]).toContain("Avis refusé");
+  expect(rows[3]).toContain(`<a href="/admin/reviews#review-${review?.id}">Avis n° ${review?.id}</a>`);
+  expect(rows[3]).toContain(`<a href="/admin/orders/${order.id}">commande ${order.reference}</a>`);
+  expect(rows[3]).toContain("motif : Données personnelles");
+  expect(log).not.toContain("personal-data");
+  expect(await (await s.request("/admin/reviews", { headers: { cookie } })).text()).toContain(`id="review-${review?.id}"`);
 });
 
 test("no invitation for a refunded order nor for a licence never activated; the stop link stops them", async () => {

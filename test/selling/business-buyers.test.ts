@@ -209,6 +209,29 @@ test("a company outside the EU follows the rules for buyers outside the EU: no V
   expect(invoice).toMatchObject({ vatRule: "outside-eu", vatCountry: "US", vatAmount: 0 });
 });
 
+test("the page lists the countries the rules tell apart; every other one is a link away without JavaScript", async () => {
+  site = await createTestSite({ env: { ...SELLER } });
+  const countriesOf = async (path: string) => {
+    const html = await (await site!.request(path)).text();
+    const select = html.match(/<select[^>]*name="companyCountry"[^>]*>([\s\S]*?)<\/select>/)?.[1] ?? "";
+    return { html, codes: [...select.matchAll(/<option value="([A-Z]{2})"/g)].map((m) => m[1]) };
+  };
+  const short = await countriesOf("/en/paiement");
+  // The 27 member states and the three countries where a seller may register (UK, Switzerland, Norway).
+  expect(short.codes).toHaveLength(30);
+  expect(short.codes).toEqual(expect.arrayContaining(["DE", "FR", "GR", "GB", "CH", "NO"]));
+  expect(short.codes).not.toContain("US");
+  expect(short.html).toContain('href="/en/paiement?countries=all#business-country"');
+  expect(short.html).toContain("Another country? Show every country");
+
+  const every = await countriesOf("/en/paiement?countries=all");
+  expect(every.codes.length).toBeGreaterThan(240);
+  expect(every.codes).toContain("US");
+  // Opened at the company section, without the link it no longer needs.
+  expect(every.html).toMatch(/<details class="business"[^>]* open/);
+  expect(every.html).not.toContain("?countries=all");
+});
+
 test("Stripe Checkout is created for the business amount excl. VAT (real SDK, fake Stripe on loopback)", async () => {
   site = await createTestSite({
     env: { STRIPE_SECRET_KEY: "sk_test_biz", STRIPE_WEBHOOK_SECRET: "whsec_biz", PUBLIC_BASE_URL: "https://shop.example", ...SELLER },

@@ -134,3 +134,47 @@ test("a partner's code applies when the buyer types none", async () => {
   const order = await buy(s, visitor(9), "nine@example.com", "anna");
   expect(order).toMatchObject({ partner: "anna", discountCode: "ANNA10", amount: 2699 });
 });
+
+test("a partner's code that no longer applies does not turn the link's buyers away: they pay the price", async () => {
+  site = await createTestSite();
+  const s = site;
+  // Tied to a code never created, then to one the owner has disabled.
+  expect((await cli(s, "partners", "create", "nocode", "--code", "MISSING")).code).toBe(0);
+  expect(await buy(s, visitor(11), "eleven@example.com", "nocode")).toMatchObject({
+    partner: "nocode",
+    discountCode: null,
+    amount: 2999,
+  });
+  expect((await cli(s, "codes", "create", "GONE10", "--percent", "10")).code).toBe(0);
+  expect((await cli(s, "partners", "create", "gone", "--code", "GONE10")).code).toBe(0);
+  expect((await cli(s, "codes", "disable", "GONE10")).code).toBe(0);
+  expect(await buy(s, visitor(12), "twelve@example.com", "gone")).toMatchObject({ partner: "gone", discountCode: null, amount: 2999 });
+  // A code the buyer types is still refused with its reason.
+  const typed = await s.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...visitor(13) },
+    body: JSON.stringify({ locale: "fr", acceptTerms: true, ref: "gone", code: "GONE10" }),
+  });
+  expect(typed.status).toBe(422);
+});
+
+test("the console's partner mistakes are said in the owner's language, and the address cannot put other words there", async () => {
+  site = await createTestSite();
+  const s = site;
+  const cookie = await ownerCookie(s);
+  const add = (body: string) => s.request("/admin/partners", { method: "POST", headers: { cookie, ...FORM }, body });
+  expect((await add("name=x&commission=15")).headers.get("location")).toBe("/admin/partners?problem=name");
+  expect((await add("name=anna&commission=150")).headers.get("location")).toBe("/admin/partners?problem=commission");
+  expect((await add("name=anna&code=%C3%A9t%C3%A9")).headers.get("location")).toBe("/admin/partners?problem=code");
+  expect((await add("name=anna")).headers.get("location")).toBe("/admin/partners?done=created");
+  expect((await add("name=Anna")).headers.get("location")).toBe("/admin/partners?problem=exists");
+
+  const page = async (query: string, language: string) =>
+    plainSpaces(await (await s.request(`/admin/partners?${query}`, { headers: { cookie, "accept-language": language } })).text());
+  expect(await page("problem=exists", "fr")).toContain("Un partenaire de ce nom existe déjà.");
+  expect(await page("problem=commission", "it")).toContain("La commissione deve essere una percentuale intera da 0 a 100.");
+  expect(await page("problem=name", "es")).toContain("El nombre de un socio debe tener de 2 a 32 letras");
+  expect(await page("from=2026-02-30&to=2026-03-01", "fr")).toContain("Une date de la période n&#x27;est pas un jour qui existe.");
+  expect(await page("from=2026-03-02&to=2026-03-01", "en")).toContain("The end of the period is before its start.");
+  expect(await page("problem=Call+this+number", "en")).not.toContain("Call this number");
+});

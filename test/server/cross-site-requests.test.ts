@@ -79,7 +79,7 @@ test("same-origin posts, with or without JavaScript, and posts with neither head
   expect((await postLead(site, { origin: "http://localhost", "sec-fetch-site": "same-origin" })).status).toBe(303);
   expect((await postLead(site, { origin: "http://localhost" })).status).toBe(303);
   expect((await postLead(site, { "sec-fetch-site": "none" })).status).toBe(303);
-  // A form on a page sent with Referrer-Policy: no-referrer (the card, devices and console pages):
+  // A form on a page sent with Referrer-Policy: no-referrer (an older page, another browser):
   // the browser hides its origin as "null" and still says same-origin.
   expect((await postLead(site, { origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(303);
   // The public address (behind a proxy the server may see another origin than the browser).

@@ -21,7 +21,8 @@ const WAIT_MS = 4000;
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ env: { DB_BUSY_WAIT_MS: String(WAIT_MS) } });
+  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  server = await startServer({ env: { DB_BUSY_WAIT_MS: String(WAIT_MS), WORKERS: "1" } });
 });
 afterAll(() => endServer(server));
 
@@ -109,36 +110,23 @@ test("while another process holds the write lock, pages and /healthz answer whil
   expect(errorLines()).toEqual([]);
 });
 
-test("a lead whose wait runs out gets 503 with Retry-After (JSON, or the error page in the form's language) and nothing is stored", async () => {
-  await lockServerDb();
-  // Both wait out the server's wait (WAIT_MS) side by side, as two visitors' would.
-  const [json, form] = await Promise.all([
-    postLead("too-late@example.com"),
-    post("/api/leads", FORM, new URLSearchParams({ email: "too-late-form@example.com", source: "exit_popup", locale: "en" }).toString()),
-  ]);
-  expectBusy(json);
-  expect((await json.json()).error).toContain("try again");
-  expectBusy(form);
-  const page = await form.text();
-  expect(page).toContain('<html lang="en"');
-  expect(page).toContain("Please try again in a moment");
-  expect(page).toContain("nothing was changed");
-  await letGo();
-
-  expect(leadsOf("too-late@example.com")).toBe(0);
-  expect(leadsOf("too-late-form@example.com")).toBe(0);
-  expect(count("SELECT count(*) AS n FROM mail_outbox WHERE recipient LIKE 'too-late%'")).toBe(0);
-  // Logged as a warning: the database was busy, the site did nothing wrong.
-  expect(errorLines()).toEqual([]);
-  // (The server's log comes through its output, a moment after its answer.)
-  await until("the busy warning in the log", () =>
-    logEntries(server.output).some((e) => e.level === "warn" && String(e.msg).includes("database busy")),
-  );
-  // The same visitor tries again afterwards and is stored.
-  expect((await postLead("too-late@example.com")).status).toBe(201);
-});
-
-test("a test payment during the lock is never a 500: past the wait the card page says to retry and nothing is paid; once the lock goes it is paid", async () => {
+// Every write that outlives the server's wait (WAIT_MS) during one lock, side by side as visitors'
+// would be: one wait paid for all of them rather than one per kind of write.
+test("while the lock outlives their wait, every write answers 503 with Retry-After and changes nothing (lead, test payment, checkout, unsubscribe, chat, licence activation); each works once it is gone", async () => {
+  // What the writes below need, made before the lock: a lead to unsubscribe, a licence to
+  // activate, and an open test checkout to pay.
+  expect((await postLead("leaving@example.com")).status).toBe(201);
+  const ownerSession = (await buy("app-owner@example.com")).split("/").at(-1)!;
+  const db = new Database(join(server.dataDir, "site.db"), { readonly: true });
+  const token = db.query<{ t: string }, []>("SELECT unsubscribe_token AS t FROM email_leads WHERE email = 'leaving@example.com'").get()!.t;
+  const key = db
+    .query<{ k: string }, [string]>("SELECT l.key AS k FROM licenses l JOIN orders o ON o.id = l.order_id WHERE o.checkout_id = ?")
+    .get(ownerSession)?.k;
+  db.close();
+  expect(key).toBeString();
+  const chat = () =>
+    post("/api/chat", JSON_BODY, JSON.stringify({ messages: [{ role: "user", content: "Quel est le prix ?" }], locale: "fr" }));
+  const activate = () => post("/api/licenses/activate", JSON_BODY, JSON.stringify({ key, instanceName: "Salon TV" }));
   const start = await post("/api/payment", FORM, "locale=en&acceptTerms=yes");
   const cardPage = start.headers.get("location")!;
   expect(cardPage).toStartWith("/checkout/test/");
@@ -148,29 +136,61 @@ test("a test payment during the lock is never a 500: past the wait the card page
   await lockServerDb();
   // The card page itself is only read: it answers while the lock is held.
   expect((await fetch(`${server.baseUrl}${cardPage}`)).status).toBe(200);
-  // The card form and (needing its pending order written) the start of another checkout, JSON for
-  // the script: both wait out the server's wait side by side.
-  const [refused, another] = await Promise.all([
+  const [json, form, refused, another, link, chatAnswer, activation] = await Promise.all([
+    postLead("too-late@example.com"),
+    post("/api/leads", FORM, new URLSearchParams({ email: "too-late-form@example.com", source: "exit_popup", locale: "en" }).toString()),
+    // The card form and (needing its pending order written) the start of another checkout, JSON for the script.
     post(cardPage, FORM, card),
     post("/api/payment", JSON_BODY, JSON.stringify({ locale: "en", acceptTerms: true })),
+    fetch(`${server.baseUrl}/unsubscribe?token=${token}`),
+    chat(),
+    activate(),
   ]);
-  expectBusy(refused);
-  const page = await refused.text();
-  expect(page).toContain("Your payment could not be recorded just now, and nothing was charged.");
-  expect(page).toContain('value="locked-buyer@example.com"');
-  expectBusy(another);
+  for (const response of [json, form, refused, another, link, chatAnswer, activation]) expectBusy(response);
+  // A lead: JSON for the script, or the error page in the form's language.
+  expect((await json.json()).error).toContain("try again");
+  const page = await form.text();
+  expect(page).toContain('<html lang="en"');
+  expect(page).toContain("Please try again in a moment");
+  expect(page).toContain("nothing was changed");
+  // The test payment is never a 500: the card page says to retry, with what was typed kept.
+  const cardAnswer = await refused.text();
+  expect(cardAnswer).toContain("Your payment could not be recorded just now, and nothing was charged.");
+  expect(cardAnswer).toContain('value="locked-buyer@example.com"');
+  // The unsubscribe link is opened in a browser: the site's page, not JSON.
+  expect(await link.text()).toContain("Réessayez dans un instant");
+  expect((await chatAnswer.json()).error).toContain("try again");
   await letGo();
 
-  // Nothing half-written: the session is still open, no order is paid, no key, no e-mail.
+  // Nothing stored, nothing half-written: no lead, the session still open, no order paid, no key,
+  // no e-mail, nobody unsubscribed, no chat message, no activation.
+  expect(leadsOf("too-late@example.com")).toBe(0);
+  expect(leadsOf("too-late-form@example.com")).toBe(0);
+  expect(count("SELECT count(*) AS n FROM mail_outbox WHERE recipient LIKE 'too-late%'")).toBe(0);
   expect(count("SELECT count(*) AS n FROM test_checkout_sessions WHERE id = ? AND status = 'open'", sessionId)).toBe(1);
   expect(count("SELECT count(*) AS n FROM orders WHERE checkout_id = ? AND status = 'pending'", sessionId)).toBe(1);
   expect(count("SELECT count(*) AS n FROM licenses l JOIN orders o ON o.id = l.order_id WHERE o.checkout_id = ?", sessionId)).toBe(0);
   expect(count("SELECT count(*) AS n FROM mail_outbox WHERE recipient = ?", "locked-buyer@example.com")).toBe(0);
+  expect(count("SELECT count(*) AS n FROM email_leads WHERE email = 'leaving@example.com' AND unsubscribed_at IS NOT NULL")).toBe(0);
+  expect(count("SELECT count(*) AS n FROM chat_messages")).toBe(0);
+  expect(count("SELECT count(*) AS n FROM license_activations")).toBe(0);
+  // Logged as a warning: the database was busy, the site did nothing wrong.
+  expect(errorLines()).toEqual([]);
+  // (The server's log comes through its output, a moment after its answer.)
+  await until("the busy warning in the log", () =>
+    logEntries(server.output).some((e) => e.level === "warn" && String(e.msg).includes("database busy")),
+  );
+
+  // Tried again afterwards, each works.
+  expect((await postLead("too-late@example.com")).status).toBe(201);
+  expect((await fetch(`${server.baseUrl}/unsubscribe?token=${token}`)).status).toBe(200);
+  expect((await chat()).status).toBe(200);
+  expect((await activate()).status).toBe(201);
 
   // Paying again while the lock is held, and it is let go within the wait: paid.
   await lockServerDb();
   const paying = watch(post(cardPage, FORM, card));
-  // Time for the payment to reach its write (as above); it must not have settled meanwhile.
+  // Time for the payment to reach its write (as in the first test); it must not have settled meanwhile.
   await Bun.sleep(300);
   expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
   expect(paying.settled).toBe(false);
@@ -180,38 +200,6 @@ test("a test payment during the lock is never a 500: past the wait the card page
   expect(paid.headers.get("location")).toBe(`/en/payment-success?session_id=${sessionId}`);
   expect(count("SELECT count(*) AS n FROM orders WHERE checkout_id = ? AND status = 'paid'", sessionId)).toBe(1);
   expect(count("SELECT count(*) AS n FROM mail_outbox WHERE recipient = ? AND kind = 'access'", "locked-buyer@example.com")).toBe(1);
-  expect(errorLines()).toEqual([]);
-});
-
-test("the other writes answer 503 with Retry-After while the lock outlives their wait, and work once it is gone: unsubscribe, chat, licence activation", async () => {
-  expect((await postLead("leaving@example.com")).status).toBe(201);
-  const sessionId = (await buy("app-owner@example.com")).split("/").at(-1)!;
-  const db = new Database(join(server.dataDir, "site.db"), { readonly: true });
-  const token = db.query<{ t: string }, []>("SELECT unsubscribe_token AS t FROM email_leads WHERE email = 'leaving@example.com'").get()!.t;
-  const key = db
-    .query<{ k: string }, [string]>("SELECT l.key AS k FROM licenses l JOIN orders o ON o.id = l.order_id WHERE o.checkout_id = ?")
-    .get(sessionId)?.k;
-  db.close();
-  expect(key).toBeString();
-  const chat = () =>
-    post("/api/chat", JSON_BODY, JSON.stringify({ messages: [{ role: "user", content: "Quel est le prix ?" }], locale: "fr" }));
-  const activate = () => post("/api/licenses/activate", JSON_BODY, JSON.stringify({ key, instanceName: "Salon TV" }));
-
-  await lockServerDb();
-  const [link, chatAnswer, activation] = await Promise.all([fetch(`${server.baseUrl}/unsubscribe?token=${token}`), chat(), activate()]);
-  for (const response of [link, chatAnswer, activation]) expectBusy(response);
-  // The unsubscribe link is opened in a browser: the site's page, not JSON.
-  expect(await link.text()).toContain("Réessayez dans un instant");
-  expect((await chatAnswer.json()).error).toContain("try again");
-  await letGo();
-
-  expect(count("SELECT count(*) AS n FROM email_leads WHERE email = 'leaving@example.com' AND unsubscribed_at IS NOT NULL")).toBe(0);
-  expect(count("SELECT count(*) AS n FROM chat_messages")).toBe(0);
-  expect(count("SELECT count(*) AS n FROM license_activations")).toBe(0);
-
-  expect((await fetch(`${server.baseUrl}/unsubscribe?token=${token}`)).status).toBe(200);
-  expect((await chat()).status).toBe(200);
-  expect((await activate()).status).toBe(201);
   expect(errorLines()).toEqual([]);
 });
 

@@ -12,7 +12,8 @@ import { endServer } from "../support/end-server";
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ env: { LOG_LEVEL: "debug" } });
+  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  server = await startServer({ env: { LOG_LEVEL: "debug", WORKERS: "1" } });
 });
 afterAll(() => endServer(server));
 

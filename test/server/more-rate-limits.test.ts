@@ -33,7 +33,7 @@ test("the devices page answers 429 with Retry-After past its limit, and shows no
   const refused = await s.request(path);
   expect(refused.status).toBe(429);
   expect(retryAfter(refused)).toBeGreaterThan(0);
-  expect(refused.headers.get("referrer-policy")).toBe("no-referrer");
+  expect(refused.headers.get("referrer-policy")).toBe("strict-origin");
   const html = await refused.text();
   expect(html).toContain("Too many requests");
   expect(html).not.toContain('data-island="devices"');
@@ -58,7 +58,7 @@ test("unsubscribing answers 429 with Retry-After past its limit, and the lead st
   const page = await s.request(`/unsubscribe?token=${token}`);
   expect(page.status).toBe(429);
   expect(retryAfter(page)).toBeGreaterThan(0);
-  expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+  expect(page.headers.get("referrer-policy")).toBe("strict-origin");
   expect(await page.text()).toContain("Réessayez dans quelques minutes");
   const oneClick = await s.request(`/unsubscribe?token=${token}`, { method: "POST", headers: FORM, body: "List-Unsubscribe=One-Click" });
   expect(oneClick.status).toBe(429);

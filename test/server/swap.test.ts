@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { connect, type Socket } from "node:net";
 import { startServer } from "../e2e/harness";
 import { keepAliveClient } from "../support/keep-alive-client";
+import { DRAIN_MS } from "../../server/platform/http/drain";
 
 // A new server replaces a running one on the same port and data folder without a refused request:
 // the new one listens beside the old (SO_REUSEPORT), and once ready tells it to stop; the old one
@@ -134,9 +135,9 @@ test("a stopping server answers the next request of a connection left idle since
     // Stopped while the connection rests after its answer, as a browser's does between two clicks.
     server.process.kill("SIGTERM");
     await logLine(server.output, /"msg":"shutting down"/);
-    // The client's next request comes two seconds later: past the drain's first second, after which
-    // a drain used to close every idle connection, racing a request sent just then (a reset).
-    await Bun.sleep(2000);
+    // The client's next request comes half a second past the drain's first second (DRAIN_MS), after
+    // which a drain used to close every idle connection, racing a request sent just then (a reset).
+    await Bun.sleep(DRAIN_MS + 500);
     const next = await askOn(socket, "/healthz");
     expect(next).toStartWith("HTTP/1.1 200");
     // Answered, and told to open a new connection (to the process that replaces this one).

@@ -45,7 +45,8 @@ test("TRUST_PROXY=true keeps believing every peer, with a start-up warning; fals
 // A real server: this test's requests come from 127.0.0.1, which is not the proxy.
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ env: { TRUST_PROXY: "10.9.9.9, fd00::/8" } });
+  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  server = await startServer({ env: { TRUST_PROXY: "10.9.9.9, fd00::/8", WORKERS: "1" } });
 });
 afterAll(async () => {
   await endServer(server);
@@ -115,7 +116,8 @@ test("a page answered by Bun's own route and one passed on to Elysia each get on
 });
 
 test("from the trusted proxy, X-Forwarded-For, -Proto and X-Request-Id are believed: each forwarded client has its own limit", async () => {
-  const behindProxy = await startServer({ env: { TRUST_PROXY: "127.0.0.0/8" } });
+  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  const behindProxy = await startServer({ env: { TRUST_PROXY: "127.0.0.0/8", WORKERS: "1" } });
   try {
     const leads = await statuses(LEAD_RATE_LIMIT.limit + 2, (i) =>
       fetch(`${behindProxy.baseUrl}/api/leads`, {

@@ -8,13 +8,24 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
 export async function payWithTestCard(
   site: Pick<TestSite, "request">,
-  options: { locale: string; email: string; name?: string; city?: string; country?: string; inNotice?: boolean },
+  options: {
+    locale: string;
+    email: string;
+    name?: string;
+    city?: string;
+    country?: string;
+    inNotice?: boolean;
+    /** More fields of the payment page's form (a company's details, a code). */
+    payment?: Record<string, string>;
+  },
 ) {
   // The payment page's consent box ticked (and, when asked, the recent-purchases notice's box); the card page does not ask again.
   const start = await site.request("/api/payment", {
     method: "POST",
     headers: FORM,
-    body: `locale=${options.locale}&acceptTerms=yes${options.inNotice === true ? "&showInNotice=yes" : ""}`,
+    body: `locale=${options.locale}&acceptTerms=yes${options.inNotice === true ? "&showInNotice=yes" : ""}${
+      options.payment === undefined ? "" : `&${new URLSearchParams(options.payment).toString()}`
+    }`,
   });
   const cardPage = start.headers.get("location");
   if (cardPage === null) throw new Error(`no checkout: ${start.status}`);

@@ -50,7 +50,40 @@ export const activityDetail = {
   codesLeft: (left: number) => `${left} recovery codes left`,
   invite: (minutes: number) => `usable once, for ${minutes} minutes`,
   session: (id: number, label: string) => `#${id} ${label}`,
+  /** A published version of the content; a restore also names the version it brought back. */
+  version: (version: number, restoredFrom: number | null = null) =>
+    restoredFrom === null ? `version ${version}` : `version ${version} from ${restoredFrom}`,
+  /** A review and its order; a refusal adds its reason's code, a reply its first words. */
+  review: (id: number, orderId: number, after?: { reason: string } | { reply: string }) => {
+    const base = `review ${id} (order ${orderId})`;
+    if (after === undefined) return base;
+    if ("reason" in after) return `${base}: ${after.reason}`;
+    const reply = after.reply.replace(/\s+/g, " ");
+    return `${base}: “${reply.length > QUOTE_MAX ? `${reply.slice(0, QUOTE_MAX - 1)}…` : reply}”`;
+  },
+  posters: (count: number) => `${count} posters`,
 };
+
+const QUOTE_MAX = 80;
+
+/**
+ * For `writeLogged`: the entry of a write whose outcome is a published version of the content (a
+ * publish, a restore, an import); none when it published nothing.
+ */
+export function versionEntry(action: OwnerAction) {
+  return (outcome: unknown): { action: OwnerAction; detail: string } | null => {
+    const version = versionOf(outcome);
+    return version === null ? null : { action, detail: activityDetail.version(version.version, version.restoredFrom) };
+  };
+}
+
+function versionOf(outcome: unknown): { version: number; restoredFrom: number | null } | null {
+  if (typeof outcome !== "object" || outcome === null) return null;
+  if ("state" in outcome) return outcome.state === "published" && "version" in outcome ? versionOf(outcome.version) : null;
+  if (!("version" in outcome) || typeof outcome.version !== "number") return null;
+  const from = "restoredFrom" in outcome && typeof outcome.restoredFrom === "number" ? outcome.restoredFrom : null;
+  return { version: outcome.version, restoredFrom: from };
+}
 
 export type ActivityDetail =
   | { kind: "order"; id: number }
@@ -62,6 +95,9 @@ export type ActivityDetail =
   | { kind: "codesLeft"; left: number }
   | { kind: "invite"; minutes: number }
   | { kind: "session"; id: number; label: string }
+  | { kind: "version"; version: number; restoredFrom: number | null }
+  | { kind: "review"; id: number; orderId: number | null; reason: string | null; reply: string | null }
+  | { kind: "posters"; count: number }
   | { kind: "text"; text: string };
 
 /** How each form of `activityDetail` reads back; a form some actions alone write is read for them alone. */
@@ -79,6 +115,38 @@ const READERS: { action?: OwnerAction; pattern: RegExp; read: (m: RegExpExecArra
   },
   { action: "sign-in-recovery", pattern: /^(\d+) recovery codes left$/, read: (m) => ({ kind: "codesLeft", left: Number(m[1]) }) },
   { action: "invite-created", pattern: /^usable once, for (\d+) minutes$/, read: (m) => ({ kind: "invite", minutes: Number(m[1]) }) },
+  {
+    pattern: /^version (\d{1,12})(?: from (\d{1,12}))?$/,
+    read: (m) => ({ kind: "version", version: Number(m[1]), restoredFrom: m[2] === undefined ? null : Number(m[2]) }),
+  },
+  // Entries written before they named the order read as the review alone.
+  {
+    action: "review-refused",
+    pattern: /^review (\d{1,12})(?: \(order (\d{1,12})\))?: ([a-z-]{1,40})$/,
+    read: (m) => ({
+      kind: "review",
+      id: Number(m[1]),
+      orderId: m[2] === undefined ? null : Number(m[2]),
+      reason: m[3] ?? null,
+      reply: null,
+    }),
+  },
+  {
+    action: "review-reply",
+    pattern: /^review (\d{1,12})(?: \(order (\d{1,12})\))?(?:: “(.*)”)?$/,
+    read: (m) => ({
+      kind: "review",
+      id: Number(m[1]),
+      orderId: m[2] === undefined ? null : Number(m[2]),
+      reason: null,
+      reply: m[3] ?? null,
+    }),
+  },
+  {
+    pattern: /^review (\d{1,12})(?: \(order (\d{1,12})\))?$/,
+    read: (m) => ({ kind: "review", id: Number(m[1]), orderId: m[2] === undefined ? null : Number(m[2]), reason: null, reply: null }),
+  },
+  { action: "media-uploaded", pattern: /^(\d{1,6}) posters$/, read: (m) => ({ kind: "posters", count: Number(m[1]) }) },
   { action: "session-ended", pattern: /^#(\d{1,12}) (.*)$/, read: (m) => ({ kind: "session", id: Number(m[1]), label: m[2] ?? "" }) },
 ];
 

@@ -3,7 +3,7 @@ import { unzipSync } from "fflate";
 import * as v from "valibot";
 import { CATALOGUE_LIMITS, type DemoCaptions, MEDIA_SLOTS, type MediaSlots } from "../../../shared/catalogue";
 import type { ContentDocument } from "../../../shared/content";
-import { LOCALES } from "../../../shared/locales";
+import { LOCALE_TAGS, LOCALES } from "../../../shared/locales";
 import { media } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { readBody, readUpload } from "../../platform/http/body";
@@ -21,6 +21,7 @@ import {
 } from "../../site/catalogue/media";
 import { CatalogueRefused, importCatalogue, publishChange } from "../../site/catalogue/store";
 import { readPublished } from "../../site/content/store";
+import { activityDetail, recordActivity, versionEntry, writeLogged } from "./activity";
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
 import { ConsoleRefusal } from "./refusal";
@@ -136,11 +137,17 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
     return html(page(ctx, { ...posted, notice: null }), kit.https(request), status);
   };
   /** Publishes a change on top of what is live, and shows it in this process at once. */
-  const publish = async (owner: Owner, apply: (document: ContentDocument) => ContentDocument, converted: readonly Converted[] = []) => {
+  const publish = async (
+    owner: Owner,
+    action: "catalogue-changed" | "media-uploaded",
+    apply: (document: ContentDocument) => ContentDocument,
+    converted: readonly Converted[] = [],
+  ) => {
     const now = deps.now();
     await write((tx) => {
       storeMedia(tx, converted, now);
-      publishChange(tx, { apply, by: who(owner), now });
+      const published = publishChange(tx, { apply, by: who(owner), now });
+      recordActivity(tx, { action, detail: activityDetail.version(published.version), sessionId: owner.session.id }, now);
     });
     deps.content.refresh();
   };
@@ -177,7 +184,9 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
           return refused(request, 422, { problems: [{ section: "imported", text: t("admin.catalogue.import.noCsv") }], form: null });
         try {
           const posters = await posterFiles(form);
-          await importCatalogue({ db, write, csv: await csvFile.text(), posters, by: who(owner), now: deps.now() });
+          const now = deps.now();
+          const logged = writeLogged(write, owner.session.id, now, versionEntry("catalogue-imported"));
+          await importCatalogue({ db, write: logged, csv: await csvFile.text(), posters, by: who(owner), now });
           deps.content.refresh();
           return done(request, "imported");
         } catch (error) {
@@ -195,7 +204,7 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
     )
     .post(
       "/admin/catalogue/posters",
-      kit.signedIn(async (request) => {
+      kit.signedIn(async (request, owner) => {
         const form = await upload(request, IMPORT_MAX_BYTES);
         try {
           const posters = await posterFiles(form);
@@ -204,7 +213,11 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
           const converted: Converted[] = [];
           for (const [name, bytes] of posters) converted.push(await convertPicture("poster", name, bytes));
           const now = deps.now();
-          await write((tx) => storeMedia(tx, converted, now));
+          await write((tx) => {
+            storeMedia(tx, converted, now);
+            const detail = activityDetail.posters(converted.length);
+            recordActivity(tx, { action: "media-uploaded", detail, sessionId: owner.session.id }, now);
+          });
           return done(request, "posters");
         } catch (error) {
           return mediaRefusal(request, "posters", error);
@@ -220,7 +233,7 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
         if (!slot.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
         const section: CatalogueDone = slot.output === "video" || slot.output === "videoPoster" ? "video" : "pictures";
         if (form.get("remove") === "yes") {
-          await publish(owner, (d) => ({ ...d, media: { ...d.media, [slot.output]: null } }));
+          await publish(owner, "catalogue-changed", (d) => ({ ...d, media: { ...d.media, [slot.output]: null } }));
           return done(request, section);
         }
         const file = filesOf(form, "file")[0];
@@ -229,7 +242,7 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
           const bytes = new Uint8Array(await file.arrayBuffer());
           const kind = KIND_OF_SLOT[slot.output];
           const converted = kind === "video" ? acceptVideo(file.name, bytes) : await convertPicture(kind, file.name, bytes);
-          await publish(owner, (d) => ({ ...d, media: { ...d.media, [slot.output]: converted.id } }), [converted]);
+          await publish(owner, "media-uploaded", (d) => ({ ...d, media: { ...d.media, [slot.output]: converted.id } }), [converted]);
           return done(request, section);
         } catch (error) {
           return mediaRefusal(request, section, error);
@@ -254,7 +267,7 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
             });
           if (text !== "") rights[locale] = text;
         }
-        await publish(owner, (d) => ({ ...d, catalogue: { ...d.catalogue, rights } }));
+        await publish(owner, "catalogue-changed", (d) => ({ ...d, catalogue: { ...d.catalogue, rights } }));
         return done(request, "rights");
       }),
       { parse: "none" },
@@ -264,7 +277,7 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
       kit.signedIn(async (request, owner) => {
         const form = await plainForm(request);
         const confirmed = form.confirmed === "yes";
-        await publish(owner, (d) => ({ ...d, catalogue: { ...d.catalogue, claimsConfirmed: confirmed } }));
+        await publish(owner, "catalogue-changed", (d) => ({ ...d, catalogue: { ...d.catalogue, claimsConfirmed: confirmed } }));
         return done(request, "claims");
       }),
       { parse: "none" },
@@ -282,12 +295,12 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
             for (const p of read.problems)
               problems.push({
                 section: "captions",
-                text: t("admin.catalogue.captions.problem", { language: locale, line: p.line, problem: p.message }),
+                text: t("admin.catalogue.captions.problem", { language: LOCALE_TAGS[locale].name, line: p.line, problem: p.message }),
               });
           else if (read.cues.length > 0) captions[locale] = read.cues;
         }
         if (problems.length > 0) return refused(request, 422, { problems, form });
-        await publish(owner, (d) => ({ ...d, captions }));
+        await publish(owner, "catalogue-changed", (d) => ({ ...d, captions }));
         return done(request, "captions");
       }),
       { parse: "none" },

@@ -3,6 +3,8 @@ import { LOCALE_TAGS, LOCALES, type Locale } from "../../../shared/locales";
 import type { Translate } from "../../../shared/i18n";
 import type { Formats } from "../../../shared/owner-formats";
 import { faqTexts } from "../../site/content/published";
+import { readVersion } from "../../site/content/store";
+import type { DbWriter } from "../../../db/writer";
 import { SOURCE_MESSAGES } from "../../site/locales";
 import { fieldChanges } from "./content-merge";
 
@@ -111,4 +113,12 @@ export function describeChanges(before: ContentDocument, after: ContentDocument,
     else once(t("admin.content.change.other", { part: change.steps.join(".") }));
   }
   return lines;
+}
+
+/** What version `version` changed against the one before it, in words; null when either is gone. */
+export function describeVersion(db: DbWriter, version: number, t: Translate, fmt: Formats, locale: Locale): string[] | null {
+  if (version < 1) return null;
+  const now = readVersion(db, version);
+  const before = readVersion(db, version - 1);
+  return now === null || before === null ? null : describeChanges(before.document, now.document, t, fmt, locale);
 }

@@ -44,6 +44,7 @@ import {
 } from "./content-edit";
 import { describeChanges } from "./content-changes";
 import { type FormPart, mergeDocuments, partOf, withBase } from "./content-merge";
+import { versionEntry, writeLogged } from "./activity";
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
 import { ConsoleRefusal } from "./refusal";
@@ -79,6 +80,8 @@ const PREVIEW_PAGES = [
   "landing",
   "payment",
   "canceled",
+  "reviews",
+  "catalogue",
   "guide",
   "demo",
   "access",
@@ -280,7 +283,12 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
         if (draft.revision !== opened) throw new StaleContentError(draft.revision, opened);
         // Saved drafts were checked; this checks again what a hand-edited database may hold.
         if (!checkContent(draft.document).ok) throw new ConsoleRefusal(422, "admin.content.error.invalidDraft");
-        await publishDraft(write, { openedRevision: opened, by: who(owner), now: deps.now() });
+        const now = deps.now();
+        await publishDraft(writeLogged(write, owner.session.id, now, versionEntry("content-published")), {
+          openedRevision: opened,
+          by: who(owner),
+          now,
+        });
         // This process at once; the others within CONTENT_POLL_MS.
         deps.content.refresh();
         return "published";
@@ -329,7 +337,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
             // The owner's unpublished draft: never kept by a browser's or a shared cache, never indexed.
             "cache-control": "no-store, private",
             "x-robots-tag": "noindex, nofollow",
-            "referrer-policy": "no-referrer",
+            "referrer-policy": "strict-origin",
           },
         });
       }),
@@ -549,7 +557,9 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
         const parsed = v.safeParse(Revision, posted.version ?? "");
         if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
         try {
-          await restoreVersion(write, { version: parsed.output, by: who(owner), now: deps.now() });
+          const now = deps.now();
+          const logged = writeLogged(write, owner.session.id, now, versionEntry("content-restored"));
+          await restoreVersion(logged, { version: parsed.output, by: who(owner), now });
         } catch (error) {
           if (error instanceof UnknownVersionError) throw new ConsoleRefusal(404, "admin.content.error.noVersion");
           throw error;

@@ -26,7 +26,7 @@ export function consoleHeaders(https: boolean): Record<string, string> {
     "content-security-policy": CONSOLE_CSP,
     "cache-control": "no-store",
     "x-robots-tag": "noindex, nofollow",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "strict-origin",
   };
 }
 

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { AppDeps } from "../../deps";
-import { checkPeriod, createPartner, partnerReport } from "../../shop/partners/service";
+import { createPartner, PARTNER_PROBLEMS, partnerReport, periodProblem } from "../../shop/partners/service";
 import { defaultPeriod, partnersCsv } from "../partners-command";
 import { html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
@@ -21,7 +21,8 @@ export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
     const params = new URL(request.url).searchParams;
     const fallback = defaultPeriod(deps.now());
     const period = { from: params.get("from") ?? fallback.from, to: params.get("to") ?? fallback.to };
-    return checkPeriod(period) === null ? { period, problem: null } : { period: fallback, problem: checkPeriod(period) };
+    const problem = periodProblem(period);
+    return problem === null ? { period, problem } : { period: fallback, problem };
   };
   return new Elysia({ name: "owner-console-partners" })
     .get(
@@ -30,14 +31,15 @@ export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
         const ctx = await kit.page(request);
         const { period, problem } = periodOf(request);
         const params = new URL(request.url).searchParams;
-        const refused = params.get("problem");
+        // Only a problem the console knows is shown: the address is no place for free text to display.
+        const refused = PARTNER_PROBLEMS.find((p) => p === params.get("problem")) ?? null;
         return html(
           partnersPage(ctx, {
             rows: partnerReport(db, period),
             period,
             currency: deps.content.current().site.currency.toUpperCase(),
             done: params.get("done") === "created",
-            problem: problem ?? (refused === null ? null : refused.slice(0, 200)),
+            problem: problem ?? refused,
           }),
           kit.https(request),
         );
@@ -69,10 +71,7 @@ export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
         const result = await write((tx) =>
           createPartner(tx, { name: form.name, commission, code: form.code === "" ? undefined : form.code }, deps.now()),
         );
-        return redirect(
-          result.ok ? "/admin/partners?done=created" : `/admin/partners?${new URLSearchParams({ problem: result.error }).toString()}`,
-          kit.https(request),
-        );
+        return redirect(result.ok ? "/admin/partners?done=created" : `/admin/partners?problem=${result.problem}`, kit.https(request));
       }),
       { parse: "none" },
     );

@@ -15,7 +15,7 @@ import {
   testOrdersVerify,
 } from "../../shop/reviews/store";
 import { purchaseFilter } from "../../shop/social-proof/service";
-import { recordActivity } from "./activity";
+import { activityDetail, recordActivity } from "./activity";
 import { html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
 import { ConsoleRefusal } from "./refusal";
@@ -47,7 +47,12 @@ function idOf(request: Request): number {
   return parsed.output;
 }
 
-const detailOf = (id: number) => `review ${id}`;
+/** The review acted on, with its order (the activity log links both); 404 when there is none. */
+function orderOfReview(db: AppDeps["db"], id: number): number {
+  const review = reviewById(db, id);
+  if (review === null) throw new ConsoleRefusal(404, "admin.error.noReview");
+  return review.orderId;
+}
 
 export function reviewRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { db, write } = deps;
@@ -93,7 +98,11 @@ export function reviewRoutes(deps: AppDeps, kit: ConsoleKit) {
         const now = deps.now();
         outcomeOr404(
           await publishReview(write, id, now, (tx) =>
-            recordActivity(tx, { action: "review-published", detail: detailOf(id), sessionId: owner.session.id }, now),
+            recordActivity(
+              tx,
+              { action: "review-published", detail: activityDetail.review(id, review.orderId), sessionId: owner.session.id },
+              now,
+            ),
           ),
         );
         // This process shows it at once; the others at their next look (a quarter of a second).
@@ -107,10 +116,11 @@ export function reviewRoutes(deps: AppDeps, kit: ConsoleKit) {
       kit.signedIn(async (request, owner) => {
         const id = idOf(request);
         const { reason } = await kit.body(request, RefuseForm, ["form"]);
+        const detail = activityDetail.review(id, orderOfReview(db, id), { reason });
         const now = deps.now();
         outcomeOr404(
           await refuseReview(write, id, reason, deps.config.mail.domain, now, (tx) =>
-            recordActivity(tx, { action: "review-refused", detail: `${detailOf(id)}: ${reason}`, sessionId: owner.session.id }, now),
+            recordActivity(tx, { action: "review-refused", detail, sessionId: owner.session.id }, now),
           ),
         );
         deps.mailer.wake();
@@ -124,10 +134,11 @@ export function reviewRoutes(deps: AppDeps, kit: ConsoleKit) {
       kit.signedIn(async (request, owner) => {
         const id = idOf(request);
         const { reply } = await kit.body(request, ReplyForm, ["form"]);
+        const detail = activityDetail.review(id, orderOfReview(db, id), reply === "" ? undefined : { reply });
         const now = deps.now();
         outcomeOr404(
           await replyToReview(write, id, reply, now, (tx) =>
-            recordActivity(tx, { action: "review-reply", detail: detailOf(id), sessionId: owner.session.id }, now),
+            recordActivity(tx, { action: "review-reply", detail, sessionId: owner.session.id }, now),
           ),
         );
         deps.content.refresh();

@@ -10,6 +10,7 @@ import { listPasskeys } from "./passkeys";
 import { recoveryCodesLeft } from "./recovery-codes";
 import { endSession, liveSessions, mayAddPasskey } from "./sessions";
 import { activityPage } from "./views/activity";
+import { describeVersion } from "./content-changes";
 import { securityPage } from "./views/security";
 
 const idOf = (raw: string): number => {
@@ -101,7 +102,8 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
           ...new Set(
             entries.flatMap((e) => {
               const detail = readActivityDetail(e.action, e.detail);
-              return detail.kind === "order" ? [detail.id] : [];
+              if (detail.kind === "order") return [detail.id];
+              return detail.kind === "review" && detail.orderId !== null ? [detail.orderId] : [];
             }),
           ),
         ];
@@ -115,7 +117,16 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
                 .all()
                 .map((o) => [o.id, o.reference] as const),
         );
-        return html(activityPage(await kit.page(request), entries, labels, references), kit.https(request));
+        const ctx = await kit.page(request);
+        // Each publish, restore or import in words: what it changed against the version before it.
+        const changes = new Map<number, string[]>();
+        for (const e of entries) {
+          const detail = readActivityDetail(e.action, e.detail);
+          if (detail.kind !== "version" || changes.has(detail.version)) continue;
+          const lines = describeVersion(db, detail.version, ctx.t, ctx.fmt, ctx.locale);
+          if (lines !== null) changes.set(detail.version, lines);
+        }
+        return html(activityPage(ctx, entries, labels, references, changes), kit.https(request));
       }),
     );
 }

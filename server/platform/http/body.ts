@@ -1,7 +1,8 @@
 import * as v from "valibot";
 
-// Reading request bodies ourselves (routes use `parse: "none"`) so that every endpoint answers the
-// same way to what a client can send: 413 too large, 415 wrong type, 400 unreadable, 422 invalid.
+// Reading request bodies ourselves (as the routes' parser, route-input.ts) so that every endpoint
+// answers the same way to what a client can send: 413 too large, 415 wrong type, 400 unreadable,
+// 422 invalid.
 
 export class HttpError extends Error {
   constructor(
@@ -25,9 +26,10 @@ export class ClientAbortError extends HttpError {
   }
 }
 
-export type ParsedBody = { kind: "json" | "form"; value: unknown };
+export type BodyKind = "json" | "form";
+export type ParsedBody = { kind: BodyKind; value: unknown };
 
-export async function readBody(request: Request, options: { maxBytes: number; accept?: ("json" | "form")[] }): Promise<ParsedBody> {
+export async function readBody(request: Request, options: { maxBytes: number; accept?: BodyKind[] }): Promise<ParsedBody> {
   const accept = options.accept ?? ["json", "form"];
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const kind = type === "application/json" ? "json" : type === "application/x-www-form-urlencoded" ? "form" : null;

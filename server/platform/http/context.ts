@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
 import type { Config } from "../config";
 import { isHttps, securityHeaders } from "./security";
 import { clientIp } from "./client-ip";
@@ -14,7 +15,12 @@ export function requestContext(config: Pick<Config, "trustProxy" | "trustedProxi
   return new Elysia({ name: "request-context" }).derive({ as: "global" }, ({ request, set, server }) => {
     Object.assign(set.headers, securityHeaders(isHttps(request, config.trustProxy)));
     set.headers["cache-control"] = "no-store";
-    const ip = clientIp(request, server?.requestIP(request)?.address, config.trustedProxies);
-    return { ip };
+    return { ip: clientAddress(config)({ request, server }) };
   });
+}
+
+/** Where a request comes from, also before the derive above has run (a route's parse hook). */
+export function clientAddress(config: Pick<Config, "trustedProxies">) {
+  return ({ request, server }: { request: Request; server: Pick<Server, "requestIP"> | null }): string =>
+    clientIp(request, server?.requestIP(request)?.address, config.trustedProxies);
 }

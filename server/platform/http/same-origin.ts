@@ -19,8 +19,7 @@ const isExempt = (path: string) => endpointAt(path)?.from === "anywhere" || path
  * another origin settles it, whatever else the request says: Sec-Fetch-Site alone is a client's
  * word, and a page on another port of the same host is "same-site" to a browser but not this site.
  * Without Origin, or with the opaque `null` (what a browser sends for a form posted from a page
- * with `Referrer-Policy: no-referrer`, as the order, devices, card and console pages are),
- * Sec-Fetch-Site is the browser's own verdict ("none" is the visitor typing or bookmarking); `null`
+ * with `Referrer-Policy: no-referrer`), Sec-Fetch-Site is the browser's own verdict ("none" is the visitor typing or bookmarking); `null`
  * without it is refused. A request with neither header (curl, the desktop app, a mail provider) is
  * not a browser's, so nothing is refused.
  */

@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import type { Db } from "../../../db/client";
 import type { AppDeps } from "../../deps";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
-import { requestContext } from "../../platform/http/context";
+import { HttpError } from "../../platform/http/body";
+import { clientAddress, requestContext } from "../../platform/http/context";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { failureResponder } from "../../platform/http/failure";
 import { DEFAULT_LOCALE } from "../../../shared/locales";
 import { createRateLimiter } from "../../platform/http/rate-limit";
@@ -35,22 +36,26 @@ export function chatController(deps: AppDeps) {
   // Keyed by the site's IP-hash secret, read on first use (as the leads endpoint does).
   const conversationIds = createConversationIds(() => loadIpHashSecret(config.ipHashSecret, config.dataDir));
 
+  const clientIp = clientAddress(config);
+  const chatBody = bodyParser({
+    maxBytes: CHAT_MAX_BODY_BYTES,
+    accept: ["json"],
+    failedCheck: 400,
+    before: countedBy(
+      clientIp,
+      [burst, hourly],
+      () => "Too many messages. Please try again later.",
+      () => now().getTime(),
+    ),
+  });
+
   return new Elysia({ name: "chat" }).use(requestContext(config)).post(
     ENDPOINTS.chat.path,
-    async ({ request, ip, server }) => {
+    async ({ request, server, body: chat }) => {
       try {
         // Bun closes a connection idle for 10 s; a model may think longer than that before its
         // first word, and the stream must outlive the whole reply.
         if (config.anthropic) server?.timeout(request, Math.ceil(config.anthropic.timeoutMs / 1000) + 15);
-        const at = now().getTime();
-        for (const limiter of [burst, hourly]) {
-          const verdict = limiter.take(ip, at);
-          if (!verdict.ok) {
-            throw new HttpError(429, "Too many messages. Please try again later.", { "retry-after": String(verdict.retryAfterSeconds) });
-          }
-        }
-        const body = await readBody(request, { maxBytes: CHAT_MAX_BODY_BYTES, accept: ["json"] });
-        const chat = parseWith(ChatRequestSchema, body.value);
         // The first message gets an id from the server; one it did not issue gets a new one, so
         // nobody can write into a conversation whose id they made up or guessed.
         const given = chat.conversationId;
@@ -82,7 +87,7 @@ export function chatController(deps: AppDeps) {
         return fail(error, { request, locale: DEFAULT_LOCALE, what: "chat message not answered" });
       }
     },
-    { parse: "none" },
+    { parse: chatBody, body: ChatRequestSchema },
   );
 }
 

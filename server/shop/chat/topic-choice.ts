@@ -54,9 +54,11 @@ export type ChoiceThresholds = {
  * that gives no more wrong topics than before on every set: a lower confidence or margin answers a
  * few more questions there but puts another topic's text before one more visitor. The two-question
  * ones so that no tuning question is cut in two.
+ * Confidence 0.55 rather than 0.6: the same cross-validated share right (95.6 % of 1082), fewer
+ * needless hand-overs on questions written by buyers, and no project set falls.
  */
 export const THRESHOLDS: ChoiceThresholds = {
-  confidence: 0.6,
+  confidence: 0.55,
   margin: 0.2,
   partConfidence: 0.6,
   wholeSupport: 0.02,
@@ -240,6 +242,11 @@ const neighbours = (topics: readonly Topic[]): Set<TopicLabel> =>
 export type FollowUpSettings = {
   /** A message of at most this many words, or one opening with a joining word, may lean on the earlier one. */
   shortWords: number;
+  /**
+   * A message the classifier places nowhere alone, of at most this many words, is read with the
+   * earlier one too: "han pasado 10 días, ¿todavía se puede?" after a refund asks about the refund.
+   */
+  leanWords: number;
   /** The weight of the earlier and the new message read together, against the new one alone. */
   together: number;
   /** How much more a topic next to the earlier one counts. */
@@ -255,7 +262,15 @@ export type FollowUpSettings = {
   keepOwn: number;
 };
 
-export const FOLLOW_UP: FollowUpSettings = { shortWords: 4, together: 0.5, nearBonus: 2, repeat: 0.3, confidence: 0.45, keepOwn: 0.9 };
+export const FOLLOW_UP: FollowUpSettings = {
+  shortWords: 4,
+  leanWords: 8,
+  together: 0.5,
+  nearBonus: 2,
+  repeat: 0.3,
+  confidence: 0.45,
+  keepOwn: 0.9,
+};
 
 /** Words that open a follow-up: "and on a TV?", "so how much in all?", "what about...". */
 const FOLLOW_UP_OPENERS = new Set(
@@ -293,7 +308,7 @@ export function chooseInConversation(
   const aloneScored = classifier.classify(question);
   const ownSure = (aloneScored[0]?.probability ?? 0) >= settings.keepOwn;
   if (own.kind === "topics" && (own.topics.length >= 2 || !elliptic || ownSure)) return own;
-  if (own.kind === "none" && !elliptic) return own;
+  if (own.kind === "none" && !elliptic && said.length > settings.leanWords) return own;
   const before = earlierTopics(classifier, earlier, thresholds);
   const near = neighbours(before);
   const alone = new Map(aloneScored.map((s) => [s.label, s.probability]));

@@ -52,7 +52,7 @@ export async function refundPage(
     acceptEncoding: request.headers.get("accept-encoding"),
     query: reference === null ? "" : orderLinkQuery(reference, token),
   });
-  response.headers.set("referrer-policy", "no-referrer");
+  response.headers.set("referrer-policy", "strict-origin");
   if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
   return response;
 }
@@ -75,7 +75,7 @@ export function refundController(deps: AppDeps) {
               back === null
                 ? pathFor("refund", locale)
                 : `${pathFor("refund", locale)}${back}${flag === undefined ? "" : `&status=${flag}`}`,
-            "referrer-policy": "no-referrer",
+            "referrer-policy": "strict-origin",
           },
         });
       try {

@@ -65,8 +65,10 @@ export async function createCheckoutSession(
     taxEvidence: evidence === null ? null : JSON.stringify(evidence),
   };
   const partner = ref.trim() === "" ? undefined : partnerOf(deps.db, ref);
-  // A partner's own code applies when the buyer typed none.
-  if (code.trim() === "" && partner?.code != null) code = partner.code;
+  // A partner's own code applies when the buyer typed none; when it no longer does (expired, used up,
+  // disabled, never created), the buyer, who asked for no code, pays the price rather than being refused.
+  const typed = code.trim() !== "";
+  if (!typed && partner?.code != null) code = partner.code;
   // The published price at this moment: the order records what the buyer is asked to pay.
   const { priceMinor, currency } = deps.content.current().site;
   const request = {
@@ -76,7 +78,7 @@ export async function createCheckoutSession(
     cancelPath: pathFor("canceled", locale),
     consent,
   };
-  if (code.trim() === "") {
+  const withoutCode = async () => {
     const amount = forBuyer(priceMinor);
     const created = await provider.createCheckout({ ...request, amount });
     await recordPendingOrder(
@@ -96,7 +98,8 @@ export async function createCheckoutSession(
       deps.now(),
     );
     return created;
-  }
+  };
+  if (code.trim() === "") return withoutCode();
 
   // A code: its use is reserved first, by the pending order itself, in one transaction under the
   // writer's lock (the limit is checked and taken at once); the checkout is created for the reduced
@@ -105,8 +108,9 @@ export async function createCheckoutSession(
   // opened in the same transaction, its page asks for the address and name only (free-claims.ts).
   const placeholder = `reserving_${randomBytes(12).toString("hex")}`;
   let freeClaim: string | null = null;
-  const applied = await deps.write((tx): AppliedCode => {
+  const applied = await deps.write((tx): AppliedCode | null => {
     const checked = checkCode(tx, code, priceMinor, deps.now());
+    if (!checked.ok && !typed) return null;
     if (!checked.ok) throw new CodeRefusedError(checked.reason);
     const amount = forBuyer(checked.applied.amount);
     const listAmount = forBuyer(checked.applied.listAmount);
@@ -135,6 +139,7 @@ export async function createCheckoutSession(
       .run();
     return applied;
   });
+  if (applied === null) return withoutCode();
   if (freeClaim !== null) return { id: freeClaim, url: freeClaimPath(freeClaim) };
   let created: { id: string; url: string };
   try {

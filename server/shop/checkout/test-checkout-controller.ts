@@ -66,7 +66,7 @@ export function testCheckoutController(deps: AppDeps) {
     // The buyer's name and e-mail may be in it: rendered per request, so no cache (nor the back button) keeps a copy.
     const page = await render({ view, locale, status, acceptEncoding: request.headers.get("accept-encoding") });
     // Its address holds the checkout's id, which opens the order's page for a while: no Referer.
-    page.headers.set("referrer-policy", "no-referrer");
+    page.headers.set("referrer-policy", "strict-origin");
     return page;
   };
 

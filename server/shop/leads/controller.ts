@@ -6,8 +6,8 @@ import { LeadSchema } from "../../../shared/schemas/leads";
 import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
 import { failureResponder } from "../../platform/http/failure";
-import { requestContext } from "../../platform/http/context";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { clientAddress, requestContext } from "../../platform/http/context";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { hashIp, loadIpHashSecret, recordLead } from "./service";
 import { ENDPOINTS } from "../../../shared/api";
@@ -35,36 +35,28 @@ export function leadsController(deps: AppDeps) {
   let secret: string | undefined;
   const ipHash = (ip: string) => hashIp((secret ??= loadIpHashSecret(config.ipHashSecret, config.dataDir)), ip);
 
+  const clientIp = clientAddress(config);
+  const backToForm = (locale: Locale) => (flag: LeadFlag) =>
+    new Response(null, { status: 303, headers: { location: `${pathFor("landing", locale)}?lead=${flag}#${LEAD_FORM_ANCHOR}` } });
+  const leadBody = bodyParser({
+    maxBytes: LEAD_MAX_BODY_BYTES,
+    failedCheck: 400,
+    before: countedBy(clientIp, [limiter], (s) => `Rate limit exceeded: too many submissions, try again in ${s} s`),
+    // A refused form post is sent back to its own language's page.
+    back: (sent, why) => {
+      const form = v.safeParse(FormLocale, sent);
+      return backToForm(form.success ? form.output.locale : DEFAULT_LOCALE)(why);
+    },
+  });
+
   return new Elysia({ name: "leads" }).use(requestContext(config)).post(
     ENDPOINTS.leads.path,
-    async ({ request, ip }) => {
-      const isForm = isFormPost(request);
-      let locale: Locale = DEFAULT_LOCALE;
-      const readFormLocale = (value: unknown) => {
-        const parsed = v.safeParse(FormLocale, value);
-        if (parsed.success) locale = parsed.output.locale;
-      };
-      const backToForm = (flag: LeadFlag) =>
-        new Response(null, { status: 303, headers: { location: `${pathFor("landing", locale)}?lead=${flag}#${LEAD_FORM_ANCHOR}` } });
-
+    async ({ request, ip, body: lead }) => {
       try {
-        const allowed = limiter.take(ip);
-        if (!allowed.ok) {
-          // A form post is sent back to its own language's page, so read its (small) body for that.
-          if (isForm)
-            readFormLocale((await readBody(request, { maxBytes: LEAD_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null))?.value);
-          throw new HttpError(429, `Rate limit exceeded: too many submissions, try again in ${allowed.retryAfterSeconds} s`, {
-            "retry-after": String(allowed.retryAfterSeconds),
-          });
-        }
-        const body = await readBody(request, { maxBytes: LEAD_MAX_BODY_BYTES });
-        if (body.kind === "form") readFormLocale(body.value);
-        const lead = parseWith(LeadSchema, body.value);
-        locale = lead.locale;
         const outcome = await recordLead(deps.write, { ...lead, ipHash: ipHash(ip), now: now() }, config.mail.domain);
         if (outcome === "new" || outcome === "sent-again") deps.mailer.wake();
         log.info("lead stored", { outcome, locale: lead.locale, source: lead.source });
-        if (isForm) return backToForm("sent");
+        if (isFormPost(request)) return backToForm(lead.locale)("sent");
         // The same answer whatever the outcome: the endpoint must not reveal who signed up (or
         // unsubscribed). The confirmation's wording is true in every case (demoSentDesc).
         return Response.json({ ok: true }, { status: 201 });
@@ -72,13 +64,13 @@ export function leadsController(deps: AppDeps) {
         // Nothing was acknowledged: the visitor is told to try again.
         return fail(error, {
           request,
-          locale,
+          locale: lead.locale,
           what: "lead not stored",
-          back: backToForm,
+          back: backToForm(lead.locale),
           unavailable: "Could not store the address right now, please try again",
         });
       }
     },
-    { parse: "none" },
+    { parse: leadBody, body: LeadSchema },
   );
 }

@@ -45,7 +45,7 @@ export function unsubscribeController(deps: AppDeps) {
             acceptEncoding: request.headers.get("accept-encoding"),
           });
           page.headers.set("retry-after", String(allowed.retryAfterSeconds));
-          page.headers.set("referrer-policy", "no-referrer");
+          page.headers.set("referrer-policy", "strict-origin");
           return page;
         }
         const token = tokenOf(query);
@@ -59,7 +59,7 @@ export function unsubscribeController(deps: AppDeps) {
           acceptEncoding: request.headers.get("accept-encoding"),
         });
         // Its address holds the lead's token: no Referer carries it to another site.
-        page.headers.set("referrer-policy", "no-referrer");
+        page.headers.set("referrer-policy", "strict-origin");
         return page;
       })
       .post(

@@ -7,8 +7,8 @@ import { deliverySettings } from "../checkout/delivery";
 import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
 import { failureResponder } from "../../platform/http/failure";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
-import { requestContext } from "../../platform/http/context";
+import { clientAddress, requestContext } from "../../platform/http/context";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { COMPILED } from "../../site/locales";
 import { createTranslator } from "../../../shared/i18n";
@@ -90,22 +90,27 @@ export function licensesController(deps: AppDeps) {
   // Requests recorded by a process that stopped before handling them.
   if (hasAccessRequests(db)) scheduleHandling();
 
-  /** Rate limit, then body, then the schema: the shared steps of the licence endpoints. */
-  const handle = async <S extends v.GenericSchema>(
-    request: Request,
-    ip: string,
-    schema: S,
-    run: (input: v.InferOutput<S>) => Response | Promise<Response>,
-  ): Promise<Response> => {
+  /** The licence endpoints' body: counted against the rate limit before it is read. */
+  const clientIp = clientAddress(config);
+  const licenceBody = bodyParser({
+    maxBytes: LICENSE_MAX_BODY_BYTES,
+    before: countedBy(clientIp, [licenseLimiter], (s) => `Too many licence requests, try again in ${s} s`),
+  });
+  /** The recovery form's way back to its page, in the language it was sent in. */
+  const accessBack = (locale: Locale) => (flag: AccessFlag) =>
+    new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
+  const accessBody = bodyParser({
+    maxBytes: LICENSE_MAX_BODY_BYTES,
+    before: countedBy(clientIp, [accessLimiter], (s) => `Too many requests, try again in ${s} s`),
+    back: (sent, why) => {
+      const form = v.safeParse(FormLocale, sent);
+      return accessBack(form.success ? form.output.locale : DEFAULT_LOCALE)(why);
+    },
+  });
+  /** A licence call's work, its failures answered by the shared responder. */
+  const handle = async (request: Request, run: () => Response | Promise<Response>): Promise<Response> => {
     try {
-      const allowed = licenseLimiter.take(ip);
-      if (!allowed.ok) {
-        throw new HttpError(429, `Too many licence requests, try again in ${allowed.retryAfterSeconds} s`, {
-          "retry-after": String(allowed.retryAfterSeconds),
-        });
-      }
-      const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
-      return await run(parseWith(schema, body.value, { unprocessable: true }));
+      return await run();
     } catch (error) {
       return fail(error, { request, locale: DEFAULT_LOCALE, what: "licence request not handled" });
     }
@@ -115,8 +120,8 @@ export function licensesController(deps: AppDeps) {
     .use(requestContext(config))
     .post(
       ENDPOINTS.licenseVerify.path,
-      ({ request, ip }) =>
-        handle(request, ip, VerifyLicenseSchema, async ({ key, instanceId }) => {
+      ({ request, body: { key, instanceId } }) =>
+        handle(request, async () => {
           const found = verifyLicense(db, key, limit, instanceId);
           if (found === null) return Response.json({ valid: false }, { status: 404 });
           // A token only for an installation that still holds a slot of an enabled licence: a freed
@@ -125,12 +130,12 @@ export function licensesController(deps: AppDeps) {
           const issued = await tokenFor(instanceId, found.status);
           return Response.json({ ...found, ...issued });
         }),
-      { parse: "none" },
+      { parse: licenceBody, body: VerifyLicenseSchema },
     )
     .post(
       ENDPOINTS.licenseActivate.path,
-      ({ request, ip }) =>
-        handle(request, ip, ActivateLicenseSchema, async ({ key, instanceName, deviceId }) => {
+      ({ request, body: { key, instanceName, deviceId } }) =>
+        handle(request, async () => {
           const result = await activateLicense(write, key, { instanceName, deviceId }, limit, now());
           switch (result.kind) {
             case "activated": {
@@ -157,12 +162,12 @@ export function licensesController(deps: AppDeps) {
               );
           }
         }),
-      { parse: "none" },
+      { parse: licenceBody, body: ActivateLicenseSchema },
     )
     .post(
       ENDPOINTS.licenseDeactivate.path,
-      ({ request, ip }) =>
-        handle(request, ip, DeactivateLicenseSchema, async ({ key, instanceId }) => {
+      ({ request, body: { key, instanceId } }) =>
+        handle(request, async () => {
           const result = await deactivateLicense(write, key, instanceId, now());
           switch (result.kind) {
             case "deactivated":
@@ -173,49 +178,30 @@ export function licensesController(deps: AppDeps) {
               return Response.json({ error: "No active installation with this instanceId for this key" }, { status: 404 });
           }
         }),
-      { parse: "none" },
+      { parse: licenceBody, body: DeactivateLicenseSchema },
     )
     .post(
       ENDPOINTS.accessResend.path,
-      async ({ request, ip }) => {
-        const isForm = isFormPost(request);
-        let locale: Locale = DEFAULT_LOCALE;
-        const back = (flag: AccessFlag) =>
-          new Response(null, { status: 303, headers: { location: `${pathFor("access", locale)}?status=${flag}#lost-access` } });
+      async ({ request, body: input }) => {
+        const back = accessBack(input.locale);
         try {
-          const allowed = accessLimiter.take(ip);
-          if (!allowed.ok) {
-            if (isForm) {
-              const small = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null);
-              const parsed = v.safeParse(FormLocale, small?.value);
-              if (parsed.success) locale = parsed.output.locale;
-            }
-            throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
-              "retry-after": String(allowed.retryAfterSeconds),
-            });
-          }
-          const body = await readBody(request, { maxBytes: LICENSE_MAX_BODY_BYTES });
-          const parsedLocale = v.safeParse(FormLocale, body.value);
-          if (parsedLocale.success) locale = parsedLocale.output.locale;
-          const input = parseWith(AccessResendSchema, body.value, { unprocessable: true });
-          locale = input.locale;
           // The same work for every address: record the request. The lookup and the e-mails come
           // after the answer, so its time tells nothing either.
           await recordAccessRequest(write, input.email, now());
           scheduleHandling();
-          if (isForm) return back("sent");
-          const t = createTranslator(locale, COMPILED[locale]);
+          if (isFormPost(request)) return back("sent");
+          const t = createTranslator(input.locale, COMPILED[input.locale]);
           return Response.json({ ok: true, message: t("access.sent") }, { status: 202 });
         } catch (error) {
           return fail(error, {
             request,
-            locale,
+            locale: input.locale,
             what: "access resend not handled",
             back,
             unavailable: "Could not handle the request right now, please try again",
           });
         }
       },
-      { parse: "none" },
+      { parse: accessBody, body: AccessResendSchema },
     );
 }

@@ -7,8 +7,8 @@ import { DEVICES_FLASHES, type DevicesPageState, DevicesLinkSchema, FreeDeviceSc
 import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
 import { failureResponder } from "../../platform/http/failure";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
-import { requestContext } from "../../platform/http/context";
+import { clientAddress, requestContext } from "../../platform/http/context";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
 import { devicesOfOrder, freeDeviceOfOrder } from "./devices";
 import { readDevicesLink } from "./tokens";
@@ -67,7 +67,7 @@ export async function devicesPage(
     query: devices.state === "ok" ? `?t=${devices.link}` : "",
   });
   // The link is a credential for 30 days: no other site learns it from a Referer.
-  response.headers.set("referrer-policy", "no-referrer");
+  response.headers.set("referrer-policy", "strict-origin");
   if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
   return response;
 }
@@ -78,6 +78,26 @@ export function devicesController(deps: AppDeps) {
   const fail = failureResponder(deps);
   const limiter = createRateLimiter(deps.rateLimits, { name: "devices", ...DEVICES_RATE_LIMIT });
 
+  /** The devices page again, in the buyer's language, with their link when it is one. */
+  const devicesBack = (locale: Locale, link: string | null) => (flag: (typeof DEVICES_FLASHES)[number]) =>
+    new Response(null, {
+      status: 303,
+      headers: {
+        location: link === null ? pathFor("devices", locale) : `${pathFor("devices", locale)}?t=${link}&status=${flag}`,
+        "referrer-policy": "strict-origin",
+      },
+    });
+  const clientIp = clientAddress(deps.config);
+  const devicesBody = bodyParser({
+    maxBytes: MAX_BODY_BYTES,
+    before: countedBy(clientIp, [limiter], (s) => `Too many requests, try again in ${s} s`),
+    back: (sent, why) => {
+      const partial = v.safeParse(v.object({ locale: FormLocale.entries.locale, t: DevicesLinkSchema }), sent);
+      const { locale, t } = partial.success ? partial.output : { locale: DEFAULT_LOCALE, t: null };
+      return devicesBack(locale, t)(why === "rate-limited" ? "rate-limited" : "unknown");
+    },
+  });
+
   return new Elysia({ name: "license-devices" })
     .use(requestContext(deps.config))
     .get(ENDPOINTS.jwks.path, async () =>
@@ -86,34 +106,12 @@ export function devicesController(deps: AppDeps) {
     )
     .post(
       ENDPOINTS.devicesFree.path,
-      async ({ request, ip }) => {
+      async ({ request, body: input }) => {
         const isForm = isFormPost(request);
-        let locale: Locale = DEFAULT_LOCALE;
-        let link: string | null = null;
-        const back = (flag: (typeof DEVICES_FLASHES)[number]) =>
-          new Response(null, {
-            status: 303,
-            headers: {
-              location: link === null ? pathFor("devices", locale) : `${pathFor("devices", locale)}?t=${link}&status=${flag}`,
-              "referrer-policy": "no-referrer",
-            },
-          });
         try {
-          const allowed = limiter.take(ip);
-          const body = await readBody(request, { maxBytes: MAX_BODY_BYTES });
-          const partial = v.safeParse(v.object({ locale: FormLocale.entries.locale, t: DevicesLinkSchema }), body.value);
-          if (partial.success) ({ locale, t: link } = partial.output);
-          if (!allowed.ok) {
-            throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
-              "retry-after": String(allowed.retryAfterSeconds),
-            });
-          }
-          const input = parseWith(FreeDeviceSchema, body.value, { unprocessable: true });
-          locale = input.locale;
           const reference = await readDevicesLink(licenseKeys, input.t);
           if (reference === null) {
-            link = null;
-            if (isForm) return back("unknown");
+            if (isForm) return devicesBack(input.locale, null)("unknown");
             return Response.json(
               { error: "This link has expired or is not valid: ask for a new one with the access form" },
               { status: 403 },
@@ -121,7 +119,7 @@ export function devicesController(deps: AppDeps) {
           }
           const outcome = await freeDeviceOfOrder(write, reference, input.instanceId, now());
           log.info("device freed by its buyer", { outcome });
-          if (isForm) return back(outcome);
+          if (isForm) return devicesBack(input.locale, input.t)(outcome);
           const left = devicesOfOrder(db, reference);
           if (outcome === "unknown")
             return Response.json({ error: "This device is not active on this licence", devices: left?.devices ?? [] }, { status: 404 });
@@ -129,12 +127,12 @@ export function devicesController(deps: AppDeps) {
         } catch (error) {
           return fail(error, {
             request,
-            locale,
+            locale: input.locale,
             what: "device not freed",
-            back: (why) => back(why === "rate-limited" ? "rate-limited" : "unknown"),
+            back: (why) => devicesBack(input.locale, input.t)(why === "rate-limited" ? "rate-limited" : "unknown"),
           });
         }
       },
-      { parse: "none" },
+      { parse: devicesBody, body: FreeDeviceSchema },
     );
 }

@@ -9,7 +9,7 @@ import { checkCapability, DOCUMENT_FILES, DocumentRequest } from "./links";
 /** Downloads per client address: a buyer needs a few; guessing capabilities gets nowhere at this pace. */
 export const DOCUMENT_RATE_LIMIT = { limit: 30, windowMs: 10 * 60 * 1000 } as const;
 
-const NO_STORE = { "cache-control": "private, no-store", "referrer-policy": "no-referrer" };
+const NO_STORE = { "cache-control": "private, no-store", "referrer-policy": "strict-origin" };
 
 /**
  * GET /documents/:reference/invoice.pdf?k=… (and credit-note.pdf): the PDF when the capability is

@@ -27,7 +27,7 @@ export type Paperwork = {
   vatOf(orderId: number): InvoiceVat | null;
 };
 
-export type InvoiceVat = Pick<Invoice, "vatScheme" | "vatRate" | "vatAmount" | "currency">;
+export type InvoiceVat = Pick<Invoice, "vatScheme" | "vatRule" | "vatRate" | "vatAmount" | "currency">;
 
 type Order = typeof orders.$inferSelect;
 
@@ -143,7 +143,13 @@ export function createPaperwork(deps: { db: Db; config: Config; content: Content
       const invoice = documentOf(orderId, "invoice");
       return invoice === undefined
         ? null
-        : { vatScheme: invoice.vatScheme, vatRate: invoice.vatRate, vatAmount: invoice.vatAmount, currency: invoice.currency };
+        : {
+            vatScheme: invoice.vatScheme,
+            vatRule: invoice.vatRule,
+            vatRate: invoice.vatRate,
+            vatAmount: invoice.vatAmount,
+            currency: invoice.currency,
+          };
     },
   };
 }

@@ -14,20 +14,29 @@ export type Partner = typeof partners.$inferSelect;
 
 export type NewPartner = { name: string; commission?: number | undefined; code?: string | undefined };
 
-export function createPartner(tx: DbWriter, input: NewPartner, now: Date): { ok: true; partner: Partner } | { ok: false; error: string } {
+/** What is wrong with a new partner or a period, for the console to say in the owner's language (`admin.partners.problem.<key>`). */
+export const PARTNER_PROBLEMS = ["name", "commission", "code", "exists", "date", "order"] as const;
+export type PartnerProblem = (typeof PARTNER_PROBLEMS)[number];
+
+export function createPartner(
+  tx: DbWriter,
+  input: NewPartner,
+  now: Date,
+): { ok: true; partner: Partner } | { ok: false; error: string; problem: PartnerProblem } {
   const name = normalizePartnerName(input.name);
-  if (name === null) return { ok: false, error: "A partner's name is 2 to 32 letters, digits, dashes or underscores (blog-anna)." };
+  if (name === null)
+    return { ok: false, error: "A partner's name is 2 to 32 letters, digits, dashes or underscores (blog-anna).", problem: "name" };
   if (input.commission !== undefined && (!Number.isInteger(input.commission) || input.commission < 0 || input.commission > 100))
-    return { ok: false, error: "The commission is a whole percentage from 0 to 100." };
+    return { ok: false, error: "The commission is a whole percentage from 0 to 100.", problem: "commission" };
   const code = input.code === undefined ? null : normalizeDiscountCode(input.code);
-  if (input.code !== undefined && code === null) return { ok: false, error: `${input.code} cannot be a discount code.` };
+  if (input.code !== undefined && code === null) return { ok: false, error: `${input.code} cannot be a discount code.`, problem: "code" };
   const [row] = tx
     .insert(partners)
     .values({ name, commission: input.commission ?? null, code, createdAt: now })
     .onConflictDoNothing()
     .returning()
     .all();
-  if (row === undefined) return { ok: false, error: `The partner ${name} exists already.` };
+  if (row === undefined) return { ok: false, error: `The partner ${name} exists already.`, problem: "exists" };
   return { ok: true, partner: row };
 }
 
@@ -55,6 +64,12 @@ export type PartnerRow = {
 export function checkPeriod(period: Period): string | null {
   for (const day of [period.from, period.to]) if (!isCalendarDay(day)) return `${day} is not a date such as 2026-12-31.`;
   return period.to < period.from ? "The end of the period is before its start." : null;
+}
+
+/** What is wrong with a period, as `checkPeriod` says it in English, for the console to translate. */
+export function periodProblem(period: Period): Extract<PartnerProblem, "date" | "order"> | null {
+  if (![period.from, period.to].every(isCalendarDay)) return "date";
+  return period.to < period.from ? "order" : null;
 }
 
 /** Each partner's visitors, paid orders, net revenue and commission owed over a period. */

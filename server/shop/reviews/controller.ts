@@ -142,7 +142,7 @@ async function renderReview(
     query: review.state === "open" ? `?order=${review.link.order}&k=${review.link.k}` : "",
   });
   // The link opens the buyer's review: no other site learns it from a Referer.
-  response.headers.set("referrer-policy", "no-referrer");
+  response.headers.set("referrer-policy", "strict-origin");
   if (!allowed.ok && allowed.retryAfterSeconds !== undefined) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
   return response;
 }
@@ -165,7 +165,7 @@ export function reviewsController(deps: AppDeps) {
         location: `${pathFor("review", locale)}?order=${encodeURIComponent(order)}&k=${k}&status=${flag}${
           Object.keys(typed).length === 0 ? "" : `&${new URLSearchParams(typed).toString()}`
         }`,
-        "referrer-policy": "no-referrer",
+        "referrer-policy": "strict-origin",
       },
     });
 
@@ -182,7 +182,7 @@ export function reviewsController(deps: AppDeps) {
       status,
       acceptEncoding: request.headers.get("accept-encoding"),
     });
-    response.headers.set("referrer-policy", "no-referrer");
+    response.headers.set("referrer-policy", "strict-origin");
     return response;
   };
   const stopLocale = (query: URLSearchParams): Locale => {

@@ -56,6 +56,7 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
         // The test checkout's card page says it next to its own name and city fields.
         purchaseNotice: config.stripe !== undefined && purchasesInNotice(config),
         noticeBox: purchasesInNotice(config),
+        ...(query.get("countries") === "all" ? { allCountries: true } : {}),
       };
     }
     case "success":
@@ -171,7 +172,7 @@ export function pagesController(deps: AppDeps) {
     });
     // The signed link opens the key: no other site learns it from a Referer (and, like every page
     // rendered per request, no cache keeps it: no-store).
-    response.headers.set("referrer-policy", "no-referrer");
+    response.headers.set("referrer-policy", "strict-origin");
     if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
     return response;
   };

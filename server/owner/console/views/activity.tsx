@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { REFUSAL_REASONS } from "../../../../shared/reviews";
 import { type ActivityDetail, type listActivity, readActivityDetail } from "../activity";
 import { renderPage, type PageContext } from "./layout";
 
@@ -8,6 +9,7 @@ export function activityPage(
   entries: ReturnType<typeof listActivity>,
   labels: Map<number, string>,
   references: Map<number, string>,
+  changes: Map<number, string[]> = new Map(),
 ): string {
   const { t } = ctx;
   return renderPage(
@@ -32,7 +34,7 @@ export function activityPage(
               <tr key={e.id}>
                 <td>{ctx.fmt.when(e.at)}</td>
                 <td>{t(`admin.action.${e.action}`)}</td>
-                <td>{detailOf(ctx, readActivityDetail(e.action, e.detail), references)}</td>
+                <td>{detailOf(ctx, readActivityDetail(e.action, e.detail), references, changes)}</td>
                 <td>{e.sessionId === null ? t("admin.activity.cli") : `#${e.sessionId} ${labels.get(e.sessionId) ?? ""}`}</td>
               </tr>
             ))}
@@ -44,7 +46,7 @@ export function activityPage(
 }
 
 /** An entry's detail in the owner's language; an order as a link to its page, by the reference the owner knows it by. */
-function detailOf(ctx: PageContext, detail: ActivityDetail, references: Map<number, string>): ReactNode {
+function detailOf(ctx: PageContext, detail: ActivityDetail, references: Map<number, string>, changes: Map<number, string[]>): ReactNode {
   const { t } = ctx;
   switch (detail.kind) {
     case "order":
@@ -69,7 +71,64 @@ function detailOf(ctx: PageContext, detail: ActivityDetail, references: Map<numb
       return t("admin.activityDetail.invite", { minutes: detail.minutes });
     case "session":
       return t("admin.activityDetail.session", { id: detail.id, label: detail.label });
+    case "version":
+      return versionOf(ctx, detail, changes.get(detail.version));
+    case "review":
+      return reviewOf(ctx, detail, references);
+    case "posters":
+      return t("admin.activityDetail.posters", { count: detail.count });
     case "text":
       return detail.text;
   }
+}
+
+/** How many of a version's changes the log lists; the content's history lists them all. */
+const CHANGES_SHOWN = 3;
+
+/** A published version: a link to it in the content's history, and what it changed, values before and after. */
+function versionOf(ctx: PageContext, detail: Extract<ActivityDetail, { kind: "version" }>, lines: string[] | undefined): ReactNode {
+  const { t } = ctx;
+  const name =
+    detail.restoredFrom === null
+      ? t("admin.activityDetail.version", { version: detail.version })
+      : t("admin.activityDetail.restored", { version: detail.version, from: detail.restoredFrom });
+  const shown = (lines ?? []).slice(0, CHANGES_SHOWN);
+  const more = (lines ?? []).length - shown.length;
+  return (
+    <>
+      <a href={`/admin/content/history#version-${detail.version}`}>{name}</a>
+      {lines !== undefined && lines.length === 0 && <>: {t("admin.activityDetail.noChange")}</>}
+      {shown.length > 0 && (
+        <ul className="changes">
+          {shown.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+          {more > 0 && <li>{t("admin.activityDetail.moreChanges", { count: more })}</li>}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** A review decision: the review (on the Reviews page), its order, and a refusal's reason in words or the reply given. */
+function reviewOf(ctx: PageContext, detail: Extract<ActivityDetail, { kind: "review" }>, references: Map<number, string>): ReactNode {
+  const { t } = ctx;
+  const reason = REFUSAL_REASONS.find((r) => r === detail.reason);
+  return (
+    <>
+      <a href={`/admin/reviews#review-${detail.id}`}>{t("admin.activityDetail.review", { id: detail.id })}</a>
+      {detail.orderId !== null && (
+        <>
+          {", "}
+          <a href={`/admin/orders/${detail.orderId}`}>
+            {t("admin.activityDetail.reviewOrder", { reference: references.get(detail.orderId) ?? `#${detail.orderId}` })}
+          </a>
+        </>
+      )}
+      {detail.reason !== null && (
+        <>, {t("admin.activityDetail.reviewReason", { reason: reason === undefined ? detail.reason : t(`reviews.reason.${reason}`) })}</>
+      )}
+      {detail.reply !== null && <>, {t("admin.activityDetail.reviewReply", { reply: `“${detail.reply}”` })}</>}
+    </>
+  );
 }

@@ -310,7 +310,7 @@ export function offerPage(ctx: PageContext, data: OfferData, posted: Posted): st
           label={labels["offer.priceMinor"] ?? ""}
           value={amountField(offer.priceMinor)}
           inputMode="decimal"
-          hint={t("admin.content.offer.priceHint")}
+          hint={t("admin.content.offer.priceHint", { currency: offer.currency })}
         />
         <Field
           ctx={ctx}
@@ -770,7 +770,7 @@ export function historyPage(ctx: PageContext, versions: VersionSummary[], descri
           </thead>
           <tbody>
             {versions.map((v) => (
-              <tr key={v.version}>
+              <tr key={v.version} id={`version-${v.version}`}>
                 <td>
                   {v.version}
                   {v.version === current && <> ({t("admin.content.history.current")})</>}

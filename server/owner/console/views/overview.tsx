@@ -129,7 +129,7 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
                     <> ({t("admin.checklist.missing", { variables: data.sellerIdentityMissing.join(", ") })})</>
                   ) : null}
                 </>
-              ) : (
+              ) : item.id === "placeholders" ? null : (
                 t(`admin.checklist.${item.id}`)
               )}
               {item.id === "backups" && data.backup.enabled ? <> ({backupState(ctx, data.backup)})</> : null}

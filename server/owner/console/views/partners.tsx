@@ -1,4 +1,4 @@
-import type { Period, PartnerRow } from "../../../shop/partners/service";
+import type { PartnerProblem, Period, PartnerRow } from "../../../shop/partners/service";
 import { type PageContext, renderPage } from "./layout";
 
 export type PartnersPageModel = {
@@ -6,7 +6,7 @@ export type PartnersPageModel = {
   period: Period;
   currency: string;
   done: boolean;
-  problem: string | null;
+  problem: PartnerProblem | null;
 };
 
 /** The console's partners: each partner's figures for a period, its CSV, and a form to add one. */
@@ -26,7 +26,7 @@ export function partnersPage(ctx: PageContext, model: PartnersPageModel): string
       )}
       {model.problem !== null && (
         <p className="error" role="alert">
-          {model.problem}
+          {t(`admin.partners.problem.${model.problem}`)}
         </p>
       )}
       <p className="note">{t("admin.partners.about")}</p>

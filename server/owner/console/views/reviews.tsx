@@ -25,7 +25,7 @@ export function reviewsPage(ctx: PageContext, model: ReviewsPageModel): string {
     const reason = review.refusalReason !== null && isRefusalReason(review.refusalReason) ? review.refusalReason : null;
     const test = item.provider === "test" && !model.testOrdersVerify;
     return (
-      <article key={review.id} className="card review" data-review={review.id} lang={language}>
+      <article key={review.id} id={`review-${review.id}`} className="card review" data-review={review.id} lang={language}>
         <p className="note" lang={ctx.locale}>
           {t("admin.reviews.meta", {
             rating: review.rating,

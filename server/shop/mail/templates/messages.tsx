@@ -64,6 +64,22 @@ export function AccessMail({
 }) {
   const { t } = c;
   const vat = papers?.vat ?? null;
+  // A company reverse-charged, or a consumer outside the EU, pays no VAT: the receipt says why rather
+  // than "VAT included" beside a VAT of 0, as the attached invoice does.
+  const noVat = vat !== null && (vat.vatRule === "reverse-charge" || vat.vatRule === "outside-eu");
+  const vatCase: { vat?: string } =
+    vat === null
+      ? {}
+      : {
+          vat:
+            vat.vatScheme === "franchise"
+              ? "none"
+              : vat.vatRule === "reverse-charge"
+                ? "reverse"
+                : vat.vatRule === "outside-eu"
+                  ? "outside"
+                  : "included",
+        };
   return (
     <MailLayout
       locale={c.locale}
@@ -105,11 +121,11 @@ export function AccessMail({
         label={t("mail.receipt.amount")}
         value={t("mail.receipt.amountValue", {
           amount: c.money(p.amountMinor, p.currency),
-          // The sale's own scheme when its invoice says it; else the site's (facts).
-          ...(vat === null ? {} : { vat: vat.vatScheme === "franchise" ? "none" : "included" }),
+          // The sale's own scheme and rule when its invoice says them; else the site's (facts).
+          ...vatCase,
         })}
       />
-      {vat === null || vat.vatScheme === "franchise" ? null : (
+      {vat === null || vat.vatScheme === "franchise" || noVat ? null : (
         <Fact
           locale={c.locale}
           label={t("mail.receipt.vat")}
