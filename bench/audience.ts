@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { openDb } from "../db/client";
 import { createWriter } from "../db/writer";
 import { audienceReport } from "../server/owner/console/audience";
+import { DEFAULT_ANALYTICS_MAX_EVENTS_PER_DAY } from "../server/platform/env";
 import { daysEnding, utcDay } from "../server/shop/analytics/day";
 import { rollUpDue } from "../server/shop/analytics/rollup";
-import { DEFAULT_ANALYTICS_MAX_EVENTS_PER_DAY } from "../server/platform/env";
 import { loadAverage } from "./site";
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);

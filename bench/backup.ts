@@ -12,9 +12,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../db/client";
-import { generateOrderReference } from "../shared/order-reference";
 import { litestreamBinary, litestreamConfig } from "../server/platform/backup/litestream";
 import { readStatusFile } from "../server/platform/backup/status";
+import { generateOrderReference } from "../shared/order-reference";
 import { startServer } from "../test/e2e/harness";
 
 const ROOT = join(import.meta.dir, "..");

@@ -7,10 +7,11 @@
 //   4. a phone's first visit of the landing page with the 24-poster wall (bench/first-visit.ts,
 //      target unscrolled ≤ 120 KB).
 // Prints figures only:  ./node_modules/.bin/bun run bench/catalogue.ts
-import { $ } from "bun";
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { $ } from "bun";
 import { convertPicture } from "../server/site/catalogue/media";
 import { startBenchServer } from "./load";
 import { noisyJpeg } from "./pictures";

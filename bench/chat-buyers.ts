@@ -6,18 +6,18 @@ import { HELD_OUT_BLIND } from "../test/chat/questions/held-out-blind";
 import { HELD_OUT_BLIND2 } from "../test/chat/questions/held-out-blind2";
 import { HELD_OUT_BLIND3 } from "../test/chat/questions/held-out-blind3";
 import { HELD_OUT_BUYERS } from "../test/chat/questions/held-out-buyers";
-import { PROBE_HELPER } from "../test/chat/questions/probe-helper";
-import { PROBE_HELPER2 } from "../test/chat/questions/probe-helper2";
 import {
+  type ChatQuestion,
+  createJudge,
   HANDOVER_INTENTS,
   INTENTS,
-  createJudge,
-  languageOf,
-  type ChatQuestion,
   type Intent,
   type Judge,
+  languageOf,
   type Verdict,
 } from "../test/chat/questions/judge";
+import { PROBE_HELPER } from "../test/chat/questions/probe-helper";
+import { PROBE_HELPER2 } from "../test/chat/questions/probe-helper2";
 import { createTestSite } from "../test/support/app";
 import { testContent } from "../test/support/content";
 

@@ -11,7 +11,7 @@
 // Run: ./node_modules/.bin/bun bench/chat-crossval.ts [--folds 5]
 import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
 import { TOPIC_LABELS, type TopicLabel } from "../server/shop/chat/paraphrases";
-import { THRESHOLDS, type ChoiceThresholds } from "../server/shop/chat/topic-choice";
+import { type ChoiceThresholds, THRESHOLDS } from "../server/shop/chat/topic-choice";
 import { type Example, type TopicClassifier, trainTopicClassifier } from "../server/shop/chat/topic-classifier";
 import { trainingExamples } from "../server/shop/chat/topic-training";
 import { FOLLOW_UPS } from "../test/chat/questions/follow-ups";

@@ -1,8 +1,9 @@
 // POST /api/chat answer time through the whole app (validation, rate limits, offline assistant,
 // two SQLite writes with synchronous=FULL), JSON and server-sent events. Run:
 // ./node_modules/.bin/bun bench/chat-endpoint.ts
-import { createTestSite } from "../test/support/app";
+
 import { TUNING } from "../test/chat/questions/tuning";
+import { createTestSite } from "../test/support/app";
 
 const site = await createTestSite({ env: { TRUST_PROXY: "true" } });
 const questions = TUNING.filter((q) => q.lang === "fr").map((q) => q.q);

@@ -12,14 +12,14 @@
 // the same way; it is not part of the full run.
 import { loadavg } from "node:os";
 import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
-import { testConfig } from "../test/support/config";
 import { LOCALES, type Locale } from "../shared/locales";
 import { HELD_OUT } from "../test/chat/questions/held-out";
 import { HELD_OUT_NEW } from "../test/chat/questions/held-out-new";
-import { scoreBuyers } from "./chat-buyers";
-import { INTENTS, createJudge, type ChatQuestion, type Intent } from "../test/chat/questions/judge";
+import { type ChatQuestion, createJudge, INTENTS, type Intent } from "../test/chat/questions/judge";
 import { TUNING } from "../test/chat/questions/tuning";
+import { testConfig } from "../test/support/config";
 import { chatSite } from "../test/support/content";
+import { scoreBuyers } from "./chat-buyers";
 
 const verbose = process.argv.includes("--verbose");
 const setArgument = process.argv.indexOf("--set");

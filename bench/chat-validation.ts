@@ -6,17 +6,16 @@
 // Run: ./node_modules/.bin/bun bench/chat-validation.ts [--grid] [--cv]
 import { createOfflineAssistant } from "../server/shop/chat/offline-assistant";
 import { TOPIC_LABELS, type TopicLabel } from "../server/shop/chat/paraphrases";
-import { THRESHOLDS, type ChoiceThresholds } from "../server/shop/chat/topic-choice";
+import { type ChoiceThresholds, FOLLOW_UP, type FollowUpSettings, THRESHOLDS } from "../server/shop/chat/topic-choice";
 import { type TopicClassifier, trainTopicClassifier } from "../server/shop/chat/topic-classifier";
 import { loadTopicModel } from "../server/shop/chat/topic-model";
 import { trainingExamples } from "../server/shop/chat/topic-training";
-import { testConfig } from "../test/support/config";
+import { FOLLOW_UPS } from "../test/chat/questions/follow-ups";
 import { createJudge } from "../test/chat/questions/judge";
 import { TUNING } from "../test/chat/questions/tuning";
-import { VALIDATION } from "../test/chat/questions/validation";
-import { FOLLOW_UPS } from "../test/chat/questions/follow-ups";
 import { TWO_QUESTIONS } from "../test/chat/questions/two-questions";
-import { FOLLOW_UP, type FollowUpSettings } from "../server/shop/chat/topic-choice";
+import { VALIDATION } from "../test/chat/questions/validation";
+import { testConfig } from "../test/support/config";
 import { chatSite } from "../test/support/content";
 
 const config = testConfig();

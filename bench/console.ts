@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { issueRecoveryCodes } from "../server/owner/console/recovery-codes";
 import { buildConsoleFiles, consoleBundleFrom } from "../server/owner/console/bundle";
+import { issueRecoveryCodes } from "../server/owner/console/recovery-codes";
 import { generateOrderReference } from "../shared/order-reference";
 import { createTestSite } from "../test/support/app";
 import { loadAverage } from "./site";

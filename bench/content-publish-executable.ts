@@ -3,11 +3,12 @@
 // English written to the database as the console or `site content import` writes it; after each,
 // one kept-alive connection per process asks for /en until it carries the new title.
 // Run: ./node_modules/.bin/bun run bench/content-publish-executable.ts [publishes]
-import { $ } from "bun";
+
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { $ } from "bun";
 import { openDb } from "../db/client";
 import { createWriter } from "../db/writer";
 import { publish, readPublished } from "../server/site/content/store";

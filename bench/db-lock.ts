@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startBenchServer } from "./load";
 import { errorText } from "../shared/error-text";
+import { startBenchServer } from "./load";
 
 const { values: args } = parseArgs({
   options: { port: { type: "string", default: "4400" }, "hold-ms": { type: "string", default: "12000" }, root: { type: "string" } },

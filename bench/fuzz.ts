@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { holdDbLock } from "../test/support/db-lock";
-import { rawRequest } from "../test/server/raw-http";
 import { errorText } from "../shared/error-text";
+import { rawRequest } from "../test/server/raw-http";
+import { holdDbLock } from "../test/support/db-lock";
 
 const { values: args } = parseArgs({
   options: {

@@ -6,11 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../db/client";
 import { loadConfig } from "../server/platform/config";
-import { contentNow } from "../server/site/content/live";
-import { prepareContent } from "../server/site/content/start";
 import { createLogger } from "../server/platform/log";
 import { createCheckout } from "../server/shop/checkout/providers";
 import { createPaperwork } from "../server/shop/paperwork/documents";
+import { contentNow } from "../server/site/content/live";
+import { prepareContent } from "../server/site/content/start";
 import { writerFor } from "../server/wiring";
 import { TERMS_VERSION } from "../shared/legal";
 

@@ -6,10 +6,10 @@
 // answers 5xx (the database is never locked here: a 503 would be a failure too).
 //   ./node_modules/.bin/bun run bench/kill-trials.ts [TRIALS=42] [seed=7]
 import { Database } from "bun:sqlite";
-import { spawn } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "bun";
 
 const ROOT = join(import.meta.dir, "..");
 const TRIALS = Number(process.argv[2] ?? 42);

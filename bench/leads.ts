@@ -3,11 +3,12 @@
 // figures. Each request is a new address from its own client address (TRUST_PROXY, X-Forwarded-For),
 // so every one is a real insert and none is rate-limited.
 // Run: ./node_modules/.bin/bun run bench/leads.ts [seconds] [rounds]
+
+import { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
 import { PRODUCTION_READY_ENV } from "../test/support/production-env";
-import { fmt, runLoad, type LoadResult, startBenchServer } from "./load";
+import { fmt, type LoadResult, runLoad, startBenchServer } from "./load";
 
 const root = join(import.meta.dir, "..");
 const seconds = Number(process.argv[2] ?? 10);

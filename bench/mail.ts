@@ -8,34 +8,35 @@
 // parsing) runs as its own process, like a mail provider, so it does not share the sender's thread.
 // Data on the site's disk with the default SQLITE_SYNCHRONOUS=FULL. Nothing leaves 127.0.0.1.
 // Run: ./node_modules/.bin/bun run bench/mail.ts [messages] [payments] [scenarios, e.g. 1,2,3 (all) or 3]
-import { availableParallelism, loadavg } from "node:os";
+
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
-import { createElement } from "react";
 import { render, toPlainText } from "@react-email/render";
 import { count, inArray } from "drizzle-orm";
+import { createElement } from "react";
 import { SMTPServer } from "smtp-server";
-import { openDb, type Db } from "../db/client";
+import { type Db, openDb } from "../db/client";
 import { mailOutbox, orders } from "../db/schema";
 import { createWriter } from "../db/writer";
 import type { Config } from "../server/platform/config";
-import { testConfig } from "../test/support/config";
 import { createLogger } from "../server/platform/log";
 import { deliverPaidOrder, deliverySettings } from "../server/shop/checkout/delivery";
 import { composeMail, mailContext } from "../server/shop/mail/compose";
-import { readPayload, recordOutcome, type OutboxRow } from "../server/shop/mail/outbox";
+import { type OutboxRow, readPayload, recordOutcome } from "../server/shop/mail/outbox";
 import { createMailSender } from "../server/shop/mail/sender";
+import { AccessMail } from "../server/shop/mail/templates/messages";
 import {
   createFileTransport,
   createSmtpTransport,
-  SMTP_TIMEOUTS,
   type MailTransport,
   type OutgoingMail,
+  SMTP_TIMEOUTS,
 } from "../server/shop/mail/transport";
-import { AccessMail } from "../server/shop/mail/templates/messages";
 import { LOCALES } from "../shared/locales";
 import { pathFor } from "../shared/routes";
 import { createTestSite } from "../test/support/app";
+import { testConfig } from "../test/support/config";
 import { testContent } from "../test/support/content";
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across the two processes. */

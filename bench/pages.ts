@@ -1,10 +1,11 @@
 // Requests per second and p50/p99 latency of `/` and `/en` at 50 concurrent connections on
 // loopback, against the single executable (production React), and the compressed weight of the
 // landing page's first load.  Run: ./node_modules/.bin/bun run bench/pages.ts [seconds]
-import { $ } from "bun";
+
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { $ } from "bun";
 import { fmt, runLoad, startBenchServer } from "./load";
 
 const root = join(import.meta.dir, "..");

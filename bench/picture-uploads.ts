@@ -3,11 +3,12 @@
 // compiled executable (`dist/site`, whose image library is inside it: scripts/embedded-sharp.ts).
 // Each on a fresh data folder, signed in with a recovery code. Builds dist/site when it is missing.
 //   ./node_modules/.bin/bun run bench/picture-uploads.ts
-import { $ } from "bun";
+
 import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { $ } from "bun";
 import { hashToken } from "../server/owner/console/tokens";
 import { startBenchServer } from "./load";
 import { noisyJpeg } from "./pictures";

@@ -4,10 +4,10 @@
 // Run: ./node_modules/.bin/bun run bench/rate-limit.ts
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { LEAD_RATE_LIMIT } from "../server/shop/leads/controller";
-import { createLogger } from "../server/platform/log";
 import { createRateLimiter } from "../server/platform/http/rate-limit";
 import { openRateLimitStore, rateLimitDbPath } from "../server/platform/http/rate-limit-store";
+import { createLogger } from "../server/platform/log";
+import { LEAD_RATE_LIMIT } from "../server/shop/leads/controller";
 import { PRODUCTION_READY_ENV } from "../test/support/production-env";
 import { startBenchServer } from "./load";
 

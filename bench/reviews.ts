@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../db/client";
-import { generateOrderReference } from "../shared/order-reference";
 import { bumpProofStamp } from "../server/shop/reviews/store";
+import { generateOrderReference } from "../shared/order-reference";
 import { PRODUCTION_READY_ENV } from "../test/support/production-env";
 import { fmt, runLoad, startBenchServer } from "./load";
 

@@ -1,9 +1,10 @@
 // The site as the owner runs it, for the browser benches: the single executable (built first when
 // dist/site is missing, or with --build), on a loopback port, with a fresh data folder.
-import { $ } from "bun";
+
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { $ } from "bun";
 import { startBenchServer } from "./load";
 
 const root = join(import.meta.dir, "..");

@@ -10,10 +10,11 @@
 // server/platform/start-trace.ts)
 // (--ports=N: listen on N, N+1, ... instead of ports the kernel picks)
 // Needs wrk and nginx (Debian: apt-get install -y nginx-light wrk). Linux only (/proc).
-import { $ } from "bun";
+
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { $ } from "bun";
 
 const root = join(import.meta.dir, "..");
 const args = process.argv.slice(2);

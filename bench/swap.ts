@@ -3,10 +3,11 @@
 // data folder, takes over, and the first one drains and exits. Prints the requests, the failed ones
 // (socket errors and non-2xx) and the longest answer during the whole run, swap included.
 //   npm run build && ./node_modules/.bin/bun run bench/swap.ts [path/to/site] [seconds]
-import { spawn, type Subprocess } from "bun";
+
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Subprocess, spawn } from "bun";
 
 const executable = process.argv[2] ?? join(import.meta.dir, "..", "dist", "site");
 const seconds = Number(process.argv[3] ?? 20);

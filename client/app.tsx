@@ -1,25 +1,24 @@
 import type { MessageKey } from "../shared/i18n";
 import { LOCALE_TAGS, LOCALES } from "../shared/locales";
 import { ISLAND_DATA_ID, type IslandData, type PageData } from "../shared/page-data";
-import { isSitePageId } from "../shared/routes";
+import { isSitePageId, pathFor } from "../shared/routes";
 import { SvgDefs } from "./components/icons";
 import { SkipLink } from "./components/layout";
+import { productJsonLd } from "./components/reviews";
 import { I18nProvider, useI18n } from "./i18n";
-import { Island, IslandRendererContext, type IslandRenderer } from "./island";
-import { LandingPage } from "./pages/landing";
-import { PaymentPage } from "./pages/payment";
+import { Island, type IslandRenderer, IslandRendererContext } from "./island";
 import { AccessPage } from "./pages/access";
+import { CataloguePage } from "./pages/catalogue";
+import { DemoPage } from "./pages/demo";
 import { DevicesPage } from "./pages/devices";
 import { GuidePage } from "./pages/guide";
-import { DemoPage } from "./pages/demo";
-import { CataloguePage } from "./pages/catalogue";
+import { LandingPage } from "./pages/landing";
 import { LegalNoticePage, PrivacyPage, TermsPage } from "./pages/legal";
-import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
-import { TestCheckoutPage } from "./pages/test-checkout";
+import { PaymentPage } from "./pages/payment";
 import { RefundPage } from "./pages/refund";
 import { ReviewPage, ReviewStopPage, ReviewsInfoPage } from "./pages/review";
-import { productJsonLd } from "./components/reviews";
-import { pathFor } from "../shared/routes";
+import { CanceledPage, ErrorPage, NotFoundPage, SuccessPage, UnsubscribePage } from "./pages/status-pages";
+import { TestCheckoutPage } from "./pages/test-checkout";
 
 /** Serialises data for a <script type="application/json">, safe against `</script>`. */
 export function serializeJson(data: unknown): string {

@@ -1,5 +1,5 @@
-import { BEACON } from "../shared/api";
 import { type BeaconEvent, deviceClassOf, type VitalMetric } from "../shared/analytics";
+import { BEACON } from "../shared/api";
 
 // Counting, without cookies or storage (docs/audience.md): one beacon per page view and per event,
 // sent with sendBeacon to the site itself. The server makes the visitor's daily hash from the

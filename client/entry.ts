@@ -1,8 +1,8 @@
 import { ISLAND_DATA_ID, type IslandData, type IslandName, type IslandProps } from "../shared/page-data";
-import { ISLANDS, isIslandName, type IslandTrigger } from "./islands";
-import { watchSupportCorner } from "./islands/support-corner";
-import { keepSectionOnLanguageSwitch } from "./islands/language-section";
 import { startBeacons } from "./beacon";
+import { ISLANDS, type IslandTrigger, isIslandName } from "./islands";
+import { keepSectionOnLanguageSwitch } from "./islands/language-section";
+import { watchSupportCorner } from "./islands/support-corner";
 
 // The page's only script: it finds the islands the server marked (client/island.tsx) and hydrates
 // each one when it is needed (client/islands/index.ts says when). React and each island's code are

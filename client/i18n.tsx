@@ -1,10 +1,10 @@
-import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { createContext, type ReactNode, useContext, useMemo } from "react";
 import {
-  createTranslator,
-  siteTranslator,
   type CompiledMessages,
+  createTranslator,
   type MessageKey,
   type MessageValues,
+  siteTranslator,
   type Translate,
 } from "../shared/i18n";
 import type { Locale } from "../shared/locales";

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import type { CompiledMessages, MessageKey, MessageValues } from "../shared/i18n";
 import type { Locale } from "../shared/locales";
 import { TextProvider } from "./i18n";

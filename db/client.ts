@@ -1,12 +1,12 @@
 import { Database } from "bun:sqlite";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import packageJson from "../package.json" with { type: "json" };
 import { MIGRATIONS } from "./migrations";
 import * as schema from "./schema";
 import { OWN_SCHEMA, recordMigration, refuseNewerSchema, saveCopyBeforeMigrating } from "./versions";
-import packageJson from "../package.json" with { type: "json" };
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 export type Synchronous = "NORMAL" | "FULL";

@@ -3,13 +3,14 @@
 // files compressed and the pages the same for every visitor, rendered with this environment's
 // configuration (the executable uses them when it runs with settings that give the same pages).
 //   npm run build && ./dist/site
-import { $ } from "bun";
+
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { packagedLitestream } from "../server/platform/backup/litestream";
+import { $ } from "bun";
 import { buildConsoleFiles } from "../server/owner/console/bundle";
-import { buildClient } from "../server/site/client-build";
+import { packagedLitestream } from "../server/platform/backup/litestream";
 import { readGitBuild } from "../server/platform/version";
+import { buildClient } from "../server/site/client-build";
 import { embeddedSharp } from "./embedded-sharp";
 
 const root = join(import.meta.dir, "..");

@@ -5,16 +5,16 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { consoleBundleFrom } from "../server/owner/console/bundle";
-import { createAssetStore } from "../server/site/assets";
 import { loadConfig } from "../server/platform/config";
 import { ConfigError } from "../server/platform/config-error";
-import { compressBest, contentHash, type Compressed } from "../server/platform/http/compress";
+import { type Compressed, compressBest, contentHash } from "../server/platform/http/compress";
 import { createLogger } from "../server/platform/log";
+import { createAssetStore } from "../server/site/assets";
+import { defaultContentSource } from "../server/site/content/live";
 import { staticPageRefs } from "../server/site/pages/controller";
 import { createStaticPages } from "../server/site/pages/static-pages";
-import type { PrebuiltPage } from "../server/site/prebuilt-page";
 import { encodePrebuilt } from "../server/site/prebuilt";
-import { defaultContentSource } from "../server/site/content/live";
+import type { PrebuiltPage } from "../server/site/prebuilt-page";
 import { createDocumentRenderer } from "../server/site/render";
 
 const [clientDir, outFile, consoleDir] = process.argv.slice(2);

@@ -1,9 +1,10 @@
 // `npm run db:generate -- --name what`: runs `drizzle-kit generate` with the given arguments, then
 // writes db/migrations/index.ts from drizzle-kit's journal, so that every migration is imported as
 // text and bundled into the single executable (drizzle's own migrator reads a folder at run time).
-import { $ } from "bun";
+
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { $ } from "bun";
 
 if (process.argv.includes("--generate")) {
   const args = process.argv.slice(2).filter((a) => a !== "--generate");

@@ -1,31 +1,31 @@
-import { forwardedHeadersGuard, untrustedForwardedHeadersDropper } from "./platform/http/forwarded";
 import { Elysia } from "elysia";
-import { chatController } from "./shop/chat/controller";
-import { checkoutController } from "./shop/checkout/controller";
+import { localeOfPath, matchPath } from "../shared/routes";
 import type { AppDeps } from "./deps";
+import { consoleController } from "./owner/console/controller";
 import { accessLog, type PeerOf } from "./platform/http/access-log";
-import { failureResponder } from "./platform/http/failure";
 import { methodNotAllowed } from "./platform/http/api-paths";
 import { clientAbortLog } from "./platform/http/client-abort";
 import { requestContext } from "./platform/http/context";
+import { failureResponder } from "./platform/http/failure";
+import { forwardedHeadersGuard, untrustedForwardedHeadersDropper } from "./platform/http/forwarded";
 import { hostGuard } from "./platform/http/host";
+import { formBackOf, refusalOf } from "./platform/http/route-input";
 import { sameOriginGuard } from "./platform/http/same-origin";
+import { isHttps, securityHeaders } from "./platform/http/security";
 import { serveOptions } from "./platform/http/serve-options";
+import { beaconController } from "./shop/analytics/controller";
+import { chatController } from "./shop/chat/controller";
+import { checkoutController } from "./shop/checkout/controller";
+import { refundController } from "./shop/checkout/refund-controller";
 import { leadsController } from "./shop/leads/controller";
 import { unsubscribeController } from "./shop/leads/unsubscribe";
 import { licensesController } from "./shop/licenses/controller";
 import { devicesController } from "./shop/licenses/devices-controller";
-import { refundController } from "./shop/checkout/refund-controller";
-import { reviewsController } from "./shop/reviews/controller";
 import { documentsController } from "./shop/paperwork/controller";
-import { pagesController, plainPageAnswers } from "./site/pages/controller";
-import { localeOfPath, matchPath } from "../shared/routes";
-import { securityHeaders, isHttps } from "./platform/http/security";
+import { reviewsController } from "./shop/reviews/controller";
 import { socialProofController } from "./shop/social-proof/controller";
-import { consoleController } from "./owner/console/controller";
-import { beaconController } from "./shop/analytics/controller";
 import { mediaController } from "./site/catalogue/media-controller";
-import { formBackOf, refusalOf } from "./platform/http/route-input";
+import { pagesController, plainPageAnswers } from "./site/pages/controller";
 
 /** Builds the whole site as one Elysia app from its dependencies (made by server/wiring.ts). */
 export function createApp(deps: AppDeps) {

@@ -1,20 +1,20 @@
 import type { Db } from "../db/client";
 import type { Write } from "../db/writer";
 import type { ConsoleBundleSource } from "./owner/console/bundle";
-import type { AssetStore } from "./site/assets";
 import type { Config } from "./platform/config";
+import type { Drain } from "./platform/http/drain";
 import type { RateLimitStore } from "./platform/http/rate-limit-store";
 import type { Logger } from "./platform/log";
+import type { BuildInfo } from "./platform/version";
 import type { Analytics } from "./shop/analytics/service";
 import type { Checkout } from "./shop/checkout/providers";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
 import type { MailSender } from "./shop/mail/sender";
 import type { Paperwork } from "./shop/paperwork/documents";
+import type { AssetStore } from "./site/assets";
 import type { ContentSource } from "./site/content/live";
 import type { StaticPages } from "./site/pages/static-pages";
 import type { Renderer } from "./site/render";
-import type { Drain } from "./platform/http/drain";
-import type { BuildInfo } from "./platform/version";
 
 /** What every feature controller gets from the app: no globals; made by server/wiring.ts, for tests too. */
 export type AppDeps = {

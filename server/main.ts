@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { startWithEngineSettings } from "./platform/engine-settings";
 import { createCompressor } from "./platform/http/compress";
-import { RENDER_COMMAND, WORKER_COMMAND } from "./roles/processes";
 import { startTrace } from "./platform/start-trace";
+import { RENDER_COMMAND, WORKER_COMMAND } from "./roles/processes";
 import { configOrExit, type Embedded } from "./roles/start-up";
 
 /**

@@ -2,25 +2,25 @@ import type { Db } from "../db/client";
 import { createWriter } from "../db/writer";
 import { createApp } from "./app";
 import type { AppDeps } from "./deps";
+import { consoleBundleSource } from "./owner/console/bundle";
 import type { Config } from "./platform/config";
 import type { Compress } from "./platform/http/compress";
+import { createDrain } from "./platform/http/drain";
 import { openRateLimitStore, rateLimitDbPath } from "./platform/http/rate-limit-store";
 import type { Logger } from "./platform/log";
+import { type BuildInfo, currentBuild } from "./platform/version";
 import { createAnalytics } from "./shop/analytics/service";
 import { createCheckout } from "./shop/checkout/providers";
-import { createPaperwork } from "./shop/paperwork/documents";
+import type { StripeConnection } from "./shop/checkout/stripe-provider";
 import { ACCESS_BATCH_DELAY_MS } from "./shop/licenses/controller";
 import type { SigningKeys } from "./shop/licenses/signing-keys";
-import type { StripeConnection } from "./shop/checkout/stripe-provider";
+import { createPaperwork } from "./shop/paperwork/documents";
 import type { AssetStore } from "./site/assets";
 import type { ClientFile } from "./site/client-build";
-import { consoleBundleSource } from "./owner/console/bundle";
 import type { ContentSource } from "./site/content/live";
-import type { PrebuiltPage } from "./site/prebuilt-page";
 import { createStaticPages } from "./site/pages/static-pages";
+import type { PrebuiltPage } from "./site/prebuilt-page";
 import { createDocumentRenderer, createRenderer } from "./site/render";
-import { createDrain } from "./platform/http/drain";
-import { currentBuild, type BuildInfo } from "./platform/version";
 
 /** What a process brings to the site: its configuration, database, files and e-mail sender. */
 export type SiteParts = {

@@ -2,9 +2,9 @@ import * as v from "valibot";
 import {
   CATALOGUE_LIMITS,
   type CatalogueContent,
-  emptyCatalogueContent,
   type DemoCaptions,
   DemoCaptionsSchema,
+  emptyCatalogueContent,
   emptyMediaSlots,
   type MediaSlots,
   MediaSlotsSchema,

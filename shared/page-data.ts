@@ -1,10 +1,10 @@
-import type { CompiledMessages, MessageValues } from "./i18n";
 import type { CatalogueFacts, CatalogueResults, CatalogueSearch, Picture } from "./catalogue";
+import type { CompiledMessages, MessageValues } from "./i18n";
 import type { LegalFacts } from "./legal";
 import type { Locale } from "./locales";
+import type { ReviewPageState, ReviewStopState } from "./reviews";
 import type { DevicesPageState } from "./schemas/licenses";
 import type { CardField, CheckoutErrorKey } from "./schemas/payment";
-import type { ReviewPageState, ReviewStopState } from "./reviews";
 import type { SiteFacts } from "./site-facts";
 
 // The page contract: what the server renders a page from, and the part of it the browser receives
@@ -119,9 +119,9 @@ export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 /** The outcome of a plain form post to /api/leads, shown on the landing page (`?lead=`). */
 export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
+import type { BusinessPageError } from "./business-buyer";
 /** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
 import type { CodeRefusal } from "./discount-code";
-import type { BusinessPageError } from "./business-buyer";
 
 export type PaymentPageError =
   | "provider"

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { DEFAULT_LOCALE, type Locale, LOCALES } from "./locales";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "./locales";
 
 // Reviews from verified buyers (docs/reviews.md): the review page's form, what the pages show of the
 // published ones, and the reasons a review may be refused. Both the server and the pages read these.

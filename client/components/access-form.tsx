@@ -1,9 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { ACCESS_RESEND } from "../../shared/api";
 import type { IslandProps } from "../../shared/page-data";
 import { checkLeadEmail, EMAIL_ISSUE_KEYS, emailIssueKey } from "../../shared/schemas/leads";
 import { useText } from "../i18n";
 import { Icon } from "./icons";
-import { ACCESS_RESEND } from "../../shared/api";
 
 // "Lost your access e-mail?" (POST /api/access/resend): on the access page, the success page and in
 // the FAQ answer about delivery. A real form, so it works without JavaScript (the server answers a

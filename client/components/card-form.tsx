@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes } from "react";
+import { type FormEvent, type InputHTMLAttributes, useCallback, useEffect, useRef, useState } from "react";
+import { testCheckoutPath } from "../../shared/api";
 import type { IslandProps, TestCheckoutView } from "../../shared/page-data";
 import { pathFor } from "../../shared/routes";
-import { CHECKOUT_ERROR_KEYS, checkFreeClaim, checkTestCard, type CardField } from "../../shared/schemas/payment";
+import { type CardField, CHECKOUT_ERROR_KEYS, checkFreeClaim, checkTestCard } from "../../shared/schemas/payment";
 import { useText } from "../i18n";
 import { applyFormat, CARD_INPUT_MAX, EXPIRY_INPUT_MAX, formatExpiryInput, groupCardNumber } from "./card-input";
 import { Icon } from "./icons";
 import { LinkedText } from "./linked-text";
-import { testCheckoutPath } from "../../shared/api";
 
 type Errors = TestCheckoutView["errors"];
 const FIELD_ORDER: CardField[] = ["email", "name", "city", "country", "card", "expiry", "cvc"];

@@ -1,13 +1,13 @@
 import * as v from "valibot";
+import { CHAT } from "../../shared/api";
 import {
   CHAT_MAX_CHARS,
   CHAT_MAX_MESSAGES,
-  ChatRequestSchema,
   type ChatMessage,
   type ChatReply,
   type ChatRequestInput,
+  ChatRequestSchema,
 } from "../../shared/schemas/chat";
-import { CHAT } from "../../shared/api";
 
 // The browser side of POST /api/chat asks for server-sent events so the reply
 // shows as it is produced, and still understands a plain JSON answer.

@@ -1,10 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { CHAT_MAX_CHARS, type ChatMessage } from "../../shared/schemas/chat";
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import type { MessageValues } from "../../shared/i18n";
+import { CHAT_MAX_CHARS, type ChatMessage } from "../../shared/schemas/chat";
 import { useText } from "../i18n";
-import { CHAT_LINE_TEXT, CHAT_WINDOW_OWN_TEXT, ChatText } from "./chat-text";
 import { ChatFailure, chatPayload, sendChat } from "./chat-client";
-import { loadChatSession, saveChatSession, type ChatSession } from "./chat-session";
+import { type ChatSession, loadChatSession, saveChatSession } from "./chat-session";
+import { CHAT_LINE_TEXT, CHAT_WINDOW_OWN_TEXT, ChatText } from "./chat-text";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
 

@@ -1,5 +1,5 @@
+import { type FormEvent, useRef, useState } from "react";
 import { DEVICES_FREE } from "../../shared/api";
-import { useRef, useState, type FormEvent } from "react";
 import { LOCALE_TAGS, type Locale } from "../../shared/locales";
 import { SELLER_TIME_ZONE } from "../../shared/offer";
 import type { IslandProps } from "../../shared/page-data";

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, type MouseEvent } from "react";
+import { type MouseEvent, useCallback, useEffect, useRef } from "react";
 import type { IslandProps } from "../../shared/page-data";
 import { useText } from "../i18n";
 import { EXIT_POPUP_DELAY_MS, exitPopupWasShown, markExitPopupShown } from "./exit-popup-memory";

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { pathFor } from "../../shared/routes";
 import { useI18n } from "../i18n";
+import { SUPPORT_BUTTON_ATTRIBUTE } from "../islands/triggers";
 import { Icon, Logo } from "./icons";
 import { LanguageSwitcher } from "./language-switcher";
-import { SUPPORT_BUTTON_ATTRIBUTE } from "../islands/triggers";
 
 /**
  * On a production site taking orders with the built-in test checkout: at the top of every page's

@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type RefObject } from "react";
+import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
+import { LEADS } from "../../shared/api";
 import type { IslandProps } from "../../shared/page-data";
 import { checkLeadEmail, EMAIL_ISSUE_KEYS, emailIssueKey, type LeadInput, type LeadSource } from "../../shared/schemas/leads";
 import { useText } from "../i18n";
 import { markExitPopupShown } from "./exit-popup-memory";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
-import { LEADS } from "../../shared/api";
 
 // The free-demo form, in two places: the exit popup and a section at the end of the
 // landing page. Both are real forms posting to /api/leads, so the section works without JavaScript;

@@ -1,26 +1,26 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import * as v from "valibot";
-import { PaymentResponseSchema } from "../../shared/schemas/payment";
-import type { IslandProps } from "../../shared/page-data";
-import { useText } from "../i18n";
-import { ConsentBox, CONSENT_TEXT } from "./consent-box";
-import { Icon } from "./icons";
-import { showToast } from "./toast";
 import { PAYMENT } from "../../shared/api";
-import { CODE_REFUSALS, type CodeRefusal, normalizeDiscountCode } from "../../shared/discount-code";
-import { normalizePartnerName } from "../../shared/partner";
-import { countriesIn } from "../../shared/countries";
-import type { Locale } from "../../shared/locales";
-import { pathFor } from "../../shared/routes";
 import {
   BUSINESS_ERROR_KEYS,
   BUSINESS_FIELDS,
-  COUNTRIES_RULES_TELL_APART,
   type BusinessErrorKey,
   type BusinessField,
   businessErrorsOf,
+  COUNTRIES_RULES_TELL_APART,
   checkBusiness,
 } from "../../shared/business-buyer";
+import { countriesIn } from "../../shared/countries";
+import { CODE_REFUSALS, type CodeRefusal, normalizeDiscountCode } from "../../shared/discount-code";
+import type { Locale } from "../../shared/locales";
+import type { IslandProps } from "../../shared/page-data";
+import { normalizePartnerName } from "../../shared/partner";
+import { pathFor } from "../../shared/routes";
+import { PaymentResponseSchema } from "../../shared/schemas/payment";
+import { useText } from "../i18n";
+import { CONSENT_TEXT, ConsentBox } from "./consent-box";
+import { Icon } from "./icons";
+import { showToast } from "./toast";
 
 /** The endpoint's answer to a code that does not apply: 422 with `code: "code-<reason>"`; to a company's details: `fields`. */
 const CodeRefusedAnswer = v.object({ code: v.string() });

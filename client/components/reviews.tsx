@@ -1,8 +1,8 @@
 import { LOCALES } from "../../shared/locales";
 import { avatarOf, type ReviewsFacts, type ShownReview } from "../../shared/reviews";
 import { pathFor } from "../../shared/routes";
-import { Icon } from "./icons";
 import { useI18n } from "../i18n";
+import { Icon } from "./icons";
 
 // The landing page's reviews: only published buyers' reviews (development's samples marked as
 // such), newest first, never sorted or filtered by rating, each with its date and "verified

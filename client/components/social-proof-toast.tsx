@@ -1,9 +1,9 @@
-import * as v from "valibot";
 import { useEffect, useRef, useState } from "react";
+import * as v from "valibot";
 import type { Translate } from "../../shared/i18n";
 import { LOCALE_TAGS, type Locale } from "../../shared/locales";
 import type { IslandProps } from "../../shared/page-data";
-import { SocialProofResponseSchema, type SocialProofEntry } from "../../shared/schemas/social-proof";
+import { type SocialProofEntry, SocialProofResponseSchema } from "../../shared/schemas/social-proof";
 import { useText } from "../i18n";
 import { type Box, coversControls } from "./covered-content";
 import { Icon } from "./icons";

@@ -1,10 +1,10 @@
-import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from "react";
+import { type ComponentType, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import type { IslandProps } from "../../shared/page-data";
 import { useText } from "../i18n";
+import { SUPPORT_BUTTON } from "../islands/triggers";
 import { CHAT_WINDOW_TEXT } from "./chat-text";
 import { Icon } from "./icons";
 import { showToast } from "./toast";
-import { SUPPORT_BUTTON } from "../islands/triggers";
 
 type ChatWindowComponent = ComponentType<{ onClose: () => void }>;
 

@@ -1,9 +1,9 @@
 import type { ComponentType } from "react";
+import { SOCIAL_PROOF } from "../../shared/api";
 import type { IslandName, IslandProps } from "../../shared/page-data";
 import { EXIT_POPUP_DELAY_MS, exitPopupWasShown, markExitPopupShown } from "../components/exit-popup-memory";
 import { socialProofDismissed } from "../components/social-proof-memory";
 import { DEMO_BUTTON, SUPPORT_BUTTON } from "./triggers";
-import { SOCIAL_PROOF } from "../../shared/api";
 
 /**
  * When the loader (client/entry.ts) loads and hydrates an island:

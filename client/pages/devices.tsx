@@ -1,7 +1,7 @@
+import { pathFor } from "../../shared/routes";
 import type { DevicesPageState } from "../../shared/schemas/licenses";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
-import { pathFor } from "../../shared/routes";
 import { Island } from "../island";
 
 /** "Manage my devices": the page behind the access e-mail's signed link. */

@@ -1,7 +1,7 @@
 import { pathFor } from "../../shared/routes";
 import type { GuideDeviceFact } from "../../shared/site-facts";
-import { LinkedText } from "../components/linked-text";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
+import { LinkedText } from "../components/linked-text";
 import { useI18n } from "../i18n";
 
 // The devices and their steps are the owner's published content (shared/content.ts, filled in by the

@@ -1,15 +1,15 @@
 import type { ReactNode } from "react";
 import type { MessageKey } from "../../shared/i18n";
 import { pathFor } from "../../shared/routes";
+import { offerTextKeys } from "../../shared/site-facts";
+import { CatalogueSection, OwnerPicture } from "../components/catalogue";
 import { DemoButton } from "../components/demo-button";
+import { FaqList } from "../components/faq";
 import { Icon, type IconName } from "../components/icons";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
-import { FaqList } from "../components/faq";
-import { CatalogueSection, OwnerPicture } from "../components/catalogue";
+import { ReviewsSection } from "../components/reviews";
 import { useI18n } from "../i18n";
 import { Island } from "../island";
-import { offerTextKeys } from "../../shared/site-facts";
-import { ReviewsSection } from "../components/reviews";
 
 // Numbered texts (`feature2Title`...) are built from these numbers: a number with no text fails the typecheck.
 const TRUST_BADGES = [

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import type { MessageKey } from "../../shared/i18n";
-import { identityIncomplete, TERMS_SECTIONS, type LegalFacts, type LegalIdentity } from "../../shared/legal";
+import { identityIncomplete, type LegalFacts, type LegalIdentity, TERMS_SECTIONS } from "../../shared/legal";
 import { pathFor } from "../../shared/routes";
-import { LinkedText } from "../components/linked-text";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
+import { LinkedText } from "../components/linked-text";
 import { useI18n } from "../i18n";
 
 // The legal notice, the terms of sale and the privacy policy: templates in

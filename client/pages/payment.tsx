@@ -1,11 +1,11 @@
+import { BUSINESS_PAGE_ERRORS, type BusinessPageError } from "../../shared/business-buyer";
+import { CODE_REFUSALS, type CodeRefusal } from "../../shared/discount-code";
+import type { PaymentPageError } from "../../shared/page-data";
 import { pathFor } from "../../shared/routes";
 import { Icon } from "../components/icons";
 import { Main, SiteFooter, SiteHeader } from "../components/layout";
 import { useI18n } from "../i18n";
 import { Island } from "../island";
-import type { PaymentPageError } from "../../shared/page-data";
-import { CODE_REFUSALS, type CodeRefusal } from "../../shared/discount-code";
-import { BUSINESS_PAGE_ERRORS, type BusinessPageError } from "../../shared/business-buyer";
 
 /** The business section's problem a plain form post came back with. */
 const businessErrorOf = (error: PaymentPageError | undefined): BusinessPageError | undefined =>

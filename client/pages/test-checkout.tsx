@@ -1,7 +1,7 @@
 import type { TestCheckoutView } from "../../shared/page-data";
-import { Island } from "../island";
 import { Main } from "../components/layout";
 import { useI18n } from "../i18n";
+import { Island } from "../island";
 
 /** The built-in test checkout's hosted-style card page; its form is an island (card-form.tsx). */
 export function TestCheckoutPage({ view }: { view: TestCheckoutView }) {

@@ -1,6 +1,6 @@
-import { errorText } from "../../shared/error-text";
 import type { Db } from "../../db/client";
 import { isBusyError, type Write } from "../../db/writer";
+import { errorText } from "../../shared/error-text";
 import { claimReplica, readClaim } from "../platform/backup/claim";
 import { clearRestored, ensureDatabaseId, readIdentity } from "../platform/backup/identity";
 import { describeTarget } from "../platform/backup/settings";

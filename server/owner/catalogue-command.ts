@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { basename, extname, join } from "node:path";
 import type { Db } from "../../db/client";
 import type { Write } from "../../db/writer";
-import { CatalogueRefused, importCatalogue, readTitles } from "../site/catalogue/store";
 import { describeProblems, writeCsv } from "../site/catalogue/csv";
 import { readMediaFilesOf, readMediaInfo } from "../site/catalogue/media";
+import { CatalogueRefused, importCatalogue, readTitles } from "../site/catalogue/store";
 import { readPublished } from "../site/content/store";
 import { counted } from "./counted";
 

@@ -1,13 +1,13 @@
-import { contentNow } from "../site/content/live";
 import * as v from "valibot";
 import type { Db } from "../../db/client";
 import type { Write } from "../../db/writer";
 import { dateIn, SELLER_TIME_ZONE } from "../../shared/offer";
 import type { Config } from "../platform/config";
 import type { OutboxRow } from "../shop/mail/outbox";
+import { contentNow } from "../site/content/live";
 import { recordActivity } from "./console/activity";
 import { latestOwnerLocale } from "./console/sessions";
-import { dayPeriod, lastEndedPeriod, weekPeriod, type DigestFrequency, type DigestPeriod } from "./digest/period";
+import { type DigestFrequency, type DigestPeriod, dayPeriod, lastEndedPeriod, weekPeriod } from "./digest/period";
 import { digestListsReader, digestPayload, queueDigest, queuedDigest } from "./digest/service";
 
 /** A calendar date that exists (2026-02-30 does not). */

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Write } from "../../db/writer";
 import { SELLER_TIME_ZONE } from "../../shared/offer";
-import { checkPeriod, createPartner, type Period, partnerReport, type PartnerRow } from "../shop/partners/service";
+import { checkPeriod, createPartner, type PartnerRow, type Period, partnerReport } from "../shop/partners/service";
 import { csvCell } from "./export-csv";
 
 // `site partners create|list`: the owner's partners from the command line, the same service as the

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { readClaim, type ReplicaClaim } from "../platform/backup/claim";
+import { type ReplicaClaim, readClaim } from "../platform/backup/claim";
 import { markRestored } from "../platform/backup/identity";
 import { pullKeptFiles } from "../platform/backup/kept-files";
 import { litestreamBinary, litestreamConfig, litestreamEnv } from "../platform/backup/litestream";

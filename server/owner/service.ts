@@ -1,9 +1,9 @@
 import * as v from "valibot";
+import { defaultContent } from "../../shared/content";
 import type { Config } from "../platform/config";
 import { STOP_DEADLINE_MS } from "../platform/http/drain";
 import { VERSION } from "../platform/version";
 import { seededDocument } from "../site/content/start";
-import { defaultContent } from "../../shared/content";
 
 /**
  * `site service [--user NAME] [--data DIR] [--env-file FILE]`: a systemd unit that runs this

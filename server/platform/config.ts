@@ -1,15 +1,15 @@
-import { backupTargetOf, type BackupTarget } from "./backup/settings";
-import type { TrustedProxies } from "./http/trusted-proxies";
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import type { LegalIdentity } from "../../shared/legal";
 import type { SiteSettings } from "../../shared/site-facts";
 import type { VatScheme } from "../../shared/vat-scheme";
-import { httpsBaseUrl, type TlsSettings, tlsSettingsOf } from "./tls/settings";
+import { type BackupTarget, backupTargetOf } from "./backup/settings";
 import { ConfigError, NotReadyForProductionError } from "./config-error";
 import { type Env, EnvSchema } from "./env";
+import type { TrustedProxies } from "./http/trusted-proxies";
 import { missingSellerIdentity, productionProblems } from "./production-readiness";
+import { httpsBaseUrl, type TlsSettings, tlsSettingsOf } from "./tls/settings";
 
 // The only module that reads process.env: the environment (server/platform/env.ts) turned into the
 // configuration every part of the site is given.

@@ -1,10 +1,10 @@
-import { BACKUP_ENV } from "./backup/settings";
-import { TrustProxySetting } from "./http/trusted-proxies";
 import * as v from "valibot";
 import { endOfDayIn, SELLER_TIME_ZONE } from "../../shared/offer";
 import { PLACEHOLDER_CLAIMED_USERS } from "../../shared/site-facts";
 import { VAT_SCHEMES } from "../../shared/vat-scheme";
+import { BACKUP_ENV } from "./backup/settings";
 import { documented } from "./env-doc";
+import { TrustProxySetting } from "./http/trusted-proxies";
 
 // The environment the site reads, as one valibot schema: every variable is checked at start-up and
 // a bad value stops the server with a message that names the variable (server/platform/config.ts).

@@ -1,8 +1,8 @@
 import { BACKUP_UNSET_WARNING } from "./backup/settings";
-import { ANY_PROXY_WARNING } from "./http/trusted-proxies";
 import type { Config } from "./config";
 import type { ConfigProblem } from "./config-error";
 import type { Env } from "./env";
+import { ANY_PROXY_WARNING } from "./http/trusted-proxies";
 
 // What a site taking real money must have set before it starts (problems: refused), and the owner
 // content not set yet (warnings: its place stays empty, one log line each).

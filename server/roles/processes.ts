@@ -1,14 +1,14 @@
-import type { Subprocess } from "bun";
 import { existsSync } from "node:fs";
+import type { Subprocess } from "bun";
 import * as v from "valibot";
+import { errorText } from "../../shared/error-text";
 import { LOCALES } from "../../shared/locales";
 import type { AssetUrls } from "../../shared/page-data";
-import { AssetSchema, type AssetSnapshot } from "../site/assets";
-import type { Logger } from "../platform/log";
-import { type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
 import { BytesSchema } from "../platform/bytes-schema";
+import type { Logger } from "../platform/log";
 import { endingWithThisProcess as endingWith } from "../platform/parent-death";
-import { errorText } from "../../shared/error-text";
+import { AssetSchema, type AssetSnapshot } from "../site/assets";
+import { type PrebuiltPage, prebuiltPageSchema } from "../site/prebuilt-page";
 
 // One server process per core (docs/decisions/010-static-pages-and-processes.md). The first process does everything the site has to
 // do once: migrations, the e-mail sender, the client bundle, rendering and compressing the pages.

@@ -1,7 +1,7 @@
-import type { Compress } from "../platform/http/compress";
 import type { Config } from "../platform/config";
+import type { Compress } from "../platform/http/compress";
 import { configSecrets, createLogger } from "../platform/log";
-import { receiveRenderRequest, RENDER_COMMAND, sendRenderedPages, whenFirstProcessGone, dataOfFirstProcessExists } from "./processes";
+import { startTrace } from "../platform/start-trace";
 import { assetStoreFrom } from "../site/assets";
 import { fixedContent, loadPublished } from "../site/content/live";
 import { firstStartedAt } from "../site/offer";
@@ -9,8 +9,8 @@ import { staticPageRefs } from "../site/pages/controller";
 import { createStaticPages } from "../site/pages/static-pages";
 import { createDocumentRenderer } from "../site/render";
 import { writerFor } from "../wiring";
+import { dataOfFirstProcessExists, RENDER_COMMAND, receiveRenderRequest, sendRenderedPages, whenFirstProcessGone } from "./processes";
 import { dbOrExit, type Embedded } from "./start-up";
-import { startTrace } from "../platform/start-trace";
 
 /**
  * The page renderer: renders and compresses the pages the same for every visitor, with the first

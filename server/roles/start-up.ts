@@ -1,12 +1,12 @@
-import { openDb, type Db } from "../../db/client";
-import { isBusyError } from "../../db/writer";
+import { type Db, openDb } from "../../db/client";
 import { NewerSchemaError } from "../../db/versions";
-import { VERSION } from "../platform/version";
-import type { Prebuilt } from "../site/prebuilt";
-import type { ClientFile } from "../site/client-build";
-import { loadConfig, type Config } from "../platform/config";
+import { isBusyError } from "../../db/writer";
+import { type Config, loadConfig } from "../platform/config";
 import { ConfigError } from "../platform/config-error";
 import type { BuildInfo } from "../platform/version";
+import { VERSION } from "../platform/version";
+import type { ClientFile } from "../site/client-build";
+import type { Prebuilt } from "../site/prebuilt";
 
 /**
  * What the compiled executable carries inside it (scripts/build.ts): the site's and the console's

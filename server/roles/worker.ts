@@ -1,27 +1,27 @@
 import { errorText } from "../../shared/error-text";
-import { openLicenseKeys } from "../shop/licenses/tokens";
+import type { Config } from "../platform/config";
 import type { Compress } from "../platform/http/compress";
 import { listenShared } from "../platform/http/listen";
-import type { Config } from "../platform/config";
 import { configSecrets, createLogger } from "../platform/log";
+import { startTrace } from "../platform/start-trace";
 import { joinHttpsSite } from "../platform/tls/start";
-import { tlsPendingPage } from "../site/tls-pending-page";
-import {
-  onCertificateChanged,
-  receiveWorkerStart,
-  wakeMailerOfFirstProcess,
-  whenFirstProcessGone,
-  dataOfFirstProcessExists,
-} from "./processes";
+import { currentBuild } from "../platform/version";
 import { loadIpHashSecret } from "../shop/leads/service";
+import { openLicenseKeys } from "../shop/licenses/tokens";
 import { assetStoreFrom } from "../site/assets";
 import { openContent, renderAfterPublish } from "../site/content/live";
 import { firstStartedAt } from "../site/offer";
 import { staticPageRefs } from "../site/pages/controller";
+import { tlsPendingPage } from "../site/tls-pending-page";
 import { wireSite, writerFor } from "../wiring";
+import {
+  dataOfFirstProcessExists,
+  onCertificateChanged,
+  receiveWorkerStart,
+  wakeMailerOfFirstProcess,
+  whenFirstProcessGone,
+} from "./processes";
 import { dbOrExit, type Embedded } from "./start-up";
-import { startTrace } from "../platform/start-trace";
-import { currentBuild } from "../platform/version";
 
 /**
  * A second (third…) process: serves the first process's pages and files on its port, sends no e-mail.

@@ -2,13 +2,13 @@ import { createHash } from "node:crypto";
 import * as v from "valibot";
 import demoCues from "../../public/demo-video.cues.json";
 import { LOCALES } from "../../shared/locales";
-import { demoCaptionsVtt, DemoCuesSchema } from "./demo-captions";
-import { mp4DurationSeconds } from "./video-duration";
 import type { AssetUrls } from "../../shared/page-data";
 import { BytesSchema } from "../platform/bytes-schema";
-import { compressBest, type Bytes, type Compress } from "../platform/http/compress";
+import { type Bytes, type Compress, compressBest } from "../platform/http/compress";
 import { type ClientFile, FONT_PLACEHOLDER } from "./client-build";
+import { DemoCuesSchema, demoCaptionsVtt } from "./demo-captions";
 import { PUBLIC_FILES } from "./public-files";
+import { mp4DurationSeconds } from "./video-duration";
 
 /** One static file in memory; also the shape checked when a worker receives the first process's files. */
 export const AssetSchema = v.object({

@@ -1,4 +1,4 @@
-import { formatTermsVersion, TERMS_VERSION, type LegalFacts } from "../../shared/legal";
+import { formatTermsVersion, type LegalFacts, TERMS_VERSION } from "../../shared/legal";
 import type { Locale } from "../../shared/locales";
 import type { Config } from "../platform/config";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { siteSettings } from "../../db/schema";
 import type { Db } from "../../db/client";
+import { siteSettings } from "../../db/schema";
 import type { Write } from "../../db/writer";
 
 const FIRST_STARTED_AT = "first_started_at";

@@ -1,9 +1,10 @@
 // Every file the site serves besides the client bundle. Imported `with { type: "file" }` so that
 // `bun build --compile` embeds them in the executable; when run from source they are read from disk.
-import appleTouchIcon from "../../public/apple-touch-icon.png" with { type: "file" };
-import preview1280 from "../../public/app-preview-1280.webp" with { type: "file" };
+
 import preview640 from "../../public/app-preview-640.webp" with { type: "file" };
 import preview960 from "../../public/app-preview-960.webp" with { type: "file" };
+import preview1280 from "../../public/app-preview-1280.webp" with { type: "file" };
+import appleTouchIcon from "../../public/apple-touch-icon.png" with { type: "file" };
 import poster from "../../public/demo-poster.webp" with { type: "file" };
 import video from "../../public/demo-video.mp4" with { type: "file" };
 import favicon from "../../public/favicon.svg" with { type: "file" };

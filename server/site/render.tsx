@@ -1,13 +1,13 @@
-import type { PageData, View } from "../../shared/page-data";
 import type { Locale } from "../../shared/locales";
+import type { PageData, View } from "../../shared/page-data";
 import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
-import type { AssetStore } from "./assets";
 import type { Config } from "../platform/config";
-import type { ContentSource } from "./content/live";
-import { catalogueFacts, catalogueResults } from "./catalogue/facts";
-import { withOwnerMedia } from "./catalogue/slots";
 import { compressForOneAnswer } from "../platform/http/compress";
 import type { Logger } from "../platform/log";
+import type { AssetStore } from "./assets";
+import { catalogueFacts, catalogueResults } from "./catalogue/facts";
+import { withOwnerMedia } from "./catalogue/slots";
+import type { ContentSource } from "./content/live";
 
 export type RenderOptions = {
   view: View;

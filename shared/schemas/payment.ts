@@ -1,7 +1,7 @@
 import * as v from "valibot";
+import { isCountryCode } from "../countries";
 import type { MessageKey } from "../i18n";
 import { LOCALES } from "../locales";
-import { isCountryCode } from "../countries";
 
 // Payloads of the checkout feature: the pay button's request, the answer it
 // reads, and the built-in test checkout's card form. Shared by the browser and the endpoints.

@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
-import { createAnalytics } from "../../server/shop/analytics/service";
-import { KEPT_PER_DAY, OTHER, rollUpDay } from "../../server/shop/analytics/rollup";
-import { deleteExpiredAnalytics } from "../../server/shop/analytics/retention";
 import { audienceReport } from "../../server/owner/console/audience";
 import { createLogger } from "../../server/platform/log";
+import { deleteExpiredAnalytics } from "../../server/shop/analytics/retention";
+import { KEPT_PER_DAY, OTHER, rollUpDay } from "../../server/shop/analytics/rollup";
+import { createAnalytics } from "../../server/shop/analytics/service";
 import { ownerCookie } from "../console/owner";
 import { createTestSite, type TestSite } from "../support/app";
 import { plainSpaces } from "../support/text";

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { startServer } from "../e2e/harness";
-import { startFakeS3, type FakeS3 } from "../support/fake-s3";
-import { useSmtp } from "../support/smtp";
 import { readClaim } from "../../server/platform/backup/claim";
+import { startServer } from "../e2e/harness";
+import { type FakeS3, startFakeS3 } from "../support/fake-s3";
+import { useSmtp } from "../support/smtp";
 import { buy, cli, readReplica, targetOf, until } from "./support";
 
 // The restore drill as an owner does it, with the live site's own settings: restore into another

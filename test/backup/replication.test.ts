@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeS3, type FakeS3 } from "../support/fake-s3";
-import { startServer, type RunningServer } from "../e2e/harness";
+import { type RunningServer, startServer } from "../e2e/harness";
 import { endServer } from "../support/end-server";
+import { type FakeS3, startFakeS3 } from "../support/fake-s3";
 import { mailsTo, useSmtp } from "../support/smtp";
 import { buy, cli, processMentions, readReplica, until } from "./support";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readVersion } from "../../server/site/content/store";
 import { CatalogueRefused, importCatalogue, latestSet } from "../../server/site/catalogue/store";
+import { readVersion } from "../../server/site/content/store";
 import { createTestSite, type TestSite } from "../support/app";
 import { catalogueCsv, posterJpeg, posterPng } from "./fixtures";
 

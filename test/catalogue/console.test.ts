@@ -5,8 +5,8 @@ import { count } from "drizzle-orm";
 import { zipSync } from "fflate";
 import { media, mediaFiles, ownerActivity } from "../../db/schema";
 import { listVersions, readPublished } from "../../server/site/content/store";
-import { createTestSite, type TestSite } from "../support/app";
 import { ownerCookie } from "../console/owner";
+import { createTestSite, type TestSite } from "../support/app";
 import { catalogueCsv, posterJpeg, posterPng } from "./fixtures";
 
 // The console's Catalogue area (docs/catalogue.md): an owner imports a CSV with its posters (files

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { contentWarnings } from "../../server/platform/production-readiness";
 import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
-import { catalogueReadiness, publishedFacts } from "../../server/site/content/live";
-import { checkContent } from "../../server/site/content/check";
 import { publishChange } from "../../server/site/catalogue/store";
+import { checkContent } from "../../server/site/content/check";
+import { catalogueReadiness, publishedFacts } from "../../server/site/content/live";
 import { createTestSite, type TestSite } from "../support/app";
 
 // The rights statement: shown beside the catalogue, answered by the FAQ and the chat when asked

@@ -2,11 +2,11 @@ import { afterAll, beforeEach, expect, test } from "bun:test";
 import { AssistantError } from "../../server/shop/chat/assistant";
 import { CLAUDE_HISTORY, createClaudeAssistant } from "../../server/shop/chat/claude-assistant";
 import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
-import { testConfig } from "../support/config";
 import type { ChatMessage } from "../../shared/schemas/chat";
 import { buildSiteFacts } from "../../shared/site-facts";
-import { apiKeyOf, startFakeAnthropic } from "./fake-anthropic";
+import { testConfig } from "../support/config";
 import { chatSite, testSite } from "../support/content";
+import { apiKeyOf, startFakeAnthropic } from "./fake-anthropic";
 
 const fake = startFakeAnthropic();
 afterAll(() => fake.stop());

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
+import { exportCsv } from "../../server/owner/export-csv";
 import { CHAT_BURST, CHAT_HOURLY } from "../../server/shop/chat/controller";
 import { readConversation, readRecentMessages, recentMessagesQuery, recordChatMessage } from "../../server/shop/chat/transcripts";
-import { exportCsv } from "../../server/owner/export-csv";
 import { CHAT_MAX_TURNS } from "../../shared/schemas/chat";
 import { buildSiteFacts } from "../../shared/site-facts";
 import { createTestSite, type TestSite } from "../support/app";

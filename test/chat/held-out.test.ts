@@ -1,12 +1,12 @@
 import { expect, test } from "bun:test";
 import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
-import { testConfig } from "../support/config";
 import { LOCALES } from "../../shared/locales";
+import { testConfig } from "../support/config";
+import { chatSite } from "../support/content";
 import { HELD_OUT } from "./questions/held-out";
 import { HELD_OUT_NEW } from "./questions/held-out-new";
-import { createJudge, type ChatQuestion } from "./questions/judge";
+import { type ChatQuestion, createJudge } from "./questions/judge";
 import { TUNING } from "./questions/tuning";
-import { chatSite } from "../support/content";
 
 // The offline assistant answers at least 90 % of the questions of each set right in every language
 // (the fact each answer must carry, in the question's language), and never says "yes" to a "no":

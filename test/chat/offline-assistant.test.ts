@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
 import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
-import { testConfig } from "../support/config";
 import { LOCALES } from "../../shared/locales";
 import { buildSiteFacts } from "../../shared/site-facts";
-import { saysYes } from "./questions/judge";
+import { testConfig } from "../support/config";
 import { chatSite, testSite } from "../support/content";
+import { saysYes } from "./questions/judge";
 
 const config = testConfig({ SUPPORT_EMAIL: "help@stream.example", PRICE: "34.50", LICENSE_ACTIVATION_LIMIT: "3" });
 const assistant = createOfflineAssistant(chatSite(config));

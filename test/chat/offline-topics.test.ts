@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { createOfflineAssistant } from "../../server/shop/chat/offline-assistant";
 import { testConfig } from "../support/config";
-import { saysYes } from "./questions/judge";
 import { chatSite } from "../support/content";
+import { saysYes } from "./questions/judge";
 
 // What the site states and the word lists could not answer: the withdrawal right and the
 // guarantee, the receipt and VAT, the offer's end, no account, what the price includes, sharing with

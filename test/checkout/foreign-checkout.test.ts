@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { licenses, mailOutbox, orders } from "../../db/schema";
 import { createTestSite, type TestSite } from "../support/app";
 import { logEntries } from "../support/logs";
-import { startFakeStripe, type FakeStripe } from "./fake-stripe";
+import { type FakeStripe, startFakeStripe } from "./fake-stripe";
 import { checkoutSession, event, signed } from "./stripe-events";
 
 // One Stripe account may sell other things than this site (another product, another shop): its

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { invoices, licenses, mailOutbox, orders, processedEvents } from "../../db/schema";
-import type { StripeConnection } from "../../server/shop/checkout/stripe-provider";
 import { signOrderLink } from "../../server/shop/checkout/order-links";
+import type { StripeConnection } from "../../server/shop/checkout/stripe-provider";
+import { ownerCookie } from "../console/owner";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard, testClock } from "../support/purchase";
-import { ownerCookie } from "../console/owner";
-import { startFakeStripe, type FakeStripe } from "./fake-stripe";
+import { type FakeStripe, startFakeStripe } from "./fake-stripe";
 import { charge, checkoutSession, event, signed } from "./stripe-events";
 
 // The 7-day money-back guarantee, kept by the site: the refund page of the order's signed link

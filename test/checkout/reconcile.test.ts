@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { runCommand } from "../../server/owner/cli";
 import { createTestSite, type TestSite } from "../support/app";
-import { startFakeStripe, type FakeStripe } from "./fake-stripe";
+import { type FakeStripe, startFakeStripe } from "./fake-stripe";
 import { STRIPE_TEST_SITE } from "./stripe-events";
 
 // `site orders reconcile --since DATE` against the fake Stripe API on loopback: what Stripe knows

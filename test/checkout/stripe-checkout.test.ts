@@ -4,7 +4,7 @@ import { STRIPE_API_VERSION } from "../../server/shop/checkout/stripe-provider";
 import { TERMS_VERSION } from "../../shared/legal";
 import { LOCALES } from "../../shared/locales";
 import { createTestSite, type TestSite } from "../support/app";
-import { startFakeStripe, type FakeStripe } from "./fake-stripe";
+import { type FakeStripe, startFakeStripe } from "./fake-stripe";
 
 // POST /api/payment in Stripe mode, through the real SDK against a fake Stripe API on loopback.
 

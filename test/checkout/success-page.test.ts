@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { SOURCE_MESSAGES as MESSAGES } from "../../server/site/locales";
 import { LOCALES } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
-import { SOURCE_MESSAGES as MESSAGES } from "../../server/site/locales";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { plainSpaces } from "../support/text";

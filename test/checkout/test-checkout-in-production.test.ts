@@ -1,21 +1,21 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { LOCALES } from "../../shared/locales";
-import { pathFor } from "../../shared/routes";
+import en from "../../locales/en.json" with { type: "json" };
+import es from "../../locales/es.json" with { type: "json" };
+import fr from "../../locales/fr.json" with { type: "json" };
+import it from "../../locales/it.json" with { type: "json" };
 import { overview } from "../../server/owner/console/overview";
-import { digestPayload } from "../../server/owner/digest/service";
 import { dayPeriod } from "../../server/owner/digest/period";
+import { digestPayload } from "../../server/owner/digest/service";
 import { startupWarnings, TEST_CHECKOUT_WARNING } from "../../server/platform/production-readiness";
 import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { recentPurchases } from "../../server/shop/social-proof/service";
+import { LOCALES } from "../../shared/locales";
+import { pathFor } from "../../shared/routes";
 import { createTestSite, type TestSite } from "../support/app";
 import { testConfig } from "../support/config";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 import { payWithTestCard } from "../support/purchase";
 import { startSmtp, type TestSmtp } from "../support/smtp";
-import en from "../../locales/en.json" with { type: "json" };
-import es from "../../locales/es.json" with { type: "json" };
-import fr from "../../locales/fr.json" with { type: "json" };
-import it from "../../locales/it.json" with { type: "json" };
 
 // A production site allowed to take orders with the built-in test checkout (ALLOW_TEST_CHECKOUT,
 // no Stripe) says TEST everywhere a buyer or the owner could take an order for a real one.

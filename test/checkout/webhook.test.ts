@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { orders, processedEvents } from "../../db/schema";
 import { createTestSite, type TestSite } from "../support/app";
-import { startFakeStripe, type FakeStripe } from "./fake-stripe";
-import { charge, checkoutSession, event, signed, type SessionFields } from "./stripe-events";
 import { plainSpaces } from "../support/text";
+import { type FakeStripe, startFakeStripe } from "./fake-stripe";
+import { charge, checkoutSession, event, type SessionFields, signed } from "./stripe-events";
 
 // POST /api/stripe/webhook: signed deliveries through the real SDK's verification, and the orders
 // table after each.

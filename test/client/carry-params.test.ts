@@ -1,5 +1,5 @@
-import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { afterAll, expect, test } from "bun:test";
+import { GlobalRegistrator } from "@happy-dom/global-registrator";
 
 // No component here: happy-dom's window alone (support/dom.ts also brings Testing Library).
 const registeredHere = !GlobalRegistrator.isRegistered;

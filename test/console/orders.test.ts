@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import { licenses, mailOutbox, orders, ownerActivity } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
 import type { StripeConnection } from "../../server/shop/checkout/stripe-provider";
+import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
+import { charge, checkoutSession, event, signed } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
-import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
-import { charge, checkoutSession, event, signed } from "../checkout/stripe-events";
 import { confirmWithPasskey, ownerCookie } from "./owner";
 
 let site: TestSite | undefined;

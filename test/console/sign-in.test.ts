@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
 import { runCommand } from "../../server/owner/cli";
-import { consumeInvite, createInvite } from "../../server/owner/console/invites";
 import { SIGN_IN_OPTIONS_RATE_LIMIT, SIGN_IN_RATE_LIMIT } from "../../server/owner/console/auth-routes";
-import { createTestSite, type TestSite } from "../support/app";
+import { consumeInvite, createInvite } from "../../server/owner/console/invites";
 import { listPasskeys, storePasskey } from "../../server/owner/console/passkeys";
 import { findSession, markVerified } from "../../server/owner/console/sessions";
+import { createTestSite, type TestSite } from "../support/app";
 import { cookieOf, ownerCookie, recoveryCodes, signInWithCode } from "./owner";
 
 const MINUTE = 60 * 1000;

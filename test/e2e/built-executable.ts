@@ -1,6 +1,6 @@
-import { spawn } from "bun";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawn } from "bun";
 
 // One build of the executable per test run, shared by the files that run it. `bun test --parallel`
 // runs files in two worker processes, and scripts/build.ts starts by deleting dist/: two builds at

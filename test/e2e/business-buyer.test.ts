@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { plainSpaces } from "../support/text";
 import { axeViolations } from "./axe";
 import { useSite, watchConsole } from "./harness";
-import { plainSpaces } from "../support/text";
 import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 
 // "Buying for a company?" on the payment page, in Chromium: with JavaScript a malformed VAT number is

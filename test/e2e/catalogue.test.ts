@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { spawnSync } from "bun";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "bun";
 import { zipSync } from "fflate";
 import type { BrowserContext, Page } from "playwright-core";
-import { freePort } from "../support/pebble";
-import { catalogueCsv, posterJpeg, posterPng } from "../catalogue/fixtures";
 import { LOCALE_TAGS } from "../../shared/locales";
+import { catalogueCsv, posterJpeg, posterPng } from "../catalogue/fixtures";
+import { freePort } from "../support/pebble";
 import { axeViolations } from "./axe";
 import { demoCaptions } from "./captions";
-import { startServer, type RunningServer } from "./harness";
-import { useBrowser } from "./shared-browser";
+import { type RunningServer, startServer } from "./harness";
 import { addPasskeyAuthenticator } from "./passkey";
+import { useBrowser } from "./shared-browser";
 
 // The owner gives the site its catalogue, pictures and demo from the console's Catalogue area, in
 // Chromium signed in with a passkey (a virtual authenticator): three posters and a screenshot,

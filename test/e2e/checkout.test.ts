@@ -2,8 +2,8 @@ import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { useSite, watchConsole } from "./harness";
 import { plainSpaces } from "../support/text";
+import { useSite, watchConsole } from "./harness";
 
 // Browser journeys through the built-in test checkout, in French and English, with and
 // without JavaScript. The orders table is read after each, as the owner would with sqlite3.

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { LOCALES } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
-import { useSite, watchConsole } from "./harness";
 import { plainSpaces } from "../support/text";
+import { useSite, watchConsole } from "./harness";
 import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 
 // Issue 12 in a real browser: paying without the consent box is refused with JavaScript (inline,

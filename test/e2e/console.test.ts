@@ -1,13 +1,13 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { spawnSync } from "bun";
 import { join } from "node:path";
+import { spawnSync } from "bun";
 import type { BrowserContext, Page } from "playwright-core";
 import { payWithTestCard } from "../support/purchase";
 import { axeViolations } from "./axe";
-import { startServer, watchConsole, type RunningServer } from "./harness";
-import { useBrowser } from "./shared-browser";
+import { type RunningServer, startServer, watchConsole } from "./harness";
 import { addPasskeyAuthenticator } from "./passkey";
+import { useBrowser } from "./shared-browser";
 
 // The owner's whole first day, in Chromium with a virtual authenticator (the DevTools protocol's
 // WebAuthn domain, user verification on): `site owner invite` → register a passkey → the recovery

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { spawnSync } from "bun";
 import { join } from "node:path";
+import { spawnSync } from "bun";
 import type { BrowserContext, Page } from "playwright-core";
 import { pdfText } from "../paperwork/pdf-text";
 import { rawRequest } from "../server/raw-http";
@@ -10,9 +10,9 @@ import { payWithTestCard } from "../support/purchase";
 import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
 import { until } from "../support/wait";
 import { axeViolations } from "./axe";
-import { startServer, watchConsole, type RunningServer } from "./harness";
-import { useBrowser } from "./shared-browser";
+import { type RunningServer, startServer, watchConsole } from "./harness";
 import { addPasskeyAuthenticator } from "./passkey";
+import { useBrowser } from "./shared-browser";
 
 // The owner changes what the site says from the console, in Chromium with a passkey (a virtual
 // authenticator), on the real server with two processes (WORKERS=2) and a real SMTP server on

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { payWithTestCard } from "../support/purchase";
 import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
-import { axeViolations } from "./axe";
-import { startServer, watchConsole, type RunningServer } from "./harness";
-import { useBrowser } from "./shared-browser";
-import { visit } from "./visit";
 import { plainSpaces } from "../support/text";
 import { until } from "../support/wait";
+import { axeViolations } from "./axe";
+import { type RunningServer, startServer, watchConsole } from "./harness";
+import { useBrowser } from "./shared-browser";
+import { visit } from "./visit";
 
 // The buyer frees a device on their own: the real server, the access e-mail caught by a real SMTP
 // server on loopback, its "manage my devices" link opened in Chromium, with and without JavaScript,

@@ -1,8 +1,8 @@
 import { afterAll, expect, test } from "bun:test";
-import { type Subprocess, spawn, spawnSync } from "bun";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Subprocess, spawn, spawnSync } from "bun";
 import type { ContentDocument } from "../../shared/content";
 import { until } from "../support/wait";
 import { builtExecutable } from "./built-executable";

@@ -1,9 +1,9 @@
-import { afterAll, expect, test } from "bun:test";
-import { spawn, spawnSync } from "bun";
 import { Database } from "bun:sqlite";
+import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn, spawnSync } from "bun";
 import { hashToken } from "../../server/owner/console/tokens";
 import { catalogueCsv, posterJpeg, posterPng } from "../catalogue/fixtures";
 import { mountSmallDisk } from "../support/tmpfs";

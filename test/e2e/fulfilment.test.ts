@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { mailsTo, startSmtp, type TestSmtp } from "../support/smtp";
-import { startServer, watchConsole, type RunningServer } from "./harness";
-import { useBrowser } from "./shared-browser";
 import { until } from "../support/wait";
+import { type RunningServer, startServer, watchConsole } from "./harness";
+import { useBrowser } from "./shared-browser";
 
 // The promise of every page, kept end to end: the real server process, a real SMTP server on
 // loopback, a real browser paying with 4242 on the test checkout. Then the server is killed with

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from "bun:test";
-import { spawn, type Subprocess } from "bun";
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Subprocess, spawn } from "bun";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { useBrowser } from "./shared-browser";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./axe";
-import { startServer, type RunningServer } from "./harness";
+import { type RunningServer, startServer } from "./harness";
 import { useBrowser } from "./shared-browser";
 
 // A buyer's journey after paying, in Chromium, with and without JavaScript: the success page waits

@@ -5,7 +5,7 @@ import { openDb } from "../../db/client";
 import { createWriter } from "../../db/writer";
 import { issueRecoveryCodes } from "../../server/owner/console/recovery-codes";
 import { axeViolations } from "./axe";
-import { startServer, type RunningServer } from "./harness";
+import { type RunningServer, startServer } from "./harness";
 import { useBrowser } from "./shared-browser";
 
 // A buyer reviews their order in Chromium, with and without JavaScript, from the receipt page's

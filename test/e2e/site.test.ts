@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
-import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { demoCaptions, expectedCaptions } from "./captions";
-import type { Page } from "playwright-core";
 import { artifactPath, hydrateAllIslands, islandStates, useSite, watchConsole } from "./harness";
 import { limiter, tabsOf, tabsOfOwnContexts } from "./limit";
 

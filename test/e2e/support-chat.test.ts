@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { startFakeAnthropic, type FakeAnthropic } from "../chat/fake-anthropic";
-import { axeViolations } from "./axe";
-import { startServer, watchConsole, type RunningServer } from "./harness";
-import { useBrowser } from "./shared-browser";
+import { type FakeAnthropic, startFakeAnthropic } from "../chat/fake-anthropic";
 import { plainSpaces } from "../support/text";
+import { axeViolations } from "./axe";
+import { type RunningServer, startServer, watchConsole } from "./harness";
+import { useBrowser } from "./shared-browser";
 
 // The support widget's journeys. One server talks to a fake Anthropic API in this process
 // (so a reply can be held half-way to see it stream, or made to fail); another runs the offline

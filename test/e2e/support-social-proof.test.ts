@@ -6,8 +6,8 @@ import type { Page } from "playwright-core";
 import { openDb } from "../../db/client";
 import { pathFor } from "../../shared/routes";
 import { seedOrder } from "../social-proof/seed-orders";
-import { startServer, watchConsole, type RunningServer } from "./harness";
 import { placement } from "./floating";
+import { type RunningServer, startServer, watchConsole } from "./harness";
 import { useBrowser } from "./shared-browser";
 
 // Social proof only from real purchases, with the timings of docs/product.md ("Behaviour the pages keep"):

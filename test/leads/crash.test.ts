@@ -3,7 +3,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type RunningServer } from "../e2e/harness";
+import { type RunningServer, startServer } from "../e2e/harness";
 
 // Every lead that got a 201 is in the table, even when the server process dies mid-way.
 

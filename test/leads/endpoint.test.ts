@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { LEAD_MAX_BODY_BYTES, LEAD_RATE_LIMIT } from "../../server/shop/leads/controller";
 import { rateLimitKey } from "../../server/platform/http/rate-limit";
+import { LEAD_MAX_BODY_BYTES, LEAD_RATE_LIMIT } from "../../server/shop/leads/controller";
 import { hashIp, IP_HASH_SECRET_FILE } from "../../server/shop/leads/service";
 import { createTestSite, type TestSite } from "../support/app";
 

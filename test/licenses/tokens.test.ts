@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
 import { createLocalJWKSet, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from "jose";
+import * as v from "valibot";
 import { licenses } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
 import { LicenseTokenClaimsSchema } from "../../shared/schemas/licenses";
-import * as v from "valibot";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard, testClock } from "../support/purchase";
 

@@ -1,25 +1,25 @@
-import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDb } from "../../db/client";
-import { dateIn } from "../../shared/offer";
-import { startServer } from "../e2e/harness";
 import { eq } from "drizzle-orm";
+import { openDb } from "../../db/client";
 import { mailOutbox, orders, ownerActivity, ownerDigests } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
-import { startDigests, type DigestJob } from "../../server/owner/digest/job";
+import { type DigestJob, startDigests } from "../../server/owner/digest/job";
+import { createLogger } from "../../server/platform/log";
 import { deliverySettings } from "../../server/shop/checkout/delivery";
 import { refundOrder } from "../../server/shop/checkout/refund";
 import { createSmtpTransport } from "../../server/shop/mail/transport";
-import { recoveryCodes, signInWithCode, cookieOf } from "../console/owner";
-import { createLogger } from "../../server/platform/log";
+import { dateIn } from "../../shared/offer";
+import { cookieOf, recoveryCodes, signInWithCode } from "../console/owner";
+import { startServer } from "../e2e/harness";
 import { createTestSite, type TestSite } from "../support/app";
-import { mailsTo, useSmtp, type ReceivedMail } from "../support/smtp";
+import { endServer } from "../support/end-server";
+import { mailsTo, type ReceivedMail, useSmtp } from "../support/smtp";
 import { plainSpaces } from "../support/text";
 import { until } from "./until";
-import { endServer } from "../support/end-server";
 
 // The owner's digest e-mail, end to end on a real SMTP server on loopback: the console's figures
 // of the period that ended, queued once per period whoever looks, at the hour and weekday set.

@@ -3,10 +3,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { simpleParser } from "mailparser";
 import { licenses, mailOutbox } from "../../db/schema";
-import { runSiteCommand as cli } from "../support/cli";
 import { MAX_ATTEMPTS, retryDelayMs } from "../../server/shop/mail/sender";
 import { createFileTransport, createSmtpTransport } from "../../server/shop/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
+import { runSiteCommand as cli } from "../support/cli";
 import { payWithTestCard, testClock } from "../support/purchase";
 import { mailsTo, useSmtp } from "../support/smtp";
 

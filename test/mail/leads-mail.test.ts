@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { emailLeads, mailOutbox } from "../../db/schema";
 import { DEMO_REPEAT_WINDOW_MS } from "../../server/shop/leads/service";
-import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { createSmtpTransport } from "../../server/shop/mail/transport";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { LOCALES } from "../../shared/locales";
 import { createTestSite, type TestSite } from "../support/app";
 import { mailsTo, useSmtp } from "../support/smtp";

@@ -1,12 +1,12 @@
+import { Database } from "bun:sqlite";
 import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
 import { startServer } from "../e2e/harness";
+import { endServer } from "../support/end-server";
 import { mailsTo, useSmtp } from "../support/smtp";
 import { until } from "./until";
-import { endServer } from "../support/end-server";
 
 // The one case SMTP cannot close: the server killed after the mail server read the whole message,
 // before the mail server said it took it. Nothing tells whether it did, so the restarted server

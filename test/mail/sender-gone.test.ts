@@ -1,14 +1,14 @@
-import { afterEach, expect, test } from "bun:test";
-import { spawn } from "bun";
 import { Database } from "bun:sqlite";
+import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "bun";
 import { eq } from "drizzle-orm";
 import { mailOutbox } from "../../db/schema";
 import { claimDue } from "../../server/shop/mail/outbox";
 import { createMailSender, LEASE_MS } from "../../server/shop/mail/sender";
-import { retireSender, senderIdentity, type SenderIdentity } from "../../server/shop/mail/sender-identity";
+import { retireSender, type SenderIdentity, senderIdentity } from "../../server/shop/mail/sender-identity";
 import { createSmtpTransport } from "../../server/shop/mail/transport";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard, testClock } from "../support/purchase";

@@ -1,5 +1,5 @@
-import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,9 +8,9 @@ import { orders } from "../../db/schema";
 import { deliverPaidOrder, deliverySettings } from "../../server/shop/checkout/delivery";
 import { startServer } from "../e2e/harness";
 import { testConfig } from "../support/config";
+import { endServer } from "../support/end-server";
 import { useSmtp } from "../support/smtp";
 import { until } from "./until";
-import { endServer } from "../support/end-server";
 
 // A stop with a backlog of e-mails: the server stops taking messages at once, lets the ones on
 // their way finish, and exits; the next start sends the rest, each once.

@@ -2,11 +2,11 @@ import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { invoices, orders } from "../../db/schema";
 import { createSmtpTransport } from "../../server/shop/mail/transport";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
+import { TERMS_SECTIONS } from "../../shared/legal";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
 import { mailsTo, useSmtp } from "../support/smtp";
-import { SOURCE_MESSAGES } from "../../server/site/locales";
-import { TERMS_SECTIONS } from "../../shared/legal";
 import { pdfText } from "./pdf-text";
 
 // The access e-mail as the buyer receives it (real SMTP server on loopback): the invoice and the

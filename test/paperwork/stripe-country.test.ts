@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import { invoices, orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
-import { pdfText } from "./pdf-text";
-import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
-import { checkoutSession, event, signed, STRIPE_TEST_SITE } from "../checkout/stripe-events";
+import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
+import { checkoutSession, event, STRIPE_TEST_SITE, signed } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";
+import { pdfText } from "./pdf-text";
 
 // Stripe Checkout: the billing address's country (customer_details) and the card's country (the
 // payment's charge, asked of Stripe through the SDK against a fake Stripe on loopback) are stored on

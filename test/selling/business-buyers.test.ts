@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { invoices, orders } from "../../db/schema";
-import { runSiteCommand as cli } from "../support/cli";
 import { createPaperwork } from "../../server/shop/paperwork/documents";
-import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
+import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
 import { pdfText } from "../paperwork/pdf-text";
 import { createTestSite, type TestSite } from "../support/app";
+import { runSiteCommand as cli } from "../support/cli";
 
 // Business buyers: the payment page's company section, sent as a plain form (no JavaScript) and as
 // the pay button's JSON. A German company with a valid VAT number is reverse-charged and pays the

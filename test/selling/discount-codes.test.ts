@@ -1,14 +1,14 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import { invoices, licenses, mailOutbox, orders } from "../../db/schema";
-import { runSiteCommand as cli } from "../support/cli";
 import { CodeRefusedError, createCheckoutSession } from "../../server/shop/checkout/service";
 import { TERMS_VERSION } from "../../shared/legal";
-import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
+import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
 import { pdfText } from "../paperwork/pdf-text";
 import { createTestSite, type TestSite } from "../support/app";
+import { runSiteCommand as cli } from "../support/cli";
 
 // Discount codes, created with the CLI, applied on the payment page's form (no JavaScript) and by
 // the pay button's JSON: the card page, the order, the invoice and the credit note agree on the

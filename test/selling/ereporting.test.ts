@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { runSiteCommand as cli } from "../support/cli";
-import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
-import { checkoutSession, event, signed, STRIPE_TEST_SITE } from "../checkout/stripe-events";
+import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
+import { checkoutSession, event, STRIPE_TEST_SITE, signed } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";
+import { runSiteCommand as cli } from "../support/cli";
 
 // `vat export --ereporting`: per day and VAT rate, the totals France's B2C e-reporting asks for
 // (amounts excluding VAT, VAT, number of transactions), refunds counted negative on their day.

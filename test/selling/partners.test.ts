@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { orders } from "../../db/schema";
-import { runSiteCommand as cli } from "../support/cli";
 import { ownerCookie } from "../console/owner";
 import { createTestSite, type TestSite } from "../support/app";
+import { runSiteCommand as cli } from "../support/cli";
 import { plainSpaces } from "../support/text";
 
 // Partner links: `?ref=NAME` attributes a visit (the page's counting takes it as the source) and its

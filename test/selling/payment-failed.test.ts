@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { orders, paymentAttempts } from "../../db/schema";
-import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
-import { event, signed, STRIPE_TEST_SITE } from "../checkout/stripe-events";
+import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
+import { event, STRIPE_TEST_SITE, signed } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";
 
 // A card declined on Stripe's page: Stripe reports it by payment_intent.payment_failed, which names

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import { invoices, orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
-import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
-import { checkoutSession, event, signed, STRIPE_TEST_SITE } from "../checkout/stripe-events";
+import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
+import { checkoutSession, event, STRIPE_TEST_SITE, signed } from "../checkout/stripe-events";
 import { pdfText } from "../paperwork/pdf-text";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";

@@ -1,13 +1,13 @@
 import { expect, test } from "bun:test";
-import { spawnSync } from "bun";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnSync } from "bun";
 import { orders } from "../../db/schema";
 import { runCommand, USAGE } from "../../server/owner/cli";
 import { createTestSite } from "../support/app";
-import { payWithTestCard } from "../support/purchase";
 import { testConfig } from "../support/config";
+import { payWithTestCard } from "../support/purchase";
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");
 const run = (args: string[], env: Record<string, string>) =>

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
-import { createTestSite, type TestSite } from "../support/app";
 import { maskPath } from "../../server/platform/log-mask";
+import { createTestSite, type TestSite } from "../support/app";
 import { type LogEntry, logEntries, problems } from "../support/logs";
 import { until } from "../support/wait";
 

@@ -1,16 +1,16 @@
 import { afterAll, expect, test } from "bun:test";
-import { spawn } from "bun";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "bun";
 import { runCommand } from "../../server/owner/cli";
 import { listVersions, publish, readPublished } from "../../server/site/content/store";
 import { BUILT_IN_FAQ, CONTENT_KEYS, type ContentDocument } from "../../shared/content";
 import { LOCALES } from "../../shared/locales";
 import { startServer } from "../e2e/harness";
 import { createTestSite, type TestSite } from "../support/app";
-import { until } from "../support/wait";
 import { endServer } from "../support/end-server";
+import { until } from "../support/wait";
 
 // `site content export` and `site content import FILE` (docs/content.md): the whole published
 // content as a file the owner edits and imports back; a file with a mistake changes nothing and

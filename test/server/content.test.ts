@@ -10,12 +10,12 @@ import {
   readPriceHistory,
   readPublished,
   restoreVersion,
-  saveDraft,
   StaleContentError,
+  saveDraft,
 } from "../../server/site/content/store";
+import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { CONTENT_SECTIONS, type ContentDocument, defaultContent, textFamily, textLimit } from "../../shared/content";
 import { LOCALES } from "../../shared/locales";
-import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { createTestSite, type TestSite } from "../support/app";
 import { PRODUCTION_READY_ENV } from "../support/production-env";
 

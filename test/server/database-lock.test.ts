@@ -2,14 +2,14 @@ import { Database } from "bun:sqlite";
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { runCommand } from "../../server/owner/cli";
-import { startServer, type RunningServer } from "../e2e/harness";
 import { checkoutSession, event, signed } from "../checkout/stripe-events";
+import { type RunningServer, startServer } from "../e2e/harness";
 import { createTestSite, type TestSite } from "../support/app";
-import { holdDbLock, type HeldLock } from "../support/db-lock";
+import { type HeldLock, holdDbLock } from "../support/db-lock";
+import { endServer } from "../support/end-server";
 import { logEntries } from "../support/logs";
 import { payWithTestCard } from "../support/purchase";
 import { until } from "../support/wait";
-import { endServer } from "../support/end-server";
 
 // The owner (or another program) holds the database's write lock, as `BEGIN
 // IMMEDIATE` in the sqlite3 CLI does. Pages keep answering while it is held; a write waits for it

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { spawnSync } from "bun";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnSync } from "bun";
 import { openDb } from "../../db/client";
 import { chatMessages } from "../../db/schema";
 

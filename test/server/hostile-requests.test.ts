@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { startServer, type RunningServer } from "../e2e/harness";
-import { logEntries, problems } from "../support/logs";
-import { hangUpMidUpload, rawRequest, type RawAnswer } from "./raw-http";
-import { until } from "../support/wait";
+import { type RunningServer, startServer } from "../e2e/harness";
 import { endServer } from "../support/end-server";
+import { logEntries, problems } from "../support/logs";
+import { until } from "../support/wait";
+import { hangUpMidUpload, type RawAnswer, rawRequest } from "./raw-http";
 
 // The real server process, spoken to over raw TCP: what a scanner, a broken client or a proxy may
 // send. Each answer is the site's own (its headers, no stack trace, never Bun's development page).

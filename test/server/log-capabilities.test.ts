@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { runCommand } from "../../server/owner/cli";
 import { maskPath } from "../../server/platform/log-mask";
-import { startFakeStripe, type FakeStripe } from "../checkout/fake-stripe";
+import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
 import { checkoutSession, event, signed } from "../checkout/stripe-events";
 import { createTestSite, type TestSite } from "../support/app";
 import { logEntries } from "../support/logs";

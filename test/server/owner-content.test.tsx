@@ -1,15 +1,15 @@
 import { afterAll, expect, test } from "bun:test";
+import { publish, readPublished } from "../../server/site/content/store";
 import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
-import { useDom } from "../support/dom";
-import { createTestSite, type TestSite } from "../support/app";
-import { PRODUCTION_READY_ENV } from "../support/production-env";
-import { serverHtml } from "../support/islands";
-import { makePageData } from "../support/page-data";
 import { buildSiteFacts } from "../../shared/site-facts";
+import { createTestSite, type TestSite } from "../support/app";
 import { testConfig } from "../support/config";
 import { testSite } from "../support/content";
-import { publish, readPublished } from "../../server/site/content/store";
+import { useDom } from "../support/dom";
+import { serverHtml } from "../support/islands";
+import { makePageData } from "../support/page-data";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 // Claims true in production: no review but buyers' published ones, no user count but the site's own
 // (from the owner's threshold), no struck-through 99 € but against a price really charged.

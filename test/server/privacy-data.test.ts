@@ -1,22 +1,22 @@
-import { expect, test } from "bun:test";
-import { spawnSync } from "bun";
 import { Database } from "bun:sqlite";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { accessResends, chatMessages, emailLeads, mailOutbox, orders, reviews } from "../../db/schema";
+import { spawnSync } from "bun";
 import { eq, ne } from "drizzle-orm";
-import { recordChatMessage } from "../../server/shop/chat/transcripts";
+import { accessResends, chatMessages, emailLeads, mailOutbox, orders, reviews } from "../../db/schema";
 import { createLogger } from "../../server/platform/log";
+import { recordChatMessage } from "../../server/shop/chat/transcripts";
 import { mailFilePath, removeMailFiles } from "../../server/shop/mail/mail-files";
 import { createFileTransport } from "../../server/shop/mail/transport";
 import { eraseByEmail } from "../../server/shop/privacy/erase";
 import { deleteExpiredData, startRetention } from "../../server/shop/privacy/retention";
 import { startServer } from "../e2e/harness";
 import { createTestSite } from "../support/app";
+import { endServer } from "../support/end-server";
 import { payWithTestCard } from "../support/purchase";
 import { until } from "../support/wait";
-import { endServer } from "../support/end-server";
 
 // The owner erases a person's data on request (`site leads erase EMAIL`), and leads, chat
 // transcripts and access-resend requests are deleted when their retention is over, by the server

@@ -1,15 +1,15 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type RunningServer } from "../e2e/harness";
-import { logEntries, type LogEntry } from "../support/logs";
 import { ENGINE_SETTINGS } from "../../server/platform/engine-settings";
 import { createLogger } from "../../server/platform/log";
 import { renderPagesApart } from "../../server/roles/processes";
 import type { AssetUrls } from "../../shared/page-data";
+import { type RunningServer, startServer } from "../e2e/harness";
 import { endServer } from "../support/end-server";
+import { type LogEntry, logEntries } from "../support/logs";
 
 // WORKERS=2: two processes share the port (decision 010). Both answer; the first one alone sends
 // e-mail; stopping the first stops both, and a worker whose first process died goes too.

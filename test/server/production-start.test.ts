@@ -1,13 +1,13 @@
 import { expect, test } from "bun:test";
-import { spawnSync } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnSync } from "bun";
 import { loadConfig } from "../../server/platform/config";
 import { NotReadyForProductionError } from "../../server/platform/config-error";
 import { startServer } from "../e2e/harness";
-import { PRODUCTION_READY_ENV } from "../support/production-env";
 import { endServer } from "../support/end-server";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 // A production start refuses, in one message, while anything a real shop needs is missing; it
 // warns once each about the specification's placeholder reviews and user count (docs/product.md,

@@ -2,10 +2,10 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LEAD_RATE_LIMIT } from "../../server/shop/leads/controller";
-import { createLogger } from "../../server/platform/log";
 import { createRateLimiter } from "../../server/platform/http/rate-limit";
-import { openRateLimitStore, rateLimitDbPath, type RateLimitStore } from "../../server/platform/http/rate-limit-store";
+import { openRateLimitStore, type RateLimitStore, rateLimitDbPath } from "../../server/platform/http/rate-limit-store";
+import { createLogger } from "../../server/platform/log";
+import { LEAD_RATE_LIMIT } from "../../server/shop/leads/controller";
 import { createTestSite, type TestSite } from "../support/app";
 
 const cleanup: (() => unknown)[] = [];

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { createLogger } from "../../server/platform/log";
 import { serveOptions } from "../../server/platform/http/serve-options";
+import { createLogger } from "../../server/platform/log";
 import { logEntries } from "../support/logs";
 
 // What Bun.serve itself is given, whichever way the server is started.

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { spawnSync } from "bun";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnSync } from "bun";
 import { STOP_DEADLINE_MS } from "../../server/platform/http/drain";
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");

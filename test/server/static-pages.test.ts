@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { STATIC_PAGE_CACHE_CONTROL } from "../../server/site/pages/static-pages";
 import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
-import { STATIC_PAGE_CACHE_CONTROL } from "../../server/site/pages/static-pages";
-import { payWithTestCard } from "../support/purchase";
 import { createTestSite, type TestSite } from "../support/app";
+import { payWithTestCard } from "../support/purchase";
 
 // Pages that depend only on their route and language are the same bytes for every visitor
 // (docs/product.md, "Languages and routes"), so that they are rendered and compressed once and a

@@ -1,11 +1,11 @@
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, type Socket } from "node:net";
+import { DRAIN_MS } from "../../server/platform/http/drain";
 import { startServer } from "../e2e/harness";
 import { keepAliveClient } from "../support/keep-alive-client";
-import { DRAIN_MS } from "../../server/platform/http/drain";
 
 // A new server replaces a running one on the same port and data folder without a refused request:
 // the new one listens beside the old (SO_REUSEPORT), and once ready tells it to stop; the old one

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ConfigError } from "../../server/platform/config-error";
-import { startupWarnings } from "../../server/platform/production-readiness";
-import { testConfig } from "../support/config";
 import { forwardedClient } from "../../server/platform/http/trusted-proxies";
-import { ACCESS_RATE_LIMIT, LICENSE_RATE_LIMIT } from "../../server/shop/licenses/controller";
+import { startupWarnings } from "../../server/platform/production-readiness";
 import { LEAD_RATE_LIMIT } from "../../server/shop/leads/controller";
-import { startServer, type RunningServer } from "../e2e/harness";
+import { ACCESS_RATE_LIMIT, LICENSE_RATE_LIMIT } from "../../server/shop/licenses/controller";
+import { type RunningServer, startServer } from "../e2e/harness";
+import { testConfig } from "../support/config";
 import { endServer } from "../support/end-server";
 
 // TRUST_PROXY names the reverse proxy's addresses or ranges: X-Forwarded-For (and -Proto,

@@ -1,10 +1,10 @@
-import { afterAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { spawnSync } from "bun";
+import { afterAll, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnSync } from "bun";
 import { openDb } from "../../db/client";
 import { MIGRATIONS } from "../../db/migrations";
 import { OWN_SCHEMA, recordedSchema, saveCopyBeforeMigrating } from "../../db/versions";

@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import * as v from "valibot";
-import { demoCaptionsVtt, DemoCuesSchema } from "../../server/site/demo-captions";
+import { DemoCuesSchema, demoCaptionsVtt } from "../../server/site/demo-captions";
 import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { mp4DurationSeconds } from "../../server/site/video-duration";
 import { LOCALES } from "../../shared/locales";

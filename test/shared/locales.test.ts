@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { LOCALES } from "../../shared/locales";
 import { compileMessage } from "../../server/site/locales";
 import { createTranslator } from "../../shared/i18n";
+import { LOCALES } from "../../shared/locales";
 
 const dir = join(import.meta.dir, "..", "..", "locales");
 const load = (file: string): Record<string, string> => JSON.parse(readFileSync(join(dir, file), "utf8"));

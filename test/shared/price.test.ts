@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { testSite } from "../support/content";
-import { testConfig } from "../support/config";
 import { formatMoney } from "../../shared/price";
 import { buildSiteFacts, maxSavingMinor } from "../../shared/site-facts";
+import { testConfig } from "../support/config";
+import { testSite } from "../support/content";
 
 // Intl uses narrow/normal no-break spaces depending on the locale; compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");

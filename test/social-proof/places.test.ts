@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import * as v from "valibot";
-import { SocialProofResponseSchema } from "../../shared/schemas/social-proof";
 import { runCommand } from "../../server/owner/cli";
 import { loadPlaceNames } from "../../server/shop/social-proof/places";
+import { SocialProofResponseSchema } from "../../shared/schemas/social-proof";
 import { createTestSite, type TestSite } from "../support/app";
 import { seedOrder } from "./seed-orders";
 

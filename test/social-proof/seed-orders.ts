@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { orders, type OrderStatus } from "../../db/schema";
+import { type OrderStatus, orders } from "../../db/schema";
 
 // Orders as the checkout's fulfilment writes them, for social-proof tests and journeys.
 

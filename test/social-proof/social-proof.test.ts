@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { cleanCity, initialOf, SAMPLE_PURCHASES } from "../../server/shop/social-proof/service";
-import { PRODUCTION_READY_ENV } from "../support/production-env";
 import { createTestSite, type TestSite } from "../support/app";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
 import { seedOrder } from "./seed-orders";
 
 const NOW = new Date("2025-06-01T12:00:00Z");

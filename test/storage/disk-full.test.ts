@@ -1,5 +1,5 @@
-import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { afterEach, expect, test } from "bun:test";
 import { licenseActivations, licenses, orders } from "../../db/schema";
 import { mailLinks } from "../../server/shop/licenses/tokens";
 import { createTestSite, SITE_SECRET, type TestSite } from "../support/app";

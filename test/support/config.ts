@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from "../../server/platform/config";
+import { type Config, loadConfig } from "../../server/platform/config";
 
 /** A config for tests: defaults plus overrides, with a throwaway data directory. */
 export function testConfig(overrides: Record<string, string> = {}, dataDir?: string): Config {

@@ -1,5 +1,5 @@
-import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { afterAll, afterEach } from "bun:test";
+import { GlobalRegistrator } from "@happy-dom/global-registrator";
 
 /**
  * Registers happy-dom's window as the global scope for one component-test file, right away (so

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
-import { Toasts, TOASTS_TEXT } from "../../client/components/toast";
+import { TOASTS_TEXT, Toasts } from "../../client/components/toast";
 import { I18nProvider } from "../../client/i18n";
 import { IslandRendererContext } from "../../client/island";
 import { IslandRoot } from "../../client/island-root";

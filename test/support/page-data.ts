@@ -1,9 +1,9 @@
-import { testConfig } from "./config";
 import { PAGE_TEXTS } from "../../server/site/locales";
 import { siteValues } from "../../shared/i18n";
 import { LOCALES, type Locale } from "../../shared/locales";
 import type { PageData, View } from "../../shared/page-data";
 import { alternatesFor, isSitePageId, pathFor } from "../../shared/routes";
+import { testConfig } from "./config";
 import { testContent } from "./content";
 
 /** Page data as the server would render a page from, for component tests. */

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from "bun:test";
-import { simpleParser, type ParsedMail } from "mailparser";
+import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 // A real SMTP server on loopback (smtp-server), reading what arrives with mailparser: the site's

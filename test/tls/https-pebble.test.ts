@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { checkServerIdentity, connect, type PeerCertificate } from "node:tls";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkServerIdentity, connect, type PeerCertificate } from "node:tls";
 import { freePort, type Pebble, startPebble, waitFor } from "../support/pebble";
 import { spawnSite } from "../support/site-process";
 

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { Elysia } from "elysia";
+import { overview } from "../../server/owner/console/overview";
 import { lastEndedPeriod } from "../../server/owner/digest/period";
 import { queueDigest } from "../../server/owner/digest/service";
-import { overview } from "../../server/owner/console/overview";
 import { createLogger } from "../../server/platform/log";
 import { RENEW_BEFORE_MS } from "../../server/platform/tls/certificates";
 import { startHttpsSite } from "../../server/platform/tls/start";

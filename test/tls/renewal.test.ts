@@ -7,8 +7,8 @@ import { Elysia } from "elysia";
 import { createLogger } from "../../server/platform/log";
 import { RENEW_BEFORE_MS } from "../../server/platform/tls/certificates";
 import { readTlsStatus } from "../../server/platform/tls/files";
-import { startHttpsSite } from "../../server/platform/tls/start";
 import type { TlsSettings } from "../../server/platform/tls/settings";
+import { startHttpsSite } from "../../server/platform/tls/start";
 import { freePort, startPebble, waitFor } from "../support/pebble";
 
 // The certificate is renewed by the running server when the clock reaches 30 days before its end,

@@ -1,6 +1,6 @@
 import { desc } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { ownerActivity, type OwnerAction } from "../../../db/schema";
+import { type OwnerAction, ownerActivity } from "../../../db/schema";
 import type { DbTransaction, DbWriter, Write } from "../../../db/writer";
 
 export type ActivityEntry = { action: OwnerAction; detail: string; sessionId: number | null };

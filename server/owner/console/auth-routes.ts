@@ -1,5 +1,5 @@
-import { Elysia } from "elysia";
 import { count } from "drizzle-orm";
+import { Elysia } from "elysia";
 import { ownerPasskeys } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { parseWith, readBody } from "../../platform/http/body";
@@ -9,7 +9,6 @@ import { activityDetail, recordActivity } from "./activity";
 import { clearedSessionCookie, html, json, redirect, sessionCookie } from "./http";
 import { consumeInvite, inviteState } from "./invites";
 import { CONSOLE_MAX_BODY_BYTES, type ConsoleKit } from "./kit";
-import { ConsoleRefusal } from "./refusal";
 import { hasInvite, isInviteToken, RecoveryForm, RegisterBody, RegisterOptionsBody, SignInBody } from "./model";
 import {
   authenticationOptions,
@@ -20,8 +19,9 @@ import {
   verifyRegistration,
 } from "./passkeys";
 import { issueRecoveryCodes, useRecoveryCode } from "./recovery-codes";
+import { ConsoleRefusal } from "./refusal";
 import { endSession, markVerified, mayAddPasskey, sessionBrowser, startSession } from "./sessions";
-import { invitePage, messagePage, signInPage, type SignInNotice } from "./views/auth-pages";
+import { invitePage, messagePage, type SignInNotice, signInPage } from "./views/auth-pages";
 
 /**
  * Per client address: sign-in attempts (a passkey's answer or a recovery code). The owner signs in

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { compressBest, type Compress, type Compressed } from "../../platform/http/compress";
+import { type Compress, type Compressed, compressBest } from "../../platform/http/compress";
 import type { ClientFile } from "../../site/client-build";
 
 /** The console's own script and stylesheet, built apart from the site's: public pages never name them. */

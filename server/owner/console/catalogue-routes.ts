@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import { unzipSync } from "fflate";
 import * as v from "valibot";
+import { media } from "../../../db/schema";
 import { CATALOGUE_LIMITS, type DemoCaptions, MEDIA_SLOTS, type MediaSlots } from "../../../shared/catalogue";
 import type { ContentDocument } from "../../../shared/content";
 import { LOCALE_TAGS, LOCALES } from "../../../shared/locales";
-import { media } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { readBody, readUpload } from "../../platform/http/body";
 import { readCaptionLines } from "../../site/catalogue/captions";
@@ -25,7 +25,7 @@ import { activityDetail, recordActivity, versionEntry, writeLogged } from "./act
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
 import { ConsoleRefusal } from "./refusal";
-import { CATALOGUE_DONE, type CatalogueDone, catalogueAreaPage, type CataloguePosted } from "./views/catalogue";
+import { CATALOGUE_DONE, type CatalogueDone, type CataloguePosted, catalogueAreaPage } from "./views/catalogue";
 import type { PageContext } from "./views/layout";
 
 // The Catalogue area of the console (docs/catalogue.md): the imported titles, a new import (a CSV

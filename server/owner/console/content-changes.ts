@@ -1,10 +1,10 @@
+import type { DbWriter } from "../../../db/writer";
 import { CONTENT_SECTIONS, type ContentDocument, type FaqEntry, textFamily } from "../../../shared/content";
-import { LOCALE_TAGS, LOCALES, type Locale } from "../../../shared/locales";
 import type { Translate } from "../../../shared/i18n";
+import { LOCALE_TAGS, LOCALES, type Locale } from "../../../shared/locales";
 import type { Formats } from "../../../shared/owner-formats";
 import { faqTexts } from "../../site/content/published";
 import { readVersion } from "../../site/content/store";
-import type { DbWriter } from "../../../db/writer";
 import { SOURCE_MESSAGES } from "../../site/locales";
 import { fieldChanges } from "./content-merge";
 

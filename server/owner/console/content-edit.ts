@@ -1,10 +1,10 @@
-import { eq } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { siteSettings } from "../../../db/schema";
 import {
-  CONTENT_SECTIONS,
   type BuiltInFaq,
+  CONTENT_SECTIONS,
   type ContentDocument,
   type ContentKey,
   type ContentSectionId,
@@ -12,10 +12,10 @@ import {
   LIMITS,
   type LocaleTexts,
 } from "../../../shared/content";
+import type { MessageKey, Translate } from "../../../shared/i18n";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import type { SiteSettings } from "../../../shared/site-facts";
-import type { MessageKey, Translate } from "../../../shared/i18n";
-import { checkContent, type ContentProblem } from "../../site/content/check";
+import { type ContentProblem, checkContent } from "../../site/content/check";
 import { referencePrice } from "../../site/content/price-reference";
 import { buildPublished, type PublishedContent } from "../../site/content/published";
 import { readPriceHistory } from "../../site/content/store";

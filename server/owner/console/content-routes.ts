@@ -1,15 +1,14 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { changedPaths, type ContentDocument, type ContentSectionId, type FaqEntry, LIMITS } from "../../../shared/content";
+import { type ContentDocument, type ContentSectionId, changedPaths, type FaqEntry, LIMITS } from "../../../shared/content";
 import type { MessageKey } from "../../../shared/i18n";
 import { isLocale } from "../../../shared/locales";
 import type { PageId } from "../../../shared/routes";
 import type { AppDeps } from "../../deps";
 import { readBody } from "../../platform/http/body";
 import { securityHeaders } from "../../platform/http/security";
-import { createDocumentRenderer } from "../../site/render";
+import { checkContent } from "../../site/content/check";
 import { fixedContent } from "../../site/content/live";
-import { staticViewFor } from "../../site/pages/controller";
 import {
   type Draft,
   discardDraft,
@@ -22,11 +21,14 @@ import {
   readVersion,
   rebaseDraft,
   restoreVersion,
-  saveDraft,
   StaleContentError,
+  saveDraft,
   UnknownVersionError,
 } from "../../site/content/store";
-import { checkContent } from "../../site/content/check";
+import { staticViewFor } from "../../site/pages/controller";
+import { createDocumentRenderer } from "../../site/render";
+import { versionEntry, writeLogged } from "./activity";
+import { describeChanges } from "./content-changes";
 import {
   applyComparison,
   applyFaqEntry,
@@ -42,9 +44,7 @@ import {
   referenceIfPublished,
   sectionOf,
 } from "./content-edit";
-import { describeChanges } from "./content-changes";
 import { type FormPart, mergeDocuments, partOf, withBase } from "./content-merge";
-import { versionEntry, writeLogged } from "./activity";
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
 import { ConsoleRefusal } from "./refusal";

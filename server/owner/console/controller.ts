@@ -2,28 +2,29 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { pickEncoding } from "../../platform/http/accept-encoding";
 import { requestContext } from "../../platform/http/context";
-import { authRoutes } from "./auth-routes";
-import { etagOf } from "./bundle";
-import { compressAnswer, consoleHeaders, html } from "./http";
-import { consoleKit } from "./kit";
-import { codeRoutes } from "./code-routes";
-import { partnerRoutes } from "./partner-routes";
-import { contentRoutes } from "./content-routes";
-import { catalogueRoutes } from "./catalogue-routes";
-import { orderRoutes } from "./order-routes";
-import { overview } from "./overview";
 import { publishedFacts } from "../../site/content/live";
 import { audienceReport } from "./audience";
+import { authRoutes } from "./auth-routes";
+import { etagOf } from "./bundle";
+import { catalogueRoutes } from "./catalogue-routes";
+import { codeRoutes } from "./code-routes";
+import { contentRoutes } from "./content-routes";
+import { compressAnswer, consoleHeaders, html } from "./http";
+import { consoleKit } from "./kit";
+import { orderRoutes } from "./order-routes";
+import { overview } from "./overview";
+import { partnerRoutes } from "./partner-routes";
 import { audiencePage } from "./views/audience";
 
 /** How old today's audience totals may be when the owner opens the page. */
 const AUDIENCE_FRESH_MS = 5_000;
+
+import { guideRoutes } from "./guide-routes";
 import { peopleRoutes } from "./people-routes";
 import { reviewRoutes } from "./review-routes";
-import { guideRoutes } from "./guide-routes";
-import { overviewPage } from "./views/overview";
 import { securityRoutes } from "./security-routes";
 import { messagePage } from "./views/auth-pages";
+import { overviewPage } from "./views/overview";
 
 /**
  * The owner's console under /admin. Only the sign-in page, the invite page, the passkey ceremonies

@@ -7,7 +7,7 @@ import {
   RESERVED_DEVICE_IDS,
 } from "../../../shared/content";
 import { LOCALES, type Locale } from "../../../shared/locales";
-import { checkContent, type ContentProblem } from "../../site/content/check";
+import { type ContentProblem, checkContent } from "../../site/content/check";
 
 // What the guide editor's forms do to the draft (server/owner/console/guide-routes.ts): pure
 // functions of the draft's document and the posted fields, checked whole by the content's own

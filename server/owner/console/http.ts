@@ -1,4 +1,4 @@
-import { LOCALES, DEFAULT_LOCALE, type Locale } from "../../../shared/locales";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { compressForOneAnswer } from "../../platform/http/compress";
 import { isHttps, securityHeaders } from "../../platform/http/security";
 

@@ -1,16 +1,16 @@
-import { createTranslator } from "../../../shared/i18n";
+import type * as v from "valibot";
 import { isBusyError } from "../../../db/writer";
+import { createTranslator } from "../../../shared/i18n";
+import { formatsFor } from "../../../shared/owner-formats";
 import type { AppDeps } from "../../deps";
 import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { isFormPost } from "../../platform/http/busy";
 import { COMPILED } from "../../site/locales";
 import { html, isHttps, json, ownerLocale, readSessionToken, redirect } from "./http";
-import { findSession, touchSession, type OwnerSession } from "./sessions";
 import { ConsoleRefusal } from "./refusal";
+import { findSession, type OwnerSession, touchSession } from "./sessions";
 import { messagePage } from "./views/auth-pages";
-import { formatsFor } from "../../../shared/owner-formats";
 import type { PageContext } from "./views/layout";
-import type * as v from "valibot";
 
 /** A console body is a few short fields (or a WebAuthn answer, a few kilobytes). */
 export const CONSOLE_MAX_BODY_BYTES = 16 * 1024;

@@ -1,17 +1,17 @@
-import { Elysia } from "elysia";
 import { and, eq } from "drizzle-orm";
+import { Elysia } from "elysia";
 import * as v from "valibot";
 import { licenseActivations, licenses, orders } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { deliverySettings, queueAccessMailAgain } from "../../shop/checkout/delivery";
 import { ProviderError } from "../../shop/checkout/provider";
-import { refundOrder, type RefundResult } from "../../shop/checkout/refund";
+import { type RefundResult, refundOrder } from "../../shop/checkout/refund";
 import { deactivateLicense, resetActivations, setLicenseEnabled } from "../../shop/licenses/service";
 import { activityDetail, recordActivity, writeLogged } from "./activity";
 import { consoleHeaders, html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
-import { ConsoleRefusal } from "./refusal";
 import { ORDERS_PER_PAGE, orderDetail, refundRequests, searchOrders } from "./orders";
+import { ConsoleRefusal } from "./refusal";
 import { isFresh } from "./sessions";
 import { orderPage, ordersPage } from "./views/orders";
 

@@ -1,19 +1,19 @@
-import { and, asc, desc, eq, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   licenseActivations,
   licenses,
+  type MailKind,
+  type MailStatus,
   mailOutbox,
+  type OwnerAction,
   orders,
   ownerActivity,
   paymentAttempts,
-  type MailKind,
-  type MailStatus,
-  type OwnerAction,
 } from "../../../db/schema";
 import { normalizeLicenseKey } from "../../../shared/license-key";
-import { activityDetail } from "./activity";
 import { normalizeOrderReference } from "../../../shared/order-reference";
+import { activityDetail } from "./activity";
 
 export const ORDERS_PER_PAGE = 50;
 

@@ -1,9 +1,9 @@
 import { and, count, eq, gte, inArray, ne, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { emailLeads, mailOutbox, orders, paymentAttempts } from "../../../db/schema";
-import { readReplicationStatus } from "../../platform/backup/status";
-import type { VatScheme } from "../../../shared/vat-scheme";
 import type { SiteContent } from "../../../shared/site-facts";
+import type { VatScheme } from "../../../shared/vat-scheme";
+import { readReplicationStatus } from "../../platform/backup/status";
 import type { Config } from "../../platform/config";
 import { readTlsStatus } from "../../platform/tls/files";
 import type { TlsSettings } from "../../platform/tls/settings";
@@ -37,6 +37,7 @@ export type ChecklistItem = {
 
 /** What the checklist reads of the published content (server/site/content/live.ts publishedFacts). */
 export type ContentReadiness = { describesProduct: boolean; ownFaq: boolean; catalogue?: CatalogueReadiness };
+
 import type { CatalogueReadiness } from "../../platform/production-readiness";
 
 export type Overview = {

@@ -6,10 +6,10 @@ import { retryMail } from "../../shop/mail/outbox";
 import { eraseByEmail } from "../../shop/privacy/erase";
 import { exportCsv } from "../export-csv";
 import { activityDetail, recordActivity } from "./activity";
-import { ConsoleRefusal } from "./refusal";
 import { consoleHeaders, html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
 import { listConversations, listHandOvers, listLeads, troubledMail } from "./people";
+import { ConsoleRefusal } from "./refusal";
 import { isFresh } from "./sessions";
 import { leadsPage, mailPage, supportPage } from "./views/people";
 

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { chatMessages, emailLeads, mailOutbox, type MailStatus } from "../../../db/schema";
+import { chatMessages, emailLeads, type MailStatus, mailOutbox } from "../../../db/schema";
 import type { OutboxRow } from "../../shop/mail/outbox";
 
 export type LeadRow = typeof emailLeads.$inferSelect & { demo: MailStatus | null };

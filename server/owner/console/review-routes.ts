@@ -1,10 +1,10 @@
+import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { eq } from "drizzle-orm";
 import { orders } from "../../../db/schema";
 import { REFUSAL_REASONS, REVIEW_REPLY_MAX } from "../../../shared/reviews";
 import type { AppDeps } from "../../deps";
-import { refuseReview, publishReview, replyToReview, type ModerationOutcome } from "../../shop/reviews/moderation";
+import { type ModerationOutcome, publishReview, refuseReview, replyToReview } from "../../shop/reviews/moderation";
 import {
   countFigures,
   figureSettings,

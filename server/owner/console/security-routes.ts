@@ -1,16 +1,16 @@
-import { Elysia } from "elysia";
 import { count, eq, inArray } from "drizzle-orm";
+import { Elysia } from "elysia";
 import { orders, ownerPasskeys, ownerSessions } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
 import { activityDetail, listActivity, readActivityDetail, recordActivity } from "./activity";
+import { describeVersion } from "./content-changes";
 import { clearedSessionCookie, html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
-import { ConsoleRefusal } from "./refusal";
 import { listPasskeys } from "./passkeys";
 import { recoveryCodesLeft } from "./recovery-codes";
+import { ConsoleRefusal } from "./refusal";
 import { endSession, liveSessions, mayAddPasskey } from "./sessions";
 import { activityPage } from "./views/activity";
-import { describeVersion } from "./content-changes";
 import { securityPage } from "./views/security";
 
 const idOf = (raw: string): number => {

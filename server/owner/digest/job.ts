@@ -1,7 +1,7 @@
+import { errorText } from "../../../shared/error-text";
 import type { Logger } from "../../platform/log";
 import { duePeriod } from "./period";
-import { digestsStartedAt, queueDigest, type DigestDeps } from "./service";
-import { errorText } from "../../../shared/error-text";
+import { type DigestDeps, digestsStartedAt, queueDigest } from "./service";
 
 /** How often the first process looks whether a digest is due: its hour is kept within a minute. */
 export const DIGEST_CHECK_EVERY_MS = 60 * 1000;

@@ -1,6 +1,6 @@
 import { dateIn, endOfDayIn, SELLER_TIME_ZONE } from "../../../shared/offer";
-import { dayBefore } from "../../shop/analytics/day";
 import type { Config } from "../../platform/config";
+import { dayBefore } from "../../shop/analytics/day";
 
 // The periods the owner's digest reports on, in the seller's time (Paris): a day, or an ISO week
 // (Monday to Sunday). Calendar dates are YYYY-MM-DD strings; their arithmetic is UTC date

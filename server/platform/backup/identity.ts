@@ -4,8 +4,8 @@ import { existsSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as v from "valibot";
-import type { DbWriter } from "../../../db/writer";
 import { siteSettings } from "../../../db/schema";
+import type { DbWriter } from "../../../db/writer";
 
 /**
  * Who a database is, kept in the database itself (site_settings), so that it travels with the

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { BackupTarget } from "./settings";
 import { ACCOUNT_KEY, CERTIFICATE, CERTIFICATE_KEY } from "../tls/files";
 import { TLS_DIR } from "../tls/settings";
+import type { BackupTarget } from "./settings";
 
 /**
  * The folder of the licence-signing keys in the data folder (server/shop/licenses/signing-keys.ts

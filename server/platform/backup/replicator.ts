@@ -1,14 +1,14 @@
-import { errorText } from "../../../shared/error-text";
-import type { Subprocess } from "bun";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { errorText } from "../../../shared/error-text";
 import type { Logger } from "../log";
 import { endingWithThisProcess } from "../parent-death";
-import { claimedElsewhereReason, claimReplica, readClaim, recordGeneration, type ReplicaClaim } from "./claim";
+import { claimedElsewhereReason, claimReplica, type ReplicaClaim, readClaim, recordGeneration } from "./claim";
 import { type DatabaseIdentity, restoredCopyReason } from "./identity";
 import { pushKeptFiles } from "./kept-files";
 import { litestreamConfig, litestreamEnv } from "./litestream";
-import { describeTarget, type BackupTarget } from "./settings";
+import { type BackupTarget, describeTarget } from "./settings";
 import { readStatusFile, writeReplicationStatus } from "./status";
 
 /** What the owner's console and the start-up log can say about backups. */

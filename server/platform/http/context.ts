@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { Config } from "../config";
-import { isHttps, securityHeaders } from "./security";
 import { clientIp } from "./client-ip";
+import { isHttps, securityHeaders } from "./security";
 
 /**
  * Per-request values every controller can read: the client address. The security headers are set

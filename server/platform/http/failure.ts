@@ -1,8 +1,8 @@
 import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { errorText } from "../../../shared/error-text";
 import type { Locale } from "../../../shared/locales";
-import { maskPath } from "../log-mask";
 import type { Logger } from "../log";
+import { maskPath } from "../log-mask";
 import { HttpError, jsonError } from "./body";
 import { busyAnswer, type ErrorPageRenderer, isFormPost } from "./busy";
 

@@ -1,6 +1,6 @@
-import type { PeerOf } from "./access-log";
 import { Elysia } from "elysia";
 import type { Config } from "../config";
+import type { PeerOf } from "./access-log";
 import { FORWARDED_HEADERS, isTrustedPeer } from "./trusted-proxies";
 
 /**

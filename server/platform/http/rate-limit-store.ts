@@ -2,8 +2,8 @@ import { Database } from "bun:sqlite";
 import { createHmac } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Logger } from "../log";
 import { errorText } from "../../../shared/error-text";
+import type { Logger } from "../log";
 
 /**
  * The rate limiters' counters, in a SQLite file of their own beside the site's database

@@ -1,6 +1,6 @@
 import { ParseError, ValidationError } from "elysia";
-import * as v from "valibot";
 import type { Server } from "elysia/universal";
+import * as v from "valibot";
 import { type BodyKind, HttpError, readBody } from "./body";
 import { isFormPost } from "./busy";
 import type { FormRefusal } from "./failure";

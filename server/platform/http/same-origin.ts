@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import { endpointAt, LICENSE_API_PREFIX } from "../../../shared/api";
 import type { Config } from "../config";
-import { isHttps, securityHeaders } from "./security";
 import type { Logger } from "../log";
 import { maskPath } from "../log-mask";
+import { isHttps, securityHeaders } from "./security";
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -1,7 +1,7 @@
-import { errorText } from "../../../shared/error-text";
 import { readFileSync } from "node:fs";
 import { Agent } from "node:https";
 import * as acme from "acme-client";
+import { errorText } from "../../../shared/error-text";
 import {
   forgetAccountUrl,
   readAccountKey,

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
-import { ENDPOINTS } from "../../../shared/api";
 import { BEACON_MAX_BYTES } from "../../../shared/analytics";
+import { ENDPOINTS } from "../../../shared/api";
+import { DEFAULT_LOCALE } from "../../../shared/locales";
 import { BeaconSchema } from "../../../shared/schemas/analytics";
 import type { AppDeps } from "../../deps";
 import { HttpError, parseWith, readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
 import { failureResponder } from "../../platform/http/failure";
-import { DEFAULT_LOCALE } from "../../../shared/locales";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 
 /**

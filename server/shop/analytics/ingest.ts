@@ -1,9 +1,9 @@
 import type { Db } from "../../../db/client";
-import type { Write } from "../../../db/writer";
 import type { AnalyticsKind } from "../../../db/schema";
+import type { Write } from "../../../db/writer";
 import type { DeviceClass, VitalMetric } from "../../../shared/analytics";
-import type { Logger } from "../../platform/log";
 import { errorText } from "../../../shared/error-text";
+import type { Logger } from "../../platform/log";
 
 /** A row of analytics_events, as queued. */
 export type QueuedEvent = {

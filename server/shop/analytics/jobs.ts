@@ -1,6 +1,6 @@
+import { errorText } from "../../../shared/error-text";
 import type { Logger } from "../../platform/log";
 import type { Analytics } from "./service";
-import { errorText } from "../../../shared/error-text";
 
 export const ROLL_UP_EVERY_MS = 60 * 1000;
 

@@ -1,5 +1,5 @@
-import type { ChatMessage } from "../../../shared/schemas/chat";
 import type { Locale } from "../../../shared/locales";
+import type { ChatMessage } from "../../../shared/schemas/chat";
 
 // The support chat's third party sits behind this small interface: Claude through the
 // Anthropic SDK when a key is configured, the offline assistant otherwise (docs/product.md,

@@ -1,10 +1,10 @@
 import Anthropic from "@anthropic-ai/sdk";
-import type { Config } from "../../platform/config";
+import { errorText } from "../../../shared/error-text";
 import type { Locale } from "../../../shared/locales";
-import { AssistantError, type Assistant } from "./assistant";
+import type { Config } from "../../platform/config";
+import { type Assistant, AssistantError } from "./assistant";
 import type { ChatSiteConfig } from "./site-content";
 import { buildSystemPrompt } from "./system-prompt";
-import { errorText } from "../../../shared/error-text";
 
 // Claude through the Anthropic SDK when ANTHROPIC_API_KEY is set (docs/product.md, "Support chat").
 // The reply is streamed from the Messages API and passed on piece by piece.

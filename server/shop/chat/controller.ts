@@ -1,19 +1,19 @@
 import { Elysia } from "elysia";
 import type { Db } from "../../../db/client";
+import { ENDPOINTS } from "../../../shared/api";
+import { DEFAULT_LOCALE } from "../../../shared/locales";
+import { CHAT_MAX_TURNS, type ChatReply, ChatRequestSchema, type ChatStreamEvent } from "../../../shared/schemas/chat";
 import type { AppDeps } from "../../deps";
 import { HttpError } from "../../platform/http/body";
 import { clientAddress, requestContext } from "../../platform/http/context";
-import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { failureResponder } from "../../platform/http/failure";
-import { DEFAULT_LOCALE } from "../../../shared/locales";
 import { createRateLimiter } from "../../platform/http/rate-limit";
-import { CHAT_MAX_TURNS, ChatRequestSchema, type ChatReply, type ChatStreamEvent } from "../../../shared/schemas/chat";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { loadIpHashSecret } from "../leads/service";
 import { AssistantError } from "./assistant";
 import { createConversationIds } from "./conversation-ids";
 import { assistantFor, createChatService } from "./service";
 import { conversationSize } from "./transcripts";
-import { ENDPOINTS } from "../../../shared/api";
 
 /**
  * A small body: 20 messages of 1,000 characters fit in well under 32 KiB of ordinary text; the

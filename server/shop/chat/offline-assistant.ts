@@ -1,20 +1,20 @@
-import { SOURCE_MESSAGES } from "../../site/locales";
 import { LOCALES, type Locale } from "../../../shared/locales";
+import { SOURCE_MESSAGES } from "../../site/locales";
+import { GUARANTEE_DAYS } from "../checkout/guarantee";
 import type { Assistant } from "./assistant";
+import { type DeviceNames, deviceNames } from "./device-names";
+import { FAQ_MATCH, type FaqMatcher, faqMatcher } from "./faq-match";
+import { type GuideMatcher, guideMatcher } from "./guide-match";
 import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
 import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
-import { FAQ_MATCH, faqMatcher, type FaqMatcher } from "./faq-match";
-import { guideMatcher, type GuideMatcher } from "./guide-match";
-import { deviceNames, type DeviceNames } from "./device-names";
-import { buildSiteKnowledge, siteFaqEntries, type ChatSiteConfig, type SiteKnowledge, type Topic } from "./site-content";
-import { GUARANTEE_DAYS } from "../checkout/guarantee";
+import { buildSiteKnowledge, type ChatSiteConfig, type SiteKnowledge, siteFaqEntries, type Topic } from "./site-content";
 import {
+  type ChoiceThresholds,
   chooseInConversation,
   FOLLOW_UP,
-  THRESHOLDS,
-  type ChoiceThresholds,
   type FollowUpSettings,
+  THRESHOLDS,
   type TopicChoice,
 } from "./topic-choice";
 import type { TopicClassifier } from "./topic-classifier";

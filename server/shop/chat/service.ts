@@ -1,13 +1,13 @@
 import type { Db } from "../../../db/client";
 import type { Write } from "../../../db/writer";
+import { errorText } from "../../../shared/error-text";
+import type { ChatRequest } from "../../../shared/schemas/chat";
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
 import type { ContentSource } from "../../site/content/live";
-import type { ChatRequest } from "../../../shared/schemas/chat";
-import { AssistantError, type Assistant } from "./assistant";
+import { type Assistant, AssistantError } from "./assistant";
 import { createOfflineAssistant } from "./offline-assistant";
 import { readRecentMessages, recordChatMessage } from "./transcripts";
-import { errorText } from "../../../shared/error-text";
 
 /** The most messages of a conversation handed to the assistant (the endpoint accepts 20). */
 const MAX_HISTORY = 20;

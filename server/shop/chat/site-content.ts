@@ -1,10 +1,10 @@
-import type { Config } from "../../platform/config";
-import type { ContentSource } from "../../site/content/live";
 import type { MessageKey, Translate } from "../../../shared/i18n";
 import { LOCALES, type Locale } from "../../../shared/locales";
-import type { FaqEntry } from "./faq-match";
 import { pathFor } from "../../../shared/routes";
 import type { SiteFacts } from "../../../shared/site-facts";
+import type { Config } from "../../platform/config";
+import type { ContentSource } from "../../site/content/live";
+import type { FaqEntry } from "./faq-match";
 
 // What the support chat may tell a visitor (issues 5 and 13), in one language: one answer per topic
 // visitors ask about, made of the locale texts (locales/*.json) with the placeholders filled from

@@ -1,6 +1,6 @@
 import { LOCALE_TAGS, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
-import { buildSiteKnowledge, TOPICS, type ChatSiteConfig } from "./site-content";
+import { buildSiteKnowledge, type ChatSiteConfig, TOPICS } from "./site-content";
 
 // The system prompt for Claude (issues 5 and 13): the rules, then the same facts the offline
 // assistant answers with (site-content.ts) in the page's language, and the forms a fact takes in

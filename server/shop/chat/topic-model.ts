@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { TOPIC_LABELS, type TopicLabel } from "./paraphrases";
 import { type TopicClassifier, topicClassifier } from "./topic-classifier";
-import { decodeTopicModel } from "./topic-model-file";
 import modelFile from "./topic-model.generated.bin" with { type: "file" };
+import { decodeTopicModel } from "./topic-model-file";
 
 // The support chat's topic model: trained once, when the paraphrases change, by
 // scripts/train-chat-model.ts into topic-model.generated.bin (carried inside the executable like the

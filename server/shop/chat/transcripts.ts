@@ -2,8 +2,8 @@ import { asc, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { chatMessages } from "../../../db/schema";
 import type { Write } from "../../../db/writer";
-import type { ChatRole } from "../../../shared/schemas/chat";
 import type { Locale } from "../../../shared/locales";
+import type { ChatRole } from "../../../shared/schemas/chat";
 
 // Every exchange is kept so the owner can read what visitors asked; `site chats export`
 // (server/owner/export-csv.ts) prints them as CSV.

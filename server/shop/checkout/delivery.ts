@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import { licenses, orders } from "../../../db/schema";
 import type { DbWriter } from "../../../db/writer";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
+import { latestOwnerLocale } from "../../owner/console/sessions";
 import type { Config } from "../../platform/config";
 import { generateLicenseKey } from "../licenses/key";
 import { enqueueMail } from "../mail/outbox";
 import { issueCreditNote, issueInvoice, type VatSettings } from "../paperwork/numbering";
-import { latestOwnerLocale } from "../../owner/console/sessions";
 
 // What a paid or refunded order sets off, written inside the transaction that records the change
 // (fulfilment.ts): the licence key and every e-mail exist exactly when the order's new status does.

@@ -1,14 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { orders, paymentAttempts, processedEvents, type OrderStatus } from "../../../db/schema";
+import { type OrderStatus, orders, paymentAttempts, processedEvents } from "../../../db/schema";
 import type { DbTransaction, Write, WriteOptions } from "../../../db/writer";
-import { deliverPaidOrder, deliverRefund, type DeliverySettings } from "./delivery";
+import { type DeliverySettings, deliverPaidOrder, deliverRefund } from "./delivery";
 import {
+  type CheckoutSnapshot,
+  type Consent,
   type FailedAttempt,
   firstNameOf,
   isSettled,
-  type CheckoutSnapshot,
-  type Consent,
   type OrderEvent,
   type ProviderName,
 } from "./provider";

@@ -1,21 +1,21 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
+import { ENDPOINTS } from "../../../shared/api";
+import { businessPageError, checkBusiness } from "../../../shared/business-buyer";
+import type { CodeRefusal } from "../../../shared/discount-code";
 import { TERMS_VERSION } from "../../../shared/legal";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
+import type { PaymentPageError } from "../../../shared/page-data";
 import { pathFor } from "../../../shared/routes";
 import { PaymentRequestSchema } from "../../../shared/schemas/payment";
-import type { PaymentPageError } from "../../../shared/page-data";
 import type { AppDeps } from "../../deps";
-import { isFormPost } from "../../platform/http/busy";
-import { failureResponder } from "../../platform/http/failure";
 import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { isFormPost } from "../../platform/http/busy";
 import { requestContext } from "../../platform/http/context";
+import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter } from "../../platform/http/rate-limit";
 import { ProviderError } from "./provider";
 import { CodeRefusedError, createCheckoutSession } from "./service";
-import { ENDPOINTS } from "../../../shared/api";
-import type { CodeRefusal } from "../../../shared/discount-code";
-import { businessPageError, checkBusiness } from "../../../shared/business-buyer";
 
 /** The consent, a code, a partner and a company's details (name, address, country, VAT number) with room to spare. */
 export const PAYMENT_MAX_BODY_BYTES = 4096;

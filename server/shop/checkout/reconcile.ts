@@ -2,8 +2,8 @@ import Stripe from "stripe";
 import type { Write } from "../../../db/writer";
 import type { DeliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
-import { isSettled, type CheckoutSnapshot, type OrderEvent } from "./provider";
-import { snapshotOf, STRIPE_API_VERSION, type StripeConnection, type StripeSettings } from "./stripe-provider";
+import { type CheckoutSnapshot, isSettled, type OrderEvent } from "./provider";
+import { STRIPE_API_VERSION, type StripeConnection, type StripeSettings, snapshotOf } from "./stripe-provider";
 
 /**
  * What the payment provider knows happened since a date: the checkouts that ended (paid or

@@ -1,20 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { orders } from "../../../db/schema";
+import type { BusinessBuyer } from "../../../shared/business-buyer";
 import type { CodeRefusal } from "../../../shared/discount-code";
 import type { Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
+import { hasCheckDigits } from "../../../shared/vat-number";
 import type { AppDeps } from "../../deps";
 import { type AppliedCode, checkCode } from "../codes/service";
+import type { VatSettings } from "../paperwork/numbering";
+import { businessEvidence, isReverseCharged, priceForBusiness } from "../paperwork/vat";
 import { partnerOf } from "../partners/service";
 import { freeClaimPath } from "./free-claims";
 import { recordPendingOrder } from "./fulfilment";
 import type { Consent } from "./provider";
 import type { Checkout } from "./providers";
-import type { BusinessBuyer } from "../../../shared/business-buyer";
-import { hasCheckDigits } from "../../../shared/vat-number";
-import type { VatSettings } from "../paperwork/numbering";
-import { businessEvidence, isReverseCharged, priceForBusiness } from "../paperwork/vat";
 
 /** A discount code the buyer gave that does not apply now: nothing was started or reserved. */
 export class CodeRefusedError extends Error {

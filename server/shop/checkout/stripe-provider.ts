@@ -1,17 +1,17 @@
-import * as v from "valibot";
 import Stripe from "stripe";
+import * as v from "valibot";
+import { errorText } from "../../../shared/error-text";
 import { isLocale, type Locale } from "../../../shared/locales";
 import type { Config } from "../../platform/config";
 import {
-  ProviderError,
-  WebhookPayloadError,
-  WebhookSignatureError,
   type CheckoutProvider,
   type CheckoutSnapshot,
   type FailedAttempt,
+  ProviderError,
+  WebhookPayloadError,
   type WebhookReading,
+  WebhookSignatureError,
 } from "./provider";
-import { errorText } from "../../../shared/error-text";
 
 /**
  * Pinned so that a Stripe account upgrade never changes the payloads this code reads; it is the

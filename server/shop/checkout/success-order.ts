@@ -1,15 +1,15 @@
-import { reviewQuery } from "../reviews/links";
-import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { and, eq } from "drizzle-orm";
-import type { OrderLinks, PaidDelivery, SuccessOrder } from "../../../shared/page-data";
 import { licenses, mailOutbox, orders } from "../../../db/schema";
+import { isStorageUnavailable, storageProblem } from "../../../db/storage";
+import { errorText } from "../../../shared/error-text";
+import type { OrderLinks, PaidDelivery, SuccessOrder } from "../../../shared/page-data";
 import type { AppDeps } from "../../deps";
+import { invoiceLink } from "../paperwork/links";
+import { reviewQuery } from "../reviews/links";
 import { deliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
 import { orderLinkQuery, signOrderLink } from "./order-links";
-import { invoiceLink } from "../paperwork/links";
 import { isSettled } from "./provider";
-import { errorText } from "../../../shared/error-text";
 
 /**
  * At most one provider lookup per checkout in this interval. The pending page reloads every 4 s;

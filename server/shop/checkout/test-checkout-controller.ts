@@ -1,24 +1,24 @@
-import { isStorageUnavailable, storageProblem } from "../../../db/storage";
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { TestCheckoutView } from "../../../shared/page-data";
+import { isStorageUnavailable, storageProblem } from "../../../db/storage";
+import { ENDPOINTS } from "../../../shared/api";
 import { COUNTRY_CODES, LIKELY_COUNTRY } from "../../../shared/countries";
 import { DEFAULT_LOCALE, isLocale, LOCALE_TAGS, type Locale } from "../../../shared/locales";
+import type { TestCheckoutView } from "../../../shared/page-data";
 import { formatMoney } from "../../../shared/price";
 import { pathFor } from "../../../shared/routes";
 import { checkFreeClaim, checkTestCard } from "../../../shared/schemas/payment";
-import { FREE_TEST_CLAIM_PREFIX } from "../paperwork/numbering";
-import { type ClaimOutcome, FREE_CLAIM_ID } from "./free-claims";
 import type { AppDeps } from "../../deps";
-import { purchasesInNotice } from "../social-proof/service";
-import { busyRetryAfter } from "../../platform/http/busy";
-import { failureResponder } from "../../platform/http/failure";
 import { readBody } from "../../platform/http/body";
+import { busyRetryAfter } from "../../platform/http/busy";
 import { requestContext } from "../../platform/http/context";
+import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter } from "../../platform/http/rate-limit";
+import { FREE_TEST_CLAIM_PREFIX } from "../paperwork/numbering";
+import { purchasesInNotice } from "../social-proof/service";
+import { type ClaimOutcome, FREE_CLAIM_ID } from "./free-claims";
 import { recordedConsent } from "./fulfilment";
 import type { TestSession } from "./test-provider";
-import { ENDPOINTS } from "../../../shared/api";
 
 export const TEST_FORM_MAX_BODY_BYTES = 8 * 1024;
 /**

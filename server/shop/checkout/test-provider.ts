@@ -3,12 +3,12 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { paymentAttempts, testCheckoutSessions } from "../../../db/schema";
 import type { DbTransaction, Write } from "../../../db/writer";
+import { testCheckoutPath } from "../../../shared/api";
 import { isLocale } from "../../../shared/locales";
 import { TEST_CARDS, type TestCard } from "../../../shared/schemas/payment";
 import type { DeliverySettings } from "./delivery";
 import { applyInTransaction } from "./fulfilment";
-import { WebhookSignatureError, type CheckoutProvider, type CheckoutSnapshot, type OrderEvent } from "./provider";
-import { testCheckoutPath } from "../../../shared/api";
+import { type CheckoutProvider, type CheckoutSnapshot, type OrderEvent, WebhookSignatureError } from "./provider";
 
 // The built-in test checkout (docs/checkout.md): without Stripe keys, the site plays the hosted card
 // page and keeps the session state a provider would keep, in test_checkout_sessions. Paying applies

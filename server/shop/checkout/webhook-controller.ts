@@ -1,13 +1,13 @@
 import { Elysia } from "elysia";
+import { ENDPOINTS } from "../../../shared/api";
+import { DEFAULT_LOCALE } from "../../../shared/locales";
 import type { AppDeps } from "../../deps";
-import { failureResponder } from "../../platform/http/failure";
 import { readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
+import { failureResponder } from "../../platform/http/failure";
 import { deliverySettings } from "./delivery";
 import { applyOrderEvent, recordFailedAttempt } from "./fulfilment";
 import { WebhookPayloadError, WebhookSignatureError } from "./provider";
-import { ENDPOINTS } from "../../../shared/api";
-import { DEFAULT_LOCALE } from "../../../shared/locales";
 
 /** Stripe's events for one Checkout Session are a few KB; this leaves a wide margin. */
 export const WEBHOOK_MAX_BODY_BYTES = 512 * 1024;

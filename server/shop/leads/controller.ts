@@ -1,17 +1,17 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
+import { ENDPOINTS } from "../../../shared/api";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
+import type { LeadFlag } from "../../../shared/page-data";
 import { pathFor } from "../../../shared/routes";
 import { LeadSchema } from "../../../shared/schemas/leads";
 import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
-import { failureResponder } from "../../platform/http/failure";
 import { clientAddress, requestContext } from "../../platform/http/context";
-import { bodyParser, countedBy } from "../../platform/http/route-input";
+import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter } from "../../platform/http/rate-limit";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { hashIp, loadIpHashSecret, recordLead } from "./service";
-import { ENDPOINTS } from "../../../shared/api";
-import type { LeadFlag } from "../../../shared/page-data";
 
 /** A lead body is three short fields; anything past this is not a visitor filling in a form. */
 export const LEAD_MAX_BODY_BYTES = 4 * 1024;

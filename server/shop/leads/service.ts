@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
 import { emailLeads, mailOutbox } from "../../../db/schema";
 import type { Write } from "../../../db/writer";
-import { enqueueMail } from "../mail/outbox";
 import type { Lead } from "../../../shared/schemas/leads";
+import { enqueueMail } from "../mail/outbox";
 
 /**
  * A known address asking for the demo again gets it again (the first one may be lost in a spam

@@ -1,13 +1,13 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
+import { ENDPOINTS } from "../../../shared/api";
 import { DEFAULT_LOCALE, isLocale } from "../../../shared/locales";
 import type { AppDeps } from "../../deps";
 import { HttpError, readRawBody } from "../../platform/http/body";
 import { requestContext } from "../../platform/http/context";
-import { createRateLimiter } from "../../platform/http/rate-limit";
 import { failureResponder } from "../../platform/http/failure";
+import { createRateLimiter } from "../../platform/http/rate-limit";
 import { unsubscribeLead } from "./service";
-import { ENDPOINTS } from "../../../shared/api";
 
 /** The token of an unsubscribe link: 128 random bits in hex (leads/service.ts). */
 const Token = v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/));

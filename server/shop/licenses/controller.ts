@@ -1,22 +1,22 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
-import { pathFor } from "../../../shared/routes";
-import { AccessResendSchema, ActivateLicenseSchema, DeactivateLicenseSchema, VerifyLicenseSchema } from "../../../shared/schemas/licenses";
-import { deliverySettings } from "../checkout/delivery";
-import type { AppDeps } from "../../deps";
-import { isFormPost } from "../../platform/http/busy";
-import { failureResponder } from "../../platform/http/failure";
-import { clientAddress, requestContext } from "../../platform/http/context";
-import { bodyParser, countedBy } from "../../platform/http/route-input";
-import { createRateLimiter } from "../../platform/http/rate-limit";
-import { COMPILED } from "../../site/locales";
-import { createTranslator } from "../../../shared/i18n";
-import { activateLicense, deactivateLicense, handleAccessRequests, hasAccessRequests, recordAccessRequest, verifyLicense } from "./service";
-import { issueLicenseToken } from "./tokens";
 import { ENDPOINTS } from "../../../shared/api";
 import { errorText } from "../../../shared/error-text";
+import { createTranslator } from "../../../shared/i18n";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import type { AccessFlag } from "../../../shared/page-data";
+import { pathFor } from "../../../shared/routes";
+import { AccessResendSchema, ActivateLicenseSchema, DeactivateLicenseSchema, VerifyLicenseSchema } from "../../../shared/schemas/licenses";
+import type { AppDeps } from "../../deps";
+import { isFormPost } from "../../platform/http/busy";
+import { clientAddress, requestContext } from "../../platform/http/context";
+import { failureResponder } from "../../platform/http/failure";
+import { createRateLimiter } from "../../platform/http/rate-limit";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
+import { COMPILED } from "../../site/locales";
+import { deliverySettings } from "../checkout/delivery";
+import { activateLicense, deactivateLicense, handleAccessRequests, hasAccessRequests, recordAccessRequest, verifyLicense } from "./service";
+import { issueLicenseToken } from "./tokens";
 
 /** A licence call is a few short fields. */
 export const LICENSE_MAX_BODY_BYTES = 2 * 1024;

@@ -1,18 +1,18 @@
-import { ENDPOINTS } from "../../../shared/api";
 import { Elysia } from "elysia";
 import * as v from "valibot";
+import { ENDPOINTS } from "../../../shared/api";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
-import { DEVICES_FLASHES, type DevicesPageState, DevicesLinkSchema, FreeDeviceSchema } from "../../../shared/schemas/licenses";
+import { DEVICES_FLASHES, DevicesLinkSchema, type DevicesPageState, FreeDeviceSchema } from "../../../shared/schemas/licenses";
 import type { AppDeps } from "../../deps";
 import { isFormPost } from "../../platform/http/busy";
-import { failureResponder } from "../../platform/http/failure";
 import { clientAddress, requestContext } from "../../platform/http/context";
-import { bodyParser, countedBy } from "../../platform/http/route-input";
+import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
+import { reviewQuery } from "../reviews/links";
 import { devicesOfOrder, freeDeviceOfOrder } from "./devices";
 import { readDevicesLink } from "./tokens";
-import { reviewQuery } from "../reviews/links";
 
 /** A person frees a device now and then; a script trying links gets nowhere faster. */
 export const DEVICES_RATE_LIMIT = { limit: 30, windowMs: 10 * 60 * 1000 } as const;

@@ -3,7 +3,7 @@ import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { accessRequests, accessResends, licenseActivations, licenses, orders } from "../../../db/schema";
 import type { DbWriter, Write } from "../../../db/writer";
-import { queueAccessMailAgain, type DeliverySettings } from "../checkout/delivery";
+import { type DeliverySettings, queueAccessMailAgain } from "../checkout/delivery";
 
 // Licence checks for the app (verify, activate, deactivate, in the manner of Gumroad's and Lemon
 // Squeezy's licence APIs), the owner's controls, and the buyer's self-serve access recovery.

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  calculateJwkThumbprint,
   type CryptoKey,
+  calculateJwkThumbprint,
   exportJWK,
   generateKeyPair,
   importJWK,

@@ -3,9 +3,9 @@ import { normalizeOrderReference } from "../../../shared/order-reference";
 import { pathFor } from "../../../shared/routes";
 import { LICENSE_TOKEN_AUDIENCE } from "../../../shared/schemas/licenses";
 import type { Config } from "../../platform/config";
-import { openSigningKeys, type SigningKeys } from "./signing-keys";
-import { reviewPath, reviewStopPath } from "../reviews/links";
 import { ORDER_LINK_DAYS, orderRefundPath, signOrderLink } from "../checkout/order-links";
+import { reviewPath, reviewStopPath } from "../reviews/links";
+import { openSigningKeys, type SigningKeys } from "./signing-keys";
 
 // What the site signs with its licence keys: the tokens the app checks offline, and the buyer's
 // links to the devices page. Different audiences, so one can never stand for the other.

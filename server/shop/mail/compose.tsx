@@ -1,19 +1,19 @@
 import { render, toPlainText } from "@react-email/render";
 import type { ReactElement } from "react";
 import { DEFAULT_LOCALE, isLocale, LOCALE_TAGS, type Locale } from "../../../shared/locales";
-import { formatMoney } from "../../../shared/price";
 import { SELLER_TIME_ZONE } from "../../../shared/offer";
+import { formatMoney } from "../../../shared/price";
 import { pathFor } from "../../../shared/routes";
 import type { Config } from "../../platform/config";
 import type { PublishedContent } from "../../site/content/published";
-import { readPayload, type OutboxRow } from "./outbox";
-import { orderName } from "./order-name";
 import type { MailLinks } from "../licenses/tokens";
 import type { MailPaperwork } from "../paperwork/mail-paperwork";
-import type { OutgoingMail } from "./transport";
-import { AccessMail, DemoMail, OwnerMail, RefundMail, type MailContext } from "./templates/messages";
+import { orderName } from "./order-name";
+import { type OutboxRow, readPayload } from "./outbox";
+import { type DigestLists, DigestMail, type DigestPayload, digestSubject } from "./templates/digest";
+import { AccessMail, DemoMail, type MailContext, OwnerMail, RefundMail } from "./templates/messages";
 import { ReviewInviteMail, ReviewRefusedMail } from "./templates/reviews";
-import { DigestMail, digestSubject, type DigestLists, type DigestPayload } from "./templates/digest";
+import type { OutgoingMail } from "./transport";
 
 /** Reads the digest's lists (questions handed over, e-mails failing) when the message is written. */
 export type DigestListsReader = (payload: DigestPayload) => DigestLists;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "../../../db/client";
-import { mailOutbox, type MailKind, type MailStatus } from "../../../db/schema";
+import { type MailKind, type MailStatus, mailOutbox } from "../../../db/schema";
 import type { DbWriter, Write, WriteOptions } from "../../../db/writer";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import { REFUSAL_REASONS } from "../../../shared/reviews";

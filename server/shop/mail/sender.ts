@@ -1,22 +1,24 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { emailLeads, orders } from "../../../db/schema";
 import { isStorageUnavailable } from "../../../db/storage";
 import { isBusyError, type Write } from "../../../db/writer";
-import { emailLeads, orders } from "../../../db/schema";
+import type { Locale } from "../../../shared/locales";
 import type { Config } from "../../platform/config";
-import type { ContentSource } from "../../site/content/live";
 import type { Logger } from "../../platform/log";
+import type { ContentSource } from "../../site/content/live";
 import type { MailLinks } from "../licenses/tokens";
 import type { MailPaperwork } from "../paperwork/mail-paperwork";
-import type { Locale } from "../../../shared/locales";
+
 // The e-mail templates (React Email) are loaded with the first message, not at start-up.
 const loadCompose = () => import("./compose");
-import type { MailContext } from "./templates/messages";
-import type { DigestListsReader } from "./compose";
-import { claimDue, recordOutcome, renewLeases, resumeAfterRestart, type HeldRow, type MailOutcome, type OutboxRow } from "./outbox";
-import { judgeHolder, retireSender, senderIdentity } from "./sender-identity";
-import { MailSendError, SMTP_CONNECTIONS, type MailTransport } from "./transport";
+
 import { errorText } from "../../../shared/error-text";
+import type { DigestListsReader } from "./compose";
+import { claimDue, type HeldRow, type MailOutcome, type OutboxRow, recordOutcome, renewLeases, resumeAfterRestart } from "./outbox";
+import { judgeHolder, retireSender, senderIdentity } from "./sender-identity";
+import type { MailContext } from "./templates/messages";
+import { MailSendError, type MailTransport, SMTP_CONNECTIONS } from "./transport";
 
 /** Temporary failures are retried this long (a mail server down for a day still gets the message). */
 export const GIVE_UP_AFTER_MS = 72 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { mailFilePath, removeMailFiles, type MailFilesRemoved } from "./mail-files";
 import { errorText } from "../../../shared/error-text";
+import { type MailFilesRemoved, mailFilePath, removeMailFiles } from "./mail-files";
 
 /**
  * A value made on first use, then kept: nodemailer (about 17 MB of memory in each server process)

@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { invoices, orders, type InvoiceKind } from "../../../db/schema";
+import { type InvoiceKind, invoices, orders } from "../../../db/schema";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../../../shared/locales";
 import type { Config } from "../../platform/config";
 import type { ContentSource } from "../../site/content/live";
 import { invoicePdf } from "./invoice-pdf";
 import type { Invoice } from "./numbering";
 import { termsPdf } from "./terms-pdf";
-import { documentTexts, type DocumentTexts } from "./texts";
+import { type DocumentTexts, documentTexts } from "./texts";
 
 // An order's paperwork as files: its invoice, its credit note, the terms its buyer accepted. Made
 // from stored rows when asked (the e-mail sender, a download, the owner's console and CLI), never

@@ -1,7 +1,7 @@
 import type { LegalIdentity } from "../../../shared/legal";
 import { FRANCHISE_MENTION } from "../../../shared/vat-scheme";
 import type { Invoice } from "./numbering";
-import { FONT, renderPdf, type PdfDoc } from "./pdf";
+import { FONT, type PdfDoc, renderPdf } from "./pdf";
 import type { DocumentTexts } from "./texts";
 
 // An invoice or a credit note as a PDF, in the order's language, from stored data only (the

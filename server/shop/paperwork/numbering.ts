@@ -1,5 +1,5 @@
 import { and, eq, max } from "drizzle-orm";
-import { invoices, orders, type InvoiceKind } from "../../../db/schema";
+import { type InvoiceKind, invoices, orders } from "../../../db/schema";
 import type { DbWriter } from "../../../db/writer";
 import { SELLER_TIME_ZONE } from "../../../shared/offer";
 import type { VatScheme } from "../../../shared/vat-scheme";

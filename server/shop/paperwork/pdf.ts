@@ -1,6 +1,6 @@
 import PDFDocument from "pdfkit";
-import boldFontFile from "./fonts/DejaVuSans-Bold.ttf" with { type: "file" };
 import regularFontFile from "./fonts/DejaVuSans.ttf" with { type: "file" };
+import boldFontFile from "./fonts/DejaVuSans-Bold.ttf" with { type: "file" };
 
 // One PDF made with pdfkit, its fonts embedded (DejaVu Sans covers é, à, ç, ñ, €... and every Latin
 // name a buyer may type). The font files are imported `with { type: "file" }`, so they are inside

@@ -1,4 +1,4 @@
-import { formatTermsVersion, TERMS_SECTIONS, type LegalIdentity } from "../../../shared/legal";
+import { formatTermsVersion, type LegalIdentity, TERMS_SECTIONS } from "../../../shared/legal";
 import type { VatScheme } from "../../../shared/vat-scheme";
 import { FONT, renderPdf } from "./pdf";
 import type { DocumentTexts } from "./texts";

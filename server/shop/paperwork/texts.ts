@@ -1,7 +1,7 @@
 import type { Translate } from "../../../shared/i18n";
 import { LOCALE_TAGS, type Locale } from "../../../shared/locales";
-import { formatExactMoney } from "../../../shared/price";
 import { SELLER_TIME_ZONE } from "../../../shared/offer";
+import { formatExactMoney } from "../../../shared/price";
 import type { PublishedContent } from "../../site/content/published";
 
 // The texts and formats of a document in its language: the site's own translations (locales/*.json)

@@ -1,8 +1,8 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Write } from "../../../db/writer";
-import { deleteReviewsOf } from "../reviews/store";
 import { accessResends, chatMessages, emailLeads, mailOutbox, orders } from "../../../db/schema";
-import { removeMailFiles, type MailFilesRemoved } from "../mail/mail-files";
+import type { Write } from "../../../db/writer";
+import { type MailFilesRemoved, removeMailFiles } from "../mail/mail-files";
+import { deleteReviewsOf } from "../reviews/store";
 
 // The owner's answer to an erasure request (GDPR art. 17): `site leads erase EMAIL`.
 // Deleted: the person's demo requests, every e-mail queued or sent for them (the outbox rows and

@@ -1,11 +1,11 @@
 import { inArray, lt } from "drizzle-orm";
-import type { Write } from "../../../db/writer";
 import { accessResends, chatMessages, emailLeads, mailOutbox, reviews } from "../../../db/schema";
-import { bumpProofStamp } from "../reviews/store";
+import type { Write } from "../../../db/writer";
+import { errorText } from "../../../shared/error-text";
 import type { Config } from "../../platform/config";
 import type { Logger } from "../../platform/log";
-import { removeMailFiles, type MailFilesRemoved } from "../mail/mail-files";
-import { errorText } from "../../../shared/error-text";
+import { type MailFilesRemoved, removeMailFiles } from "../mail/mail-files";
+import { bumpProofStamp } from "../reviews/store";
 
 // Data retention: what the privacy page says is kept for a limited time is deleted when
 // that time is up, by the server itself, at start-up and then every hour. Several processes on one

@@ -6,18 +6,18 @@ import {
   checkReviewForm,
   REVIEW_TEXT_MAX,
   type ReviewFieldError,
-  type ReviewFormValues,
   ReviewFormSchema,
+  type ReviewFormValues,
   ReviewKeySchema,
   type ReviewPageState,
   type ReviewStopState,
 } from "../../../shared/reviews";
 import { pathFor } from "../../../shared/routes";
 import type { AppDeps } from "../../deps";
-import { isFormPost } from "../../platform/http/busy";
-import { failureResponder } from "../../platform/http/failure";
 import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { isFormPost } from "../../platform/http/busy";
 import { requestContext } from "../../platform/http/context";
+import { failureResponder } from "../../platform/http/failure";
 import type { RateLimiter } from "../../platform/http/rate-limit";
 import { orderPagesLimiter } from "../checkout/refund-controller";
 import { stopReviewMail } from "./invites";

@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import * as v from "valibot";
+import { REVIEW_STOP } from "../../../shared/api";
 import type { Locale } from "../../../shared/locales";
 import { normalizeOrderReference } from "../../../shared/order-reference";
 import { ReviewKeySchema } from "../../../shared/reviews";
 import { pathFor } from "../../../shared/routes";
-import { REVIEW_STOP } from "../../../shared/api";
 
 // An order's review link and its stop link: the reference names the order, an HMAC of it under
 // the site's own secret (the invoice links' mechanism, another label each) proves the link came from

@@ -8,10 +8,10 @@ import {
   displayNameOf,
   type ProofFigureSettings,
   type ProofSnapshot,
-  type RefusalReason,
   REFUSAL_REASONS,
-  type ReviewFormValues,
   REVIEWS_SHOWN,
+  type RefusalReason,
+  type ReviewFormValues,
 } from "../../../shared/reviews";
 
 // The reviews in the database, and the stamp every process watches to know when what the pages

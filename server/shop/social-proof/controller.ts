@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
+import { ENDPOINTS } from "../../../shared/api";
+import type { SocialProofResponse } from "../../../shared/schemas/social-proof";
 import type { AppDeps } from "../../deps";
 import { requestContext } from "../../platform/http/context";
-import type { SocialProofResponse } from "../../../shared/schemas/social-proof";
 import { approvedPlaceKeys, loadPlaceNames, type PlaceNames } from "./places";
 import { recentPurchases } from "./service";
-import { ENDPOINTS } from "../../../shared/api";
 
 /** GET /api/social-proof (docs/decisions/004-social-proof-and-chat-grounding.md): recent real paid orders for the bottom-left toast. */
 export function socialProofController(deps: AppDeps) {

@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { approvedPlaces } from "../../../db/schema";
 import type { Write } from "../../../db/writer";
-import placesFile from "./places.txt.gz" with { type: "file" };
 import { placeKey } from "./place-key";
+import placesFile from "./places.txt.gz" with { type: "file" };
 
 // The purchase toast shows a city to every visitor, and buyers type their city themselves: it is
 // shown only when it names a real place. The list of places ships with the site (made by

@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import type { Config } from "../../platform/config";
 import { orders } from "../../../db/schema";
 import type { SocialProofEntry } from "../../../shared/schemas/social-proof";
+import type { Config } from "../../platform/config";
 import { placeKey } from "./place-key";
 import type { PlaceNames } from "./places";
 

@@ -1,8 +1,8 @@
 import type { DbWriter } from "../../../db/writer";
 import { type DemoCaptions, MEDIA_SLOTS, type MediaSlots, type Picture } from "../../../shared/catalogue";
 import { LOCALES, type Locale } from "../../../shared/locales";
-import { captionsFileName, captionsVtt } from "./captions";
 import type { AssetUrls } from "../../../shared/page-data";
+import { captionsFileName, captionsVtt } from "./captions";
 import { type MediaInfo, mediaUrl, pictureOf, readMediaInfo } from "./media";
 
 // The owner's uploaded pictures and video in place of the build's: the app's screenshots, the link

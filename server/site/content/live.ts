@@ -1,19 +1,19 @@
-import { errorText } from "../../../shared/error-text";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { siteSettings } from "../../../db/schema";
+import { CATALOGUE_LIMITS } from "../../../shared/catalogue";
 import { defaultContent } from "../../../shared/content";
+import { errorText } from "../../../shared/error-text";
+import { LOCALES } from "../../../shared/locales";
 import type { SiteSettings } from "../../../shared/site-facts";
 import type { Logger } from "../../platform/log";
 import type { CatalogueReadiness, PublishedFacts } from "../../platform/production-readiness";
-import { LOCALES } from "../../../shared/locales";
-import { CATALOGUE_LIMITS } from "../../../shared/catalogue";
+import { proofStamp, readProof } from "../../shop/reviews/store";
 import { loadMediaSlots } from "../catalogue/slots";
 import { loadCatalogue } from "../catalogue/store";
 import { referencePrice } from "./price-reference";
 import { buildPublished, type PublishedContent } from "./published";
 import { latestVersion, readPriceHistory, readPublished } from "./store";
-import { proofStamp, readProof } from "../../shop/reviews/store";
 
 // How a process follows the owner's publishes (docs/decisions/018-owner-content.md): it looks at
 // the newest version's number a few times a second (one read of the table's primary key) and,

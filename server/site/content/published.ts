@@ -9,6 +9,7 @@ import {
 import { createTranslator, type MessageKey, type MessageValues, siteValues, type Translate } from "../../../shared/i18n";
 import type { Locale } from "../../../shared/locales";
 import { defaultOfferEnd, endOfDayIn, SELLER_TIME_ZONE } from "../../../shared/offer";
+import { NO_PROOF, type ProofSnapshot } from "../../../shared/reviews";
 import {
   buildSiteFacts,
   type FaqFact,
@@ -18,18 +19,17 @@ import {
   type SiteFacts,
   type SiteSettings,
 } from "../../../shared/site-facts";
+import { EMPTY_MEDIA, type LoadedMedia } from "../catalogue/slots";
+import { EMPTY_CATALOGUE, type LoadedCatalogue } from "../catalogue/store";
 import {
-  type CompiledCatalogue,
   COMPILED,
+  type CompiledCatalogue,
   compileMessage,
   PAGE_TEXTS,
   pageTypesetting,
   SOURCE_MESSAGES,
   withReplacedTexts,
 } from "../locales";
-import { EMPTY_CATALOGUE, type LoadedCatalogue } from "../catalogue/store";
-import { EMPTY_MEDIA, type LoadedMedia } from "../catalogue/slots";
-import { NO_PROOF, type ProofSnapshot } from "../../../shared/reviews";
 
 // The published content as every part of a process reads it: the site's facts (name, price,
 // offer, comparison), the catalogues with the owner's texts in place of the locales' where set,

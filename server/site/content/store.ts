@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { Db } from "../../../db/client";
 import { contentDraft, contentVersions, priceHistory } from "../../../db/schema";
 import type { DbWriter, Write } from "../../../db/writer";
-import { changedPaths, type ContentDocument, ContentDocumentSchema, defaultContent } from "../../../shared/content";
+import { type ContentDocument, ContentDocumentSchema, changedPaths, defaultContent } from "../../../shared/content";
 
 // The owner's content in the database (docs/decisions/018-owner-content.md): published versions,
 // kept whole; the one draft the console edits; the prices charged. Version 0 is the defaults, not

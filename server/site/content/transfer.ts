@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
+import type { DbWriter, Write } from "../../../db/writer";
 import { CONTENT_KEYS, type ContentDocument, type FaqEntry, type GuideText, isContentKey, type LocaleTexts } from "../../../shared/content";
+import { errorText } from "../../../shared/error-text";
 import type { MessageKey } from "../../../shared/i18n";
 import { LOCALES } from "../../../shared/locales";
-import type { DbWriter, Write } from "../../../db/writer";
-import { errorText } from "../../../shared/error-text";
-import { checkContent, type ContentProblem } from "./check";
 import { SOURCE_MESSAGES } from "../locales";
+import { type ContentProblem, checkContent } from "./check";
 import { NothingToPublishError, type PublishedVersion, publishIn, readPublished, StaleContentError } from "./store";
 
 // `site content export` and `site content import` (docs/content.md): the published content as one

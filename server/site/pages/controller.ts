@@ -1,23 +1,23 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { SuccessOrder, View } from "../../../shared/page-data";
+import { BUSINESS_PAGE_ERRORS } from "../../../shared/business-buyer";
 import { LOCALES, type Locale } from "../../../shared/locales";
-import { localeOfPath, matchPath, pathFor, PAGE_IDS, type RouteMatch } from "../../../shared/routes";
-import { successOrder, successOrderByReference } from "../../shop/checkout/success-order";
-import { readOrderLink } from "../../shop/checkout/order-links";
-import { orderPagesLimiter, refundPage } from "../../shop/checkout/refund-controller";
-import { devicesPage } from "../../shop/licenses/devices-controller";
-import { reviewPage } from "../../shop/reviews/controller";
+import type { SuccessOrder, View } from "../../../shared/page-data";
+import { localeOfPath, matchPath, PAGE_IDS, pathFor, type RouteMatch } from "../../../shared/routes";
 import type { AppDeps } from "../../deps";
-import { methodNotAllowed } from "../../platform/http/api-paths";
 import type { Config } from "../../platform/config";
-import { legalFacts } from "../legal";
-import { purchasesInNotice } from "../../shop/social-proof/service";
+import { methodNotAllowed } from "../../platform/http/api-paths";
 import { requestContext } from "../../platform/http/context";
 import { maskPath } from "../../platform/log-mask";
-import { serveAsset } from "./static";
-import { BUSINESS_PAGE_ERRORS } from "../../../shared/business-buyer";
+import { readOrderLink } from "../../shop/checkout/order-links";
+import { orderPagesLimiter, refundPage } from "../../shop/checkout/refund-controller";
+import { successOrder, successOrderByReference } from "../../shop/checkout/success-order";
+import { devicesPage } from "../../shop/licenses/devices-controller";
+import { reviewPage } from "../../shop/reviews/controller";
+import { purchasesInNotice } from "../../shop/social-proof/service";
 import { cataloguePage } from "../catalogue/page";
+import { legalFacts } from "../legal";
+import { serveAsset } from "./static";
 import type { StaticPageRef, StaticPages } from "./static-pages";
 
 const PaymentError = v.optional(

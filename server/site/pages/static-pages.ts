@@ -1,14 +1,14 @@
-import type { PageData, View } from "../../../shared/page-data";
 import type { Locale } from "../../../shared/locales";
-import { pickEncoding } from "../../platform/http/accept-encoding";
-import { compressBest, contentHash, strongEtag, type Bytes, type Compress } from "../../platform/http/compress";
-import { noneMatchHits } from "../../platform/http/conditional";
+import type { PageData, View } from "../../../shared/page-data";
 import type { Config } from "../../platform/config";
-import type { Logger } from "../../platform/log";
-import type { PrebuiltPage } from "../prebuilt-page";
-import { errorPageHtml, htmlResponse, type DocumentRenderer } from "../render";
+import { pickEncoding } from "../../platform/http/accept-encoding";
+import { type Bytes, type Compress, compressBest, contentHash, strongEtag } from "../../platform/http/compress";
+import { noneMatchHits } from "../../platform/http/conditional";
 import { isHttps, securityHeaders } from "../../platform/http/security";
+import type { Logger } from "../../platform/log";
 import { startTrace } from "../../platform/start-trace";
+import type { PrebuiltPage } from "../prebuilt-page";
+import { type DocumentRenderer, errorPageHtml, htmlResponse } from "../render";
 
 /**
  * Pages the same for every visitor may be kept by a shared cache (a CDN) for a minute and served

@@ -1,6 +1,6 @@
-import type { Asset } from "../assets";
 import { pickEncoding } from "../../platform/http/accept-encoding";
 import { noneMatchHits } from "../../platform/http/conditional";
+import type { Asset } from "../assets";
 
 const YEAR = 31_536_000;
 

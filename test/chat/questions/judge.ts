@@ -1,10 +1,10 @@
 import type { Config } from "../../../server/platform/config";
 import { COMPILED } from "../../../server/site/locales";
-import { testContent } from "../../support/content";
 import { siteTranslator } from "../../../shared/i18n";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { buildSiteFacts } from "../../../shared/site-facts";
+import { testContent } from "../../support/content";
 
 // How a support-chat answer is judged: by the fact it must carry, in the language of the
 // question, never by which entry of the assistant produced it. The same judge scores the offline

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { REFUSAL_REASONS } from "../../../../shared/reviews";
 import { type ActivityDetail, type listActivity, readActivityDetail } from "../activity";
-import { renderPage, type PageContext } from "./layout";
+import { type PageContext, renderPage } from "./layout";
 
 /** Everything the owner did, newest first, with the session it was done from. */
 export function activityPage(

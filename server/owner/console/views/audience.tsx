@@ -1,8 +1,8 @@
-import type { Audience, Breakdown, Funnel } from "../audience";
-import { LOCALE_TAGS } from "../../../../shared/locales";
 import { DEVICE_CLASSES, type DeviceClass } from "../../../../shared/analytics";
+import { LOCALE_TAGS } from "../../../../shared/locales";
 import { OTHER } from "../../../shop/analytics/rollup";
-import { renderPage, type PageContext } from "./layout";
+import type { Audience, Breakdown, Funnel } from "../audience";
+import { type PageContext, renderPage } from "./layout";
 
 const TRACKED_EVENTS = ["demo_opened", "pay_clicked", "lead_sent", "chat_opened"] as const;
 const isDevice = (key: string): key is DeviceClass => DEVICE_CLASSES.some((d) => d === key);

@@ -1,4 +1,4 @@
-import { PasskeyButton, renderPage, type PageContext } from "./layout";
+import { type PageContext, PasskeyButton, renderPage } from "./layout";
 
 export type SignInNotice = "none" | "bad-code" | "rate-limited" | "signed-out" | "expired";
 

@@ -3,7 +3,7 @@ import type { ContentDocument } from "../../../../shared/content";
 import { LOCALE_TAGS, LOCALES } from "../../../../shared/locales";
 import { captionLines } from "../../../site/catalogue/captions";
 import type { LoadedCatalogue } from "../../../site/catalogue/store";
-import { renderPage, type PageContext } from "./layout";
+import { type PageContext, renderPage } from "./layout";
 
 // The console's Catalogue area: one page, a section per thing the owner gives the site (the
 // titles, the posters, the rights statement, the claims, the pictures, the video and its

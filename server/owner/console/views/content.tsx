@@ -13,8 +13,8 @@ import type { PageId } from "../../../../shared/routes";
 import type { ContentProblem } from "../../../site/content/check";
 import type { VersionSummary } from "../../../site/content/store";
 import { SOURCE_MESSAGES } from "../../../site/locales";
-import { amountField, type ContentPage, faqField, fieldId, faqKey, type Form, missingLocales, sectionOf, textField } from "../content-edit";
-import { renderPage, type PageContext } from "./layout";
+import { amountField, type ContentPage, type Form, faqField, faqKey, fieldId, missingLocales, sectionOf, textField } from "../content-edit";
+import { type PageContext, renderPage } from "./layout";
 
 // The console's Content area: the draft's pages (offer, texts, FAQ, comparison), its preview and
 // publish, and the history. Plain forms: each saves the draft and comes back with what it saved;

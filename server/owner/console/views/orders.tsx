@@ -1,5 +1,5 @@
 import type { OrderDetail, OrderRow, TimelineEvent } from "../orders";
-import { PasskeyButton, renderPage, type PageContext } from "./layout";
+import { type PageContext, PasskeyButton, renderPage } from "./layout";
 
 /** Orders newest first, with the search box (reference, e-mail, licence key), and the buyers' refund requests waiting. */
 export function ordersPage(

@@ -1,8 +1,8 @@
-import { SELLER_IDENTITY } from "../../../platform/production-readiness";
 import { LOCALE_TAGS } from "../../../../shared/locales";
-import type { Overview, Period } from "../overview";
 import { hourLabel, weekdayName } from "../../../../shared/owner-formats";
-import { renderPage, type PageContext } from "./layout";
+import { SELLER_IDENTITY } from "../../../platform/production-readiness";
+import type { Overview, Period } from "../overview";
+import { type PageContext, renderPage } from "./layout";
 
 /** The figures first (revenue, orders, refund rate), then the chart, leads, e-mail, and the checklist. */
 export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): string {

@@ -1,4 +1,4 @@
-import type { PartnerProblem, Period, PartnerRow } from "../../../shop/partners/service";
+import type { PartnerProblem, PartnerRow, Period } from "../../../shop/partners/service";
 import { type PageContext, renderPage } from "./layout";
 
 export type PartnersPageModel = {

@@ -1,8 +1,8 @@
 import { LIMITS } from "../../../../shared/content";
 import { isLocale } from "../../../../shared/locales";
-import type { Conversation, HandOver, LeadRow } from "../people";
 import type { OutboxRow } from "../../../shop/mail/outbox";
-import { PasskeyButton, renderPage, type PageContext } from "./layout";
+import type { Conversation, HandOver, LeadRow } from "../people";
+import { type PageContext, PasskeyButton, renderPage } from "./layout";
 
 /** A passkey check before a CSV export or an erasure, or the form itself when the check is fresh. */
 function FreshGate({ ctx, fresh, children }: { ctx: PageContext; fresh: boolean; children: React.ReactNode }) {

@@ -1,6 +1,6 @@
+import type { ReviewStatus } from "../../../../db/schema";
 import { isLocale } from "../../../../shared/locales";
 import { type ProofFigureSettings, REFUSAL_REASONS, REVIEW_REPLY_MAX } from "../../../../shared/reviews";
-import type { ReviewStatus } from "../../../../db/schema";
 import { isRefusalReason, type listReviews } from "../../../shop/reviews/store";
 import { type PageContext, renderPage } from "./layout";
 

@@ -1,7 +1,7 @@
-import type { OwnerSession } from "../sessions";
 import type { Passkey } from "../passkeys";
-import { PasskeyButton, renderPage, type PageContext } from "./layout";
+import type { OwnerSession } from "../sessions";
 import { RecoveryCodesPanel } from "./auth-pages";
+import { type PageContext, PasskeyButton, renderPage } from "./layout";
 
 export type SecurityData = {
   current: number;

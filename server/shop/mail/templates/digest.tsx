@@ -1,7 +1,7 @@
 import { Button, Section, Text } from "@react-email/components";
-import { LOCALE_TAGS } from "../../../../shared/locales";
-import { formatsFor, hourLabel, weekdayName, type Formats } from "../../../../shared/owner-formats";
 import type { MailKind } from "../../../../db/schema";
+import { LOCALE_TAGS } from "../../../../shared/locales";
+import { type Formats, formatsFor, hourLabel, weekdayName } from "../../../../shared/owner-formats";
 import type { MailPayloads } from "../outbox";
 import { button, colors, Fact, heading, MailLayout, small, text } from "./layout";
 import type { MailContext } from "./messages";

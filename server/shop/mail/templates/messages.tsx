@@ -1,11 +1,11 @@
 import { Button, Link, Section, Text } from "@react-email/components";
-import { formatTermsVersion, type LegalIdentity } from "../../../../shared/legal";
-import type { AccessPaperwork, RefundPaperwork } from "../../paperwork/mail-paperwork";
 import type { Translate } from "../../../../shared/i18n";
+import { formatTermsVersion, type LegalIdentity } from "../../../../shared/legal";
 import type { Locale } from "../../../../shared/locales";
 import { formatExactMoney } from "../../../../shared/price";
-import type { MailPayloads } from "../outbox";
+import type { AccessPaperwork, RefundPaperwork } from "../../paperwork/mail-paperwork";
 import { orderName } from "../order-name";
+import type { MailPayloads } from "../outbox";
 import { button, colors, Fact, heading, MailLayout, small, text } from "./layout";
 
 /** What every template gets besides its payload: texts and values already in the message's language. */

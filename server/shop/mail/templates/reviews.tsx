@@ -1,7 +1,7 @@
 import { Button, Link, Section, Text } from "@react-email/components";
 import type { RefusalReason } from "../../../../shared/reviews";
-import type { MailContext } from "./messages";
 import { button, colors, heading, MailLayout, small, text } from "./layout";
+import type { MailContext } from "./messages";
 
 // The buyer's e-mails about reviews: the one invitation of an order, and the owner's refusal of a
 // review with its reason. Both carry the order's review link (to write, edit or delete it).
