@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { Picture } from "../../shared/catalogue";
 import type { MessageKey } from "../../shared/i18n";
 import { pathFor } from "../../shared/routes";
 import { offerTextKeys } from "../../shared/site-facts";
@@ -44,18 +45,49 @@ const PRICING_FEATURES = [1, 2, 3, 4, 5, 6] as const;
 function HeroVisual() {
   const { t, data } = useI18n();
   const { assets } = data;
+  const sizes = "(min-width: 1240px) 520px, (min-width: 1024px) 42vw, min(calc(100vw - 40px), 520px)";
+  const owner = data.screenshots.computer;
+  if (owner !== null) {
+    return (
+      <picture className="hero__picture">
+        <OwnerPreviewSources picture={owner} sizes={sizes} />
+        <img
+          className="hero__visual"
+          src={owner.fallback}
+          width={owner.width}
+          height={owner.height}
+          alt={t("preview.alt")}
+          fetchPriority="high"
+          data-testid="hero-visual"
+        />
+      </picture>
+    );
+  }
   return (
     <img
       className="hero__visual"
       src={assets.preview960}
       srcSet={`${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`}
-      sizes="(min-width: 1240px) 520px, (min-width: 1024px) 42vw, min(calc(100vw - 40px), 520px)"
+      sizes={sizes}
       width="1280"
       height="800"
       alt={t("preview.alt")}
       fetchPriority="high"
       data-testid="hero-visual"
     />
+  );
+}
+
+/**
+ * The owner's computer screenshot in the formats made on upload, AVIF then WebP, each at the
+ * widths the box needs; the picture's <img> is then the JPEG for browsers that read neither.
+ */
+function OwnerPreviewSources({ picture, sizes }: { picture: Picture; sizes: string }) {
+  return (
+    <>
+      <source type="image/avif" srcSet={picture.avif} sizes={sizes} />
+      <source type="image/webp" srcSet={picture.webp} sizes={sizes} />
+    </>
   );
 }
 
@@ -96,6 +128,10 @@ function AccessButtons({ hero = false }: { hero?: boolean }) {
 }
 
 /** The owner's screenshots of the app on a phone, a tablet and a computer, when uploaded. */
+// The preview's width in the layout (styles.css: beside the text from 900 px, else the container
+// less its padding), so a 2x phone takes the 640 or 960 px file.
+const PREVIEW_SIZES = "(min-width: 900px) 568px, calc(100vw - 40px)";
+
 function Screenshots() {
   const { t, data } = useI18n();
   const shots = [
@@ -242,14 +278,19 @@ export function LandingPage() {
               <AccessButtons />
             </div>
             <picture className="preview__image">
+              {data.screenshots.computer === null ? null : (
+                <OwnerPreviewSources picture={data.screenshots.computer} sizes={PREVIEW_SIZES} />
+              )}
               <img
-                src={assets.preview1280}
-                srcSet={`${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`}
-                // Its width in the layout (styles.css: beside the text from 900 px, else the
-                // container less its padding), so a 2x phone takes the 640 or 960 px file.
-                sizes="(min-width: 900px) 568px, calc(100vw - 40px)"
-                width="1280"
-                height="800"
+                src={data.screenshots.computer?.fallback ?? assets.preview1280}
+                srcSet={
+                  data.screenshots.computer === null
+                    ? `${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`
+                    : undefined
+                }
+                sizes={data.screenshots.computer === null ? PREVIEW_SIZES : undefined}
+                width={data.screenshots.computer?.width ?? 1280}
+                height={data.screenshots.computer?.height ?? 800}
                 alt={t("preview.alt")}
                 loading="lazy"
                 decoding="async"

@@ -185,6 +185,17 @@ test("a screenshot, the demo video and its French and English captions are publi
   shot.set("slot", "previewComputer");
   shot.set("file", fileOf(await posterPng(1400, 900, "#224466"), "computer.png", "image/png"));
   expect((await upload("/admin/catalogue/media", shot)).status).toBe(303);
+  // The hero and the preview show it in AVIF, then WebP, with a JPEG for browsers that read
+  // neither, at its own proportions (1400 × 900, its largest size 1280 × 823), as the screenshots section does.
+  const landingWithShot = await (await site.request("/")).text();
+  const pictures = [...landingWithShot.matchAll(/<picture class="(hero__picture|preview__image)">(.*?)<\/picture>/g)];
+  expect(pictures.map((m) => m[1])).toEqual(["hero__picture", "preview__image"]);
+  for (const [, , inner = ""] of pictures) {
+    expect(inner).toMatch(/<source type="image\/avif" srcSet="\/media\/[0-9a-f]{16}-\d+\.avif \d+w/);
+    expect(inner).toMatch(/<source type="image\/webp" srcSet="\/media\/[0-9a-f]{16}-\d+\.webp \d+w/);
+    expect(inner).toMatch(/<img[^>]*src="\/media\/[0-9a-f]{16}-\d+\.jpg"[^>]*width="1280" height="823"/);
+    expect(inner).not.toContain("/assets/app-preview-");
+  }
 
   const video = new FormData();
   video.set("slot", "video");
