@@ -15,7 +15,13 @@ export async function startSite(args: string[]): Promise<{ base: string; stop: (
   if (args.includes("--build") || !existsSync(exe)) await $`${process.execPath} run ${join(root, "scripts/build.ts")}`.quiet();
   const port = args.find((a) => a.startsWith("--port="))?.slice(7);
   const dataDir = mkdtempSync(join(tmpdir(), "bench-site-"));
-  const server = await startBenchServer([exe], { DATA_DIR: dataDir, ...(port === undefined ? {} : { PORT: port }) }, root);
+  // NODE_ENV=test: the pages a visitor of a real shop gets, without development's sample purchases
+  // (their notice would load React on the first screen) and without production's required settings.
+  const server = await startBenchServer(
+    [exe],
+    { DATA_DIR: dataDir, NODE_ENV: "test", ...(port === undefined ? {} : { PORT: port }) },
+    root,
+  );
   return {
     base: server.base,
     stop: async () => {
