@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { Picture } from "../../shared/catalogue";
 import type { MessageKey } from "../../shared/i18n";
+import type { PageData } from "../../shared/page-data";
 import { pathFor } from "../../shared/routes";
 import { offerTextKeys } from "../../shared/site-facts";
 import { CatalogueSection, OwnerPicture } from "../components/catalogue";
@@ -44,51 +44,59 @@ const PRICING_FEATURES = [1, 2, 3, 4, 5, 6] as const;
  */
 function HeroVisual() {
   const { t, data } = useI18n();
-  const { assets } = data;
-  const sizes = "(min-width: 1240px) 520px, (min-width: 1024px) 42vw, min(calc(100vw - 40px), 520px)";
-  const owner = data.screenshots.computer;
-  if (owner !== null) {
-    return (
-      <picture className="hero__picture">
-        <OwnerPreviewSources picture={owner} sizes={sizes} />
-        <img
-          className="hero__visual"
-          src={owner.fallback}
-          width={owner.width}
-          height={owner.height}
-          alt={t("preview.alt")}
-          fetchPriority="high"
-          data-testid="hero-visual"
-        />
-      </picture>
-    );
-  }
-  return (
+  const preview = appPreview(data, "(min-width: 1240px) 520px, (min-width: 1024px) 42vw, min(calc(100vw - 40px), 520px)");
+  const img = (
     <img
       className="hero__visual"
-      src={assets.preview960}
-      srcSet={`${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`}
-      sizes={sizes}
-      width="1280"
-      height="800"
+      {...preview.img}
+      src={preview.sources === null ? data.assets.preview960 : preview.img.src}
       alt={t("preview.alt")}
       fetchPriority="high"
       data-testid="hero-visual"
     />
   );
+  return preview.sources === null ? (
+    img
+  ) : (
+    <picture className="hero__picture">
+      {preview.sources}
+      {img}
+    </picture>
+  );
 }
 
 /**
- * The owner's computer screenshot in the formats made on upload, AVIF then WebP, each at the
- * widths the box needs; the picture's <img> is then the JPEG for browsers that read neither.
+ * The app's preview picture: the owner's computer screenshot in the formats made on upload (AVIF,
+ * then WebP, each at the widths the box needs; the <img> is its JPEG, for browsers that read
+ * neither), or the build's own WebP at three widths.
  */
-function OwnerPreviewSources({ picture, sizes }: { picture: Picture; sizes: string }) {
-  return (
-    <>
-      <source type="image/avif" srcSet={picture.avif} sizes={sizes} />
-      <source type="image/webp" srcSet={picture.webp} sizes={sizes} />
-    </>
-  );
+function appPreview(
+  data: PageData,
+  sizes: string,
+): { sources: ReactNode | null; img: { src: string; srcSet?: string; sizes?: string; width: number; height: number } } {
+  const owner = data.screenshots.computer;
+  const { assets } = data;
+  if (owner === null) {
+    return {
+      sources: null,
+      img: {
+        src: assets.preview1280,
+        srcSet: `${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`,
+        sizes,
+        width: 1280,
+        height: 800,
+      },
+    };
+  }
+  return {
+    sources: (
+      <>
+        <source type="image/avif" srcSet={owner.avif} sizes={sizes} />
+        <source type="image/webp" srcSet={owner.webp} sizes={sizes} />
+      </>
+    ),
+    img: { src: owner.fallback, width: owner.width, height: owner.height },
+  };
 }
 
 /** The pair of buttons that ends a marketing section: exactly five on the page (docs/product.md). */
@@ -196,7 +204,7 @@ function ComparisonCell({ labelKey, children }: { labelKey: MessageKey; children
 
 export function LandingPage() {
   const { t, facts, data, locale } = useI18n();
-  const { assets } = data;
+  const preview = appPreview(data, PREVIEW_SIZES);
   const offerText = offerTextKeys(facts.offer);
   return (
     <>
@@ -278,23 +286,8 @@ export function LandingPage() {
               <AccessButtons />
             </div>
             <picture className="preview__image">
-              {data.screenshots.computer === null ? null : (
-                <OwnerPreviewSources picture={data.screenshots.computer} sizes={PREVIEW_SIZES} />
-              )}
-              <img
-                src={data.screenshots.computer?.fallback ?? assets.preview1280}
-                srcSet={
-                  data.screenshots.computer === null
-                    ? `${assets.preview640} 640w, ${assets.preview960} 960w, ${assets.preview1280} 1280w`
-                    : undefined
-                }
-                sizes={data.screenshots.computer === null ? PREVIEW_SIZES : undefined}
-                width={data.screenshots.computer?.width ?? 1280}
-                height={data.screenshots.computer?.height ?? 800}
-                alt={t("preview.alt")}
-                loading="lazy"
-                decoding="async"
-              />
+              {preview.sources}
+              <img {...preview.img} alt={t("preview.alt")} loading="lazy" decoding="async" />
             </picture>
           </div>
           <Screenshots />

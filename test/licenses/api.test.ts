@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { licenseActivations, licenses, orders } from "../../db/schema";
-import { runCommand } from "../../server/owner/cli";
 import { LICENSE_RATE_LIMIT } from "../../server/shop/licenses/controller";
 import { createTestSite, type TestSite } from "../support/app";
+import { runSiteCommand } from "../support/cli";
 import { payWithTestCard } from "../support/purchase";
 
 // The licence API the app calls, through app.handle: verify, activate up to the limit, deactivate,
@@ -88,30 +88,16 @@ test("a refund disables the key: verify says disabled, activation is refused wit
   const { s, key } = await shopWithSale();
   const { instanceId } = await (await call(s, "activate", { key, instanceName: "Phone" })).json();
   const [order] = s.db.select().from(orders).all();
-  expect(
-    await runCommand(
-      ["orders", "refund", String(order!.id)],
-      s.config,
-      () => {},
-      () => {},
-    ),
-  ).toBe(0);
+  expect((await runSiteCommand(s, "orders", "refund", String(order!.id))).code).toBe(0);
   expect(await (await call(s, "verify", { key })).json()).toEqual({ valid: false, status: "disabled", activations: 1, activationLimit: 5 });
   const refused = await call(s, "activate", { key, instanceName: "Tablet" });
   expect(refused.status).toBe(403);
   expect((await refused.json()).error).toContain("disabled");
   expect((await call(s, "deactivate", { key, instanceId })).status).toBe(200);
   // The owner cannot give a refunded order its access back by mistake; the reason stays "refunded".
-  const out: string[] = [];
-  expect(
-    await runCommand(
-      ["licenses", "enable", key],
-      s.config,
-      (l) => out.push(l),
-      (l) => out.push(l),
-    ),
-  ).toBe(1);
-  expect(out.join("")).toContain("refunded order");
+  const enabled = await runSiteCommand(s, "licenses", "enable", key);
+  expect(enabled.code).toBe(1);
+  expect(enabled.said).toContain("refunded order");
   expect(s.db.select().from(licenses).all()[0]).toMatchObject({ status: "disabled", disabledReason: "refunded" });
 });
 
@@ -196,14 +182,8 @@ test("the owner's CLI shows a licence by key or e-mail, disables and enables it,
   const { s, key } = await shopWithSale();
   await call(s, "activate", { key, instanceName: "Phone" });
   const run = async (...argv: string[]) => {
-    const out: string[] = [];
-    const code = await runCommand(
-      argv,
-      s.config,
-      (l) => out.push(l),
-      (l) => out.push(l),
-    );
-    return { code, text: out.join("") };
+    const { code, said } = await runSiteCommand(s, ...argv);
+    return { code, text: said };
   };
   const shown = await run("licenses", "show", key.toLowerCase().replace(/-/g, ""));
   expect(shown.code).toBe(0);
