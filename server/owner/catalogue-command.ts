@@ -56,6 +56,10 @@ export async function catalogueImportCommand(
       posters,
       by: "command line",
       now: now(),
+      // A large import converts for minutes (about a quarter of a second a poster): say how far it is.
+      onProgress: (done, total) => {
+        if (done % 10 === 0 || done === total) out(`${done} of ${counted(total, "poster", "posters")} converted\n`);
+      },
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     out(

@@ -53,6 +53,8 @@ test("import publishes; export writes the import's format; importing the export 
   expect(imported.err).toBe("");
   expect(imported.code).toBe(0);
   expect(imported.out).toContain("40 titles, 2 posters converted");
+  // The owner sees the conversion's progress while it runs.
+  expect(imported.stdout).toContain("2 of 2 posters converted\n");
   // Its line is ended: the shell's prompt comes on a line of its own.
   expect(imported.stdout).toEndWith("second.\n");
   site.content.refresh();
