@@ -38,15 +38,9 @@ const answeredBy = (s: RunningServer, requestId: string) =>
     e.worker === undefined ? "first" : `worker ${e.worker}`,
   );
 
-async function startTwoProcesses(): Promise<RunningServer> {
-  const started = await startServer({ env: { WORKERS: "2" } });
-  server = started;
-  await until(() => lineOf(started, "worker listening"), "the worker to listen");
-  return started;
-}
-
 // One server with WORKERS=2 for the tests that only look at it (each start is a first process, a
-// worker and a page renderer: seconds of CPU); the tests that stop or kill theirs start their own.
+// worker and a page renderer: seconds of CPU), stopped by the file's last test; the tests that kill
+// theirs at another moment start their own.
 let shared: Promise<RunningServer> | undefined;
 const sharedTwoProcesses = () =>
   (shared ??= startServer({ env: { WORKERS: "2" } }).then(async (started) => {
@@ -117,18 +111,6 @@ test("with WORKERS=2 both processes answer on the one port, and only the first s
   expect(sent.worker).toBeUndefined();
   expect(readdirSync(join(s.dataDir, "mail")).filter((f) => f.endsWith(".eml"))).toHaveLength(1);
   expect(entries(s).filter((e) => e.worker !== undefined && /^mail /.test(e.msg))).toEqual([]);
-}, 120_000);
-
-test("stopping the first process (SIGTERM) stops the worker too, and the port is free again", async () => {
-  const s = await startTwoProcesses();
-  const port = Number(new URL(s.baseUrl).port);
-  await s.stop("SIGTERM");
-  server = undefined;
-  expect(s.process.exitCode).toBe(0);
-  await until(() => lineOf(s, "worker stopping"), "the worker to stop", 10_000);
-  // Nothing listens any more: another server can take the port.
-  const again = Bun.serve({ port, hostname: "127.0.0.1", reusePort: false, fetch: () => new Response("x") });
-  await again.stop(true);
 }, 120_000);
 
 /** The processes (Linux) started on this data folder: the first one, its workers, its page renderer. */
@@ -298,3 +280,16 @@ test("a page renderer that fails or answers nonsense gives no pages (the first p
   expect(await renderPagesApart({ command: silent, urls, log, timeoutMs: 500 })).toBeNull();
   expect(warnings).toEqual(["page renderer exited without pages", "page renderer: unreadable message", "page renderer too slow, stopped"]);
 }, 30_000);
+
+// The last test of the file: it stops the server the others looked at (a start of its own would be
+// a first process, a worker and a page renderer more).
+test("stopping the first process (SIGTERM) stops the worker too, and the port is free again", async () => {
+  const s = await sharedTwoProcesses();
+  const port = Number(new URL(s.baseUrl).port);
+  await s.stop("SIGTERM");
+  expect(s.process.exitCode).toBe(0);
+  await until(() => lineOf(s, "worker stopping"), "the worker to stop", 10_000);
+  // Nothing listens any more: another server can take the port.
+  const again = Bun.serve({ port, hostname: "127.0.0.1", reusePort: false, fetch: () => new Response("x") });
+  await again.stop(true);
+}, 120_000);
