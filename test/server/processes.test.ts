@@ -185,24 +185,6 @@ const commandsNaming = (dataDir: string) =>
     })
     .filter((cmd) => cmd.includes(dataDir));
 
-test("with backups on, a first process killed (SIGKILL) takes Litestream with it: nothing replicates on, and its deleted data folder stays gone", async () => {
-  const replica = mkdtempSync(join(tmpdir(), "site-replica-"));
-  try {
-    const s = await startServer({ env: { WORKERS: "1", BACKUP_URL: `file://${replica}` } });
-    server = s;
-    await until(() => entries(s).find((e) => e.msg === "backup: replicated"), "the first replication");
-    expect(commandsNaming(s.dataDir).some((cmd) => cmd.includes("litestream") && cmd.includes("replicate"))).toBe(true);
-    expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
-    // Watched for what should not happen: Litestream's own watcher takes up to a second to notice
-    // its parent is gone, and would write to the replica or bring back the folder meanwhile;
-    // 2.5 s is more than twice that.
-    await Bun.sleep(2500);
-    expect({ left: commandsNaming(s.dataDir), folderAgain: existsSync(s.dataDir) }).toEqual({ left: [], folderAgain: false });
-  } finally {
-    rmSync(replica, { recursive: true, force: true });
-  }
-}, 120_000);
-
 /** A process's environment as it was started (Linux): what the runtime read its settings from. */
 const environmentOf = (pid: number) =>
   new Map(
@@ -252,12 +234,34 @@ test("the server and its workers run with the engine's settings for a small serv
   expect(readFileSync(`/proc/${s.process.pid}/cmdline`, "utf8")).toContain("server/main.ts");
 }, 120_000);
 
+// One first process alone (WORKERS=1), with backups on and an engine setting the owner set: the
+// engine test reads its environment, then the backup test kills it (one start for both).
+const replica = mkdtempSync(join(tmpdir(), "site-replica-"));
+let alone: Promise<RunningServer> | undefined;
+const aloneWithBackups = () =>
+  (alone ??= startServer({ env: { WORKERS: "1", BACKUP_URL: `file://${replica}`, BUN_JSC_forceRAMSize: "1073741824" } }));
+afterAll(async () => {
+  await endServer(await alone);
+  rmSync(replica, { recursive: true, force: true });
+});
+
 test("an engine setting the owner set is kept, the others still given", async () => {
-  const owned = await startServer({ env: { WORKERS: "1", BUN_JSC_forceRAMSize: "1073741824" } });
-  server = owned;
+  const owned = await aloneWithBackups();
   const environment = environmentOf(owned.process.pid);
   expect(environment.get("BUN_JSC_forceRAMSize")).toBe("1073741824");
   expect(environment.get("BUN_JSC_useFTLJIT")).toBe("0");
+}, 120_000);
+
+test("with backups on, a first process killed (SIGKILL) takes Litestream with it: nothing replicates on, and its deleted data folder stays gone", async () => {
+  const s = await aloneWithBackups();
+  await until(() => entries(s).find((e) => e.msg === "backup: replicated"), "the first replication");
+  expect(commandsNaming(s.dataDir).some((cmd) => cmd.includes("litestream") && cmd.includes("replicate"))).toBe(true);
+  expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
+  // Watched for what should not happen: Litestream's own watcher takes up to a second to notice
+  // its parent is gone, and would write to the replica or bring back the folder meanwhile;
+  // 2.5 s is more than twice that.
+  await Bun.sleep(2500);
+  expect({ left: commandsNaming(s.dataDir), folderAgain: existsSync(s.dataDir) }).toEqual({ left: [], folderAgain: false });
 }, 120_000);
 
 test("a page renderer that fails or answers nonsense gives no pages (the first process then renders them itself)", async () => {
