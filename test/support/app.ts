@@ -118,10 +118,7 @@ export async function createTestSite(
   } = {},
 ): Promise<TestSite> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "site-test-"));
-  // NORMAL rather than the owner's default FULL: in WAL mode a commit then waits for no fsync, which
-  // on a busy disk is most of a write's time. What a kill leaves in the file is tested on real
-  // servers with both settings (test/leads/crash.test.ts); a test may still ask for FULL.
-  const loaded = testConfig({ SQLITE_SYNCHRONOUS: "NORMAL", ...options.env }, dataDir);
+  const loaded = testConfig(options.env ?? {}, dataDir);
   // A folder of the test's own may hold anything (an older database, none, a read-only one): only a
   // new one of ours starts from the migrated copy.
   if (options.dataDir === undefined) copyFileSync(migratedTemplate(), loaded.dbPath);
