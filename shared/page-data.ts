@@ -232,6 +232,11 @@ export type IslandProps = {
     price: string;
     /** The code of `?code=`, as the server checked it. */
     code?: CodeState | undefined;
+    /**
+     * Where the Apply button asks (shared/api.ts CODE_PREVIEW), given by the page: the constants the
+     * form's script imports from api.ts are carried by every page's first script.
+     */
+    codePreviewPath: string;
   };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import * as v from "valibot";
-import { CODE_PREVIEW, PAYMENT } from "../../shared/api";
+import { PAYMENT } from "../../shared/api";
 import {
   BUSINESS_ERROR_KEYS,
   BUSINESS_FIELDS,
@@ -131,6 +131,7 @@ export function PayButton({
   allCountries = false,
   price,
   code: codeState,
+  codePreviewPath,
 }: IslandProps["pay-button"] & { navigate?: Navigate }) {
   // The company section: its problems (from the server's redirect, or checked here before sending),
   // listed in a summary that takes the focus, each linked to its field.
@@ -187,7 +188,7 @@ export function PayButton({
     }
     setChecking(true);
     try {
-      const response = await fetch(CODE_PREVIEW.path, {
+      const response = await fetch(codePreviewPath, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({ locale, code: typed }),
@@ -355,7 +356,7 @@ export function PayButton({
           <button
             ref={applyRef}
             type="submit"
-            formAction={CODE_PREVIEW.path}
+            formAction={codePreviewPath}
             formNoValidate
             className="button button--ghost button--small"
             aria-busy={checking}

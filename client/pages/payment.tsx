@@ -1,3 +1,4 @@
+import { CODE_PREVIEW } from "../../shared/api";
 import { BUSINESS_PAGE_ERRORS, type BusinessPageError } from "../../shared/business-buyer";
 import { CODE_REFUSALS, type CodeRefusal, type CodeState } from "../../shared/discount-code";
 import type { PaymentPageError } from "../../shared/page-data";
@@ -89,6 +90,7 @@ export function PaymentPage({
                   // The total, and the code's reduction when the page came with one (`?code=`), are the form's to change.
                   price: facts.price,
                   code,
+                  codePreviewPath: CODE_PREVIEW.path,
                 }}
               />
               <p className="secure-note">

@@ -34,7 +34,12 @@ function renderButton(locale: "fr" | "en" = "fr", consent = true) {
   const navigations: string[] = [];
   render(
     <IslandTestRoot names={["pay-button"]} page={makePageData({ page: "payment", purchaseNotice: false }, locale)}>
-      <PayButton consentMissing={false} price={locale === "fr" ? "29,99 €" : "€29.99"} navigate={(url) => navigations.push(url)} />
+      <PayButton
+        consentMissing={false}
+        price={locale === "fr" ? "29,99 €" : "€29.99"}
+        codePreviewPath="/api/payment/code"
+        navigate={(url) => navigations.push(url)}
+      />
     </IslandTestRoot>,
   );
   if (consent) fireEvent.click(screen.getByRole("checkbox"));
@@ -200,6 +205,7 @@ test("the page came with ?code= (checked by the server): the code is applied fro
       <PayButton
         consentMissing={false}
         price="€29.99"
+        codePreviewPath="/api/payment/code"
         code={{ state: "applied", preview: { code: "PRESS", list: "€29.99", off: "€29.99", total: "€0", free: true } }}
         navigate={() => {}}
       />

@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { ENDPOINTS } from "../../../shared/api";
-import type { CodeRefusal } from "../../../shared/discount-code";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { CodePreviewRequestSchema } from "../../../shared/schemas/payment";
@@ -11,17 +10,10 @@ import { clientAddress, requestContext } from "../../platform/http/context";
 import { failureResponder } from "../../platform/http/failure";
 import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { codePreviewLimiter, previewCode } from "./preview";
+import { CODE_REFUSAL_TEXT } from "./service";
 
 /** A locale and a code, or the whole pay form when posted without JavaScript (its company's details too). */
 export const CODE_PREVIEW_MAX_BODY_BYTES = 4096;
-
-/** The API's own words (the page shows its translation of `code`). */
-const CODE_REFUSAL_TEXT: Record<CodeRefusal, string> = {
-  unknown: "This discount code does not exist",
-  "not-started": "This discount code is not valid yet",
-  expired: "This discount code has expired",
-  "used-up": "This discount code has been used as many times as it may be",
-};
 
 const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
