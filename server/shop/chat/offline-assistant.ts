@@ -5,7 +5,7 @@ import type { Assistant } from "./assistant";
 import { type DeviceNames, deviceNames } from "./device-names";
 import { FAQ_MATCH, type FaqMatcher, faqMatcher } from "./faq-match";
 import { type GuideMatcher, guideMatcher } from "./guide-match";
-import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
+import { byLocale, createLanguageReader, type LanguageReader } from "./language";
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
 import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
 import { buildSiteKnowledge, type ChatSiteConfig, type SiteKnowledge, siteFaqEntries, type Topic } from "./site-content";
@@ -31,9 +31,6 @@ import { words } from "./words";
 /** The topics whose answer is the site's list of devices or its guide for them. */
 const DEVICE_TOPICS: ReadonlySet<Topic> = new Set<Topic>(["devices", "installation"]);
 
-/** How much the language of the conversation so far (or of the page) weighs against a question's words. */
-const PRIOR_WEIGHT = 0.4;
-
 export type OfflineAnswer = {
   /** The topics answered; empty for a hand-over, a greeting or thanks. */
   topics: Topic[];
@@ -57,7 +54,7 @@ function buildReader(classifier: TopicClassifier<TopicLabel> | undefined) {
   const paraphrases = paraphrasesByLocale();
   return {
     classifier: classifier ?? loadTopicModel().classifier,
-    guess: createLanguageGuesser(
+    language: createLanguageReader(
       byLocale((locale) => [
         ...Object.values(SOURCE_MESSAGES[locale]).map((text) => text.replace(/\{\w+\}/g, " ")),
         STOP_WORDS[locale],
@@ -186,32 +183,21 @@ export function createOfflineAssistant(
   };
 
   /** The language the visitor has been writing in, else the page's. */
-  const priorLanguage = (guess: LanguageGuesser, page: Locale, earlier: readonly string[]): Locale => {
+  const priorLanguage = (language: LanguageReader, page: Locale, earlier: readonly string[]): Locale => {
     for (let i = earlier.length - 1; i >= 0; i--) {
-      const winner = clearWinner(guess(earlier[i] ?? ""));
-      if (winner !== null) return winner;
+      const own = language.own(earlier[i] ?? "");
+      if (own !== null) return own;
     }
     return page;
   };
 
-  const pick = (evidence: LanguageEvidence, prior: Locale): Locale => {
-    let chosen: Locale = prior;
-    let bestScore = -1;
-    for (const locale of LOCALES) {
-      const score = evidence[locale] + (locale === prior ? PRIOR_WEIGHT : 0);
-      if (score > bestScore) {
-        chosen = locale;
-        bestScore = score;
-      }
-    }
-    return chosen;
-  };
-
   const answer = (question: string, page: Locale, earlier: readonly string[] = []): OfflineAnswer => {
     reader ??= buildReader(options.classifier);
-    const { classifier, guess, greetings, thanks } = reader;
+    const { classifier, language, greetings, thanks } = reader;
     const said = words(question);
-    const locale = pick(guess(question), priorLanguage(guess, page, earlier));
+    // The message's own language when its words say it, even two or three of them; the
+    // conversation's or the page's only when they do not.
+    const locale = language.choose(question, priorLanguage(language, page, earlier));
     const known = knowledgeNow();
     const site = known.byLocale[locale];
     if (said.length > 0 && said.every((w) => greetings.has(w) || thanks.has(w))) {
