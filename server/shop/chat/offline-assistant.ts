@@ -2,7 +2,8 @@ import { LOCALES, type Locale } from "../../../shared/locales";
 import { SOURCE_MESSAGES } from "../../site/locales";
 import { GUARANTEE_DAYS } from "../checkout/guarantee";
 import type { Assistant } from "./assistant";
-import { type DeviceNames, deviceNames } from "./device-names";
+import { type DeviceNames, deviceNames, KINDS_OF_NAMED } from "./device-names";
+import { type DiscountCodes, discountCodes } from "./discount-codes";
 import { FAQ_MATCH, type FaqMatcher, faqMatcher } from "./faq-match";
 import { type GuideMatcher, guideMatcher } from "./guide-match";
 import { byLocale, createLanguageReader, type LanguageReader } from "./language";
@@ -34,7 +35,7 @@ const DEVICE_TOPICS: ReadonlySet<Topic> = new Set<Topic>(["devices", "installati
 export type OfflineAnswer = {
   /** The topics answered; empty for a hand-over, a greeting or thanks. */
   topics: Topic[];
-  kind: "answer" | "faq" | "handover" | "unsure" | "greeting" | "thanks";
+  kind: "answer" | "faq" | "code" | "handover" | "unsure" | "greeting" | "thanks";
   locale: Locale;
   text: string;
   /** True when the reply gives the question to the support team instead of answering it. */
@@ -151,6 +152,7 @@ export function createOfflineAssistant(
         faq: FaqMatcher;
         guide: GuideMatcher;
         devices: DeviceNames;
+        codes: DiscountCodes;
         offerEnd: OfferEndWords | null;
       }
     | undefined;
@@ -176,6 +178,7 @@ export function createOfflineAssistant(
             ...made[locale].facts.guide.flatMap((device) => [device.title, ...device.steps]),
           ]),
         ),
+        codes: discountCodes(LOCALES.map((locale) => made[locale].t("payment.code.label"))),
         offerEnd: offerEndWords(made),
       };
     }
@@ -213,6 +216,8 @@ export function createOfflineAssistant(
     // An owner's FAQ entry asked with its own question: the owner's answer to exactly that.
     const ownAnswer = known.faq.own(question, locale);
     if (ownAnswer !== null) return { topics: [], kind: "faq", locale, text: ownAnswer, handedOver: false };
+    // A discount code: what the payment page says about codes, whatever topic its other words lean to.
+    if (known.codes.asked(question)) return { topics: [], kind: "code", locale, text: site.codes, handedOver: false };
     const choice = readFactsNamed(chooseInConversation(classifier, question, earlier, thresholds, followUp), said, known.offerEnd);
     switch (choice.kind) {
       case "none": {
@@ -233,8 +238,9 @@ export function createOfflineAssistant(
         // the site never gave, so that part goes to the team (device-names.ts).
         // Asked with a device the guide does name ("a chromebook or a mac"), the devices' answer
         // still answers that one, and the other is handed over after it.
-        const otherDevice = choice.topics.some((topic) => DEVICE_TOPICS.has(topic)) && known.devices.unnamed(said) !== null;
-        const namedToo = otherDevice && known.guide.device(question) !== null;
+        const unnamed = choice.topics.some((topic) => DEVICE_TOPICS.has(topic)) ? known.devices.unnamed(said) : null;
+        const otherDevice = unnamed !== null;
+        const namedToo = otherDevice && !KINDS_OF_NAMED.has(unnamed) && known.guide.device(question) !== null;
         const topics = otherDevice && !namedToo ? choice.topics.filter((topic) => !DEVICE_TOPICS.has(topic)) : choice.topics;
         const handedOver = otherDevice || choice.unsureRest === true || topics.some((topic) => site.unanswered.has(topic));
         // What the site's own answers hand over (what the catalogue holds, a question half
