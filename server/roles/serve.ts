@@ -17,7 +17,6 @@ import { forgetRunningServer, type RunningServer, recordRunningServer, runningSe
 import { startTrace } from "../platform/start-trace";
 import { unwritableDataDir } from "../platform/storage-check";
 import { httpsListeningText } from "../platform/tls/settings";
-import { startHttpsSite } from "../platform/tls/start";
 import { currentBuild } from "../platform/version";
 import { startRollUps } from "../shop/analytics/jobs";
 import { deleteExpiredAnalytics } from "../shop/analytics/retention";
@@ -137,9 +136,10 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   // as on a plain port: this one listens beside it on both ports, then tells it to stop.
   const running = config.tls !== null ? runningServer(config.dataDir) : null;
   const replacing = running !== null && config.tls !== null && running.port === config.tls.httpsPort ? running : null;
+  // The ACME client and its certificate code (about 1 MB) are loaded only by a site serving HTTPS itself.
   const https =
     config.tls !== null
-      ? await startHttpsSite({
+      ? await (await import("../platform/tls/start")).startHttpsSite({
           replacing: replacing !== null,
           app: site.app,
           config,

@@ -4,7 +4,6 @@ import type { Compress } from "../platform/http/compress";
 import { listenShared } from "../platform/http/listen";
 import { configSecrets, createLogger } from "../platform/log";
 import { startTrace } from "../platform/start-trace";
-import { joinHttpsSite } from "../platform/tls/start";
 import { currentBuild } from "../platform/version";
 import { loadIpHashSecret } from "../shop/leads/service";
 import { openLicenseKeys } from "../shop/licenses/tokens";
@@ -64,9 +63,16 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     build: currentBuild(embedded?.build),
   });
   // DOMAIN set: the HTTP and HTTPS ports, with the certificate the first process keeps in DATA_DIR/tls/.
+  // Loaded only then: the ACME client and its certificate code are about 1 MB a plain start skips.
   const https =
     config.tls !== null
-      ? await joinHttpsSite({ app: site.app, config, settings: config.tls, log, pendingPage: tlsPendingPage(content.current().site.name) })
+      ? await (await import("../platform/tls/start")).joinHttpsSite({
+          app: site.app,
+          config,
+          settings: config.tls,
+          log,
+          pendingPage: tlsPendingPage(content.current().site.name),
+        })
       : null;
   if (https !== null)
     onCertificateChanged(() => {

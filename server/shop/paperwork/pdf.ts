@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import type PDFDocument from "pdfkit";
 import regularFontFile from "./fonts/DejaVuSans.ttf" with { type: "file" };
 import boldFontFile from "./fonts/DejaVuSans-Bold.ttf" with { type: "file" };
 
@@ -9,6 +9,11 @@ import boldFontFile from "./fonts/DejaVuSans-Bold.ttf" with { type: "file" };
 // load. The creation date is the document's own date, so the same data always gives the same bytes.
 
 export type PdfDoc = InstanceType<typeof PDFDocument>;
+
+// pdfkit (with fontkit and a JavaScript brotli) is about 1 MB of code a server start would
+// otherwise evaluate: loaded at the first document, once per process.
+let pdfkitLoaded: Promise<typeof PDFDocument> | null = null;
+const pdfkit = () => (pdfkitLoaded ??= import("pdfkit").then((module) => module.default));
 
 type Fonts = { regular: Buffer; bold: Buffer };
 let fontsRead: Promise<Fonts> | null = null;
@@ -25,8 +30,8 @@ export async function renderPdf(
   meta: { title: string; author: string; date: Date; lang: string },
   draw: (doc: PdfDoc) => void,
 ): Promise<Buffer> {
-  const { regular, bold } = await fonts();
-  const doc = new PDFDocument({
+  const [{ regular, bold }, Pdf] = await Promise.all([fonts(), pdfkit()]);
+  const doc = new Pdf({
     size: "A4",
     margin: 56,
     font: regularFontFile,
