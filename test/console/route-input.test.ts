@@ -36,6 +36,22 @@ const NOT_FOUND = "This console page does not exist.";
 const FORMS: [string, string][] = [
   ["/admin/codes", "code=SPRING&kind=percent&value=10"],
   ["/admin/codes/SPRING/disable", ""],
+  ["/admin/partners", "name=Ciné+Club&commission=10"],
+  ["/admin/leads/erase", "email=paul%40example.com"],
+  ["/admin/reviews/1/publish", ""],
+  ["/admin/reviews/1/refuse", "reason=spam"],
+  ["/admin/reviews/1/reply", "reply=Merci"],
+  ["/admin/reviews/figures", "kind=buyers&threshold=10"],
+];
+
+/** Signed-in routes whose path names a row by its id, with an id that cannot be one. */
+const BAD_IDS = [
+  "/admin/codes/no%20such%20code!/disable",
+  "/admin/reviews/abc/publish",
+  "/admin/reviews/1x/reply",
+  "/admin/sessions/-1/end",
+  "/admin/passkeys/abc/remove",
+  "/admin/mail/1.5/retry",
 ];
 
 test("a console form sent as JSON, too large, or with a field of the wrong shape is refused on a console page, in the owner's language", async () => {
@@ -79,8 +95,10 @@ test("without a session, a console form's input is not looked at: the answer is 
         expect({ path, status: response.status }).toEqual({ path, status: 401 });
       }
     }
-    const badId = await site.request("/admin/codes/no%20such%20code!/disable", { method: "POST", headers: FORM, body: "" });
-    expect(badId.status).toBe(401);
+    for (const path of BAD_IDS) {
+      const response = await site.request(path, { method: "POST", headers: FORM, body: "" });
+      expect({ path, status: response.status }).toEqual({ path, status: 401 });
+    }
   } finally {
     await site.close();
   }
@@ -97,5 +115,14 @@ test("a console page's notice in the address is shown only when the page knows i
       expect(await response.text()).toBe(plain);
     }
     expect(await known.text()).not.toBe(plain);
+    for (const path of ["/admin/leads?erased=abc", "/admin/security?codes-left=1000", "/admin/partners?problem=<i>", "/admin/mail?x=1"]) {
+      const response = await site.request(path, { headers: { cookie, ...EN } });
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+    }
+    // A count the address names is said; the period asked is the one shown, a wrong one refused by the page.
+    expect(await (await site.request("/admin/leads?erased=3", { headers: { cookie, ...EN } })).text()).toContain("3 items erased.");
+    expect(await (await site.request("/admin/leads?erased=abc", { headers: { cookie, ...EN } })).text()).not.toContain("erased.");
+    const period = await site.request("/admin/partners.csv?from=2026-01-01&to=2026-01-31", { headers: { cookie } });
+    expect(period.headers.get("content-disposition")).toBe('attachment; filename="partners-2026-01-01-2026-01-31.csv"');
   });
 });

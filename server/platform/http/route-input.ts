@@ -150,3 +150,10 @@ export const queryWord = <const T extends readonly string[]>(words: T) => v.fall
 
 /** A row's id in a path (/admin/orders/12): digits only, else the page does not exist (404). */
 export const IdParam = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
+
+/** A path with a row's id, `:id`: typed as a number, else 404. */
+export const IdParams = v.object({ id: IdParam });
+
+/** A count in the address (what a page says after a change: "3 removed"), at most `digits` long, else null. */
+export const queryCount = (digits: number) =>
+  v.fallback(v.nullable(v.pipe(v.string(), v.regex(new RegExp(`^\\d{1,${digits}}$`)), v.transform(Number))), null);
