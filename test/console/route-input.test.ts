@@ -42,6 +42,9 @@ const FORMS: [string, string][] = [
   ["/admin/reviews/1/refuse", "reason=spam"],
   ["/admin/reviews/1/reply", "reply=Merci"],
   ["/admin/reviews/figures", "kind=buyers&threshold=10"],
+  ["/admin/orders/1/refund", "confirm=yes"],
+  ["/admin/orders/1/approve-refund", "confirm=yes"],
+  ["/admin/orders/1/license", "enabled=no"],
 ];
 
 /** Signed-in routes whose path names a row by its id, with an id that cannot be one. */
@@ -52,6 +55,9 @@ const BAD_IDS = [
   "/admin/sessions/-1/end",
   "/admin/passkeys/abc/remove",
   "/admin/mail/1.5/retry",
+  "/admin/orders/abc/resend",
+  "/admin/orders/1/devices/x/free",
+  "/admin/orders/x/devices/reset",
 ];
 
 test("a console form sent as JSON, too large, or with a field of the wrong shape is refused on a console page, in the owner's language", async () => {
@@ -102,6 +108,25 @@ test("without a session, a console form's input is not looked at: the answer is 
   } finally {
     await site.close();
   }
+});
+
+test("a console page whose address names no row it could show is the page that does not exist; without a session, the sign-in page", async () => {
+  await withOwner(async (site, cookie) => {
+    for (const path of [
+      "/admin/orders/abc",
+      "/admin/orders/99999999999999",
+      "/admin/orders/1/receipt.pdf",
+      "/admin/orders/x/invoice.pdf",
+    ]) {
+      await refusedPage(await site.request(path, { headers: { cookie, ...EN } }), 404, NOT_FOUND);
+      const anonymous = await site.request(path);
+      expect({ path, status: anonymous.status, location: anonymous.headers.get("location") }).toEqual({
+        path,
+        status: 303,
+        location: "/admin/sign-in",
+      });
+    }
+  });
 });
 
 test("a console page's notice in the address is shown only when the page knows it; anything else is ignored, never refused", async () => {
