@@ -129,6 +129,16 @@ test("a console page whose address names no row it could show is the page that d
   });
 });
 
+test("a console route that reads no body answers whatever was sent: an unknown address is not found, signing out signs out", async () => {
+  await withOwner(async (site, cookie) => {
+    const garbage = { method: "POST", headers: { cookie, ...EN, "content-type": "application/json" }, body: "{not json" };
+    await refusedPage(await site.request("/admin/no-such-page", garbage), 404, NOT_FOUND);
+    const out = await site.request("/admin/sign-out", garbage);
+    expect(out.status).toBe(303);
+    expect(out.headers.get("location")).toBe("/admin/sign-in?notice=signed-out");
+  });
+});
+
 test("a console page's notice in the address is shown only when the page knows it; anything else is ignored, never refused", async () => {
   await withOwner(async (site, cookie) => {
     const known = await site.request("/admin/codes?done=created", { headers: { cookie, ...EN } });
