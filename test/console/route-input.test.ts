@@ -58,6 +58,7 @@ const BAD_IDS = [
   "/admin/orders/abc/resend",
   "/admin/orders/1/devices/x/free",
   "/admin/orders/x/devices/reset",
+  "/admin/content/guide/Not_A_Device/move",
 ];
 
 test("a console form sent as JSON, too large, or with a field of the wrong shape is refused on a console page, in the owner's language", async () => {
