@@ -37,8 +37,11 @@ export type AssetUrls = {
 export type OrderLinks = {
   query: string;
   invoice: string;
-  /** The order's review page's query (`?order=&k=`: server/shop/reviews/links.ts), for every language. */
-  review: string;
+  /**
+   * The order's review page's query (`?order=&k=`: server/shop/reviews/links.ts), for every language;
+   * null where its review would be refused (a test-checkout order in production).
+   */
+  review: string | null;
 };
 
 /** What the success page knows about the order named by `session_id` or by its reference's signed link. */

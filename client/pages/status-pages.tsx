@@ -158,11 +158,13 @@ function PaidOrder({ order }: { order: Extract<SuccessOrder, { state: "paid" }> 
         <li>
           <a href={`${pathFor("refund", locale)}${order.links.query}`}>{t("success.refundLink")}</a>
         </li>
-        <li>
-          <a href={`${pathFor("review", locale)}${order.links.review}`} data-testid="review-link">
-            {t("review.offer")}
-          </a>
-        </li>
+        {order.links.review === null ? null : (
+          <li>
+            <a href={`${pathFor("review", locale)}${order.links.review}`} data-testid="review-link">
+              {t("review.offer")}
+            </a>
+          </li>
+        )}
       </ul>
     </div>
   );

@@ -8,7 +8,7 @@ import { readClaim } from "../../server/platform/backup/claim";
 import { startServer } from "../e2e/harness";
 import { type FakeS3, startFakeS3 } from "../support/fake-s3";
 import { useSmtp } from "../support/smtp";
-import { buy, cli, readReplica, targetOf, until } from "./support";
+import { buy, cli, targetOf, until, untilInReplica } from "./support";
 
 // The restore drill as an owner does it, with the live site's own settings: restore into another
 // folder, start a server on the copy with the same BACKUP_URL, use it (a licence disabled, a sale
@@ -79,8 +79,7 @@ async function drill(kind: "file" | "s3", backupEnv: Record<string, string>, rep
     try {
       await buy(live.baseUrl, first);
       // In the replica, its access e-mail recorded as sent.
-      const replicated = async () => (await readReplica(env, (db) => paidEmails(db).includes(first) && unsent(db) === 0)) === true;
-      expect(await until(replicated, 60_000)).toBe(true);
+      expect(await untilInReplica(env, (db) => paidEmails(db).includes(first) && unsent(db) === 0, 60_000)).toBe(true);
 
       const restored = await cli(["restore"], { ...env, DATA_DIR: copyDir });
       expect({ code: restored.code, err: restored.err }).toEqual({ code: 0, err: "" });
@@ -103,8 +102,7 @@ async function drill(kind: "file" | "s3", backupEnv: Record<string, string>, rep
         expect(status.out).toContain("site backup promote");
 
         await buy(live.baseUrl, second);
-        const later = async () => (await readReplica(env, (db) => paidEmails(db).includes(second))) === true;
-        expect(await until(later, 60_000)).toBe(true);
+        expect(await untilInReplica(env, (db) => paidEmails(db).includes(second), 60_000)).toBe(true);
       } finally {
         await copy.stop("SIGTERM");
       }

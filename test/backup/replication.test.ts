@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from "../e2e/harness";
 import { endServer } from "../support/end-server";
 import { type FakeS3, startFakeS3 } from "../support/fake-s3";
 import { mailsTo, useSmtp } from "../support/smtp";
-import { buy, cli, processMentions, readReplica, until } from "./support";
+import { buy, cli, processMentions, until, untilInReplica } from "./support";
 
 // The disaster drill, for real: the server replicates with Litestream while buyers pay and
 // visitors sign up; it is killed outright, its data folder deleted, `restore` brings it back,
@@ -85,7 +85,7 @@ async function drill(name: string, backupEnv: Record<string, string>) {
       db.query<{ n: number }, []>("SELECT count(*) AS n FROM orders WHERE status = 'paid'").get()?.n === 3 &&
       db.query<{ n: number }, []>("SELECT count(*) AS n FROM mail_outbox WHERE status <> 'sent'").get()?.n === 0 &&
       db.query<{ n: number }, []>("SELECT count(*) AS n FROM email_leads").get()?.n === 3;
-    expect(await until(async () => (await readReplica(env, inReplica)) === true, 60_000)).toBe(true);
+    expect(await untilInReplica(env, inReplica, 60_000)).toBe(true);
     const status = await cli(["backup", "status"], env);
     expect(status.out).toContain("Backups: on");
     expect(status.out).not.toContain("never");

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../db/client";
 import { litestreamBinary, litestreamConfig } from "../../server/platform/backup/litestream";
-import { readReplica, until } from "./support";
+import { untilInReplica } from "./support";
 
 // `site restore` as the owner runs it, in its own process: into a folder whose database is to be
 // replaced (--force), and on a machine where Litestream cannot be found.
@@ -60,7 +60,7 @@ async function makeReplica(): Promise<void> {
   };
   // Until a restore of the replica, as it is, holds the lead.
   const holdsLead = (r: Database) => r.query("SELECT 1 FROM email_leads WHERE email = 'replicated@example.com'").get() !== null;
-  expect(await until(async () => (await readReplica({ BACKUP_URL: `file://${replica}` }, holdsLead)) === true, 20_000)).toBe(true);
+  expect(await untilInReplica({ BACKUP_URL: `file://${replica}` }, holdsLead, 20_000)).toBe(true);
   child.kill("SIGTERM");
   await child.exited;
   db.$client.close();

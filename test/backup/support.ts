@@ -2,8 +2,10 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runCommand } from "../../server/owner/cli";
 import { litestreamBinary, litestreamConfig, litestreamEnv } from "../../server/platform/backup/litestream";
 import { backupTargetOf } from "../../server/platform/backup/settings";
+import { loadConfig } from "../../server/platform/config";
 
 // What a replica holds, read the way a restore would (Litestream's own restore into a scratch
 // file): the backup tests wait on it ("the order is in the replica") rather than on the clock.
@@ -52,14 +54,23 @@ export async function readReplica<T>(env: Record<string, string>, read: (db: Dat
   }
 }
 
-/** Polls `check` (every 100 ms) until it holds or `ms` have passed; resolves with its last answer. */
-export async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+/** Polls `check` (every `everyMs`) until it holds or `ms` have passed; resolves with its last answer. */
+export async function until(check: () => boolean | Promise<boolean>, ms: number, everyMs = 100): Promise<boolean> {
   const end = Date.now() + ms;
   for (;;) {
     if (await check()) return true;
     if (Date.now() >= end) return false;
-    await Bun.sleep(100);
+    await Bun.sleep(everyMs);
   }
+}
+
+/**
+ * Whether `read` holds on the replica within `ms`. Each look is a Litestream restore (a process of
+ * its own, tens of milliseconds of CPU), and the server ships its changes twice a second
+ * (sync-interval 500ms): looking more often than that only finds the same replica again.
+ */
+export function untilInReplica(env: Record<string, string>, read: (db: Database) => boolean, ms: number): Promise<boolean> {
+  return until(async () => (await readReplica(env, read)) === true, ms, 500);
 }
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -79,8 +90,26 @@ export async function buy(baseUrl: string, email: string): Promise<void> {
   if (paid.status !== 303) throw new Error(`payment not accepted: ${paid.status}`);
 }
 
-/** An owner command in its own process; not spawnSync, which would stall a fake S3 in this one. */
+/**
+ * An owner command with the site's settings. `restore` runs in its own process: it waits for
+ * Litestream with spawnSync, which in this one would stall the fake S3 it reads from. The others
+ * run here, through the same `runCommand` the program calls (a process each is half a second of
+ * CPU, and the drills run eight).
+ */
 export async function cli(args: string[], env: Record<string, string>) {
+  if (args[0] !== "restore") {
+    let out = "";
+    const err: string[] = [];
+    const code = await runCommand(
+      args,
+      loadConfig({ LOG_LEVEL: "silent", ...env }),
+      (chunk) => {
+        out += chunk;
+      },
+      (line) => err.push(line),
+    );
+    return { code, out, err: err.join("\n") };
+  }
   const run = Bun.spawn({
     cmd: [process.execPath, "run", join(ROOT, "server/main.ts"), ...args],
     cwd: ROOT,

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { litestreamBinary, litestreamConfig } from "../../server/platform/backup/litestream";
-import { readReplica, until } from "../backup/support";
+import { untilInReplica } from "../backup/support";
 import { ownerCookie } from "../console/owner";
 import { createTestSite, type TestSite } from "../support/app";
 import { posterPng } from "./fixtures";
@@ -40,7 +40,7 @@ test("site restore into an empty folder brings back an uploaded screenshot, serv
   const name = url?.slice("/media/".length) ?? "";
   const holdsUpload = (db: import("bun:sqlite").Database) => db.query("SELECT 1 FROM media_files WHERE name = ?").get(name) !== null;
   // Until a restore of the replica, as it is, holds the upload (Litestream's first snapshot).
-  expect(await until(async () => (await readReplica({ BACKUP_URL: `file://${replica}` }, holdsUpload)) === true, 20_000)).toBe(true);
+  expect(await untilInReplica({ BACKUP_URL: `file://${replica}` }, holdsUpload, 20_000)).toBe(true);
   child.kill("SIGTERM");
   await child.exited;
 

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { axeViolations } from "./axe";
 import { startServer, useSite } from "./harness";
 import { limiter } from "./limit";
+import { firstScreenSettled, visit } from "./visit";
 
 // No accessibility violation of any impact, under every rule axe-core runs by default, on any screen
 // (contrast, labels, names, landmarks, lang...). test/e2e/browser-sweep.test.ts checks every page in
@@ -15,8 +16,9 @@ const side = limiter(3);
 async function violations(path: string, width: number, baseURL = site.server.baseUrl): Promise<string[]> {
   const context = await site.newContext({ baseURL, bypassCSP: true, viewport: { width, height: 900 }, reducedMotion: "reduce" });
   const page = await context.newPage();
-  await page.goto(path);
-  await page.waitForLoadState("networkidle");
+  // Read as it stays: loaded, in its font, the islands of its first screen rendered.
+  await visit(page, path);
+  await firstScreenSettled(page);
   const found = await axeViolations(page, `${path} @${width}px`);
   await context.close();
   return found;
@@ -101,8 +103,8 @@ test.concurrent(
         await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
         const page = await context.newPage();
         for (const path of ["/", "/en/payment", "/es/payment-success?session_id=cs_test_unknown"]) {
-          await page.goto(path);
-          await page.waitForLoadState("networkidle");
+          await visit(page, path);
+          await firstScreenSettled(page);
           const seen = new Set<string>();
           for (let stop = 0; stop < 200; stop += 1) {
             await page.keyboard.press("Tab");

@@ -1,14 +1,19 @@
 import { Database } from "bun:sqlite";
-import { expect, test } from "bun:test";
+import { expect } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { plainSpaces } from "../support/text";
 import { useSite, watchConsole } from "./harness";
+import { sideBySide } from "./limit";
 
 // Browser journeys through the built-in test checkout, in French and English, with and
 // without JavaScript. The orders table is read after each, as the owner would with sqlite3.
 
 const site = useSite();
+
+/** The journeys are independent (each its own context, each reading only the order it made): side
+ * by side, three at a time. */
+const journey = sideBySide(3);
 
 type OrderRow = {
   status: string;
@@ -26,7 +31,9 @@ function ordersInDb(): OrderRow[] {
     db.close();
   }
 }
-const paidCount = () => ordersInDb().filter((o) => o.status === "paid").length;
+/** The orders a journey made: each journey pays with an address of its own, as they run side by
+ * side. */
+const ordersOf = (email: string) => ordersInDb().filter((o) => o.customer_email === email);
 
 /** Hydrated: React has attached its props to the pay button. */
 async function waitForPayButton(page: Page) {
@@ -56,9 +63,9 @@ async function waitForCardForm(page: Page) {
 async function fillCard(
   page: Page,
   labels: { email: string; name: string; city: string; card: string; expiry: string; cvc: string },
-  values: { card: string; name?: string; city?: string },
+  values: { card: string; name?: string; city?: string; email?: string },
 ) {
-  await page.getByLabel(labels.email).fill("buyer@example.com");
+  await page.getByLabel(labels.email).fill(values.email ?? "buyer@example.com");
   await page.getByLabel(labels.name).fill(values.name ?? "Camille Durand");
   await page.getByLabel(labels.city).fill(values.city ?? "Lyon");
   await page.getByLabel(labels.card).fill(values.card);
@@ -69,8 +76,7 @@ async function fillCard(
 const FR = { email: "Email", name: "Nom complet", city: "Ville", card: "Numéro de carte", expiry: "Expiration (MM/AA)", cvc: "CVC" };
 const EN = { email: "E-mail", name: "Full name", city: "City", card: "Card number", expiry: "Expiry (MM/YY)", cvc: "CVC" };
 
-test("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiement réussi — Merci ! » with a paid order", async () => {
-  const before = paidCount();
+journey("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiement réussi — Merci ! » with a paid order", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
   const consoleLog = watchConsole(page);
@@ -88,23 +94,19 @@ test("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiement r
   expect(await page.getAttribute("html", "lang")).toBe("fr");
   expect(await page.getByTestId("test-mode").textContent()).toBe("MODE TEST");
 
-  await fillCard(page, FR, { card: "4242 4242 4242 4242", name: "Camille Durand", city: "Lyon" });
+  await fillCard(page, FR, { card: "4242 4242 4242 4242", name: "Camille Durand", city: "Lyon", email: "camille@example.com" });
   await page.getByRole("button", { name: /Payer 29,99/ }).click();
   await page.waitForURL("**/payment-success?session_id=*");
   expect(plainSpaces(await page.locator("h1").textContent())).toBe("Paiement réussi — Merci !");
-  expect(paidCount()).toBe(before + 1);
-  expect(ordersInDb().at(-1)).toMatchObject({
-    status: "paid",
-    locale: "fr",
-    first_name: "Camille",
-    city: "Lyon",
-    customer_email: "buyer@example.com",
-  });
+  // One order, paid.
+  expect(ordersOf("camille@example.com")).toEqual([
+    expect.objectContaining({ status: "paid", locale: "fr", first_name: "Camille", city: "Lyon", customer_email: "camille@example.com" }),
+  ]);
   expect(consoleLog.errors).toEqual([]);
   await context.close();
 });
 
-test("en: the same journey in English ends on 'Payment successful'", async () => {
+journey("en: the same journey in English ends on 'Payment successful'", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
   await page.goto("/en");
@@ -115,31 +117,32 @@ test("en: the same journey in English ends on 'Payment successful'", async () =>
   await page.getByRole("button", { name: /Pay €29.99/ }).click();
   await page.waitForURL("**/checkout/test/**");
   expect(await page.getAttribute("html", "lang")).toBe("en");
-  await fillCard(page, EN, { card: "4242424242424242", name: "Sam Taylor", city: "Leeds" });
+  await fillCard(page, EN, { card: "4242424242424242", name: "Sam Taylor", city: "Leeds", email: "sam@example.com" });
   await page.getByRole("button", { name: /Pay €29.99/ }).click();
   await page.waitForURL("**/en/payment-success?session_id=*");
   expect(await page.locator("h1").textContent()).toBe("Payment successful — Thank you!");
-  expect(ordersInDb().at(-1)).toMatchObject({ status: "paid", locale: "en", first_name: "Sam", city: "Leeds" });
+  expect(ordersOf("sam@example.com")).toEqual([
+    expect.objectContaining({ status: "paid", locale: "en", first_name: "Sam", city: "Leeds" }),
+  ]);
   await context.close();
 });
 
-test("a declined card stays on the card page with a clear message and no paid order", async () => {
-  const before = paidCount();
+journey("a declined card stays on the card page with a clear message and no paid order", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
   await openCardPage(page, "/en/paiement");
   const url = page.url();
-  await fillCard(page, EN, { card: "4000 0000 0000 0002" });
+  await fillCard(page, EN, { card: "4000 0000 0000 0002", email: "declined@example.com" });
   await page.getByRole("button", { name: /Pay €29.99/ }).click();
   await page.getByTestId("checkout-error").waitFor({ state: "visible" });
   expect(await page.getByTestId("checkout-error").textContent()).toBe("Your card was declined. Please use another card.");
   expect(page.url()).toBe(url);
   expect(await page.getByTestId("test-mode").textContent()).toBe("TEST MODE");
-  expect(paidCount()).toBe(before);
+  expect(ordersOf("declined@example.com").filter((o) => o.status === "paid")).toEqual([]);
   await context.close();
 });
 
-test("declined, then paid, then Back: the card page says the order is paid, with no decline and no card number", async () => {
+journey("declined, then paid, then Back: the card page says the order is paid, with no decline and no card number", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
   await openCardPage(page, "/en/paiement");
@@ -160,29 +163,32 @@ test("declined, then paid, then Back: the card page says the order is paid, with
   await context.close();
 });
 
-test("the card number is grouped by four as it is typed, also when a digit is put in the middle; the expiry gets its slash", async () => {
-  const context = await site.newContext();
-  const page = await context.newPage();
-  await openCardPage(page, "/en/paiement");
-  await waitForCardForm(page);
-  const card = page.getByLabel("Card number");
-  await card.pressSequentially("424242424242");
-  expect(await card.inputValue()).toBe("4242 4242 4242");
-  await page.keyboard.press("Home");
-  await page.keyboard.type("9");
-  expect(await card.inputValue()).toBe("9424 2424 2424 2");
-  // The caret stayed after the 9: the next digit goes right after it.
-  await page.keyboard.type("8");
-  expect(await card.inputValue()).toBe("9842 4242 4242 42");
-  expect(await card.getAttribute("autocomplete")).toBe("off");
-  // The expiry gets its slash the same way.
-  const expiry = page.getByLabel("Expiry (MM/YY)");
-  await expiry.pressSequentially("1234");
-  expect(await expiry.inputValue()).toBe("12/34");
-  await context.close();
-});
+journey(
+  "the card number is grouped by four as it is typed, also when a digit is put in the middle; the expiry gets its slash",
+  async () => {
+    const context = await site.newContext();
+    const page = await context.newPage();
+    await openCardPage(page, "/en/paiement");
+    await waitForCardForm(page);
+    const card = page.getByLabel("Card number");
+    await card.pressSequentially("424242424242");
+    expect(await card.inputValue()).toBe("4242 4242 4242");
+    await page.keyboard.press("Home");
+    await page.keyboard.type("9");
+    expect(await card.inputValue()).toBe("9424 2424 2424 2");
+    // The caret stayed after the 9: the next digit goes right after it.
+    await page.keyboard.type("8");
+    expect(await card.inputValue()).toBe("9842 4242 4242 42");
+    expect(await card.getAttribute("autocomplete")).toBe("off");
+    // The expiry gets its slash the same way.
+    const expiry = page.getByLabel("Expiry (MM/YY)");
+    await expiry.pressSequentially("1234");
+    expect(await expiry.inputValue()).toBe("12/34");
+    await context.close();
+  },
+);
 
-test("expiry and CVC fields are level on phones in every language, also when the expiry label wraps", async () => {
+journey("expiry and CVC fields are level on phones in every language, also when the expiry label wraps", async () => {
   for (const path of ["/paiement", "/en/paiement", "/it/paiement", "/es/paiement"] as const) {
     const context = await site.newContext({ viewport: { width: 320, height: 740 } });
     const page = await context.newPage();
@@ -199,7 +205,7 @@ test("expiry and CVC fields are level on phones in every language, also when the
   }
 });
 
-test("a card number failing the Luhn check is caught in the page before sending", async () => {
+journey("a card number failing the Luhn check is caught in the page before sending", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
   await openCardPage(page, "/paiement");
@@ -216,7 +222,7 @@ test("a card number failing the Luhn check is caught in the page before sending"
   await context.close();
 });
 
-test("cancel -> cancelled page -> retry -> back on a fresh card page", async () => {
+journey("cancel -> cancelled page -> retry -> back on a fresh card page", async () => {
   const context = await site.newContext();
   const page = await context.newPage();
   await openCardPage(page, "/paiement");
@@ -235,8 +241,7 @@ test("cancel -> cancelled page -> retry -> back on a fresh card page", async () 
   await context.close();
 });
 
-test("with JavaScript disabled the whole purchase still works through plain form posts", async () => {
-  const before = paidCount();
+journey("with JavaScript disabled the whole purchase still works through plain form posts", async () => {
   const context = await site.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/en/paiement");
@@ -244,7 +249,7 @@ test("with JavaScript disabled the whole purchase still works through plain form
   await page.getByRole("button", { name: /Pay €29.99/ }).click();
   await page.waitForURL("**/checkout/test/**");
   // A mistake is answered by the server, next to the field.
-  await fillCard(page, EN, { card: "1234 5678 9012 3456" });
+  await fillCard(page, EN, { card: "1234 5678 9012 3456", email: "no-script@example.com" });
   await page.getByRole("button", { name: /Pay €29.99/ }).click();
   await page.getByText("This card number is not valid.").waitFor({ state: "visible" });
   expect(await page.getByLabel("Full name").inputValue()).toBe("Camille Durand");
@@ -255,11 +260,11 @@ test("with JavaScript disabled the whole purchase still works through plain form
   await page.getByRole("button", { name: /Pay €29.99/ }).click();
   await page.waitForURL("**/en/payment-success?session_id=*");
   expect(await page.locator("h1").textContent()).toBe("Payment successful — Thank you!");
-  expect(paidCount()).toBe(before + 1);
+  expect(ordersOf("no-script@example.com").map((o) => o.status)).toEqual(["paid"]);
   await context.close();
 });
 
-test("a provider failure: the button comes back with the error toast, and the keyboard focus is on it again", async () => {
+journey("a provider failure: the button comes back with the error toast, and the keyboard focus is on it again", async () => {
   const context = await site.newContext();
   await context.addInitScript(() => localStorage.setItem("exit-popup-shown", "1"));
   const page = await context.newPage();

@@ -4,6 +4,7 @@ import { pathFor } from "../../shared/routes";
 import { plainSpaces } from "../support/text";
 import { useSite, watchConsole } from "./harness";
 import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
+import { visit } from "./visit";
 
 // Issue 12 in a real browser: paying without the consent box is refused with JavaScript (inline,
 // nothing sent) and without (the server sends the page back with the message); the legal pages
@@ -94,8 +95,8 @@ test("the legal pages' content and the footer's links fit a 320-px phone in ever
   for (const locale of LOCALES) {
     for (const legal of ["legal-notice", "terms", "privacy"] as const) {
       const path = pathFor(legal, locale);
-      await page.goto(path);
-      await page.waitForLoadState("networkidle");
+      // Measured in its font (a fallback font's widths are not what the visitor sees).
+      await visit(page, path);
       const fit = await page.evaluate(() => {
         const width = document.documentElement.clientWidth;
         const outside = [...document.querySelectorAll(".site-footer a, .legal a, .legal dd, .legal h1, .legal h2")]

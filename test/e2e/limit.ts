@@ -1,3 +1,4 @@
+import { test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
 
 /**
@@ -78,4 +79,17 @@ export function tabsOfOwnContexts(
       await Promise.all(idle.splice(0).map((page) => page.context().close()));
     },
   });
+}
+
+/**
+ * `test.concurrent` for the independent journeys of a file (each its own context, asserting only
+ * what it made itself): they run side by side, at most `slots` at a time, so that one journey's
+ * waits (the server, a frame, a mail) are another's turn on the CPU. The time allowed counts from
+ * the journey's start, its wait for a slot included.
+ */
+export function sideBySide(slots = 3): (name: string, run: () => Promise<void>, timeout?: number) => void {
+  const limit = limiter(slots);
+  return (name, run, timeout = 120_000) => {
+    test.concurrent(name, () => limit(run), timeout);
+  };
 }

@@ -1,31 +1,46 @@
 import { afterAll, beforeAll } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import { spawn } from "bun";
+import type { Browser, BrowserContext } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-// A bun test process (each of npm test's two workers, or a plain `bun test`) runs its files one
-// after the other: the browser journeys of a run share one Chromium rather than starting one per
-// file (a second or more each, longer on a busy machine), so no more Chromiums run than workers. Each file takes it in beforeAll and gives it back in afterAll; it is closed shortly
-// after the last file gave it back, unless the next file took it meanwhile. Tests never share
-// pages or cookies: each opens a context of its own.
+// A bun test process runs its files one after the other: each of npm test's two workers, or a plain
+// `bun test`. The browser journeys of a process share one Chromium rather than starting one per
+// file (a second or more of CPU each, longer on a busy machine), so no more Chromiums run than
+// workers. Tests never share pages or cookies: each opens a context of its own.
+//
+// How long it lives depends on how the process runs its files:
+// - a --parallel worker with --no-isolate (npm test) keeps this module from file to file: the
+//   browser stays open for the next file and goes with the process. Such a worker ends without an
+//   exit event or a last afterAll of its own, but Chromium ends by itself once the pipe it is driven
+//   through closes, and a small reaper process removes its temporary folder once the worker is gone;
+// - anywhere else (a plain `bun test`, or workers that load every file afresh) it is closed after
+//   each file by test/support/teardown.ts, which, in a plain run, comes once after the last file.
 
-/** How long the browser waits, unused, for the next file before it is closed. */
-const CLOSE_AFTER_MS = 1000;
+/** The browser is kept from one file to the next: this process is a --parallel worker that keeps
+ * its modules between files (bun's own command line for it says so). */
+export const browserOutlivesFiles: boolean = (() => {
+  try {
+    const args = readFileSync("/proc/self/cmdline", "utf8").split("\0");
+    return args.includes("--test-worker") && args.includes("--no-isolate");
+  } catch {
+    return false;
+  }
+})();
 
 let launched: Promise<Browser> | null = null;
-let users = 0;
-let closing: ReturnType<typeof setTimeout> | null = null;
 
 /** The temporary folders of the Chromiums launched by this run, removed once each is closed. */
 const browserTemps = new Set<string>();
 
 /**
- * A Chromium of its own (headless, no network of its own, no sandbox: tests run as one user). Its
- * own temporary files (Chromium leaves `org.chromium.Chromium.*` folders behind when it is killed)
- * go in a folder of this run's, removed when it closes or at the end of the run.
+ * A Chromium of its own (headless, no network of its own, no sandbox: tests run as one user). All
+ * its temporary files (its profile, Playwright's artifacts, and the `org.chromium.Chromium.*`
+ * folders it leaves behind when it is killed) go in one folder of this run's, removed when it
+ * closes, at the end of the run, or by the reaper once this process is gone.
  */
 export async function launchBrowser(): Promise<Browser> {
   // Loaded here rather than at the top: every test file loads this module (test/support/teardown.ts)
@@ -33,21 +48,31 @@ export async function launchBrowser(): Promise<Browser> {
   const { chromium } = await import("playwright-core");
   const temp = mkdtempSync(join(tmpdir(), "site-e2e-chromium-"));
   browserTemps.add(temp);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    env: { ...process.env, TMPDIR: temp },
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
-  });
+  reapAfterThisProcess(temp);
+  // Playwright makes the profile and artifacts folders in the process's temporary folder as the
+  // launch begins: pointed at ours for that moment, they go with it.
+  const tmpBefore = process.env.TMPDIR;
+  process.env.TMPDIR = temp;
+  const browser = await chromium
+    .launch({
+      executablePath: CHROMIUM,
+      env: { ...process.env, TMPDIR: temp },
+      headless: true,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+      ],
+    })
+    .finally(() => {
+      if (tmpBefore === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpBefore;
+    });
   browser.on("disconnected", () => {
     rmSync(temp, { recursive: true, force: true });
     browserTemps.delete(temp);
@@ -55,14 +80,27 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
+/** Removes `folder` once this process has ended, however it ends: a shell of its own, in a session
+ * of its own (an interrupt of the terminal's group does not reach it), that waits for this process
+ * to be gone (coreutils' `tail --pid`), then for the Chromium whose profile is in the folder (it
+ * ends once its pipe closes, a moment later, and writes there until then), then removes the folder.
+ * It is left to run even when the folder is removed here: a worker's end closes the pipe and
+ * removes the folder while Chromium may still write there. */
+function reapAfterThisProcess(folder: string): void {
+  const script = 'tail --pid="$1" -f /dev/null; while pgrep -f -- "--user-data-dir=$2" >/dev/null; do sleep 0.2; done; rm -rf -- "$2"';
+  const reaper = spawn(["sh", "-c", script, "reaper", String(process.pid), folder], {
+    stdio: ["ignore", "ignore", "ignore"],
+    detached: true,
+  });
+  reaper.unref();
+}
+
 /**
  * Closes the shared browser, if one is open, and removes every temporary folder of this run's
- * browsers: bun test ends its process without waiting for the timer that would close it
- * (test/support/teardown.ts calls this once every file has run).
+ * browsers. test/support/teardown.ts calls this after each file, and only then when the browser
+ * does not outlive the file (see above).
  */
 export async function closeSharedBrowser(): Promise<void> {
-  if (closing !== null) clearTimeout(closing);
-  closing = null;
   const last = launched;
   launched = null;
   await last?.then((b) => b.close()).catch(() => undefined);
@@ -77,24 +115,6 @@ async function connected(): Promise<Browser> {
   return launched;
 }
 
-function take(): Promise<Browser> {
-  users++;
-  if (closing !== null) clearTimeout(closing);
-  closing = null;
-  return connected();
-}
-
-function giveBack(): void {
-  users--;
-  if (users > 0) return;
-  closing = setTimeout(() => {
-    const last = launched;
-    launched = null;
-    closing = null;
-    void last?.then((b) => b.close()).catch(() => undefined);
-  }, CLOSE_AFTER_MS);
-}
-
 /**
  * The shared browser for the tests of this file (available from beforeAll on). `newContext` opens
  * a context in it, launching it again first if an earlier test's failure took it down, so that one
@@ -102,12 +122,16 @@ function giveBack(): void {
  */
 export function useBrowser(): { readonly browser: Browser; newContext: Browser["newContext"] } {
   let browser: Browser | undefined;
+  // The file's contexts: one a failed test left open is closed with the file, not kept in the
+  // browser the next files use.
+  const contexts = new Set<BrowserContext>();
   beforeAll(async () => {
-    browser = await take();
+    browser = await connected();
   });
-  afterAll(() => {
-    if (browser !== undefined) giveBack();
+  afterAll(async () => {
     browser = undefined;
+    await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
+    contexts.clear();
   });
   const inFile = () => {
     if (browser === undefined) throw new Error("useBrowser: used outside a test");
@@ -120,7 +144,10 @@ export function useBrowser(): { readonly browser: Browser; newContext: Browser["
     async newContext(options) {
       inFile();
       browser = await connected();
-      return browser.newContext(options);
+      const context = await browser.newContext(options);
+      contexts.add(context);
+      context.on("close", () => contexts.delete(context));
+      return context;
     },
   };
 }

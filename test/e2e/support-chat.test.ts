@@ -4,6 +4,7 @@ import { type FakeAnthropic, startFakeAnthropic } from "../chat/fake-anthropic";
 import { plainSpaces } from "../support/text";
 import { axeViolations } from "./axe";
 import { type RunningServer, startServer, watchConsole } from "./harness";
+import { sideBySide } from "./limit";
 import { useBrowser } from "./shared-browser";
 
 // The support widget's journeys. One server talks to a fake Anthropic API in this process
@@ -15,6 +16,11 @@ let fake: FakeAnthropic;
 let claude: RunningServer;
 let offline: RunningServer;
 const shared = useBrowser();
+
+/** The journeys on the offline assistant or a server of their own are independent (each its own
+ * context): side by side, three at a time. The two that set how the fake Anthropic API answers (it
+ * answers every request the same way) run alone. */
+const journey = sideBySide(3);
 
 beforeAll(async () => {
   fake = startFakeAnthropic();
@@ -96,75 +102,87 @@ test("open the chat, send a question, see the answer arrive as it streams", asyn
   await context.close();
 }, 90_000);
 
-test("an empty or whitespace-only message is not sent", async () => {
-  const { context, page } = await open(offline);
-  const chatRequests: string[] = [];
-  page.on("request", (r) => {
-    if (r.url().endsWith("/api/chat")) chatRequests.push(r.url());
-  });
-  const chat = await openChat(page);
-  const input = chat.getByLabel("Votre message");
-  const send = chat.getByRole("button", { name: "Envoyer" });
-  expect(await send.isDisabled()).toBe(true);
-  await input.fill("    ");
-  expect(await send.isDisabled()).toBe(true);
-  // No wait for a request that should not come: the real question below is answered after it would
-  // have been, and exactly one request is counted then.
-  await input.press("Enter");
-  expect(chatRequests).toEqual([]);
-  expect(await chat.locator(".chat-msg--user").count()).toBe(0);
+journey(
+  "an empty or whitespace-only message is not sent",
+  async () => {
+    const { context, page } = await open(offline);
+    const chatRequests: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/chat")) chatRequests.push(r.url());
+    });
+    const chat = await openChat(page);
+    const input = chat.getByLabel("Votre message");
+    const send = chat.getByRole("button", { name: "Envoyer" });
+    expect(await send.isDisabled()).toBe(true);
+    await input.fill("    ");
+    expect(await send.isDisabled()).toBe(true);
+    // No wait for a request that should not come: the real question below is answered after it would
+    // have been, and exactly one request is counted then.
+    await input.press("Enter");
+    expect(chatRequests).toEqual([]);
+    expect(await chat.locator(".chat-msg--user").count()).toBe(0);
 
-  // A real question is sent and answered by the offline assistant with the page's price.
-  await input.fill("Combien ça coûte ?");
-  await input.press("Enter");
-  await chat.getByText(/^L'accès à vie coûte 29,99\s€/).waitFor();
-  expect(chatRequests).toHaveLength(1);
-  await context.close();
-}, 90_000);
+    // A real question is sent and answered by the offline assistant with the page's price.
+    await input.fill("Combien ça coûte ?");
+    await input.press("Enter");
+    await chat.getByText(/^L'accès à vie coûte 29,99\s€/).waitFor();
+    expect(chatRequests).toHaveLength(1);
+    await context.close();
+  },
+  90_000,
+);
 
-test("the conversation survives closing the window and going to another page of the site in the same tab", async () => {
-  const { context, page } = await open(offline);
-  const consoleLog = watchConsole(page);
-  const sent: { conversationId?: string; messages: { content: string }[] }[] = [];
-  page.on("request", (r) => {
-    if (r.url().endsWith("/api/chat")) sent.push(JSON.parse(r.postData() ?? "{}"));
-  });
-  let chat = await openChat(page);
-  // An English question on the French page: answered in English.
-  await chat.getByLabel("Votre message").fill("How much is it?");
-  await chat.getByLabel("Votre message").press("Enter");
-  await chat.getByText(/^Lifetime access costs €29\.99/).waitFor();
-  await page.keyboard.press("Escape");
-  await chat.waitFor({ state: "detached" });
+journey(
+  "the conversation survives closing the window and going to another page of the site in the same tab",
+  async () => {
+    const { context, page } = await open(offline);
+    const consoleLog = watchConsole(page);
+    const sent: { conversationId?: string; messages: { content: string }[] }[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/chat")) sent.push(JSON.parse(r.postData() ?? "{}"));
+    });
+    let chat = await openChat(page);
+    // An English question on the French page: answered in English.
+    await chat.getByLabel("Votre message").fill("How much is it?");
+    await chat.getByLabel("Votre message").press("Enter");
+    await chat.getByText(/^Lifetime access costs €29\.99/).waitFor();
+    await page.keyboard.press("Escape");
+    await chat.waitFor({ state: "detached" });
 
-  // To the installation guide by the footer's link, in the same tab.
-  await page.getByRole("contentinfo").getByRole("link", { name: "Guide d'installation" }).click();
-  await page.waitForURL(/\/guide$/);
-  await page.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
-  chat = await openChat(page);
-  expect(await chat.locator(".chat-msg--user").allTextContents()).toEqual(["Vous: How much is it?"]);
-  expect(await chat.getByText(/^Lifetime access costs €29\.99/).count()).toBe(1);
+    // To the installation guide by the footer's link, in the same tab.
+    await page.getByRole("contentinfo").getByRole("link", { name: "Guide d'installation" }).click();
+    await page.waitForURL(/\/guide$/);
+    await page.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
+    chat = await openChat(page);
+    expect(await chat.locator(".chat-msg--user").allTextContents()).toEqual(["Vous: How much is it?"]);
+    expect(await chat.getByText(/^Lifetime access costs €29\.99/).count()).toBe(1);
 
-  // The next question carries on the same conversation on the server: a bare "PayPal?" on a French
-  // page is answered in the English of the conversation the server stored.
-  await chat.getByLabel("Votre message").fill("PayPal?");
-  await chat.getByLabel("Votre message").press("Enter");
-  await chat.getByText(/^You pay by card/).waitFor();
-  expect(sent).toHaveLength(2);
-  expect(sent[0]?.conversationId).toBeUndefined();
-  expect(sent[1]?.conversationId).toMatch(/^[A-Za-z0-9_-]{44}$/);
-  expect(sent[1]?.messages.map((m) => m.content)).toEqual(["How much is it?", expect.stringMatching(/^Lifetime access costs/), "PayPal?"]);
-  expect(await chat.locator(".chat-msg--user").count()).toBe(2);
+    // The next question carries on the same conversation on the server: a bare "PayPal?" on a French
+    // page is answered in the English of the conversation the server stored.
+    await chat.getByLabel("Votre message").fill("PayPal?");
+    await chat.getByLabel("Votre message").press("Enter");
+    await chat.getByText(/^You pay by card/).waitFor();
+    expect(sent).toHaveLength(2);
+    expect(sent[0]?.conversationId).toBeUndefined();
+    expect(sent[1]?.conversationId).toMatch(/^[A-Za-z0-9_-]{44}$/);
+    expect(sent[1]?.messages.map((m) => m.content)).toEqual([
+      "How much is it?",
+      expect.stringMatching(/^Lifetime access costs/),
+      "PayPal?",
+    ]);
+    expect(await chat.locator(".chat-msg--user").count()).toBe(2);
 
-  // A new tab is a new conversation.
-  const other = await context.newPage();
-  await other.goto("/");
-  await other.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
-  const fresh = await openChat(other);
-  expect(await fresh.locator(".chat-msg--user").count()).toBe(0);
-  expect(consoleLog.errors).toEqual([]);
-  await context.close();
-}, 90_000);
+    // A new tab is a new conversation.
+    const other = await context.newPage();
+    await other.goto("/");
+    await other.getByRole("button", { name: "Support" }).waitFor({ state: "visible" });
+    const fresh = await openChat(other);
+    expect(await fresh.locator(".chat-msg--user").count()).toBe(0);
+    expect(consoleLog.errors).toEqual([]);
+    await context.close();
+  },
+  90_000,
+);
 
 test("when no reply can be had, the 'Erreur' toast names the support address", async () => {
   fake.behave({ kind: "error", status: 500, type: "api_error", message: "Internal server error" });
@@ -183,87 +201,103 @@ test("when no reply can be had, the 'Erreur' toast names the support address", a
   await context.close();
 }, 90_000);
 
-test("past the chat's limit of messages a minute, the window says to wait about a minute, in the page's language, and keeps the question", async () => {
-  // A server of its own: the messages sent here use up this client's allowance for a minute.
-  const limited = await startServer({ env: { SUPPORT_EMAIL: EMAIL } });
-  try {
-    const { context, page } = await open(limited, "/", { bypassCSP: true, reducedMotion: "reduce" });
-    const chat = await openChat(page);
-    const input = chat.getByLabel("Votre message");
-    const answers = chat.locator(".chat-msg--assistant:not(.chat-msg--notice)");
-    // The server's burst allowance (8 a minute): each question answered, until the 429.
-    let allowed = 0;
-    for (; allowed < 20; allowed++) {
-      await input.fill(`Combien ça coûte ? (${allowed + 1})`);
-      const response = page.waitForResponse((r) => r.url().endsWith("/api/chat"));
-      await input.press("Enter");
-      if ((await response).status() === 429) break;
-      await answers.nth(allowed + 1).waitFor();
+journey(
+  "past the chat's limit of messages a minute, the window says to wait about a minute, in the page's language, and keeps the question",
+  async () => {
+    // A server of its own: the messages sent here use up this client's allowance for a minute.
+    const limited = await startServer({ env: { SUPPORT_EMAIL: EMAIL } });
+    try {
+      const { context, page } = await open(limited, "/", { bypassCSP: true, reducedMotion: "reduce" });
+      const chat = await openChat(page);
+      const input = chat.getByLabel("Votre message");
+      const answers = chat.locator(".chat-msg--assistant:not(.chat-msg--notice)");
+      // The server's burst allowance (8 a minute): each question answered, until the 429.
+      let allowed = 0;
+      for (; allowed < 20; allowed++) {
+        await input.fill(`Combien ça coûte ? (${allowed + 1})`);
+        const response = page.waitForResponse((r) => r.url().endsWith("/api/chat"));
+        await input.press("Enter");
+        if ((await response).status() === 429) break;
+        await answers.nth(allowed + 1).waitFor();
+      }
+      expect(allowed).toBe(8);
+      const notice = chat.getByRole("log").locator(".chat-msg--notice");
+      await notice.waitFor();
+      expect(await notice.textContent()).toMatch(
+        /^Vous avez envoyé beaucoup de messages en peu de temps\. Patientez environ (une minute|\d+ secondes), puis envoyez à nouveau votre question\.$/,
+      );
+      // Not the "Erreur" toast, and the question is still in the field, ready to send again.
+      expect(await page.locator(".toast--error").count()).toBe(0);
+      expect(await input.inputValue()).toBe("Combien ça coûte ? (9)");
+      expect(await axeViolations(page, "chat asked to wait")).toEqual([]);
+      await context.close();
+    } finally {
+      await limited.stop();
     }
-    expect(allowed).toBe(8);
-    const notice = chat.getByRole("log").locator(".chat-msg--notice");
-    await notice.waitFor();
-    expect(await notice.textContent()).toMatch(
-      /^Vous avez envoyé beaucoup de messages en peu de temps\. Patientez environ (une minute|\d+ secondes), puis envoyez à nouveau votre question\.$/,
-    );
-    // Not the "Erreur" toast, and the question is still in the field, ready to send again.
-    expect(await page.locator(".toast--error").count()).toBe(0);
-    expect(await input.inputValue()).toBe("Combien ça coûte ? (9)");
-    expect(await axeViolations(page, "chat asked to wait")).toEqual([]);
+  },
+  90_000,
+);
+
+journey(
+  "« Support par email » copies the address and shows 'Email copié !'",
+  async () => {
+    const { context, page } = await open(offline, "/", { permissions: ["clipboard-read", "clipboard-write"] });
+    await page.getByRole("button", { name: "Support" }).click();
+    await page.getByRole("menuitem", { name: "Support par email" }).click();
+    await page.getByText("Email copié !").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(EMAIL);
+    expect(await page.getByRole("menu").count()).toBe(0);
     await context.close();
-  } finally {
-    await limited.stop();
-  }
-}, 90_000);
+  },
+  90_000,
+);
 
-test("« Support par email » copies the address and shows 'Email copié !'", async () => {
-  const { context, page } = await open(offline, "/", { permissions: ["clipboard-read", "clipboard-write"] });
-  await page.getByRole("button", { name: "Support" }).click();
-  await page.getByRole("menuitem", { name: "Support par email" }).click();
-  await page.getByText("Email copié !").waitFor();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(EMAIL);
-  expect(await page.getByRole("menu").count()).toBe(0);
-  await context.close();
-}, 90_000);
+journey(
+  "where the clipboard is refused, the address is shown selected with a mailto: link",
+  async () => {
+    const { context, page } = await open(offline, "/en");
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
+    });
+    await page.getByRole("button", { name: "Support" }).click();
+    await page.getByRole("menuitem", { name: "E-mail Support" }).click();
+    const link = page.locator(".support").getByRole("link", { name: EMAIL });
+    await link.waitFor();
+    expect(await link.getAttribute("href")).toBe(`mailto:${EMAIL}`);
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(EMAIL);
+    expect(await page.getByText("E-mail copied!").count()).toBe(0);
+    await context.close();
+  },
+  90_000,
+);
 
-test("where the clipboard is refused, the address is shown selected with a mailto: link", async () => {
-  const { context, page } = await open(offline, "/en");
-  await page.evaluate(() => {
-    navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
-  });
-  await page.getByRole("button", { name: "Support" }).click();
-  await page.getByRole("menuitem", { name: "E-mail Support" }).click();
-  const link = page.locator(".support").getByRole("link", { name: EMAIL });
-  await link.waitFor();
-  expect(await link.getAttribute("href")).toBe(`mailto:${EMAIL}`);
-  expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(EMAIL);
-  expect(await page.getByText("E-mail copied!").count()).toBe(0);
-  await context.close();
-}, 90_000);
+journey(
+  "the menu works from the keyboard and Escape closes it",
+  async () => {
+    const { context, page } = await open(offline, "/it");
+    const trigger = page.getByRole("button", { name: "Assistenza" });
+    await trigger.focus();
+    await page.keyboard.press("Enter");
+    const menu = page.getByRole("menu");
+    await menu.waitFor();
+    expect(await trigger.getAttribute("aria-expanded")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Assistenza via chat");
+    await page.keyboard.press("ArrowDown");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Assistenza via email");
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "detached" });
+    expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true);
 
-test("the menu works from the keyboard and Escape closes it", async () => {
-  const { context, page } = await open(offline, "/it");
-  const trigger = page.getByRole("button", { name: "Assistenza" });
-  await trigger.focus();
-  await page.keyboard.press("Enter");
-  const menu = page.getByRole("menu");
-  await menu.waitFor();
-  expect(await trigger.getAttribute("aria-expanded")).toBe("true");
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Assistenza via chat");
-  await page.keyboard.press("ArrowDown");
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Assistenza via email");
-  await page.keyboard.press("Escape");
-  await menu.waitFor({ state: "detached" });
-  expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true);
-
-  // Chat from the keyboard, in the page's language.
-  await page.keyboard.press("Enter");
-  await menu.waitFor();
-  await page.keyboard.press("Enter");
-  const chat = page.getByRole("dialog");
-  expect(await chat.locator(".chat-msg").first().textContent()).toContain("Ciao!");
-  await context.close();
-}, 90_000);
+    // Chat from the keyboard, in the page's language.
+    await page.keyboard.press("Enter");
+    await menu.waitFor();
+    await page.keyboard.press("Enter");
+    const chat = page.getByRole("dialog");
+    expect(await chat.locator(".chat-msg").first().textContent()).toContain("Ciao!");
+    await context.close();
+  },
+  90_000,
+);
 
 /** The window's box once its opening animation (a scale-in) has finished. */
 async function settledBox(dialog: Locator) {
@@ -271,17 +305,21 @@ async function settledBox(dialog: Locator) {
   return dialog.boundingBox();
 }
 
-test("on a phone the chat window takes the full width; on a computer it is 380 x 500", async () => {
-  const phone = await open(offline, "/", { viewport: { width: 375, height: 740 } });
-  // On a phone the button comes in once the first screen is scrolled past.
-  await phone.page.evaluate(() => window.scrollTo({ top: window.innerHeight, behavior: "instant" }));
-  const small = await settledBox(await openChat(phone.page));
-  expect(small?.width).toBeGreaterThanOrEqual(375 - 40);
-  await phone.context.close();
+journey(
+  "on a phone the chat window takes the full width; on a computer it is 380 x 500",
+  async () => {
+    const phone = await open(offline, "/", { viewport: { width: 375, height: 740 } });
+    // On a phone the button comes in once the first screen is scrolled past.
+    await phone.page.evaluate(() => window.scrollTo({ top: window.innerHeight, behavior: "instant" }));
+    const small = await settledBox(await openChat(phone.page));
+    expect(small?.width).toBeGreaterThanOrEqual(375 - 40);
+    await phone.context.close();
 
-  const desktop = await open(offline, "/", { viewport: { width: 1280, height: 900 } });
-  const large = await settledBox(await openChat(desktop.page));
-  expect(large?.width).toBe(380);
-  expect(large?.height).toBe(500);
-  await desktop.context.close();
-}, 90_000);
+    const desktop = await open(offline, "/", { viewport: { width: 1280, height: 900 } });
+    const large = await settledBox(await openChat(desktop.page));
+    expect(large?.width).toBe(380);
+    expect(large?.height).toBe(500);
+    await desktop.context.close();
+  },
+  90_000,
+);

@@ -317,8 +317,19 @@ test("the receipt page and the devices page offer the order's review link", asyn
 
 test("production with the test checkout: no invitation, the review page refuses, a test order's review is never public nor counted, the console marks it TEST", async () => {
   const { s, clock } = await shop({ ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", REVIEW_INVITE_DAYS: "0" });
-  const { order, key } = await buy(s, "tester@example.com", { name: "Tess Ter" });
+  const { successPath } = await payWithTestCard(s, { locale: "en", email: "tester@example.com", name: "Tess Ter", city: "Sevilla" });
+  const order = s.db.select().from(orders).where(eq(orders.customerEmail, "tester@example.com")).get();
+  if (order === undefined) throw new Error("no order");
+  const key = s.db.select().from(licenses).where(eq(licenses.orderId, order.id)).get()?.key ?? "";
   expect(order.provider).toBe("test");
+  // Neither its receipt nor its devices page offers a review that would be refused.
+  const receipt = await (await s.request(successPath)).text();
+  expect(receipt).toContain(order.reference);
+  expect(receipt).not.toContain("/en/mon-avis?");
+  const devicesUrl = await mailLinks(s.licenseKeys, "", clock.now, SITE_SECRET).devices(order.reference, "en");
+  const devices = await (await s.request(devicesUrl)).text();
+  expect(devices).toContain("My devices");
+  expect(devices).not.toContain("/en/mon-avis?");
   expect((await activate(s, key)).status).toBe(201);
   clock.advance(8 * DAY);
   // Activated, paid long ago: still no invitation, since nobody paid anything.

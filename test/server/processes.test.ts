@@ -38,15 +38,9 @@ const answeredBy = (s: RunningServer, requestId: string) =>
     e.worker === undefined ? "first" : `worker ${e.worker}`,
   );
 
-async function startTwoProcesses(): Promise<RunningServer> {
-  const started = await startServer({ env: { WORKERS: "2" } });
-  server = started;
-  await until(() => lineOf(started, "worker listening"), "the worker to listen");
-  return started;
-}
-
 // One server with WORKERS=2 for the tests that only look at it (each start is a first process, a
-// worker and a page renderer: seconds of CPU); the tests that stop or kill theirs start their own.
+// worker and a page renderer: seconds of CPU), stopped by the file's last test; the tests that kill
+// theirs at another moment start their own.
 let shared: Promise<RunningServer> | undefined;
 const sharedTwoProcesses = () =>
   (shared ??= startServer({ env: { WORKERS: "2" } }).then(async (started) => {
@@ -117,18 +111,6 @@ test("with WORKERS=2 both processes answer on the one port, and only the first s
   expect(sent.worker).toBeUndefined();
   expect(readdirSync(join(s.dataDir, "mail")).filter((f) => f.endsWith(".eml"))).toHaveLength(1);
   expect(entries(s).filter((e) => e.worker !== undefined && /^mail /.test(e.msg))).toEqual([]);
-}, 120_000);
-
-test("stopping the first process (SIGTERM) stops the worker too, and the port is free again", async () => {
-  const s = await startTwoProcesses();
-  const port = Number(new URL(s.baseUrl).port);
-  await s.stop("SIGTERM");
-  server = undefined;
-  expect(s.process.exitCode).toBe(0);
-  await until(() => lineOf(s, "worker stopping"), "the worker to stop", 10_000);
-  // Nothing listens any more: another server can take the port.
-  const again = Bun.serve({ port, hostname: "127.0.0.1", reusePort: false, fetch: () => new Response("x") });
-  await again.stop(true);
 }, 120_000);
 
 /** The processes (Linux) started on this data folder: the first one, its workers, its page renderer. */
@@ -203,24 +185,6 @@ const commandsNaming = (dataDir: string) =>
     })
     .filter((cmd) => cmd.includes(dataDir));
 
-test("with backups on, a first process killed (SIGKILL) takes Litestream with it: nothing replicates on, and its deleted data folder stays gone", async () => {
-  const replica = mkdtempSync(join(tmpdir(), "site-replica-"));
-  try {
-    const s = await startServer({ env: { WORKERS: "1", BACKUP_URL: `file://${replica}` } });
-    server = s;
-    await until(() => entries(s).find((e) => e.msg === "backup: replicated"), "the first replication");
-    expect(commandsNaming(s.dataDir).some((cmd) => cmd.includes("litestream") && cmd.includes("replicate"))).toBe(true);
-    expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
-    // Watched for what should not happen: Litestream's own watcher takes up to a second to notice
-    // its parent is gone, and would write to the replica or bring back the folder meanwhile;
-    // 2.5 s is more than twice that.
-    await Bun.sleep(2500);
-    expect({ left: commandsNaming(s.dataDir), folderAgain: existsSync(s.dataDir) }).toEqual({ left: [], folderAgain: false });
-  } finally {
-    rmSync(replica, { recursive: true, force: true });
-  }
-}, 120_000);
-
 /** A process's environment as it was started (Linux): what the runtime read its settings from. */
 const environmentOf = (pid: number) =>
   new Map(
@@ -270,12 +234,34 @@ test("the server and its workers run with the engine's settings for a small serv
   expect(readFileSync(`/proc/${s.process.pid}/cmdline`, "utf8")).toContain("server/main.ts");
 }, 120_000);
 
+// One first process alone (WORKERS=1), with backups on and an engine setting the owner set: the
+// engine test reads its environment, then the backup test kills it (one start for both).
+const replica = mkdtempSync(join(tmpdir(), "site-replica-"));
+let alone: Promise<RunningServer> | undefined;
+const aloneWithBackups = () =>
+  (alone ??= startServer({ env: { WORKERS: "1", BACKUP_URL: `file://${replica}`, BUN_JSC_forceRAMSize: "1073741824" } }));
+afterAll(async () => {
+  await endServer(await alone);
+  rmSync(replica, { recursive: true, force: true });
+});
+
 test("an engine setting the owner set is kept, the others still given", async () => {
-  const owned = await startServer({ env: { WORKERS: "1", BUN_JSC_forceRAMSize: "1073741824" } });
-  server = owned;
+  const owned = await aloneWithBackups();
   const environment = environmentOf(owned.process.pid);
   expect(environment.get("BUN_JSC_forceRAMSize")).toBe("1073741824");
   expect(environment.get("BUN_JSC_useFTLJIT")).toBe("0");
+}, 120_000);
+
+test("with backups on, a first process killed (SIGKILL) takes Litestream with it: nothing replicates on, and its deleted data folder stays gone", async () => {
+  const s = await aloneWithBackups();
+  await until(() => entries(s).find((e) => e.msg === "backup: replicated"), "the first replication");
+  expect(commandsNaming(s.dataDir).some((cmd) => cmd.includes("litestream") && cmd.includes("replicate"))).toBe(true);
+  expect(await killFirstAndWait(s)).toEqual({ left: [], folderAgain: false });
+  // Watched for what should not happen: Litestream's own watcher takes up to a second to notice
+  // its parent is gone, and would write to the replica or bring back the folder meanwhile;
+  // 2.5 s is more than twice that.
+  await Bun.sleep(2500);
+  expect({ left: commandsNaming(s.dataDir), folderAgain: existsSync(s.dataDir) }).toEqual({ left: [], folderAgain: false });
 }, 120_000);
 
 test("a page renderer that fails or answers nonsense gives no pages (the first process then renders them itself)", async () => {
@@ -298,3 +284,16 @@ test("a page renderer that fails or answers nonsense gives no pages (the first p
   expect(await renderPagesApart({ command: silent, urls, log, timeoutMs: 500 })).toBeNull();
   expect(warnings).toEqual(["page renderer exited without pages", "page renderer: unreadable message", "page renderer too slow, stopped"]);
 }, 30_000);
+
+// The last test of the file: it stops the server the others looked at (a start of its own would be
+// a first process, a worker and a page renderer more).
+test("stopping the first process (SIGTERM) stops the worker too, and the port is free again", async () => {
+  const s = await sharedTwoProcesses();
+  const port = Number(new URL(s.baseUrl).port);
+  await s.stop("SIGTERM");
+  expect(s.process.exitCode).toBe(0);
+  await until(() => lineOf(s, "worker stopping"), "the worker to stop", 10_000);
+  // Nothing listens any more: another server can take the port.
+  const again = Bun.serve({ port, hostname: "127.0.0.1", reusePort: false, fetch: () => new Response("x") });
+  await again.stop(true);
+}, 120_000);

@@ -45,20 +45,31 @@ test("a second server started on a running one's port and data folder replaces i
   // each after the old one exited.
   let oldGone = false;
   let asked = 0;
+  // Until the new server listens, the clients only talk to the old one as any day's visitors do: at
+  // a walk (a request every 20 ms each) rather than as fast as they can, which cost seconds of CPU
+  // on both sides before anything was swapped. From then on, as fast as they can.
+  let swapping = false;
   const client = () => {
     let after = 0;
     // Bounded: a swap that never ends fails the test by its time-out, not by looping forever.
-    return keepAliveClient(base, ["/healthz", "/en"], () => {
-      asked++;
-      if (oldGone) after++;
-      return after <= 30 && asked < 1_000_000;
-    });
+    return keepAliveClient(
+      base,
+      ["/healthz", "/en"],
+      () => {
+        asked++;
+        if (oldGone) after++;
+        return after <= 30 && asked < 1_000_000;
+      },
+      undefined,
+      () => (swapping ? 0 : 20),
+    );
   };
   const clients = Array.from({ length: 20 }, client);
   // The clients are under way on the old server before the new one starts.
   while (asked < 200) await Bun.sleep(10);
 
   const replacement = await startServer({ env, dataDir });
+  swapping = true;
   try {
     const replaced = JSON.parse(await logLine(replacement.output, /replaced the server running before/));
     expect(replaced).toMatchObject({ pid: old.process.pid });

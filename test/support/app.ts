@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { type Db, openDb } from "../../db/client";
 import type { Write } from "../../db/writer";
 import type { AppDeps } from "../../server/deps";
+import { buildConsoleFiles } from "../../server/owner/console/bundle";
 import { digestListsReader } from "../../server/owner/digest/service";
 import type { Config } from "../../server/platform/config";
+import { type Compress, type Compressed, contentHash, createCompressor } from "../../server/platform/http/compress";
 import { createLogger, type Logger } from "../../server/platform/log";
 import type { StripeConnection } from "../../server/shop/checkout/stripe-provider";
 import type { SigningKeys } from "../../server/shop/licenses/signing-keys";
@@ -15,7 +17,7 @@ import type { MailTransport } from "../../server/shop/mail/transport";
 import { createPaperwork } from "../../server/shop/paperwork/documents";
 import { mailPaperwork } from "../../server/shop/paperwork/mail-paperwork";
 import { type AssetStore, createAssetStore } from "../../server/site/assets";
-import { buildClient } from "../../server/site/client-build";
+import { buildClient, type ClientFile } from "../../server/site/client-build";
 import { type ContentSource, openContent } from "../../server/site/content/live";
 import { prepareContent } from "../../server/site/content/start";
 import { type Site, wireSite, writerFor } from "../../server/wiring";
@@ -30,9 +32,35 @@ export const TEST_ACCESS_BATCH_DELAY_MS = 20;
 /** The test sites' own secret (a server generates one into DATA_DIR): rate limits and invoice links. */
 export const SITE_SECRET = "test-rate-limit-key";
 
+let consoleOnce: Promise<ClientFile[]> | null = null;
+/**
+ * The console's files, bundled once per test run as the executable's build does once: a site
+ * bundles them (and compresses them, about a tenth of a second of CPU) at its first console page.
+ */
+const sharedConsoleFiles = () => (consoleOnce ??= buildConsoleFiles());
+
+const compressedOnce = new Map<string, Promise<Compressed>>();
+const compressCached = createCompressor({ cacheDir: join(import.meta.dir, "..", "..", "node_modules", ".cache", "site-compressed") });
+/**
+ * What a server run from source compresses with (`compressBest`, its results kept on disk between
+ * runs), each body once per test run: every test site serves the same console files and mostly
+ * the same pages, compressed once rather than once per site.
+ */
+const testCompress: Compress = (body) => {
+  const hash = contentHash(body);
+  let compressed = compressedOnce.get(hash);
+  if (compressed === undefined) {
+    compressed = compressCached(body);
+    compressedOnce.set(hash, compressed);
+    // A failure is not kept: the next site compresses again.
+    compressed.catch(() => compressedOnce.delete(hash));
+  }
+  return compressed;
+};
+
 let assetsOnce: Promise<AssetStore> | null = null;
 /** The client bundle is built once per test run and shared: it is read-only. */
-export const sharedAssets = () => (assetsOnce ??= buildClient().then(createAssetStore));
+export const sharedAssets = () => (assetsOnce ??= buildClient().then((files) => createAssetStore(files, testCompress)));
 
 let templateOnce: string | null = null;
 /**
@@ -133,6 +161,8 @@ export async function createTestSite(
     db,
     log,
     assets: await sharedAssets(),
+    consoleFiles: await sharedConsoleFiles(),
+    compress: testCompress,
     mailer: mailer ?? { wake: () => {} },
     licenseKeys,
     rateLimitSecret: SITE_SECRET,

@@ -15,6 +15,8 @@ export async function keepAliveClient(
   more: () => boolean,
   /** Over TLS (an https:// base), the CA to check the certificate with and the name it must hold. */
   tls?: { ca: string; servername: string },
+  /** Milliseconds to rest before the next request (none unless given): a pace for the dull stretches of a test. */
+  restMs: () => number = () => 0,
 ): Promise<KeepAliveResult> {
   const { hostname, port } = new URL(baseUrl);
   const failures: string[] = [];
@@ -22,6 +24,8 @@ export async function keepAliveClient(
   let slowestMs = 0;
   let socket: Socket | null = null;
   for (let i = 0; more(); i++) {
+    const rest = i === 0 ? 0 : restMs();
+    if (rest > 0) await Bun.sleep(rest);
     const path = paths[i % paths.length] ?? "/";
     const started = performance.now();
     try {

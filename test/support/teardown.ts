@@ -1,7 +1,11 @@
 import { afterAll } from "bun:test";
-import { closeSharedBrowser } from "../e2e/shared-browser";
+import { browserOutlivesFiles, closeSharedBrowser } from "../e2e/shared-browser";
 
 // Loaded before every test file (bunfig.toml's preload): an afterAll here runs after the last file
 // of a plain `bun test`, and after each file in a --parallel worker (which never knows which file is
-// its last), so the browser the journeys share is closed and its temporary files go with it.
-afterAll(closeSharedBrowser);
+// its last). The browser the journeys share is closed there and its temporary files go with it,
+// except in a worker that keeps its modules from file to file (npm test's), where the next file
+// uses it and it goes with the worker (test/e2e/shared-browser.ts).
+afterAll(async () => {
+  if (!browserOutlivesFiles) await closeSharedBrowser();
+});

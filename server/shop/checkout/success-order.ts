@@ -6,6 +6,7 @@ import type { OrderLinks, PaidDelivery, SuccessOrder } from "../../../shared/pag
 import type { AppDeps } from "../../deps";
 import { invoiceLink } from "../paperwork/links";
 import { reviewQuery } from "../reviews/links";
+import { reviewOffered } from "../reviews/store";
 import { deliverySettings } from "./delivery";
 import { applyOrderEvent } from "./fulfilment";
 import { orderLinkQuery, signOrderLink } from "./order-links";
@@ -84,13 +85,13 @@ async function successOrderOf(deps: AppDeps, order: OrderRow, entry: Entry): Pro
   // Past the bound, the return address of a paid order says only that the e-mail was sent.
   if (entry === "checkout" && order.status === "paid" && order.paidAt !== null && now - order.paidAt.getTime() >= SUCCESS_KEY_SHOWN_MS)
     return { state: "delivered", reference: order.reference, delivery: accessMailDelivery(deps, order) };
-  if (order.status === "paid") return paidOrder(deps, order, await linksOf(deps, order.reference));
+  if (order.status === "paid") return paidOrder(deps, order, await linksOf(deps, order));
   if (order.status === "refunded") return { state: "refunded", reference: order.reference };
   if (order.status !== "pending") return { state: "unknown" };
   // A pending page reloads itself: by its signed link while the checkout is young, by its own
   // return address later (a signed link handed out then would open the key once it is paid).
   const young = now - order.createdAt.getTime() < SUCCESS_KEY_SHOWN_MS;
-  const query = entry === "checkout" && !young ? `?session_id=${order.checkoutId}` : (await linksOf(deps, order.reference)).query;
+  const query = entry === "checkout" && !young ? `?session_id=${order.checkoutId}` : (await linksOf(deps, order)).query;
   const pending: SuccessOrder = { state: "pending", reference: order.reference, query };
   const sessionId = order.checkoutId;
 
@@ -129,19 +130,19 @@ async function successOrderOf(deps: AppDeps, order: OrderRow, entry: Entry): Pro
     const status =
       result.outcome === "applied" ? result.status : deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get()?.status;
     const paid = deps.db.select().from(orders).where(eq(orders.checkoutId, sessionId)).get();
-    return status === "paid" && paid !== undefined ? paidOrder(deps, paid, await linksOf(deps, paid.reference)) : { state: "unknown" };
+    return status === "paid" && paid !== undefined ? paidOrder(deps, paid, await linksOf(deps, paid)) : { state: "unknown" };
   }
   if (snapshot.status === "expired") return { state: "unknown" };
   return pending;
 }
 
 /** The order's signed links, made afresh for each page (they hold for ORDER_LINK_DAYS). */
-async function linksOf(deps: AppDeps, reference: string): Promise<OrderLinks> {
+async function linksOf(deps: AppDeps, { reference, provider }: Pick<OrderRow, "reference" | "provider">): Promise<OrderLinks> {
   const token = await signOrderLink(deps.licenseKeys, reference, deps.now());
   return {
     query: orderLinkQuery(reference, token),
     invoice: invoiceLink("", { reference }, deps.paperwork.linkSecret),
-    review: reviewQuery(deps.paperwork.linkSecret, reference),
+    review: reviewOffered(deps.config.env, provider) ? reviewQuery(deps.paperwork.linkSecret, reference) : null,
   };
 }
 

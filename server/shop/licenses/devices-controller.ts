@@ -11,6 +11,7 @@ import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
 import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { reviewQuery } from "../reviews/links";
+import { reviewOffered } from "../reviews/store";
 import { devicesOfOrder, freeDeviceOfOrder } from "./devices";
 import { readDevicesLink } from "./tokens";
 
@@ -39,7 +40,8 @@ export async function devicesPageState(
     activationLimit: deps.config.licenseActivationLimit,
     disabled: found.disabled,
     flash: flash.success ? flash.output : undefined,
-    review: reference === null ? undefined : reviewQuery(deps.paperwork.linkSecret, reference),
+    review:
+      reference === null || !reviewOffered(deps.config.env, found.provider) ? undefined : reviewQuery(deps.paperwork.linkSecret, reference),
   };
 }
 

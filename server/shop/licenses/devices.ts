@@ -8,12 +8,13 @@ import { freeInstance } from "./service";
 // The buyer's own view of a licence's devices (the page behind the access e-mail's signed link):
 // the installations holding a slot, and freeing one of them.
 
-export type LicenseDevices = { devices: DeviceEntry[]; disabled: boolean };
+/** `provider`: the order's payment provider (a test-checkout order's pages offer no review in production). */
+export type LicenseDevices = { devices: DeviceEntry[]; disabled: boolean; provider: string };
 
 /** The licence of the order of this reference, as the signed link names it. */
 const licenseOfReference = (db: Pick<Db, "select">, reference: string) =>
   db
-    .select({ id: licenses.id, status: licenses.status })
+    .select({ id: licenses.id, status: licenses.status, provider: orders.provider })
     .from(licenses)
     .innerJoin(orders, eq(orders.id, licenses.orderId))
     .where(eq(orders.reference, reference))
@@ -32,6 +33,7 @@ export function devicesOfOrder(db: Db, reference: string): LicenseDevices | null
   return {
     devices: rows.map((r) => ({ instanceId: r.instanceId, name: r.name, activatedAt: r.createdAt.getTime() })),
     disabled: license.status === "disabled",
+    provider: license.provider,
   };
 }
 

@@ -117,6 +117,9 @@ function storedFigure(db: DbWriter): ProofSnapshot["figure"] {
  */
 export const testOrdersVerify = (env: string): boolean => env !== "production";
 
+/** Whether an order's pages offer its review: not a test-checkout order's in production, whose review would be refused. */
+export const reviewOffered = (env: string, provider: string): boolean => provider !== "test" || testOrdersVerify(env);
+
 /** The published reviews the pages may show: in production never one of a test-checkout order. */
 function shownWhere(testOrders: boolean): SQL | undefined {
   return and(eq(reviews.status, "published"), testOrders ? undefined : ne(orders.provider, "test"));
