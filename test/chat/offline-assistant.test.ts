@@ -241,3 +241,54 @@ test("a word of another topic around the question does not take it over: 'Questi
   // The card number is still the card-security answer.
   expect(assistant.answer("Vous stockez mon numéro de carte ?", "fr").topics).toEqual(["security"]);
 });
+
+test("a discount code, made up or not, gets what the payment page says about codes, never the licence key's text", () => {
+  const cases = [
+    {
+      question: "I've got a voucher SPRING25, does it work?",
+      page: "en",
+      hint: "Have a code? Type it before paying",
+      path: "/en/paiement",
+    },
+    {
+      question: "j'ai un code promo, je le mets où ?",
+      page: "fr",
+      hint: "Vous avez un code ? Saisissez-le avant de payer",
+      path: "/paiement",
+    },
+    { question: "il codice WINTER40 è valido?", page: "en", hint: "Hai un codice? Inseriscilo prima di pagare", path: "/it/paiement" },
+    {
+      question: "¿dónde pongo el código de descuento?",
+      page: "es",
+      hint: "¿Tienes un código? Escríbelo antes de pagar",
+      path: "/es/paiement",
+    },
+  ] as const;
+  for (const { question, page, hint, path } of cases) {
+    const reply = assistant.answer(question, page);
+    expect({ question, kind: reply.kind }).toEqual({ question, kind: "code" });
+    expect(reply.text).toStartWith(hint);
+    expect(reply.text).toContain(`(${path})`);
+    expect(reply.text).toContain("help@stream.example");
+    // Nothing about the licence key, and no price a made-up code would seem to change.
+    expect(reply.text).not.toMatch(/25 (letters|lettres|lettere|letras)/);
+    expect(reply.text).not.toContain(price(reply.locale));
+    expect(saysYes(reply.text)).toBe(false);
+  }
+  // A licence key is a code to buyers too: typed with its dashes, it is not a discount code.
+  expect(assistant.answer("my code ABCDE-12345-FGHIJ-67890-KLMNO is refused", "en").kind).not.toBe("code");
+});
+
+test("a phone without Google Play (a recent Huawei) is handed over, never answered with the devices the site names", () => {
+  for (const [question, page] of [
+    ["does it work on a Huawei phone?", "en"],
+    ["j'ai un téléphone sans les services Google, ça marche ?", "fr"],
+    ["ho un telefono senza play store, posso installarla?", "it"],
+    ["¿funciona en un móvil sin Google Play?", "es"],
+  ] as const) {
+    const reply = assistant.answer(question, page);
+    expect({ question, handedOver: reply.handedOver }).toEqual({ question, handedOver: true });
+    expect(reply.text).toContain("help@stream.example");
+    expect(reply.text).not.toMatch(/Android|iOS/);
+  }
+});

@@ -62,8 +62,55 @@ export const DEVICE_FAMILIES: Record<string, readonly string[]> = {
     "realidad virtual",
   ],
   phone: ["blackberry", "windows phone", "nokia 3310"],
+  // A phone without Google's store or services (recent Huawei and Honor phones, HarmonyOS): the
+  // site names Android phones and tells to install from Google Play, which says nothing of these.
+  "no-google-play": [
+    "huawei",
+    "harmonyos",
+    "harmony os",
+    "appgallery",
+    "app gallery",
+    "without google",
+    "without the google",
+    "no google",
+    "not google",
+    "without play store",
+    "without the play store",
+    "no play store",
+    "without gms",
+    "no gms",
+    "sans google",
+    "pas de google",
+    "pas google",
+    "sans play store",
+    "sans le play store",
+    "pas de play store",
+    "sans les services google",
+    "sans services google",
+    "senza google",
+    "niente google",
+    "non ha google",
+    "senza play store",
+    "senza il play store",
+    "niente play store",
+    "senza i servizi google",
+    "senza servizi google",
+    "sin google",
+    "no tiene google",
+    "sin play store",
+    "sin la play store",
+    "sin el play store",
+    "sin servicios de google",
+    "sin los servicios de google",
+  ],
   console: ["console", "consola", "game console"],
 };
+
+/**
+ * Families that are a kind of a device the site does name ("a Huawei phone" is a phone): the named
+ * device's answer would read as a yes for this one, so the whole question goes to the team.
+ */
+export const KINDS_OF_NAMED: ReadonlySet<string> = new Set(["no-google-play"]);
 
 const sequences = (phrases: readonly string[]) => phrases.map((phrase) => words(phrase));
 

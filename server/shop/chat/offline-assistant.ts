@@ -2,10 +2,11 @@ import { LOCALES, type Locale } from "../../../shared/locales";
 import { SOURCE_MESSAGES } from "../../site/locales";
 import { GUARANTEE_DAYS } from "../checkout/guarantee";
 import type { Assistant } from "./assistant";
-import { type DeviceNames, deviceNames } from "./device-names";
+import { type DeviceNames, deviceNames, KINDS_OF_NAMED } from "./device-names";
+import { type DiscountCodes, discountCodes } from "./discount-codes";
 import { FAQ_MATCH, type FaqMatcher, faqMatcher } from "./faq-match";
 import { type GuideMatcher, guideMatcher } from "./guide-match";
-import { byLocale, clearWinner, createLanguageGuesser, type LanguageEvidence, type LanguageGuesser } from "./language";
+import { byLocale, createLanguageReader, type LanguageReader } from "./language";
 import { GREETINGS, STOP_WORDS, THANKS } from "./offline-vocabulary";
 import { paraphrasesByLocale, type TopicLabel } from "./paraphrases";
 import { buildSiteKnowledge, type ChatSiteConfig, type SiteKnowledge, siteFaqEntries, type Topic } from "./site-content";
@@ -31,13 +32,10 @@ import { words } from "./words";
 /** The topics whose answer is the site's list of devices or its guide for them. */
 const DEVICE_TOPICS: ReadonlySet<Topic> = new Set<Topic>(["devices", "installation"]);
 
-/** How much the language of the conversation so far (or of the page) weighs against a question's words. */
-const PRIOR_WEIGHT = 0.4;
-
 export type OfflineAnswer = {
   /** The topics answered; empty for a hand-over, a greeting or thanks. */
   topics: Topic[];
-  kind: "answer" | "faq" | "handover" | "unsure" | "greeting" | "thanks";
+  kind: "answer" | "faq" | "code" | "handover" | "unsure" | "greeting" | "thanks";
   locale: Locale;
   text: string;
   /** True when the reply gives the question to the support team instead of answering it. */
@@ -57,7 +55,7 @@ function buildReader(classifier: TopicClassifier<TopicLabel> | undefined) {
   const paraphrases = paraphrasesByLocale();
   return {
     classifier: classifier ?? loadTopicModel().classifier,
-    guess: createLanguageGuesser(
+    language: createLanguageReader(
       byLocale((locale) => [
         ...Object.values(SOURCE_MESSAGES[locale]).map((text) => text.replace(/\{\w+\}/g, " ")),
         STOP_WORDS[locale],
@@ -154,6 +152,7 @@ export function createOfflineAssistant(
         faq: FaqMatcher;
         guide: GuideMatcher;
         devices: DeviceNames;
+        codes: DiscountCodes;
         offerEnd: OfferEndWords | null;
       }
     | undefined;
@@ -179,6 +178,7 @@ export function createOfflineAssistant(
             ...made[locale].facts.guide.flatMap((device) => [device.title, ...device.steps]),
           ]),
         ),
+        codes: discountCodes(LOCALES.map((locale) => made[locale].t("payment.code.label"))),
         offerEnd: offerEndWords(made),
       };
     }
@@ -186,32 +186,21 @@ export function createOfflineAssistant(
   };
 
   /** The language the visitor has been writing in, else the page's. */
-  const priorLanguage = (guess: LanguageGuesser, page: Locale, earlier: readonly string[]): Locale => {
+  const priorLanguage = (language: LanguageReader, page: Locale, earlier: readonly string[]): Locale => {
     for (let i = earlier.length - 1; i >= 0; i--) {
-      const winner = clearWinner(guess(earlier[i] ?? ""));
-      if (winner !== null) return winner;
+      const own = language.own(earlier[i] ?? "");
+      if (own !== null) return own;
     }
     return page;
   };
 
-  const pick = (evidence: LanguageEvidence, prior: Locale): Locale => {
-    let chosen: Locale = prior;
-    let bestScore = -1;
-    for (const locale of LOCALES) {
-      const score = evidence[locale] + (locale === prior ? PRIOR_WEIGHT : 0);
-      if (score > bestScore) {
-        chosen = locale;
-        bestScore = score;
-      }
-    }
-    return chosen;
-  };
-
   const answer = (question: string, page: Locale, earlier: readonly string[] = []): OfflineAnswer => {
     reader ??= buildReader(options.classifier);
-    const { classifier, guess, greetings, thanks } = reader;
+    const { classifier, language, greetings, thanks } = reader;
     const said = words(question);
-    const locale = pick(guess(question), priorLanguage(guess, page, earlier));
+    // The message's own language when its words say it, even two or three of them; the
+    // conversation's or the page's only when they do not.
+    const locale = language.choose(question, priorLanguage(language, page, earlier));
     const known = knowledgeNow();
     const site = known.byLocale[locale];
     if (said.length > 0 && said.every((w) => greetings.has(w) || thanks.has(w))) {
@@ -227,6 +216,8 @@ export function createOfflineAssistant(
     // An owner's FAQ entry asked with its own question: the owner's answer to exactly that.
     const ownAnswer = known.faq.own(question, locale);
     if (ownAnswer !== null) return { topics: [], kind: "faq", locale, text: ownAnswer, handedOver: false };
+    // A discount code: what the payment page says about codes, whatever topic its other words lean to.
+    if (known.codes.asked(question)) return { topics: [], kind: "code", locale, text: site.codes, handedOver: false };
     const choice = readFactsNamed(chooseInConversation(classifier, question, earlier, thresholds, followUp), said, known.offerEnd);
     switch (choice.kind) {
       case "none": {
@@ -247,8 +238,9 @@ export function createOfflineAssistant(
         // the site never gave, so that part goes to the team (device-names.ts).
         // Asked with a device the guide does name ("a chromebook or a mac"), the devices' answer
         // still answers that one, and the other is handed over after it.
-        const otherDevice = choice.topics.some((topic) => DEVICE_TOPICS.has(topic)) && known.devices.unnamed(said) !== null;
-        const namedToo = otherDevice && known.guide.device(question) !== null;
+        const unnamed = choice.topics.some((topic) => DEVICE_TOPICS.has(topic)) ? known.devices.unnamed(said) : null;
+        const otherDevice = unnamed !== null;
+        const namedToo = otherDevice && !KINDS_OF_NAMED.has(unnamed) && known.guide.device(question) !== null;
         const topics = otherDevice && !namedToo ? choice.topics.filter((topic) => !DEVICE_TOPICS.has(topic)) : choice.topics;
         const handedOver = otherDevice || choice.unsureRest === true || topics.some((topic) => site.unanswered.has(topic));
         // What the site's own answers hand over (what the catalogue holds, a question half

@@ -74,6 +74,11 @@ export type SiteKnowledge = {
   unanswered: ReadonlySet<Topic>;
   /** The installation answer for one device of the guide (its id), in its published steps; null for a device the guide lacks. */
   installOn(deviceId: string): string | null;
+  /**
+   * About a discount code: where it is typed, as the payment page says, and that the payment page
+   * (not the chat, which cannot check one) tells whether it exists (discount-codes.ts).
+   */
+  codes: string;
 };
 
 /** The longest a device's installation steps make a reply; the guide page has them all. */
@@ -187,7 +192,8 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     while (count > 2 && made(count).length > INSTALL_ANSWER_CHARS) count -= 1;
     return made(count);
   };
-  return { locale, facts, t, answers, unanswered, installOn };
+  const codes = `${t("payment.code.hint")} ${t("chat.answer.codeCheck", { path: pathFor("payment", locale) })}`;
+  return { locale, facts, t, answers, unanswered, installOn, codes };
 }
 
 /**

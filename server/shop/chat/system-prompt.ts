@@ -13,10 +13,11 @@ const ENGLISH_NAMES: Record<Locale, string> = { fr: "French", en: "English", it:
 const languageName = (locale: Locale) => `${ENGLISH_NAMES[locale]} (${LOCALE_TAGS[locale].name})`;
 
 export function buildSystemPrompt(config: ChatSiteConfig, page: Locale, now = new Date()): string {
-  const { facts, t, answers, unanswered } = buildSiteKnowledge(config, page, now);
-  const known = TOPICS.filter((topic) => !unanswered.has(topic))
-    .map((topic) => `- ${topic}: ${answers[topic]}`)
-    .join("\n");
+  const { facts, t, answers, unanswered, codes } = buildSiteKnowledge(config, page, now);
+  const known = [
+    ...TOPICS.filter((topic) => !unanswered.has(topic)).map((topic) => `- ${topic}: ${answers[topic]}`),
+    `- discount codes: ${codes}`,
+  ].join("\n");
   const forms = LOCALES.map((locale) => {
     const other = buildSiteKnowledge(config, locale, now);
     return `- ${languageName(locale)}: price "${other.facts.price}"; support hours "${other.t("supportHours")}"; page to get the access e-mail again: ${pathFor("access", locale)}; installation guide: ${pathFor("guide", locale)}`;
