@@ -9,7 +9,7 @@ import { requestContext } from "./platform/http/context";
 import { failureResponder } from "./platform/http/failure";
 import { forwardedHeadersGuard, untrustedForwardedHeadersDropper } from "./platform/http/forwarded";
 import { hostGuard } from "./platform/http/host";
-import { formBackOf, refusalOf } from "./platform/http/route-input";
+import { formBackOf, refusalAnswerOf, refusalOf } from "./platform/http/route-input";
 import { sameOriginGuard } from "./platform/http/same-origin";
 import { isHttps, securityHeaders } from "./platform/http/security";
 import { serveOptions } from "./platform/http/serve-options";
@@ -88,6 +88,9 @@ export function createApp(deps: AppDeps) {
       // A refusal of the route's input (route-input.ts): its JSON, as a handler's own refusal.
       const refusal = refusalOf(error, request);
       if (refusal !== null) {
+        // A route answering its refusals itself (the console) sets its own headers.
+        const own = refusalAnswerOf(request);
+        if (own !== undefined) return own(refusal, request);
         const response = await fail(refusal, { request, locale: localeOfPath(path), what: "request refused", back: formBackOf(request) });
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;

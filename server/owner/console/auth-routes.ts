@@ -47,164 +47,173 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
   const tooMany = (retryAfterSeconds: number) =>
     new ConsoleRefusal(429, "admin.error.tooManySignIns", { seconds: retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
 
-  return new Elysia({ name: "owner-console-auth" })
-    .use(requestContext(config))
-    .get("/admin/sign-in", async ({ request }) => {
-      if ((await kit.owner(request)) !== null) return redirect("/admin", kit.https(request));
-      const asked = new URL(request.url).searchParams.get("notice");
-      const notice = NOTICES.find((n) => n === asked) ?? "none";
-      return html(signInPage(await kit.page(request), notice), kit.https(request));
-    })
-    .post(
-      "/admin/sign-in/recovery",
-      async ({ request, ip }) => {
-        const https = kit.https(request);
-        const ctx = await kit.page(request);
-        if (!limiter.take(ip).ok) return html(signInPage(ctx, "rate-limited"), https, 429);
-        const form = await kit.body(request, RecoveryForm, ["form"]).catch(() => null);
-        if (form === null) return html(signInPage(ctx, "bad-code"), https, 400);
-        const now = deps.now();
-        const signedIn = await write((tx) => {
-          const left = useRecoveryCode(tx, form.code, now);
-          if (left === null) return null;
-          const session = startSession(tx, "recovery", sessionBrowser(request), now);
-          recordActivity(tx, { action: "sign-in-recovery", detail: activityDetail.codesLeft(left), sessionId: session.id }, now);
-          return { token: session.token, left };
-        });
-        if (signedIn === null) return html(signInPage(ctx, "bad-code"), https, 400);
-        return redirect(`/admin/security?codes-left=${signedIn.left}`, https, { "set-cookie": sessionCookie(signedIn.token, https) });
-      },
-      { parse: "none" },
-    )
-    .post("/admin/api/sign-in/options", async ({ request, ip }) => {
-      const allowed = optionsLimiter.take(ip);
-      if (!allowed.ok) return kit.failure(request, tooMany(allowed.retryAfterSeconds));
-      const options = await authenticationOptions(write, rp, "sign-in", deps.now());
-      return json({ options }, kit.https(request));
-    })
-    .post(
-      "/admin/api/sign-in",
-      async ({ request, ip }) => {
-        const https = kit.https(request);
-        try {
-          const allowed = limiter.take(ip);
-          if (!allowed.ok) throw tooMany(allowed.retryAfterSeconds);
-          const { response } = await kit.body(request, SignInBody, ["json"]);
+  return (
+    new Elysia({ name: "owner-console-auth" })
+      .use(requestContext(config))
+      .get("/admin/sign-in", async ({ request }) => {
+        if ((await kit.owner(request)) !== null) return redirect("/admin", kit.https(request));
+        const asked = new URL(request.url).searchParams.get("notice");
+        const notice = NOTICES.find((n) => n === asked) ?? "none";
+        return html(signInPage(await kit.page(request), notice), kit.https(request));
+      })
+      .post(
+        "/admin/sign-in/recovery",
+        async ({ request, ip }) => {
+          const https = kit.https(request);
+          const ctx = await kit.page(request);
+          if (!limiter.take(ip).ok) return html(signInPage(ctx, "rate-limited"), https, 429);
+          const form = await kit.body(request, RecoveryForm, ["form"]).catch(() => null);
+          if (form === null) return html(signInPage(ctx, "bad-code"), https, 400);
           const now = deps.now();
-          const passkey = await verifyAuthentication(db, write, rp, { ...response, clientExtensionResults: {} }, "sign-in", now);
-          if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
-          const token = await write((tx) => {
-            const session = startSession(tx, "passkey", sessionBrowser(request), now);
-            recordActivity(tx, { action: "sign-in", detail: activityDetail.passkey(passkey.name), sessionId: session.id }, now);
-            return session.token;
+          const signedIn = await write((tx) => {
+            const left = useRecoveryCode(tx, form.code, now);
+            if (left === null) return null;
+            const session = startSession(tx, "recovery", sessionBrowser(request), now);
+            recordActivity(tx, { action: "sign-in-recovery", detail: activityDetail.codesLeft(left), sessionId: session.id }, now);
+            return { token: session.token, left };
           });
-          return json({ next: "/admin" }, https, 200, { "set-cookie": sessionCookie(token, https) });
-        } catch (error) {
-          return kit.failure(request, error);
-        }
-      },
-      { parse: "none" },
-    )
-    .post(
-      "/admin/api/confirm/options",
-      kit.signedIn(async (request) => json({ options: await authenticationOptions(write, rp, "confirm", deps.now()) }, kit.https(request))),
-    )
-    .post(
-      "/admin/api/confirm",
-      kit.signedIn(async (request, owner) => {
-        const { response } = await kit.body(request, SignInBody, ["json"]);
-        const now = deps.now();
-        const passkey = await verifyAuthentication(db, write, rp, { ...response, clientExtensionResults: {} }, "confirm", now);
-        if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
-        await write((tx) => {
-          markVerified(tx, owner.session.id, now);
-          recordActivity(tx, { action: "passkey-check", detail: activityDetail.passkey(passkey.name), sessionId: owner.session.id }, now);
-        });
-        return json({ next: "" }, kit.https(request));
-      }),
-      { parse: "none" },
-    )
-    .get("/admin/invite/:token", async ({ request, params }) => {
-      const ctx = await kit.page(request);
-      const state = isInviteToken(params.token) ? inviteState(db, params.token, deps.now()) : "unknown";
-      if (state === "valid") return html(invitePage(ctx, params.token), kit.https(request));
-      const { t } = ctx;
-      return html(
-        messagePage(ctx, t("admin.invite.unusableTitle"), t(state === "used" ? "admin.invite.used" : "admin.invite.expired"), {
-          href: "/admin/sign-in",
-          label: t("admin.invite.toSignIn"),
-        }),
-        kit.https(request),
-        403,
-      );
-    })
-    .post(
-      "/admin/api/passkeys/register-options",
-      async ({ request }) => {
-        try {
-          const { invite } = await kit.body(request, RegisterOptionsBody, ["json"]);
-          if (invite !== undefined) {
-            if (inviteState(db, invite, deps.now()) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
-          } else {
-            const owner = await kit.owner(request);
-            if (owner === null) return kit.refuse(request);
-            if (!mayAddPasskey(owner.session, deps.now())) throw new ConsoleRefusal(403, "admin.error.freshPasskey");
+          if (signedIn === null) return html(signInPage(ctx, "bad-code"), https, 400);
+          return redirect(`/admin/security?codes-left=${signedIn.left}`, https, { "set-cookie": sessionCookie(signedIn.token, https) });
+        },
+        { parse: "none" },
+      )
+      .post("/admin/api/sign-in/options", async ({ request, ip }) => {
+        const allowed = optionsLimiter.take(ip);
+        if (!allowed.ok) return kit.failure(request, tooMany(allowed.retryAfterSeconds));
+        const options = await authenticationOptions(write, rp, "sign-in", deps.now());
+        return json({ options }, kit.https(request));
+      })
+      .post(
+        "/admin/api/sign-in",
+        async ({ request, ip }) => {
+          const https = kit.https(request);
+          try {
+            const allowed = limiter.take(ip);
+            if (!allowed.ok) throw tooMany(allowed.retryAfterSeconds);
+            const { response } = await kit.body(request, SignInBody, ["json"]);
+            const now = deps.now();
+            const passkey = await verifyAuthentication(db, write, rp, { ...response, clientExtensionResults: {} }, "sign-in", now);
+            if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
+            const token = await write((tx) => {
+              const session = startSession(tx, "passkey", sessionBrowser(request), now);
+              recordActivity(tx, { action: "sign-in", detail: activityDetail.passkey(passkey.name), sessionId: session.id }, now);
+              return session.token;
+            });
+            return json({ next: "/admin" }, https, 200, { "set-cookie": sessionCookie(token, https) });
+          } catch (error) {
+            return kit.failure(request, error);
           }
-          return json({ options: await registrationOptions(db, write, rp, deps.now()) }, kit.https(request));
-        } catch (error) {
-          return kit.failure(request, error);
-        }
-      },
-      { parse: "none" },
-    )
-    .post(
-      "/admin/api/passkeys/register",
-      async ({ request }) => {
-        const https = kit.https(request);
-        try {
-          const raw = (await readBody(request, { maxBytes: CONSOLE_MAX_BODY_BYTES, accept: ["json"] })).value;
-          // Without an invite this is a signed-in owner's action: refused before anything else is read.
-          const owner = hasInvite(raw) ? null : await kit.owner(request);
-          if (!hasInvite(raw) && owner === null) return kit.refuse(request);
-          const { invite, name, response } = parseWith(RegisterBody, raw);
+        },
+        { parse: "none" },
+      )
+      .post(
+        "/admin/api/confirm/options",
+        kit.signedIn(async (request) =>
+          json({ options: await authenticationOptions(write, rp, "confirm", deps.now()) }, kit.https(request)),
+        ),
+      )
+      .post(
+        "/admin/api/confirm",
+        ({ request, body: { response } }) =>
+          kit.asOwner(request, async (owner) => {
+            const now = deps.now();
+            const passkey = await verifyAuthentication(db, write, rp, { ...response, clientExtensionResults: {} }, "confirm", now);
+            if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
+            await write((tx) => {
+              markVerified(tx, owner.session.id, now);
+              recordActivity(
+                tx,
+                { action: "passkey-check", detail: activityDetail.passkey(passkey.name), sessionId: owner.session.id },
+                now,
+              );
+            });
+            return json({ next: "" }, kit.https(request));
+          }),
+        { parse: kit.input({ accept: ["json"] }), body: SignInBody },
+      )
+      .get("/admin/invite/:token", async ({ request, params }) => {
+        const ctx = await kit.page(request);
+        const state = isInviteToken(params.token) ? inviteState(db, params.token, deps.now()) : "unknown";
+        if (state === "valid") return html(invitePage(ctx, params.token), kit.https(request));
+        const { t } = ctx;
+        return html(
+          messagePage(ctx, t("admin.invite.unusableTitle"), t(state === "used" ? "admin.invite.used" : "admin.invite.expired"), {
+            href: "/admin/sign-in",
+            label: t("admin.invite.toSignIn"),
+          }),
+          kit.https(request),
+          403,
+        );
+      })
+      .post(
+        "/admin/api/passkeys/register-options",
+        async ({ request }) => {
+          try {
+            const { invite } = await kit.body(request, RegisterOptionsBody, ["json"]);
+            if (invite !== undefined) {
+              if (inviteState(db, invite, deps.now()) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
+            } else {
+              const owner = await kit.owner(request);
+              if (owner === null) return kit.refuse(request);
+              if (!mayAddPasskey(owner.session, deps.now())) throw new ConsoleRefusal(403, "admin.error.freshPasskey");
+            }
+            return json({ options: await registrationOptions(db, write, rp, deps.now()) }, kit.https(request));
+          } catch (error) {
+            return kit.failure(request, error);
+          }
+        },
+        { parse: "none" },
+      )
+      .post(
+        "/admin/api/passkeys/register",
+        async ({ request }) => {
+          const https = kit.https(request);
+          try {
+            const raw = (await readBody(request, { maxBytes: CONSOLE_MAX_BODY_BYTES, accept: ["json"] })).value;
+            // Without an invite this is a signed-in owner's action: refused before anything else is read.
+            const owner = hasInvite(raw) ? null : await kit.owner(request);
+            if (!hasInvite(raw) && owner === null) return kit.refuse(request);
+            const { invite, name, response } = parseWith(RegisterBody, raw);
+            const now = deps.now();
+            if (owner !== null && !mayAddPasskey(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshPasskey");
+            if (invite !== undefined && inviteState(db, invite, now) !== "valid")
+              throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
+            const passkey = await verifyRegistration(write, rp, { ...response, clientExtensionResults: {} }, now);
+            if (passkey === null) throw new ConsoleRefusal(422, "admin.error.passkeyUnchecked");
+            const browser = sessionBrowser(request);
+            const label = browser.label;
+            const done = await write((tx) => {
+              if (invite !== undefined && !consumeInvite(tx, invite, now)) return null;
+              const first = (tx.select({ n: count() }).from(ownerPasskeys).get()?.n ?? 0) === 0;
+              const passkeyName = name === "" ? label : name;
+              storePasskey(tx, passkey, passkeyName, now);
+              // From an invite, the passkey just made (with user verification) signs the owner in.
+              const started = owner === null ? startSession(tx, "invite", browser, now) : null;
+              const sessionId = started?.id ?? owner?.session.id ?? null;
+              recordActivity(tx, { action: "passkey-added", detail: activityDetail.passkey(passkeyName), sessionId }, now);
+              return { codes: first ? issueRecoveryCodes(tx, now) : [], token: started?.token ?? null };
+            });
+            if (done === null) throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
+            const cookie: Record<string, string> = done.token === null ? {} : { "set-cookie": sessionCookie(done.token, https) };
+            return json({ next: invite === undefined ? "/admin/security" : "/admin", codes: done.codes }, https, 201, cookie);
+          } catch (error) {
+            return kit.failure(request, error);
+          }
+        },
+        { parse: "none" },
+      )
+      // Reads no body: Elysia then parses none, whatever was sent.
+      .post(
+        "/admin/sign-out",
+        kit.signedIn(async (request, owner) => {
           const now = deps.now();
-          if (owner !== null && !mayAddPasskey(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshPasskey");
-          if (invite !== undefined && inviteState(db, invite, now) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
-          const passkey = await verifyRegistration(write, rp, { ...response, clientExtensionResults: {} }, now);
-          if (passkey === null) throw new ConsoleRefusal(422, "admin.error.passkeyUnchecked");
-          const browser = sessionBrowser(request);
-          const label = browser.label;
-          const done = await write((tx) => {
-            if (invite !== undefined && !consumeInvite(tx, invite, now)) return null;
-            const first = (tx.select({ n: count() }).from(ownerPasskeys).get()?.n ?? 0) === 0;
-            const passkeyName = name === "" ? label : name;
-            storePasskey(tx, passkey, passkeyName, now);
-            // From an invite, the passkey just made (with user verification) signs the owner in.
-            const started = owner === null ? startSession(tx, "invite", browser, now) : null;
-            const sessionId = started?.id ?? owner?.session.id ?? null;
-            recordActivity(tx, { action: "passkey-added", detail: activityDetail.passkey(passkeyName), sessionId }, now);
-            return { codes: first ? issueRecoveryCodes(tx, now) : [], token: started?.token ?? null };
+          await write((tx) => {
+            endSession(tx, owner.session.id, now);
+            recordActivity(tx, { action: "sign-out", detail: owner.session.label, sessionId: owner.session.id }, now);
           });
-          if (done === null) throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
-          const cookie: Record<string, string> = done.token === null ? {} : { "set-cookie": sessionCookie(done.token, https) };
-          return json({ next: invite === undefined ? "/admin/security" : "/admin", codes: done.codes }, https, 201, cookie);
-        } catch (error) {
-          return kit.failure(request, error);
-        }
-      },
-      { parse: "none" },
-    )
-    .post(
-      "/admin/sign-out",
-      kit.signedIn(async (request, owner) => {
-        const now = deps.now();
-        await write((tx) => {
-          endSession(tx, owner.session.id, now);
-          recordActivity(tx, { action: "sign-out", detail: owner.session.label, sessionId: owner.session.id }, now);
-        });
-        const https = kit.https(request);
-        return redirect("/admin/sign-in?notice=signed-out", https, { "set-cookie": clearedSessionCookie(https) });
-      }),
-      { parse: "none" },
-    );
+          const https = kit.https(request);
+          return redirect("/admin/sign-in?notice=signed-out", https, { "set-cookie": clearedSessionCookie(https) });
+        }),
+      )
+  );
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { AppDeps } from "../../deps";
+import { queryWord } from "../../platform/http/route-input";
 import { type CodeProblem, createCode, disableCode, listCodes, ordersOfCode } from "../../shop/codes/service";
 import { recordActivity } from "./activity";
 import { html, redirect } from "./http";
@@ -32,6 +33,8 @@ const CreateForm = v.object({
   note: optional(200),
 });
 const CodeParam = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,32}$/));
+/** What the page says after a change: only a word it knows (the address is no place for free text). */
+const Notice = v.object({ done: queryWord(DONE), problem: queryWord(PROBLEMS) });
 
 /** A percentage is whole; an amount is in the currency's units, up to two decimals (5 or 4.50). */
 function reductionOf(kind: "percent" | "amount", text: string): number | null {
@@ -45,57 +48,53 @@ export function codeRoutes(deps: AppDeps, kit: ConsoleKit) {
   return new Elysia({ name: "owner-console-codes" })
     .get(
       "/admin/codes",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        const params = new URL(request.url).searchParams;
-        const done = DONE.find((d) => d === params.get("done")) ?? null;
-        const problem = PROBLEMS.find((p) => p === params.get("problem")) ?? null;
-        const codes = listCodes(db).map((c) => ({ ...c, recent: ordersOfCode(db, c.code) }));
-        return html(
-          codesPage(ctx, { codes, currency: deps.content.current().site.currency.toUpperCase(), done, problem }),
-          kit.https(request),
-        );
-      }),
+      ({ request, query: { done, problem } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const codes = listCodes(db).map((c) => ({ ...c, recent: ordersOfCode(db, c.code) }));
+          return html(
+            codesPage(ctx, { codes, currency: deps.content.current().site.currency.toUpperCase(), done, problem }),
+            kit.https(request),
+          );
+        }),
+      { query: Notice },
     )
     .post(
       "/admin/codes",
-      kit.signedIn(async (request, owner) => {
-        const form = await kit.body(request, CreateForm, ["form"]);
-        const value = reductionOf(form.kind, form.value);
-        const maxUses = form.max === undefined ? undefined : /^\d{1,9}$/.test(form.max) ? Number(form.max) : 0;
-        if (value === null) return back(request, `problem=${form.kind === "percent" ? "percent" : "value"}`);
-        const now = deps.now();
-        const result = await write((tx) => {
-          const created = createCode(
-            tx,
-            { code: form.code, kind: form.kind, value, starts: form.starts, ends: form.ends, maxUses, note: form.note },
-            now,
-          );
-          if (created.ok)
-            recordActivity(tx, { action: "code-created", detail: `code ${created.code.code}`, sessionId: owner.session.id }, now);
-          return created;
-        });
-        return result.ok ? back(request, "done=created") : back(request, `problem=${result.problem}`);
-      }),
-      { parse: "none" },
+      ({ request, body: form }) =>
+        kit.asOwner(request, async (owner) => {
+          const value = reductionOf(form.kind, form.value);
+          const maxUses = form.max === undefined ? undefined : /^\d{1,9}$/.test(form.max) ? Number(form.max) : 0;
+          if (value === null) return back(request, `problem=${form.kind === "percent" ? "percent" : "value"}`);
+          const now = deps.now();
+          const result = await write((tx) => {
+            const created = createCode(
+              tx,
+              { code: form.code, kind: form.kind, value, starts: form.starts, ends: form.ends, maxUses, note: form.note },
+              now,
+            );
+            if (created.ok)
+              recordActivity(tx, { action: "code-created", detail: `code ${created.code.code}`, sessionId: owner.session.id }, now);
+            return created;
+          });
+          return result.ok ? back(request, "done=created") : back(request, `problem=${result.problem}`);
+        }),
+      { parse: kit.input(), body: CreateForm },
     )
     .post(
       "/admin/codes/:code/disable",
-      kit.signedIn(async (request, owner) => {
-        const part = decodeURIComponent(new URL(request.url).pathname.split("/")[3] ?? "");
-        const code = v.safeParse(CodeParam, part);
-        await kit.body(request, v.object({}), ["form"]);
-        if (!code.success) throw new ConsoleRefusal(404, "admin.discounts.notFound");
-        const now = deps.now();
-        const outcome = await write((tx) => {
-          const disabled = disableCode(tx, code.output, now);
-          if (disabled === "disabled")
-            recordActivity(tx, { action: "code-disabled", detail: `code ${code.output.toUpperCase()}`, sessionId: owner.session.id }, now);
-          return disabled;
-        });
-        if (outcome === "not-found") throw new ConsoleRefusal(404, "admin.discounts.notFound");
-        return back(request, "done=disabled");
-      }),
-      { parse: "none" },
+      ({ request, params: { code } }) =>
+        kit.asOwner(request, async (owner) => {
+          const now = deps.now();
+          const outcome = await write((tx) => {
+            const disabled = disableCode(tx, code, now);
+            if (disabled === "disabled")
+              recordActivity(tx, { action: "code-disabled", detail: `code ${code.toUpperCase()}`, sessionId: owner.session.id }, now);
+            return disabled;
+          });
+          if (outcome === "not-found") throw new ConsoleRefusal(404, "admin.discounts.notFound");
+          return back(request, "done=disabled");
+        }),
+      { parse: kit.input(), body: v.object({}), params: v.object({ code: CodeParam }) },
     );
 }

@@ -23,7 +23,6 @@ import { guideRoutes } from "./guide-routes";
 import { peopleRoutes } from "./people-routes";
 import { reviewRoutes } from "./review-routes";
 import { securityRoutes } from "./security-routes";
-import { messagePage } from "./views/auth-pages";
 import { overviewPage } from "./views/overview";
 
 /**
@@ -33,11 +32,8 @@ import { overviewPage } from "./views/overview";
  */
 export function consoleController(deps: AppDeps) {
   const kit = consoleKit(deps);
-  const notFound = kit.signedIn(async (request) => {
-    const ctx = await kit.page(request);
-    const back = { href: "/admin", label: ctx.t("admin.refused.back") };
-    return html(messagePage(ctx, ctx.t("admin.notFound.title"), ctx.t("admin.notFound.text"), back), kit.https(request), 404);
-  });
+  // Reads no body: Elysia then parses none, whatever was sent.
+  const notFound = kit.signedIn(kit.notFound);
   return (
     new Elysia({ name: "owner-console" })
       .use(requestContext(deps.config))
@@ -97,6 +93,6 @@ export function consoleController(deps: AppDeps) {
         }),
       )
       .get("/admin/*", notFound)
-      .post("/admin/*", notFound, { parse: "none" })
+      .post("/admin/*", notFound)
   );
 }

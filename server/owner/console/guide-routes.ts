@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { AppDeps } from "../../deps";
-import { readBody } from "../../platform/http/body";
+import { queryWord } from "../../platform/http/route-input";
 import type { ContentProblem } from "../../site/content/check";
 import { readDraft, StaleContentError, saveDraft } from "../../site/content/store";
 import { addDevice, DEVICE_MOVES, editDevice, type GuideEdited, type GuideForm, moveDevice, stepActionOf } from "./guide-edit";
@@ -19,9 +19,10 @@ import { type GuidePosted, guideDevicePage, guideListPage } from "./views/guide"
 const GUIDE_MAX_BODY_BYTES = 160 * 1024;
 const FormBody = v.record(v.string(), v.string());
 const Revision = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
-const DeviceId = v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/));
+const DeviceParams = v.object({ id: v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)) });
 const Move = v.picklist(DEVICE_MOVES);
 const DONE = ["saved", "added", "moved", "removed"] as const;
+const Notice = v.object({ done: queryWord(DONE) });
 
 const NOT_POSTED: GuidePosted = { form: null, problems: [], error: null, notice: null };
 
@@ -31,24 +32,11 @@ const who = (owner: Owner) => `console (${owner.session.label})`;
 export function guideRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { db, write } = deps;
 
-  const formOf = async (request: Request): Promise<GuideForm> => {
-    const parsed = v.safeParse(FormBody, (await readBody(request, { maxBytes: GUIDE_MAX_BODY_BYTES, accept: ["form"] })).value);
-    if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
-    return parsed.output;
-  };
+  const input = { parse: kit.input({ maxBytes: GUIDE_MAX_BODY_BYTES }), body: FormBody };
   const revisionOf = (form: GuideForm): number => {
     const parsed = v.safeParse(Revision, form.revision ?? "");
     if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
     return parsed.output;
-  };
-  const deviceIdOf = (request: Request): string => {
-    const parsed = v.safeParse(DeviceId, new URL(request.url).pathname.split("/")[4] ?? "");
-    if (!parsed.success) throw new ConsoleRefusal(404, "admin.guide.noDevice");
-    return parsed.output;
-  };
-  const noticeOf = (request: Request): GuidePosted["notice"] => {
-    const asked = new URL(request.url).searchParams.get("done");
-    return DONE.find((d) => d === asked) ?? null;
   };
 
   /**
@@ -93,70 +81,71 @@ export function guideRoutes(deps: AppDeps, kit: ConsoleKit) {
   return new Elysia({ name: "owner-console-guide" })
     .get(
       "/admin/content/guide",
-      kit.signedIn(async (request) => listAnswer(request, { ...NOT_POSTED, notice: noticeOf(request) })),
+      ({ request, query: { done } }) => kit.asOwner(request, () => listAnswer(request, { ...NOT_POSTED, notice: done })),
+      { query: Notice },
     )
     .post(
       "/admin/content/guide/add",
-      kit.signedIn(async (request, owner) => {
-        const form = await formOf(request);
-        let added = "";
-        return save(
-          request,
-          owner,
-          form,
-          (document) => {
-            const result = addDevice(document, form);
-            if (result.ok && result.id !== undefined) added = result.id;
-            return result;
-          },
-          (posted, status) => listAnswer(request, posted, status),
-          "/admin/content/guide?done=added",
-        ).then((answer) =>
-          // A new device opens on its own page, to write its other steps.
-          answer.status === 303 && added !== "" ? redirect(`/admin/content/guide/${added}?done=added`, kit.https(request)) : answer,
-        );
-      }),
-      { parse: "none" },
+      ({ request, body: form }) =>
+        kit.asOwner(request, async (owner) => {
+          let added = "";
+          return save(
+            request,
+            owner,
+            form,
+            (document) => {
+              const result = addDevice(document, form);
+              if (result.ok && result.id !== undefined) added = result.id;
+              return result;
+            },
+            (posted, status) => listAnswer(request, posted, status),
+            "/admin/content/guide?done=added",
+          ).then((answer) =>
+            // A new device opens on its own page, to write its other steps.
+            answer.status === 303 && added !== "" ? redirect(`/admin/content/guide/${added}?done=added`, kit.https(request)) : answer,
+          );
+        }),
+      input,
     )
     .post(
       "/admin/content/guide/:id/move",
-      kit.signedIn(async (request, owner) => {
-        const id = deviceIdOf(request);
-        const form = await formOf(request);
-        const move = v.safeParse(Move, form.move);
-        if (!move.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
-        return save(
-          request,
-          owner,
-          form,
-          (document) => moveDevice(document, id, move.output),
-          (posted, status) => listAnswer(request, posted, status),
-          `/admin/content/guide?done=${move.output === "remove" ? "removed" : "moved"}`,
-        );
-      }),
-      { parse: "none" },
+      ({ request, params: { id }, body: form }) =>
+        kit.asOwner(request, async (owner) => {
+          const move = v.safeParse(Move, form.move);
+          if (!move.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
+          return save(
+            request,
+            owner,
+            form,
+            (document) => moveDevice(document, id, move.output),
+            (posted, status) => listAnswer(request, posted, status),
+            `/admin/content/guide?done=${move.output === "remove" ? "removed" : "moved"}`,
+          );
+        }),
+      { ...input, params: DeviceParams },
     )
     .get(
       "/admin/content/guide/:id",
-      kit.signedIn(async (request) => deviceAnswer(request, deviceIdOf(request), { ...NOT_POSTED, notice: noticeOf(request) })),
+      ({ request, params: { id }, query: { done } }) =>
+        kit.asOwner(request, () => deviceAnswer(request, id, { ...NOT_POSTED, notice: done })),
+      { transform: kit.checked, params: DeviceParams, query: Notice },
     )
     .post(
       "/admin/content/guide/:id",
-      kit.signedIn(async (request, owner) => {
-        const id = deviceIdOf(request);
-        const form = await formOf(request);
-        const action = stepActionOf(form.action);
-        if (action === null) throw new ConsoleRefusal(400, "admin.error.badRequest");
-        return save(
-          request,
-          owner,
-          form,
-          (document) => editDevice(document, id, form, action),
-          (posted, status) => deviceAnswer(request, id, posted, status),
-          `/admin/content/guide/${id}?done=saved`,
-        );
-      }),
-      { parse: "none" },
+      ({ request, params: { id }, body: form }) =>
+        kit.asOwner(request, async (owner) => {
+          const action = stepActionOf(form.action);
+          if (action === null) throw new ConsoleRefusal(400, "admin.error.badRequest");
+          return save(
+            request,
+            owner,
+            form,
+            (document) => editDevice(document, id, form, action),
+            (posted, status) => deviceAnswer(request, id, posted, status),
+            `/admin/content/guide/${id}?done=saved`,
+          );
+        }),
+      { ...input, params: DeviceParams },
     );
 }
 

@@ -3,8 +3,9 @@ import { isBusyError } from "../../../db/writer";
 import { createTranslator } from "../../../shared/i18n";
 import { formatsFor } from "../../../shared/owner-formats";
 import type { AppDeps } from "../../deps";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { type BodyKind, HttpError, parseWith, readBody } from "../../platform/http/body";
 import { isFormPost } from "../../platform/http/busy";
+import { answeredBy, bodyParser, type ParseContext, type RefusalAnswer } from "../../platform/http/route-input";
 import { COMPILED } from "../../site/locales";
 import { html, isHttps, json, ownerLocale, readSessionToken, redirect } from "./http";
 import { ConsoleRefusal } from "./refusal";
@@ -84,18 +85,60 @@ export function consoleKit(deps: AppDeps) {
     return json({ error: translate(request)("admin.error.signInFirst") }, https(request), 401);
   };
 
-  /** Runs a route for the signed-in owner only. */
+  /** Runs a route's work for the signed-in owner only, a refusal it throws answered as `failure` does. */
+  const asOwner = async (request: Request, run: (owner: Owner) => Promise<Response>): Promise<Response> => {
+    const found = await owner(request);
+    if (found === null) return refuse(request);
+    try {
+      return await run(found);
+    } catch (error) {
+      return failure(request, error);
+    }
+  };
+
+  /** A route for the signed-in owner only, whose input is the request alone. */
   const signedIn =
     (run: (request: Request, owner: Owner) => Promise<Response>) =>
-    async ({ request }: { request: Request }): Promise<Response> => {
-      const found = await owner(request);
-      if (found === null) return refuse(request);
-      try {
-        return await run(request, found);
-      } catch (error) {
-        return failure(request, error);
-      }
-    };
+    ({ request }: { request: Request }): Promise<Response> =>
+      asOwner(request, (found) => run(request, found));
+
+  /** The page of a console address that does not exist (or whose id cannot be one). */
+  const notFound = async (request: Request): Promise<Response> => {
+    const ctx = await page(request);
+    const back = { href: "/admin", label: ctx.t("admin.refused.back") };
+    return html(messagePage(ctx, ctx.t("admin.notFound.title"), ctx.t("admin.notFound.text"), back), https(request), 404);
+  };
+
+  /**
+   * The answer to a signed-in route's refused input (route-input.ts): without a session, the same
+   * refusal as for any other request (nothing about the input is told); an id in the path that
+   * cannot be one, the page that does not exist; anything else, `failure`'s page or JSON.
+   */
+  const refused: RefusalAnswer = async (refusal, request) => {
+    if ((await owner(request)) === null) return refuse(request);
+    if (refusal.status === 404) return notFound(request);
+    return failure(request, refusal);
+  };
+
+  /**
+   * A console route's `parse` hook: the body read by the site's parser within the console's limit,
+   * form posts unless told, each refusal answered the console's way (400 for any invalid field: the
+   * console's own pages never send one, so it gets one general reason). An open route (signing in)
+   * names its own answer and may count a rate limit before the body is read.
+   */
+  const input = (
+    options: { accept?: BodyKind[]; maxBytes?: number; answer?: RefusalAnswer; before?: (context: ParseContext) => void } = {},
+  ) =>
+    bodyParser({
+      maxBytes: options.maxBytes ?? CONSOLE_MAX_BODY_BYTES,
+      accept: options.accept ?? ["form"],
+      failedCheck: 400,
+      answer: options.answer ?? refused,
+      before: options.before,
+    });
+
+  /** A signed-in route without a body whose path or query is checked: its refusals answered as `refused`. */
+  const checked = answeredBy(refused, 400);
 
   /**
    * A refused request as the client expects it: JSON for the console's API, a page otherwise, in the
@@ -117,8 +160,9 @@ export function consoleKit(deps: AppDeps) {
     );
   };
 
-  const body = async <S extends v.GenericSchema>(request: Request, schema: S, accept: ("json" | "form")[]): Promise<v.InferOutput<S>> =>
+  /** Not yet moved to `input`: the body read and checked by the handler. */
+  const body = async <S extends v.GenericSchema>(request: Request, schema: S, accept: BodyKind[]): Promise<v.InferOutput<S>> =>
     parseWith(schema, (await readBody(request, { maxBytes: CONSOLE_MAX_BODY_BYTES, accept })).value);
 
-  return { assets, https, page, owner, refuse, signedIn, failure, body };
+  return { assets, https, page, owner, refuse, asOwner, signedIn, notFound, refused, failure, input, checked, body };
 }

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import { licenseActivations, licenses, orders } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
+import { IdParam, IdParams, queryWord } from "../../platform/http/route-input";
 import { deliverySettings, queueAccessMailAgain } from "../../shop/checkout/delivery";
 import { ProviderError } from "../../shop/checkout/provider";
 import { type RefundResult, refundOrder } from "../../shop/checkout/refund";
@@ -15,23 +16,25 @@ import { ConsoleRefusal } from "./refusal";
 import { isFresh } from "./sessions";
 import { orderPage, ordersPage } from "./views/orders";
 
-const Id = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
 const DONE = ["refunded", "approved", "resent", "disabled", "enabled", "freed", "reset"] as const;
 type Done = (typeof DONE)[number];
 const LicenseForm = v.object({ enabled: v.picklist(["yes", "no"]) });
 const RefundForm = v.object({ confirm: v.literal("yes") });
 
-/** The path's numeric segments (/admin/orders/12/devices/3/free → [12, 3]), 404 when one is not a number. */
-function idsOf(request: Request): number[] {
-  return new URL(request.url).pathname
-    .split("/")
-    .filter((part) => /^\d+$/.test(part))
-    .map((part) => {
-      const parsed = v.safeParse(Id, part);
-      if (!parsed.success) throw new ConsoleRefusal(404, "admin.error.notFound");
-      return parsed.output;
-    });
-}
+/** The search (its first 200 characters) and where a page of results starts (the last id shown). */
+const Search = v.object({
+  q: v.fallback(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.slice(0, 200)),
+    ),
+    "",
+  ),
+  before: v.fallback(v.nullable(IdParam), null),
+});
+const Notice = v.object({ done: queryWord(DONE) });
+const DocumentParams = v.object({ id: IdParam, file: v.picklist(["invoice.pdf", "credit-note.pdf"]) });
+const DeviceParams = v.object({ id: IdParam, device: IdParam });
 
 /** The owner's answer to a refund that did not happen (none when it did). */
 function refundFailure(result: RefundResult): void {
@@ -72,149 +75,143 @@ export function orderRoutes(deps: AppDeps, kit: ConsoleKit) {
   return new Elysia({ name: "owner-console-orders" })
     .get(
       "/admin/orders",
-      kit.signedIn(async (request) => {
-        const params = new URL(request.url).searchParams;
-        const query = (params.get("q") ?? "").slice(0, 200);
-        const before = v.safeParse(Id, params.get("before") ?? "");
-        const rows = searchOrders(db, query, before.success ? before.output : null);
-        const next = rows.length === ORDERS_PER_PAGE ? (rows.at(-1)?.id ?? null) : null;
-        return html(ordersPage(await kit.page(request), query, rows, next, refundRequests(db)), kit.https(request));
-      }),
+      ({ request, query: { q: query, before } }) =>
+        kit.asOwner(request, async () => {
+          const rows = searchOrders(db, query, before);
+          const next = rows.length === ORDERS_PER_PAGE ? (rows.at(-1)?.id ?? null) : null;
+          return html(ordersPage(await kit.page(request), query, rows, next, refundRequests(db)), kit.https(request));
+        }),
+      { query: Search },
     )
     .get(
       "/admin/orders/:id",
-      kit.signedIn(async (request, owner) => {
-        const [id] = idsOf(request);
-        const detail = id === undefined ? null : orderDetail(db, id);
-        if (detail === null) throw new ConsoleRefusal(404, "admin.error.noOrder");
-        const ctx = await kit.page(request);
-        const asked = new URL(request.url).searchParams.get("done");
-        const done = DONE.find((d) => d === asked);
-        const state = {
-          fresh: isFresh(owner.session, deps.now()),
-          done: done === undefined ? null : ctx.t(`admin.done.${done}`),
-          activationLimit: config.licenseActivationLimit,
-        };
-        return html(orderPage(ctx, detail, state), kit.https(request));
-      }),
+      ({ request, params: { id }, query: { done } }) =>
+        kit.asOwner(request, async (owner) => {
+          const detail = orderDetail(db, id);
+          if (detail === null) throw new ConsoleRefusal(404, "admin.error.noOrder");
+          const ctx = await kit.page(request);
+          const state = {
+            fresh: isFresh(owner.session, deps.now()),
+            done: done === null ? null : ctx.t(`admin.done.${done}`),
+            activationLimit: config.licenseActivationLimit,
+          };
+          return html(orderPage(ctx, detail, state), kit.https(request));
+        }),
+      { transform: kit.checked, params: IdParams, query: Notice },
     )
     .get(
       "/admin/orders/:id/:file",
-      kit.signedIn(async (request) => {
-        const [id] = idsOf(request);
-        const file = new URL(request.url).pathname.split("/").at(-1);
-        const kind = file === "invoice.pdf" ? "invoice" : file === "credit-note.pdf" ? "credit-note" : null;
-        const pdf = id === undefined || kind === null ? null : await deps.paperwork.documents.invoiceOfOrder(id, kind);
-        if (pdf === null) throw new ConsoleRefusal(404, "admin.error.noDocument");
-        return new Response(new Uint8Array(pdf.content), {
-          headers: {
-            // A console answer like the others: never stored, never indexed, never framed.
-            ...consoleHeaders(kit.https(request)),
-            "content-type": pdf.contentType,
-            "content-disposition": `attachment; filename="${pdf.filename}"`,
-          },
-        });
-      }),
+      ({ request, params: { id, file } }) =>
+        kit.asOwner(request, async () => {
+          const pdf = await deps.paperwork.documents.invoiceOfOrder(id, file === "invoice.pdf" ? "invoice" : "credit-note");
+          if (pdf === null) throw new ConsoleRefusal(404, "admin.error.noDocument");
+          return new Response(new Uint8Array(pdf.content), {
+            headers: {
+              // A console answer like the others: never stored, never indexed, never framed.
+              ...consoleHeaders(kit.https(request)),
+              "content-type": pdf.contentType,
+              "content-disposition": `attachment; filename="${pdf.filename}"`,
+            },
+          });
+        }),
+      { transform: kit.checked, params: DocumentParams },
     )
     .post(
       "/admin/orders/:id/refund",
-      kit.signedIn(async (request, owner) => {
-        const [id = 0] = idsOf(request);
-        if (!isFresh(owner.session, deps.now())) throw new ConsoleRefusal(403, "admin.error.freshRefund");
-        await kit.body(request, RefundForm, ["form"]);
-        await refundFromConsole(id, owner.session.id);
-        return redirect(orderUrl(id, "refunded"), kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, params: { id } }) =>
+        kit.asOwner(request, async (owner) => {
+          if (!isFresh(owner.session, deps.now())) throw new ConsoleRefusal(403, "admin.error.freshRefund");
+          await refundFromConsole(id, owner.session.id);
+          return redirect(orderUrl(id, "refunded"), kit.https(request));
+        }),
+      { parse: kit.input(), body: RefundForm, params: IdParams },
     )
     .post(
       "/admin/orders/:id/approve-refund",
       // The buyer asked from the refund page within the guarantee (REFUND_MODE=request): approving
       // it is the one click the owner promised, so it needs the session, the console's CSRF check
       // and the same-origin guard, not a fresh passkey check as a refund on the owner's own initiative does.
-      kit.signedIn(async (request, owner) => {
-        const [id = 0] = idsOf(request);
-        await kit.body(request, RefundForm, ["form"]);
-        const order = db.select().from(orders).where(eq(orders.id, id)).get();
-        if (order === undefined) throw new ConsoleRefusal(404, "admin.error.noOrder");
-        if (order.refundRequestedAt === null) throw new ConsoleRefusal(409, "admin.error.noRefundRequest");
-        await refundFromConsole(id, owner.session.id);
-        return redirect(orderUrl(id, "approved"), kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, params: { id } }) =>
+        kit.asOwner(request, async (owner) => {
+          const order = db.select().from(orders).where(eq(orders.id, id)).get();
+          if (order === undefined) throw new ConsoleRefusal(404, "admin.error.noOrder");
+          if (order.refundRequestedAt === null) throw new ConsoleRefusal(409, "admin.error.noRefundRequest");
+          await refundFromConsole(id, owner.session.id);
+          return redirect(orderUrl(id, "approved"), kit.https(request));
+        }),
+      { parse: kit.input(), body: RefundForm, params: IdParams },
     )
     .post(
       "/admin/orders/:id/resend",
-      kit.signedIn(async (request, owner) => {
-        const [id = 0] = idsOf(request);
-        const now = deps.now();
-        const result = await write((tx) => {
-          const outcome = queueAccessMailAgain(tx, id, delivery, now);
-          if (outcome === "queued")
-            recordActivity(tx, { action: "resend", detail: activityDetail.order(id), sessionId: owner.session.id }, now);
-          return outcome;
-        });
-        if (result === "not-found") throw new ConsoleRefusal(404, "admin.error.noOrder");
-        if (result === "not-paid") throw new ConsoleRefusal(409, "admin.error.noAccessMail");
-        if (result === "no-email") throw new ConsoleRefusal(409, "admin.error.noEmail");
-        deps.mailer.wake();
-        return redirect(orderUrl(id, "resent"), kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, params: { id } }) =>
+        kit.asOwner(request, async (owner) => {
+          const now = deps.now();
+          const result = await write((tx) => {
+            const outcome = queueAccessMailAgain(tx, id, delivery, now);
+            if (outcome === "queued")
+              recordActivity(tx, { action: "resend", detail: activityDetail.order(id), sessionId: owner.session.id }, now);
+            return outcome;
+          });
+          if (result === "not-found") throw new ConsoleRefusal(404, "admin.error.noOrder");
+          if (result === "not-paid") throw new ConsoleRefusal(409, "admin.error.noAccessMail");
+          if (result === "no-email") throw new ConsoleRefusal(409, "admin.error.noEmail");
+          deps.mailer.wake();
+          return redirect(orderUrl(id, "resent"), kit.https(request));
+        }),
+      { transform: kit.checked, params: IdParams },
     )
     .post(
       "/admin/orders/:id/license",
-      kit.signedIn(async (request, owner) => {
-        const [id = 0] = idsOf(request);
-        const { enabled } = await kit.body(request, LicenseForm, ["form"]);
-        const license = licenseOf(id);
-        const now = deps.now();
-        const action = enabled === "yes" ? "license-enabled" : "license-disabled";
-        const logged = writeLogged(write, owner.session.id, now, (o) =>
-          o === "done" ? { action, detail: activityDetail.order(id) } : null,
-        );
-        const result = await setLicenseEnabled(logged, license.key, enabled === "yes", now);
-        if (result === "refunded") throw new ConsoleRefusal(409, "admin.error.licenceRefunded");
-        if (result === "unknown") throw new ConsoleRefusal(404, "admin.error.noLicence");
-        return redirect(orderUrl(id, enabled === "yes" ? "enabled" : "disabled"), kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, params: { id }, body: { enabled } }) =>
+        kit.asOwner(request, async (owner) => {
+          const license = licenseOf(id);
+          const now = deps.now();
+          const action = enabled === "yes" ? "license-enabled" : "license-disabled";
+          const logged = writeLogged(write, owner.session.id, now, (o) =>
+            o === "done" ? { action, detail: activityDetail.order(id) } : null,
+          );
+          const result = await setLicenseEnabled(logged, license.key, enabled === "yes", now);
+          if (result === "refunded") throw new ConsoleRefusal(409, "admin.error.licenceRefunded");
+          if (result === "unknown") throw new ConsoleRefusal(404, "admin.error.noLicence");
+          return redirect(orderUrl(id, enabled === "yes" ? "enabled" : "disabled"), kit.https(request));
+        }),
+      { parse: kit.input(), body: LicenseForm, params: IdParams },
     )
     .post(
       "/admin/orders/:id/devices/reset",
-      kit.signedIn(async (request, owner) => {
-        const [id = 0] = idsOf(request);
-        const license = licenseOf(id);
-        const now = deps.now();
-        const logged = writeLogged(write, owner.session.id, now, (n) =>
-          typeof n === "number" && n > 0 ? { action: "devices-reset", detail: activityDetail.order(id) } : null,
-        );
-        await resetActivations(logged, license.key, now);
-        return redirect(orderUrl(id, "reset"), kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, params: { id } }) =>
+        kit.asOwner(request, async (owner) => {
+          const license = licenseOf(id);
+          const now = deps.now();
+          const logged = writeLogged(write, owner.session.id, now, (n) =>
+            typeof n === "number" && n > 0 ? { action: "devices-reset", detail: activityDetail.order(id) } : null,
+          );
+          await resetActivations(logged, license.key, now);
+          return redirect(orderUrl(id, "reset"), kit.https(request));
+        }),
+      { transform: kit.checked, params: IdParams },
     )
     .post(
       "/admin/orders/:id/devices/:device/free",
-      kit.signedIn(async (request, owner) => {
-        const [id = 0, deviceId = 0] = idsOf(request);
-        const license = licenseOf(id);
-        const device = db
-          .select()
-          .from(licenseActivations)
-          .where(and(eq(licenseActivations.id, deviceId), eq(licenseActivations.licenseId, license.id)))
-          .get();
-        if (device === undefined) throw new ConsoleRefusal(404, "admin.error.noDevice");
-        const now = deps.now();
-        const logged = writeLogged(write, owner.session.id, now, (r) =>
-          typeof r === "object" && r !== null && "kind" in r && r.kind === "deactivated"
-            ? { action: "device-freed", detail: activityDetail.order(id) }
-            : null,
-        );
-        const result = await deactivateLicense(logged, license.key, device.instanceId, now);
-        if (result.kind !== "deactivated") throw new ConsoleRefusal(409, "admin.error.deviceFree");
-        return redirect(orderUrl(id, "freed"), kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, params: { id, device: deviceId } }) =>
+        kit.asOwner(request, async (owner) => {
+          const license = licenseOf(id);
+          const device = db
+            .select()
+            .from(licenseActivations)
+            .where(and(eq(licenseActivations.id, deviceId), eq(licenseActivations.licenseId, license.id)))
+            .get();
+          if (device === undefined) throw new ConsoleRefusal(404, "admin.error.noDevice");
+          const now = deps.now();
+          const logged = writeLogged(write, owner.session.id, now, (r) =>
+            typeof r === "object" && r !== null && "kind" in r && r.kind === "deactivated"
+              ? { action: "device-freed", detail: activityDetail.order(id) }
+              : null,
+          );
+          const result = await deactivateLicense(logged, license.key, device.instanceId, now);
+          if (result.kind !== "deactivated") throw new ConsoleRefusal(409, "admin.error.deviceFree");
+          return redirect(orderUrl(id, "freed"), kit.https(request));
+        }),
+      { transform: kit.checked, params: DeviceParams },
     );
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { AppDeps } from "../../deps";
+import { queryWord } from "../../platform/http/route-input";
 import { createPartner, PARTNER_PROBLEMS, partnerReport, periodProblem } from "../../shop/partners/service";
 import { defaultPeriod, partnersCsv } from "../partners-command";
 import { html, redirect } from "./http";
@@ -15,64 +16,69 @@ const CreateForm = v.object({
   code: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64))),
 });
 
+/** The period asked in the address, each day checked by periodProblem (the last month without it). */
+const PeriodQuery = v.object({ from: v.fallback(v.nullable(v.string()), null), to: v.fallback(v.nullable(v.string()), null) });
+/** Only a problem the console knows is shown: the address is no place for free text to display. */
+const PageQuery = v.object({ ...PeriodQuery.entries, done: queryWord(["created"]), problem: queryWord(PARTNER_PROBLEMS) });
+
 export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { db, write } = deps;
-  const periodOf = (request: Request) => {
-    const params = new URL(request.url).searchParams;
+  const periodOf = (asked: v.InferOutput<typeof PeriodQuery>) => {
     const fallback = defaultPeriod(deps.now());
-    const period = { from: params.get("from") ?? fallback.from, to: params.get("to") ?? fallback.to };
+    const period = { from: asked.from ?? fallback.from, to: asked.to ?? fallback.to };
     const problem = periodProblem(period);
     return problem === null ? { period, problem } : { period: fallback, problem };
   };
   return new Elysia({ name: "owner-console-partners" })
     .get(
       "/admin/partners",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        const { period, problem } = periodOf(request);
-        const params = new URL(request.url).searchParams;
-        // Only a problem the console knows is shown: the address is no place for free text to display.
-        const refused = PARTNER_PROBLEMS.find((p) => p === params.get("problem")) ?? null;
-        return html(
-          partnersPage(ctx, {
-            rows: partnerReport(db, period),
-            period,
-            currency: deps.content.current().site.currency.toUpperCase(),
-            done: params.get("done") === "created",
-            problem: problem ?? refused,
-          }),
-          kit.https(request),
-        );
-      }),
+      ({ request, query }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const { period, problem } = periodOf(query);
+          return html(
+            partnersPage(ctx, {
+              rows: partnerReport(db, period),
+              period,
+              currency: deps.content.current().site.currency.toUpperCase(),
+              done: query.done === "created",
+              problem: problem ?? query.problem,
+            }),
+            kit.https(request),
+          );
+        }),
+      { query: PageQuery },
     )
     .get(
       "/admin/partners.csv",
-      kit.signedIn(async (request) => {
-        const { period } = periodOf(request);
-        return new Response(partnersCsv(partnerReport(db, period), period), {
-          headers: {
-            "content-type": "text/csv; charset=utf-8",
-            "content-disposition": `attachment; filename="partners-${period.from}-${period.to}.csv"`,
-            "cache-control": "no-store",
-          },
-        });
-      }),
+      ({ request, query }) =>
+        kit.asOwner(request, async () => {
+          const { period } = periodOf(query);
+          return new Response(partnersCsv(partnerReport(db, period), period), {
+            headers: {
+              "content-type": "text/csv; charset=utf-8",
+              "content-disposition": `attachment; filename="partners-${period.from}-${period.to}.csv"`,
+              "cache-control": "no-store",
+            },
+          });
+        }),
+      { query: PeriodQuery },
     )
     .post(
       "/admin/partners",
-      kit.signedIn(async (request) => {
-        const form = await kit.body(request, CreateForm, ["form"]);
-        const commission =
-          form.commission === undefined || form.commission === ""
-            ? undefined
-            : /^\d{1,3}$/.test(form.commission)
-              ? Number(form.commission)
-              : -1;
-        const result = await write((tx) =>
-          createPartner(tx, { name: form.name, commission, code: form.code === "" ? undefined : form.code }, deps.now()),
-        );
-        return redirect(result.ok ? "/admin/partners?done=created" : `/admin/partners?problem=${result.problem}`, kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, body: form }) =>
+        kit.asOwner(request, async () => {
+          const commission =
+            form.commission === undefined || form.commission === ""
+              ? undefined
+              : /^\d{1,3}$/.test(form.commission)
+                ? Number(form.commission)
+                : -1;
+          const result = await write((tx) =>
+            createPartner(tx, { name: form.name, commission, code: form.code === "" ? undefined : form.code }, deps.now()),
+          );
+          return redirect(result.ok ? "/admin/partners?done=created" : `/admin/partners?problem=${result.problem}`, kit.https(request));
+        }),
+      { parse: kit.input(), body: CreateForm },
     );
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { AppDeps } from "../../deps";
+import { IdParams, queryCount } from "../../platform/http/route-input";
 import { maskText } from "../../platform/log-mask";
 import { retryMail } from "../../shop/mail/outbox";
 import { eraseByEmail } from "../../shop/privacy/erase";
@@ -26,12 +27,13 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
   return new Elysia({ name: "owner-console-people" })
     .get(
       "/admin/leads",
-      kit.signedIn(async (request, owner) => {
-        const ctx = await kit.page(request);
-        const erased = new URL(request.url).searchParams.get("erased");
-        const note = erased !== null && /^\d{1,6}$/.test(erased) ? ctx.t("admin.leads.erased", { count: Number(erased) }) : null;
-        return html(leadsPage(ctx, listLeads(db), isFresh(owner.session, deps.now()), note), kit.https(request));
-      }),
+      ({ request, query: { erased } }) =>
+        kit.asOwner(request, async (owner) => {
+          const ctx = await kit.page(request);
+          const note = erased === null ? null : ctx.t("admin.leads.erased", { count: erased });
+          return html(leadsPage(ctx, listLeads(db), isFresh(owner.session, deps.now()), note), kit.https(request));
+        }),
+      { query: v.object({ erased: queryCount(6) }) },
     )
     .get(
       "/admin/leads.csv",
@@ -55,32 +57,32 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
     )
     .post(
       "/admin/leads/erase",
-      kit.signedIn(async (request, owner) => {
-        needFresh(owner, "admin.error.freshErasure");
-        const form = await kit.body(request, EraseForm, ["form"]);
-        // Typed by the owner: a mistyped address is said so, in the owner's language.
-        const address = v.safeParse(EraseEmail, form.email);
-        if (!address.success) throw new ConsoleRefusal(400, "admin.error.notAnAddress");
-        const email = address.output;
-        const result = await eraseByEmail(write, email, config.mail.dir);
-        const removed =
-          result.leads + result.chatMessages + result.mails.pending + result.mails.sent + result.mails.other + result.accessResends;
-        await write((tx) =>
-          recordActivity(
-            tx,
-            {
-              action: "erasure",
-              detail: activityDetail.erasure(maskText(email), removed, result.ordersKept),
-              sessionId: owner.session.id,
-            },
-            deps.now(),
-          ),
-        );
-        for (const f of result.mailFiles.failed)
-          deps.log.warn("erasure: a mail file could not be deleted", { path: f.path, reason: f.reason });
-        return redirect(`/admin/leads?erased=${removed}`, kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, body: form }) =>
+        kit.asOwner(request, async (owner) => {
+          needFresh(owner, "admin.error.freshErasure");
+          // Typed by the owner: a mistyped address is said so, in the owner's language.
+          const address = v.safeParse(EraseEmail, form.email);
+          if (!address.success) throw new ConsoleRefusal(400, "admin.error.notAnAddress");
+          const email = address.output;
+          const result = await eraseByEmail(write, email, config.mail.dir);
+          const removed =
+            result.leads + result.chatMessages + result.mails.pending + result.mails.sent + result.mails.other + result.accessResends;
+          await write((tx) =>
+            recordActivity(
+              tx,
+              {
+                action: "erasure",
+                detail: activityDetail.erasure(maskText(email), removed, result.ordersKept),
+                sessionId: owner.session.id,
+              },
+              deps.now(),
+            ),
+          );
+          for (const f of result.mailFiles.failed)
+            deps.log.warn("erasure: a mail file could not be deleted", { path: f.path, reason: f.reason });
+          return redirect(`/admin/leads?erased=${removed}`, kit.https(request));
+        }),
+      { parse: kit.input(), body: EraseForm },
     )
     .get(
       "/admin/support",
@@ -90,23 +92,24 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
     )
     .get(
       "/admin/mail",
-      kit.signedIn(async (request) =>
-        html(mailPage(await kit.page(request), troubledMail(db), new URL(request.url).searchParams.has("retried")), kit.https(request)),
-      ),
+      ({ request, query }) =>
+        kit.asOwner(request, async () =>
+          html(mailPage(await kit.page(request), troubledMail(db), query.retried !== undefined), kit.https(request)),
+        ),
+      // `?retried`, set by the retry's redirect: the page says the message is queued again.
+      { query: v.object({ retried: v.optional(v.unknown()) }) },
     )
     .post(
       "/admin/mail/:id/retry",
-      kit.signedIn(async (request, owner) => {
-        const raw = new URL(request.url).pathname.split("/")[3] ?? "";
-        if (!/^\d{1,12}$/.test(raw)) throw new ConsoleRefusal(404, "admin.error.noMessage");
-        const id = Number(raw);
-        if (!(await retryMail(write, id, deps.now()))) throw new ConsoleRefusal(409, "admin.error.mailNotRetried");
-        await write((tx) =>
-          recordActivity(tx, { action: "mail-retry", detail: activityDetail.message(id), sessionId: owner.session.id }, deps.now()),
-        );
-        deps.mailer.wake();
-        return redirect("/admin/mail?retried", kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, params: { id } }) =>
+        kit.asOwner(request, async (owner) => {
+          if (!(await retryMail(write, id, deps.now()))) throw new ConsoleRefusal(409, "admin.error.mailNotRetried");
+          await write((tx) =>
+            recordActivity(tx, { action: "mail-retry", detail: activityDetail.message(id), sessionId: owner.session.id }, deps.now()),
+          );
+          deps.mailer.wake();
+          return redirect("/admin/mail?retried", kit.https(request));
+        }),
+      { transform: kit.checked, params: IdParams },
     );
 }

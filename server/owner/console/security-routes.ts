@@ -1,7 +1,9 @@
 import { count, eq, inArray } from "drizzle-orm";
 import { Elysia } from "elysia";
+import * as v from "valibot";
 import { orders, ownerPasskeys, ownerSessions } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
+import { IdParams, queryCount } from "../../platform/http/route-input";
 import { activityDetail, listActivity, readActivityDetail, recordActivity } from "./activity";
 import { describeVersion } from "./content-changes";
 import { clearedSessionCookie, html, redirect } from "./http";
@@ -13,10 +15,8 @@ import { endSession, liveSessions, mayAddPasskey } from "./sessions";
 import { activityPage } from "./views/activity";
 import { securityPage } from "./views/security";
 
-const idOf = (raw: string): number => {
-  if (!/^\d{1,12}$/.test(raw)) throw new ConsoleRefusal(404, "admin.error.notFound");
-  return Number(raw);
-};
+/** Set by the sign-in with a recovery code: how many are left, which the page then says. */
+const AfterSignIn = v.object({ "codes-left": queryCount(2) });
 
 /** The security page (sessions, passkeys, recovery codes) and the activity log. */
 export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
@@ -24,63 +24,68 @@ export function securityRoutes(deps: AppDeps, kit: ConsoleKit) {
   return new Elysia({ name: "owner-console-security" })
     .get(
       "/admin/security",
-      kit.signedIn(async (request, owner) => {
-        const left = new URL(request.url).searchParams.get("codes-left");
-        const data = {
-          current: owner.session.id,
-          sessions: liveSessions(db, deps.now()),
-          passkeys: listPasskeys(db),
-          codesLeft: recoveryCodesLeft(db),
-          justUsedCode: left !== null && /^\d{1,2}$/.test(left) ? Number(left) : null,
-          mayAddPasskey: mayAddPasskey(owner.session, deps.now()),
-        };
-        return html(securityPage(await kit.page(request), data), kit.https(request));
-      }),
+      ({ request, query }) =>
+        kit.asOwner(request, async (owner) => {
+          const data = {
+            current: owner.session.id,
+            sessions: liveSessions(db, deps.now()),
+            passkeys: listPasskeys(db),
+            codesLeft: recoveryCodesLeft(db),
+            justUsedCode: query["codes-left"],
+            mayAddPasskey: mayAddPasskey(owner.session, deps.now()),
+          };
+          return html(securityPage(await kit.page(request), data), kit.https(request));
+        }),
+      { query: AfterSignIn },
     )
     .post(
       "/admin/sessions/:id/end",
-      kit.signedIn(async (request, owner) => {
-        const id = idOf(new URL(request.url).pathname.split("/")[3] ?? "");
-        const now = deps.now();
-        const ended = await write((tx) => {
-          const target = tx.select().from(ownerSessions).where(eq(ownerSessions.id, id)).get();
-          if (target === undefined || !endSession(tx, id, now)) return false;
-          recordActivity(
-            tx,
-            { action: "session-ended", detail: activityDetail.session(id, target.label), sessionId: owner.session.id },
-            now,
-          );
-          return true;
-        });
-        if (!ended) throw new ConsoleRefusal(404, "admin.error.noSession");
-        const https = kit.https(request);
-        // Ending the session in use is signing out.
-        if (id === owner.session.id)
-          return redirect("/admin/sign-in?notice=signed-out", https, { "set-cookie": clearedSessionCookie(https) });
-        return redirect("/admin/security", https);
-      }),
-      { parse: "none" },
+      ({ request, params: { id } }) =>
+        kit.asOwner(request, async (owner) => {
+          const now = deps.now();
+          const ended = await write((tx) => {
+            const target = tx.select().from(ownerSessions).where(eq(ownerSessions.id, id)).get();
+            if (target === undefined || !endSession(tx, id, now)) return false;
+            recordActivity(
+              tx,
+              { action: "session-ended", detail: activityDetail.session(id, target.label), sessionId: owner.session.id },
+              now,
+            );
+            return true;
+          });
+          if (!ended) throw new ConsoleRefusal(404, "admin.error.noSession");
+          const https = kit.https(request);
+          // Ending the session in use is signing out.
+          if (id === owner.session.id)
+            return redirect("/admin/sign-in?notice=signed-out", https, { "set-cookie": clearedSessionCookie(https) });
+          return redirect("/admin/security", https);
+        }),
+      { transform: kit.checked, params: IdParams },
     )
     .post(
       "/admin/passkeys/:id/remove",
-      kit.signedIn(async (request, owner) => {
-        const id = idOf(new URL(request.url).pathname.split("/")[3] ?? "");
-        const now = deps.now();
-        if (!mayAddPasskey(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshPasskeyRemoval");
-        const outcome = await write((tx): "removed" | "missing" | "last" => {
-          const target = tx.select().from(ownerPasskeys).where(eq(ownerPasskeys.id, id)).get();
-          if (target === undefined) return "missing";
-          // The last passkey stays: without it only the recovery codes and a new invite would open the console.
-          if ((tx.select({ n: count() }).from(ownerPasskeys).get()?.n ?? 0) <= 1) return "last";
-          tx.delete(ownerPasskeys).where(eq(ownerPasskeys.id, id)).run();
-          recordActivity(tx, { action: "passkey-removed", detail: activityDetail.passkey(target.name), sessionId: owner.session.id }, now);
-          return "removed";
-        });
-        if (outcome === "missing") throw new ConsoleRefusal(404, "admin.error.noPasskey");
-        if (outcome === "last") throw new ConsoleRefusal(409, "admin.error.lastPasskey");
-        return redirect("/admin/security", kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, params: { id } }) =>
+        kit.asOwner(request, async (owner) => {
+          const now = deps.now();
+          if (!mayAddPasskey(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshPasskeyRemoval");
+          const outcome = await write((tx): "removed" | "missing" | "last" => {
+            const target = tx.select().from(ownerPasskeys).where(eq(ownerPasskeys.id, id)).get();
+            if (target === undefined) return "missing";
+            // The last passkey stays: without it only the recovery codes and a new invite would open the console.
+            if ((tx.select({ n: count() }).from(ownerPasskeys).get()?.n ?? 0) <= 1) return "last";
+            tx.delete(ownerPasskeys).where(eq(ownerPasskeys.id, id)).run();
+            recordActivity(
+              tx,
+              { action: "passkey-removed", detail: activityDetail.passkey(target.name), sessionId: owner.session.id },
+              now,
+            );
+            return "removed";
+          });
+          if (outcome === "missing") throw new ConsoleRefusal(404, "admin.error.noPasskey");
+          if (outcome === "last") throw new ConsoleRefusal(409, "admin.error.lastPasskey");
+          return redirect("/admin/security", kit.https(request));
+        }),
+      { transform: kit.checked, params: IdParams },
     )
     .get(
       "/admin/activity",

@@ -35,6 +35,8 @@ export function bodyParser(options: {
    * 400 for any invalid body (the lead form, the chat, the payment).
    */
   failedCheck?: 400 | 422;
+  /** The route's own answer to a refusal (the console's pages), instead of the JSON or the way back. */
+  answer?: RefusalAnswer;
 }) {
   return async (context: ParseContext): Promise<unknown> => {
     const { request } = context;
@@ -42,6 +44,7 @@ export function bodyParser(options: {
       back: options.back !== undefined && isFormPost(request) ? options.back : undefined,
       sent: undefined,
       failedCheck: options.failedCheck ?? 422,
+      answer: options.answer,
     };
     inputs.set(request, input);
     try {
@@ -79,7 +82,28 @@ export function countedBy(
 
 export type FormBack = (sent: unknown, why: FormRefusal) => Response;
 
-type RouteInput = { back: FormBack | undefined; sent: unknown; failedCheck: 400 | 422 };
+/**
+ * A route's own answer to its refused input, given the refusal (413, 415, 400, 422, 429, or 404 for a
+ * path parameter that does not match): the console answers with its pages in the owner's language.
+ */
+export type RefusalAnswer = (refusal: HttpError, request: Request) => Response | Promise<Response>;
+
+type RouteInput = { back: FormBack | undefined; sent: unknown; failedCheck: 400 | 422; answer: RefusalAnswer | undefined };
+
+/**
+ * For a route without a body (its `params` or `query` declared), a `transform` hook naming its own
+ * answer to a refusal: it runs before Elysia checks them. A route with a body names it in bodyParser.
+ */
+export function answeredBy(answer: RefusalAnswer, failedCheck: 400 | 422 = 422) {
+  return ({ request }: { request: Request }): void => {
+    if (!inputs.has(request)) inputs.set(request, { back: undefined, sent: undefined, failedCheck, answer });
+  };
+}
+
+/** The route's own answer to a refusal of its input (bodyParser's or answeredBy's `answer`), for the error hook. */
+export function refusalAnswerOf(request: Request): RefusalAnswer | undefined {
+  return inputs.get(request)?.answer;
+}
 
 /** The requests whose body is being read, with what they sent, for the answer to a refusal. */
 const inputs = new WeakMap<Request, RouteInput>();
@@ -116,3 +140,20 @@ export function refusalOf(error: unknown, request: Request): HttpError | null {
   const failedCheck = inputs.get(request)?.failedCheck ?? 422;
   return new HttpError(kind === "validation" ? failedCheck : 400, path ? `${path}: ${message}` : message);
 }
+
+/**
+ * A query parameter naming one of a few words (a page's notice after a change): any other value, or
+ * none, is null. A page ignores what it does not know rather than refusing the address, which is no
+ * place for free text to be shown.
+ */
+export const queryWord = <const T extends readonly string[]>(words: T) => v.fallback(v.nullable(v.picklist(words)), null);
+
+/** A row's id in a path (/admin/orders/12): digits only, else the page does not exist (404). */
+export const IdParam = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
+
+/** A path with a row's id, `:id`: typed as a number, else 404. */
+export const IdParams = v.object({ id: IdParam });
+
+/** A count in the address (what a page says after a change: "3 removed"), at most `digits` long, else null. */
+export const queryCount = (digits: number) =>
+  v.fallback(v.nullable(v.pipe(v.string(), v.regex(new RegExp(`^\\d{1,${digits}}$`)), v.transform(Number))), null);

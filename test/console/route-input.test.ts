@@ -1,0 +1,164 @@
+import { expect, test } from "bun:test";
+import { CONSOLE_CSP } from "../../server/owner/console/http";
+import { CONSOLE_MAX_BODY_BYTES } from "../../server/owner/console/kit";
+import { createTestSite, type TestSite } from "../support/app";
+import { ownerCookie } from "./owner";
+
+// The console's routes declare their input (body, path, query) and the site's parser reads it; a
+// refusal is answered the console's way: a page in the owner's language (JSON under /admin/api/),
+// never the site's JSON, and nothing about the input to someone without a session.
+
+const EN = { "accept-language": "en" };
+const FORM = { ...EN, "content-type": "application/x-www-form-urlencoded" };
+
+async function withOwner(run: (site: TestSite, cookie: string) => Promise<void>): Promise<void> {
+  const site = await createTestSite();
+  try {
+    await run(site, await ownerCookie(site));
+  } finally {
+    await site.close();
+  }
+}
+
+/** A console page refusing the request: its status, its text, the console's own headers. */
+async function refusedPage(response: Response, status: number, text: string): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toContain("text/html");
+  expect(response.headers.get("content-security-policy")).toBe(CONSOLE_CSP);
+  expect(response.headers.get("cache-control")).toBe("no-store");
+  expect(await response.text()).toContain(text);
+}
+
+const BAD_REQUEST = "This request could not be read. Go back to the page and try again.";
+const NOT_FOUND = "This console page does not exist.";
+
+/** Signed-in form routes, each with a form its page would send. */
+const FORMS: [string, string][] = [
+  ["/admin/codes", "code=SPRING&kind=percent&value=10"],
+  ["/admin/codes/SPRING/disable", ""],
+  ["/admin/partners", "name=Ciné+Club&commission=10"],
+  ["/admin/leads/erase", "email=paul%40example.com"],
+  ["/admin/reviews/1/publish", ""],
+  ["/admin/reviews/1/refuse", "reason=spam"],
+  ["/admin/reviews/1/reply", "reply=Merci"],
+  ["/admin/reviews/figures", "kind=buyers&threshold=10"],
+  ["/admin/orders/1/refund", "confirm=yes"],
+  ["/admin/orders/1/approve-refund", "confirm=yes"],
+  ["/admin/orders/1/license", "enabled=no"],
+];
+
+/** Signed-in routes whose path names a row by its id, with an id that cannot be one. */
+const BAD_IDS = [
+  "/admin/codes/no%20such%20code!/disable",
+  "/admin/reviews/abc/publish",
+  "/admin/reviews/1x/reply",
+  "/admin/sessions/-1/end",
+  "/admin/passkeys/abc/remove",
+  "/admin/mail/1.5/retry",
+  "/admin/orders/abc/resend",
+  "/admin/orders/1/devices/x/free",
+  "/admin/orders/x/devices/reset",
+  "/admin/content/guide/Not_A_Device/move",
+];
+
+test("a console form sent as JSON, too large, or with a field of the wrong shape is refused on a console page, in the owner's language", async () => {
+  await withOwner(async (site, cookie) => {
+    for (const [path] of FORMS) {
+      const json = await site.request(path, { method: "POST", headers: { cookie, ...EN, "content-type": "application/json" }, body: "{}" });
+      await refusedPage(json, 415, BAD_REQUEST);
+      const huge = await site.request(path, {
+        method: "POST",
+        headers: { cookie, ...FORM },
+        body: `x=${"a".repeat(CONSOLE_MAX_BODY_BYTES)}`,
+      });
+      await refusedPage(huge, 413, BAD_REQUEST);
+    }
+    // A discount code of a kind the form never offers.
+    await refusedPage(
+      await site.request("/admin/codes", { method: "POST", headers: { cookie, ...FORM }, body: "code=SPRING&kind=gift&value=10" }),
+      400,
+      BAD_REQUEST,
+    );
+    // An id in the path that cannot be one is a page that does not exist.
+    await refusedPage(
+      await site.request("/admin/codes/no%20such%20code!/disable", { method: "POST", headers: { cookie, ...FORM }, body: "" }),
+      404,
+      NOT_FOUND,
+    );
+  });
+});
+
+test("without a session, a console form's input is not looked at: the answer is the same 401 whatever was sent", async () => {
+  const site = await createTestSite();
+  try {
+    for (const [path, form] of FORMS) {
+      for (const init of [
+        { headers: FORM, body: form },
+        { headers: { ...EN, "content-type": "application/json" }, body: "{}" },
+        { headers: FORM, body: `x=${"a".repeat(CONSOLE_MAX_BODY_BYTES)}` },
+        { headers: FORM, body: "kind=gift" },
+      ]) {
+        const response = await site.request(path, { method: "POST", ...init });
+        expect({ path, status: response.status }).toEqual({ path, status: 401 });
+      }
+    }
+    for (const path of BAD_IDS) {
+      const response = await site.request(path, { method: "POST", headers: FORM, body: "" });
+      expect({ path, status: response.status }).toEqual({ path, status: 401 });
+    }
+  } finally {
+    await site.close();
+  }
+});
+
+test("a console page whose address names no row it could show is the page that does not exist; without a session, the sign-in page", async () => {
+  await withOwner(async (site, cookie) => {
+    for (const path of [
+      "/admin/orders/abc",
+      "/admin/orders/99999999999999",
+      "/admin/orders/1/receipt.pdf",
+      "/admin/orders/x/invoice.pdf",
+    ]) {
+      await refusedPage(await site.request(path, { headers: { cookie, ...EN } }), 404, NOT_FOUND);
+      const anonymous = await site.request(path);
+      expect({ path, status: anonymous.status, location: anonymous.headers.get("location") }).toEqual({
+        path,
+        status: 303,
+        location: "/admin/sign-in",
+      });
+    }
+  });
+});
+
+test("a console route that reads no body answers whatever was sent: an unknown address is not found, signing out signs out", async () => {
+  await withOwner(async (site, cookie) => {
+    const garbage = { method: "POST", headers: { cookie, ...EN, "content-type": "application/json" }, body: "{not json" };
+    await refusedPage(await site.request("/admin/no-such-page", garbage), 404, NOT_FOUND);
+    const out = await site.request("/admin/sign-out", garbage);
+    expect(out.status).toBe(303);
+    expect(out.headers.get("location")).toBe("/admin/sign-in?notice=signed-out");
+  });
+});
+
+test("a console page's notice in the address is shown only when the page knows it; anything else is ignored, never refused", async () => {
+  await withOwner(async (site, cookie) => {
+    const known = await site.request("/admin/codes?done=created", { headers: { cookie, ...EN } });
+    expect(known.status).toBe(200);
+    const plain = await (await site.request("/admin/codes", { headers: { cookie, ...EN } })).text();
+    for (const query of ["done=<b>hi</b>", "done=created&done=disabled", "problem=%ZZ", "done="]) {
+      const response = await site.request(`/admin/codes?${query}`, { headers: { cookie, ...EN } });
+      expect({ query, status: response.status }).toEqual({ query, status: 200 });
+      expect(await response.text()).toBe(plain);
+    }
+    expect(await known.text()).not.toBe(plain);
+    for (const path of ["/admin/leads?erased=abc", "/admin/security?codes-left=1000", "/admin/partners?problem=<i>", "/admin/mail?x=1"]) {
+      const response = await site.request(path, { headers: { cookie, ...EN } });
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+    }
+    // A count the address names is said; the period asked is the one shown, a wrong one refused by the page.
+    expect(await (await site.request("/admin/leads?erased=3", { headers: { cookie, ...EN } })).text()).toContain("3 items erased.");
+    expect(await (await site.request("/admin/leads?erased=abc", { headers: { cookie, ...EN } })).text()).not.toContain("erased.");
+    const period = await site.request("/admin/partners.csv?from=2026-01-01&to=2026-01-31", { headers: { cookie } });
+    expect(period.headers.get("content-disposition")).toBe('attachment; filename="partners-2026-01-01-2026-01-31.csv"');
+  });
+});
