@@ -1,6 +1,7 @@
 // The payment page's weight with the discount-code field (HTML, and the JavaScript it loads before
-// `load`), and the time to apply a code (POST /api/payment with a code: check, reserve, start the
-// checkout), p50/p99 over 300 sequential buyers, in process with the test checkout:
+// `load`), the time to pay with a code (POST /api/payment with a code: check, reserve, start the
+// checkout) and to apply one before paying (the preview endpoint, and the page with ?code=), p50/p99
+// over 300 sequential buyers each, in process with the test checkout:
 //   ./node_modules/.bin/bun run bench/selling.ts
 // Figures taken on a loaded machine are unreliable: report them with `uptime`'s load average.
 import { gzipSync } from "node:zlib";
@@ -43,7 +44,35 @@ try {
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(2);
-  console.log(`apply a code (${RUNS} buyers): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
+  console.log(`pay with a code (${RUNS} buyers): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
+
+  // Applying a code before paying: the Apply button's preview (JSON), and the page with ?code=
+  // rendered for the request (the way without JavaScript). One address per call: both are limited.
+  const timed = async (label: string, call: (i: number) => Promise<Response>) => {
+    const spent: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      const answer = await call(i);
+      await answer.arrayBuffer();
+      if (answer.status !== 200) throw new Error(`${label}: status ${answer.status}`);
+      spent.push(performance.now() - started);
+    }
+    spent.sort((a, b) => a - b);
+    const q = (p: number) => (spent[Math.min(spent.length - 1, Math.floor(p * spent.length))] ?? 0).toFixed(2);
+    console.log(`${label} (${RUNS} buyers): p50 ${q(0.5)} ms, p99 ${q(0.99)} ms`);
+  };
+  await timed("apply a code, with JavaScript (POST /api/payment/code)", (i) =>
+    site.request("/api/payment/code", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": `11.${(i >> 8) & 255}.${i & 255}.1` },
+      body: JSON.stringify({ locale: "fr", code: "bench" }),
+    }),
+  );
+  await timed("apply a code, without JavaScript (GET /paiement?code=)", (i) =>
+    site.request("/paiement?code=BENCH", {
+      headers: { "accept-encoding": "br, gzip", "x-forwarded-for": `12.${(i >> 8) & 255}.${i & 255}.1` },
+    }),
+  );
 } finally {
   await site.close();
 }

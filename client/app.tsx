@@ -77,6 +77,7 @@ function PageBody() {
           purchaseNotice={view.purchaseNotice}
           noticeBox={view.noticeBox === true}
           allCountries={view.allCountries === true}
+          code={view.code}
         />
       );
     case "success":

@@ -17,6 +17,7 @@ import { beaconController } from "./shop/analytics/controller";
 import { chatController } from "./shop/chat/controller";
 import { checkoutController } from "./shop/checkout/controller";
 import { refundController } from "./shop/checkout/refund-controller";
+import { codePreviewController } from "./shop/codes/controller";
 import { leadsController } from "./shop/leads/controller";
 import { unsubscribeController } from "./shop/leads/unsubscribe";
 import { licensesController } from "./shop/licenses/controller";
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps) {
     .use(reviewsController(deps))
     .use(documentsController(deps))
     .use(checkoutController(deps))
+    .use(codePreviewController(deps))
     .use(chatController(deps))
     .use(socialProofController(deps))
     .use(beaconController(deps))

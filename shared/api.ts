@@ -23,6 +23,11 @@ export const LICENSE_API_PREFIX = "/api/licenses/";
 // bundler leaves the others out); ENDPOINTS gathers them for the server.
 export const LEADS = { path: "/api/leads", methods: ["POST"], from: "page" } as const satisfies Endpoint;
 export const PAYMENT = { path: "/api/payment", methods: ["POST"], from: "page" } as const satisfies Endpoint;
+/**
+ * What a discount code takes off the price, before paying (the payment page's Apply button): JSON for
+ * its script; a plain form post is sent to the payment page with `?code=`, which shows the same.
+ */
+export const CODE_PREVIEW = { path: "/api/payment/code", methods: ["POST"], from: "page" } as const satisfies Endpoint;
 export const CHAT = { path: "/api/chat", methods: ["POST"], from: "page" } as const satisfies Endpoint;
 export const ACCESS_RESEND = { path: "/api/access/resend", methods: ["POST"], from: "page" } as const satisfies Endpoint;
 /** The page's script reports page views and events here (sendBeacon: text/plain JSON). */
@@ -60,6 +65,7 @@ export const DOCUMENT_DOWNLOAD = { path: "/documents/:reference/:file", methods:
 export const ENDPOINTS = {
   leads: LEADS,
   payment: PAYMENT,
+  codePreview: CODE_PREVIEW,
   chat: CHAT,
   accessResend: ACCESS_RESEND,
   socialProof: SOCIAL_PROOF,

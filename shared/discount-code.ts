@@ -24,3 +24,20 @@ export function reductionOf(reduction: Reduction, listMinor: number): number {
 /** Why a code cannot be applied, as the payment page says it (locale key `payment.code.<reason>`). */
 export const CODE_REFUSALS = ["unknown", "not-started", "expired", "used-up"] as const;
 export type CodeRefusal = (typeof CODE_REFUSALS)[number];
+
+/**
+ * A code applied to the published price, as the payment page shows it: the amounts formatted in the
+ * page's language by the server (the page and the code-preview endpoint alike), `free` when nothing
+ * is left to pay.
+ */
+export type CodePreview = { code: string; list: string; off: string; total: string; free: boolean };
+
+/**
+ * What the payment page knows of a code (`?code=`, or the Apply button with JavaScript): applied,
+ * refused with its reason, or not checked because this client tried too many (`rate-limited`). The
+ * code as typed comes back in the field.
+ */
+export type CodeState =
+  | { state: "applied"; preview: CodePreview }
+  | { state: "refused"; code: string; reason: CodeRefusal }
+  | { state: "rate-limited"; code: string };

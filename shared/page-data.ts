@@ -124,7 +124,7 @@ export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
 import type { BusinessPageError } from "./business-buyer";
 /** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
-import type { CodeRefusal } from "./discount-code";
+import type { CodeRefusal, CodeState } from "./discount-code";
 
 export type PaymentPageError =
   | "provider"
@@ -150,6 +150,8 @@ export type View =
       noticeBox?: boolean;
       /** The company section lists every country (`?countries=all`: the no-JavaScript way to a country outside the short list). */
       allCountries?: boolean;
+      /** The code of `?code=`, checked for this request (the page is then rendered per request). */
+      code?: CodeState;
     }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
@@ -226,6 +228,15 @@ export type IslandProps = {
     businessError?: BusinessPageError | undefined;
     /** Every country in the company section's list (`?countries=all`), not only those the tax rules tell apart. */
     allCountries?: boolean;
+    /** The published price, formatted: the total to pay when no code is applied. */
+    price: string;
+    /** The code of `?code=`, as the server checked it. */
+    code?: CodeState | undefined;
+    /**
+     * Where the Apply button asks (shared/api.ts CODE_PREVIEW), given by the page: the constants the
+     * form's script imports from api.ts are carried by every page's first script.
+     */
+    codePreviewPath: string;
   };
   /** The test checkout's card form. */
   "card-form": { view: TestCheckoutView };

@@ -11,12 +11,12 @@ import {
   checkBusiness,
 } from "../../shared/business-buyer";
 import { countriesIn } from "../../shared/countries";
-import { CODE_REFUSALS, type CodeRefusal, normalizeDiscountCode } from "../../shared/discount-code";
+import { CODE_REFUSALS, type CodePreview, type CodeRefusal, type CodeState, normalizeDiscountCode } from "../../shared/discount-code";
 import type { Locale } from "../../shared/locales";
 import type { IslandProps } from "../../shared/page-data";
 import { normalizePartnerName } from "../../shared/partner";
 import { pathFor } from "../../shared/routes";
-import { PaymentResponseSchema } from "../../shared/schemas/payment";
+import { CodePreviewSchema, PaymentResponseSchema } from "../../shared/schemas/payment";
 import { useText } from "../i18n";
 import { CONSENT_TEXT, ConsentBox } from "./consent-box";
 import { Icon } from "./icons";
@@ -58,6 +58,14 @@ export const PAY_BUTTON_TEXT = [
   "payment.code.hint",
   "payment.code.applied",
   "payment.code.remove",
+  "payment.code.apply",
+  "payment.code.checking",
+  "payment.code.before",
+  "payment.code.reduction",
+  "payment.code.free",
+  "payment.code.rate-limited",
+  "orderTotal",
+  "orderVat",
   "payment.code.unknown",
   "payment.code.not-started",
   "payment.code.expired",
@@ -82,12 +90,18 @@ export const PAY_BUTTON_TEXT = [
   ...CONSENT_TEXT,
 ] as const;
 
-/** `?code=` in the address (kept to the payment page by the site's links): the field is filled in. */
-const CODE_PARAM = "code";
-const codeFromAddress = (): string => {
-  const code = new URLSearchParams(window.location.search).get(CODE_PARAM) ?? "";
-  return normalizeDiscountCode(code) ?? "";
-};
+/** Why the code beside the field does not apply, as the page says it (`payment.code.<why>`). */
+type CodeProblem = CodeRefusal | "rate-limited";
+
+/** The code the page came with (`?code=`, checked by the server): what the field holds, applied or why not. */
+function initialCode(
+  state: CodeState | undefined,
+  codeError: CodeRefusal | undefined,
+): { typed: string; applied: CodePreview | undefined; problem: CodeProblem | undefined } {
+  if (state === undefined) return { typed: "", applied: undefined, problem: codeError };
+  if (state.state === "applied") return { typed: state.preview.code, applied: state.preview, problem: undefined };
+  return { typed: state.code, applied: undefined, problem: state.state === "refused" ? state.reason : "rate-limited" };
+}
 
 const refFromAddress = (): string => normalizePartnerName(new URLSearchParams(window.location.search).get("ref") ?? "") ?? "";
 
@@ -115,6 +129,9 @@ export function PayButton({
   noticeBox = false,
   businessError,
   allCountries = false,
+  price,
+  code: codeState,
+  codePreviewPath,
 }: IslandProps["pay-button"] & { navigate?: Navigate }) {
   // The company section: its problems (from the server's redirect, or checked here before sending),
   // listed in a summary that takes the focus, each linked to its field.
@@ -140,17 +157,79 @@ export function PayButton({
     setEveryCountry(true);
   }, [locale]);
   const [busy, setBusy] = useState(false);
-  // The page is the same for every visitor: a code from the address is read after hydration.
-  const [code, setCode] = useState("");
-  const [fromLink, setFromLink] = useState("");
-  const [refusal, setRefusal] = useState<CodeRefusal | undefined>(codeError);
+  // The code: the one the server checked for the page (`?code=`), then those applied here.
+  const [start] = useState(() => initialCode(codeState, codeError));
+  const [code, setCode] = useState(start.typed);
+  const [applied, setApplied] = useState<CodePreview | undefined>(start.applied);
+  const [refusal, setRefusal] = useState<CodeProblem | undefined>(start.problem);
+  const [checking, setChecking] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    const fromAddress = codeFromAddress();
-    if (fromAddress === "") return;
-    setCode(fromAddress);
-    setFromLink(fromAddress);
-  }, []);
+  const applyRef = useRef<HTMLButtonElement>(null);
+  // The total is the code's while the field holds that code; typing another shows the price again.
+  const shown = applied !== undefined && normalizeDiscountCode(code) === applied.code ? applied : undefined;
+  const paymentPath = pathFor("payment", locale);
+  // The address says the code, so that a reload or another language keeps it (the server checks it again).
+  const showInAddress = (applying: string) => {
+    window.history.replaceState(
+      window.history.state,
+      "",
+      applying === "" ? paymentPath : `${paymentPath}?code=${encodeURIComponent(applying)}`,
+    );
+  };
+
+  /** The Apply button with JavaScript: the server's preview, shown without leaving the page (it holds no use of the code). */
+  const applyCode = async () => {
+    if (checking) return;
+    const typed = code.trim();
+    if (typed === "") {
+      setRefusal("unknown");
+      codeRef.current?.focus();
+      return;
+    }
+    setChecking(true);
+    try {
+      const response = await fetch(codePreviewPath, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ locale, code: typed }),
+      });
+      const body: unknown = await response.json().catch(() => null);
+      const preview = v.safeParse(CodePreviewSchema, body);
+      if (response.ok && preview.success) {
+        setApplied(preview.output);
+        setCode(preview.output.code);
+        setRefusal(undefined);
+        showInAddress(preview.output.code);
+        return;
+      }
+      const answer = v.safeParse(CodeRefusedAnswer, body);
+      const refused = answer.success ? CODE_REFUSALS.find((r) => `code-${r}` === answer.output.code) : undefined;
+      if (response.status === 422 && refused !== undefined) {
+        setApplied(undefined);
+        setRefusal(refused);
+        codeRef.current?.focus();
+        return;
+      }
+      if (response.status === 429) {
+        setRefusal("rate-limited");
+        codeRef.current?.focus();
+        return;
+      }
+      showToast({ title: t("paymentError"), description: t("paymentErrorDesc"), tone: "error" });
+    } catch {
+      // The network failed: the browser's own message is technical, ours says to try again.
+      showToast({ title: t("paymentError"), description: t("paymentErrorDesc"), tone: "error" });
+    } finally {
+      setChecking(false);
+    }
+  };
+  const removeCode = () => {
+    setApplied(undefined);
+    setCode("");
+    setRefusal(undefined);
+    showInAddress("");
+    codeRef.current?.focus();
+  };
   // The consent box: unticked, nothing is sent and the box says why. `consentMissing` is the
   // server's answer to a plain form post without it (`?error=consent`).
   const [consentError, setConsentError] = useState(consentMissing);
@@ -227,6 +306,7 @@ export function PayButton({
       const refused = answer.success ? CODE_REFUSALS.find((r) => `code-${r}` === answer.output.code) : undefined;
       if (response.status === 422 && refused !== undefined) {
         // The code does not apply: said beside the field, nothing was started; the buyer may remove it and pay.
+        setApplied(undefined);
         setRefusal(refused);
         setBusy(false);
         codeRef.current?.focus();
@@ -254,48 +334,94 @@ export function PayButton({
       <input type="hidden" name="locale" value={locale} />
       <div className="field discount-code">
         <label htmlFor="discount-code">{t("payment.code.label")}</label>
-        <input
-          ref={codeRef}
-          id="discount-code"
-          name="code"
-          type="text"
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={32}
-          value={code}
-          onChange={(event) => {
-            setCode(event.currentTarget.value);
-            setRefusal(undefined);
-          }}
-          aria-invalid={refusal !== undefined}
-          aria-describedby={refusal !== undefined ? "discount-code-error" : "discount-code-hint"}
-        />
+        <div className="discount-code__row">
+          <input
+            ref={codeRef}
+            id="discount-code"
+            name="code"
+            type="text"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={32}
+            value={code}
+            onChange={(event) => {
+              setCode(event.currentTarget.value);
+              setRefusal(undefined);
+            }}
+            aria-invalid={refusal !== undefined}
+            aria-describedby={refusal !== undefined ? "discount-code-error" : "discount-code-hint"}
+          />
+          {/* Without JavaScript it posts the form to the preview, which sends the page back with ?code=. */}
+          <button
+            ref={applyRef}
+            type="submit"
+            formAction={codePreviewPath}
+            formNoValidate
+            className="button button--ghost button--small"
+            aria-busy={checking}
+            data-testid="apply-code"
+            onClick={(event) => {
+              // Enter in another field submits the form through its first button, this one, with a
+              // click of no pointer (detail 0): that Enter means paying, as it did before.
+              const fromKeyboardElsewhere =
+                event.detail === 0 && document.activeElement !== codeRef.current && document.activeElement !== applyRef.current;
+              if (fromKeyboardElsewhere) return;
+              event.preventDefault();
+              void applyCode();
+            }}
+          >
+            {checking ? t("payment.code.checking") : t("payment.code.apply")}
+          </button>
+        </div>
         {refusal !== undefined ? (
           <p id="discount-code-error" className="field__error" role="alert">
             {t(`payment.code.${refusal}`)}
           </p>
-        ) : code !== "" && code === fromLink ? (
-          <p id="discount-code-hint" className="muted" role="status">
-            {t("payment.code.applied", { code })}{" "}
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => {
-                setCode("");
-                setFromLink("");
-                codeRef.current?.focus();
-              }}
-            >
-              {t("payment.code.remove")}
-            </button>
-          </p>
         ) : (
-          <p id="discount-code-hint" className="muted">
-            {t("payment.code.hint")}
-          </p>
+          <div id="discount-code-hint" role="status">
+            {shown !== undefined ? (
+              <p className="discount-code__applied" data-testid="code-applied">
+                {t("payment.code.applied", { code: shown.code, off: shown.off })}{" "}
+                <a
+                  href={paymentPath}
+                  className="discount-code__remove"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    removeCode();
+                  }}
+                >
+                  {t("payment.code.remove")}
+                </a>
+              </p>
+            ) : (
+              <p className="muted">{t("payment.code.hint")}</p>
+            )}
+          </div>
         )}
       </div>
+      <div className="order-total" data-price="">
+        <span>{t("orderTotal")}</span>
+        <span className="order-total__amount" data-testid="order-total">
+          {shown !== undefined ? (
+            <>
+              <del data-testid="list-price">
+                <span className="sr-only">{t("payment.code.before")} </span>
+                {shown.list}
+              </del>{" "}
+              {shown.total}
+            </>
+          ) : (
+            price
+          )}
+        </span>
+      </div>
+      {shown !== undefined ? (
+        <p className="order-total__reduction" data-testid="code-reduction">
+          {t(shown.free ? "payment.code.free" : "payment.code.reduction", { code: shown.code, off: shown.off })}
+        </p>
+      ) : null}
+      <p className="muted order-total__vat">{t("orderVat")}</p>
       <details className="business" ref={businessRef} open={allCountries || Object.keys(businessErrors).length > 0} data-testid="business">
         <summary>{t("business.title")}</summary>
         <p className="muted">{t("business.intro")}</p>
@@ -407,7 +533,7 @@ export function PayButton({
         data-testid="pay-button"
       >
         <Icon name="lock" />
-        {busy ? t("payRedirecting") : t("payButton")}
+        {busy ? t("payRedirecting") : t("payButton", shown === undefined ? {} : { price: shown.total })}
       </button>
       {waiting && !consentError ? (
         <p className="pay-form__reason" id="pay-reason" data-testid="pay-reason">

@@ -1,5 +1,6 @@
+import { CODE_PREVIEW } from "../../shared/api";
 import { BUSINESS_PAGE_ERRORS, type BusinessPageError } from "../../shared/business-buyer";
-import { CODE_REFUSALS, type CodeRefusal } from "../../shared/discount-code";
+import { CODE_REFUSALS, type CodeRefusal, type CodeState } from "../../shared/discount-code";
 import type { PaymentPageError } from "../../shared/page-data";
 import { pathFor } from "../../shared/routes";
 import { Icon } from "../components/icons";
@@ -24,8 +25,10 @@ export function PaymentPage({
   purchaseNotice,
   noticeBox = false,
   allCountries = false,
+  code,
 }: {
   error?: PaymentPageError;
+  code?: CodeState | undefined;
   purchaseNotice: boolean;
   noticeBox?: boolean;
   allCountries?: boolean;
@@ -68,13 +71,6 @@ export function PaymentPage({
                   {t("offer.endsOn")}
                 </p>
               ) : null}
-              <div className="order-total" data-price="">
-                <span>{t("orderTotal")}</span>
-                <span className="order-total__amount" data-testid="order-total">
-                  {facts.price}
-                </span>
-              </div>
-              <p className="muted order-total__vat">{t("orderVat")}</p>
               <p className="order-summary__fineprint" data-testid="fineprint">
                 {t("offer.fineprint")}
               </p>
@@ -91,6 +87,10 @@ export function PaymentPage({
                   noticeBox,
                   businessError: businessErrorOf(error),
                   allCountries,
+                  // The total, and the code's reduction when the page came with one (`?code=`), are the form's to change.
+                  price: facts.price,
+                  code,
+                  codePreviewPath: CODE_PREVIEW.path,
                 }}
               />
               <p className="secure-note">

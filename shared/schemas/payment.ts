@@ -43,6 +43,24 @@ export const PaymentRequestSchema = v.object({
   ),
 });
 
+/**
+ * POST /api/payment/code: a code to preview in the page's language (the Apply button: JSON from its
+ * script, or the pay form's fields posted without JavaScript, of which only these two are read).
+ */
+export const CodePreviewRequestSchema = v.object({
+  locale: v.picklist(LOCALES, "Unknown locale"),
+  code: v.optional(v.pipe(v.string("code must be text"), v.trim(), v.maxLength(64, "code is too long")), ""),
+});
+
+/** The preview's answer (shared/discount-code.ts CodePreview), as the pay button reads it. */
+export const CodePreviewSchema = v.object({
+  code: v.string(),
+  list: v.string(),
+  off: v.string(),
+  total: v.string(),
+  free: v.boolean(),
+});
+
 /** The answer the pay button reads (`url`, the original payment response). An answer without url is a failure. */
 export const PaymentResponseSchema = v.object({ url: v.pipe(v.string(), v.nonEmpty()) });
 

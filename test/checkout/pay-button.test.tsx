@@ -34,7 +34,12 @@ function renderButton(locale: "fr" | "en" = "fr", consent = true) {
   const navigations: string[] = [];
   render(
     <IslandTestRoot names={["pay-button"]} page={makePageData({ page: "payment", purchaseNotice: false }, locale)}>
-      <PayButton consentMissing={false} navigate={(url) => navigations.push(url)} />
+      <PayButton
+        consentMissing={false}
+        price={locale === "fr" ? "29,99 €" : "€29.99"}
+        codePreviewPath="/api/payment/code"
+        navigate={(url) => navigations.push(url)}
+      />
     </IslandTestRoot>,
   );
   if (consent) fireEvent.click(screen.getByRole("checkbox"));
@@ -146,4 +151,69 @@ test("with JavaScript the company's country list holds every country, and the li
   await waitFor(() => expect(select.querySelector('option[value="US"]')).not.toBeNull());
   expect(select.querySelectorAll("option").length).toBeGreaterThan(240);
   expect(screen.queryByRole("link", { name: "Another country? Show every country" })).toBeNull();
+});
+
+test("Apply with JavaScript: the code's total shows without leaving the page (list price struck, the reduction named), the pay button says it; Remove brings the price back", async () => {
+  const calls = stubFetch({ status: 200, body: { code: "SPRING20", list: "29,99 €", off: "6 €", total: "23,99 €", free: false } });
+  window.history.replaceState(null, "", "/paiement");
+  const navigations = renderButton("fr");
+  fireEvent.change(screen.getByRole("textbox", { name: "Code de réduction (facultatif)" }), { target: { value: " spring20" } });
+  fireEvent.click(screen.getByRole("button", { name: "Appliquer" }), { detail: 1 });
+  await waitFor(() =>
+    expect(screen.getByTestId("code-applied").textContent?.replace(/\s+/g, " ")).toBe(
+      "Code SPRING20 appliqué : 6 € de réduction. Retirer le code",
+    ),
+  );
+  expect(calls).toEqual([{ url: "/api/payment/code", body: JSON.stringify({ locale: "fr", code: "spring20" }) }]);
+  expect(screen.getByTestId("order-total").textContent?.replace(/\s+/g, " ")).toBe("Prix sans le code : 29,99 € 23,99 €");
+  expect(screen.getByTestId("list-price").tagName).toBe("DEL");
+  expect(screen.getByTestId("code-reduction").textContent?.replace(/\s+/g, " ")).toBe("Réduction SPRING20 : −6 €");
+  expect(screen.getByRole("button", { name: /Payer 23,99 €/ })).toBeDefined();
+  // A reload, or another language, keeps it: the address says the code.
+  expect(window.location.search).toBe("?code=SPRING20");
+  expect(navigations).toEqual([]);
+
+  fireEvent.click(screen.getByRole("link", { name: "Retirer le code" }));
+  expect(screen.getByTestId("order-total").textContent).toBe("29,99 €");
+  expect(screen.getByRole("textbox", { name: "Code de réduction (facultatif)" })).toHaveProperty("value", "");
+  expect(document.activeElement?.id).toBe("discount-code");
+  expect(window.location.search).toBe("");
+  expect(screen.getByRole("button", { name: /Payer 29,99/ })).toBeDefined();
+});
+
+test("Apply with JavaScript: a refused code is said beside the field in the page's language and the price stays; too many tries says to wait", async () => {
+  stubFetch({ status: 422, body: { error: "This discount code has expired", code: "code-expired" } });
+  renderButton("en");
+  const field = screen.getByRole("textbox", { name: "Discount code (optional)" });
+  fireEvent.change(field, { target: { value: "OLD" } });
+  fireEvent.click(screen.getByRole("button", { name: "Apply" }), { detail: 1 });
+  const said = await screen.findByText("This discount code has expired.");
+  expect(said.getAttribute("role")).toBe("alert");
+  expect(field.getAttribute("aria-invalid")).toBe("true");
+  expect(screen.getByTestId("order-total").textContent).toBe("€29.99");
+
+  stubFetch({ status: 429, body: { error: "Rate limit exceeded" } });
+  fireEvent.change(field, { target: { value: "OTHER" } });
+  fireEvent.click(screen.getByRole("button", { name: "Apply" }), { detail: 1 });
+  await screen.findByText("Too many codes tried from your connection. Try again in a few minutes.");
+});
+
+test("the page came with ?code= (checked by the server): the code is applied from the first paint, the pay form sends it", async () => {
+  const calls = stubFetch({ status: 200, body: { url: "/checkout/test/cs_test_abc" } });
+  render(
+    <IslandTestRoot names={["pay-button"]} page={makePageData({ page: "payment", purchaseNotice: false }, "en")}>
+      <PayButton
+        consentMissing={false}
+        price="€29.99"
+        codePreviewPath="/api/payment/code"
+        code={{ state: "applied", preview: { code: "PRESS", list: "€29.99", off: "€29.99", total: "€0", free: true } }}
+        navigate={() => {}}
+      />
+    </IslandTestRoot>,
+  );
+  expect(screen.getByTestId("code-reduction").textContent).toBe("Code PRESS: free access, nothing to pay.");
+  fireEvent.click(screen.getByRole("checkbox", { name: /I accept/ }));
+  fireEvent.click(screen.getByRole("button", { name: /Pay €0/ }));
+  await waitFor(() => expect(calls.length).toBe(1));
+  expect(JSON.parse(calls[0]?.body ?? "{}")).toMatchObject({ code: "PRESS", acceptTerms: true });
 });

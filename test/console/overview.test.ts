@@ -27,11 +27,33 @@ test("the overview counts paid orders and revenue gross, refunded and net, in th
     expect(fr).toContain("59,98\u00a0€");
     expect(fr).toContain("50\u00a0%");
     // The VAT scheme in force (VAT_SCHEME, fr in development) said in words, not as the setting's value.
-    expect(fr).toContain("TVA : française, 20 % sur chaque vente");
+    expect(fr).toContain("TVA : française : 20 % sur les ventes dans l&#x27;UE, aucune hors de l&#x27;UE ni en autoliquidation");
     const en = await (await site.request("/admin", { headers: { cookie, "accept-language": "en" } })).text();
     expect(en).toContain("€29.99");
     expect(en).toContain("Refund rate");
-    expect(en).toContain("VAT: French, 20% on every sale");
+    expect(en).toContain("VAT: French: 20% on sales in the EU, none outside the EU or on reverse charge");
+  } finally {
+    await site.close();
+  }
+});
+
+test("the overview says the VAT each sale was invoiced, not 20 % on every sale: per rate, and the sales without any", async () => {
+  const site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  try {
+    const cookie = await ownerCookie(site);
+    const en = async () =>
+      (await (await site.request("/admin", { headers: { cookie, "accept-language": "en" } })).text()).replace(/\u00a0/g, " ");
+    // No sale yet: nothing invoiced to speak of.
+    expect(await en()).not.toContain('data-testid="vat-charged"');
+    await payWithTestCard(site, { locale: "fr", email: "fr@example.com", country: "FR" });
+    await payWithTestCard(site, { locale: "en", email: "us@example.com", country: "US" });
+    await payWithTestCard(site, { locale: "en", email: "ca@example.com", country: "CA" });
+    const page = await en();
+    expect(page).toContain("VAT invoiced so far: no VAT on 2 sales; 20% (FR) on 1 sale, €5.00");
+    const fr = await (await site.request("/admin", { headers: { cookie, "accept-language": "fr-FR" } })).text();
+    expect(fr.replace(/[\u00a0\u202f]/g, " ")).toContain(
+      "TVA facturée jusqu&#x27;ici : sans TVA sur 2 ventes; 20 % (FR) sur 1 vente, 5,00 €",
+    );
   } finally {
     await site.close();
   }

@@ -29,6 +29,13 @@ test.concurrent("no accessibility violation on the unsubscribe page", () =>
     expect(await violations("/unsubscribe?token=0", 390)).toEqual([]);
   }));
 
+// The payment page rendered for a code (`?code=`): here one that does not exist, the field in error
+// beside its Apply button and the price unchanged.
+test.concurrent("no accessibility violation on the payment page with a refused code, phone", () =>
+  side(async () => {
+    expect(await violations("/paiement?code=NOPE", 320)).toEqual([]);
+  }));
+
 // The demo page is in the browser sweep too, with its script; this is the page as the demo links
 // open it without one (the only way they lead there but for a new tab). axe-core is a script that
 // needs timers, so the page keeps JavaScript for it and its own script file is refused instead.

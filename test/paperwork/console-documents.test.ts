@@ -21,7 +21,7 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 test("the overview names the VAT scheme in force", async () => {
   const said = {
     franchise: "VAT: none (franchise en base, art. 293 B CGI)",
-    fr: "VAT: French, 20% on every sale",
+    fr: "VAT: French: 20% on sales in the EU, none outside the EU or on reverse charge",
     oss: "VAT: the buyer&#x27;s country&#x27;s (OSS one-stop shop)",
   } as const;
   for (const scheme of ["franchise", "fr", "oss"] as const) {

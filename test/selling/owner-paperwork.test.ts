@@ -98,6 +98,44 @@ test("orders export carries the invoice and credit-note numbers, the country, th
   });
 });
 
+test("orders export names the code, its reduction and the partner of an order made through a partner's link", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const s = site;
+  const run = (...argv: string[]) =>
+    runCommand(
+      argv,
+      s.config,
+      () => {},
+      () => {},
+    );
+  expect(await run("codes", "create", "ANNA20", "--percent", "20")).toBe(0);
+  expect(await run("partners", "create", "anna", "--commission", "10")).toBe(0);
+  await payWithTestCard(s, { locale: "fr", email: "buyer@example.fr", country: "FR", payment: { code: "anna20", ref: "anna" } });
+  const out: string[] = [];
+  expect(
+    await runCommand(
+      ["orders", "export"],
+      s.config,
+      (l) => out.push(l),
+      () => {},
+    ),
+  ).toBe(0);
+  const [header, row] = out.join("").trim().split("\r\n");
+  const cells = Object.fromEntries((header ?? "").split(",").map((name, i) => [name, (row ?? "").split(",")[i]]));
+  expect(cells).toMatchObject({
+    amount: "2399",
+    country: "FR",
+    vat_scheme: "fr",
+    vat_rate_percent: "20.00",
+    vat_amount: "400",
+    list_amount: "2999",
+    discount_code: "ANNA20",
+    discount_amount: "600",
+    partner: "anna",
+    credit_note_number: "",
+  });
+});
+
 test("owner notices are written in the language the console last spoke at sign-in, as the digest is", async () => {
   site = await createTestSite({ env: { OWNER_EMAIL: "owner@shop.example" } });
   const s = site;

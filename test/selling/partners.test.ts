@@ -124,6 +124,18 @@ test("a partner's link: visit, purchase, the partner's row and CSV with the comm
   expect(es).toContain("Tu pedido registra entonces el nombre de ese socio");
 });
 
+test("partners create --code refuses a code that does not exist, says what to do, and creates nothing", async () => {
+  site = await createTestSite();
+  const s = site;
+  expect(await cli(s, "partners", "create", "nocode", "--code", "missing")).toEqual({
+    code: 1,
+    said: "There is no discount code MISSING: create it first (site codes create MISSING --percent N), then the partner.\n",
+  });
+  expect((await cli(s, "partners", "list")).said).not.toContain("nocode");
+  expect((await cli(s, "codes", "create", "MISSING", "--percent", "10")).code).toBe(0);
+  expect((await cli(s, "partners", "create", "nocode", "--code", "missing")).code).toBe(0);
+});
+
 test("a partner's code applies when the buyer types none", async () => {
   site = await createTestSite();
   const s = site;
@@ -138,13 +150,7 @@ test("a partner's code applies when the buyer types none", async () => {
 test("a partner's code that no longer applies does not turn the link's buyers away: they pay the price", async () => {
   site = await createTestSite();
   const s = site;
-  // Tied to a code never created, then to one the owner has disabled.
-  expect((await cli(s, "partners", "create", "nocode", "--code", "MISSING")).code).toBe(0);
-  expect(await buy(s, visitor(11), "eleven@example.com", "nocode")).toMatchObject({
-    partner: "nocode",
-    discountCode: null,
-    amount: 2999,
-  });
+  // Tied to a code the owner has since disabled.
   expect((await cli(s, "codes", "create", "GONE10", "--percent", "10")).code).toBe(0);
   expect((await cli(s, "partners", "create", "gone", "--code", "GONE10")).code).toBe(0);
   expect((await cli(s, "codes", "disable", "GONE10")).code).toBe(0);
@@ -162,10 +168,18 @@ test("the console's partner mistakes are said in the owner's language, and the a
   site = await createTestSite();
   const s = site;
   const cookie = await ownerCookie(s);
+  const page0 = async (query: string, language: string) =>
+    plainSpaces(await (await s.request(`/admin/partners?${query}`, { headers: { cookie, "accept-language": language } })).text()).replace(
+      /&#x27;/g,
+      "'",
+    );
   const add = (body: string) => s.request("/admin/partners", { method: "POST", headers: { cookie, ...FORM }, body });
   expect((await add("name=x&commission=15")).headers.get("location")).toBe("/admin/partners?problem=name");
   expect((await add("name=anna&commission=150")).headers.get("location")).toBe("/admin/partners?problem=commission");
   expect((await add("name=anna&code=%C3%A9t%C3%A9")).headers.get("location")).toBe("/admin/partners?problem=code");
+  // A code that does not exist would never apply: refused, no partner created.
+  expect((await add("name=anna&code=MISSING")).headers.get("location")).toBe("/admin/partners?problem=code-unknown");
+  expect(await page0("problem=code-unknown", "fr")).toContain("Ce code de réduction n'existe pas : créez-le d'abord");
   expect((await add("name=anna")).headers.get("location")).toBe("/admin/partners?done=created");
   expect((await add("name=Anna")).headers.get("location")).toBe("/admin/partners?problem=exists");
 

@@ -44,6 +44,12 @@ export type Overview = {
   currency: string;
   /** VAT_SCHEME, said on the overview so the owner sees how sales are invoiced. */
   vatScheme: VatScheme;
+  /**
+   * The VAT the invoices charged, per country and rate (0: none, for a consumer outside the EU, a
+   * reverse-charged company, a 100 % code or the franchise), highest count first: the scheme alone
+   * does not say that some sales carried none.
+   */
+  vatCharged: VatCharged[];
   figures: Record<Period, Figures>;
   /** The last 30 Paris days, oldest first: [day start (s since the epoch), net revenue in minor units]. */
   chart: [number, number][];
@@ -119,6 +125,21 @@ const byPeriod = <T>(value: (p: Period) => T): Record<Period, T> => ({
  * In production the built-in test checkout's orders are left out (countsTestOrders): they took no
  * money, even on a production site that allows the test checkout as a demo.
  */
+export type VatCharged = { country: string | null; rate: number; invoices: number; vat: number };
+
+/** Every invoice's VAT (not credit notes: the refunds are counted as such), grouped by country and rate. */
+export function vatCharged(db: Db, testOrders: boolean): VatCharged[] {
+  const real = testOrders ? "" : " AND o.provider <> 'test'";
+  return db.$client
+    .query<VatCharged, []>(
+      `SELECT CASE WHEN i.vat_rate = 0 THEN NULL ELSE i.vat_country END AS country, i.vat_rate AS rate, count(*) AS invoices, total(i.vat_amount) AS vat
+       FROM invoices i JOIN orders o ON o.id = i.order_id
+       WHERE i.kind = 'invoice'${real}
+       GROUP BY 1, 2 ORDER BY invoices DESC, rate DESC`,
+    )
+    .all();
+}
+
 export function salesBetween(db: Db, from: Date | null, to: Date | null, testOrders: boolean): Figures {
   // Paid orders all have paid_at, refunded ones refunded_at: "from 0" is all time.
   const range: [number, number] = [from?.getTime() ?? 0, to?.getTime() ?? Number.MAX_SAFE_INTEGER];
@@ -235,6 +256,7 @@ export function overview(
   return {
     currency: site.currency,
     vatScheme: config.vatScheme,
+    vatCharged: vatCharged(db, countsTestOrders(config)),
     figures: byPeriod((p) => salesBetween(db, since[p], null, countsTestOrders(config))),
     chart: chart(db, now, countsTestOrders(config)),
     leads: {

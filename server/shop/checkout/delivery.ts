@@ -108,6 +108,13 @@ function queueAccessMail(tx: DbWriter, order: Order, recipient: string, key: str
         email: recipient,
         termsAcceptedAt: order.termsAcceptedAt?.getTime() ?? null,
         termsVersion: order.termsVersion,
+        ...(order.discountCode === null
+          ? {}
+          : {
+              listAmountMinor: order.listAmount ?? order.amount + order.discountAmount,
+              discountCode: order.discountCode,
+              discountMinor: order.discountAmount,
+            }),
       },
     },
     now,

@@ -2,7 +2,6 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import { ENDPOINTS } from "../../../shared/api";
 import { businessPageError, checkBusiness } from "../../../shared/business-buyer";
-import type { CodeRefusal } from "../../../shared/discount-code";
 import { TERMS_VERSION } from "../../../shared/legal";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import type { PaymentPageError } from "../../../shared/page-data";
@@ -14,6 +13,7 @@ import { isFormPost } from "../../platform/http/busy";
 import { requestContext } from "../../platform/http/context";
 import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter } from "../../platform/http/rate-limit";
+import { CODE_REFUSAL_TEXT } from "../codes/service";
 import { ProviderError } from "./provider";
 import { CodeRefusedError, createCheckoutSession } from "./service";
 
@@ -23,14 +23,6 @@ export const PAYMENT_MAX_BODY_BYTES = 4096;
 export const PAYMENT_RATE_LIMIT = { limit: 20, windowMs: 10 * 60 * 1000 } as const;
 
 const FormLocale = v.object({ locale: v.picklist(LOCALES) });
-
-/** The API's own words (the page shows its translation of `code`). */
-const CODE_REFUSAL_TEXT: Record<CodeRefusal, string> = {
-  unknown: "This discount code does not exist",
-  "not-started": "This discount code is not valid yet",
-  expired: "This discount code has expired",
-  "used-up": "This discount code has been used as many times as it may be",
-};
 
 /** POST /api/payment: the pay button, as JSON from the script or as a plain form post. */
 export function paymentController(deps: AppDeps) {

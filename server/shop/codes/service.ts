@@ -125,6 +125,14 @@ function usesHeld(tx: Pick<Db, "select">, code: string, now: Date): number {
   return row?.n ?? 0;
 }
 
+/** The API's own words for a refused code: the payment and the preview endpoints (the page shows its translation of `code`). */
+export const CODE_REFUSAL_TEXT: Record<CodeRefusal, string> = {
+  unknown: "This discount code does not exist",
+  "not-started": "This discount code is not valid yet",
+  expired: "This discount code has expired",
+  "used-up": "This discount code has been used as many times as it may be",
+};
+
 export type AppliedCode = { code: string; listAmount: number; discountAmount: number; amount: number };
 export type CodeCheck = { ok: true; applied: AppliedCode } | { ok: false; reason: CodeRefusal };
 

@@ -74,6 +74,11 @@ export const PAYLOADS = {
     // The consent given on the payment page; absent from messages queued before it existed.
     termsAcceptedAt: v.nullish(v.number()),
     termsVersion: v.nullish(v.string()),
+    // The price before a discount code, the code and what it took off; absent from messages queued
+    // before the receipt named them, and when no code applied.
+    listAmountMinor: v.nullish(v.number()),
+    discountCode: v.nullish(v.string()),
+    discountMinor: v.nullish(v.number()),
   }),
   refund: v.object({ ...OrderFacts, licenseKey: v.nullable(v.string()), refundedAt: v.number() }),
   demo: v.object({ unsubscribeToken: v.string() }),

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, lt } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { analyticsDaily, invoices, orders, partners } from "../../../db/schema";
+import { analyticsDaily, discountCodes, invoices, orders, partners } from "../../../db/schema";
 import type { DbWriter } from "../../../db/writer";
 import { normalizeDiscountCode } from "../../../shared/discount-code";
 import { normalizePartnerName } from "../../../shared/partner";
@@ -15,7 +15,7 @@ export type Partner = typeof partners.$inferSelect;
 export type NewPartner = { name: string; commission?: number | undefined; code?: string | undefined };
 
 /** What is wrong with a new partner or a period, for the console to say in the owner's language (`admin.partners.problem.<key>`). */
-export const PARTNER_PROBLEMS = ["name", "commission", "code", "exists", "date", "order"] as const;
+export const PARTNER_PROBLEMS = ["name", "commission", "code", "code-unknown", "exists", "date", "order"] as const;
 export type PartnerProblem = (typeof PARTNER_PROBLEMS)[number];
 
 export function createPartner(
@@ -30,6 +30,13 @@ export function createPartner(
     return { ok: false, error: "The commission is a whole percentage from 0 to 100.", problem: "commission" };
   const code = input.code === undefined ? null : normalizeDiscountCode(input.code);
   if (input.code !== undefined && code === null) return { ok: false, error: `${input.code} cannot be a discount code.`, problem: "code" };
+  // A code that does not exist would never apply: the partner's buyers would pay the full price unknowingly.
+  if (code !== null && tx.select({ id: discountCodes.id }).from(discountCodes).where(eq(discountCodes.code, code)).get() === undefined)
+    return {
+      ok: false,
+      error: `There is no discount code ${code}: create it first (site codes create ${code} --percent N), then the partner.`,
+      problem: "code-unknown",
+    };
   const [row] = tx
     .insert(partners)
     .values({ name, commission: input.commission ?? null, code, createdAt: now })

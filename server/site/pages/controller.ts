@@ -12,6 +12,7 @@ import { maskPath } from "../../platform/log-mask";
 import { readOrderLink } from "../../shop/checkout/order-links";
 import { orderPagesLimiter, refundPage } from "../../shop/checkout/refund-controller";
 import { successOrder, successOrderByReference } from "../../shop/checkout/success-order";
+import { codePreviewLimiter, codeStateFor } from "../../shop/codes/preview";
 import { devicesPage } from "../../shop/licenses/devices-controller";
 import { reviewPage } from "../../shop/reviews/controller";
 import { purchasesInNotice } from "../../shop/social-proof/service";
@@ -49,6 +50,8 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
       return { page: "landing", lead: lead.success ? lead.output : undefined };
     }
     case "payment": {
+      // A code is checked against the database for the request, its page rendered for it alone.
+      if ((query.get("code") ?? "").trim() !== "") return null;
       const error = v.safeParse(PaymentError, query.get("error") ?? undefined);
       return {
         page: "payment",
@@ -177,6 +180,32 @@ export function pagesController(deps: AppDeps) {
     return response;
   };
 
+  // The payment page with `?code=`: the page of the other flags with the code checked (applied or
+  // refused), rendered per request (nothing personal: the same for whoever asks the same code). Counted
+  // with the code-preview endpoint, so that neither way guesses codes faster.
+  const codeLimiter = codePreviewLimiter(deps);
+  const paymentWithCode = (request: Request, locale: Locale, query: URLSearchParams, ip: string) => {
+    const typed = query.get("code") ?? "";
+    const others = new URLSearchParams(query);
+    others.delete("code");
+    const base = staticViewFor({ page: "payment", locale }, others, deps.config);
+    const allowed = codeLimiter.take(ip);
+    const code = codeStateFor(deps, typed, locale, allowed.ok);
+    const view: View = base?.page === "payment" ? { ...base, code } : { page: "payment", purchaseNotice: false, code };
+    const kept = code.state === "applied" ? code.preview.code : code.code;
+    return render({
+      view,
+      locale,
+      status: allowed.ok ? 200 : 429,
+      acceptEncoding: request.headers.get("accept-encoding"),
+      // Switching language keeps the code.
+      query: `?code=${encodeURIComponent(kept)}`,
+    }).then((response) => {
+      if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
+      return response;
+    });
+  };
+
   const app = new Elysia({ name: "pages" }).use(requestContext(deps.config));
   for (const page of PAGE_IDS) {
     for (const locale of LOCALES) {
@@ -192,6 +221,7 @@ export function pagesController(deps: AppDeps) {
         if (page === "refund") return refundPage(deps, request, locale, query, ip, limiter);
         if (page === "catalogue") return cataloguePage(deps, request, locale, query);
         if (page === "review") return reviewPage(deps, request, locale, query, ip, limiter);
+        if (page === "payment") return paymentWithCode(request, locale, query, ip);
         return orderPage(request, locale, query, ip);
       });
     }

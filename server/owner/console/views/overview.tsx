@@ -24,6 +24,26 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
       <p className="note" data-testid="vat-scheme">
         {t("admin.overview.vatScheme", { scheme: t(`admin.vatScheme.${data.vatScheme}`) })}
       </p>
+      {data.vatCharged.length === 0 ? null : (
+        <p className="note" data-testid="vat-charged">
+          {t("admin.overview.vatCharged", {
+            rates: data.vatCharged
+              .map((r) =>
+                r.rate === 0
+                  ? t("admin.overview.vatNone", { count: r.invoices })
+                  : t("admin.overview.vatRate", {
+                      rate: new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47, { style: "percent", maximumFractionDigits: 2 }).format(
+                        r.rate / 10000,
+                      ),
+                      country: r.country ?? "FR",
+                      count: r.invoices,
+                      amount: money(r.vat),
+                    }),
+              )
+              .join("; "),
+          })}
+        </p>
+      )}
       {periods.map((p) => (
         <section key={p} aria-labelledby={`period-${p}`}>
           <h2 id={`period-${p}`}>{t(`admin.period.${p}`)}</h2>

@@ -116,6 +116,18 @@ export function AccessMail({
       <Fact locale={c.locale} label={t("mail.receipt.order")} value={orderName(p)} />
       <Fact locale={c.locale} label={t("mail.receipt.date")} value={c.date(p.paidAt)} />
       <Fact locale={c.locale} label={t("mail.receipt.product")} value={t("orderProduct")} />
+      {/* A code's reduction, as the invoice writes it: the price, what the code took off, then what was paid. */}
+      {p.discountCode != null && p.listAmountMinor != null && p.discountMinor != null ? (
+        <>
+          <Fact locale={c.locale} label={t("mail.receipt.listPrice")} value={formatExactMoney(p.listAmountMinor, p.currency, c.locale)} />
+          <Fact
+            locale={c.locale}
+            label={t("mail.receipt.discount", { code: p.discountCode })}
+            // With its cents, as the attached invoice writes the reduction.
+            value={`−${formatExactMoney(p.discountMinor, p.currency, c.locale)}`}
+          />
+        </>
+      ) : null}
       <Fact
         locale={c.locale}
         label={t("mail.receipt.amount")}

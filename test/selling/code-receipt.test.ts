@@ -1,0 +1,55 @@
+import { afterEach, expect, test } from "bun:test";
+import { createSmtpTransport } from "../../server/shop/mail/transport";
+import { createTestSite, type TestSite } from "../support/app";
+import { runSiteCommand as cli } from "../support/cli";
+import { payWithTestCard } from "../support/purchase";
+import { mailsTo, useSmtp } from "../support/smtp";
+
+// The access e-mail of an order made with a discount code, as the buyer receives it (real SMTP on
+// loopback): its receipt names the price, the code and what it took off, then what was paid, in the
+// buyer's language, as the attached invoice does.
+
+const smtp = useSmtp();
+let site: TestSite | undefined;
+afterEach(async () => {
+  await site?.close();
+  site = undefined;
+});
+
+/** A body's text with the non-breaking and narrow spaces of amounts read as plain spaces, lines joined. */
+const plain = (text: unknown) =>
+  String(text)
+    .replace(/[\u00a0\u202f]/g, " ")
+    .replace(/\s+/g, " ");
+
+const RECEIPTS = {
+  fr: ["Prix : 29,99 € Réduction (code SPRING20) : −6,00 € Montant payé : 23,99 € TTC"],
+  en: ["Price: €29.99 Discount (code SPRING20): −€6.00 Amount paid: €23.99, VAT included"],
+  it: ["Prezzo: 29,99 € Sconto (codice SPRING20): −6,00 €", ": 23,99 €"],
+  es: ["Precio: 29,99 € Descuento (código SPRING20): −6,00 €", ": 23,99 €"],
+} as const;
+
+test("the access e-mail of a 20 % code names the price, the code and its reduction, and what was paid, in each language", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" }, transport: createSmtpTransport(smtp.url) });
+  const s = site;
+  expect((await cli(s, "codes", "create", "SPRING20", "--percent", "20")).code).toBe(0);
+  for (const locale of ["fr", "en", "it", "es"] as const) {
+    await payWithTestCard(s, { locale, email: `code-${locale}@example.com`, country: "FR", payment: { code: "spring20" } });
+  }
+  await smtp.waitFor(4);
+  for (const locale of ["fr", "en", "it", "es"] as const) {
+    const [received] = mailsTo(smtp, `code-${locale}@example.com`);
+    const text = plain(received?.mail.text);
+    for (const line of RECEIPTS[locale]) expect({ locale, has: text.includes(line), line }).toEqual({ locale, has: true, line });
+  }
+});
+
+test("without a code the receipt names no reduction", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" }, transport: createSmtpTransport(smtp.url) });
+  await payWithTestCard(site, { locale: "en", email: "full@example.com", country: "FR" });
+  await smtp.waitFor(1);
+  const [received] = mailsTo(smtp, "full@example.com");
+  const text = plain(received?.mail.text);
+  expect(text).toContain("Product: Lifetime Stream — lifetime access Amount paid: €29.99, VAT included");
+  expect(text).not.toContain("Discount");
+});
