@@ -164,7 +164,6 @@ export function PayButton({
   const [refusal, setRefusal] = useState<CodeProblem | undefined>(start.problem);
   const [checking, setChecking] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
-  const applyRef = useRef<HTMLButtonElement>(null);
   // The total is the code's while the field holds that code; typing another shows the price again.
   const shown = applied !== undefined && normalizeDiscountCode(code) === applied.code ? applied : undefined;
   const paymentPath = pathFor("payment", locale);
@@ -332,6 +331,12 @@ export function PayButton({
   return (
     <form method="post" action={PAYMENT.path} className="pay-form" onSubmit={onSubmit} noValidate>
       <input type="hidden" name="locale" value={locale} />
+      {/* Enter in a field submits the form through its first submit button. The code's Apply button
+          comes first on screen, so this copy of the pay button comes first in the form: Enter pays,
+          as it always has (with the code typed), and keeps what the buyer typed in the other fields. */}
+      <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true" disabled={busy}>
+        {t("payButton", shown === undefined ? {} : { price: shown.total })}
+      </button>
       <div className="field discount-code">
         <label htmlFor="discount-code">{t("payment.code.label")}</label>
         <div className="discount-code__row">
@@ -349,12 +354,17 @@ export function PayButton({
               setCode(event.currentTarget.value);
               setRefusal(undefined);
             }}
+            onKeyDown={(event) => {
+              // With the script, Enter in the code's own field applies it, as its button would.
+              if (event.key !== "Enter" || event.nativeEvent.isComposing) return;
+              event.preventDefault();
+              void applyCode();
+            }}
             aria-invalid={refusal !== undefined}
             aria-describedby={refusal !== undefined ? "discount-code-error" : "discount-code-hint"}
           />
           {/* Without JavaScript it posts the form to the preview, which sends the page back with ?code=. */}
           <button
-            ref={applyRef}
             type="submit"
             formAction={codePreviewPath}
             formNoValidate
@@ -362,11 +372,6 @@ export function PayButton({
             aria-busy={checking}
             data-testid="apply-code"
             onClick={(event) => {
-              // Enter in another field submits the form through its first button, this one, with a
-              // click of no pointer (detail 0): that Enter means paying, as it did before.
-              const fromKeyboardElsewhere =
-                event.detail === 0 && document.activeElement !== codeRef.current && document.activeElement !== applyRef.current;
-              if (fromKeyboardElsewhere) return;
               event.preventDefault();
               void applyCode();
             }}

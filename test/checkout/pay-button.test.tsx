@@ -198,6 +198,21 @@ test("Apply with JavaScript: a refused code is said beside the field in the page
   await screen.findByText("Too many codes tried from your connection. Try again in a few minutes.");
 });
 
+test("Enter in the code's field applies the code; the form's first submit button is the pay button, so Enter elsewhere pays", async () => {
+  const calls = stubFetch({ status: 200, body: { code: "SPRING20", list: "€29.99", off: "€6", total: "€23.99", free: false } });
+  renderButton("en");
+  const field = screen.getByRole("textbox", { name: "Discount code (optional)" });
+  fireEvent.change(field, { target: { value: "SPRING20" } });
+  fireEvent.keyDown(field, { key: "Enter" });
+  await waitFor(() => expect(screen.getByTestId("code-applied")).toBeDefined());
+  expect(calls.map((c) => c.url)).toEqual(["/api/payment/code"]);
+  // Without the script, the browser submits with the form's first submit button: the pay button's
+  // copy, posting to the payment (not the code's preview, which would drop the company fields).
+  const first = field.closest("form")?.querySelector('button[type="submit"]');
+  expect(first?.getAttribute("formaction")).toBeNull();
+  expect(first?.textContent).toBe("Pay €23.99");
+});
+
 test("the page came with ?code= (checked by the server): the code is applied from the first paint, the pay form sends it", async () => {
   const calls = stubFetch({ status: 200, body: { url: "/checkout/test/cs_test_abc" } });
   render(
