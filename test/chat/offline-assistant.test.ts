@@ -242,25 +242,30 @@ test("a word of another topic around the question does not take it over: 'Questi
   expect(assistant.answer("Vous stockez mon numéro de carte ?", "fr").topics).toEqual(["security"]);
 });
 
-test("a discount code, made up or not, gets what the payment page says about codes, never the licence key's text", () => {
+test("a discount code, made up or not, is sent to the payment page, which checks codes, never answered with the licence key's text", () => {
   const cases = [
     {
       question: "I've got a voucher SPRING25, does it work?",
       page: "en",
-      hint: "Have a code? Type it before paying",
+      hint: "Have a code? Type it on the payment page and apply it",
       path: "/en/paiement",
     },
     {
       question: "j'ai un code promo, je le mets où ?",
       page: "fr",
-      hint: "Vous avez un code ? Saisissez-le avant de payer",
+      hint: "Vous avez un code ? Saisissez-le sur la page de paiement et appliquez-le",
       path: "/paiement",
     },
-    { question: "il codice WINTER40 è valido?", page: "en", hint: "Hai un codice? Inseriscilo prima di pagare", path: "/it/paiement" },
+    {
+      question: "il codice WINTER40 è valido?",
+      page: "en",
+      hint: "Hai un codice? Inseriscilo nella pagina di pagamento e applicalo",
+      path: "/it/paiement",
+    },
     {
       question: "¿dónde pongo el código de descuento?",
       page: "es",
-      hint: "¿Tienes un código? Escríbelo antes de pagar",
+      hint: "¿Tienes un código? Escríbelo en la página de pago y aplícalo",
       path: "/es/paiement",
     },
   ] as const;

@@ -192,7 +192,7 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     while (count > 2 && made(count).length > INSTALL_ANSWER_CHARS) count -= 1;
     return made(count);
   };
-  const codes = `${t("payment.code.hint")} ${t("chat.answer.codeCheck", { path: pathFor("payment", locale) })}`;
+  const codes = `${t("chat.answer.codeWhere")} ${t("chat.answer.codeCheck", { path: pathFor("payment", locale) })}`;
   return { locale, facts, t, answers, unanswered, installOn, codes };
 }
 
