@@ -53,6 +53,7 @@ export const PAY_BUTTON_TEXT = [
   "paymentError",
   "payRedirecting",
   "payButton",
+  "payment.code.freeButton",
   "pay.tickFirst",
   "payment.code.label",
   "payment.code.hint",
@@ -166,6 +167,8 @@ export function PayButton({
   const codeRef = useRef<HTMLInputElement>(null);
   // The total is the code's while the field holds that code; typing another shows the price again.
   const shown = applied !== undefined && normalizeDiscountCode(code) === applied.code ? applied : undefined;
+  // A code covering the whole price asks for no card: the button does not say "pay".
+  const payLabel = shown?.free === true ? t("payment.code.freeButton") : t("payButton", shown === undefined ? {} : { price: shown.total });
   const paymentPath = pathFor("payment", locale);
   // The address says the code, so that a reload or another language keeps it (the server checks it again).
   const showInAddress = (applying: string) => {
@@ -335,7 +338,7 @@ export function PayButton({
           comes first on screen, so this copy of the pay button comes first in the form: Enter pays,
           as it always has (with the code typed), and keeps what the buyer typed in the other fields. */}
       <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true" disabled={busy}>
-        {t("payButton", shown === undefined ? {} : { price: shown.total })}
+        {payLabel}
       </button>
       <div className="field discount-code">
         <label htmlFor="discount-code">{t("payment.code.label")}</label>
@@ -538,7 +541,7 @@ export function PayButton({
         data-testid="pay-button"
       >
         <Icon name="lock" />
-        {busy ? t("payRedirecting") : t("payButton", shown === undefined ? {} : { price: shown.total })}
+        {busy ? t("payRedirecting") : payLabel}
       </button>
       {waiting && !consentError ? (
         <p className="pay-form__reason" id="pay-reason" data-testid="pay-reason">
