@@ -52,7 +52,7 @@ test("the overview says the VAT each sale was invoiced, not 20 % on every sale: 
     expect(page).toContain("VAT invoiced so far: no VAT on 2 sales; 20% (FR) on 1 sale, €5.00");
     const fr = await (await site.request("/admin", { headers: { cookie, "accept-language": "fr-FR" } })).text();
     expect(fr.replace(/[\u00a0\u202f]/g, " ")).toContain(
-      "TVA facturée jusqu&#x27;ici : sans TVA sur 2 ventes; 20 % (FR) sur 1 vente, 5,00 €",
+      "TVA facturée jusqu&#x27;ici : sans TVA sur 2 ventes ; 20 % (FR) sur 1 vente, 5,00 €",
     );
   } finally {
     await site.close();

@@ -40,7 +40,8 @@ export function overviewPage(ctx: PageContext, data: Overview, nowLabel: Date): 
                       amount: money(r.vat),
                     }),
               )
-              .join("; "),
+              // French typography puts a narrow no-break space before a semicolon.
+              .join(locale === "fr" ? "\u202f; " : "; "),
           })}
         </p>
       )}
