@@ -90,6 +90,15 @@ test("a partner's link: visit, purchase, the partner's row and CSV with the comm
     code: 2,
     said: "2020-02-30 is not a date such as 2026-12-31.\n",
   });
+  // A month 13 is refused the same way, not answered with a stack trace, for a period and a code.
+  expect(await cli(s, "partners", "list", "--from", "2026-13-01")).toEqual({
+    code: 2,
+    said: "2026-13-01 is not a date such as 2026-12-31.\n",
+  });
+  expect(await cli(s, "codes", "create", "MONTH13", "--amount", "5", "--ends", "2026-13-01")).toEqual({
+    code: 1,
+    said: "2026-13-01 is not a date such as 2026-12-31.\n",
+  });
   // The console shows the same row and gives the same CSV.
   const cookie = await ownerCookie(s);
   const page = await (await s.request("/admin/partners", { headers: { cookie, "accept-language": "en" } })).text();

@@ -20,8 +20,12 @@ export type DiscountCode = typeof discountCodes.$inferSelect;
 export const CODE_HOLD_MS = 60 * 60 * 1000;
 
 /** A day `YYYY-MM-DD` checked as a real calendar date. */
-export const isCalendarDay = (day: string): boolean =>
-  /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+export const isCalendarDay = (day: string): boolean => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  // A month 13 or a day 32 makes an invalid Date, whose toISOString throws: that is "not a date".
+  const parsed = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day;
+};
 
 /** The first instant of a Paris day. */
 export function startOfParisDay(day: string): Date {
