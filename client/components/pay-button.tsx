@@ -91,6 +91,13 @@ export const PAY_BUTTON_TEXT = [
   ...CONSENT_TEXT,
 ] as const;
 
+/** The code refusal an answer carries (422 with `code: "code-<reason>"`), if it is one. */
+function codeRefusalOf(status: number, body: unknown): CodeRefusal | undefined {
+  const answer = v.safeParse(CodeRefusedAnswer, body);
+  if (status !== 422 || !answer.success) return undefined;
+  return CODE_REFUSALS.find((r) => `code-${r}` === answer.output.code);
+}
+
 /** Why the code beside the field does not apply, as the page says it (`payment.code.<why>`). */
 type CodeProblem = CodeRefusal | "rate-limited";
 
@@ -204,9 +211,8 @@ export function PayButton({
         showInAddress(preview.output.code);
         return;
       }
-      const answer = v.safeParse(CodeRefusedAnswer, body);
-      const refused = answer.success ? CODE_REFUSALS.find((r) => `code-${r}` === answer.output.code) : undefined;
-      if (response.status === 422 && refused !== undefined) {
+      const refused = codeRefusalOf(response.status, body);
+      if (refused !== undefined) {
         setApplied(undefined);
         setRefusal(refused);
         codeRef.current?.focus();
@@ -304,9 +310,8 @@ export function PayButton({
         showBusinessErrors(errors);
         return;
       }
-      const answer = v.safeParse(CodeRefusedAnswer, body);
-      const refused = answer.success ? CODE_REFUSALS.find((r) => `code-${r}` === answer.output.code) : undefined;
-      if (response.status === 422 && refused !== undefined) {
+      const refused = codeRefusalOf(response.status, body);
+      if (refused !== undefined) {
         // The code does not apply: said beside the field, nothing was started; the buyer may remove it and pay.
         setApplied(undefined);
         setRefusal(refused);
