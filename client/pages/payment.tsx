@@ -26,9 +26,11 @@ export function PaymentPage({
   noticeBox = false,
   allCountries = false,
   code,
+  partnerRef,
 }: {
   error?: PaymentPageError;
   code?: CodeState | undefined;
+  partnerRef?: string | undefined;
   purchaseNotice: boolean;
   noticeBox?: boolean;
   allCountries?: boolean;
@@ -90,6 +92,7 @@ export function PaymentPage({
                   // The total, and the code's reduction when the page came with one (`?code=`), are the form's to change.
                   price: facts.price,
                   code,
+                  partnerRef,
                   codePreviewPath: CODE_PREVIEW.path,
                 }}
               />
