@@ -110,7 +110,15 @@ test("a code the buyer types wins over the partner's; the Apply button without J
   const start = await s.request("/api/payment", { method: "POST", headers: FORM, body: payFormOf(own).toString() });
   const cardPage = start.headers.get("location") ?? "";
   expect(cardPage).toStartWith("/checkout/test/");
-  expect(s.db.select().from(orders).get()).toMatchObject({ partner: "blogueur", discountCode: "PRESSE20", amount: 2399 });
+  // 20 % of 29,99 € is 5,998 €: the page said 6,00 €, the order takes off the same cent (one rule, shared/discount-code.ts).
+  expect(s.db.select().from(orders).get()).toMatchObject({
+    partner: "blogueur",
+    discountCode: "PRESSE20",
+    listAmount: 2999,
+    discountAmount: 600,
+    amount: 2399,
+  });
+  expect(textOf(await (await s.request(cardPage)).text())).toContain(eur(2399));
 
   // A partner's code since disabled: the page shows the price, no refusal (the buyer typed nothing).
   expect((await cli(s, "codes", "disable", "CINQ")).code).toBe(0);
