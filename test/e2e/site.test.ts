@@ -7,6 +7,7 @@ import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { demoCaptions, expectedCaptions } from "./captions";
 import { artifactPath, hydrateAllIslands, islandStates, useSharedSite, watchConsole } from "./harness";
 import { limiter, tabsOfOwnContexts } from "./limit";
+import { visit } from "./visit";
 
 const site = useSharedSite();
 
@@ -124,8 +125,8 @@ test.concurrent("when an island's code cannot be loaded, its link still does wha
     const context = await site.newContext();
     const page = await context.newPage();
     await page.route("**/assets/chunk-*.js", (route) => route.abort());
-    await page.goto("/en");
-    await page.waitForLoadState("networkidle");
+    // Loaded, its islands seen by the loader: the click below is one the site's script handles.
+    await visit(page, "/en");
     await page.getByRole("link", { name: "Watch the demo video" }).first().click();
     await page.waitForURL("**/en/demo");
     expect(await page.locator("main video track").count()).toBe(4);
