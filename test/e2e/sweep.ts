@@ -324,6 +324,8 @@ export function sweep(options: { widths: readonly number[]; journeyWidths: reado
               bypassCSP: true,
               reducedMotion: "reduce",
             });
+            // Three of its four page loads are checked by axe.
+            await checkerInEveryPage(context);
             const page = await context.newPage();
             const found: string[] = [];
             const home = pathFor("landing", locale);
