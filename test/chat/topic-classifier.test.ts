@@ -87,6 +87,7 @@ test("the choice: one clear topic, two for two questions, a hand-over for 'none'
       partAlone: 1.01,
       partOpening: 1.01,
       nearMass: 1.01,
+      longWords: 25,
     }),
   ).toEqual({
     kind: "unsure",

@@ -9,11 +9,12 @@ import { words } from "./words";
 // hand-over: the visitor reads something beside the point and may take it for the answer.
 
 /**
- * `unsureRest`: the message asks another question (its own sentence ending with "?") that no topic
- * clearly answers; the reply says so and gives the support address after the answer, rather than
- * leaving it unanswered as if the answer covered it.
+ * `rest`: the message asks another question that this answer does not cover, and the reply says so
+ * after the answer and gives the support address rather than leaving it unanswered as if the answer
+ * covered it: "unsure" when no topic clearly answers it, "none" when it is clearly about something
+ * the site does not answer ("a student discount? and the price without it?").
  */
-export type TopicChoice = { kind: "topics"; topics: Topic[]; unsureRest?: true } | { kind: "none" } | { kind: "unsure" };
+export type TopicChoice = { kind: "topics"; topics: Topic[]; rest?: "unsure" | "none" } | { kind: "none" } | { kind: "unsure" };
 
 export type ChoiceThresholds = {
   /** The best label's probability must reach this... */
@@ -45,6 +46,8 @@ export type ChoiceThresholds = {
    * at least this much and the best topic outside them stays `margin` behind. 1 turns it off.
    */
   nearMass: number;
+  /** A message of more words than this that asks with "?" is classified by its asking sentences alone. */
+  longWords: number;
 };
 
 /**
@@ -64,7 +67,8 @@ export const THRESHOLDS: ChoiceThresholds = {
   wholeSupport: 0.02,
   partAlone: 0.95,
   partOpening: 0.8,
-  nearMass: 0.9,
+  nearMass: 0.8,
+  longWords: 25,
 };
 
 /** Where a message may ask a second thing: at a word that joins two requests. */
@@ -108,6 +112,13 @@ function cutParts(question: string): Part[] {
     }
     if (current.length > 0) parts.push({ text: current.join(" "), opensQuestion: joined && QUESTION_OPENERS.has(current[0] ?? "") });
   }
+  // When a later part opens a question of its own, a first part that opens like a question too is
+  // one as well ("who runs this site and which law applies"): two questions side by side, not a
+  // question and its context ("I formatted my PC and now...").
+  const first = parts[0];
+  if (first !== undefined && parts.some((part) => part.opensQuestion) && QUESTION_OPENERS.has(first.text.split(" ")[0] ?? "")) {
+    first.opensQuestion = true;
+  }
   return parts.filter((part) => part.text.split(" ").length >= 2);
 }
 
@@ -120,7 +131,8 @@ const QUESTION_OPENERS = new Set(
   [
     "and also how what when where which who why does do did can could is are will would any has have",
     "et aussi comment combien quand ou pourquoi quel quelle quels quelles est peut puis on y ca faut",
-    "e anche come quanto quanti quanta quando dove perche quale funziona posso si ce ha hanno serve",
+    // "c'è" is read as "c" and "e": "c'è pubblicità e si può scaricare?" asks two things.
+    "e anche come quanto quanti quanta quando dove perche quale funziona posso si ce c ha hanno serve",
     // Spanish asks without inverting: "y tiene anuncios", "y sirve para la tele".
     "y tambien como cuanto cuantos cuantas cuando donde porque cual puedo se hay funciona tiene tienen incluye sirve",
   ]
@@ -152,6 +164,21 @@ function askedSentences(question: string): string[] {
   return JOINING_WORDS.has(joining) && QUESTION_OPENERS.has(opener) && words(last).length >= 3 ? [...closed, last] : closed;
 }
 
+/**
+ * What a long message (a story, then the question) asks, read by its questions: "I paid this
+ * morning and got a mail with a long code... where do I type it??" asks where to type the key,
+ * though most of its words are about paying and receiving. A question that names nothing of its
+ * own ("what do I do??") is read with the sentence before it, which says what it is about.
+ */
+function askingPart(question: string, asked: readonly string[]): string {
+  if (asked.length === 0) return question;
+  const own = asked.join(" ");
+  if (words(own).length >= 5) return own;
+  const sentences: readonly string[] = question.match(/[^?!.;\n]+[?!.;\n]*/g) ?? [];
+  const at = sentences.indexOf(asked[0] ?? "");
+  return at > 0 ? `${sentences[at - 1]} ${own}` : question;
+}
+
 const best = (scored: Scored<TopicLabel>[]) => ({
   first: scored[0] ?? { label: "none" as const, probability: 0 },
   second: scored[1]?.probability ?? 0,
@@ -164,13 +191,15 @@ export function chooseTopics(
   question: string,
   thresholds: ChoiceThresholds = THRESHOLDS,
 ): TopicChoice {
-  const whole = classifier.classify(question);
   const asked = askedSentences(question);
+  const whole = classifier.classify(words(question).length > thresholds.longWords ? askingPart(question, asked) : question);
   // Two questions in one message: two parts, each clearly about its own topic. Two sentences that
   // each end with "?" are two questions whatever the whole leans to; parts joined by "and" must be
   // supported by the whole message too.
   const parts = cutParts(question);
   let pairedOne: Topic | null = null;
+  // A part clearly about something the site does not answer, asked as a question of its own.
+  let noneAsked = false;
   if (parts.length >= 2) {
     const topics: Topic[] = [];
     // A part next to what the whole message is about is more likely its context than a second
@@ -186,8 +215,13 @@ export function chooseTopics(
         (first.probability >= thresholds.partAlone && part.split(" ").length >= 3 && !nearWhole.has(first.label)) ||
         (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
       if (sure && supported && isTopic(first.label) && !topics.includes(first.label)) topics.push(first.label);
+      const ownQuestion = asked.length >= 2 || opensQuestion;
+      if (sure && ownQuestion && first.label === "none" && part.split(" ").length >= 3) noneAsked = true;
     }
     if (topics.length >= 2) return { kind: "topics", topics: topics.slice(0, 2) };
+    // One question the site answers beside one it does not ("a student discount? and the price
+    // without it?"): the answer, then the hand-over for the other, rather than handing over both.
+    if (topics.length === 1 && noneAsked) return { kind: "topics", topics, rest: "none" };
     // The message clearly asks two things and one of them is clear: that one is answered and the
     // other handed over, rather than the whole message (the whole, mixing two topics, is unsure).
     const twoAsked = asked.length >= 2 || parts.some((part) => part.opensQuestion);
@@ -197,14 +231,14 @@ export function chooseTopics(
   if (first.probability < thresholds.confidence || first.probability - second < thresholds.margin) {
     const near = nearbyTopic(whole, thresholds);
     if (near !== null) return near;
-    return pairedOne === null ? { kind: "unsure" } : { kind: "topics", topics: [pairedOne], unsureRest: true };
+    return pairedOne === null ? { kind: "unsure" } : { kind: "topics", topics: [pairedOne], rest: "unsure" };
   }
   if (!isTopic(first.label)) return { kind: "none" };
   const topic = first.label;
   // Two questions asked and one answered (the other was not clear enough to answer too): the other is
   // left to the team rather than passed over.
   const unanswered = asked.length >= 2 && asked.some((sentence) => best(classifier.classify(sentence)).first.label !== topic);
-  return unanswered ? { kind: "topics", topics: [topic], unsureRest: true } : { kind: "topics", topics: [topic] };
+  return unanswered ? { kind: "topics", topics: [topic], rest: "unsure" } : { kind: "topics", topics: [topic] };
 }
 
 /** The best topic when it and its neighbours hold the message together and nothing outside them comes close (ChoiceThresholds.nearMass). */
@@ -228,7 +262,7 @@ function nearbyTopic(scored: readonly Scored<TopicLabel>[], thresholds: ChoiceTh
  */
 const NEIGHBOURHOODS: readonly (readonly Topic[])[] = [
   ["devices", "device-limit", "installation", "sharing", "offline", "key", "languages"],
-  ["price", "offer", "includes", "one-time", "payment", "savings", "security", "receipt", "trial", "cancel"],
+  ["price", "offer", "includes", "one-time", "payment", "savings", "security", "receipt", "trial", "cancel", "sharing"],
   ["refund", "withdrawal", "trial", "cancel", "conformity", "complaints", "support"],
   ["delivery", "not-received", "key", "account", "receipt", "problem", "support", "installation"],
   ["product", "quality", "new-content", "updates", "languages", "ads", "offline", "how", "catalogue", "includes"],
@@ -268,8 +302,8 @@ export const FOLLOW_UP: FollowUpSettings = {
   together: 0.5,
   nearBonus: 2,
   repeat: 0.3,
-  confidence: 0.45,
-  keepOwn: 0.9,
+  confidence: 0.35,
+  keepOwn: 0.95,
 };
 
 /** Words that open a follow-up: "and on a TV?", "so how much in all?", "what about...". */
