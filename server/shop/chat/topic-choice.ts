@@ -89,7 +89,7 @@ export function questionParts(question: string): string[] {
  * it to the one before ("... after paying and do I need an account", "... carta? e quanto ci
  * vuole..."): a second question, not the context of the first ("I paid and got nothing").
  */
-type Part = { text: string; opensQuestion: boolean };
+type Part = { text: string; opensQuestion: boolean; bare: string };
 
 function cutParts(question: string): Part[] {
   const sentences = question.match(/[^?!.;\n]+[?!.;\n]*/g) ?? [];
@@ -97,29 +97,43 @@ function cutParts(question: string): Part[] {
   const parts: Part[] = [];
   for (const [index, sentence] of asked.entries()) {
     let current: string[] = [];
+    // The joining words a part opens with: they may be its own words too (the French "y a" is
+    // "there is", not the Spanish "and"), so the part is read with them and without (`bare`).
+    let lead: string[] = [];
     // A sentence after the first one starts afresh, as a part after a joining word does.
     let joined = index > 0;
+    const close = () => {
+      if (current.length > 0) {
+        parts.push({
+          text: [...lead, ...current].join(" "),
+          bare: current.join(" "),
+          opensQuestion: joined && QUESTION_OPENERS.has(current[0] ?? ""),
+        });
+      }
+      current = [];
+      lead = [];
+    };
     for (const word of words(sentence)) {
       if (JOINING_WORDS.has(word) && current.length >= 2) {
-        parts.push({ text: current.join(" "), opensQuestion: joined && QUESTION_OPENERS.has(current[0] ?? "") });
-        current = [];
+        close();
         joined = true;
       } else if (!JOINING_WORDS.has(word) || current.length > 0) {
         current.push(word);
       } else {
+        lead.push(word);
         joined = true;
       }
     }
-    if (current.length > 0) parts.push({ text: current.join(" "), opensQuestion: joined && QUESTION_OPENERS.has(current[0] ?? "") });
+    close();
   }
   // When a later part opens a question of its own, a first part that opens like a question too is
   // one as well ("who runs this site and which law applies"): two questions side by side, not a
   // question and its context ("I formatted my PC and now...").
   const first = parts[0];
-  if (first !== undefined && parts.some((part) => part.opensQuestion) && QUESTION_OPENERS.has(first.text.split(" ")[0] ?? "")) {
+  if (first !== undefined && parts.some((part) => part.opensQuestion) && QUESTION_OPENERS.has(first.bare.split(" ")[0] ?? "")) {
     first.opensQuestion = true;
   }
-  return parts.filter((part) => part.text.split(" ").length >= 2);
+  return parts.filter((part) => part.bare.split(" ").length >= 2);
 }
 
 /**
@@ -206,17 +220,19 @@ export function chooseTopics(
     // question ("I formatted my PC and now it says the key is at its maximum").
     const wholeTop = whole[0]?.label;
     const nearWhole = wholeTop !== undefined && isTopic(wholeTop) ? neighbours([wholeTop]) : new Set<TopicLabel>();
-    for (const { text: part, opensQuestion } of parts) {
-      const { first, second } = best(classifier.classify(part));
+    for (const { text: part, bare, opensQuestion } of parts) {
+      const read = best(classifier.classify(part));
+      const readBare = bare === part ? read : best(classifier.classify(bare));
+      const { first, second } = readBare.first.probability > read.first.probability ? readBare : read;
       const sure = first.probability >= thresholds.partConfidence && first.probability - second >= thresholds.margin;
       const supported =
         asked.length >= 2 ||
         (opensQuestion && first.probability >= thresholds.partOpening) ||
-        (first.probability >= thresholds.partAlone && part.split(" ").length >= 3 && !nearWhole.has(first.label)) ||
+        (first.probability >= thresholds.partAlone && bare.split(" ").length >= 3 && !nearWhole.has(first.label)) ||
         (whole.find((scored) => scored.label === first.label)?.probability ?? 0) >= thresholds.wholeSupport;
       if (sure && supported && isTopic(first.label) && !topics.includes(first.label)) topics.push(first.label);
       const ownQuestion = asked.length >= 2 || opensQuestion;
-      if (sure && ownQuestion && first.label === "none" && part.split(" ").length >= 3) noneAsked = true;
+      if (sure && ownQuestion && first.label === "none" && bare.split(" ").length >= 3) noneAsked = true;
     }
     if (topics.length >= 2) return { kind: "topics", topics: topics.slice(0, 2) };
     // One question the site answers beside one it does not ("a student discount? and the price
