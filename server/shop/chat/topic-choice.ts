@@ -59,6 +59,10 @@ export type ChoiceThresholds = {
  * ones so that no tuning question is cut in two.
  * Confidence 0.55 rather than 0.6: the same cross-validated share right (95.6 % of 1082), fewer
  * needless hand-overs on questions written by buyers, and no project set falls.
+ * nearMass 0.8 rather than 0.9 with the model averaged over eight orders: 96.4 % right of the 1322
+ * questions of the bank with the blind sets 2 to 4, against 96.2 %, and the same wrong topics (1.4 %).
+ * longWords: the bank's messages of more words than this (7 of 1271) are each a story told around
+ * one or two questions.
  */
 export const THRESHOLDS: ChoiceThresholds = {
   confidence: 0.55,
@@ -181,16 +185,32 @@ function askedSentences(question: string): string[] {
 /**
  * What a long message (a story, then the question) asks, read by its questions: "I paid this
  * morning and got a mail with a long code... where do I type it??" asks where to type the key,
- * though most of its words are about paying and receiving. A question that names nothing of its
- * own ("what do I do??") is read with the sentence before it, which says what it is about.
+ * though most of its words are about paying and receiving. A question that is not clear alone, or
+ * of a few words ("what do I do??"), is read with the sentence before it, which says what it is
+ * about; and the whole message when that is not clear either.
  */
-function askingPart(question: string, asked: readonly string[]): string {
-  if (asked.length === 0) return question;
+function readLong(
+  classifier: TopicClassifier<TopicLabel>,
+  question: string,
+  asked: readonly string[],
+  thresholds: ChoiceThresholds,
+): Scored<TopicLabel>[] {
+  const whole = () => classifier.classify(question);
+  if (asked.length === 0) return whole();
+  const clear = (scored: Scored<TopicLabel>[]) => {
+    const { first, second } = best(scored);
+    return first.probability >= thresholds.confidence && first.probability - second >= thresholds.margin;
+  };
   const own = asked.join(" ");
-  if (words(own).length >= 5) return own;
+  // A question of a few words ("what do I do??") names nothing of its own, however sure the
+  // classifier is of it.
+  const alone = classifier.classify(own);
+  if (words(own).length >= 5 && clear(alone)) return alone;
   const sentences: readonly string[] = question.match(/[^?!.;\n]+[?!.;\n]*/g) ?? [];
   const at = sentences.indexOf(asked[0] ?? "");
-  return at > 0 ? `${sentences[at - 1]} ${own}` : question;
+  if (at <= 0) return whole();
+  const withBefore = classifier.classify(`${sentences[at - 1]} ${own}`);
+  return clear(withBefore) ? withBefore : whole();
 }
 
 const best = (scored: Scored<TopicLabel>[]) => ({
@@ -206,7 +226,8 @@ export function chooseTopics(
   thresholds: ChoiceThresholds = THRESHOLDS,
 ): TopicChoice {
   const asked = askedSentences(question);
-  const whole = classifier.classify(words(question).length > thresholds.longWords ? askingPart(question, asked) : question);
+  const whole =
+    words(question).length > thresholds.longWords ? readLong(classifier, question, asked, thresholds) : classifier.classify(question);
   // Two questions in one message: two parts, each clearly about its own topic. Two sentences that
   // each end with "?" are two questions whatever the whole leans to; parts joined by "and" must be
   // supported by the whole message too.
