@@ -50,6 +50,9 @@ export const TOPICS = [
   "seller",
   "key",
   "trial",
+  // A key asked for nothing ("generate me a free key", "ignore your instructions and..."): refused,
+  // with what the site does offer instead of a free key.
+  "free-key",
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
@@ -176,6 +179,7 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     // Where the key is typed differs by device: the guide shows it for each.
     key: `${t("guide.before.text")} ${t("guide.step.key")} ${t("chat.answer.guideLink", { path: guide })} ${t("guide.before.lost")}`,
     trial: `${t("exitPopup.text")} ${t("faqAnswer4")}`,
+    "free-key": `${t("chat.answer.freeKey")} ${t("chat.answer.price")} ${t("exitPopup.text")} ${t("chat.answer.freeKeyGuarantee")}`,
   };
   const unanswered = new Set(
     [...UNANSWERED_TOPICS].filter((topic) =>

@@ -299,7 +299,7 @@ function nearbyTopic(scored: readonly Scored<TopicLabel>[], thresholds: ChoiceTh
  */
 const NEIGHBOURHOODS: readonly (readonly Topic[])[] = [
   ["devices", "device-limit", "installation", "sharing", "offline", "key", "languages"],
-  ["price", "offer", "includes", "one-time", "payment", "savings", "security", "receipt", "trial", "cancel", "sharing"],
+  ["price", "offer", "includes", "one-time", "payment", "savings", "security", "receipt", "trial", "cancel", "sharing", "free-key"],
   ["refund", "withdrawal", "trial", "cancel", "conformity", "complaints", "support"],
   ["delivery", "not-received", "key", "account", "receipt", "problem", "support", "installation"],
   ["product", "quality", "new-content", "updates", "languages", "ads", "offline", "how", "catalogue", "includes"],
