@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { plainSpaces } from "../support/text";
 import { axeViolations } from "./axe";
-import { useSite, watchConsole } from "./harness";
+import { useSharedSite, watchConsole } from "./harness";
 import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 
 // "Buying for a company?" on the payment page, in Chromium: with JavaScript a malformed VAT number is
@@ -10,7 +10,7 @@ import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 // server sends the page back with the same message. A valid German number goes on to the card page at
 // the price excluding VAT. axe finds nothing wrong, section open and in error, in French and English.
 
-const site = useSite();
+const site = useSharedSite();
 
 const orderCount = () => countOrders(site.server.dataDir);
 
