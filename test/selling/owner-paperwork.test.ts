@@ -51,9 +51,19 @@ test("a declined card is shown on the order's page with the provider's reason an
   expect(page).toContain("provider's reason: card_declined: Your card was declined.");
   expect(page).toContain("Payment declined: card_declined: Your card was declined. (nadia@example.com)");
   expect(page).not.toMatch(/Status Pending/);
+  // Another buyer's checkout, started and left before any card was typed: still pending in the list.
+  const left = await s.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en&acceptTerms=yes" });
+  expect(left.status).toBe(303);
+  const abandoned = s.db
+    .select()
+    .from(orders)
+    .where(eq(orders.status, "pending"))
+    .all()
+    .find((o) => o.id !== order.id)!;
   const list = await get("/admin/orders");
   expect(list).toContain(`${order.reference}`);
-  expect(list).toContain("Declined · test payment");
+  expect(list.match(/Declined · test payment/g)?.length).toBe(1);
+  expect(list).toMatch(new RegExp(`${abandoned.reference} .*? pending · test payment`));
   const overview = await get("/admin");
   expect(overview).toContain("1 Declined payments (30 days)");
 });
