@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { invoices, orders } from "../../db/schema";
 import { createPaperwork } from "../../server/shop/paperwork/documents";
 import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
+import { ownerCookie } from "../console/owner";
 import { pdfText } from "../paperwork/pdf-text";
 import { createTestSite, type TestSite } from "../support/app";
 import { runSiteCommand as cli } from "../support/cli";
@@ -86,6 +87,19 @@ for (const scheme of ["fr", "oss"] as const) {
       vatNumberChecked: "check-digits",
       ipCountry: null,
     });
+    // The console's order page says which rule applied and why, in the owner's language.
+    const cookie = await ownerCookie(s);
+    const orderPage = async (language: string) =>
+      (await (await s.request(`/admin/orders/${order.id}`, { headers: { cookie, "accept-language": language } })).text())
+        .replace(/<[^>]+>/g, " ")
+        .replace(/&#x27;|&#39;/g, "'")
+        .replace(/\s+/g, " ");
+    expect(await orderPage("en")).toContain(
+      "Why A company in another EU member state (Germany) with a VAT number: reverse charge; it pays the price excluding VAT and accounts for the VAT itself.",
+    );
+    expect((await orderPage("fr")).replace(/\u202f|\u00a0/g, " ")).toContain(
+      "Motif Entreprise d'un autre État membre de l'UE (Allemagne) avec un numéro de TVA : autoliquidation ;",
+    );
     const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
     expect(invoice).toMatchObject({
       vatRule: "reverse-charge",
