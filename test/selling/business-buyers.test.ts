@@ -161,13 +161,20 @@ test("a malformed or mistyped German VAT number is refused in the page's languag
   // A digit wrong: the check digit no longer matches.
   const altered = await startAsCompany(s, { ...GERMAN, vatNumber: "DE136695977" }, "fr");
   expect(altered.status).toBe(303);
-  expect(altered.headers.get("location")).toBe("/paiement?error=business-vatCheck");
+  // What was typed comes back with the page (without JavaScript nothing is typed twice).
+  expect(altered.headers.get("location")).toBe(
+    "/paiement?error=business-vatCheck&company=Weber+Medien+GmbH&companyAddress=Friedrichstra%C3%9Fe+10%2C+10117+Berlin&companyCountry=DE&vatNumber=DE136695977",
+  );
   // Too short for a German number.
   const short = await startAsCompany(s, { ...GERMAN, vatNumber: "DE12345" }, "en");
-  expect(short.headers.get("location")).toBe("/en/paiement?error=business-vatNumber");
+  expect(short.headers.get("location")).toBe(
+    "/en/paiement?error=business-vatNumber&company=Weber+Medien+GmbH&companyAddress=Friedrichstra%C3%9Fe+10%2C+10117+Berlin&companyCountry=DE&vatNumber=DE12345",
+  );
   // Another country's number for a German company.
   const other = await startAsCompany(s, { ...GERMAN, vatNumber: "FR40303265045" }, "en");
-  expect(other.headers.get("location")).toBe("/en/paiement?error=business-vatCountry");
+  expect(other.headers.get("location")).toBe(
+    "/en/paiement?error=business-vatCountry&company=Weber+Medien+GmbH&companyAddress=Friedrichstra%C3%9Fe+10%2C+10117+Berlin&companyCountry=DE&vatNumber=FR40303265045",
+  );
   // The pay button's JSON: every field's problem, 422.
   const json = await s.request("/api/payment", {
     method: "POST",
@@ -186,6 +193,29 @@ test("a malformed or mistyped German VAT number is refused in the page's languag
   expect(fr).toContain("La clé de contrôle de ce numéro de TVA ne correspond pas");
   const en = await (await s.request("/en/paiement?error=business-vatNumber")).text();
   expect(en).toContain("This VAT number doesn&#x27;t have the form used in the chosen country");
+  // The page the refusal leads to gives back every field as typed, the section open; the terms box
+  // stays for the buyer to tick (consent is given, never carried), and no cache keeps the page.
+  const back = await s.request(altered.headers.get("location") ?? "");
+  expect(back.status).toBe(200);
+  expect(back.headers.get("cache-control")).toContain("no-store");
+  const page = await back.text();
+  expect(page).toContain("La clé de contrôle de ce numéro de TVA ne correspond pas");
+  expect(page).toMatch(/<details class="business" open=""/);
+  expect(page).toMatch(/id="business-company"[^>]*value="Weber Medien GmbH"/);
+  expect(page).toMatch(/<textarea id="business-address"[^>]*>Friedrichstraße 10, 10117 Berlin<\/textarea>/);
+  expect(page).toMatch(/<option value="DE" selected="">/);
+  expect(page).toMatch(/id="business-vat"[^>]*value="DE136695977"/);
+  expect(page).not.toMatch(/id="accept-terms"[^>]*checked/);
+  // A company outside the short list of countries comes back with every country listed.
+  const abroad = await startAsCompany(
+    s,
+    { company: "", companyAddress: "Bahnhofstrasse 1, Zürich", companyCountry: "US", vatNumber: "" },
+    "en",
+  );
+  expect(abroad.headers.get("location")).toBe(
+    "/en/paiement?error=business-company&companyAddress=Bahnhofstrasse+1%2C+Z%C3%BCrich&companyCountry=US&countries=all",
+  );
+  expect(await (await s.request(abroad.headers.get("location") ?? "")).text()).toMatch(/<option value="US" selected="">/);
 });
 
 test("a French company pays French VAT (the full price), its name, address and VAT number on the invoice", async () => {
