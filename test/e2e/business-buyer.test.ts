@@ -94,9 +94,13 @@ for (const locale of ["fr", "en"] as const) {
     // language by the key, in the other by the button.
     if (locale === "fr") await page.locator("#business-vat").press("Enter");
     else await page.getByTestId("pay-button").click();
-    await page.waitForURL(`**${text.path}?error=business-vatCheck`);
-    // The section is open, the summary and the field say why.
+    await page.waitForURL(`**${text.path}?error=business-vatCheck&*`);
+    // The section is open, the summary and the field say why, and everything typed is still there.
     expect(await page.locator("details.business").getAttribute("open")).not.toBeNull();
+    expect(await page.getByLabel(text.company).inputValue()).toBe("Weber Medien GmbH");
+    expect(await page.getByLabel(text.address).inputValue()).toBe("Friedrichstraße 10, 10117 Berlin");
+    expect(await page.getByLabel(text.country).inputValue()).toBe("DE");
+    expect(await page.getByLabel(text.vat, { exact: true }).inputValue()).toBe("DE136695977");
     expect(plainSpaces((await page.locator("#business-vat-error").textContent()) ?? "")).toBe(text.check);
     expect(await page.locator(".error-summary a").getAttribute("href")).toBe("#business-vat");
     expect(orderCount()).toBe(before);
