@@ -79,6 +79,7 @@ function PageBody() {
           allCountries={view.allCountries === true}
           code={view.code}
           partnerRef={view.ref}
+          business={view.business}
         />
       );
     case "success":

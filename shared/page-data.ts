@@ -122,7 +122,7 @@ export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 /** The outcome of a plain form post to /api/leads, shown on the landing page (`?lead=`). */
 export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
-import type { BusinessPageError } from "./business-buyer";
+import type { BusinessPageError, BusinessTyped } from "./business-buyer";
 /** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
 import type { CodeRefusal, CodeState } from "./discount-code";
 
@@ -154,6 +154,8 @@ export type View =
       code?: CodeState;
       /** The partner whose link (`?ref=`) brought the buyer, sent with the pay form (plain form posts too). */
       ref?: string;
+      /** The company fields a plain form post was refused with, given back (the page is then rendered per request). */
+      business?: BusinessTyped;
     }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
@@ -230,6 +232,8 @@ export type IslandProps = {
     businessError?: BusinessPageError | undefined;
     /** Every country in the company section's list (`?countries=all`), not only those the tax rules tell apart. */
     allCountries?: boolean;
+    /** What the buyer had typed in the company section, when the server sent the page back. */
+    business?: BusinessTyped | undefined;
     /** The published price, formatted: the total to pay when no code is applied. */
     price: string;
     /** The code of `?code=` (or of the partner of `?ref=`), as the server checked it. */

@@ -1,5 +1,5 @@
 import { CODE_PREVIEW } from "../../shared/api";
-import { BUSINESS_PAGE_ERRORS, type BusinessPageError } from "../../shared/business-buyer";
+import { BUSINESS_PAGE_ERRORS, type BusinessPageError, type BusinessTyped } from "../../shared/business-buyer";
 import { CODE_REFUSALS, type CodeRefusal, type CodeState } from "../../shared/discount-code";
 import type { PaymentPageError } from "../../shared/page-data";
 import { pathFor } from "../../shared/routes";
@@ -27,10 +27,12 @@ export function PaymentPage({
   allCountries = false,
   code,
   partnerRef,
+  business,
 }: {
   error?: PaymentPageError;
   code?: CodeState | undefined;
   partnerRef?: string | undefined;
+  business?: BusinessTyped | undefined;
   purchaseNotice: boolean;
   noticeBox?: boolean;
   allCountries?: boolean;
@@ -89,6 +91,7 @@ export function PaymentPage({
                   noticeBox,
                   businessError: businessErrorOf(error),
                   allCountries,
+                  business,
                   // The total, and the code's reduction when the page came with one (`?code=`), are the form's to change.
                   price: facts.price,
                   code,

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { BUSINESS_PAGE_ERRORS } from "../../../shared/business-buyer";
+import { BUSINESS_FIELDS, BUSINESS_PAGE_ERRORS, businessTypedOf } from "../../../shared/business-buyer";
 import type { CodeState } from "../../../shared/discount-code";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import type { SuccessOrder, View } from "../../../shared/page-data";
@@ -53,8 +53,10 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
     }
     case "payment": {
       // A code, or a partner's link that may give one, is checked against the database for the
-      // request, its page rendered for it alone.
+      // request, its page rendered for it alone; so is the page given back with what a buyer typed
+      // in the company section.
       if ((query.get("code") ?? "").trim() !== "" || (query.get("ref") ?? "").trim() !== "") return null;
+      if (BUSINESS_FIELDS.some((f) => query.has(f))) return null;
       const error = v.safeParse(PaymentError, query.get("error") ?? undefined);
       return {
         page: "payment",
@@ -196,8 +198,12 @@ export function pagesController(deps: AppDeps) {
     const others = new URLSearchParams(query);
     others.delete("code");
     others.delete("ref");
+    const business = businessTypedOf(query);
+    for (const f of BUSINESS_FIELDS) others.delete(f);
     const base = staticViewFor({ page: "payment", locale }, others, deps.config);
+    const given = Object.keys(business).length > 0 ? { business } : {};
     const fromPartner = typed === "" ? (partner?.code ?? null) : null;
+    // Only the company's fields given back, or a partner without a code: nothing to check, nothing to count.
     const allowed = typed !== "" || fromPartner !== null ? codeLimiter.take(ip) : { ok: true as const };
     const checked =
       typed !== ""
@@ -216,6 +222,7 @@ export function pagesController(deps: AppDeps) {
       ...payment,
       ...(code === undefined ? {} : { code }),
       ...(partner === undefined ? {} : { ref: partner.name }),
+      ...given,
     };
     // Switching language keeps the code the buyer typed and the partner.
     const kept = new URLSearchParams();
