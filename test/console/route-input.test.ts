@@ -162,3 +162,61 @@ test("a console page's notice in the address is shown only when the page knows i
     expect(period.headers.get("content-disposition")).toBe('attachment; filename="partners-2026-01-01-2026-01-31.csv"');
   });
 });
+
+test("the open sign-in routes refuse what cannot be read in the owner's language: the recovery form on the sign-in page, the passkey routes in JSON", async () => {
+  const site = await createTestSite();
+  try {
+    const JSON_EN = { ...EN, "content-type": "application/json" };
+    // The recovery form: whatever is wrong with what was sent, the sign-in page saying the code is not valid.
+    for (const init of [
+      { headers: JSON_EN, body: '{"code":"A"}' },
+      { headers: FORM, body: `code=${"A".repeat(CONSOLE_MAX_BODY_BYTES)}` },
+      { headers: FORM, body: "code=" },
+    ]) {
+      const response = await site.request("/admin/sign-in/recovery", { method: "POST", ...init });
+      expect(response.status).toBe(400);
+      expect(response.headers.get("content-security-policy")).toBe(CONSOLE_CSP);
+      expect(await response.text()).toContain("This code is not valid or has already been used.");
+    }
+    const badRequest = { error: BAD_REQUEST };
+    for (const path of ["/admin/api/sign-in", "/admin/api/passkeys/register-options", "/admin/api/passkeys/register"]) {
+      const form = await site.request(path, { method: "POST", headers: FORM, body: "invite=x" });
+      expect({ path, status: form.status, body: await form.json() }).toEqual({ path, status: 415, body: badRequest });
+      const huge = await site.request(path, { method: "POST", headers: JSON_EN, body: `{"x":"${"a".repeat(CONSOLE_MAX_BODY_BYTES)}"}` });
+      expect({ path, status: huge.status, body: await huge.json() }).toEqual({ path, status: 413, body: badRequest });
+      const broken = await site.request(path, { method: "POST", headers: JSON_EN, body: "{not json" });
+      expect({ path, status: broken.status, body: await broken.json() }).toEqual({ path, status: 400, body: badRequest });
+    }
+    // A registration with an invite but no passkey's answer is a bad request; one naming no invite
+    // (or something that cannot be one), without a session, the sign-in refusal whatever else it sent.
+    const invited = { method: "POST", headers: JSON_EN, body: `{"invite":"${"A".repeat(24)}"}` };
+    const noAnswer = await site.request("/admin/api/passkeys/register", invited);
+    expect({ status: noAnswer.status, body: await noAnswer.json() }).toEqual({ status: 400, body: badRequest });
+    for (const body of ['{"name":7}', '{"invite":"short"}']) {
+      const anonymous = await site.request("/admin/api/passkeys/register", { method: "POST", headers: JSON_EN, body });
+      expect({ body, status: anonymous.status, json: await anonymous.json() }).toEqual({
+        body,
+        status: 401,
+        json: { error: "Sign in to the console first" },
+      });
+    }
+  } finally {
+    await site.close();
+  }
+});
+
+test("the sign-in page says only a notice it knows", async () => {
+  const site = await createTestSite();
+  try {
+    const plain = await (await site.request("/admin/sign-in", { headers: EN })).text();
+    const expired = await (await site.request("/admin/sign-in?notice=expired", { headers: EN })).text();
+    expect(expired).not.toBe(plain);
+    for (const query of ["notice=<b>hi</b>", "notice=expired&notice=signed-out", "notice="]) {
+      const response = await site.request(`/admin/sign-in?${query}`, { headers: EN });
+      expect({ query, status: response.status }).toEqual({ query, status: 200 });
+      expect(await response.text()).toBe(plain);
+    }
+  } finally {
+    await site.close();
+  }
+});
