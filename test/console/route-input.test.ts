@@ -220,3 +220,75 @@ test("the sign-in page says only a notice it knows", async () => {
     await site.close();
   }
 });
+
+/** The content's and the catalogue's forms, read within their own larger limit (a section in four languages). */
+const CONTENT_FORMS: [string, string][] = [
+  ["/admin/content/publish", "revision=0"],
+  ["/admin/content/discard", "revision=0"],
+  ["/admin/content/rebase", "revision=0"],
+  ["/admin/content/offer", "revision=0"],
+  ["/admin/content/texts/hero", "revision=0"],
+  ["/admin/content/faq/answer", "question=Why%3F&lang=en"],
+  ["/admin/content/faq/new", "revision=0"],
+  ["/admin/content/faq/faq1", "revision=0"],
+  ["/admin/content/faq/faq1/up", "revision=0"],
+  ["/admin/content/comparison", "revision=0"],
+  ["/admin/content/restore", "version=0"],
+  ["/admin/catalogue/rights", "rights:fr=x"],
+  ["/admin/catalogue/claims", "confirmed=yes"],
+  ["/admin/catalogue/captions", "captions:fr="],
+];
+const CONTENT_MAX_BYTES = 256 * 1024;
+
+test("the content's and the catalogue's forms refuse what cannot be read on a console page, and nothing without a session", async () => {
+  await withOwner(async (site, cookie) => {
+    for (const [path, form] of CONTENT_FORMS) {
+      const json = await site.request(path, { method: "POST", headers: { cookie, ...EN, "content-type": "application/json" }, body: "{}" });
+      await refusedPage(json, 415, BAD_REQUEST);
+      const huge = await site.request(path, { method: "POST", headers: { cookie, ...FORM }, body: `x=${"a".repeat(CONTENT_MAX_BYTES)}` });
+      await refusedPage(huge, 413, BAD_REQUEST);
+      for (const init of [
+        { headers: FORM, body: form },
+        { headers: { ...EN, "content-type": "application/json" }, body: "{}" },
+      ]) {
+        const anonymous = await site.request(path, { method: "POST", ...init });
+        expect({ path, status: anonymous.status }).toEqual({ path, status: 401 });
+      }
+    }
+    // A revision, a version or a language that cannot be one.
+    for (const [path, body] of [
+      ["/admin/content/publish", "revision=abc"],
+      ["/admin/content/offer", "revision="],
+      ["/admin/content/faq/faq1/toggle", ""],
+      ["/admin/content/restore", "version=-1"],
+      ["/admin/content/faq/answer", "question=Why%3F&lang=de"],
+      ["/admin/content/faq/answer", "question=+++&lang=en"],
+    ] as const)
+      await refusedPage(await site.request(path, { method: "POST", headers: { cookie, ...FORM }, body }), 400, BAD_REQUEST);
+    // A section, an entry or a move that cannot be one is a page that does not exist.
+    for (const path of ["/admin/content/texts/nope", "/admin/content/faq/Not_An_Entry", "/admin/content/faq/faq1/sideways"]) {
+      await refusedPage(await site.request(path, { method: "POST", headers: { cookie, ...FORM }, body: "revision=0" }), 404, NOT_FOUND);
+      const anonymous = await site.request(path, { method: "POST", headers: FORM, body: "revision=0" });
+      expect({ path, status: anonymous.status }).toEqual({ path, status: 401 });
+    }
+    for (const path of ["/admin/content/texts/nope", "/admin/content/faq/Not_An_Entry"])
+      await refusedPage(await site.request(path, { headers: { cookie, ...EN } }), 404, NOT_FOUND);
+    // The pages' notices: only one they know, anything else ignored.
+    for (const path of [
+      "/admin/content",
+      "/admin/content/offer",
+      "/admin/content/texts/hero",
+      "/admin/content/history",
+      "/admin/catalogue",
+    ]) {
+      const plain = await (await site.request(path, { headers: { cookie, ...EN } })).text();
+      const odd = await site.request(`${path}?done=<b>hi</b>`, { headers: { cookie, ...EN } });
+      expect({ path, status: odd.status }).toEqual({ path, status: 200 });
+      expect(await odd.text()).toBe(plain);
+      const known = await (
+        await site.request(`${path}?done=${path === "/admin/catalogue" ? "rights" : "saved"}`, { headers: { cookie, ...EN } })
+      ).text();
+      expect({ path, same: known === plain }).toEqual({ path, same: false });
+    }
+  });
+});

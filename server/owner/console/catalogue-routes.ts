@@ -25,6 +25,7 @@ import { readPublished } from "../../site/content/store";
 import { activityDetail, recordActivity, versionEntry, writeLogged } from "./activity";
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
+import { FormFields } from "./model";
 import { ConsoleRefusal } from "./refusal";
 import { CATALOGUE_DONE, type CatalogueDone, type CataloguePosted, catalogueAreaPage } from "./views/catalogue";
 import type { PageContext } from "./views/layout";
@@ -43,7 +44,6 @@ const MEDIA_MAX_BYTES = MEDIA_MAX.videoBytes + 1024 * 1024;
 const ZIP_MAX_BYTES = 600 * 1024 * 1024;
 const FORM_MAX_BYTES = 256 * 1024;
 
-const FormBody = v.record(v.string(), v.string());
 const SlotSchema = v.picklist(MEDIA_SLOTS);
 /** Which slots take which kind of file. */
 const KIND_OF_SLOT: Record<keyof MediaSlots, "preview" | "og" | "video" | "video-poster"> = {
@@ -154,7 +154,7 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
   };
   const upload = async (request: Request, maxBytes: number) => readUpload(request, maxBytes);
   /** A form of text fields: read by the console's parser within its own limit (captions run long). */
-  const plainForm = { parse: kit.input({ maxBytes: FORM_MAX_BYTES }), body: FormBody };
+  const plainForm = { parse: kit.input({ maxBytes: FORM_MAX_BYTES }), body: FormFields };
   /** A refused picture or video: the reason, nothing stored. */
   const mediaRefusal = (request: Request, section: CatalogueDone, error: unknown) => {
     if (error instanceof MediaRejected) return refused(request, 422, { problems: [{ section, text: error.message }], form: null });
