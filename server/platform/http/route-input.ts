@@ -18,7 +18,9 @@ export type ParseContext = { request: Request; server: Pick<Server, "requestIP">
  *
  * Kept outside on purpose, each reading its own bytes: the Stripe webhook (its signature covers the
  * raw body, readRawBody), file uploads (multipart, with their own limit, readUpload), and the plain
- * pages answered from memory before Elysia routes anything (access-log.ts, plainPageAnswers).
+ * pages answered from memory before Elysia routes anything (access-log.ts, plainPageAnswers); the
+ * one-click stop links (the leads' unsubscribe, the review e-mails' stop), which act on whatever a
+ * mail client posts, any body or none.
  */
 export function bodyParser(options: {
   maxBytes: number;
