@@ -43,7 +43,8 @@ const answeredBy = (s: RunningServer, requestId: string) =>
 // theirs at another moment start their own.
 let shared: Promise<RunningServer> | undefined;
 const sharedTwoProcesses = () =>
-  (shared ??= startServer({ env: { WORKERS: "2" } }).then(async (started) => {
+  // Pages made at start, the way a real site starts: a test below looks at who renders them.
+  (shared ??= startServer({ env: { WORKERS: "2", PAGES_AT_START: "true" } }).then(async (started) => {
     await until(() => lineOf(started, "worker listening"), "the worker to listen");
     return started;
   }));
