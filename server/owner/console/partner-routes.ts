@@ -6,6 +6,7 @@ import { createPartner, PARTNER_PROBLEMS, partnerReport, periodProblem } from ".
 import { defaultPeriod, partnersCsv } from "../partners-command";
 import { html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
+import { countsTestOrders } from "./overview";
 import { partnersPage } from "./views/partners";
 
 // The console's partners (docs/invoices.md, "Partner links"): the same service as `site partners`.
@@ -38,7 +39,7 @@ export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
           const { period, problem } = periodOf(query);
           return html(
             partnersPage(ctx, {
-              rows: partnerReport(db, period),
+              rows: partnerReport(db, period, countsTestOrders(deps.config)),
               period,
               currency: deps.content.current().site.currency.toUpperCase(),
               done: query.done === "created",
@@ -54,7 +55,7 @@ export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
       ({ request, query }) =>
         kit.asOwner(request, async () => {
           const { period } = periodOf(query);
-          return new Response(partnersCsv(partnerReport(db, period), period), {
+          return new Response(partnersCsv(partnerReport(db, period, countsTestOrders(deps.config)), period), {
             headers: {
               "content-type": "text/csv; charset=utf-8",
               "content-disposition": `attachment; filename="partners-${period.from}-${period.to}.csv"`,
