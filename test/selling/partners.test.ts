@@ -146,6 +146,15 @@ test("in production a test-card order through a partner's link owes no commissio
   expect(partnerReport(s.db, period, false)[0]).toMatchObject({ paidOrders: 0, netRevenue: 0, commissionOwed: 0 });
 });
 
+test("the console's partner row counts a visit made a moment ago, without waiting for the minute's roll-up", async () => {
+  site = await createTestSite({ env: { TRUST_PROXY: "true" } });
+  const s = site;
+  expect((await cli(s, "partners", "create", "blog-anna")).code).toBe(0);
+  expect((await beacon(s, visitor(7), { kind: "pageview", path: "/", utmSource: "blog-anna" })).status).toBe(204);
+  const page = await (await s.request("/admin/partners", { headers: { cookie: await ownerCookie(s), "accept-language": "en" } })).text();
+  expect(page).toContain('<tr data-partner="blog-anna"><th scope="row">blog-anna</th><td>1</td><td>0</td>');
+});
+
 test("partners create --code refuses a code that does not exist, says what to do, and creates nothing", async () => {
   site = await createTestSite();
   const s = site;
