@@ -461,7 +461,7 @@ export const EnvSchema = v.object({
     default: "`fr` (outside production)",
     requiredInProduction: true,
     description:
-      'How VAT is charged: `franchise` (no VAT, invoices say "TVA non applicable, art. 293 B du CGI"), `fr` (French VAT at 20 % on every sale) or `oss` (the VAT of the buyer\'s EU country, from the rate table in `server/shop/paperwork/vat-rates.ts`; French VAT outside the EU or when no country is known). The price paid stays `PRICE`, VAT included. See [docs/invoices.md](../invoices.md).',
+      "How VAT is charged: `franchise` (no VAT, invoices say \"TVA non applicable, art. 293 B du CGI\"), `fr` (French VAT at 20 % on every sale in France and the EU) or `oss` (the VAT of the buyer's EU country, from the rate table in `server/shop/paperwork/vat-rates.ts`; French VAT when no country is known). Under both, a consumer outside the EU pays no VAT, or that country's with `VAT_REGISTRATIONS`, and a company of another member state with a VAT number is reverse-charged. A consumer pays `PRICE`, VAT included; a reverse-charged company, that price less the French VAT it includes. See [docs/invoices.md](../invoices.md).",
   }),
   VAT_REGISTRATIONS: documented(
     v.optional(
