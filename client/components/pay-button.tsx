@@ -179,12 +179,14 @@ export function PayButton({
   const payLabel = shown?.free === true ? t("payment.code.freeButton") : t("payButton", shown === undefined ? {} : { price: shown.total });
   const paymentPath = pathFor("payment", locale);
   // The address says the code, so that a reload or another language keeps it (the server checks it again).
+  // A partner's `?ref=` stays beside it: the pay request reads the partner from the address.
   const showInAddress = (applying: string) => {
-    window.history.replaceState(
-      window.history.state,
-      "",
-      applying === "" ? paymentPath : `${paymentPath}?code=${encodeURIComponent(applying)}`,
-    );
+    const query = new URLSearchParams();
+    if (applying !== "") query.set("code", applying);
+    const ref = refFromAddress();
+    if (ref !== "") query.set("ref", ref);
+    const search = query.toString();
+    window.history.replaceState(window.history.state, "", search === "" ? paymentPath : `${paymentPath}?${search}`);
   };
 
   /** The Apply button with JavaScript: the server's preview, shown without leaving the page (it holds no use of the code). */
