@@ -122,7 +122,7 @@ export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 /** The outcome of a plain form post to /api/leads, shown on the landing page (`?lead=`). */
 export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
-import type { BusinessPageError } from "./business-buyer";
+import type { BusinessPageError, BusinessTyped } from "./business-buyer";
 /** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
 import type { CodeRefusal, CodeState } from "./discount-code";
 
@@ -152,6 +152,8 @@ export type View =
       allCountries?: boolean;
       /** The code of `?code=`, checked for this request (the page is then rendered per request). */
       code?: CodeState;
+      /** The company fields a plain form post was refused with, given back (the page is then rendered per request). */
+      business?: BusinessTyped;
     }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
@@ -228,6 +230,8 @@ export type IslandProps = {
     businessError?: BusinessPageError | undefined;
     /** Every country in the company section's list (`?countries=all`), not only those the tax rules tell apart. */
     allCountries?: boolean;
+    /** What the buyer had typed in the company section, when the server sent the page back. */
+    business?: BusinessTyped | undefined;
     /** The published price, formatted: the total to pay when no code is applied. */
     price: string;
     /** The code of `?code=`, as the server checked it. */

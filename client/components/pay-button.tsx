@@ -137,6 +137,7 @@ export function PayButton({
   noticeBox = false,
   businessError,
   allCountries = false,
+  business: typed = {},
   price,
   code: codeState,
   codePreviewPath,
@@ -178,12 +179,14 @@ export function PayButton({
   const payLabel = shown?.free === true ? t("payment.code.freeButton") : t("payButton", shown === undefined ? {} : { price: shown.total });
   const paymentPath = pathFor("payment", locale);
   // The address says the code, so that a reload or another language keeps it (the server checks it again).
+  // A partner's `?ref=` stays beside it: the pay request reads the partner from the address.
   const showInAddress = (applying: string) => {
-    window.history.replaceState(
-      window.history.state,
-      "",
-      applying === "" ? paymentPath : `${paymentPath}?code=${encodeURIComponent(applying)}`,
-    );
+    const query = new URLSearchParams();
+    if (applying !== "") query.set("code", applying);
+    const ref = refFromAddress();
+    if (ref !== "") query.set("ref", ref);
+    const search = query.toString();
+    window.history.replaceState(window.history.state, "", search === "" ? paymentPath : `${paymentPath}?${search}`);
   };
 
   /** The Apply button with JavaScript: the server's preview, shown without leaving the page (it holds no use of the code). */
@@ -435,7 +438,12 @@ export function PayButton({
         </p>
       ) : null}
       <p className="muted order-total__vat">{t("orderVat")}</p>
-      <details className="business" ref={businessRef} open={allCountries || Object.keys(businessErrors).length > 0} data-testid="business">
+      <details
+        className="business"
+        ref={businessRef}
+        open={allCountries || Object.keys(businessErrors).length > 0 || Object.keys(typed).length > 0}
+        data-testid="business"
+      >
         <summary>{t("business.title")}</summary>
         <p className="muted">{t("business.intro")}</p>
         {Object.keys(businessErrors).length > 0 ? (
@@ -477,9 +485,9 @@ export function PayButton({
             <div className="field" key={f}>
               <label htmlFor={id}>{t(label[f])}</label>
               {f === "companyAddress" ? (
-                <textarea {...common} rows={2} maxLength={300} autoComplete="street-address" />
+                <textarea {...common} rows={2} maxLength={300} autoComplete="street-address" defaultValue={typed[f]} />
               ) : f === "companyCountry" ? (
-                <select {...common} defaultValue="" autoComplete="country">
+                <select {...common} defaultValue={typed[f] ?? ""} autoComplete="country">
                   <option value="">{t("business.countryChoose")}</option>
                   {countries.map((c) => (
                     <option key={c.code} value={c.code}>
@@ -495,6 +503,7 @@ export function PayButton({
                   autoComplete={f === "company" ? "organization" : "off"}
                   spellCheck={false}
                   autoCapitalize={f === "vatNumber" ? "characters" : undefined}
+                  defaultValue={typed[f]}
                 />
               )}
               {f === "companyCountry" && !everyCountry ? (

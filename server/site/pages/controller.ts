@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { BUSINESS_PAGE_ERRORS } from "../../../shared/business-buyer";
+import { BUSINESS_FIELDS, BUSINESS_PAGE_ERRORS, businessTypedOf } from "../../../shared/business-buyer";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import type { SuccessOrder, View } from "../../../shared/page-data";
 import { localeOfPath, matchPath, PAGE_IDS, pathFor, type RouteMatch } from "../../../shared/routes";
@@ -50,8 +50,10 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
       return { page: "landing", lead: lead.success ? lead.output : undefined };
     }
     case "payment": {
-      // A code is checked against the database for the request, its page rendered for it alone.
+      // A code is checked against the database for the request, its page rendered for it alone; so
+      // is the page given back with what a buyer typed in the company section.
       if ((query.get("code") ?? "").trim() !== "") return null;
+      if (BUSINESS_FIELDS.some((f) => query.has(f))) return null;
       const error = v.safeParse(PaymentError, query.get("error") ?? undefined);
       return {
         page: "payment",
@@ -188,10 +190,18 @@ export function pagesController(deps: AppDeps) {
     const typed = query.get("code") ?? "";
     const others = new URLSearchParams(query);
     others.delete("code");
+    const business = businessTypedOf(query);
+    for (const f of BUSINESS_FIELDS) others.delete(f);
     const base = staticViewFor({ page: "payment", locale }, others, deps.config);
+    const given = Object.keys(business).length > 0 ? { business } : {};
+    if (typed.trim() === "") {
+      // Only the company's fields given back: nothing to check, nothing to count.
+      const view: View = base?.page === "payment" ? { ...base, ...given } : { page: "payment", purchaseNotice: false, ...given };
+      return render({ view, locale, status: 200, acceptEncoding: request.headers.get("accept-encoding") });
+    }
     const allowed = codeLimiter.take(ip);
     const code = codeStateFor(deps, typed, locale, allowed.ok);
-    const view: View = base?.page === "payment" ? { ...base, code } : { page: "payment", purchaseNotice: false, code };
+    const view: View = base?.page === "payment" ? { ...base, code, ...given } : { page: "payment", purchaseNotice: false, code, ...given };
     const kept = code.state === "applied" ? code.preview.code : code.code;
     return render({
       view,
