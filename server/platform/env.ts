@@ -245,6 +245,11 @@ export const EnvSchema = v.object({
         "Server processes sharing the port, one per core; `1` runs one process. The first one also sends the e-mail; the others only answer requests ([decision 010](../decisions/010-static-pages-and-processes.md)).",
     },
   ),
+  PAGES_AT_START: documented(bool(true), {
+    section: "The server",
+    description:
+      "`false`: the pages the same for every visitor are rendered at their first request instead of before the server takes over from the one it replaces. The test suite's servers use it (most of them never ask for a page); a real site leaves it on, so that no visitor waits for a page to be made.",
+  }),
 
   SITE_NAME: documented(
     v.optional(
