@@ -150,8 +150,10 @@ export type View =
       noticeBox?: boolean;
       /** The company section lists every country (`?countries=all`: the no-JavaScript way to a country outside the short list). */
       allCountries?: boolean;
-      /** The code of `?code=`, checked for this request (the page is then rendered per request). */
+      /** The code of `?code=`, or of the partner of `?ref=`, checked for this request (the page is then rendered per request). */
       code?: CodeState;
+      /** The partner whose link (`?ref=`) brought the buyer, sent with the pay form (plain form posts too). */
+      ref?: string;
       /** The company fields a plain form post was refused with, given back (the page is then rendered per request). */
       business?: BusinessTyped;
     }
@@ -234,8 +236,10 @@ export type IslandProps = {
     business?: BusinessTyped | undefined;
     /** The published price, formatted: the total to pay when no code is applied. */
     price: string;
-    /** The code of `?code=`, as the server checked it. */
+    /** The code of `?code=` (or of the partner of `?ref=`), as the server checked it. */
     code?: CodeState | undefined;
+    /** The partner of `?ref=`, when the owner created it: a hidden field of the form. */
+    partnerRef?: string | undefined;
     /**
      * Where the Apply button asks (shared/api.ts CODE_PREVIEW), given by the page: the constants the
      * form's script imports from api.ts are carried by every page's first script.

@@ -140,6 +140,7 @@ export function PayButton({
   business: typed = {},
   price,
   code: codeState,
+  partnerRef,
   codePreviewPath,
 }: IslandProps["pay-button"] & { navigate?: Navigate }) {
   // The company section: its problems (from the server's redirect, or checked here before sending),
@@ -188,6 +189,9 @@ export function PayButton({
     const search = query.toString();
     window.history.replaceState(window.history.state, "", search === "" ? paymentPath : `${paymentPath}?${search}`);
   };
+  // The partner's own code (`?ref=` with no code typed) is not removed: an empty field gets it again
+  // at payment (server/shop/checkout/service.ts). The buyer may type another code, which wins.
+  const partnerCode = codeState?.state === "applied" && codeState.partner !== undefined ? codeState.preview.code : undefined;
 
   /** The Apply button with JavaScript: the server's preview, shown without leaving the page (it holds no use of the code). */
   const applyCode = async () => {
@@ -342,6 +346,7 @@ export function PayButton({
   return (
     <form method="post" action={PAYMENT.path} className="pay-form" onSubmit={onSubmit} noValidate>
       <input type="hidden" name="locale" value={locale} />
+      {partnerRef === undefined ? null : <input type="hidden" name="ref" value={partnerRef} />}
       {/* Enter in a field submits the form through its first submit button. The code's Apply button
           comes first on screen, so this copy of the pay button comes first in the form: Enter pays,
           as it always has (with the code typed), and keeps what the buyer typed in the other fields. */}
@@ -399,16 +404,18 @@ export function PayButton({
             {shown !== undefined ? (
               <p className="discount-code__applied" data-testid="code-applied">
                 {t("payment.code.applied", { code: shown.code, off: shown.off })}{" "}
-                <a
-                  href={paymentPath}
-                  className="discount-code__remove"
-                  onClick={(event) => {
-                    event.preventDefault();
-                    removeCode();
-                  }}
-                >
-                  {t("payment.code.remove")}
-                </a>
+                {shown.code === partnerCode ? null : (
+                  <a
+                    href={paymentPath}
+                    className="discount-code__remove"
+                    onClick={(event) => {
+                      event.preventDefault();
+                      removeCode();
+                    }}
+                  >
+                    {t("payment.code.remove")}
+                  </a>
+                )}
               </p>
             ) : (
               <p className="muted">{t("payment.code.hint")}</p>

@@ -26,10 +26,12 @@ export function PaymentPage({
   noticeBox = false,
   allCountries = false,
   code,
+  partnerRef,
   business,
 }: {
   error?: PaymentPageError;
   code?: CodeState | undefined;
+  partnerRef?: string | undefined;
   business?: BusinessTyped | undefined;
   purchaseNotice: boolean;
   noticeBox?: boolean;
@@ -93,6 +95,7 @@ export function PaymentPage({
                   // The total, and the code's reduction when the page came with one (`?code=`), are the form's to change.
                   price: facts.price,
                   code,
+                  partnerRef,
                   codePreviewPath: CODE_PREVIEW.path,
                 }}
               />

@@ -195,8 +195,9 @@ const COMMANDS: readonly Command[] = [
   }),
   command({
     name: "codes list",
-    summary: "the discount codes with their uses, paid orders and revenue",
-    run: ({ db, config, out }) => codesList(db, contentNow(db, config.site).current().site.currency, out),
+    summary: "the discount codes with their uses, paid orders, revenue and state (active first)",
+    run: ({ db, config, options, out }) =>
+      codesList(db, contentNow(db, config.site).current().site.currency, out, (options.now ?? (() => new Date()))()),
   }),
   command({
     name: "codes disable",

@@ -212,7 +212,7 @@ export const EnvSchema = v.object({
     default: "`http://localhost:PORT`",
     requiredInProduction: "yes, and not this machine (`localhost`, `127.0.0.1`)",
     description:
-      "The site's public address (`https://shop.example.fr`), for canonical links, Open Graph, e-mails' links and payment return URLs.",
+      "The site's public address (`https://shop.example.fr`), for canonical links, Open Graph, e-mails' links and payment return URLs. To try production on your own computer, see [Trying production on your own computer](deploy.md#trying-production-on-your-own-computer).",
   }),
   TRUST_PROXY: documented(TrustProxySetting, {
     section: "The server",
