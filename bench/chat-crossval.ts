@@ -1,6 +1,7 @@
 // Calibrates when the offline assistant hands over, on questions its model never saw: k-fold
 // cross-validation over the whole question bank (every set on this branch: tuning, validation, the
-// held-out sets, the buyers' set, follow-ups, two-question messages, the new-user trial's misses),
+// held-out sets, the buyers' set, follow-ups, two-question messages, the new-user trial's misses,
+// the blind sets scored once and used for tuning since),
 // not on one held-out set written alongside the training set. For each fold a model is trained on
 // the paraphrases and the bank's other folds (a question's intent read as its topic; the bank's
 // questions that are also paraphrases are left out of the fold that tests them), and the fold's
@@ -16,6 +17,9 @@ import { type Example, type TopicClassifier, trainTopicClassifier } from "../ser
 import { trainingExamples } from "../server/shop/chat/topic-training";
 import { FOLLOW_UPS } from "../test/chat/questions/follow-ups";
 import { HELD_OUT } from "../test/chat/questions/held-out";
+import { HELD_OUT_BLIND2 } from "../test/chat/questions/held-out-blind2";
+import { HELD_OUT_BLIND3 } from "../test/chat/questions/held-out-blind3";
+import { HELD_OUT_BLIND4 } from "../test/chat/questions/held-out-blind4";
 import { HELD_OUT_BUYERS } from "../test/chat/questions/held-out-buyers";
 import { HELD_OUT_NEW } from "../test/chat/questions/held-out-new";
 import { type ChatQuestion, createJudge, HANDOVER_INTENTS, type Intent } from "../test/chat/questions/judge";
@@ -75,6 +79,10 @@ const sets: [string, readonly ChatQuestion[]][] = [
   ["follow-ups", FOLLOW_UPS],
   ["two-questions", TWO_QUESTIONS],
   ["trial-misses", TRIAL_MISSES],
+  // The blind sets once scored and read to tune (development sets since): questions buyers wrote.
+  ["blind2", HELD_OUT_BLIND2],
+  ["blind3", HELD_OUT_BLIND3],
+  ["blind4", HELD_OUT_BLIND4],
 ];
 const bank = sets.flatMap(([set, questions]) => questions.map((question) => ({ set, question })));
 const foldOf = (i: number) => i % folds;

@@ -78,6 +78,8 @@ function PageBody() {
           noticeBox={view.noticeBox === true}
           allCountries={view.allCountries === true}
           code={view.code}
+          partnerRef={view.ref}
+          business={view.business}
         />
       );
     case "success":

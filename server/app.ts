@@ -90,7 +90,7 @@ export function createApp(deps: AppDeps) {
       if (refusal !== null) {
         // A route answering its refusals itself (the console) sets its own headers.
         const own = refusalAnswerOf(request);
-        if (own !== undefined) return own(refusal, request);
+        if (own !== undefined) return own(refusal);
         const response = await fail(refusal, { request, locale: localeOfPath(path), what: "request refused", back: formBackOf(request) });
         for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;

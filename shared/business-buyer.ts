@@ -97,6 +97,25 @@ const BusinessSchema = v.pipe(
 );
 
 export type BusinessInput = Partial<Record<BusinessField, string | undefined>>;
+
+/** What the buyer typed in the company section, as typed: given back with the page a plain form post was refused on. */
+export type BusinessTyped = Partial<Record<BusinessField, string>>;
+
+/** The longest each field's text may be (the fields' own maxLength): a longer value is not given back. */
+export const BUSINESS_FIELD_MAX: Record<BusinessField, number> = { company: 120, companyAddress: 300, companyCountry: 2, vatNumber: 20 };
+
+/**
+ * The company fields of a query (`?company=…`: the page a plain form post was refused on), each
+ * kept when it is a string within its field's length; empty when none is there.
+ */
+export function businessTypedOf(query: URLSearchParams): BusinessTyped {
+  const typed: BusinessTyped = {};
+  for (const f of BUSINESS_FIELDS) {
+    const value = query.get(f);
+    if (value !== null && value !== "" && value.length <= BUSINESS_FIELD_MAX[f]) typed[f] = value;
+  }
+  return typed;
+}
 export type BusinessCheck =
   | { ok: true; business: BusinessBuyer | null }
   | { ok: false; errors: Partial<Record<BusinessField, BusinessErrorKey>> };

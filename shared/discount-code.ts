@@ -38,6 +38,7 @@ export type CodePreview = { code: string; list: string; off: string; total: stri
  * code as typed comes back in the field.
  */
 export type CodeState =
-  | { state: "applied"; preview: CodePreview }
+  /** `partner`: the code came with that partner's link (`?ref=`), the buyer typed none. */
+  | { state: "applied"; preview: CodePreview; partner?: string }
   | { state: "refused"; code: string; reason: CodeRefusal }
   | { state: "rate-limited"; code: string };

@@ -122,7 +122,7 @@ export type AccessFlag = "sent" | "invalid" | "rate-limited" | "error";
 /** The outcome of a plain form post to /api/leads, shown on the landing page (`?lead=`). */
 export type LeadFlag = "sent" | "invalid" | "rate-limited" | "error";
 
-import type { BusinessPageError } from "./business-buyer";
+import type { BusinessPageError, BusinessTyped } from "./business-buyer";
 /** Why a plain form post to /api/payment came back to the payment page (`?error=`); "consent": the box was not ticked. */
 import type { CodeRefusal, CodeState } from "./discount-code";
 
@@ -150,8 +150,12 @@ export type View =
       noticeBox?: boolean;
       /** The company section lists every country (`?countries=all`: the no-JavaScript way to a country outside the short list). */
       allCountries?: boolean;
-      /** The code of `?code=`, checked for this request (the page is then rendered per request). */
+      /** The code of `?code=`, or of the partner of `?ref=`, checked for this request (the page is then rendered per request). */
       code?: CodeState;
+      /** The partner whose link (`?ref=`) brought the buyer, sent with the pay form (plain form posts too). */
+      ref?: string;
+      /** The company fields a plain form post was refused with, given back (the page is then rendered per request). */
+      business?: BusinessTyped;
     }
   | { page: "success"; order: SuccessOrder }
   | { page: "canceled" }
@@ -228,10 +232,14 @@ export type IslandProps = {
     businessError?: BusinessPageError | undefined;
     /** Every country in the company section's list (`?countries=all`), not only those the tax rules tell apart. */
     allCountries?: boolean;
+    /** What the buyer had typed in the company section, when the server sent the page back. */
+    business?: BusinessTyped | undefined;
     /** The published price, formatted: the total to pay when no code is applied. */
     price: string;
-    /** The code of `?code=`, as the server checked it. */
+    /** The code of `?code=` (or of the partner of `?ref=`), as the server checked it. */
     code?: CodeState | undefined;
+    /** The partner of `?ref=`, when the owner created it: a hidden field of the form. */
+    partnerRef?: string | undefined;
     /**
      * Where the Apply button asks (shared/api.ts CODE_PREVIEW), given by the page: the constants the
      * form's script imports from api.ts are carried by every page's first script.

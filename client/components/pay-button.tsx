@@ -137,8 +137,10 @@ export function PayButton({
   noticeBox = false,
   businessError,
   allCountries = false,
+  business: typed = {},
   price,
   code: codeState,
+  partnerRef,
   codePreviewPath,
 }: IslandProps["pay-button"] & { navigate?: Navigate }) {
   // The company section: its problems (from the server's redirect, or checked here before sending),
@@ -178,13 +180,18 @@ export function PayButton({
   const payLabel = shown?.free === true ? t("payment.code.freeButton") : t("payButton", shown === undefined ? {} : { price: shown.total });
   const paymentPath = pathFor("payment", locale);
   // The address says the code, so that a reload or another language keeps it (the server checks it again).
+  // A partner's `?ref=` stays beside it: the pay request reads the partner from the address.
   const showInAddress = (applying: string) => {
-    window.history.replaceState(
-      window.history.state,
-      "",
-      applying === "" ? paymentPath : `${paymentPath}?code=${encodeURIComponent(applying)}`,
-    );
+    const query = new URLSearchParams();
+    if (applying !== "") query.set("code", applying);
+    const ref = refFromAddress();
+    if (ref !== "") query.set("ref", ref);
+    const search = query.toString();
+    window.history.replaceState(window.history.state, "", search === "" ? paymentPath : `${paymentPath}?${search}`);
   };
+  // The partner's own code (`?ref=` with no code typed) is not removed: an empty field gets it again
+  // at payment (server/shop/checkout/service.ts). The buyer may type another code, which wins.
+  const partnerCode = codeState?.state === "applied" && codeState.partner !== undefined ? codeState.preview.code : undefined;
 
   /** The Apply button with JavaScript: the server's preview, shown without leaving the page (it holds no use of the code). */
   const applyCode = async () => {
@@ -339,6 +346,7 @@ export function PayButton({
   return (
     <form method="post" action={PAYMENT.path} className="pay-form" onSubmit={onSubmit} noValidate>
       <input type="hidden" name="locale" value={locale} />
+      {partnerRef === undefined ? null : <input type="hidden" name="ref" value={partnerRef} />}
       {/* Enter in a field submits the form through its first submit button. The code's Apply button
           comes first on screen, so this copy of the pay button comes first in the form: Enter pays,
           as it always has (with the code typed), and keeps what the buyer typed in the other fields. */}
@@ -396,16 +404,18 @@ export function PayButton({
             {shown !== undefined ? (
               <p className="discount-code__applied" data-testid="code-applied">
                 {t("payment.code.applied", { code: shown.code, off: shown.off })}{" "}
-                <a
-                  href={paymentPath}
-                  className="discount-code__remove"
-                  onClick={(event) => {
-                    event.preventDefault();
-                    removeCode();
-                  }}
-                >
-                  {t("payment.code.remove")}
-                </a>
+                {shown.code === partnerCode ? null : (
+                  <a
+                    href={paymentPath}
+                    className="discount-code__remove"
+                    onClick={(event) => {
+                      event.preventDefault();
+                      removeCode();
+                    }}
+                  >
+                    {t("payment.code.remove")}
+                  </a>
+                )}
               </p>
             ) : (
               <p className="muted">{t("payment.code.hint")}</p>
@@ -435,7 +445,12 @@ export function PayButton({
         </p>
       ) : null}
       <p className="muted order-total__vat">{t("orderVat")}</p>
-      <details className="business" ref={businessRef} open={allCountries || Object.keys(businessErrors).length > 0} data-testid="business">
+      <details
+        className="business"
+        ref={businessRef}
+        open={allCountries || Object.keys(businessErrors).length > 0 || Object.keys(typed).length > 0}
+        data-testid="business"
+      >
         <summary>{t("business.title")}</summary>
         <p className="muted">{t("business.intro")}</p>
         {Object.keys(businessErrors).length > 0 ? (
@@ -477,9 +492,9 @@ export function PayButton({
             <div className="field" key={f}>
               <label htmlFor={id}>{t(label[f])}</label>
               {f === "companyAddress" ? (
-                <textarea {...common} rows={2} maxLength={300} autoComplete="street-address" />
+                <textarea {...common} rows={2} maxLength={300} autoComplete="street-address" defaultValue={typed[f]} />
               ) : f === "companyCountry" ? (
-                <select {...common} defaultValue="" autoComplete="country">
+                <select {...common} defaultValue={typed[f] ?? ""} autoComplete="country">
                   <option value="">{t("business.countryChoose")}</option>
                   {countries.map((c) => (
                     <option key={c.code} value={c.code}>
@@ -495,6 +510,7 @@ export function PayButton({
                   autoComplete={f === "company" ? "organization" : "off"}
                   spellCheck={false}
                   autoCapitalize={f === "vatNumber" ? "characters" : undefined}
+                  defaultValue={typed[f]}
                 />
               )}
               {f === "companyCountry" && !everyCountry ? (

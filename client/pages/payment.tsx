@@ -1,5 +1,5 @@
 import { CODE_PREVIEW } from "../../shared/api";
-import { BUSINESS_PAGE_ERRORS, type BusinessPageError } from "../../shared/business-buyer";
+import { BUSINESS_PAGE_ERRORS, type BusinessPageError, type BusinessTyped } from "../../shared/business-buyer";
 import { CODE_REFUSALS, type CodeRefusal, type CodeState } from "../../shared/discount-code";
 import type { PaymentPageError } from "../../shared/page-data";
 import { pathFor } from "../../shared/routes";
@@ -26,9 +26,13 @@ export function PaymentPage({
   noticeBox = false,
   allCountries = false,
   code,
+  partnerRef,
+  business,
 }: {
   error?: PaymentPageError;
   code?: CodeState | undefined;
+  partnerRef?: string | undefined;
+  business?: BusinessTyped | undefined;
   purchaseNotice: boolean;
   noticeBox?: boolean;
   allCountries?: boolean;
@@ -87,9 +91,11 @@ export function PaymentPage({
                   noticeBox,
                   businessError: businessErrorOf(error),
                   allCountries,
+                  business,
                   // The total, and the code's reduction when the page came with one (`?code=`), are the form's to change.
                   price: facts.price,
                   code,
+                  partnerRef,
                   codePreviewPath: CODE_PREVIEW.path,
                 }}
               />

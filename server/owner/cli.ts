@@ -32,6 +32,7 @@ import { catalogueExportCommand, catalogueImportCommand } from "./catalogue-comm
 import { codesCreate, codesCreateOptions, codesDisable, codesList } from "./codes-command";
 import { activityDetail, recordActivity, versionEntry, writeLogged } from "./console/activity";
 import { createInvite, inviteUrl } from "./console/invites";
+import { countsTestOrders } from "./console/overview";
 import { counted } from "./counted";
 import { digestCommand } from "./digest-command";
 import { ereportingCsv } from "./ereporting";
@@ -194,8 +195,9 @@ const COMMANDS: readonly Command[] = [
   }),
   command({
     name: "codes list",
-    summary: "the discount codes with their uses, paid orders and revenue",
-    run: ({ db, config, out }) => codesList(db, contentNow(db, config.site).current().site.currency, out),
+    summary: "the discount codes with their uses, paid orders, revenue and state (active first)",
+    run: ({ db, config, options, out }) =>
+      codesList(db, contentNow(db, config.site).current().site.currency, out, (options.now ?? (() => new Date()))()),
   }),
   command({
     name: "codes disable",
@@ -216,7 +218,8 @@ const COMMANDS: readonly Command[] = [
     usage: "[--from DATE] [--to DATE] [--csv]",
     summary: "each partner's visitors, paid orders, net revenue and commission owed for a period (Paris days; this month by default)",
     options: partnersListOptions,
-    run: ({ db, config, values, out, err }) => partnersList(db, values, contentNow(db, config.site).current().site.currency, out, err),
+    run: ({ db, config, values, out, err }) =>
+      partnersList(db, values, contentNow(db, config.site).current().site.currency, countsTestOrders(config), out, err),
   }),
   exportCommand("chats", "print the support-chat transcripts as CSV"),
   exportCommand("licenses", "print the licence keys as CSV (status, order, buyer, activations)"),

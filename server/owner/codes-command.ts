@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import type { Write } from "../../db/writer";
-import { createCode, disableCode, listCodes, type NewCode } from "../shop/codes/service";
+import { type CodeStatus, createCode, disableCode, listCodes, type NewCode } from "../shop/codes/service";
 
 // `site codes create|list|disable`: the owner's discount codes from the command line, the same
 // service the console uses (server/shop/codes/service.ts).
@@ -58,8 +58,17 @@ export async function codesCreate(
   return 0;
 }
 
-export function codesList(db: Db, currency: string, out: Print): number {
-  const rows = listCodes(db);
+/** What `codes list` says of a code's state (service.ts codeStatusAt). */
+const STATUS_WORDS: Record<CodeStatus, string> = {
+  active: "active",
+  scheduled: "not yet valid",
+  "used-up": "used up",
+  expired: "expired",
+  disabled: "disabled",
+};
+
+export function codesList(db: Db, currency: string, out: Print, now: Date): number {
+  const rows = listCodes(db, now);
   if (rows.length === 0) {
     out("No discount codes yet (site codes create CODE --percent 20).\n");
     return 0;
@@ -68,9 +77,7 @@ export function codesList(db: Db, currency: string, out: Print): number {
   for (const r of rows) {
     const uses = r.maxUses === null ? String(r.uses) : `${r.uses}/${r.maxUses}`;
     const revenue = `${(r.revenue / 100).toFixed(2)} ${r.currency ?? currency}`;
-    out(
-      `${r.code}\t${reduction(r)}\t${validity(r)}\t${uses}\t${r.orders}\t${revenue}\t${r.disabledAt === null ? "active" : "disabled"}\t${r.note ?? ""}\n`,
-    );
+    out(`${r.code}\t${reduction(r)}\t${validity(r)}\t${uses}\t${r.orders}\t${revenue}\t${STATUS_WORDS[r.status]}\t${r.note ?? ""}\n`);
   }
   return 0;
 }
@@ -101,4 +108,4 @@ const validity = (r: Row) =>
     ? "always"
     : `${r.startsAt === null ? "…" : parisDay(r.startsAt)} to ${r.endsAt === null ? "…" : parisDay(new Date(r.endsAt.getTime() - 1))}`;
 const describe = (r: Row) =>
-  `${reduction(r)}, ${validity(r) === "always" ? "no dates" : `valid ${validity(r)} (Paris time)`}, ${r.maxUses === null ? "no limit of uses" : `at most ${r.maxUses} uses`}`;
+  `${reduction(r)}, ${validity(r) === "always" ? "no dates" : `valid ${validity(r)} (Paris time)`}, ${r.maxUses === null ? "no limit of uses" : `at most ${r.maxUses} ${r.maxUses === 1 ? "use" : "uses"}`}`;

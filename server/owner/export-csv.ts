@@ -1,14 +1,21 @@
 import type { Db } from "../../db/client";
 
+/**
+ * An amount kept in cents, written as an accountant's spreadsheet reads it (`24.99`, a dot before
+ * the cents as in the VAT export); empty where there is none (an order not paid has no invoice).
+ */
+const units = (column: string, name: string) =>
+  `CASE WHEN ${column} IS NULL THEN NULL ELSE printf('%.2f', ${column} / 100.0) END AS ${name}`;
+
 /** Owner exports (`site leads export > leads.csv`): one table as RFC 4180 CSV, oldest first. */
 export const EXPORTS = {
   leads:
     "SELECT id, email, source, locale, ip_hash, datetime(created_at / 1000, 'unixepoch') AS created_at, datetime(unsubscribed_at / 1000, 'unixepoch') AS unsubscribed_at FROM email_leads ORDER BY id",
   orders:
-    "SELECT o.id, o.reference, o.provider, o.checkout_id, o.status, o.amount, o.currency, o.locale, o.customer_email, o.first_name, o.city, datetime(o.created_at / 1000, 'unixepoch') AS created_at, datetime(o.paid_at / 1000, 'unixepoch') AS paid_at, datetime(o.refunded_at / 1000, 'unixepoch') AS refunded_at, datetime(o.refund_requested_at / 1000, 'unixepoch') AS refund_requested_at, datetime(o.terms_accepted_at / 1000, 'unixepoch') AS terms_accepted_at, o.terms_version, l.key AS license_key, l.status AS license_status, " +
+    `SELECT o.id, o.reference, o.provider, o.checkout_id, o.status, ${units("o.amount", "amount")}, o.currency, o.locale, o.customer_email, o.first_name, o.city, datetime(o.created_at / 1000, 'unixepoch') AS created_at, datetime(o.paid_at / 1000, 'unixepoch') AS paid_at, datetime(o.refunded_at / 1000, 'unixepoch') AS refunded_at, datetime(o.refund_requested_at / 1000, 'unixepoch') AS refund_requested_at, datetime(o.terms_accepted_at / 1000, 'unixepoch') AS terms_accepted_at, o.terms_version, l.key AS license_key, l.status AS license_status, ` +
     // What an accountant matches the orders against: the documents' numbers, the buyer's country
     // (billing address, else card), and the VAT frozen on the invoice; the discount code and what it took off.
-    "i.number AS invoice_number, c.number AS credit_note_number, coalesce(o.company_country, o.billing_country, o.card_country) AS country, i.vat_scheme, i.vat_rule, i.vat_country, printf('%.2f', i.vat_rate / 100.0) AS vat_rate_percent, i.net_amount, i.vat_amount, coalesce(o.list_amount, o.amount) AS list_amount, o.discount_code, o.discount_amount, o.partner, " +
+    `i.number AS invoice_number, c.number AS credit_note_number, coalesce(o.company_country, o.billing_country, o.card_country) AS country, i.vat_scheme, i.vat_rule, i.vat_country, ${units("i.vat_rate", "vat_rate_percent")}, ${units("i.net_amount", "net_amount")}, ${units("i.vat_amount", "vat_amount")}, ${units("coalesce(o.list_amount, o.amount)", "list_amount")}, o.discount_code, ${units("o.discount_amount", "discount_amount")}, o.partner, ` +
     // A company buyer and the evidence of its VAT rule: the country it declared, its VAT number, the
     // billing and card countries, and why the rule applied (tax_evidence, written at checkout).
     "o.company, o.company_address, o.company_country, o.buyer_vat_number, o.billing_country, o.card_country, json_extract(o.tax_evidence, '$.rule') AS evidence_rule, json_extract(o.tax_evidence, '$.why') AS evidence_why, json_extract(o.tax_evidence, '$.vatNumberChecked') AS vat_number_checked " +

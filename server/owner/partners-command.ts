@@ -84,6 +84,7 @@ export function partnersList(
   db: Db,
   values: { from?: string; to?: string; csv?: boolean },
   currency: string,
+  testOrders: boolean,
   out: Print,
   err: Print,
 ): number {
@@ -97,7 +98,7 @@ export function partnersList(
     err(`${problem}\n`);
     return 2;
   }
-  const rows = partnerReport(db, period);
+  const rows = partnerReport(db, period, testOrders);
   if (values.csv === true) {
     out(partnersCsv(rows, period));
     return 0;

@@ -34,6 +34,8 @@ export type Config = {
   logLevel: Env["LOG_LEVEL"];
   /** Server processes sharing the port (one per core); 1 serves from one process. */
   workers: number;
+  /** Whether the first process renders every static page as it starts (false: each at its first request). */
+  pagesAtStart: boolean;
   /**
    * What the environment says of the site besides the owner's content (support address, refund
    * mode, VAT, development samples). The product's name, price, offer, texts and FAQ are the
@@ -151,6 +153,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     litestreamPath: env.LITESTREAM_PATH,
     logLevel: env.LOG_LEVEL,
     workers: env.WORKERS ?? defaultWorkers(),
+    pagesAtStart: env.PAGES_AT_START,
     site: {
       supportEmail: env.SUPPORT_EMAIL,
       showPlaceholders: env.NODE_ENV !== "production",

@@ -212,7 +212,7 @@ export const EnvSchema = v.object({
     default: "`http://localhost:PORT`",
     requiredInProduction: "yes, and not this machine (`localhost`, `127.0.0.1`)",
     description:
-      "The site's public address (`https://shop.example.fr`), for canonical links, Open Graph, e-mails' links and payment return URLs.",
+      "The site's public address (`https://shop.example.fr`), for canonical links, Open Graph, e-mails' links and payment return URLs. To try production on your own computer, see [Trying production on your own computer](deploy.md#trying-production-on-your-own-computer).",
   }),
   TRUST_PROXY: documented(TrustProxySetting, {
     section: "The server",
@@ -245,6 +245,11 @@ export const EnvSchema = v.object({
         "Server processes sharing the port, one per core; `1` runs one process. The first one also sends the e-mail; the others only answer requests ([decision 010](../decisions/010-static-pages-and-processes.md)).",
     },
   ),
+  PAGES_AT_START: documented(bool(true), {
+    section: "The server",
+    description:
+      "`false`: the pages the same for every visitor are rendered at their first request instead of before the server takes over from the one it replaces. The test suite's servers use it (most of them never ask for a page); a real site leaves it on, so that no visitor waits for a page to be made.",
+  }),
 
   SITE_NAME: documented(
     v.optional(
@@ -461,7 +466,7 @@ export const EnvSchema = v.object({
     default: "`fr` (outside production)",
     requiredInProduction: true,
     description:
-      'How VAT is charged: `franchise` (no VAT, invoices say "TVA non applicable, art. 293 B du CGI"), `fr` (French VAT at 20 % on every sale) or `oss` (the VAT of the buyer\'s EU country, from the rate table in `server/shop/paperwork/vat-rates.ts`; French VAT outside the EU or when no country is known). The price paid stays `PRICE`, VAT included. See [docs/invoices.md](../invoices.md).',
+      "How VAT is charged: `franchise` (no VAT, invoices say \"TVA non applicable, art. 293 B du CGI\"), `fr` (French VAT at 20 % on every sale in France and the EU) or `oss` (the VAT of the buyer's EU country, from the rate table in `server/shop/paperwork/vat-rates.ts`; French VAT when no country is known). Under both, a consumer outside the EU pays no VAT, or that country's with `VAT_REGISTRATIONS`, and a company of another member state with a VAT number is reverse-charged. A consumer pays `PRICE`, VAT included; a reverse-charged company, that price less the French VAT it includes. See [docs/invoices.md](../invoices.md).",
   }),
   VAT_REGISTRATIONS: documented(
     v.optional(

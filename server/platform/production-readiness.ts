@@ -68,7 +68,8 @@ export function productionProblems(env: Env): ConfigProblem[] {
   else if (env.PUBLIC_BASE_URL !== undefined && LOCAL_HOST.test(new URL(env.PUBLIC_BASE_URL).hostname)) {
     problems.push({
       variable: "PUBLIC_BASE_URL",
-      detail: `points at this machine (${env.PUBLIC_BASE_URL}): set the site's public address, such as https://shop.example.fr`,
+      // An owner trying production on their own computer is told how (a made-up name pointed at it), not only refused.
+      detail: `points at this machine (${env.PUBLIC_BASE_URL}): set the site's public address, such as https://shop.example.fr; to try production on this computer, use a made-up name pointed at it in /etc/hosts, such as http://shop.test:${env.PORT} (docs/owner/deploy.md, "Trying production on your own computer")`,
     });
   }
   if (EXAMPLE_DOMAIN.test(env.SUPPORT_EMAIL.split("@")[1] ?? "")) {

@@ -45,11 +45,13 @@ export const PaymentRequestSchema = v.object({
 
 /**
  * POST /api/payment/code: a code to preview in the page's language (the Apply button: JSON from its
- * script, or the pay form's fields posted without JavaScript, of which only these two are read).
+ * script, or the pay form's fields posted without JavaScript, of which only these are read).
  */
 export const CodePreviewRequestSchema = v.object({
   locale: v.picklist(LOCALES, "Unknown locale"),
   code: v.optional(v.pipe(v.string("code must be text"), v.trim(), v.maxLength(64, "code is too long")), ""),
+  /** The partner of the page's link (its hidden field), kept in the address the plain form goes back to. */
+  ref: v.optional(v.pipe(v.string("ref must be text"), v.trim(), v.maxLength(64, "ref is too long")), ""),
 });
 
 /** The preview's answer (shared/discount-code.ts CodePreview), as the pay button reads it. */

@@ -67,7 +67,9 @@ test("every topic, and 'none', has paraphrases in every language", () => {
 });
 
 test("a message is cut into its questions: sentences that end with '?', and requests joined by 'and', 'et', 'e', 'y'", () => {
-  expect(questionParts("How much is it? And does it work on my TV?")).toEqual(["how much is it", "does it work on my tv"]);
+  expect(questionParts("How much is it? And does it work on my TV?")).toEqual(["how much is it", "and does it work on my tv"]);
+  // A joining word that opens a sentence stays in its part: the French "y a" is "there is".
+  expect(questionParts("y a un controle parental ? et y a des pubs ?")).toEqual(["y a un controle parental", "et y a des pubs"]);
   expect(questionParts("c'est combien et ca marche sur mac")).toEqual(["c est combien", "ca marche sur mac"]);
   // A sentence without a question mark next to one that has it is context, not a second question.
   expect(questionParts("Where is my key? I paid an hour ago.")).toEqual(["where is my key"]);
@@ -87,6 +89,7 @@ test("the choice: one clear topic, two for two questions, a hand-over for 'none'
       partAlone: 1.01,
       partOpening: 1.01,
       nearMass: 1.01,
+      longWords: 25,
     }),
   ).toEqual({
     kind: "unsure",

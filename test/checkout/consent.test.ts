@@ -62,6 +62,21 @@ test("without JavaScript, a post without the box goes back to the payment page, 
   expect(html).toMatch(
     /<label for="accept-terms"[^>]*>Acepto las <a href="\/es\/cgv">condiciones generales de venta<\/a> y solicito el acceso inmediato/,
   );
+
+  // A company's details typed before forgetting the box come back with the page, the box still unticked.
+  const company = await site.request("/api/payment", {
+    method: "POST",
+    headers: FORM,
+    body: "locale=es&company=Garcia+Medios+SL&companyAddress=Calle+Mayor+3&companyCountry=ES&vatNumber=ESB58378431",
+  });
+  expect(company.headers.get("location")).toBe(
+    "/es/paiement?error=consent&company=Garcia+Medios+SL&companyAddress=Calle+Mayor+3&companyCountry=ES&vatNumber=ESB58378431",
+  );
+  const again = await (await site.request(company.headers.get("location") ?? "")).text();
+  expect(again).toMatch(/id="business-company"[^>]*value="Garcia Medios SL"/);
+  expect(again).toContain("Para pagar, marca la casilla");
+  expect(/<input[^>]*id="accept-terms"[^>]*>/.exec(again)?.[0] ?? "").not.toContain("checked");
+  expect(site.db.select().from(orders).all()).toHaveLength(0);
 });
 
 test("the payment page's box is never ticked in advance and names the waiver of the withdrawal right", async () => {

@@ -181,6 +181,30 @@ test("Apply with JavaScript: the code's total shows without leaving the page (li
   expect(screen.getByRole("button", { name: /Payer 29,99/ })).toBeDefined();
 });
 
+test("a partner's ?ref= survives applying and removing a code, and the order still names the partner", async () => {
+  stubFetch({ status: 200, body: { code: "SPRING20", list: "29,99 €", off: "6 €", total: "23,99 €", free: false } });
+  window.history.replaceState(null, "", "/paiement?ref=blogueur");
+  renderButton("fr");
+  const field = screen.getByRole("textbox", { name: "Code de réduction (facultatif)" });
+  fireEvent.change(field, { target: { value: "spring20" } });
+  fireEvent.click(screen.getByRole("button", { name: "Appliquer" }), { detail: 1 });
+  await screen.findByTestId("code-applied");
+  expect(window.location.search).toBe("?code=SPRING20&ref=blogueur");
+
+  fireEvent.click(screen.getByRole("link", { name: "Retirer le code" }));
+  expect(window.location.search).toBe("?ref=blogueur");
+
+  stubFetch({ status: 200, body: { code: "SPRING20", list: "29,99 €", off: "6 €", total: "23,99 €", free: false } });
+  fireEvent.change(field, { target: { value: "spring20" } });
+  fireEvent.click(screen.getByRole("button", { name: "Appliquer" }), { detail: 1 });
+  await screen.findByTestId("code-applied");
+  const calls = stubFetch({ status: 200, body: { url: "/checkout/test/cs_test_abc" } });
+  fireEvent.click(screen.getByRole("button", { name: /Payer 23,99 €/ }));
+  await waitFor(() => expect(calls.length).toBe(1));
+  expect(JSON.parse(calls[0]?.body ?? "{}")).toMatchObject({ code: "SPRING20", ref: "blogueur" });
+  window.history.replaceState(null, "", "/paiement");
+});
+
 test("Apply with JavaScript: a refused code is said beside the field in the page's language and the price stays; too many tries says to wait", async () => {
   stubFetch({ status: 422, body: { error: "This discount code has expired", code: "code-expired" } });
   renderButton("en");

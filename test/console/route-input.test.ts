@@ -162,3 +162,133 @@ test("a console page's notice in the address is shown only when the page knows i
     expect(period.headers.get("content-disposition")).toBe('attachment; filename="partners-2026-01-01-2026-01-31.csv"');
   });
 });
+
+test("the open sign-in routes refuse what cannot be read in the owner's language: the recovery form on the sign-in page, the passkey routes in JSON", async () => {
+  const site = await createTestSite();
+  try {
+    const JSON_EN = { ...EN, "content-type": "application/json" };
+    // The recovery form: whatever is wrong with what was sent, the sign-in page saying the code is not valid.
+    for (const init of [
+      { headers: JSON_EN, body: '{"code":"A"}' },
+      { headers: FORM, body: `code=${"A".repeat(CONSOLE_MAX_BODY_BYTES)}` },
+      { headers: FORM, body: "code=" },
+    ]) {
+      const response = await site.request("/admin/sign-in/recovery", { method: "POST", ...init });
+      expect(response.status).toBe(400);
+      expect(response.headers.get("content-security-policy")).toBe(CONSOLE_CSP);
+      expect(await response.text()).toContain("This code is not valid or has already been used.");
+    }
+    const badRequest = { error: BAD_REQUEST };
+    for (const path of ["/admin/api/sign-in", "/admin/api/passkeys/register-options", "/admin/api/passkeys/register"]) {
+      const form = await site.request(path, { method: "POST", headers: FORM, body: "invite=x" });
+      expect({ path, status: form.status, body: await form.json() }).toEqual({ path, status: 415, body: badRequest });
+      const huge = await site.request(path, { method: "POST", headers: JSON_EN, body: `{"x":"${"a".repeat(CONSOLE_MAX_BODY_BYTES)}"}` });
+      expect({ path, status: huge.status, body: await huge.json() }).toEqual({ path, status: 413, body: badRequest });
+      const broken = await site.request(path, { method: "POST", headers: JSON_EN, body: "{not json" });
+      expect({ path, status: broken.status, body: await broken.json() }).toEqual({ path, status: 400, body: badRequest });
+    }
+    // A registration with an invite but no passkey's answer is a bad request; one naming no invite
+    // (or something that cannot be one), without a session, the sign-in refusal whatever else it sent.
+    const invited = { method: "POST", headers: JSON_EN, body: `{"invite":"${"A".repeat(24)}"}` };
+    const noAnswer = await site.request("/admin/api/passkeys/register", invited);
+    expect({ status: noAnswer.status, body: await noAnswer.json() }).toEqual({ status: 400, body: badRequest });
+    for (const body of ['{"name":7}', '{"invite":"short"}']) {
+      const anonymous = await site.request("/admin/api/passkeys/register", { method: "POST", headers: JSON_EN, body });
+      expect({ body, status: anonymous.status, json: await anonymous.json() }).toEqual({
+        body,
+        status: 401,
+        json: { error: "Sign in to the console first" },
+      });
+    }
+  } finally {
+    await site.close();
+  }
+});
+
+test("the sign-in page says only a notice it knows", async () => {
+  const site = await createTestSite();
+  try {
+    const plain = await (await site.request("/admin/sign-in", { headers: EN })).text();
+    const expired = await (await site.request("/admin/sign-in?notice=expired", { headers: EN })).text();
+    expect(expired).not.toBe(plain);
+    for (const query of ["notice=<b>hi</b>", "notice=expired&notice=signed-out", "notice="]) {
+      const response = await site.request(`/admin/sign-in?${query}`, { headers: EN });
+      expect({ query, status: response.status }).toEqual({ query, status: 200 });
+      expect(await response.text()).toBe(plain);
+    }
+  } finally {
+    await site.close();
+  }
+});
+
+/** The content's and the catalogue's forms, read within their own larger limit (a section in four languages). */
+const CONTENT_FORMS: [string, string][] = [
+  ["/admin/content/publish", "revision=0"],
+  ["/admin/content/discard", "revision=0"],
+  ["/admin/content/rebase", "revision=0"],
+  ["/admin/content/offer", "revision=0"],
+  ["/admin/content/texts/hero", "revision=0"],
+  ["/admin/content/faq/answer", "question=Why%3F&lang=en"],
+  ["/admin/content/faq/new", "revision=0"],
+  ["/admin/content/faq/faq1", "revision=0"],
+  ["/admin/content/faq/faq1/up", "revision=0"],
+  ["/admin/content/comparison", "revision=0"],
+  ["/admin/content/restore", "version=0"],
+  ["/admin/catalogue/rights", "rights:fr=x"],
+  ["/admin/catalogue/claims", "confirmed=yes"],
+  ["/admin/catalogue/captions", "captions:fr="],
+];
+const CONTENT_MAX_BYTES = 256 * 1024;
+
+test("the content's and the catalogue's forms refuse what cannot be read on a console page, and nothing without a session", async () => {
+  await withOwner(async (site, cookie) => {
+    for (const [path, form] of CONTENT_FORMS) {
+      const json = await site.request(path, { method: "POST", headers: { cookie, ...EN, "content-type": "application/json" }, body: "{}" });
+      await refusedPage(json, 415, BAD_REQUEST);
+      const huge = await site.request(path, { method: "POST", headers: { cookie, ...FORM }, body: `x=${"a".repeat(CONTENT_MAX_BYTES)}` });
+      await refusedPage(huge, 413, BAD_REQUEST);
+      for (const init of [
+        { headers: FORM, body: form },
+        { headers: { ...EN, "content-type": "application/json" }, body: "{}" },
+      ]) {
+        const anonymous = await site.request(path, { method: "POST", ...init });
+        expect({ path, status: anonymous.status }).toEqual({ path, status: 401 });
+      }
+    }
+    // A revision, a version or a language that cannot be one.
+    for (const [path, body] of [
+      ["/admin/content/publish", "revision=abc"],
+      ["/admin/content/offer", "revision="],
+      ["/admin/content/faq/faq1/toggle", ""],
+      ["/admin/content/restore", "version=-1"],
+      ["/admin/content/faq/answer", "question=Why%3F&lang=de"],
+      ["/admin/content/faq/answer", "question=+++&lang=en"],
+    ] as const)
+      await refusedPage(await site.request(path, { method: "POST", headers: { cookie, ...FORM }, body }), 400, BAD_REQUEST);
+    // A section, an entry or a move that cannot be one is a page that does not exist.
+    for (const path of ["/admin/content/texts/nope", "/admin/content/faq/Not_An_Entry", "/admin/content/faq/faq1/sideways"]) {
+      await refusedPage(await site.request(path, { method: "POST", headers: { cookie, ...FORM }, body: "revision=0" }), 404, NOT_FOUND);
+      const anonymous = await site.request(path, { method: "POST", headers: FORM, body: "revision=0" });
+      expect({ path, status: anonymous.status }).toEqual({ path, status: 401 });
+    }
+    for (const path of ["/admin/content/texts/nope", "/admin/content/faq/Not_An_Entry"])
+      await refusedPage(await site.request(path, { headers: { cookie, ...EN } }), 404, NOT_FOUND);
+    // The pages' notices: only one they know, anything else ignored.
+    for (const path of [
+      "/admin/content",
+      "/admin/content/offer",
+      "/admin/content/texts/hero",
+      "/admin/content/history",
+      "/admin/catalogue",
+    ]) {
+      const plain = await (await site.request(path, { headers: { cookie, ...EN } })).text();
+      const odd = await site.request(`${path}?done=<b>hi</b>`, { headers: { cookie, ...EN } });
+      expect({ path, status: odd.status }).toEqual({ path, status: 200 });
+      expect(await odd.text()).toBe(plain);
+      const known = await (
+        await site.request(`${path}?done=${path === "/admin/catalogue" ? "rights" : "saved"}`, { headers: { cookie, ...EN } })
+      ).text();
+      expect({ path, same: known === plain }).toEqual({ path, same: false });
+    }
+  });
+});

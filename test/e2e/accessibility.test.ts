@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { axeViolations } from "./axe";
-import { startServer, useSite } from "./harness";
+import { startServer, useSharedSite } from "./harness";
 import { limiter } from "./limit";
 import { firstScreenSettled, visit } from "./visit";
 
@@ -10,7 +10,7 @@ import { firstScreenSettled, visit } from "./visit";
 // a paid and an unknown order, the access form answered); these are the screens it does not reach
 // (forms answered in the page, a page without its script, the Stripe payment page, focus rings).
 // Independent of one another, they run side by side, at most three at a time.
-const site = useSite();
+const site = useSharedSite();
 const side = limiter(3);
 
 async function violations(path: string, width: number, baseURL = site.server.baseUrl): Promise<string[]> {

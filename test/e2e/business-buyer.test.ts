@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { plainSpaces } from "../support/text";
 import { axeViolations } from "./axe";
-import { useSite, watchConsole } from "./harness";
+import { useSharedSite, watchConsole } from "./harness";
 import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 
 // "Buying for a company?" on the payment page, in Chromium: with JavaScript a malformed VAT number is
@@ -10,7 +10,7 @@ import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 // server sends the page back with the same message. A valid German number goes on to the card page at
 // the price excluding VAT. axe finds nothing wrong, section open and in error, in French and English.
 
-const site = useSite();
+const site = useSharedSite();
 
 const orderCount = () => countOrders(site.server.dataDir);
 
@@ -94,9 +94,13 @@ for (const locale of ["fr", "en"] as const) {
     // language by the key, in the other by the button.
     if (locale === "fr") await page.locator("#business-vat").press("Enter");
     else await page.getByTestId("pay-button").click();
-    await page.waitForURL(`**${text.path}?error=business-vatCheck`);
-    // The section is open, the summary and the field say why.
+    await page.waitForURL(`**${text.path}?error=business-vatCheck&*`);
+    // The section is open, the summary and the field say why, and everything typed is still there.
     expect(await page.locator("details.business").getAttribute("open")).not.toBeNull();
+    expect(await page.getByLabel(text.company).inputValue()).toBe("Weber Medien GmbH");
+    expect(await page.getByLabel(text.address).inputValue()).toBe("Friedrichstraße 10, 10117 Berlin");
+    expect(await page.getByLabel(text.country).inputValue()).toBe("DE");
+    expect(await page.getByLabel(text.vat, { exact: true }).inputValue()).toBe("DE136695977");
     expect(plainSpaces((await page.locator("#business-vat-error").textContent()) ?? "")).toBe(text.check);
     expect(await page.locator(".error-summary a").getAttribute("href")).toBe("#business-vat");
     expect(orderCount()).toBe(before);

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { LOCALES } from "../../shared/locales";
 import { pathFor } from "../../shared/routes";
 import { plainSpaces } from "../support/text";
-import { useSite, watchConsole } from "./harness";
+import { useSharedSite, watchConsole } from "./harness";
 import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 import { visit } from "./visit";
 
@@ -10,7 +10,7 @@ import { visit } from "./visit";
 // nothing sent) and without (the server sends the page back with the message); the legal pages
 // and their footer links fit a 320-px phone in every language.
 
-const site = useSite();
+const site = useSharedSite();
 
 const orderCount = () => countOrders(site.server.dataDir);
 

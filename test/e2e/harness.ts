@@ -35,6 +35,9 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       // What the test suite runs with: development's sample purchases stay off the pages, where a
       // test's own purchases are the only ones shown (a test may ask for development).
       NODE_ENV: "test",
+      // Each page made at its first request: most of these servers are asked for none, and making
+      // all of them at start is about 1.3 s of CPU a server (a test of the start itself sets "true").
+      PAGES_AT_START: "false",
       PORT: "0",
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
@@ -119,7 +122,69 @@ export function useSite(options: { env?: Record<string, string> } = {}) {
   afterAll(async () => {
     await server?.stop();
   });
+  return siteOf(() => server, shared);
+}
+
+/** The server of this process's files that only read the shop (see `useSharedSite`). */
+let sharedServer: Promise<RunningServer> | null = null;
+
+/**
+ * Like `useSite`, but the server (default settings, a data folder of its own) is the one every such
+ * file of this bun process shares, started by the first and kept for the next: a start costs the
+ * server about 2 s of CPU. Only for files that leave the shop as the next one expects it: they may
+ * read and try anything, and make unpaid orders (counted against their own "before"), but never a
+ * paid order, a purchase notice, a lead or a change of the owner's content. A file runs alone in
+ * its process, so no two of them use it at once.
+ *
+ * It lives as long as the browser does (test/e2e/shared-browser.ts): in npm test's workers it goes
+ * with the worker (the kernel ends it with its parent, and a reaper removes its data folder once it
+ * is gone); elsewhere `stopSharedServer` (test/support/teardown.ts) stops it after the files.
+ */
+export function useSharedSite() {
+  let server: RunningServer | undefined;
+  const shared = useBrowser();
+  beforeAll(async () => {
+    // Started again if it is gone (it crashed, or a test stopped it).
+    if (sharedServer !== null && (await sharedServer.then((s) => s.process.exitCode !== null || s.process.killed).catch(() => true)))
+      sharedServer = null;
+    if (sharedServer === null) {
+      sharedServer = startServer().then((started) => {
+        removeAfter(started.process.pid, started.dataDir);
+        return started;
+      });
+      sharedServer.catch(() => {
+        sharedServer = null;
+      });
+    }
+    server = await sharedServer;
+  });
+  afterAll(() => {
+    server = undefined;
+  });
+  return siteOf(() => server, shared);
+}
+
+/** Stops the shared server, if one runs (after the files of a process that does not keep it). */
+export async function stopSharedServer(): Promise<void> {
+  const last = sharedServer;
+  sharedServer = null;
+  await last?.then((s) => s.stop()).catch(() => undefined);
+}
+
+/** Removes `folder` once this process and then the process `pid` have ended (a detached shell of
+ * its own, which an interrupt of the terminal's group does not reach): the shared server outlives
+ * the last file that used it, and its data folder must not outlive the server. */
+function removeAfter(pid: number, folder: string): void {
+  const script = 'tail --pid="$1" -f /dev/null; tail --pid="$2" -f /dev/null; rm -rf -- "$3"';
+  spawn(["sh", "-c", script, "reaper", String(process.pid), String(pid), folder], {
+    stdio: ["ignore", "ignore", "ignore"],
+    detached: true,
+  }).unref();
+}
+
+function siteOf(current: () => RunningServer | undefined, shared: ReturnType<typeof useBrowser>) {
   const started = () => {
+    const server = current();
     if (server === undefined) throw new Error("useSite: used outside a test");
     return { server, browser: shared.browser };
   };

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { useSite, watchConsole } from "./harness";
 import { sideBySide } from "./limit";
+import { firstScreenSettled, visit } from "./visit";
 
 // Issue 3, browser journeys: the exit popup with a controlled clock, and the no-JavaScript form.
 
@@ -159,8 +160,10 @@ journey(
     const context = await site.newContext();
     const page = await context.newPage();
     await page.clock.install();
-    await page.goto("/paiement");
-    await page.waitForLoadState("networkidle");
+    // Loaded, and every island that starts by itself has started: what could open a popup is there
+    // before the clock moves two minutes on.
+    await visit(page, "/paiement");
+    await firstScreenSettled(page);
     await page.clock.runFor(120_000);
     expect(await page.locator("#exit-popup").count()).toBe(0);
     expect(await page.getByRole("dialog").count()).toBe(0);

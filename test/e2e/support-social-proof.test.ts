@@ -7,15 +7,15 @@ import { openDb } from "../../db/client";
 import { pathFor } from "../../shared/routes";
 import { seedOrder } from "../social-proof/seed-orders";
 import { placement } from "./floating";
-import { type RunningServer, startServer, watchConsole } from "./harness";
-import { useBrowser } from "./shared-browser";
+import { type RunningServer, startServer, useSharedSite, watchConsole } from "./harness";
 
 // Social proof only from real purchases, with the timings of docs/product.md ("Behaviour the pages keep"):
 // first 3 s after load, visible 5 s. The browser's clock is paused and moved by hand.
 
-const shared = useBrowser();
+// A shop without a paid order: the server the files that only read the shop share (they make no
+// paid order, harness.ts's useSharedSite).
+const shared = useSharedSite();
 let withOrders: RunningServer;
-let empty: RunningServer;
 const dirs: string[] = [];
 
 beforeAll(async () => {
@@ -28,11 +28,11 @@ beforeAll(async () => {
   seedOrder(db, { firstName: "Marc", city: "Bordeaux", paidAt: new Date(now - 40 * 60_000) });
   seedOrder(db, { firstName: "Old", city: "Paris", paidAt: new Date(now - 40 * 24 * 3_600_000) });
   db.$client.close();
-  [withOrders, empty] = await Promise.all([startServer({ dataDir: seeded }), startServer()]);
+  withOrders = await startServer({ dataDir: seeded });
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all([withOrders?.stop(), empty?.stop()]);
+  await withOrders?.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }, 30_000);
 
@@ -114,7 +114,7 @@ test("once dismissed, the toast stays hidden for the rest of the visit", async (
 }, 90_000);
 
 test("with no paid order, no toast ever appears", async () => {
-  const page = await openWithPausedClock(empty.baseUrl);
+  const page = await openWithPausedClock(shared.server.baseUrl);
   for (let i = 0; i < 4; i++) {
     await page.clock.runFor(10_000);
     expect(await page.locator(".social-proof__card").count()).toBe(0);

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { payWithTestCard } from "../support/purchase";
-import { axeViolations } from "./axe";
+import { axeViolations, checkerInEveryPage } from "./axe";
 import { demoCaptions, expectedCaptions } from "./captions";
 import { placement, settle } from "./floating";
 import { artifactPath, useSite } from "./harness";
@@ -119,13 +119,15 @@ export function sweep(options: { widths: readonly number[]; journeyWidths: reado
   /** A context at `screen`, its pages without motion and open to the injected checker (axe.ts). The
    * exit popup (30 s into a visit, counted across the pages of a tab) is not what is measured here:
    * it is marked as already shown. */
-  async function openContext(screen: { width: number; height: number }): Promise<BrowserContext> {
+  async function openContext(screen: { width: number; height: number; everyLanguage: boolean }): Promise<BrowserContext> {
     const context = await site.newContext({
       viewport: { width: screen.width, height: screen.height },
       bypassCSP: true,
       reducedMotion: "reduce",
     });
     await context.addInitScript(() => window.localStorage.setItem("exit-popup-shown", "1"));
+    // Where every page is checked by axe, each carries the checker from its start.
+    if (screen.everyLanguage) await checkerInEveryPage(context);
     return context;
   }
 
@@ -322,6 +324,8 @@ export function sweep(options: { widths: readonly number[]; journeyWidths: reado
               bypassCSP: true,
               reducedMotion: "reduce",
             });
+            // Three of its four page loads are checked by axe.
+            await checkerInEveryPage(context);
             const page = await context.newPage();
             const found: string[] = [];
             const home = pathFor("landing", locale);

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { invoices, orders } from "../../db/schema";
 import { createPaperwork } from "../../server/shop/paperwork/documents";
 import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
+import { ownerCookie } from "../console/owner";
 import { pdfText } from "../paperwork/pdf-text";
 import { createTestSite, type TestSite } from "../support/app";
 import { runSiteCommand as cli } from "../support/cli";
@@ -86,6 +87,19 @@ for (const scheme of ["fr", "oss"] as const) {
       vatNumberChecked: "check-digits",
       ipCountry: null,
     });
+    // The console's order page says which rule applied and why, in the owner's language.
+    const cookie = await ownerCookie(s);
+    const orderPage = async (language: string) =>
+      (await (await s.request(`/admin/orders/${order.id}`, { headers: { cookie, "accept-language": language } })).text())
+        .replace(/<[^>]+>/g, " ")
+        .replace(/&#x27;|&#39;/g, "'")
+        .replace(/\s+/g, " ");
+    expect(await orderPage("en")).toContain(
+      "Why A company in another EU member state (Germany) with a VAT number: reverse charge; it pays the price excluding VAT and accounts for the VAT itself.",
+    );
+    expect((await orderPage("fr")).replace(/\u202f|\u00a0/g, " ")).toContain(
+      "Motif Entreprise d'un autre État membre de l'UE (Allemagne) avec un numéro de TVA : autoliquidation ;",
+    );
     const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
     expect(invoice).toMatchObject({
       vatRule: "reverse-charge",
@@ -147,13 +161,20 @@ test("a malformed or mistyped German VAT number is refused in the page's languag
   // A digit wrong: the check digit no longer matches.
   const altered = await startAsCompany(s, { ...GERMAN, vatNumber: "DE136695977" }, "fr");
   expect(altered.status).toBe(303);
-  expect(altered.headers.get("location")).toBe("/paiement?error=business-vatCheck");
+  // What was typed comes back with the page (without JavaScript nothing is typed twice).
+  expect(altered.headers.get("location")).toBe(
+    "/paiement?error=business-vatCheck&company=Weber+Medien+GmbH&companyAddress=Friedrichstra%C3%9Fe+10%2C+10117+Berlin&companyCountry=DE&vatNumber=DE136695977",
+  );
   // Too short for a German number.
   const short = await startAsCompany(s, { ...GERMAN, vatNumber: "DE12345" }, "en");
-  expect(short.headers.get("location")).toBe("/en/paiement?error=business-vatNumber");
+  expect(short.headers.get("location")).toBe(
+    "/en/paiement?error=business-vatNumber&company=Weber+Medien+GmbH&companyAddress=Friedrichstra%C3%9Fe+10%2C+10117+Berlin&companyCountry=DE&vatNumber=DE12345",
+  );
   // Another country's number for a German company.
   const other = await startAsCompany(s, { ...GERMAN, vatNumber: "FR40303265045" }, "en");
-  expect(other.headers.get("location")).toBe("/en/paiement?error=business-vatCountry");
+  expect(other.headers.get("location")).toBe(
+    "/en/paiement?error=business-vatCountry&company=Weber+Medien+GmbH&companyAddress=Friedrichstra%C3%9Fe+10%2C+10117+Berlin&companyCountry=DE&vatNumber=FR40303265045",
+  );
   // The pay button's JSON: every field's problem, 422.
   const json = await s.request("/api/payment", {
     method: "POST",
@@ -172,6 +193,29 @@ test("a malformed or mistyped German VAT number is refused in the page's languag
   expect(fr).toContain("La clé de contrôle de ce numéro de TVA ne correspond pas");
   const en = await (await s.request("/en/paiement?error=business-vatNumber")).text();
   expect(en).toContain("This VAT number doesn&#x27;t have the form used in the chosen country");
+  // The page the refusal leads to gives back every field as typed, the section open; the terms box
+  // stays for the buyer to tick (consent is given, never carried), and no cache keeps the page.
+  const back = await s.request(altered.headers.get("location") ?? "");
+  expect(back.status).toBe(200);
+  expect(back.headers.get("cache-control")).toContain("no-store");
+  const page = await back.text();
+  expect(page).toContain("La clé de contrôle de ce numéro de TVA ne correspond pas");
+  expect(page).toMatch(/<details class="business" open=""/);
+  expect(page).toMatch(/id="business-company"[^>]*value="Weber Medien GmbH"/);
+  expect(page).toMatch(/<textarea id="business-address"[^>]*>Friedrichstraße 10, 10117 Berlin<\/textarea>/);
+  expect(page).toMatch(/<option value="DE" selected="">/);
+  expect(page).toMatch(/id="business-vat"[^>]*value="DE136695977"/);
+  expect(page).not.toMatch(/id="accept-terms"[^>]*checked/);
+  // A company outside the short list of countries comes back with every country listed.
+  const abroad = await startAsCompany(
+    s,
+    { company: "", companyAddress: "Bahnhofstrasse 1, Zürich", companyCountry: "US", vatNumber: "" },
+    "en",
+  );
+  expect(abroad.headers.get("location")).toBe(
+    "/en/paiement?error=business-company&companyAddress=Bahnhofstrasse+1%2C+Z%C3%BCrich&companyCountry=US&countries=all",
+  );
+  expect(await (await s.request(abroad.headers.get("location") ?? "")).text()).toMatch(/<option value="US" selected="">/);
 });
 
 test("a French company pays French VAT (the full price), its name, address and VAT number on the invoice", async () => {

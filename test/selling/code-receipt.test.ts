@@ -53,3 +53,25 @@ test("without a code the receipt names no reduction", async () => {
   expect(text).toContain("Product: Lifetime Stream — lifetime access Amount paid: €29.99, VAT included");
   expect(text).not.toContain("Discount");
 });
+
+test("the access e-mail of a 100 % code says no card was charged, where a paid order's names the card", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" }, transport: createSmtpTransport(smtp.url) });
+  const s = site;
+  expect((await cli(s, "codes", "create", "PRESS", "--percent", "100")).code).toBe(0);
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const start = await s.request("/api/payment", {
+    method: "POST",
+    headers: form,
+    body: new URLSearchParams({ locale: "fr", acceptTerms: "yes", code: "press" }).toString(),
+  });
+  const claimPage = start.headers.get("location") ?? "";
+  const claim = new URLSearchParams({ email: "press@example.com", name: "Camille", city: "Paris", country: "FR" });
+  expect((await s.request(claimPage, { method: "POST", headers: form, body: claim.toString() })).status).toBe(303);
+  await payWithTestCard(s, { locale: "fr", email: "card@example.com", country: "FR" });
+  await smtp.waitFor(2);
+  const free = plain(mailsTo(smtp, "press@example.com")[0]?.mail.text);
+  expect(free).toContain("Montant payé : 0 € TTC");
+  expect(free).toContain("Paiement : Aucun : accès offert par un code de réduction à 100 %");
+  expect(free).not.toContain("Carte bancaire");
+  expect(plain(mailsTo(smtp, "card@example.com")[0]?.mail.text)).toContain("Paiement : Carte bancaire, paiement unique");
+});

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { invoices, licenses, mailOutbox, orders } from "../../db/schema";
+import { salesBetween, vatCharged } from "../../server/owner/console/overview";
 import { CodeRefusedError, createCheckoutSession } from "../../server/shop/checkout/service";
 import { TERMS_VERSION } from "../../shared/legal";
 import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
@@ -229,6 +230,21 @@ test("a 100 % code gives free access without a payment provider: a page with no 
   expect(again.headers.get("location")).toBe("/en/paiement?error=code-used-up");
   expect(s.db.select().from(orders).all()).toHaveLength(1);
   expect(s.logs.join("\n")).not.toContain(claimPage.split("/").at(-1));
+});
+
+test("free access claimed under the test checkout is no sale on a production overview, as the test checkout's paid orders are not", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const s = site;
+  expect((await cli(s, "codes", "create", "PRESS", "--percent", "100")).code).toBe(0);
+  const claimPage = (await startWithCode(s, "press")).headers.get("location") ?? "";
+  expect((await s.request(claimPage, { method: "POST", headers: FORM, body: claimForm("press@example.com") })).status).toBe(303);
+  const paid = await payCard(s, (await startWithCode(s, "")).headers.get("location") ?? "", "card@example.com");
+  expect(paid).toMatchObject({ provider: "test", status: "paid" });
+  // Outside production both count (the owner is trying the shop out); in production neither does.
+  expect(salesBetween(s.db, null, null, true).paidOrders).toBe(2);
+  expect(vatCharged(s.db, true).reduce((n, r) => n + r.invoices, 0)).toBe(2);
+  expect(salesBetween(s.db, null, null, false)).toMatchObject({ paidOrders: 0, gross: 0 });
+  expect(vatCharged(s.db, false)).toEqual([]);
 });
 
 test("in Stripe mode a 100 % code never reaches Stripe and its invoice at 0 takes the legal sequence", async () => {

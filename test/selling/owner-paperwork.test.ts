@@ -51,18 +51,29 @@ test("a declined card is shown on the order's page with the provider's reason an
   expect(page).toContain("provider's reason: card_declined: Your card was declined.");
   expect(page).toContain("Payment declined: card_declined: Your card was declined. (nadia@example.com)");
   expect(page).not.toMatch(/Status Pending/);
+  // Another buyer's checkout, started and left before any card was typed: still pending in the list.
+  const left = await s.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en&acceptTerms=yes" });
+  expect(left.status).toBe(303);
+  const abandoned = s.db
+    .select()
+    .from(orders)
+    .where(eq(orders.status, "pending"))
+    .all()
+    .find((o) => o.id !== order.id)!;
   const list = await get("/admin/orders");
   expect(list).toContain(`${order.reference}`);
-  expect(list).toContain("Declined · test payment");
+  expect(list.match(/Declined · test payment/g)?.length).toBe(1);
+  expect(list).toMatch(new RegExp(`${abandoned.reference} .*? pending · test payment`));
   const overview = await get("/admin");
   expect(overview).toContain("1 Declined payments (30 days)");
 });
 
-test("orders export carries the invoice and credit-note numbers, the country, the VAT scheme, rate and amount", async () => {
+test("orders export carries the invoice and credit-note numbers, the country, the VAT scheme, rate and amount, in euros", async () => {
   site = await createTestSite({ env: { VAT_SCHEME: "oss" } });
   const s = site;
   await payWithTestCard(s, { locale: "en", email: "anna@example.de", country: "DE" });
   const order = s.db.select().from(orders).get()!;
+  expect((await s.request("/api/payment", { method: "POST", headers: FORM, body: "locale=en&acceptTerms=yes" })).status).toBe(303);
   expect(
     await runCommand(
       ["orders", "refund", String(order.id)],
@@ -80,9 +91,19 @@ test("orders export carries the invoice and credit-note numbers, the country, th
       () => {},
     ),
   ).toBe(0);
-  const [header, row] = out.join("").trim().split("\r\n");
+  const [header, row, unpaid] = out.join("").trim().split("\r\n");
   const cells = Object.fromEntries((header ?? "").split(",").map((name, i) => [name, (row ?? "").split(",")[i]]));
   const year = new Date().getFullYear();
+  // A checkout started and never paid has no invoice: no rate or amount of one, not zeros.
+  const left = Object.fromEntries((header ?? "").split(",").map((name, i) => [name, (unpaid ?? "").split(",")[i]]));
+  expect(left).toMatchObject({
+    status: "pending",
+    amount: "29.99",
+    invoice_number: "",
+    vat_rate_percent: "",
+    net_amount: "",
+    vat_amount: "",
+  });
   expect(cells).toMatchObject({
     invoice_number: `TEST-${year}-000001`,
     credit_note_number: `TEST-AV-${year}-000001`,
@@ -91,10 +112,10 @@ test("orders export carries the invoice and credit-note numbers, the country, th
     vat_rule: "eu-consumer",
     vat_country: "DE",
     vat_rate_percent: "19.00",
-    net_amount: "2520",
-    vat_amount: "479",
-    list_amount: "2999",
-    discount_amount: "0",
+    net_amount: "25.20",
+    vat_amount: "4.79",
+    list_amount: "29.99",
+    discount_amount: "0.00",
   });
 });
 
@@ -123,14 +144,14 @@ test("orders export names the code, its reduction and the partner of an order ma
   const [header, row] = out.join("").trim().split("\r\n");
   const cells = Object.fromEntries((header ?? "").split(",").map((name, i) => [name, (row ?? "").split(",")[i]]));
   expect(cells).toMatchObject({
-    amount: "2399",
+    amount: "23.99",
     country: "FR",
     vat_scheme: "fr",
     vat_rate_percent: "20.00",
-    vat_amount: "400",
-    list_amount: "2999",
+    vat_amount: "4.00",
+    list_amount: "29.99",
     discount_code: "ANNA20",
-    discount_amount: "600",
+    discount_amount: "6.00",
     partner: "anna",
     credit_note_number: "",
   });

@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { orders } from "../../db/schema";
+import { partnerReport } from "../../server/shop/partners/service";
 import { ownerCookie } from "../console/owner";
 import { createTestSite, type TestSite } from "../support/app";
 import { runSiteCommand as cli } from "../support/cli";
@@ -131,6 +132,27 @@ test("a partner's link: visit, purchase, the partner's row and CSV with the comm
   expect(it).toContain("Il tuo ordine registra allora il nome di quel partner");
   const es = plainSpaces(await (await s.request("/es/confidentialite")).text());
   expect(es).toContain("Tu pedido registra entonces el nombre de ese socio");
+});
+
+test("in production a test-card order through a partner's link owes no commission (the TEST series is left out, as on the overview)", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const s = site;
+  expect((await cli(s, "partners", "create", "blog-anna", "--commission", "20")).code).toBe(0);
+  const order = await buy(s, visitor(1), "one@example.com", "blog-anna");
+  expect(order.partner).toBe("blog-anna");
+  const period = { from: "2000-01-01", to: "2099-12-31" };
+  // Outside production (demos, tests) the test checkout's orders are counted; in production they are not.
+  expect(partnerReport(s.db, period, true)[0]).toMatchObject({ paidOrders: 1, netRevenue: 2499, commissionOwed: 499 });
+  expect(partnerReport(s.db, period, false)[0]).toMatchObject({ paidOrders: 0, netRevenue: 0, commissionOwed: 0 });
+});
+
+test("the console's partner row counts a visit made a moment ago, without waiting for the minute's roll-up", async () => {
+  site = await createTestSite({ env: { TRUST_PROXY: "true" } });
+  const s = site;
+  expect((await cli(s, "partners", "create", "blog-anna")).code).toBe(0);
+  expect((await beacon(s, visitor(7), { kind: "pageview", path: "/", utmSource: "blog-anna" })).status).toBe(204);
+  const page = await (await s.request("/admin/partners", { headers: { cookie: await ownerCookie(s), "accept-language": "en" } })).text();
+  expect(page).toContain('<tr data-partner="blog-anna"><th scope="row">blog-anna</th><td>1</td><td>0</td>');
 });
 
 test("partners create --code refuses a code that does not exist, says what to do, and creates nothing", async () => {

@@ -43,7 +43,8 @@ const answeredBy = (s: RunningServer, requestId: string) =>
 // theirs at another moment start their own.
 let shared: Promise<RunningServer> | undefined;
 const sharedTwoProcesses = () =>
-  (shared ??= startServer({ env: { WORKERS: "2" } }).then(async (started) => {
+  // Pages made at start, the way a real site starts: a test below looks at who renders them.
+  (shared ??= startServer({ env: { WORKERS: "2", PAGES_AT_START: "true" } }).then(async (started) => {
     await until(() => lineOf(started, "worker listening"), "the worker to listen");
     return started;
   }));
@@ -143,7 +144,7 @@ for (const [signal, how] of [
   ["SIGTERM", "stopped (SIGTERM)"],
 ] as const) {
   test(`when the first process is ${how} while the pages are rendered, no process of the site is left after 5 s and its deleted data folder stays gone`, async () => {
-    const s = await startServer({ env: { WORKERS: "3" } });
+    const s = await startServer({ env: { WORKERS: "3", PAGES_AT_START: "true" } });
     server = s;
     await until(() => (processesOn(s.dataDir).some((p) => p.includes("render-pages")) ? true : undefined), "the page renderer", 30_000);
     expect(processesOn(s.dataDir).filter((p) => p.includes("serve-worker"))).toHaveLength(2);

@@ -72,6 +72,21 @@ test("PUBLIC_BASE_URL on this machine and an example SUPPORT_EMAIL are refused; 
   expect(loadConfig({}).legal.sellerName).toBeNull();
 });
 
+test("the refusal of this machine's address says how to try production on this computer, and the address it suggests is accepted", () => {
+  const ready = { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true", PORT: "3943" };
+  let detail = "";
+  try {
+    loadConfig({ ...ready, PUBLIC_BASE_URL: "http://127.0.0.1:3943" });
+  } catch (error) {
+    if (error instanceof NotReadyForProductionError) detail = error.problems.find((p) => p.variable === "PUBLIC_BASE_URL")?.detail ?? "";
+  }
+  expect(detail).toContain(
+    "to try production on this computer, use a made-up name pointed at it in /etc/hosts, such as http://shop.test:3943",
+  );
+  expect(detail).toContain('docs/owner/deploy.md, "Trying production on your own computer"');
+  expect(loadConfig({ ...ready, PUBLIC_BASE_URL: "http://shop.test:3943" }).publicBaseUrl).toBe("http://shop.test:3943");
+});
+
 test("a ready production server starts, and its log lists once each the owner content it does not show: testimonials, user count, reference price", async () => {
   const server = await startServer({ env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" } });
   try {

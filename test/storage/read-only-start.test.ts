@@ -24,6 +24,8 @@ async function startOn(dataDir: string) {
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "info",
+      // Pages made at their first request: the start itself is under test, not its pages.
+      PAGES_AT_START: "false",
     },
     stdout: "pipe",
     stderr: "pipe",

@@ -1,14 +1,15 @@
 import { count } from "drizzle-orm";
 import { Elysia } from "elysia";
+import * as v from "valibot";
 import { ownerPasskeys } from "../../../db/schema";
 import type { AppDeps } from "../../deps";
-import { parseWith, readBody } from "../../platform/http/body";
-import { requestContext } from "../../platform/http/context";
+import { clientAddress, requestContext } from "../../platform/http/context";
 import { createRateLimiter } from "../../platform/http/rate-limit";
+import { countedBy, queryWord, type RefusalAnswer } from "../../platform/http/route-input";
 import { activityDetail, recordActivity } from "./activity";
 import { clearedSessionCookie, html, json, redirect, sessionCookie } from "./http";
 import { consumeInvite, inviteState } from "./invites";
-import { CONSOLE_MAX_BODY_BYTES, type ConsoleKit } from "./kit";
+import type { ConsoleKit } from "./kit";
 import { hasInvite, isInviteToken, RecoveryForm, RegisterBody, RegisterOptionsBody, SignInBody } from "./model";
 import {
   authenticationOptions,
@@ -35,7 +36,9 @@ export const SIGN_IN_RATE_LIMIT = { limit: 10, windowMs: 15 * 60 * 1000 } as con
  */
 export const SIGN_IN_OPTIONS_RATE_LIMIT = { limit: 30, windowMs: 15 * 60 * 1000 } as const;
 
-const NOTICES: readonly SignInNotice[] = ["signed-out", "expired", "bad-code", "rate-limited"];
+const NOTICES = ["signed-out", "expired", "bad-code", "rate-limited"] as const satisfies readonly SignInNotice[];
+/** The sign-in page's notice: only one it knows (the address is no place for free text). */
+const SignInQuery = v.object({ notice: queryWord(NOTICES) });
 
 /** Signing in and out, invites, passkey registration and the fresh checks dangerous actions need. */
 export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
@@ -46,24 +49,40 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
   const rp = relyingParty(config.publicBaseUrl, deps.content.current().site.name);
   const tooMany = (retryAfterSeconds: number) =>
     new ConsoleRefusal(429, "admin.error.tooManySignIns", { seconds: retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
+  // Sign-in attempts are counted before a byte of the body is read.
+  const signInAttempt = countedBy(clientAddress(config), [limiter], tooMany);
+  /** Before anyone is signed in: the refusal as it is, on a page or in JSON, in the owner's language. */
+  const asIs: RefusalAnswer = (refusal, request) => kit.failure(request, refusal);
+  /** The recovery form's refusals are the sign-in page saying so: too many attempts, or a code that cannot be one. */
+  const recoveryRefused: RefusalAnswer = async (refusal, request) => {
+    const limited = refusal.status === 429;
+    return html(signInPage(await kit.page(request), limited ? "rate-limited" : "bad-code"), kit.https(request), limited ? 429 : 400);
+  };
+  /**
+   * Registering without an invite is a signed-in owner's action: without a session, the sign-in
+   * refusal whatever else is wrong with what was sent; a body that could not be read, as it is.
+   */
+  const registerRefused: RefusalAnswer = async (refusal, request, sent) => {
+    if (sent !== undefined && !hasInvite(sent) && (await kit.owner(request)) === null) return kit.refuse(request);
+    return kit.failure(request, refusal);
+  };
 
   return (
     new Elysia({ name: "owner-console-auth" })
       .use(requestContext(config))
-      .get("/admin/sign-in", async ({ request }) => {
-        if ((await kit.owner(request)) !== null) return redirect("/admin", kit.https(request));
-        const asked = new URL(request.url).searchParams.get("notice");
-        const notice = NOTICES.find((n) => n === asked) ?? "none";
-        return html(signInPage(await kit.page(request), notice), kit.https(request));
-      })
+      .get(
+        "/admin/sign-in",
+        async ({ request, query: { notice } }) => {
+          if ((await kit.owner(request)) !== null) return redirect("/admin", kit.https(request));
+          return html(signInPage(await kit.page(request), notice ?? "none"), kit.https(request));
+        },
+        { query: SignInQuery },
+      )
       .post(
         "/admin/sign-in/recovery",
-        async ({ request, ip }) => {
+        async ({ request, body: form }) => {
           const https = kit.https(request);
           const ctx = await kit.page(request);
-          if (!limiter.take(ip).ok) return html(signInPage(ctx, "rate-limited"), https, 429);
-          const form = await kit.body(request, RecoveryForm, ["form"]).catch(() => null);
-          if (form === null) return html(signInPage(ctx, "bad-code"), https, 400);
           const now = deps.now();
           const signedIn = await write((tx) => {
             const left = useRecoveryCode(tx, form.code, now);
@@ -75,7 +94,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
           if (signedIn === null) return html(signInPage(ctx, "bad-code"), https, 400);
           return redirect(`/admin/security?codes-left=${signedIn.left}`, https, { "set-cookie": sessionCookie(signedIn.token, https) });
         },
-        { parse: "none" },
+        { parse: kit.input({ before: signInAttempt, answer: recoveryRefused }), body: RecoveryForm },
       )
       .post("/admin/api/sign-in/options", async ({ request, ip }) => {
         const allowed = optionsLimiter.take(ip);
@@ -85,12 +104,9 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
       })
       .post(
         "/admin/api/sign-in",
-        async ({ request, ip }) => {
+        async ({ request, body: { response } }) => {
           const https = kit.https(request);
           try {
-            const allowed = limiter.take(ip);
-            if (!allowed.ok) throw tooMany(allowed.retryAfterSeconds);
-            const { response } = await kit.body(request, SignInBody, ["json"]);
             const now = deps.now();
             const passkey = await verifyAuthentication(db, write, rp, { ...response, clientExtensionResults: {} }, "sign-in", now);
             if (passkey === null) throw new ConsoleRefusal(401, "admin.error.passkeyUnchecked");
@@ -104,7 +120,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
             return kit.failure(request, error);
           }
         },
-        { parse: "none" },
+        { parse: kit.input({ accept: ["json"], before: signInAttempt, answer: asIs }), body: SignInBody },
       )
       .post(
         "/admin/api/confirm/options",
@@ -147,9 +163,8 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
       })
       .post(
         "/admin/api/passkeys/register-options",
-        async ({ request }) => {
+        async ({ request, body: { invite } }) => {
           try {
-            const { invite } = await kit.body(request, RegisterOptionsBody, ["json"]);
             if (invite !== undefined) {
               if (inviteState(db, invite, deps.now()) !== "valid") throw new ConsoleRefusal(403, "admin.error.inviteUnusable");
             } else {
@@ -162,18 +177,16 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
             return kit.failure(request, error);
           }
         },
-        { parse: "none" },
+        { parse: kit.input({ accept: ["json"], answer: asIs }), body: RegisterOptionsBody },
       )
       .post(
         "/admin/api/passkeys/register",
-        async ({ request }) => {
+        async ({ request, body: { invite, name, response } }) => {
           const https = kit.https(request);
           try {
-            const raw = (await readBody(request, { maxBytes: CONSOLE_MAX_BODY_BYTES, accept: ["json"] })).value;
-            // Without an invite this is a signed-in owner's action: refused before anything else is read.
-            const owner = hasInvite(raw) ? null : await kit.owner(request);
-            if (!hasInvite(raw) && owner === null) return kit.refuse(request);
-            const { invite, name, response } = parseWith(RegisterBody, raw);
+            // Without an invite this is a signed-in owner's action.
+            const owner = invite === undefined ? await kit.owner(request) : null;
+            if (invite === undefined && owner === null) return kit.refuse(request);
             const now = deps.now();
             if (owner !== null && !mayAddPasskey(owner.session, now)) throw new ConsoleRefusal(403, "admin.error.freshPasskey");
             if (invite !== undefined && inviteState(db, invite, now) !== "valid")
@@ -200,7 +213,7 @@ export function authRoutes(deps: AppDeps, kit: ConsoleKit) {
             return kit.failure(request, error);
           }
         },
-        { parse: "none" },
+        { parse: kit.input({ accept: ["json"], answer: registerRefused }), body: RegisterBody },
       )
       // Reads no body: Elysia then parses none, whatever was sent.
       .post(

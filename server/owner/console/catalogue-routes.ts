@@ -6,7 +6,8 @@ import { CATALOGUE_LIMITS, type DemoCaptions, MEDIA_SLOTS, type MediaSlots } fro
 import type { ContentDocument } from "../../../shared/content";
 import { LOCALE_TAGS, LOCALES } from "../../../shared/locales";
 import type { AppDeps } from "../../deps";
-import { readBody, readUpload } from "../../platform/http/body";
+import { readUpload } from "../../platform/http/body";
+import { queryWord } from "../../platform/http/route-input";
 import { readCaptionLines } from "../../site/catalogue/captions";
 import { describeProblems } from "../../site/catalogue/csv";
 import {
@@ -24,6 +25,7 @@ import { readPublished } from "../../site/content/store";
 import { activityDetail, recordActivity, versionEntry, writeLogged } from "./activity";
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
+import { FormFields } from "./model";
 import { ConsoleRefusal } from "./refusal";
 import { CATALOGUE_DONE, type CatalogueDone, type CataloguePosted, catalogueAreaPage } from "./views/catalogue";
 import type { PageContext } from "./views/layout";
@@ -42,7 +44,6 @@ const MEDIA_MAX_BYTES = MEDIA_MAX.videoBytes + 1024 * 1024;
 const ZIP_MAX_BYTES = 600 * 1024 * 1024;
 const FORM_MAX_BYTES = 256 * 1024;
 
-const FormBody = v.record(v.string(), v.string());
 const SlotSchema = v.picklist(MEDIA_SLOTS);
 /** Which slots take which kind of file. */
 const KIND_OF_SLOT: Record<keyof MediaSlots, "preview" | "og" | "video" | "video-poster"> = {
@@ -152,11 +153,8 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
     deps.content.refresh();
   };
   const upload = async (request: Request, maxBytes: number) => readUpload(request, maxBytes);
-  const plainForm = async (request: Request) => {
-    const parsed = v.safeParse(FormBody, (await readBody(request, { maxBytes: FORM_MAX_BYTES, accept: ["form"] })).value);
-    if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
-    return parsed.output;
-  };
+  /** A form of text fields: read by the console's parser within its own limit (captions run long). */
+  const plainForm = { parse: kit.input({ maxBytes: FORM_MAX_BYTES }), body: FormFields };
   /** A refused picture or video: the reason, nothing stored. */
   const mediaRefusal = (request: Request, section: CatalogueDone, error: unknown) => {
     if (error instanceof MediaRejected) return refused(request, 422, { problems: [{ section, text: error.message }], form: null });
@@ -167,12 +165,12 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
   return new Elysia({ name: "owner-console-catalogue" })
     .get(
       "/admin/catalogue",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        const asked = new URL(request.url).searchParams.get("done");
-        const what = CATALOGUE_DONE.find((d) => d === asked);
-        return html(page(ctx, { ...NOTHING, notice: what ?? null }), kit.https(request));
-      }),
+      ({ request, query: { done } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          return html(page(ctx, { ...NOTHING, notice: done }), kit.https(request));
+        }),
+      { query: v.object({ done: queryWord(CATALOGUE_DONE) }) },
     )
     .post(
       "/admin/catalogue/import",
@@ -252,57 +250,57 @@ export function catalogueRoutes(deps: AppDeps, kit: ConsoleKit) {
     )
     .post(
       "/admin/catalogue/rights",
-      kit.signedIn(async (request, owner) => {
-        const form = await plainForm(request);
-        const rights: Partial<Record<(typeof LOCALES)[number], string>> = {};
-        const t = (await kit.page(request)).t;
-        for (const locale of LOCALES) {
-          const text = (form[`rights:${locale}`] ?? "").trim();
-          if (text.length > CATALOGUE_LIMITS.rights)
-            return refused(request, 422, {
-              problems: [
-                { section: "rights", text: t("admin.catalogue.rights.tooLong", { language: locale, max: CATALOGUE_LIMITS.rights }) },
-              ],
-              form,
-            });
-          if (text !== "") rights[locale] = text;
-        }
-        await publish(owner, "catalogue-changed", (d) => ({ ...d, catalogue: { ...d.catalogue, rights } }));
-        return done(request, "rights");
-      }),
-      { parse: "none" },
+      ({ request, body: form }) =>
+        kit.asOwner(request, async (owner) => {
+          const rights: Partial<Record<(typeof LOCALES)[number], string>> = {};
+          const t = (await kit.page(request)).t;
+          for (const locale of LOCALES) {
+            const text = (form[`rights:${locale}`] ?? "").trim();
+            if (text.length > CATALOGUE_LIMITS.rights)
+              return refused(request, 422, {
+                problems: [
+                  { section: "rights", text: t("admin.catalogue.rights.tooLong", { language: locale, max: CATALOGUE_LIMITS.rights }) },
+                ],
+                form,
+              });
+            if (text !== "") rights[locale] = text;
+          }
+          await publish(owner, "catalogue-changed", (d) => ({ ...d, catalogue: { ...d.catalogue, rights } }));
+          return done(request, "rights");
+        }),
+      plainForm,
     )
     .post(
       "/admin/catalogue/claims",
-      kit.signedIn(async (request, owner) => {
-        const form = await plainForm(request);
-        const confirmed = form.confirmed === "yes";
-        await publish(owner, "catalogue-changed", (d) => ({ ...d, catalogue: { ...d.catalogue, claimsConfirmed: confirmed } }));
-        return done(request, "claims");
-      }),
-      { parse: "none" },
+      ({ request, body: form }) =>
+        kit.asOwner(request, async (owner) => {
+          const confirmed = form.confirmed === "yes";
+          await publish(owner, "catalogue-changed", (d) => ({ ...d, catalogue: { ...d.catalogue, claimsConfirmed: confirmed } }));
+          return done(request, "claims");
+        }),
+      plainForm,
     )
     .post(
       "/admin/catalogue/captions",
-      kit.signedIn(async (request, owner) => {
-        const form = await plainForm(request);
-        const captions: DemoCaptions = {};
-        const problems: CataloguePosted["problems"] = [];
-        const t = (await kit.page(request)).t;
-        for (const locale of LOCALES) {
-          const read = readCaptionLines(form[`captions:${locale}`] ?? "");
-          if (!read.ok)
-            for (const p of read.problems)
-              problems.push({
-                section: "captions",
-                text: t("admin.catalogue.captions.problem", { language: LOCALE_TAGS[locale].name, line: p.line, problem: p.message }),
-              });
-          else if (read.cues.length > 0) captions[locale] = read.cues;
-        }
-        if (problems.length > 0) return refused(request, 422, { problems, form });
-        await publish(owner, "catalogue-changed", (d) => ({ ...d, captions }));
-        return done(request, "captions");
-      }),
-      { parse: "none" },
+      ({ request, body: form }) =>
+        kit.asOwner(request, async (owner) => {
+          const captions: DemoCaptions = {};
+          const problems: CataloguePosted["problems"] = [];
+          const t = (await kit.page(request)).t;
+          for (const locale of LOCALES) {
+            const read = readCaptionLines(form[`captions:${locale}`] ?? "");
+            if (!read.ok)
+              for (const p of read.problems)
+                problems.push({
+                  section: "captions",
+                  text: t("admin.catalogue.captions.problem", { language: LOCALE_TAGS[locale].name, line: p.line, problem: p.message }),
+                });
+            else if (read.cues.length > 0) captions[locale] = read.cues;
+          }
+          if (problems.length > 0) return refused(request, 422, { problems, form });
+          await publish(owner, "catalogue-changed", (d) => ({ ...d, captions }));
+          return done(request, "captions");
+        }),
+      plainForm,
     );
 }

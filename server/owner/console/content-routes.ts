@@ -1,11 +1,18 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { type ContentDocument, type ContentSectionId, changedPaths, type FaqEntry, LIMITS } from "../../../shared/content";
+import {
+  CONTENT_SECTIONS,
+  type ContentDocument,
+  type ContentSectionId,
+  changedPaths,
+  type FaqEntry,
+  LIMITS,
+} from "../../../shared/content";
 import type { MessageKey } from "../../../shared/i18n";
-import { isLocale } from "../../../shared/locales";
+import { LOCALES } from "../../../shared/locales";
 import type { PageId } from "../../../shared/routes";
 import type { AppDeps } from "../../deps";
-import { readBody } from "../../platform/http/body";
+import { queryWord } from "../../platform/http/route-input";
 import { securityHeaders } from "../../platform/http/security";
 import { checkContent } from "../../site/content/check";
 import { fixedContent } from "../../site/content/live";
@@ -42,11 +49,11 @@ import {
   newFaqId,
   previewContent,
   referenceIfPublished,
-  sectionOf,
 } from "./content-edit";
 import { type FormPart, mergeDocuments, partOf, withBase } from "./content-merge";
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
+import { FaqParams, FormFields, Revision } from "./model";
 import { ConsoleRefusal } from "./refusal";
 import {
   comparisonPage,
@@ -68,12 +75,27 @@ import type { PageContext } from "./views/layout";
 // version, which every process serves within a second; "Preview" renders any public page with the
 // draft, for the signed-in owner alone.
 
-const FormBody = v.record(v.string(), v.string());
-const Revision = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
 const DONE = ["saved", "merged", "published", "discarded", "restored", "rebased"] as const;
 type Done = (typeof DONE)[number];
-const FAQ_ID = /^[a-z0-9-]{1,40}$/;
-const MOVES: readonly FaqMove[] = ["up", "down", "toggle", "remove"];
+/** What a page says after a change: only a word it knows (the address is no place for free text). */
+const Notice = v.object({ done: queryWord(DONE) });
+const MOVES = ["up", "down", "toggle", "remove"] as const satisfies readonly FaqMove[];
+/** A section of the texts by its id, else the page does not exist. */
+const SectionParams = v.object({ section: v.picklist(CONTENT_SECTIONS.map((s) => s.id)) });
+const MoveParams = v.object({ ...FaqParams.entries, move: v.picklist(MOVES) });
+/** A draft action (publish, discard, rebase, a FAQ entry moved): the draft's revision its page showed. */
+const DraftActionForm = v.object({ revision: Revision });
+const RestoreForm = v.object({ version: Revision });
+/** "Answer as an FAQ entry": the visitor's question and its language, from the support page. */
+const AnswerForm = v.object({
+  question: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1),
+    v.transform((question) => question.slice(0, LIMITS.faqQuestion)),
+  ),
+  lang: v.picklist(LOCALES),
+});
 
 /** The pages a preview may show: every page of the site whose view needs no request of its own. */
 const PREVIEW_PAGES = [
@@ -89,6 +111,8 @@ const PREVIEW_PAGES = [
   "terms",
   "privacy",
 ] as const satisfies readonly PageId[];
+/** The page and language a preview shows; any other is a page that does not exist. */
+const PreviewQuery = v.object({ page: queryWord(PREVIEW_PAGES), lang: queryWord(LOCALES) });
 
 /** Who published, as the history shows it: the console's session, by the browser it signed in from. */
 const who = (owner: Owner) => `console (${owner.session.label})`;
@@ -101,11 +125,10 @@ const NO_POST: Posted = { form: null, problems: [], notice: null, error: null };
 export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { db, write } = deps;
 
-  const form = async (request: Request): Promise<Form> => {
-    const parsed = v.safeParse(FormBody, (await readBody(request, { maxBytes: CONTENT_MAX_BODY_BYTES, accept: ["form"] })).value);
-    if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
-    return parsed.output;
-  };
+  /** A content form: the console's parser within the content's own limit (a whole section in four languages). */
+  const input = kit.input({ maxBytes: CONTENT_MAX_BODY_BYTES });
+  const form = { parse: input, body: FormFields };
+  const draftActionInput = { parse: input, body: DraftActionForm };
   const revisionOf = (posted: Form): number => {
     const parsed = v.safeParse(Revision, posted.revision ?? "");
     if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
@@ -119,11 +142,10 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
       ...(part === undefined ? {} : { base: JSON.stringify(partOf(draft.document, part)) }),
     };
   };
-  const noticeOf = (ctx: PageContext, request: Request): Posted => {
-    const asked = new URL(request.url).searchParams.get("done");
-    const done = DONE.find((d) => d === asked);
-    return { ...NO_POST, notice: done === undefined ? null : ctx.t(`admin.content.done.${done}`) };
-  };
+  const noticeOf = (ctx: PageContext, done: Done | null): Posted => ({
+    ...NO_POST,
+    notice: done === null ? null : ctx.t(`admin.content.done.${done}`),
+  });
 
   /**
    * Saves what a form made of the draft, or answers with the page again: 422 with each field named
@@ -136,12 +158,12 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
   const saveForm = async (
     request: Request,
     owner: Owner,
+    posted: Form,
     edit: (document: ContentDocument, posted: Form, ctx: PageContext) => Edited,
     page: (ctx: PageContext, draft: Draft, document: ContentDocument, posted: Posted) => string,
     back: string,
     part: FormPart | null,
   ): Promise<Response> => {
-    const posted = await form(request);
     const opened = revisionOf(posted);
     const ctx = await kit.page(request);
     const baseOf = (current: Draft): ContentDocument | null => {
@@ -210,15 +232,8 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
     );
   };
 
-  const sectionParam = (request: Request): ContentSectionId => {
-    const id = new URL(request.url).pathname.split("/")[4] ?? "";
-    const section = sectionOf(id);
-    if (section === undefined) throw new ConsoleRefusal(404, "admin.error.notFound");
-    return section.id;
-  };
-  const faqParam = (request: Request, document: ContentDocument): { entry: FaqEntry; index: number } => {
-    const id = new URL(request.url).pathname.split("/")[4] ?? "";
-    const index = FAQ_ID.test(id) ? document.faq.findIndex((e) => e.id === id) : -1;
+  const faqEntry = (id: string, document: ContentDocument): { entry: FaqEntry; index: number } => {
+    const index = document.faq.findIndex((e) => e.id === id);
     const entry = document.faq[index];
     if (entry === undefined) throw new ConsoleRefusal(404, "admin.content.error.noEntry");
     return { entry, index };
@@ -237,19 +252,20 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
     comparisonPage(ctx, { draft: state(draft, COMPARISON), document }, posted);
 
   /** Publish, discard, rebase: a draft action sent with the revision its page showed. */
-  const draftAction = (run: (opened: number, owner: Owner) => Promise<Done>) =>
-    kit.signedIn(async (request, owner) => {
-      const opened = revisionOf(await form(request));
-      try {
-        const done = await run(opened, owner);
-        return redirect(`/admin/content?done=${done}`, kit.https(request));
-      } catch (error) {
-        const refusal = refusalOf(error);
-        if (refusal === null) throw error;
-        const ctx = await kit.page(request);
-        return html(home(ctx, { ...NO_POST, error: ctx.t(refusal.key) }), kit.https(request), refusal.status);
-      }
-    });
+  const draftAction =
+    (run: (opened: number, owner: Owner) => Promise<Done>) =>
+    ({ request, body: { revision: opened } }: { request: Request; body: { revision: number } }) =>
+      kit.asOwner(request, async (owner) => {
+        try {
+          const done = await run(opened, owner);
+          return redirect(`/admin/content?done=${done}`, kit.https(request));
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (refusal === null) throw error;
+          const ctx = await kit.page(request);
+          return html(home(ctx, { ...NO_POST, error: ctx.t(refusal.key) }), kit.https(request), refusal.status);
+        }
+      });
 
   const home = (ctx: PageContext, posted: Posted) => {
     const draft = readDraft(db);
@@ -271,10 +287,12 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
   return new Elysia({ name: "owner-console-content" })
     .get(
       "/admin/content",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        return html(home(ctx, noticeOf(ctx, request)), kit.https(request));
-      }),
+      ({ request, query: { done } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          return html(home(ctx, noticeOf(ctx, done)), kit.https(request));
+        }),
+      { query: Notice },
     )
     .post(
       "/admin/content/publish",
@@ -293,7 +311,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
         deps.content.refresh();
         return "published";
       }),
-      { parse: "none" },
+      draftActionInput,
     )
     .post(
       "/admin/content/discard",
@@ -303,7 +321,7 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
         await discardDraft(write, who(owner), deps.now());
         return "discarded";
       }),
-      { parse: "none" },
+      draftActionInput,
     )
     .post(
       "/admin/content/rebase",
@@ -311,87 +329,94 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
         await rebaseDraft(write, { openedRevision: opened, by: who(owner), now: deps.now() });
         return "rebased";
       }),
-      { parse: "none" },
+      draftActionInput,
     )
     .get(
       "/admin/content/preview",
-      kit.signedIn(async (request) => {
-        const params = new URL(request.url).searchParams;
-        const page = PREVIEW_PAGES.find((p) => p === params.get("page"));
-        const locale = params.get("lang");
-        if (page === undefined || !isLocale(locale)) throw new ConsoleRefusal(404, "admin.error.notFound");
-        const view = staticViewFor({ page, locale }, new URLSearchParams(), deps.config);
-        if (view === null) throw new ConsoleRefusal(404, "admin.error.notFound");
-        const draft = readDraft(db);
-        const documents = createDocumentRenderer({
-          config: deps.config,
-          assets: deps.assets,
-          now: deps.now,
-          content: fixedContent(previewContent(db, deps.config.site, draft.document, deps.now())),
-        });
-        const body = await documents.html(documents.pageData(view, locale));
-        return new Response(body, {
-          headers: {
-            ...securityHeaders(kit.https(request)),
-            "content-type": "text/html; charset=utf-8",
-            // The owner's unpublished draft: never kept by a browser's or a shared cache, never indexed.
-            "cache-control": "no-store, private",
-            "x-robots-tag": "noindex, nofollow",
-            "referrer-policy": "strict-origin",
-          },
-        });
-      }),
+      ({ request, query: { page, lang: locale } }) =>
+        kit.asOwner(request, async () => {
+          if (page === null || locale === null) throw new ConsoleRefusal(404, "admin.error.notFound");
+          const view = staticViewFor({ page, locale }, new URLSearchParams(), deps.config);
+          if (view === null) throw new ConsoleRefusal(404, "admin.error.notFound");
+          const draft = readDraft(db);
+          const documents = createDocumentRenderer({
+            config: deps.config,
+            assets: deps.assets,
+            now: deps.now,
+            content: fixedContent(previewContent(db, deps.config.site, draft.document, deps.now())),
+          });
+          const body = await documents.html(documents.pageData(view, locale));
+          return new Response(body, {
+            headers: {
+              ...securityHeaders(kit.https(request)),
+              "content-type": "text/html; charset=utf-8",
+              // The owner's unpublished draft: never kept by a browser's or a shared cache, never indexed.
+              "cache-control": "no-store, private",
+              "x-robots-tag": "noindex, nofollow",
+              "referrer-policy": "strict-origin",
+            },
+          });
+        }),
+      { query: PreviewQuery },
     )
     .get(
       "/admin/content/offer",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        const draft = readDraft(db);
-        return html(offer(ctx, draft, draft.document, noticeOf(ctx, request)), kit.https(request));
-      }),
+      ({ request, query: { done } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const draft = readDraft(db);
+          return html(offer(ctx, draft, draft.document, noticeOf(ctx, done)), kit.https(request));
+        }),
+      { query: Notice },
     )
     .post(
       "/admin/content/offer",
-      kit.signedIn((request, owner) =>
-        saveForm(request, owner, (d, f, ctx) => applyOffer(d, f, ctx.t), offer, "/admin/content/offer", OFFER),
-      ),
-      { parse: "none" },
+      ({ request, body }) =>
+        kit.asOwner(request, (owner) =>
+          saveForm(request, owner, body, (d, f, ctx) => applyOffer(d, f, ctx.t), offer, "/admin/content/offer", OFFER),
+        ),
+      form,
     )
     .get(
       "/admin/content/texts",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        const draft = readDraft(db);
-        return html(textsIndexPage(ctx, state(draft), draft.document, noticeOf(ctx, request)), kit.https(request));
-      }),
+      ({ request, query: { done } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const draft = readDraft(db);
+          return html(textsIndexPage(ctx, state(draft), draft.document, noticeOf(ctx, done)), kit.https(request));
+        }),
+      { query: Notice },
     )
     .get(
       "/admin/content/texts/:section",
-      kit.signedIn(async (request) => {
-        const section = sectionParam(request);
-        const ctx = await kit.page(request);
-        const draft = readDraft(db);
-        return html(texts(section)(ctx, draft, draft.document, noticeOf(ctx, request)), kit.https(request));
-      }),
+      ({ request, params: { section }, query: { done } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const draft = readDraft(db);
+          return html(texts(section)(ctx, draft, draft.document, noticeOf(ctx, done)), kit.https(request));
+        }),
+      { transform: kit.checked, params: SectionParams, query: Notice },
     )
     .post(
       "/admin/content/texts/:section",
-      kit.signedIn((request, owner) => {
-        const section = sectionParam(request);
-        return saveForm(request, owner, (d, f) => applyTexts(d, section, f), texts(section), `/admin/content/texts/${section}`, {
-          kind: "texts",
-          section,
-        });
-      }),
-      { parse: "none" },
+      ({ request, params: { section }, body }) =>
+        kit.asOwner(request, (owner) =>
+          saveForm(request, owner, body, (d, f) => applyTexts(d, section, f), texts(section), `/admin/content/texts/${section}`, {
+            kind: "texts",
+            section,
+          }),
+        ),
+      { ...form, params: SectionParams },
     )
     .get(
       "/admin/content/faq",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        const draft = readDraft(db);
-        return html(faqListPage(ctx, state(draft), draft.document, noticeOf(ctx, request)), kit.https(request));
-      }),
+      ({ request, query: { done } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const draft = readDraft(db);
+          return html(faqListPage(ctx, state(draft), draft.document, noticeOf(ctx, done)), kit.https(request));
+        }),
+      { query: Notice },
     )
     .get(
       "/admin/content/faq/new",
@@ -410,164 +435,167 @@ export function contentRoutes(deps: AppDeps, kit: ConsoleKit) {
       // "Answer as an FAQ entry", from the support page: a new entry's form, the visitor's question
       // already in its language's field; nothing is saved until the owner writes the answer.
       "/admin/content/faq/answer",
-      kit.signedIn(async (request) => {
-        const posted = await form(request);
-        const question = (posted.question ?? "").trim().slice(0, LIMITS.faqQuestion);
-        const locale = posted.lang;
-        if (question === "" || !isLocale(locale)) throw new ConsoleRefusal(400, "admin.error.badRequest");
-        const ctx = await kit.page(request);
-        const draft = readDraft(db);
-        const entry: FaqEntry = { ...blankEntry(), question: { [locale]: question } };
-        const page = faqEntryPage(
-          ctx,
-          { draft: state(draft), entry, index: draft.document.faq.length, isNew: true },
-          { ...NO_POST, notice: ctx.t("admin.content.faq.answerHint") },
-        );
-        return html(page, kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, body: { question, lang: locale } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const draft = readDraft(db);
+          const entry: FaqEntry = { ...blankEntry(), question: { [locale]: question } };
+          const page = faqEntryPage(
+            ctx,
+            { draft: state(draft), entry, index: draft.document.faq.length, isNew: true },
+            { ...NO_POST, notice: ctx.t("admin.content.faq.answerHint") },
+          );
+          return html(page, kit.https(request));
+        }),
+      { parse: input, body: AnswerForm },
     )
     .post(
       "/admin/content/faq/new",
-      kit.signedIn((request, owner) => {
-        const entry = blankEntry();
-        return saveForm(
-          request,
-          owner,
-          (d, f, ctx) => applyFaqEntry(d, entry, d.faq.length, f, ctx.t),
-          (ctx, draft, _document, posted) =>
-            faqEntryPage(ctx, { draft: state(draft), entry, index: draft.document.faq.length, isNew: true }, posted),
-          "/admin/content/faq",
-          null,
-        );
-      }),
-      { parse: "none" },
+      ({ request, body }) =>
+        kit.asOwner(request, (owner) => {
+          const entry = blankEntry();
+          return saveForm(
+            request,
+            owner,
+            body,
+            (d, f, ctx) => applyFaqEntry(d, entry, d.faq.length, f, ctx.t),
+            (ctx, draft, _document, posted) =>
+              faqEntryPage(ctx, { draft: state(draft), entry, index: draft.document.faq.length, isNew: true }, posted),
+            "/admin/content/faq",
+            null,
+          );
+        }),
+      form,
     )
     .get(
       "/admin/content/faq/:id",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        const draft = readDraft(db);
-        const { entry, index } = faqParam(request, draft.document);
-        return html(
-          faqEntryPage(ctx, { draft: state(draft, { kind: "faq", id: entry.id }), entry, index, isNew: false }, noticeOf(ctx, request)),
-          kit.https(request),
-        );
-      }),
+      ({ request, params: { id }, query: { done } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const draft = readDraft(db);
+          const { entry, index } = faqEntry(id, draft.document);
+          return html(
+            faqEntryPage(ctx, { draft: state(draft, { kind: "faq", id: entry.id }), entry, index, isNew: false }, noticeOf(ctx, done)),
+            kit.https(request),
+          );
+        }),
+      { transform: kit.checked, params: FaqParams, query: Notice },
     )
     .post(
       "/admin/content/faq/:id",
-      kit.signedIn((request, owner) => {
-        const draft = readDraft(db);
-        const { entry } = faqParam(request, draft.document);
-        return saveForm(
-          request,
-          owner,
-          (d, f, ctx) => {
-            const index = d.faq.findIndex((e) => e.id === entry.id);
-            return applyFaqEntry(d, d.faq[index] ?? entry, index === -1 ? d.faq.length : index, f, ctx.t);
-          },
-          (ctx, current, document, posted) => {
-            const index = document.faq.findIndex((e) => e.id === entry.id);
-            return faqEntryPage(
-              ctx,
-              {
-                draft: state(current, { kind: "faq", id: entry.id }),
-                entry: document.faq[index] ?? entry,
-                index: index === -1 ? document.faq.length : index,
-                isNew: false,
-              },
-              posted,
-            );
-          },
-          `/admin/content/faq/${entry.id}`,
-          { kind: "faq", id: entry.id },
-        );
-      }),
-      { parse: "none" },
+      ({ request, params: { id }, body }) =>
+        kit.asOwner(request, (owner) => {
+          const draft = readDraft(db);
+          const { entry } = faqEntry(id, draft.document);
+          return saveForm(
+            request,
+            owner,
+            body,
+            (d, f, ctx) => {
+              const index = d.faq.findIndex((e) => e.id === entry.id);
+              return applyFaqEntry(d, d.faq[index] ?? entry, index === -1 ? d.faq.length : index, f, ctx.t);
+            },
+            (ctx, current, document, posted) => {
+              const index = document.faq.findIndex((e) => e.id === entry.id);
+              return faqEntryPage(
+                ctx,
+                {
+                  draft: state(current, { kind: "faq", id: entry.id }),
+                  entry: document.faq[index] ?? entry,
+                  index: index === -1 ? document.faq.length : index,
+                  isNew: false,
+                },
+                posted,
+              );
+            },
+            `/admin/content/faq/${entry.id}`,
+            { kind: "faq", id: entry.id },
+          );
+        }),
+      { ...form, params: FaqParams },
     )
     .post(
       "/admin/content/faq/:id/:move",
-      kit.signedIn(async (request, owner) => {
-        const parts = new URL(request.url).pathname.split("/");
-        const move = MOVES.find((m) => m === parts[5]);
-        if (move === undefined) throw new ConsoleRefusal(404, "admin.error.notFound");
-        const opened = revisionOf(await form(request));
-        const draft = readDraft(db);
-        const ctx = await kit.page(request);
-        if (draft.revision !== opened)
-          return html(
-            faqListPage(ctx, state(draft), draft.document, { ...NO_POST, error: ctx.t("admin.content.error.staleMove") }),
-            kit.https(request),
-            409,
-          );
-        const { entry } = faqParam(request, draft.document);
-        const moved = moveFaqEntry(draft.document, entry.id, move);
-        if (moved === null) throw new ConsoleRefusal(404, "admin.content.error.noEntry");
-        try {
-          await saveDraft(write, { openedRevision: opened, document: moved, by: who(owner), now: deps.now() });
-        } catch (error) {
-          if (!(error instanceof StaleContentError)) throw error;
-          const current = readDraft(db);
-          return html(
-            faqListPage(ctx, state(current), current.document, { ...NO_POST, error: ctx.t("admin.content.error.staleMove") }),
-            kit.https(request),
-            409,
-          );
-        }
-        return redirect("/admin/content/faq?done=saved", kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, params: { id, move }, body: { revision: opened } }) =>
+        kit.asOwner(request, async (owner) => {
+          const draft = readDraft(db);
+          const ctx = await kit.page(request);
+          if (draft.revision !== opened)
+            return html(
+              faqListPage(ctx, state(draft), draft.document, { ...NO_POST, error: ctx.t("admin.content.error.staleMove") }),
+              kit.https(request),
+              409,
+            );
+          const { entry } = faqEntry(id, draft.document);
+          const moved = moveFaqEntry(draft.document, entry.id, move);
+          if (moved === null) throw new ConsoleRefusal(404, "admin.content.error.noEntry");
+          try {
+            await saveDraft(write, { openedRevision: opened, document: moved, by: who(owner), now: deps.now() });
+          } catch (error) {
+            if (!(error instanceof StaleContentError)) throw error;
+            const current = readDraft(db);
+            return html(
+              faqListPage(ctx, state(current), current.document, { ...NO_POST, error: ctx.t("admin.content.error.staleMove") }),
+              kit.https(request),
+              409,
+            );
+          }
+          return redirect("/admin/content/faq?done=saved", kit.https(request));
+        }),
+      { ...draftActionInput, params: MoveParams },
     )
     .get(
       "/admin/content/comparison",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        const draft = readDraft(db);
-        return html(comparison(ctx, draft, draft.document, noticeOf(ctx, request)), kit.https(request));
-      }),
+      ({ request, query: { done } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const draft = readDraft(db);
+          return html(comparison(ctx, draft, draft.document, noticeOf(ctx, done)), kit.https(request));
+        }),
+      { query: Notice },
     )
     .post(
       "/admin/content/comparison",
-      kit.signedIn((request, owner) =>
-        saveForm(request, owner, (d, f, ctx) => applyComparison(d, f, ctx.t), comparison, "/admin/content/comparison", COMPARISON),
-      ),
-      { parse: "none" },
+      ({ request, body }) =>
+        kit.asOwner(request, (owner) =>
+          saveForm(request, owner, body, (d, f, ctx) => applyComparison(d, f, ctx.t), comparison, "/admin/content/comparison", COMPARISON),
+        ),
+      form,
     )
     .get(
       "/admin/content/history",
-      kit.signedIn(async (request) => {
-        const ctx = await kit.page(request);
-        const versions = listVersions(db);
-        // Each version in words against the one before it (a restore: against what it replaced).
-        const described = new Map<number, string[]>();
-        for (const version of versions) {
-          const now = version.version === 0 ? null : readVersion(db, version.version);
-          const before = version.version === 0 ? null : readVersion(db, version.version - 1);
-          if (now !== null && before !== null)
-            described.set(version.version, describeChanges(before.document, now.document, ctx.t, ctx.fmt, ctx.locale));
-        }
-        return html(historyPage(ctx, versions, described, noticeOf(ctx, request)), kit.https(request));
-      }),
+      ({ request, query: { done } }) =>
+        kit.asOwner(request, async () => {
+          const ctx = await kit.page(request);
+          const versions = listVersions(db);
+          // Each version in words against the one before it (a restore: against what it replaced).
+          const described = new Map<number, string[]>();
+          for (const version of versions) {
+            const now = version.version === 0 ? null : readVersion(db, version.version);
+            const before = version.version === 0 ? null : readVersion(db, version.version - 1);
+            if (now !== null && before !== null)
+              described.set(version.version, describeChanges(before.document, now.document, ctx.t, ctx.fmt, ctx.locale));
+          }
+          return html(historyPage(ctx, versions, described, noticeOf(ctx, done)), kit.https(request));
+        }),
+      { query: Notice },
     )
     .post(
       "/admin/content/restore",
-      kit.signedIn(async (request, owner) => {
-        const posted = await form(request);
-        const parsed = v.safeParse(Revision, posted.version ?? "");
-        if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");
-        try {
-          const now = deps.now();
-          const logged = writeLogged(write, owner.session.id, now, versionEntry("content-restored"));
-          await restoreVersion(logged, { version: parsed.output, by: who(owner), now });
-        } catch (error) {
-          if (error instanceof UnknownVersionError) throw new ConsoleRefusal(404, "admin.content.error.noVersion");
-          throw error;
-        }
-        deps.content.refresh();
-        return redirect("/admin/content/history?done=restored", kit.https(request));
-      }),
-      { parse: "none" },
+      ({ request, body: { version } }) =>
+        kit.asOwner(request, async (owner) => {
+          try {
+            const now = deps.now();
+            const logged = writeLogged(write, owner.session.id, now, versionEntry("content-restored"));
+            await restoreVersion(logged, { version, by: who(owner), now });
+          } catch (error) {
+            if (error instanceof UnknownVersionError) throw new ConsoleRefusal(404, "admin.content.error.noVersion");
+            throw error;
+          }
+          deps.content.refresh();
+          return redirect("/admin/content/history?done=restored", kit.https(request));
+        }),
+      { parse: input, body: RestoreForm },
     );
 }
 

@@ -7,6 +7,7 @@ import { readDraft, StaleContentError, saveDraft } from "../../site/content/stor
 import { addDevice, DEVICE_MOVES, editDevice, type GuideEdited, type GuideForm, moveDevice, stepActionOf } from "./guide-edit";
 import { html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
+import { DeviceParams, FormFields, Revision } from "./model";
 import { ConsoleRefusal } from "./refusal";
 import { type GuidePosted, guideDevicePage, guideListPage } from "./views/guide";
 
@@ -17,9 +18,6 @@ import { type GuidePosted, guideDevicePage, guideListPage } from "./views/guide"
 
 /** A device with twelve steps in four languages, accents escaped: well above the console's usual 16 KiB. */
 const GUIDE_MAX_BODY_BYTES = 160 * 1024;
-const FormBody = v.record(v.string(), v.string());
-const Revision = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number));
-const DeviceParams = v.object({ id: v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)) });
 const Move = v.picklist(DEVICE_MOVES);
 const DONE = ["saved", "added", "moved", "removed"] as const;
 const Notice = v.object({ done: queryWord(DONE) });
@@ -32,7 +30,7 @@ const who = (owner: Owner) => `console (${owner.session.label})`;
 export function guideRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { db, write } = deps;
 
-  const input = { parse: kit.input({ maxBytes: GUIDE_MAX_BODY_BYTES }), body: FormBody };
+  const input = { parse: kit.input({ maxBytes: GUIDE_MAX_BODY_BYTES }), body: FormFields };
   const revisionOf = (form: GuideForm): number => {
     const parsed = v.safeParse(Revision, form.revision ?? "");
     if (!parsed.success) throw new ConsoleRefusal(400, "admin.error.badRequest");

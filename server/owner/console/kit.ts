@@ -1,9 +1,8 @@
-import type * as v from "valibot";
 import { isBusyError } from "../../../db/writer";
 import { createTranslator } from "../../../shared/i18n";
 import { formatsFor } from "../../../shared/owner-formats";
 import type { AppDeps } from "../../deps";
-import { type BodyKind, HttpError, parseWith, readBody } from "../../platform/http/body";
+import { type BodyKind, HttpError } from "../../platform/http/body";
 import { isFormPost } from "../../platform/http/busy";
 import { answeredBy, bodyParser, type ParseContext, type RefusalAnswer } from "../../platform/http/route-input";
 import { COMPILED } from "../../site/locales";
@@ -160,9 +159,5 @@ export function consoleKit(deps: AppDeps) {
     );
   };
 
-  /** Not yet moved to `input`: the body read and checked by the handler. */
-  const body = async <S extends v.GenericSchema>(request: Request, schema: S, accept: BodyKind[]): Promise<v.InferOutput<S>> =>
-    parseWith(schema, (await readBody(request, { maxBytes: CONSOLE_MAX_BODY_BYTES, accept })).value);
-
-  return { assets, https, page, owner, refuse, asOwner, signedIn, notFound, refused, failure, input, checked, body };
+  return { assets, https, page, owner, refuse, asOwner, signedIn, notFound, refused, failure, input, checked };
 }

@@ -1,4 +1,6 @@
 import * as v from "valibot";
+import { FaqEntrySchema, GuideDeviceSchema } from "../../../shared/content";
+import { IdParam } from "../../platform/http/route-input";
 
 // What the console's endpoints accept. The WebAuthn answers are checked in depth by
 // @simplewebauthn/server; here only their shape and size, so that nothing else reaches it.
@@ -56,3 +58,15 @@ export const isInviteToken = (value: string) => v.is(InviteToken, value);
 
 /** Whether a body names an invite (the registration of the first passkey, before any session). */
 export const hasInvite = (body: unknown) => v.is(v.object({ invite: InviteToken }), body);
+
+/** A form of text fields (the content's and the catalogue's): each form's own code reads its fields. */
+export const FormFields = v.record(v.string(), v.string());
+
+/** The draft's revision a content form was opened at, or a version's number: digits, like a row's id. */
+export const Revision = IdParam;
+
+/** A FAQ entry in the path by its id, of the content's shape, else the page does not exist. */
+export const FaqParams = v.object({ id: FaqEntrySchema.entries.id });
+
+/** A device of the installation guide in the path by its id, of the content's shape, else the page does not exist. */
+export const DeviceParams = v.object({ id: GuideDeviceSchema.entries.id });

@@ -42,8 +42,10 @@ const listColumns = {
   currency: orders.currency,
   createdAt: orders.createdAt,
   paidAt: orders.paidAt,
+  // Columns named with their table: in a select's fields drizzle writes them bare, and a bare
+  // "checkout_id" inside the subquery is payment_attempts' own, so every unpaid order matched.
   declined:
-    sql<boolean>`${orders.paidAt} IS NULL AND EXISTS (SELECT 1 FROM ${paymentAttempts} WHERE ${paymentAttempts.checkoutId} = ${orders.checkoutId})`.mapWith(
+    sql<boolean>`${orders.paidAt} IS NULL AND EXISTS (SELECT 1 FROM ${paymentAttempts} WHERE ${paymentAttempts}.${sql.identifier(paymentAttempts.checkoutId.name)} = ${orders}.${sql.identifier(orders.checkoutId.name)})`.mapWith(
       Boolean,
     ),
 };

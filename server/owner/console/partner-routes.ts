@@ -6,6 +6,7 @@ import { createPartner, PARTNER_PROBLEMS, partnerReport, periodProblem } from ".
 import { defaultPeriod, partnersCsv } from "../partners-command";
 import { html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
+import { countsTestOrders } from "./overview";
 import { partnersPage } from "./views/partners";
 
 // The console's partners (docs/invoices.md, "Partner links"): the same service as `site partners`.
@@ -21,6 +22,9 @@ const PeriodQuery = v.object({ from: v.fallback(v.nullable(v.string()), null), t
 /** Only a problem the console knows is shown: the address is no place for free text to display. */
 const PageQuery = v.object({ ...PeriodQuery.entries, done: queryWord(["created"]), problem: queryWord(PARTNER_PROBLEMS) });
 
+/** How old the day's audience totals may be when the partners' visitors are read (the Audience page's bound). */
+const PARTNERS_FRESH_MS = 5_000;
+
 export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
   const { db, write } = deps;
   const periodOf = (asked: v.InferOutput<typeof PeriodQuery>) => {
@@ -34,11 +38,13 @@ export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
       "/admin/partners",
       ({ request, query }) =>
         kit.asOwner(request, async () => {
+          // The visitors come from the audience's daily totals: as fresh as the Audience page's.
+          await deps.analytics.rollUpIfStale(PARTNERS_FRESH_MS);
           const ctx = await kit.page(request);
           const { period, problem } = periodOf(query);
           return html(
             partnersPage(ctx, {
-              rows: partnerReport(db, period),
+              rows: partnerReport(db, period, countsTestOrders(deps.config)),
               period,
               currency: deps.content.current().site.currency.toUpperCase(),
               done: query.done === "created",
@@ -53,8 +59,9 @@ export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
       "/admin/partners.csv",
       ({ request, query }) =>
         kit.asOwner(request, async () => {
+          await deps.analytics.rollUpIfStale(PARTNERS_FRESH_MS);
           const { period } = periodOf(query);
-          return new Response(partnersCsv(partnerReport(db, period), period), {
+          return new Response(partnersCsv(partnerReport(db, period, countsTestOrders(deps.config)), period), {
             headers: {
               "content-type": "text/csv; charset=utf-8",
               "content-disposition": `attachment; filename="partners-${period.from}-${period.to}.csv"`,

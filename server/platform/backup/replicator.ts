@@ -180,13 +180,15 @@ export function createReplicator(deps: {
     const fields = parseLogLine(line);
     const msg = fields.msg ?? line;
     if (msg === "wal segment written" || msg === "snapshot written") {
+      // When Litestream says it replicated (the time `backup status` and the next start show too,
+      // rather than the moment its line was read here, a few milliseconds later).
+      const at = litestreamTime(fields, now());
       // The first of this run is said at info level: the log shows backups working, and when.
-      if (!replicatedThisRun) log.info("backup: replicated", { at: now().toISOString(), to: status.target });
+      if (!replicatedThisRun) log.info("backup: replicated", { at: at.toISOString(), to: status.target });
       // The first replication of the run, or one that ends a problem (Litestream's warnings at
       // start, "wal header mismatch"…, are followed by a new generation that works), is written at once.
       const news = !replicatedThisRun || status.lastError !== null;
       replicatedThisRun = true;
-      const at = litestreamTime(fields, now());
       if (status.lastReplicatedAt === null || at.getTime() > status.lastReplicatedAt.getTime()) status.lastReplicatedAt = at;
       status.lastError = null;
       delayMs = 1000;

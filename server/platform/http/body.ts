@@ -26,18 +26,26 @@ export class ClientAbortError extends HttpError {
   }
 }
 
-export type BodyKind = "json" | "form";
+/**
+ * What a route accepts: JSON, a form, or JSON sent as text/plain (a page's beacon: `sendBeacon` with
+ * a string sends it so, and a browser sends it without asking the server first).
+ */
+export type BodyKind = "json" | "form" | "plain-json";
 export type ParsedBody = { kind: BodyKind; value: unknown };
+
+const KIND_OF_TYPE = new Map<string, BodyKind>([
+  ["application/json", "json"],
+  ["application/x-www-form-urlencoded", "form"],
+  ["text/plain", "plain-json"],
+]);
+const TYPE_IN_WORDS: Record<BodyKind, string> = { json: "application/json", form: "a form", "plain-json": "JSON as text/plain" };
 
 export async function readBody(request: Request, options: { maxBytes: number; accept?: BodyKind[] }): Promise<ParsedBody> {
   const accept = options.accept ?? ["json", "form"];
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  const kind = type === "application/json" ? "json" : type === "application/x-www-form-urlencoded" ? "form" : null;
+  const kind = KIND_OF_TYPE.get(type) ?? null;
   if (kind === null || !accept.includes(kind)) {
-    throw new HttpError(
-      415,
-      `Unsupported content type: send ${accept.map((k) => (k === "json" ? "application/json" : "a form")).join(" or ")}`,
-    );
+    throw new HttpError(415, `Unsupported content type: send ${accept.map((k) => TYPE_IN_WORDS[k]).join(" or ")}`);
   }
   const text = await readRawBody(request, options.maxBytes);
   if (kind === "form") return { kind, value: Object.fromEntries(new URLSearchParams(text)) };

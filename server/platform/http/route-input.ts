@@ -18,7 +18,9 @@ export type ParseContext = { request: Request; server: Pick<Server, "requestIP">
  *
  * Kept outside on purpose, each reading its own bytes: the Stripe webhook (its signature covers the
  * raw body, readRawBody), file uploads (multipart, with their own limit, readUpload), and the plain
- * pages answered from memory before Elysia routes anything (access-log.ts, plainPageAnswers).
+ * pages answered from memory before Elysia routes anything (access-log.ts, plainPageAnswers); the
+ * one-click stop links (the leads' unsubscribe, the review e-mails' stop), which act on whatever a
+ * mail client posts, any body or none.
  */
 export function bodyParser(options: {
   maxBytes: number;
@@ -61,12 +63,12 @@ export function bodyParser(options: {
 
 /**
  * A `before` that counts the request against rate limiters by its client's address: past one, 429
- * with Retry-After and the route's message.
+ * with Retry-After and the route's message, or the route's own refusal (the console's, translated).
  */
 export function countedBy(
   clientIp: (context: ParseContext) => string,
   limiters: RateLimiter[],
-  message: (retryAfterSeconds: number) => string,
+  message: (retryAfterSeconds: number) => string | HttpError,
   now?: () => number,
 ) {
   return (context: ParseContext): void => {
@@ -74,7 +76,9 @@ export function countedBy(
     for (const limiter of limiters) {
       const allowed = limiter.take(clientIp(context), at);
       if (!allowed.ok) {
-        throw new HttpError(429, message(allowed.retryAfterSeconds), { "retry-after": String(allowed.retryAfterSeconds) });
+        const refusal = message(allowed.retryAfterSeconds);
+        if (refusal instanceof HttpError) throw refusal;
+        throw new HttpError(429, refusal, { "retry-after": String(allowed.retryAfterSeconds) });
       }
     }
   };
@@ -84,9 +88,10 @@ export type FormBack = (sent: unknown, why: FormRefusal) => Response;
 
 /**
  * A route's own answer to its refused input, given the refusal (413, 415, 400, 422, 429, or 404 for a
- * path parameter that does not match): the console answers with its pages in the owner's language.
+ * path parameter that does not match) and what was sent when the body could be read (undefined when
+ * it could not, or before it was): the console answers with its pages in the owner's language.
  */
-export type RefusalAnswer = (refusal: HttpError, request: Request) => Response | Promise<Response>;
+export type RefusalAnswer = (refusal: HttpError, request: Request, sent: unknown) => Response | Promise<Response>;
 
 type RouteInput = { back: FormBack | undefined; sent: unknown; failedCheck: 400 | 422; answer: RefusalAnswer | undefined };
 
@@ -101,8 +106,10 @@ export function answeredBy(answer: RefusalAnswer, failedCheck: 400 | 422 = 422) 
 }
 
 /** The route's own answer to a refusal of its input (bodyParser's or answeredBy's `answer`), for the error hook. */
-export function refusalAnswerOf(request: Request): RefusalAnswer | undefined {
-  return inputs.get(request)?.answer;
+export function refusalAnswerOf(request: Request): ((refusal: HttpError) => Response | Promise<Response>) | undefined {
+  const input = inputs.get(request);
+  const answer = input?.answer;
+  return answer === undefined ? undefined : (refusal) => answer(refusal, request, input?.sent);
 }
 
 /** The requests whose body is being read, with what they sent, for the answer to a refusal. */

@@ -4,10 +4,11 @@ import { ENDPOINTS } from "../../../shared/api";
 import { DEFAULT_LOCALE } from "../../../shared/locales";
 import { BeaconSchema } from "../../../shared/schemas/analytics";
 import type { AppDeps } from "../../deps";
-import { HttpError, parseWith, readRawBody } from "../../platform/http/body";
-import { requestContext } from "../../platform/http/context";
+import { HttpError } from "../../platform/http/body";
+import { clientAddress, requestContext } from "../../platform/http/context";
 import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter } from "../../platform/http/rate-limit";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 
 /**
  * Per client address: a page view, a few events and three speed measures per page. A person reading
@@ -24,25 +25,15 @@ export const BEACON_RATE_LIMIT = { limit: 120, windowMs: 60 * 1000 } as const;
 export function beaconController(deps: AppDeps) {
   const limiter = createRateLimiter(deps.rateLimits, { name: "beacon", ...BEACON_RATE_LIMIT });
   const fail = failureResponder(deps);
+  const beaconBody = bodyParser({
+    maxBytes: BEACON_MAX_BYTES,
+    accept: ["plain-json", "json"],
+    before: countedBy(clientAddress(deps.config), [limiter], (s) => `Rate limit exceeded: too many beacons, try again in ${s} s`),
+  });
   return new Elysia({ name: "analytics-beacon" }).use(requestContext(deps.config)).post(
     ENDPOINTS.beacon.path,
-    async ({ request, ip }) => {
+    async ({ request, ip, body: beacon }) => {
       try {
-        const allowed = limiter.take(ip);
-        if (!allowed.ok)
-          throw new HttpError(429, `Rate limit exceeded: too many beacons, try again in ${allowed.retryAfterSeconds} s`, {
-            "retry-after": String(allowed.retryAfterSeconds),
-          });
-        const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-        if (type !== "text/plain" && type !== "application/json") throw new HttpError(415, "Unsupported content type: send JSON");
-        const text = await readRawBody(request, BEACON_MAX_BYTES);
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          throw new HttpError(400, "Malformed JSON body");
-        }
-        const beacon = parseWith(BeaconSchema, value, { unprocessable: true });
         const outcome = deps.analytics.recordBeacon(beacon, { ip, userAgent: request.headers.get("user-agent") });
         if (outcome === "unknown-page") throw new HttpError(422, "path: not a page of this site");
         return new Response(null, { status: 204 });
@@ -50,6 +41,6 @@ export function beaconController(deps: AppDeps) {
         return fail(error, { request, locale: DEFAULT_LOCALE, what: "beacon not recorded" });
       }
     },
-    { parse: "none" },
+    { parse: beaconBody, body: BeaconSchema },
   );
 }

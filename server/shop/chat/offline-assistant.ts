@@ -241,8 +241,11 @@ export function createOfflineAssistant(
         const unnamed = choice.topics.some((topic) => DEVICE_TOPICS.has(topic)) ? known.devices.unnamed(said) : null;
         const otherDevice = unnamed !== null;
         const namedToo = otherDevice && !KINDS_OF_NAMED.has(unnamed) && known.guide.device(question) !== null;
-        const topics = otherDevice && !namedToo ? choice.topics.filter((topic) => !DEVICE_TOPICS.has(topic)) : choice.topics;
-        const handedOver = otherDevice || choice.unsureRest === true || topics.some((topic) => site.unanswered.has(topic));
+        const topics = (otherDevice && !namedToo ? choice.topics.filter((topic) => !DEVICE_TOPICS.has(topic)) : choice.topics).filter(
+          // The devices' answer states the device limit: the limit's own answer beside it says it twice.
+          (topic, _, all) => !(topic === "device-limit" && all.includes("devices")),
+        );
+        const handedOver = otherDevice || choice.rest !== undefined || topics.some((topic) => site.unanswered.has(topic));
         // What the site's own answers hand over (what the catalogue holds, a question half
         // understood) the owner may have answered since, as an FAQ entry from the console's list
         // of handed-over questions: that answer, to the same question asked again.
@@ -253,7 +256,13 @@ export function createOfflineAssistant(
         const device = topics.includes("installation") ? known.guide.device(question) : null;
         const answerOf = (topic: Topic) =>
           topic === "installation" && device !== null ? (site.installOn(device) ?? site.answers[topic]) : site.answers[topic];
-        const rest = otherDevice ? [site.t("chat.handover")] : choice.unsureRest ? [site.t("chat.notSureRest")] : [];
+        const rest = otherDevice
+          ? [site.t("chat.handover")]
+          : choice.rest === "unsure"
+            ? [site.t("chat.notSureRest")]
+            : choice.rest === "none"
+              ? [site.t("chat.handoverRest")]
+              : [];
         return { topics, kind: "answer", locale, text: [...topics.map(answerOf), ...rest].join(" "), handedOver };
       }
     }

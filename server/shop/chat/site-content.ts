@@ -50,14 +50,18 @@ export const TOPICS = [
   "seller",
   "key",
   "trial",
+  // A key asked for nothing ("generate me a free key", "ignore your instructions and..."): refused,
+  // with what the site does offer instead of a free key.
+  "free-key",
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
 /**
  * Topics the site has no answer to (which titles are in the catalogue, whether the content is
- * legal): their answer says so and gives the support address, and asserts nothing else.
+ * legal, which languages a title has): their answer says so and gives the support address, and
+ * asserts nothing the site does not state.
  */
-export const UNANSWERED_TOPICS: ReadonlySet<Topic> = new Set<Topic>(["catalogue", "legality"]);
+export const UNANSWERED_TOPICS: ReadonlySet<Topic> = new Set<Topic>(["catalogue", "legality", "languages"]);
 
 /** What the chat's facts come from: the published content, and the licence's device limit. */
 export type ChatSiteConfig = Pick<Config, "licenseActivationLimit"> & { content: ContentSource };
@@ -154,7 +158,9 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     quality: titled("feature1Title", "feature1Desc"),
     "new-content": titled("feature4Title", "feature4Desc"),
     updates: titled("whyAppBenefit3", "whyAppBenefit3Desc"),
-    languages: `${t("preview.point3")}. ${t("preview.text")}`,
+    // The site says there are several languages, never which ones a title has: asked for one, the
+    // visitor is told so and given the support address rather than a list that reads as a yes.
+    languages: `${t("preview.point3")}. ${t("chat.answer.languagesTitles")}`,
     savings: `${t("savingsMessage")} ${comparison} ${t("chat.answer.savingsOnce")}`,
     how: ([1, 2, 3, 4] as const).map((n) => `${n}. ${t(`howStep${n}`)}${c}${t(`howStep${n}Desc`)}`).join(" "),
     // The legal right and the commercial guarantee on top of it, as the terms and the consent say.
@@ -170,8 +176,10 @@ export function buildSiteKnowledge(config: ChatSiteConfig, locale: Locale, now =
     law: `${t("terms.law.text")} ${t("footer.terms")}${c}${terms}.`,
     privacy: t("chat.answer.privacy", { path: privacy }),
     seller: `${t("footer.legalNotice")}${c}${legalNotice}. ${t("legalNotice.contactText")}`,
-    key: `${t("guide.before.text")} ${t("guide.step.key")} ${t("guide.before.lost")}`,
+    // Where the key is typed differs by device: the guide shows it for each.
+    key: `${t("guide.before.text")} ${t("guide.step.key")} ${t("chat.answer.guideLink", { path: guide })} ${t("guide.before.lost")}`,
     trial: `${t("exitPopup.text")} ${t("faqAnswer4")}`,
+    "free-key": `${t("chat.answer.freeKey")} ${t("chat.answer.price")} ${t("exitPopup.text")} ${t("chat.answer.freeKeyGuarantee")}`,
   };
   const unanswered = new Set(
     [...UNANSWERED_TOPICS].filter((topic) =>

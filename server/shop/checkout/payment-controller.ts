@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { ENDPOINTS } from "../../../shared/api";
-import { businessPageError, checkBusiness } from "../../../shared/business-buyer";
+import { BUSINESS_FIELDS, businessPageError, COUNTRIES_RULES_TELL_APART, checkBusiness } from "../../../shared/business-buyer";
 import { TERMS_VERSION } from "../../../shared/legal";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import type { PaymentPageError } from "../../../shared/page-data";
@@ -37,8 +37,8 @@ export function paymentController(deps: AppDeps) {
       let locale: Locale = DEFAULT_LOCALE;
       // Without JavaScript a failure goes back to the payment page, which then shows the error
       // (client/pages/payment.tsx reads `?error=`), instead of a page of raw JSON.
-      const backToPayment = (flag: PaymentPageError) =>
-        new Response(null, { status: 303, headers: { location: `${pathFor("payment", locale)}?error=${flag}` } });
+      const backToPayment = (flag: PaymentPageError, given = "") =>
+        new Response(null, { status: 303, headers: { location: `${pathFor("payment", locale)}?error=${flag}${given}` } });
 
       try {
         const allowed = limiter.take(ip);
@@ -57,7 +57,7 @@ export function paymentController(deps: AppDeps) {
         locale = payment.locale;
         // No checkout, and no pending order, without the buyer's consent.
         if (!payment.acceptTerms) {
-          if (isForm) return backToPayment("consent");
+          if (isForm) return backToPayment("consent", typedBack(payment));
           return Response.json(
             {
               error: "Tick the box to accept the terms of sale and ask for immediate access (acceptTerms: true)",
@@ -70,7 +70,7 @@ export function paymentController(deps: AppDeps) {
         // said in the page's language, nothing started or stored.
         const business = checkBusiness(payment);
         if (!business.ok) {
-          if (isForm) return backToPayment(businessPageError(business.errors));
+          if (isForm) return backToPayment(businessPageError(business.errors), typedBack(payment));
           return Response.json(
             {
               error: `The company's details are not valid: ${Object.keys(business.errors).join(", ")}`,
@@ -128,4 +128,20 @@ export function paymentController(deps: AppDeps) {
     },
     { parse: "none" },
   );
+}
+
+/**
+ * What the buyer typed, carried back to the page a plain form post was refused on, so that without
+ * JavaScript nothing is typed twice: the company fields, the code, and every country in the list
+ * when the company's is not on the short one. The query string is never logged; the terms box is
+ * left for the buyer to tick again, as consent is given, never carried.
+ */
+function typedBack(payment: v.InferOutput<typeof PaymentRequestSchema>): string {
+  const given = new URLSearchParams();
+  for (const f of BUSINESS_FIELDS) if (payment[f] !== "") given.set(f, payment[f]);
+  const country = payment.companyCountry.trim().toUpperCase();
+  if (country !== "" && !COUNTRIES_RULES_TELL_APART.includes(country)) given.set("countries", "all");
+  if (payment.code !== "") given.set("code", payment.code);
+  const query = given.toString();
+  return query === "" ? "" : `&${query}`;
 }

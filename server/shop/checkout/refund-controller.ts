@@ -5,11 +5,11 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
 import { pathFor } from "../../../shared/routes";
 import { OrderLinkTokenSchema, RefundRequestSchema } from "../../../shared/schemas/orders";
 import type { AppDeps } from "../../deps";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { isFormPost } from "../../platform/http/busy";
-import { requestContext } from "../../platform/http/context";
+import { clientAddress, requestContext } from "../../platform/http/context";
 import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { askRefund, refundPageState } from "./guarantee";
 import { orderLinkQuery, readOrderLink } from "./order-links";
 import { ProviderError } from "./provider";
@@ -57,52 +57,50 @@ export async function refundPage(
   return response;
 }
 
+/** What a refused refund form still says of its link: its page, in its language, is where it goes back to. */
+const RefundFormLink = v.object({ locale: v.picklist(LOCALES), order: v.string(), t: OrderLinkTokenSchema });
+
 /** POST /api/refund: the refund page's one confirmation (a plain form post; JSON answers JSON). */
 export function refundController(deps: AppDeps) {
   const limiter = orderPagesLimiter(deps);
   const fail = failureResponder(deps);
+  /** Back to the refund page of the link (`back`, its query), saying why when something went wrong. */
+  const page = (locale: Locale, back: string | null, flag?: "error" | "rate-limited") =>
+    new Response(null, {
+      status: 303,
+      headers: {
+        location:
+          back === null ? pathFor("refund", locale) : `${pathFor("refund", locale)}${back}${flag === undefined ? "" : `&status=${flag}`}`,
+        "referrer-policy": "strict-origin",
+      },
+    });
+  const refundBody = bodyParser({
+    maxBytes: MAX_BODY_BYTES,
+    before: countedBy(clientAddress(deps.config), [limiter], (s) => `Too many requests, try again in ${s} s`),
+    back: (sent, why) => {
+      const link = v.safeParse(RefundFormLink, sent);
+      const flag = why === "rate-limited" ? "rate-limited" : "error";
+      if (!link.success) return page(DEFAULT_LOCALE, null, flag);
+      return page(link.output.locale, orderLinkQuery(encodeURIComponent(link.output.order), link.output.t), flag);
+    },
+  });
   return new Elysia({ name: "order-refund" }).use(requestContext(deps.config)).post(
     ENDPOINTS.refund.path,
-    async ({ request, ip }) => {
+    async ({ request, body: input }) => {
       const isForm = isFormPost(request);
-      let locale: Locale = DEFAULT_LOCALE;
-      let back: string | null = null;
-      const page = (flag?: "error" | "rate-limited") =>
-        new Response(null, {
-          status: 303,
-          headers: {
-            location:
-              back === null
-                ? pathFor("refund", locale)
-                : `${pathFor("refund", locale)}${back}${flag === undefined ? "" : `&status=${flag}`}`,
-            "referrer-policy": "strict-origin",
-          },
-        });
+      const { locale } = input;
+      let back = orderLinkQuery(encodeURIComponent(input.order), input.t);
       try {
-        const allowed = limiter.take(ip);
-        const body = await readBody(request, { maxBytes: MAX_BODY_BYTES });
-        const partial = v.safeParse(v.object({ locale: v.picklist(LOCALES), order: v.string(), t: OrderLinkTokenSchema }), body.value);
-        if (partial.success) {
-          locale = partial.output.locale;
-          back = orderLinkQuery(encodeURIComponent(partial.output.order), partial.output.t);
-        }
-        if (!allowed.ok) {
-          throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
-            "retry-after": String(allowed.retryAfterSeconds),
-          });
-        }
-        const input = parseWith(RefundRequestSchema, body.value, { unprocessable: true });
-        locale = input.locale;
         const reference = await readOrderLink(deps.licenseKeys, new URLSearchParams({ order: input.order, t: input.t }));
         if (reference === null) {
-          if (isForm) return page();
+          if (isForm) return page(locale, back);
           return Response.json({ error: "This link is not valid: use the link of your access e-mail" }, { status: 403 });
         }
         back = orderLinkQuery(reference, input.t);
         const outcome = await askRefund(deps, reference);
         deps.log.info("guarantee refund asked by the buyer", { outcome });
         if (outcome === "refunded" || outcome === "requested") deps.mailer.wake();
-        if (isForm) return page(outcome === "no-stripe" ? "error" : undefined);
+        if (isForm) return page(locale, back, outcome === "no-stripe" ? "error" : undefined);
         if (outcome === "closed") return Response.json({ error: "The 7-day guarantee of this order has ended", outcome }, { status: 409 });
         if (outcome === "not-paid" || outcome === "not-found" || outcome === "no-stripe")
           return Response.json({ error: "This order cannot be refunded here: write to support", outcome }, { status: 409 });
@@ -110,7 +108,7 @@ export function refundController(deps: AppDeps) {
       } catch (error) {
         if (error instanceof ProviderError) {
           deps.log.warn("guarantee refund refused by the provider", { detail: error.detail, requestId: error.requestId });
-          if (isForm) return page("error");
+          if (isForm) return page(locale, back, "error");
           return Response.json(
             { error: "The payment provider did not refund the payment; nothing was changed: try again" },
             { status: 502 },
@@ -120,10 +118,10 @@ export function refundController(deps: AppDeps) {
           request,
           locale,
           what: "guarantee refund not handled",
-          back: (why) => page(why === "rate-limited" ? "rate-limited" : "error"),
+          back: (why) => page(locale, back, why === "rate-limited" ? "rate-limited" : "error"),
         });
       }
     },
-    { parse: "none" },
+    { parse: refundBody, body: RefundRequestSchema },
   );
 }

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import { ENDPOINTS } from "../../../shared/api";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../../shared/locales";
+import { normalizePartnerName } from "../../../shared/partner";
 import { pathFor } from "../../../shared/routes";
 import { CodePreviewRequestSchema } from "../../../shared/schemas/payment";
 import type { AppDeps } from "../../deps";
@@ -17,12 +18,15 @@ export const CODE_PREVIEW_MAX_BODY_BYTES = 4096;
 
 const FormLocale = v.object({ locale: v.picklist(LOCALES) });
 
-/** The payment page showing a code (`?code=`, which checks it), or without one. */
-const paymentPageWith = (locale: Locale, code: string) =>
-  new Response(null, {
-    status: 303,
-    headers: { location: code === "" ? pathFor("payment", locale) : `${pathFor("payment", locale)}?code=${encodeURIComponent(code)}` },
-  });
+/** The payment page showing a code (`?code=`, which checks it), or without one; the partner of the page's link kept. */
+const paymentPageWith = (locale: Locale, code: string, ref: string) => {
+  const query = new URLSearchParams();
+  if (code !== "") query.set("code", code);
+  const partner = normalizePartnerName(ref);
+  if (partner !== null) query.set("ref", partner);
+  const search = query.toString();
+  return new Response(null, { status: 303, headers: { location: `${pathFor("payment", locale)}${search === "" ? "" : `?${search}`}` } });
+};
 
 /**
  * POST /api/payment/code (docs/selling.md): what a code takes off the price, never holding a use of
@@ -47,9 +51,9 @@ export function codePreviewController(deps: AppDeps) {
   return new Elysia({ name: "code-preview" }).use(requestContext(config)).post(
     ENDPOINTS.codePreview.path,
     ({ request, body }) => {
-      const { locale, code } = body;
+      const { locale, code, ref } = body;
       // Without JavaScript the page itself checks the code it is given: the one place that says it.
-      if (isFormPost(request)) return paymentPageWith(locale, code);
+      if (isFormPost(request)) return paymentPageWith(locale, code, ref);
       try {
         if (code === "") return Response.json({ error: "Type a discount code", code: "code-unknown" }, { status: 422 });
         const previewed = previewCode(deps, code, locale);

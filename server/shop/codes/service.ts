@@ -155,10 +155,42 @@ export function checkCode(reader: Pick<Db, "select">, typed: string, listAmount:
   return { ok: true, applied: { code: row.code, listAmount, discountAmount, amount: listAmount - discountAmount } };
 }
 
-export type CodeFigures = DiscountCode & { uses: number; orders: number; revenue: number; refunded: number; currency: string | null };
+/**
+ * Where a code stands at an instant, as every list of codes says it (CLI, console): `disabled` by the
+ * owner, `expired` once its last day (Paris time) is over, `used-up` at its maximum of uses,
+ * `scheduled` before its first day, `active` otherwise. The first that holds wins: a disabled code
+ * is disabled whatever its dates, an ended one is expired even if it was also used up.
+ */
+export const CODE_STATUSES = ["active", "scheduled", "used-up", "expired", "disabled"] as const;
+export type CodeStatus = (typeof CODE_STATUSES)[number];
 
-/** Every code with its uses (paid or refunded orders), paid orders and net revenue, newest first. */
-export function listCodes(db: Pick<Db, "select">): CodeFigures[] {
+export function codeStatusAt(
+  code: Pick<DiscountCode, "disabledAt" | "startsAt" | "endsAt" | "maxUses">,
+  uses: number,
+  now: Date,
+): CodeStatus {
+  if (code.disabledAt !== null) return "disabled";
+  if (code.endsAt !== null && now >= code.endsAt) return "expired";
+  if (code.maxUses !== null && uses >= code.maxUses) return "used-up";
+  if (code.startsAt !== null && now < code.startsAt) return "scheduled";
+  return "active";
+}
+
+export type CodeFigures = DiscountCode & {
+  uses: number;
+  orders: number;
+  revenue: number;
+  refunded: number;
+  currency: string | null;
+  status: CodeStatus;
+};
+
+/**
+ * Every code with its uses (paid or refunded orders), paid orders, net revenue and its state at
+ * `now`: the codes a buyer may use now first, then those to come, used up, ended and disabled; newest
+ * first within each.
+ */
+export function listCodes(db: Pick<Db, "select">, now: Date): CodeFigures[] {
   const figures = db
     .select({
       code: orders.discountCode,
@@ -181,15 +213,18 @@ export function listCodes(db: Pick<Db, "select">): CodeFigures[] {
     .reverse()
     .map((row) => {
       const f = byCode.get(row.code);
+      const uses = f?.uses ?? 0;
       return {
         ...row,
-        uses: f?.uses ?? 0,
+        uses,
         orders: Number(f?.paid ?? 0),
         revenue: Number(f?.revenue ?? 0),
         refunded: Number(f?.refunded ?? 0),
         currency: f?.currency ?? null,
+        status: codeStatusAt(row, uses, now),
       };
-    });
+    })
+    .sort((a, b) => CODE_STATUSES.indexOf(a.status) - CODE_STATUSES.indexOf(b.status));
 }
 
 export type CodeOrder = Pick<typeof orders.$inferSelect, "id" | "reference" | "status" | "amount" | "currency" | "paidAt">;

@@ -16,9 +16,10 @@ import { pathFor } from "../../../shared/routes";
 import type { AppDeps } from "../../deps";
 import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { isFormPost } from "../../platform/http/busy";
-import { requestContext } from "../../platform/http/context";
+import { clientAddress, requestContext } from "../../platform/http/context";
 import { failureResponder } from "../../platform/http/failure";
 import type { RateLimiter } from "../../platform/http/rate-limit";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { orderPagesLimiter } from "../checkout/refund-controller";
 import { stopReviewMail } from "./invites";
 import { readReviewLink } from "./links";
@@ -151,6 +152,8 @@ async function renderReview(
 export function reviewsController(deps: AppDeps) {
   const limiter = orderPagesLimiter(deps);
   const fail = failureResponder(deps);
+  const clientIp = clientAddress(deps.config);
+  const tooManyRequests = (seconds: number) => `Too many requests, try again in ${seconds} s`;
   const secret = () => deps.paperwork.linkSecret;
   const back = (
     locale: Locale,
@@ -205,7 +208,7 @@ export function reviewsController(deps: AppDeps) {
             locale = form.locale;
             if (!allowed.ok) {
               if (isForm) return back(locale, form.order, form.k, "rate-limited");
-              throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`, {
+              throw new HttpError(429, tooManyRequests(allowed.retryAfterSeconds), {
                 "retry-after": String(allowed.retryAfterSeconds),
               });
             }
@@ -255,15 +258,10 @@ export function reviewsController(deps: AppDeps) {
       )
       .post(
         REVIEW_DELETE.path,
-        async ({ request, ip }) => {
+        async ({ request, body: form }) => {
           const isForm = isFormPost(request);
-          let locale: Locale = DEFAULT_LOCALE;
+          const locale = form.locale ?? DEFAULT_LOCALE;
           try {
-            const allowed = limiter.take(ip);
-            const body = await readBody(request, { maxBytes: MAX_BODY_BYTES });
-            const form = parseWith(DeleteForm, body.value, { unprocessable: true });
-            locale = form.locale ?? DEFAULT_LOCALE;
-            if (!allowed.ok) throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`);
             const reference = readReviewLink(secret(), form.order, form.k, "review");
             const order = reference === null ? null : reviewOrderByReference(deps.db, reference);
             if (order === null) {
@@ -278,7 +276,11 @@ export function reviewsController(deps: AppDeps) {
             return fail(error, { request, locale, what: "review not deleted" });
           }
         },
-        { parse: "none" },
+        {
+          // Counted before the body is read; a refusal is JSON, as a script or the page's form reads it.
+          parse: bodyParser({ maxBytes: MAX_BODY_BYTES, before: countedBy(clientIp, [limiter], tooManyRequests) }),
+          body: DeleteForm,
+        },
       )
       // The stop link: a GET only shows the button (a mail scanner following links stops nothing);
       // the button, and a mail client's one-click (RFC 8058), POST.
@@ -306,7 +308,7 @@ export function reviewsController(deps: AppDeps) {
             const k = query.get("k") ?? (fields.success ? (fields.output.k ?? null) : null);
             const lang = fields.success ? fields.output.lang : undefined;
             if (lang !== undefined && isLocale(lang)) locale = lang;
-            if (!allowed.ok) throw new HttpError(429, `Too many requests, try again in ${allowed.retryAfterSeconds} s`);
+            if (!allowed.ok) throw new HttpError(429, tooManyRequests(allowed.retryAfterSeconds));
             const reference = readReviewLink(secret(), order, k, "review-stop");
             const found = reference === null ? null : reviewOrderByReference(deps.db, reference);
             if (found === null) return stopPage(request, locale, "invalid", null, 404);

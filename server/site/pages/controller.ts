@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { BUSINESS_PAGE_ERRORS } from "../../../shared/business-buyer";
+import { BUSINESS_FIELDS, BUSINESS_PAGE_ERRORS, businessTypedOf } from "../../../shared/business-buyer";
+import type { CodeState } from "../../../shared/discount-code";
 import { LOCALES, type Locale } from "../../../shared/locales";
 import type { SuccessOrder, View } from "../../../shared/page-data";
 import { localeOfPath, matchPath, PAGE_IDS, pathFor, type RouteMatch } from "../../../shared/routes";
@@ -14,6 +15,7 @@ import { orderPagesLimiter, refundPage } from "../../shop/checkout/refund-contro
 import { successOrder, successOrderByReference } from "../../shop/checkout/success-order";
 import { codePreviewLimiter, codeStateFor } from "../../shop/codes/preview";
 import { devicesPage } from "../../shop/licenses/devices-controller";
+import { partnerOf } from "../../shop/partners/service";
 import { reviewPage } from "../../shop/reviews/controller";
 import { purchasesInNotice } from "../../shop/social-proof/service";
 import { cataloguePage } from "../catalogue/page";
@@ -50,8 +52,11 @@ export function staticViewFor(match: RouteMatch, query: URLSearchParams, config:
       return { page: "landing", lead: lead.success ? lead.output : undefined };
     }
     case "payment": {
-      // A code is checked against the database for the request, its page rendered for it alone.
-      if ((query.get("code") ?? "").trim() !== "") return null;
+      // A code, or a partner's link that may give one, is checked against the database for the
+      // request, its page rendered for it alone; so is the page given back with what a buyer typed
+      // in the company section.
+      if ((query.get("code") ?? "").trim() !== "" || (query.get("ref") ?? "").trim() !== "") return null;
+      if (BUSINESS_FIELDS.some((f) => query.has(f))) return null;
       const error = v.safeParse(PaymentError, query.get("error") ?? undefined);
       return {
         page: "payment",
@@ -180,26 +185,55 @@ export function pagesController(deps: AppDeps) {
     return response;
   };
 
-  // The payment page with `?code=`: the page of the other flags with the code checked (applied or
-  // refused), rendered per request (nothing personal: the same for whoever asks the same code). Counted
-  // with the code-preview endpoint, so that neither way guesses codes faster.
+  // The payment page with `?code=`, or with `?ref=` of a partner: the page of the other flags with
+  // the code checked (applied or refused), rendered per request (nothing personal: the same for
+  // whoever asks the same code). The code the buyer typed wins; without one, a partner's own code is
+  // shown applied, as the payment then applies it (checkout/service.ts), and is left out when it no
+  // longer applies (the buyer, who typed none, pays the price). Counted with the code-preview
+  // endpoint, so that neither way guesses codes faster.
   const codeLimiter = codePreviewLimiter(deps);
   const paymentWithCode = (request: Request, locale: Locale, query: URLSearchParams, ip: string) => {
-    const typed = query.get("code") ?? "";
+    const typed = (query.get("code") ?? "").trim();
+    const partner = partnerOf(deps.db, query.get("ref") ?? "");
     const others = new URLSearchParams(query);
     others.delete("code");
+    others.delete("ref");
+    const business = businessTypedOf(query);
+    for (const f of BUSINESS_FIELDS) others.delete(f);
     const base = staticViewFor({ page: "payment", locale }, others, deps.config);
-    const allowed = codeLimiter.take(ip);
-    const code = codeStateFor(deps, typed, locale, allowed.ok);
-    const view: View = base?.page === "payment" ? { ...base, code } : { page: "payment", purchaseNotice: false, code };
-    const kept = code.state === "applied" ? code.preview.code : code.code;
+    const given = Object.keys(business).length > 0 ? { business } : {};
+    const fromPartner = typed === "" ? (partner?.code ?? null) : null;
+    // Only the company's fields given back, or a partner without a code: nothing to check, nothing to count.
+    const allowed = typed !== "" || fromPartner !== null ? codeLimiter.take(ip) : { ok: true as const };
+    const checked =
+      typed !== ""
+        ? codeStateFor(deps, typed, locale, allowed.ok)
+        : fromPartner !== null
+          ? codeStateFor(deps, fromPartner, locale, allowed.ok)
+          : undefined;
+    const code: CodeState | undefined =
+      fromPartner === null || partner === undefined
+        ? checked
+        : checked?.state === "applied"
+          ? { ...checked, partner: partner.name }
+          : undefined;
+    const payment: View = base?.page === "payment" ? base : { page: "payment", purchaseNotice: false };
+    const view: View = {
+      ...payment,
+      ...(code === undefined ? {} : { code }),
+      ...(partner === undefined ? {} : { ref: partner.name }),
+      ...given,
+    };
+    // Switching language keeps the code the buyer typed and the partner.
+    const kept = new URLSearchParams();
+    if (typed !== "" && code !== undefined) kept.set("code", code.state === "applied" ? code.preview.code : code.code);
+    if (partner !== undefined) kept.set("ref", partner.name);
     return render({
       view,
       locale,
       status: allowed.ok ? 200 : 429,
       acceptEncoding: request.headers.get("accept-encoding"),
-      // Switching language keeps the code.
-      query: `?code=${encodeURIComponent(kept)}`,
+      query: kept.size === 0 ? "" : `?${kept.toString()}`,
     }).then((response) => {
       if (!allowed.ok) response.headers.set("retry-after", String(allowed.retryAfterSeconds));
       return response;

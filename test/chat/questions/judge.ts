@@ -208,9 +208,17 @@ export function createJudge(config: Pick<Config, "site" | "licenseActivationLimi
       // The hand-overs: "the site does not say, write to us", "not sure, write to us", and the
       // catalogue's and legality's own. The wrong reply to anything the site does answer.
       handovers: [
-        ...(["chat.handover", "chat.notSure", "chat.notSureRest", "chat.answer.catalogue", "chat.answer.legality"] as const).map((key) =>
-          literal(t(key).slice(0, 24)),
-        ),
+        ...(
+          [
+            "chat.handover",
+            "chat.notSure",
+            "chat.notSureRest",
+            "chat.handoverRest",
+            "chat.answer.catalogue",
+            "chat.answer.legality",
+            "chat.answer.languagesTitles",
+          ] as const
+        ).map((key) => literal(t(key).slice(0, 24))),
         // Whether a given discount code exists: the payment page tells, the chat cannot.
         literal(t("chat.answer.codeCheck", { path: pathFor("payment", lang) }).slice(0, 24)),
       ],

@@ -1,4 +1,4 @@
-import type { CodeFigures, CodeOrder, CodeProblem } from "../../../shop/codes/service";
+import type { CodeFigures, CodeOrder, CodeProblem, CodeStatus } from "../../../shop/codes/service";
 import { type PageContext, renderPage } from "./layout";
 
 export type CodesPageModel = {
@@ -7,6 +7,15 @@ export type CodesPageModel = {
   done: "created" | "disabled" | null;
   problem: CodeProblem | null;
 };
+
+/** The words of a code's state (service.ts codeStatusAt) in the owner's language. */
+const STATUS_KEYS = {
+  active: "admin.discounts.active",
+  scheduled: "admin.discounts.scheduled",
+  "used-up": "admin.discounts.usedUp",
+  expired: "admin.discounts.expired",
+  disabled: "admin.discounts.disabled",
+} as const satisfies Record<CodeStatus, string>;
 
 const parisDay = (at: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(at);
 
@@ -64,10 +73,10 @@ export function codesPage(ctx: PageContext, model: CodesPageModel): string {
                   <td>{c.maxUses === null ? fmt.number(c.uses) : `${fmt.number(c.uses)} / ${fmt.number(c.maxUses)}`}</td>
                   <td>{fmt.number(c.orders)}</td>
                   <td>{fmt.money(c.revenue, c.currency ?? model.currency)}</td>
-                  <td>
+                  <td data-status={c.status}>
                     {c.disabledAt === null ? (
                       <form method="post" action={`/admin/codes/${encodeURIComponent(c.code)}/disable`} className="inline">
-                        {t("admin.discounts.active")}{" "}
+                        {t(STATUS_KEYS[c.status])}{" "}
                         <button type="submit" className="secondary" aria-label={t("admin.discounts.disableLabel", { code: c.code })}>
                           {t("admin.discounts.disable")}
                         </button>

@@ -1,3 +1,5 @@
+import type { MessageKey } from "../../../../shared/i18n";
+import { LOCALE_TAGS } from "../../../../shared/locales";
 import type { OrderDetail, OrderRow, TimelineEvent } from "../orders";
 import { type PageContext, PasskeyButton, renderPage } from "./layout";
 
@@ -143,7 +145,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
               </dd>
             </>
           )}
-          {order.taxEvidence !== null && <TaxEvidenceFacts json={order.taxEvidence} order={order} t={t} />}
+          {order.taxEvidence !== null && <TaxEvidenceFacts json={order.taxEvidence} order={order} ctx={ctx} />}
           <dt>{t("admin.orders.amount")}</dt>
           <dd>{money}</dd>
           <dt>{t("admin.order.license")}</dt>
@@ -328,12 +330,13 @@ function TimelineText({ ctx, event }: { ctx: PageContext; event: TimelineEvent }
 function TaxEvidenceFacts({
   json,
   order,
-  t,
+  ctx,
 }: {
   json: string;
   order: { billingCountry: string | null; cardCountry: string | null };
-  t: PageContext["t"];
+  ctx: Pick<PageContext, "t" | "locale">;
 }) {
+  const { t } = ctx;
   let evidence: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(json);
@@ -342,12 +345,19 @@ function TaxEvidenceFacts({
     // A row written by hand that does not parse shows as unknown facts, never a failed page.
   }
   const fact = (value: unknown) => (typeof value === "string" && value !== "" ? value : "—");
+  const why = ruleWhy(evidence.rule, evidence.companyCountry, ctx);
   return (
     <>
       <dt>{t("admin.order.vatRule")}</dt>
       <dd>
         <code>{fact(evidence.rule)}</code>
       </dd>
+      {why !== null && (
+        <>
+          <dt>{t("admin.order.evidenceWhy")}</dt>
+          <dd>{why}</dd>
+        </>
+      )}
       <dt>{t("admin.order.evidence")}</dt>
       <dd>
         {t("admin.order.evidenceFacts", {
@@ -361,4 +371,34 @@ function TaxEvidenceFacts({
       </dd>
     </>
   );
+}
+
+const WHY: Record<string, MessageKey> = {
+  "reverse-charge": "admin.order.why.reverse-charge",
+  "seller-country": "admin.order.why.seller-country",
+  "eu-consumer": "admin.order.why.eu-consumer",
+  "outside-eu": "admin.order.why.outside-eu",
+  registered: "admin.order.why.registered",
+  franchise: "admin.order.why.franchise",
+};
+
+/**
+ * Why the rule applied, in the owner's language (the order keeps an English `why` for the export):
+ * a French company pays French VAT under either rule that names France; null for a rule unknown.
+ */
+function ruleWhy(rule: unknown, country: unknown, { t, locale }: Pick<PageContext, "t" | "locale">): string | null {
+  if (typeof rule !== "string" || typeof country !== "string") return null;
+  if (country === "FR" && rule !== "franchise") return t("admin.order.why.france");
+  const key = WHY[rule];
+  if (key === undefined) return null;
+  return t(key, { country: regionName(country, locale) });
+}
+
+function regionName(code: string, locale: PageContext["locale"]): string {
+  try {
+    return new Intl.DisplayNames([LOCALE_TAGS[locale].bcp47], { type: "region" }).of(code) ?? code;
+  } catch {
+    // Not a region code (a row written by hand): shown as it is.
+    return code;
+  }
 }

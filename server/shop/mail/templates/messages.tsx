@@ -145,7 +145,12 @@ export function AccessMail({
           value={t("mail.receipt.vatValue", { amount: formatExactMoney(vat.vatAmount, vat.currency, c.locale), rate: c.rate(vat.vatRate) })}
         />
       )}
-      <Fact locale={c.locale} label={t("mail.receipt.payment")} value={t("mail.receipt.card")} />
+      {/* A 100 % code's order took no card: the receipt says so, as its invoice does. */}
+      <Fact
+        locale={c.locale}
+        label={t("mail.receipt.payment")}
+        value={t(p.amountMinor === 0 ? "mail.receipt.free" : "mail.receipt.card")}
+      />
       <Fact locale={c.locale} label={t("mail.receipt.email")} value={p.email} />
       {/* The confirmation on a durable medium of the consent to immediate access (Directive 2011/83/EU art. 8(7)(b)). */}
       {p.termsAcceptedAt != null && p.termsVersion != null ? (
