@@ -68,10 +68,16 @@ export type LegalFacts = {
 export function formatTermsVersion(version: string, locale: Locale): string {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(version) ? new Date(`${version}T12:00:00Z`) : null;
   if (day === null || Number.isNaN(day.getTime())) return version;
-  return new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }).format(
-    day,
-  );
+  let format = termsDateFormats.get(locale);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+    termsDateFormats.set(locale, format);
+  }
+  return format.format(day);
 }
+
+// One per language: making a DateTimeFormat costs far more than formatting with it.
+const termsDateFormats = new Map<Locale, Intl.DateTimeFormat>();
 
 /** Which identity fields production requires; the pages mark them "to be completed" while unset. */
 export const REQUIRED_IDENTITY = [

@@ -17,22 +17,44 @@ export function offerIsOn(endsAt: Date | null, now: Date): boolean {
 
 /** The calendar date (`YYYY-MM-DD`) of an instant in a time zone. */
 export function dateIn(timeZone: string, instant: Date): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
+  return formatterFor(
+    dayFormats,
+    timeZone,
+    () => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }),
+  ).format(instant);
+}
+
+// Made once per time zone or language: making an Intl.DateTimeFormat costs far more than using one
+// (a tenth of a server start's CPU went into making the same few again and again).
+const dayFormats = new Map<string, Intl.DateTimeFormat>(); // en-CA formats as YYYY-MM-DD.
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+const offerEndFormats = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(made: Map<string, Intl.DateTimeFormat>, key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let format = made.get(key);
+  if (format === undefined) {
+    format = make();
+    made.set(key, format);
+  }
+  return format;
 }
 
 /** How far ahead of UTC a time zone's clock is at an instant, in ms. */
 function zoneOffsetMs(timeZone: string, instant: Date): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
+  const parts = formatterFor(
+    clockFormats,
     timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(instant);
+    () =>
+      new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+      }),
+  ).formatToParts(instant);
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const asUtc = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
   return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
@@ -58,7 +80,12 @@ export function defaultOfferEnd(firstStartedAt: Date): Date {
 }
 
 const offerEndFormat = (locale: Locale) =>
-  new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: SELLER_TIME_ZONE, day: "numeric", month: "long", year: "numeric" });
+  formatterFor(
+    offerEndFormats,
+    locale,
+    () =>
+      new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, { timeZone: SELLER_TIME_ZONE, day: "numeric", month: "long", year: "numeric" }),
+  );
 
 /** The day of the month the offer ends on, in the seller's zone. */
 function offerEndDay(endsAt: Date): number {

@@ -203,6 +203,22 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
   };
 }
 
+// One per language, made on first use: making a DateTimeFormat costs far more than formatting with it.
+const reviewDateFormats = new Map<Locale, Intl.DateTimeFormat>();
+function reviewDateFormat(locale: Locale): Intl.DateTimeFormat {
+  let format = reviewDateFormats.get(locale);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, {
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      timeZone: SELLER_TIME_ZONE,
+    });
+    reviewDateFormats.set(locale, format);
+  }
+  return format;
+}
+
 /**
  * The reviews as a language shows them: the average over all published ones (one decimal, never
  * rounded up to a whole star), the newest first with their dates. Samples only where the site
@@ -210,7 +226,7 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
  */
 export function reviewsFacts(proof: ProofSnapshot, samples: boolean, locale: Locale): ReviewsFacts {
   const bcp47 = LOCALE_TAGS[locale].bcp47;
-  const dates = new Intl.DateTimeFormat(bcp47, { day: "numeric", month: "long", year: "numeric", timeZone: SELLER_TIME_ZONE });
+  const dates = reviewDateFormat(locale);
   const shown = (review: StoredShownReview, sample: boolean) => ({
     ...review,
     date: dates.format(new Date(review.publishedAt)),

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileMessage } from "../../server/site/locales";
+import { COMPILED, catalogueOrigin, compileMessage, PAGE_TEXTS, pageTypesetting, withReplacedTexts } from "../../server/site/locales";
 import { createTranslator } from "../../shared/i18n";
 import { LOCALES } from "../../shared/locales";
 
@@ -78,4 +78,25 @@ test("every text that says what the buyer receives by e-mail names the licence k
     for (const key of deliveryTexts)
       expect({ locale, key, text: messages[key] }).toEqual({ locale, key, text: expect.stringContaining(term) });
   }
+});
+
+test("texts parsed on first read read as those parsed at once, and a replaced text changes the catalogue's name", () => {
+  // The pages' French catalogue is typeset before parsing: each entry as the parser gives it.
+  const typeset = pageTypesetting("fr").typeset;
+  const source = load("fr.json");
+  expect(JSON.parse(JSON.stringify(PAGE_TEXTS.fr))).toEqual(
+    JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(source).map(([key, text]) => [key, compileMessage(typeset(text))])))),
+  );
+
+  const published = withReplacedTexts(PAGE_TEXTS.fr, { "meta.title": "Tout {siteName}, pour toujours" }, pageTypesetting("fr"));
+  const t = createTranslator("fr", published, { siteName: "Flux" });
+  expect(t("meta.title")).toBe("Tout Flux, pour toujours");
+  expect(published.faqTitle).toEqual(PAGE_TEXTS.fr.faqTitle);
+  // A page made with other texts is never taken for this one (its data hash names the catalogue).
+  const same = withReplacedTexts(PAGE_TEXTS.fr, { "meta.title": "Tout {siteName}, pour toujours" }, pageTypesetting("fr"));
+  const other = withReplacedTexts(PAGE_TEXTS.fr, { "meta.title": "Tout {siteName}, à vie" }, pageTypesetting("fr"));
+  expect(catalogueOrigin(same)).toBe(catalogueOrigin(published));
+  expect(catalogueOrigin(other)).not.toBe(catalogueOrigin(published));
+  expect(catalogueOrigin(published)).not.toBe(catalogueOrigin(PAGE_TEXTS.fr));
+  expect(catalogueOrigin(PAGE_TEXTS.fr)).not.toBe(catalogueOrigin(COMPILED.fr));
 });

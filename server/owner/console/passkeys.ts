@@ -1,12 +1,8 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { and, asc, eq, gt, lte } from "drizzle-orm";
 import * as v from "valibot";
@@ -74,12 +70,17 @@ function challengeOf(clientDataJSON: string): string | null {
   }
 }
 
+// Loaded at the first passkey operation: evaluating its certificate and ASN.1 code cost about 12 ms
+// of every server start's CPU (bench/start-cpu.ts), for pages only the owner opens.
+const webauthn = () => import("@simplewebauthn/server");
+
 export async function registrationOptions(
   db: Db,
   write: Write,
   rp: RelyingParty,
   now: Date,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -110,6 +111,7 @@ export async function verifyRegistration(
   const challenge = challengeOf(response.response.clientDataJSON);
   if (challenge === null || !(await write((tx) => takeChallenge(tx, challenge, "register", now)))) return null;
   try {
+    const { verifyRegistrationResponse } = await webauthn();
     const result = await verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
@@ -145,6 +147,7 @@ export async function authenticationOptions(
   now: Date,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   // No allow-list: the passkeys are discoverable, so the browser offers the owner's own.
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "required" });
   await keepChallenge(write, options.challenge, purpose, now);
   return options;
@@ -164,6 +167,7 @@ export async function verifyAuthentication(
   const passkey = db.select().from(ownerPasskeys).where(eq(ownerPasskeys.credentialId, response.id)).get();
   if (passkey === undefined) return null;
   try {
+    const { verifyAuthenticationResponse } = await webauthn();
     const result = await verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,

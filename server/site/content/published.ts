@@ -229,7 +229,7 @@ export function buildPublished(options: {
         const catalogue = page ? pageTexts[locale] : texts[locale];
         const base = buildSiteFacts(site, locale, now);
         const values = siteValues(locale, catalogue, base);
-        const typeset = page ? pageTypesetting(locale) : (text: string) => text;
+        const typeset = page ? pageTypesetting(locale).typeset : (text: string) => text;
         const t = createTranslator(locale, catalogue, values);
         const facts: SiteFacts = {
           ...base,

@@ -7,6 +7,7 @@ import { noneMatchHits } from "../../platform/http/conditional";
 import { isHttps, securityHeaders } from "../../platform/http/security";
 import type { Logger } from "../../platform/log";
 import { startTrace } from "../../platform/start-trace";
+import { catalogueOrigin } from "../locales";
 import type { PrebuiltPage } from "../prebuilt-page";
 import { type DocumentRenderer, errorPageHtml, htmlResponse } from "../render";
 
@@ -138,11 +139,12 @@ export function createStaticPages(deps: {
   };
 
   // The texts of a language are most of a page's data and the same object for each of its pages:
-  // serialised and hashed once, then named by their hash in each page's.
+  // named once (by the texts as written, which parses none of them), then by that name's hash in each page's.
   const catalogueHashes = new WeakMap<object, string>();
   const hashOf = (data: PageData) => {
     let messages = catalogueHashes.get(data.messages);
-    if (messages === undefined) catalogueHashes.set(data.messages, (messages = contentHash(encoder.encode(JSON.stringify(data.messages)))));
+    if (messages === undefined)
+      catalogueHashes.set(data.messages, (messages = contentHash(encoder.encode(catalogueOrigin(data.messages)))));
     return contentHash(encoder.encode(JSON.stringify({ ...data, messages })));
   };
   const usableFor = (key: string, dataHash: string, status: number): PrebuiltPage | undefined =>
