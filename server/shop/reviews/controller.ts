@@ -14,7 +14,7 @@ import {
 } from "../../../shared/reviews";
 import { pathFor } from "../../../shared/routes";
 import type { AppDeps } from "../../deps";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
+import { HttpError, readBody } from "../../platform/http/body";
 import { isFormPost } from "../../platform/http/busy";
 import { clientAddress, requestContext } from "../../platform/http/context";
 import { failureResponder } from "../../platform/http/failure";
@@ -198,20 +198,10 @@ export function reviewsController(deps: AppDeps) {
       .use(requestContext(deps.config))
       .post(
         REVIEW_POST.path,
-        async ({ request, ip }) => {
+        async ({ request, body: form }) => {
           const isForm = isFormPost(request);
-          let locale: Locale = DEFAULT_LOCALE;
+          const { locale } = form;
           try {
-            const allowed = limiter.take(ip);
-            const body = await readBody(request, { maxBytes: MAX_BODY_BYTES });
-            const form = parseWith(ReviewFormSchema, body.value, { unprocessable: true });
-            locale = form.locale;
-            if (!allowed.ok) {
-              if (isForm) return back(locale, form.order, form.k, "rate-limited");
-              throw new HttpError(429, tooManyRequests(allowed.retryAfterSeconds), {
-                "retry-after": String(allowed.retryAfterSeconds),
-              });
-            }
             const reference = readReviewLink(secret(), form.order, form.k, "review");
             const order = reference === null ? null : reviewOrderByReference(deps.db, reference);
             // A guessed link, or another order's: refused, nothing stored.
@@ -254,7 +244,25 @@ export function reviewsController(deps: AppDeps) {
             return fail(error, { request, locale, what: "review not saved" });
           }
         },
-        { parse: "none" },
+        {
+          // Counted before the body is read. A refused form post goes back to its review page saying
+          // why (too many tries, or a post no form of the page sends); a script gets the JSON refusal.
+          parse: bodyParser({
+            maxBytes: MAX_BODY_BYTES,
+            before: countedBy(clientIp, [limiter], tooManyRequests),
+            back: (sent, why) => {
+              const link = v.safeParse(DeleteForm, sent);
+              const flag = why === "rate-limited" ? "rate-limited" : "error";
+              if (!link.success) {
+                // No link to go back to: the review page says the link is not valid, in the form's language.
+                const lang = v.safeParse(v.object({ locale: v.picklist(LOCALES) }), sent);
+                return back(lang.success ? lang.output.locale : DEFAULT_LOCALE, "", "", flag);
+              }
+              return back(link.output.locale ?? DEFAULT_LOCALE, link.output.order, link.output.k, flag);
+            },
+          }),
+          body: ReviewFormSchema,
+        },
       )
       .post(
         REVIEW_DELETE.path,
