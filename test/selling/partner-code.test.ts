@@ -130,3 +130,32 @@ test("a code the buyer types wins over the partner's; the Apply button without J
   expect(unknown).not.toContain('name="ref"');
   expect(textOf(unknown)).toContain(`Payer ${eur(2999)}`);
 });
+
+test("without JavaScript a refused code or an unticked box goes back to the payment page with the partner kept, and the order is theirs", async () => {
+  site = await createTestSite();
+  const s = site;
+  expect((await cli(s, "partners", "create", "blogueur", "--commission", "10")).code).toBe(0);
+  const html = await (await s.request("/en/paiement?ref=blogueur")).text();
+
+  // A code nobody created: back to the page saying so, the partner in the address, no order.
+  const typed = payFormOf(html);
+  typed.set("code", "FAUX");
+  const refused = await s.request("/api/payment", { method: "POST", headers: FORM, body: typed.toString() });
+  expect({ status: refused.status, location: refused.headers.get("location") }).toEqual({
+    status: 303,
+    location: expect.stringMatching(/^\/en\/paiement\?error=code-[a-z-]+&ref=blogueur$/),
+  });
+  // The terms box left unticked: back with the partner too.
+  const unticked = payFormOf(html);
+  unticked.delete("acceptTerms");
+  const consent = await s.request("/api/payment", { method: "POST", headers: FORM, body: unticked.toString() });
+  expect(consent.headers.get("location")).toBe("/en/paiement?error=consent&ref=blogueur");
+  expect(s.db.select().from(orders).all()).toEqual([]);
+
+  // The page the buyer lands on carries the partner in its form: paying from it attributes the order.
+  const again = await (await s.request(refused.headers.get("location") ?? "")).text();
+  expect(again).toContain('<input type="hidden" name="ref" value="blogueur"/>');
+  const start = await s.request("/api/payment", { method: "POST", headers: FORM, body: payFormOf(again).toString() });
+  expect(start.headers.get("location") ?? "").toStartWith("/checkout/test/");
+  expect(s.db.select().from(orders).all()).toMatchObject([{ partner: "blogueur", discountCode: null, amount: 2999 }]);
+});

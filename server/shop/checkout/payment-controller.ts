@@ -8,11 +8,11 @@ import type { PaymentPageError } from "../../../shared/page-data";
 import { pathFor } from "../../../shared/routes";
 import { PaymentRequestSchema } from "../../../shared/schemas/payment";
 import type { AppDeps } from "../../deps";
-import { HttpError, parseWith, readBody } from "../../platform/http/body";
 import { isFormPost } from "../../platform/http/busy";
-import { requestContext } from "../../platform/http/context";
+import { clientAddress, requestContext } from "../../platform/http/context";
 import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter } from "../../platform/http/rate-limit";
+import { bodyParser, countedBy } from "../../platform/http/route-input";
 import { CODE_REFUSAL_TEXT } from "../codes/service";
 import { ProviderError } from "./provider";
 import { CodeRefusedError, createCheckoutSession } from "./service";
@@ -30,34 +30,20 @@ export function paymentController(deps: AppDeps) {
   const fail = failureResponder(deps);
   const limiter = createRateLimiter(deps.rateLimits, { name: "payment", ...PAYMENT_RATE_LIMIT });
 
+  // Without JavaScript a failure goes back to the payment page, which then shows the error
+  // (client/pages/payment.tsx reads `?error=`), instead of a page of raw JSON.
+  const backToPayment = (locale: Locale, flag: PaymentPageError, given = "") =>
+    new Response(null, { status: 303, headers: { location: `${pathFor("payment", locale)}?error=${flag}${given}` } });
+
   return new Elysia({ name: "checkout-payment" }).use(requestContext(config)).post(
     ENDPOINTS.payment.path,
-    async ({ request, ip }) => {
+    async ({ request, ip, body: payment }) => {
       const isForm = isFormPost(request);
-      let locale: Locale = DEFAULT_LOCALE;
-      // Without JavaScript a failure goes back to the payment page, which then shows the error
-      // (client/pages/payment.tsx reads `?error=`), instead of a page of raw JSON.
-      const backToPayment = (flag: PaymentPageError, given = "") =>
-        new Response(null, { status: 303, headers: { location: `${pathFor("payment", locale)}?error=${flag}${given}` } });
-
+      const { locale } = payment;
       try {
-        const allowed = limiter.take(ip);
-        if (!allowed.ok) {
-          if (isForm) {
-            const small = await readBody(request, { maxBytes: PAYMENT_MAX_BODY_BYTES, accept: ["form"] }).catch(() => null);
-            const parsed = v.safeParse(FormLocale, small?.value);
-            if (parsed.success) locale = parsed.output.locale;
-          }
-          throw new HttpError(429, `Rate limit exceeded: too many payment attempts, try again in ${allowed.retryAfterSeconds} s`, {
-            "retry-after": String(allowed.retryAfterSeconds),
-          });
-        }
-        const body = await readBody(request, { maxBytes: PAYMENT_MAX_BODY_BYTES });
-        const payment = parseWith(PaymentRequestSchema, body.value);
-        locale = payment.locale;
         // No checkout, and no pending order, without the buyer's consent.
         if (!payment.acceptTerms) {
-          if (isForm) return backToPayment("consent", typedBack(payment));
+          if (isForm) return backToPayment(locale, "consent", typedBack(payment));
           return Response.json(
             {
               error: "Tick the box to accept the terms of sale and ask for immediate access (acceptTerms: true)",
@@ -70,7 +56,7 @@ export function paymentController(deps: AppDeps) {
         // said in the page's language, nothing started or stored.
         const business = checkBusiness(payment);
         if (!business.ok) {
-          if (isForm) return backToPayment(businessPageError(business.errors), typedBack(payment));
+          if (isForm) return backToPayment(locale, businessPageError(business.errors), typedBack(payment));
           return Response.json(
             {
               error: `The company's details are not valid: ${Object.keys(business.errors).join(", ")}`,
@@ -108,12 +94,12 @@ export function paymentController(deps: AppDeps) {
       } catch (error) {
         if (error instanceof CodeRefusedError) {
           // Nothing started, nothing reserved: the buyer reads why in the page's language and may pay without it.
-          if (isForm) return backToPayment(`code-${error.reason}`);
+          if (isForm) return backToPayment(locale, `code-${error.reason}`, typedBack({ ...payment, code: "" }));
           return Response.json({ error: CODE_REFUSAL_TEXT[error.reason], code: `code-${error.reason}` }, { status: 422 });
         }
         if (error instanceof ProviderError) {
           log.error("checkout creation failed", { requestId: error.requestId, error: error.message, detail: error.detail });
-          if (isForm) return backToPayment("provider");
+          if (isForm) return backToPayment(locale, "provider", typedBack(payment));
           return Response.json({ error: "The payment provider is unavailable, please try again in a moment" }, { status: 502 });
         }
         // A pending order that could not be recorded, or any other failure: the visitor is not sent to pay.
@@ -121,18 +107,36 @@ export function paymentController(deps: AppDeps) {
           request,
           locale,
           what: "checkout creation failed",
-          back: (why) => backToPayment(why === "error" ? "provider" : why),
+          back: (why) => backToPayment(locale, why === "error" ? "provider" : why, typedBack(payment)),
           unavailable: "Could not start the payment, please try again",
         });
       }
     },
-    { parse: "none" },
+    {
+      // Counted before the body is read (each call opens a checkout at the provider). A refused form
+      // post goes back to the payment page in its language; a script gets 400 for any invalid body,
+      // as it always has.
+      parse: bodyParser({
+        maxBytes: PAYMENT_MAX_BODY_BYTES,
+        before: countedBy(
+          clientAddress(config),
+          [limiter],
+          (seconds) => `Rate limit exceeded: too many payment attempts, try again in ${seconds} s`,
+        ),
+        back: (sent, why) => {
+          const form = v.safeParse(FormLocale, sent);
+          return backToPayment(form.success ? form.output.locale : DEFAULT_LOCALE, why === "error" ? "provider" : why);
+        },
+        failedCheck: 400,
+      }),
+      body: PaymentRequestSchema,
+    },
   );
 }
 
 /**
  * What the buyer typed, carried back to the page a plain form post was refused on, so that without
- * JavaScript nothing is typed twice: the company fields, the code, and every country in the list
+ * JavaScript nothing is typed twice: the company fields, the code, the partner, and every country in the list
  * when the company's is not on the short one. The query string is never logged; the terms box is
  * left for the buyer to tick again, as consent is given, never carried.
  */
@@ -142,6 +146,8 @@ function typedBack(payment: v.InferOutput<typeof PaymentRequestSchema>): string 
   const country = payment.companyCountry.trim().toUpperCase();
   if (country !== "" && !COUNTRIES_RULES_TELL_APART.includes(country)) given.set("countries", "all");
   if (payment.code !== "") given.set("code", payment.code);
+  // The partner whose link brought the buyer stays with the order when the buyer tries again.
+  if (payment.ref !== "") given.set("ref", payment.ref);
   const query = given.toString();
   return query === "" ? "" : `&${query}`;
 }
