@@ -173,6 +173,30 @@ test("unknown or malformed test checkout ids are the 404 page", async () => {
   expect((await site.request("/checkout/test/cs_test_nothing")).status).toBe(404);
   expect((await site.request("/checkout/test/../../etc")).status).toBe(404);
   expect((await site.request("/checkout/test/cs_test_nothing", { method: "POST", headers: FORM, body: card() })).status).toBe(404);
+  // An id of no checkout's form is the same page, read or posted to, never a refusal in JSON.
+  for (const method of ["GET", "POST"]) {
+    const page = await site.request("/checkout/test/cs_live_x-y", method === "GET" ? {} : { method, headers: FORM, body: card() });
+    expect({ method, status: page.status, type: page.headers.get("content-type") }).toEqual({
+      method,
+      status: 404,
+      type: expect.stringContaining("text/html"),
+    });
+  }
+});
+
+test("the card form takes only a browser's form, of a card form's size: 415 and 413 pay nothing", async () => {
+  const url = await startCheckout("en");
+  const json = await site.request(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const huge = await site.request(url, { method: "POST", headers: FORM, body: `${card()}&name=${"a".repeat(9 * 1024)}` });
+  expect([json.status, huge.status]).toEqual([415, 413]);
+  expect(
+    site.db
+      .select()
+      .from(orders)
+      .all()
+      .map((order) => order.status),
+  ).toEqual(["pending"]);
+  expect((await site.request(url, { method: "POST", headers: FORM, body: card() })).status).toBe(303);
 });
 
 test("in Stripe mode the test checkout does not exist", async () => {

@@ -9,11 +9,12 @@ import { formatMoney } from "../../../shared/price";
 import { pathFor } from "../../../shared/routes";
 import { checkFreeClaim, checkTestCard } from "../../../shared/schemas/payment";
 import type { AppDeps } from "../../deps";
-import { readBody } from "../../platform/http/body";
+import type { HttpError } from "../../platform/http/body";
 import { busyRetryAfter } from "../../platform/http/busy";
 import { requestContext } from "../../platform/http/context";
 import { failureResponder } from "../../platform/http/failure";
 import { createRateLimiter } from "../../platform/http/rate-limit";
+import { answeredBy, bodyParser } from "../../platform/http/route-input";
 import { FREE_TEST_CLAIM_PREFIX } from "../paperwork/numbering";
 import { purchasesInNotice } from "../social-proof/service";
 import { type ClaimOutcome, FREE_CLAIM_ID } from "./free-claims";
@@ -28,6 +29,10 @@ export const TEST_FORM_MAX_BODY_BYTES = 8 * 1024;
 export const TEST_CHECKOUT_RATE_LIMIT = { limit: 30, windowMs: 10 * 60 * 1000 } as const;
 
 const TestSessionId = v.pipe(v.string(), v.regex(/^cs_test_[A-Za-z0-9]{1,64}$/));
+/** The card page's address: a test checkout's id or a free-access claim's, else the page does not exist. */
+const CheckoutParams = v.object({ id: v.union([TestSessionId, v.pipe(v.string(), v.regex(FREE_CLAIM_ID))]) });
+/** The card form's fields as a browser posts them; each is checked by the form it belongs to. */
+const CardForm = v.record(v.string(), v.string());
 
 /**
  * GET and POST /checkout/test/:id: the built-in test checkout's card page (404 in Stripe mode), and
@@ -41,6 +46,15 @@ export function testCheckoutController(deps: AppDeps) {
   const fail = failureResponder(deps);
 
   const notFound = (request: Request) => staticPages.respond(request, { page: "not-found" }, DEFAULT_LOCALE, 404);
+  /** A refused input: an address that is no checkout's is the page not found, the rest the route's refusal. */
+  const refused = (refusal: HttpError, request: Request) =>
+    refusal.status === 404 ? notFound(request) : fail(refusal, { request, locale: DEFAULT_LOCALE, what: "test checkout form not read" });
+  /** The checkout (or the free claim) of the page's address, null when there is none (or no test checkout). */
+  const sessionOf = async (id: string): Promise<TestSession | null> => {
+    if (FREE_CLAIM_ID.test(id)) return freeClaims.session(id);
+    const card = v.safeParse(TestSessionId, id);
+    return checkout !== null && card.success ? checkout.session(card.output) : null;
+  };
 
   const testPage = async (request: Request, session: TestSession, status: number, extra?: Pick<TestCheckoutView, "values" | "errors">) => {
     const locale: Locale = isLocale(session.locale) ? session.locale : DEFAULT_LOCALE;
@@ -101,36 +115,22 @@ export function testCheckoutController(deps: AppDeps) {
 
   return new Elysia({ name: "checkout-test" })
     .use(requestContext(config))
-    .get(ENDPOINTS.testCheckout.path, async ({ request, params }) => {
-      const id = v.safeParse(TestSessionId, params.id);
-      const session = FREE_CLAIM_ID.test(params.id)
-        ? await freeClaims.session(params.id)
-        : checkout !== null && id.success
-          ? await checkout.session(id.output)
-          : null;
-      if (session === null) return notFound(request);
-      return testPage(request, session, session.status === "expired" ? 410 : 200);
-    })
+    .get(
+      ENDPOINTS.testCheckout.path,
+      async ({ request, params }) => {
+        const session = await sessionOf(params.id);
+        if (session === null) return notFound(request);
+        return testPage(request, session, session.status === "expired" ? 410 : 200);
+      },
+      { params: CheckoutParams, transform: answeredBy(refused) },
+    )
     .post(
       ENDPOINTS.testCheckout.path,
-      async ({ request, params, ip }) => {
-        const id = v.safeParse(TestSessionId, params.id);
+      async ({ request, params, ip, body: form }) => {
         const free = FREE_CLAIM_ID.test(params.id);
-        const session = free
-          ? await freeClaims.session(params.id)
-          : checkout !== null && id.success
-            ? await checkout.session(id.output)
-            : null;
+        const session = await sessionOf(params.id);
         if (session === null) return notFound(request);
-
-        let form: Record<string, unknown> = {};
-        try {
-          const body = await readBody(request, { maxBytes: TEST_FORM_MAX_BODY_BYTES, accept: ["form"] });
-          if (typeof body.value === "object" && body.value !== null) form = { ...body.value };
-        } catch (error) {
-          return fail(error, { request, locale: DEFAULT_LOCALE, what: "test checkout form not read" });
-        }
-        const text = (key: string) => (typeof form[key] === "string" ? String(form[key]).slice(0, 255) : "");
+        const text = (key: string) => (form[key] ?? "").slice(0, 255);
         // The card number is never echoed back into the page.
         const values = { email: text("email"), name: text("name"), city: text("city"), country: text("country").toUpperCase() };
 
@@ -179,7 +179,12 @@ export function testCheckoutController(deps: AppDeps) {
             return notFound(request);
         }
       },
-      { parse: "none" },
+      {
+        // Only a browser's form: 413, 415 and 400 as JSON, as for every route (nothing is paid).
+        parse: bodyParser({ maxBytes: TEST_FORM_MAX_BODY_BYTES, accept: ["form"], answer: refused }),
+        params: CheckoutParams,
+        body: CardForm,
+      },
     );
 }
 
