@@ -1,5 +1,3 @@
-import * as v from "valibot";
-
 // Reading request bodies ourselves (as the routes' parser, route-input.ts) so that every endpoint
 // answers the same way to what a client can send: 413 too large, 415 wrong type, 400 unreadable,
 // 422 invalid.
@@ -126,26 +124,6 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Pro
   } catch {
     // The client went away, or went past Bun's limit: nobody is left to answer.
   }
-}
-
-/**
- * Validates with a valibot schema; failure -> 400 with the first issue's message. With
- * `unprocessable`, a field of the right type whose value cannot be right (a failed check) is a 422,
- * and only a body of the wrong shape (not an object, a field missing or of another type) a 400.
- */
-export function parseWith<TSchema extends v.GenericSchema>(
-  schema: TSchema,
-  value: unknown,
-  options: { unprocessable?: boolean } = {},
-): v.InferOutput<TSchema> {
-  const result = v.safeParse(schema, value);
-  if (!result.success) {
-    const issue = result.issues[0];
-    const path = v.getDotPath(issue);
-    const status = options.unprocessable === true && issue.kind === "validation" ? 422 : 400;
-    throw new HttpError(status, path ? `${path}: ${issue.message}` : issue.message);
-  }
-  return result.output;
 }
 
 export function jsonError(error: HttpError): Response {
