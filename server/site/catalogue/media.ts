@@ -5,6 +5,7 @@ import type { Db } from "../../../db/client";
 import { media, mediaFiles } from "../../../db/schema";
 import type { DbWriter } from "../../../db/writer";
 import type { MediaKind, Picture } from "../../../shared/catalogue";
+import { errorText } from "../../../shared/error-text";
 import { mp4DurationSeconds } from "../video-duration";
 
 // The owner's pictures and video (docs/decisions/019-catalogue-and-media.md). A picture is checked
@@ -71,7 +72,7 @@ const loadSharp = (): Promise<typeof Sharp> => {
     (m) => m.default,
     (error: unknown) => {
       sharpLoaded = undefined;
-      throw new PicturesUnavailable(error instanceof Error ? error.message : String(error));
+      throw new PicturesUnavailable(errorText(error));
     },
   );
   return sharpLoaded;
