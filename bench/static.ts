@@ -68,16 +68,22 @@ const cpuTicks = (pids: number[]) =>
     return sum + Number(fields[11]) + Number(fields[12]);
   }, 0);
 /**
- * A process's resident memory, and the part of it that is its own (private pages: its heap, its
- * data; not the runtime's code, which the kernel keeps once for every process of the executable).
+ * A process's resident memory, its share of it (the pages it shares with the other processes of the
+ * executable counted in part, as the kernel's proportional set size does) and the part that is its
+ * own (private pages: its heap, its data; not the runtime's code, which the kernel keeps once for
+ * every process of the executable).
  */
-function memoryMb(pid: number): { rss: number; own: number } {
+function memoryMb(pid: number): Memory {
   const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(rollup)?.[1] ?? 0);
-  return { rss: kb("Rss") / 1024, own: (kb("Private_Clean") + kb("Private_Dirty")) / 1024 };
+  return { rss: kb("Rss") / 1024, share: kb("Pss") / 1024, own: (kb("Private_Clean") + kb("Private_Dirty")) / 1024 };
 }
-type Memory = { rss: number; own: number };
-const higher = (a: Memory | undefined, b: Memory): Memory => ({ rss: Math.max(a?.rss ?? 0, b.rss), own: Math.max(a?.own ?? 0, b.own) });
+type Memory = { rss: number; share: number; own: number };
+const higher = (a: Memory | undefined, b: Memory): Memory => ({
+  rss: Math.max(a?.rss ?? 0, b.rss),
+  share: Math.max(a?.share ?? 0, b.share),
+  own: Math.max(a?.own ?? 0, b.own),
+});
 
 type Run = { rps: number; requests: number; cpuUsPerRequest: number; non2xx: number; maxMemory: Map<number, Memory> };
 
@@ -258,7 +264,7 @@ try {
       );
     }
     console.log(
-      `  site resident memory under this load, per process (target <= 100 MB): ${[...memory].map(([pid, mb]) => `pid ${pid} ${mb.rss.toFixed(0)} MB, of which its own ${mb.own.toFixed(0)} MB`).join("; ")} (the rest: the runtime's code, in memory once for all the processes)`,
+      `  site resident memory under this load, per process (target <= 100 MB): ${[...memory].map(([pid, mb]) => `pid ${pid} ${mb.rss.toFixed(0)} MB, its share ${mb.share.toFixed(0)} MB, of which its own ${mb.own.toFixed(0)} MB`).join("; ")} (the rest: the runtime's code, in memory once for all the processes; the share counts it in part)`,
     );
   }
   for (const p of started.splice(0).reverse()) {
