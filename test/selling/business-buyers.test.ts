@@ -119,6 +119,9 @@ for (const scheme of ["fr", "oss"] as const) {
     expect(text).toContain("Seller's VAT no. FR40303265045; customer's VAT no. DE136695976.");
     expect(text).toContain("Total incl. VAT €24.99");
     expect(text).not.toContain("20%");
+    // The VAT line names the rule: German VAT is not 0 %.
+    expect(text).toContain("VAT: reverse charge €0.00");
+    expect(text).not.toMatch(/VAT 0%/);
 
     // The refund and its credit note: what was paid, the company and the rule again.
     expect((await cli(s, "orders", "refund", String(order.id))).code).toBe(0);
@@ -127,6 +130,7 @@ for (const scheme of ["fr", "oss"] as const) {
     const credit = await documentText(s, order.reference, "credit-note");
     expect(credit).toContain("Weber Medien GmbH");
     expect(credit).toContain("Autoliquidation");
+    expect(credit).toContain("VAT: reverse charge");
     expect(credit).toContain("-€24.99");
 
     // The console's export carries the company and the rule's evidence.

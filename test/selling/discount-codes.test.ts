@@ -70,8 +70,9 @@ test("a 20 % code: the card page asks the reduced amount; the invoice shows the 
   const path = join(s.dataDir, "invoice.pdf");
   expect((await cli(s, "orders", "invoice", order.reference, path)).code).toBe(0);
   const text = flat(readFileSync(path));
-  expect(text).toContain("List price €29.99");
-  expect(text).toContain("Discount (code SPRING20) -€6.00");
+  // The list price and the reduction include VAT, as the price the buyer saw: said, as they sit under the "Price excl. VAT" column.
+  expect(text).toContain("List price incl. VAT €29.99");
+  expect(text).toContain("Discount incl. VAT (code SPRING20) -€6.00");
   expect(text).toContain("Total excl. VAT €19.99");
   expect(text).toContain("VAT 20% (FR) €4.00");
   expect(text).toContain("Total incl. VAT €23.99");

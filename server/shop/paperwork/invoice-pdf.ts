@@ -180,19 +180,30 @@ function lineTable(doc: PdfDoc, data: InvoiceDocument, x: DocumentTexts, left: n
   doc.y += 8;
 
   // A discount code: the list price and what the code took off, before the totals of what was paid.
+  // Where VAT is charged they include it, as the price the buyer saw did: said beside them, so they
+  // are not read as amounts excluding VAT under the column of that name.
+  const withVat = !franchise && d.vatAmount > 0;
   const discount: [string, string][] =
     d.discountAmount > 0 && d.listAmount !== null && d.discountCode !== null
       ? [
-          [t("invoice.listPrice"), money(d.listAmount)],
-          [t("invoice.discount", { code: d.discountCode }), money(-d.discountAmount)],
+          [t(withVat ? "invoice.listPriceInclVat" : "invoice.listPrice"), money(d.listAmount)],
+          [t(withVat ? "invoice.discountInclVat" : "invoice.discount", { code: d.discountCode }), money(-d.discountAmount)],
         ]
       : [];
+  // No VAT charged under a rule (reverse charge, outside the EU): the rule's name, never "VAT 0 %"
+  // of a country whose VAT is not 0 %.
+  const vatLabel =
+    d.vatRule === "reverse-charge"
+      ? t("invoice.totalVatReverseCharge")
+      : d.vatRule === "outside-eu"
+        ? t("invoice.totalVatNotApplicable")
+        : t("invoice.totalVat", { rate: x.rate(d.vatRate), country: d.vatCountry ?? "" });
   const totals: [string, string][] = franchise
     ? [...discount, [t("invoice.totalNoVat"), money(d.totalAmount)]]
     : [
         ...discount,
         [t("invoice.totalNet"), money(d.netAmount)],
-        [t("invoice.totalVat", { rate: x.rate(d.vatRate), country: d.vatCountry ?? "" }), money(d.vatAmount)],
+        [vatLabel, money(d.vatAmount)],
         [t("invoice.total"), money(d.totalAmount)],
       ];
   const labelWidth = width * 0.5;
