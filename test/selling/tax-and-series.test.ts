@@ -6,6 +6,7 @@ import { invoices, orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
 import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
 import { checkoutSession, event, STRIPE_TEST_SITE, signed } from "../checkout/stripe-events";
+import { ownerCookie } from "../console/owner";
 import { pdfText } from "../paperwork/pdf-text";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
@@ -87,6 +88,24 @@ test("with VAT_REGISTRATIONS=GB:…, a UK consumer pays UK VAT inside the same p
   // A Swiss consumer (no Swiss registration) is invoiced no VAT.
   const swiss = await buyFrom(site, "CH", "lea@example.ch");
   expect(swiss.invoice).toMatchObject({ vatRule: "outside-eu", vatRate: 0, vatAmount: 0 });
+});
+
+test("every order's page in the console names the VAT its invoice applied, the rule, rate and country in the owner's language, a consumer's too", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "oss", VAT_REGISTRATIONS: "GB:GB123456789" } });
+  const s = site;
+  const cookie = await ownerCookie(s);
+  const vatShown = async (id: number, language: string) => {
+    const html = await (await s.request(`/admin/orders/${id}`, { headers: { cookie, "accept-language": language } })).text();
+    const dd = html.match(/<dd data-testid="order-vat">([^<]*)<\/dd>/)?.[1] ?? "";
+    return dd.replace(/&#x27;|&#39;/g, "'").replace(/\u202f|\u00a0/g, " ");
+  };
+  const uk = await buyFrom(s, "GB", "oliver@example.co.uk");
+  expect(await vatShown(uk.order.id, "fr")).toBe("TVA du pays où vous êtes immatriculé : 20 %, Royaume-Uni");
+  expect(await vatShown(uk.order.id, "en")).toBe("VAT of the country where you are registered: 20%, United Kingdom");
+  const german = await buyFrom(s, "DE", "jonas@example.de");
+  expect(await vatShown(german.order.id, "it")).toBe("IVA del paese UE dell'acquirente (OSS): 19%, Germania");
+  const swiss = await buyFrom(s, "CH", "lea@example.ch");
+  expect(await vatShown(swiss.order.id, "es")).toBe("Sin IVA, comprador fuera de la UE: 0 %, Suiza");
 });
 
 test("a registration for a country the law does not list is refused at start, naming the variable", async () => {

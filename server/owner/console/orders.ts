@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
+  invoices,
   licenseActivations,
   licenses,
   type MailKind,
@@ -126,6 +127,8 @@ export type OrderDetail = {
   refundedBy: RefundedBy | null;
   /** The provider's refusals of this checkout's payment attempts, oldest first. */
   attempts: (typeof paymentAttempts.$inferSelect)[];
+  /** The VAT its invoice applied (every paid order has one); null before it is paid. */
+  vat: { rule: string | null; rate: number; country: string | null } | null;
 };
 
 /** An order, its licence and devices, and everything that happened to it in time order. */
@@ -176,5 +179,10 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
   // The owner's refund is said by the "refunded" entry itself.
   for (const a of actions) if (a.action !== "refund" || refundedBy === null) timeline.push({ at: a.at, kind: "owner", action: a.action });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime());
-  return { order, license, devices, timeline, refundedBy, attempts };
+  const invoice = db
+    .select({ rule: invoices.vatRule, rate: invoices.vatRate, country: invoices.vatCountry })
+    .from(invoices)
+    .where(and(eq(invoices.orderId, id), eq(invoices.kind, "invoice")))
+    .get();
+  return { order, license, devices, timeline, refundedBy, attempts, vat: invoice ?? null };
 }

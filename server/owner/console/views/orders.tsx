@@ -145,6 +145,8 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
               </dd>
             </>
           )}
+          <dt>{t("admin.order.vatApplied")}</dt>
+          <dd data-testid="order-vat">{detail.vat === null ? "—" : vatApplied(detail.vat, ctx)}</dd>
           {order.taxEvidence !== null && <TaxEvidenceFacts json={order.taxEvidence} order={order} ctx={ctx} />}
           <dt>{t("admin.orders.amount")}</dt>
           <dd>{money}</dd>
@@ -371,6 +373,29 @@ function TaxEvidenceFacts({
       </dd>
     </>
   );
+}
+
+const RULE_NAMES: Record<string, MessageKey> = {
+  "reverse-charge": "admin.vatRule.reverse-charge",
+  "seller-country": "admin.vatRule.seller-country",
+  "eu-consumer": "admin.vatRule.eu-consumer",
+  "outside-eu": "admin.vatRule.outside-eu",
+  registered: "admin.vatRule.registered",
+  franchise: "admin.vatRule.franchise",
+};
+
+/**
+ * The VAT the order's invoice applied, for a consumer's order as for a company's: the rule named in
+ * the owner's language, the rate and the country (the rule's code for one this version does not know).
+ */
+function vatApplied(vat: NonNullable<OrderDetail["vat"]>, { t, locale }: Pick<PageContext, "t" | "locale">): string {
+  const key = vat.rule === null ? undefined : RULE_NAMES[vat.rule];
+  const rate = new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47, { style: "percent", maximumFractionDigits: 2 }).format(vat.rate / 10_000);
+  return t("admin.order.vatAppliedValue", {
+    rule: key === undefined ? (vat.rule ?? "—") : t(key),
+    rate,
+    country: vat.country === null ? "—" : regionName(vat.country, locale),
+  });
 }
 
 const WHY: Record<string, MessageKey> = {
