@@ -209,3 +209,50 @@ test("an owner's notice names the buyer's language in the owner's, and a refund 
   expect(request?.html).toContain(`href="${orderPage}"`);
   expect(request?.text).not.toContain("(/admin/orders)");
 });
+
+test('every CSV for a spreadsheet starts with a UTF-8 BOM, so Excel reads "Friedrichstraße"; --no-bom gives a script the plain CSV', async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const s = site;
+  const start = await s.request("/api/payment", {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({
+      locale: "en",
+      acceptTerms: "yes",
+      company: "Weber Medien GmbH",
+      companyAddress: "Friedrichstraße 10, 10117 Berlin",
+      companyCountry: "DE",
+      vatNumber: "DE136695976",
+    }).toString(),
+  });
+  expect(start.status).toBe(303);
+  const exported = async (...argv: string[]) => {
+    const out: string[] = [];
+    expect(
+      await runCommand(
+        argv,
+        s.config,
+        (l) => out.push(l),
+        () => {},
+      ),
+    ).toBe(0);
+    return out.join("");
+  };
+  const orders = await exported("orders", "export");
+  expect(orders.startsWith("\uFEFFid,reference,")).toBe(true);
+  expect(orders).toContain("Friedrichstraße 10");
+  const plain = await exported("orders", "export", "--no-bom");
+  expect(plain).toBe(orders.slice(1));
+  expect((await exported("vat", "export")).startsWith("\uFEFF")).toBe(true);
+  expect((await exported("vat", "export", "--ereporting")).startsWith("\uFEFF")).toBe(true);
+  expect((await exported("vat", "export", "--no-bom")).startsWith("\uFEFF")).toBe(false);
+  expect((await exported("partners", "list", "--csv")).startsWith("\uFEFF")).toBe(true);
+  // The console's download: its first bytes are the BOM's.
+  expect(await exported("partners", "create", "anna")).toContain("anna");
+  const cookie = await ownerCookie(s);
+  const page = await (await s.request("/admin/partners", { headers: { cookie } })).text();
+  const link = /href="(\/admin\/partners\.csv\?[^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, "&") ?? "";
+  const download = await s.request(link, { headers: { cookie } });
+  expect(download.status).toBe(200);
+  expect([...new Uint8Array(await download.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+});
