@@ -229,6 +229,20 @@ test("without JavaScript the page says, in each language, that such a company pa
   expect(await (await site.request("/paiement")).text()).not.toContain("businessPrice");
 });
 
+test('in French, the reverse-charged invoice and its credit note read "TVA : autoliquidation", never German VAT at 0 %', async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "oss", ...SELLER } });
+  const s = site;
+  const start = await startAsCompany(s, GERMAN, "fr");
+  const order = await payCard(s, start.headers.get("location") ?? "", "achats@weber-medien.de", "DE");
+  const invoice = await documentText(s, order.reference);
+  expect(invoice).toContain("TVA : autoliquidation 0,00 €");
+  expect(invoice).not.toMatch(/TVA 0 ?%/);
+  expect((await cli(s, "orders", "refund", String(order.id))).code).toBe(0);
+  const credit = await documentText(s, order.reference, "credit-note");
+  expect(credit).toContain("TVA : autoliquidation");
+  expect(credit).not.toMatch(/TVA 0 ?%/);
+});
+
 test("a malformed or mistyped German VAT number is refused in the page's language, and nothing is stored or started", async () => {
   site = await createTestSite({ env: { ...SELLER } });
   const s = site;
