@@ -127,8 +127,8 @@ export type OrderDetail = {
   refundedBy: RefundedBy | null;
   /** The provider's refusals of this checkout's payment attempts, oldest first. */
   attempts: (typeof paymentAttempts.$inferSelect)[];
-  /** The VAT its invoice applied (every paid order has one); null before it is paid. */
-  vat: { rule: string | null; rate: number; country: string | null } | null;
+  /** The VAT its invoice charged and under which rule; null before an invoice is issued. */
+  vat: Pick<typeof invoices.$inferSelect, "vatRule" | "vatCountry" | "vatRate" | "vatScheme"> | null;
 };
 
 /** An order, its licence and devices, and everything that happened to it in time order. */
@@ -179,10 +179,11 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
   // The owner's refund is said by the "refunded" entry itself.
   for (const a of actions) if (a.action !== "refund" || refundedBy === null) timeline.push({ at: a.at, kind: "owner", action: a.action });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime());
-  const invoice = db
-    .select({ rule: invoices.vatRule, rate: invoices.vatRate, country: invoices.vatCountry })
-    .from(invoices)
-    .where(and(eq(invoices.orderId, id), eq(invoices.kind, "invoice")))
-    .get();
-  return { order, license, devices, timeline, refundedBy, attempts, vat: invoice ?? null };
+  const vat =
+    db
+      .select({ vatRule: invoices.vatRule, vatCountry: invoices.vatCountry, vatRate: invoices.vatRate, vatScheme: invoices.vatScheme })
+      .from(invoices)
+      .where(and(eq(invoices.orderId, id), eq(invoices.kind, "invoice")))
+      .get() ?? null;
+  return { order, license, devices, timeline, refundedBy, attempts, vat };
 }
