@@ -90,6 +90,7 @@ for (const locale of ["fr", "en"] as const) {
     await page.getByTestId("order-vat").getByText(text.reverseCharge).waitFor();
     expect(plainSpaces(await page.locator(".order-total").textContent()).replace(/\s+/g, " ")).toBe(text.totalExclVat);
     expect(plainSpaces(await page.getByTestId("pay-button").textContent())).toBe(text.payExclVat);
+    expect(await axeViolations(page, `${locale} company reverse-charged`)).toEqual([]);
     await page.getByTestId("pay-button").click();
     await page.waitForURL("**/checkout/test/**");
     expect(await page.content()).toContain(locale === "fr" ? "24,99" : "24.99");
