@@ -174,6 +174,9 @@ const REFERRING_WORDS = new Set(
     .split(" "),
 );
 
+/** What a second asked sentence gives the answered topic when it is read as that topic's context. */
+const TOPIC_SHARE = 0.1;
+
 /** A question that names nothing of its own: it asks about what the sentence before it names. */
 const namesNothing = (sentence: string): boolean => {
   const all = words(sentence);
@@ -303,7 +306,16 @@ export function chooseTopics(
   // left to the team rather than passed over.
   // A question that names nothing of its own ("how do I do it?") asks about the one before it.
   const unanswered =
-    asked.length >= 2 && asked.some((sentence) => !namesNothing(sentence) && best(classifier.classify(sentence)).first.label !== topic);
+    asked.length >= 2 &&
+    asked.some((sentence) => {
+      if (namesNothing(sentence)) return false;
+      const read = classifier.classify(sentence);
+      const { first: own } = best(read);
+      // A sentence that leans to the answered topic too ("can I still withdraw? isn't it 14 days in
+      // Europe?") is its context, not a second question.
+      const share = read.find((scored) => scored.label === topic)?.probability ?? 0;
+      return own.label !== topic && share < TOPIC_SHARE;
+    });
   return unanswered ? { kind: "topics", topics: [topic], rest: "unsure" } : { kind: "topics", topics: [topic] };
 }
 
