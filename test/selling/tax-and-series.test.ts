@@ -6,6 +6,7 @@ import { invoices, orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
 import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
 import { checkoutSession, event, STRIPE_TEST_SITE, signed } from "../checkout/stripe-events";
+import { ownerCookie } from "../console/owner";
 import { pdfText } from "../paperwork/pdf-text";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
@@ -87,6 +88,24 @@ test("with VAT_REGISTRATIONS=GB:…, a UK consumer pays UK VAT inside the same p
   // A Swiss consumer (no Swiss registration) is invoiced no VAT.
   const swiss = await buyFrom(site, "CH", "lea@example.ch");
   expect(swiss.invoice).toMatchObject({ vatRule: "outside-eu", vatRate: 0, vatAmount: 0 });
+});
+
+test("a consumer's order page in the console names the VAT rule, rate and country and why, in the owner's language", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "oss" } });
+  const s = site;
+  const uk = await buyFrom(s, "GB", "oliver@example.co.uk");
+  const french = await buyFrom(s, "FR", "camille@example.fr");
+  const cookie = await ownerCookie(s);
+  const page = async (id: number, language: string) =>
+    (await (await s.request(`/admin/orders/${id}`, { headers: { cookie, "accept-language": language } })).text())
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#x27;|&#39;/g, "'")
+      .replace(/[\s\u00a0\u202f]+/g, " ");
+  expect(await page(uk.order.id, "en")).toContain(
+    "VAT rule outside-eu — 0% (United Kingdom) Why A consumer outside the EU (United Kingdom): no VAT; the service is taxed where the consumer lives.",
+  );
+  expect(await page(french.order.id, "fr")).toContain("eu-consumer — 20 % (France)");
+  expect(await page(french.order.id, "fr")).toContain("Motif Un particulier en France : TVA française.");
 });
 
 test("a registration for a country the law does not list is refused at start, naming the variable", async () => {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
+  invoices,
   licenseActivations,
   licenses,
   type MailKind,
@@ -126,6 +127,8 @@ export type OrderDetail = {
   refundedBy: RefundedBy | null;
   /** The provider's refusals of this checkout's payment attempts, oldest first. */
   attempts: (typeof paymentAttempts.$inferSelect)[];
+  /** The VAT its invoice charged and under which rule; null before an invoice is issued. */
+  vat: Pick<typeof invoices.$inferSelect, "vatRule" | "vatCountry" | "vatRate" | "vatScheme"> | null;
 };
 
 /** An order, its licence and devices, and everything that happened to it in time order. */
@@ -176,5 +179,11 @@ export function orderDetail(db: Db, id: number): OrderDetail | null {
   // The owner's refund is said by the "refunded" entry itself.
   for (const a of actions) if (a.action !== "refund" || refundedBy === null) timeline.push({ at: a.at, kind: "owner", action: a.action });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime());
-  return { order, license, devices, timeline, refundedBy, attempts };
+  const vat =
+    db
+      .select({ vatRule: invoices.vatRule, vatCountry: invoices.vatCountry, vatRate: invoices.vatRate, vatScheme: invoices.vatScheme })
+      .from(invoices)
+      .where(and(eq(invoices.orderId, id), eq(invoices.kind, "invoice")))
+      .get() ?? null;
+  return { order, license, devices, timeline, refundedBy, attempts, vat };
 }

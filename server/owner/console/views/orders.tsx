@@ -145,7 +145,11 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
               </dd>
             </>
           )}
-          {order.taxEvidence !== null && <TaxEvidenceFacts json={order.taxEvidence} order={order} ctx={ctx} />}
+          {order.taxEvidence !== null ? (
+            <TaxEvidenceFacts json={order.taxEvidence} order={order} ctx={ctx} />
+          ) : (
+            detail.vat !== null && <ConsumerVatFacts vat={detail.vat} buyerCountry={order.billingCountry ?? order.cardCountry} ctx={ctx} />
+          )}
           <dt>{t("admin.orders.amount")}</dt>
           <dd>{money}</dd>
           <dt>{t("admin.order.license")}</dt>
@@ -372,6 +376,50 @@ function TaxEvidenceFacts({
     </>
   );
 }
+
+/** A consumer's order: the VAT its invoice charged, the rule and why, as a company's order shows them. */
+function ConsumerVatFacts({
+  vat,
+  buyerCountry,
+  ctx,
+}: {
+  vat: NonNullable<OrderDetail["vat"]>;
+  /** Where the buyer said they live (the VAT's country is the seller's under the rule "seller-country"). */
+  buyerCountry: string | null;
+  ctx: Pick<PageContext, "t" | "locale">;
+}) {
+  const { t, locale } = ctx;
+  const country = vat.vatCountry === null ? null : regionName(vat.vatCountry, locale);
+  const buyer = buyerCountry ?? vat.vatCountry;
+  const rate = new Intl.NumberFormat(LOCALE_TAGS[locale].bcp47, { style: "percent", maximumFractionDigits: 2 }).format(
+    vat.vatRate / 10_000,
+  );
+  const rule = vat.vatRule ?? (vat.vatScheme === "franchise" ? "franchise" : null);
+  // A consumer in France pays French VAT under every rule but the franchise, whatever the scheme.
+  const key = rule === null ? undefined : buyer === "FR" && rule !== "franchise" ? "admin.order.consumerWhy.france" : CONSUMER_WHY[rule];
+  return (
+    <>
+      <dt>{t("admin.order.vatRule")}</dt>
+      <dd>
+        <code>{rule ?? "—"}</code> — {country === null ? rate : t("admin.order.vatRateIn", { rate, country })}
+      </dd>
+      {key !== undefined && (
+        <>
+          <dt>{t("admin.order.evidenceWhy")}</dt>
+          <dd>{t(key, { country: buyer === null ? "—" : regionName(buyer, locale) })}</dd>
+        </>
+      )}
+    </>
+  );
+}
+
+const CONSUMER_WHY: Record<string, MessageKey> = {
+  "seller-country": "admin.order.consumerWhy.seller-country",
+  "eu-consumer": "admin.order.consumerWhy.eu-consumer",
+  "outside-eu": "admin.order.consumerWhy.outside-eu",
+  registered: "admin.order.consumerWhy.registered",
+  franchise: "admin.order.consumerWhy.franchise",
+};
 
 const WHY: Record<string, MessageKey> = {
   "reverse-charge": "admin.order.why.reverse-charge",
