@@ -180,10 +180,10 @@ test("the payment page's figures for a reverse-charged company are what the chec
   expect(await preview.json()).toEqual({
     code: "SPRING20",
     list: "€29.99",
-    off: "€6",
+    off: "€6.00",
     total: "€23.99",
     free: false,
-    business: { list: "€24.99", off: "€5", total: "€19.99" },
+    business: { list: "€24.99", off: "€5.00", total: "€19.99" },
   });
   // What the card page then asks of a German company: the same figures, without and with the code.
   const cardText = async (fields: Record<string, string>) => {
@@ -204,7 +204,7 @@ test("the payment page's figures for a reverse-charged company are what the chec
   expect(back.status).toBe(303);
   const sentBack = visibleText(await (await s.request(back.headers.get("location") ?? "")).text());
   expect(sentBack).toContain("Total HT Prix sans le code : 24,99 € 19,99 €");
-  expect(sentBack).toContain("Réduction SPRING20 : −5 €");
+  expect(sentBack).toContain("Réduction SPRING20 : −5,00 €");
   expect(sentBack).toContain("Hors TVA : autoliquidation, la TVA est due par votre entreprise (art. 196 de la directive 2006/112/CE).");
   expect(sentBack).toContain("Payer 19,99 € HT");
   expect(sentBack).not.toContain("TVA incluse");

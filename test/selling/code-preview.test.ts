@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { orders } from "../../db/schema";
 import { CODE_PREVIEW_RATE_LIMIT } from "../../server/shop/codes/preview";
-import { formatMoney } from "../../shared/price";
+import { formatExactMoney } from "../../shared/price";
 import { createTestSite, type TestSite } from "../support/app";
 import { runSiteCommand as cli } from "../support/cli";
 
@@ -24,7 +24,7 @@ const textOf = (html: string) =>
     .replace(/<[^>]+>/g, "")
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/[\s\u00a0\u202f]+/g, " ");
-const eur = (minor: number, locale: "fr" | "en") => formatMoney(minor, "EUR", locale).replace(/[\u00a0\u202f]/g, " ");
+const eur = (minor: number, locale: "fr" | "en") => formatExactMoney(minor, "EUR", locale).replace(/[\u00a0\u202f]/g, " ");
 
 test("?code= shows the list price struck, the reduction with its code, the total to pay and a remove link; in each language", async () => {
   site = await createTestSite();
@@ -104,12 +104,16 @@ test("the preview endpoint: the figures as JSON, a refusal with its reason, neve
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({
       code: "ONCE",
-      list: formatMoney(2999, "EUR", "en"),
-      off: formatMoney(500, "EUR", "en"),
-      total: formatMoney(2499, "EUR", "en"),
+      list: formatExactMoney(2999, "EUR", "en"),
+      off: formatExactMoney(500, "EUR", "en"),
+      total: formatExactMoney(2499, "EUR", "en"),
       free: false,
       // A reverse-charged company's: 24.99 excl. VAT less 20.83 (24.99 incl. VAT without its 20 %).
-      business: { list: formatMoney(2499, "EUR", "en"), off: formatMoney(416, "EUR", "en"), total: formatMoney(2083, "EUR", "en") },
+      business: {
+        list: formatExactMoney(2499, "EUR", "en"),
+        off: formatExactMoney(416, "EUR", "en"),
+        total: formatExactMoney(2083, "EUR", "en"),
+      },
     });
   }
   expect(s.db.select().from(orders).all()).toEqual([]);

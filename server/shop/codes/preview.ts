@@ -1,6 +1,6 @@
 import type { CodePreview, CodeRefusal, CodeState } from "../../../shared/discount-code";
 import type { Locale } from "../../../shared/locales";
-import { formatMoney } from "../../../shared/price";
+import { formatExactMoney } from "../../../shared/price";
 import { businessFigures } from "../../../shared/reverse-charge";
 import type { AppDeps } from "../../deps";
 import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
@@ -28,7 +28,8 @@ export function previewCode(
   const checked = checkCode(deps.db, typed, priceMinor, deps.now());
   if (!checked.ok) return checked;
   const { code, listAmount, discountAmount, amount } = checked.applied;
-  const money = (minor: number) => formatMoney(minor, currency, locale);
+  // With their cents, as the e-mail and the invoice write them: "6,00 € off" beside "23,99 €".
+  const money = (minor: number) => formatExactMoney(minor, currency, locale);
   // What a company the sale is reverse-charged to pays with the code, as the checkout charges it.
   const business = businessFigures(vat === "included", checked.applied);
   return {
