@@ -30,7 +30,15 @@ export type CodeRefusal = (typeof CODE_REFUSALS)[number];
  * page's language by the server (the page and the code-preview endpoint alike), `free` when nothing
  * is left to pay.
  */
-export type CodePreview = { code: string; list: string; off: string; total: string; free: boolean };
+export type CodePreview = {
+  code: string;
+  list: string;
+  off: string;
+  total: string;
+  free: boolean;
+  /** The same for a reverse-charged company, excluding VAT (shared/reverse-charge.ts businessFigures). */
+  business?: { list: string; off: string; total: string };
+};
 
 /**
  * What the payment page knows of a code (`?code=`, or the Apply button with JavaScript): applied,

@@ -6,6 +6,8 @@ import { LOCALE_TAGS, type Locale } from "./locales";
 export type Formats = {
   /** Date and time in the owner's language, on Paris time (the seller's, whatever the server's clock says). */
   when: (at: Date) => string;
+  /** A day alone in the owner's language, on Paris time: 31 déc. 2026, Dec 31, 2026. */
+  day: (at: Date) => string;
   /** Minor units (cents) to money in the owner's language: 29,99 € in French, €29.99 in English. */
   money: (minor: number, currency: string) => string;
   number: (n: number) => string;
@@ -15,10 +17,12 @@ export type Formats = {
 export function formatsFor(locale: Locale): Formats {
   const tag = LOCALE_TAGS[locale].bcp47;
   const when = new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Paris" });
+  const day = new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeZone: "Europe/Paris" });
   const number = new Intl.NumberFormat(tag);
   const money = new Map<string, Intl.NumberFormat>();
   return {
     when: (at) => when.format(at),
+    day: (at) => day.format(at),
     money: (minor, currency) => {
       let format = money.get(currency);
       if (format === undefined) {

@@ -236,6 +236,8 @@ export type IslandProps = {
     business?: BusinessTyped | undefined;
     /** The published price, formatted: the total to pay when no code is applied. */
     price: string;
+    /** The price a reverse-charged company pays, excluding VAT (SiteFacts.businessPrice); absent under the franchise. */
+    businessPrice?: string | undefined;
     /** The code of `?code=` (or of the partner of `?ref=`), as the server checked it. */
     code?: CodeState | undefined;
     /** The partner of `?ref=`, when the owner created it: a hidden field of the form. */

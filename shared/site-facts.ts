@@ -1,6 +1,7 @@
 import { LOCALE_TAGS, type Locale } from "./locales";
 import { endOfDayIn, formatOfferEnd, offerEndSound, offerIsOn, SELLER_TIME_ZONE } from "./offer";
 import { formatCount, formatMoney } from "./price";
+import { priceForBusiness } from "./reverse-charge";
 import { type ProofFigureKind, type ProofSnapshot, type ReviewsFacts, SAMPLE_REVIEWS, type StoredShownReview } from "./reviews";
 
 // The owner's content with every amount already formatted for one language. Built on the server
@@ -106,6 +107,12 @@ export type SiteFacts = {
   siteName: string;
   supportEmail: string;
   price: string;
+  /**
+   * The price excluding VAT a company of another EU member state with a VAT number pays (reverse
+   * charge, shared/reverse-charge.ts); null when the seller charges no VAT (the franchise), where
+   * that company pays the price.
+   */
+  businessPrice: string | null;
   saving: string;
   /**
    * The buyers or devices the site counts, exact, formatted; null below the owner's threshold or
@@ -168,6 +175,7 @@ export function buildSiteFacts(site: SiteContent, locale: Locale, now = new Date
     siteName: site.name,
     supportEmail: site.supportEmail,
     price: money(site.priceMinor),
+    businessPrice: site.vat === "included" ? money(priceForBusiness(true, site.priceMinor)) : null,
     saving: money(maxSavingMinor(site)),
     users: proof.figure === null ? null : formatCount(proof.figure.count, locale),
     usersKind: proof.figure?.kind ?? "buyers",

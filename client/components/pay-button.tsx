@@ -15,6 +15,7 @@ import { CODE_REFUSALS, type CodePreview, type CodeRefusal, type CodeState, norm
 import type { Locale } from "../../shared/locales";
 import type { IslandProps } from "../../shared/page-data";
 import { normalizePartnerName } from "../../shared/partner";
+import { isReverseChargedAsTyped } from "../../shared/reverse-charge";
 import { pathFor } from "../../shared/routes";
 import { CodePreviewSchema, PaymentResponseSchema } from "../../shared/schemas/payment";
 import { useText } from "../i18n";
@@ -67,6 +68,9 @@ export const PAY_BUTTON_TEXT = [
   "payment.code.rate-limited",
   "orderTotal",
   "orderVat",
+  "payment.totalExclVat",
+  "payment.reverseCharge",
+  "payButtonExclVat",
   "payment.code.unknown",
   "payment.code.not-started",
   "payment.code.expired",
@@ -139,6 +143,7 @@ export function PayButton({
   allCountries = false,
   business: typed = {},
   price,
+  businessPrice,
   code: codeState,
   partnerRef,
   codePreviewPath,
@@ -174,10 +179,23 @@ export function PayButton({
   const [refusal, setRefusal] = useState<CodeProblem | undefined>(start.problem);
   const [checking, setChecking] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
+  // The company's country and VAT number as typed: another member state's company with a VAT number
+  // of its country's format pays the price excluding VAT (reverse charge), which the total and the
+  // button then show, as the checkout will charge it. Not under the franchise (no businessPrice):
+  // there is no VAT to take off.
+  const [company, setCompany] = useState({ country: typed.companyCountry ?? "", vatNumber: typed.vatNumber ?? "" });
+  const reverseCharged = businessPrice !== undefined && isReverseChargedAsTyped(company.country, company.vatNumber);
   // The total is the code's while the field holds that code; typing another shows the price again.
-  const shown = applied !== undefined && normalizeDiscountCode(code) === applied.code ? applied : undefined;
+  const applies = applied !== undefined && normalizeDiscountCode(code) === applied.code ? applied : undefined;
+  const shown = applies !== undefined && reverseCharged && applies.business !== undefined ? { ...applies, ...applies.business } : applies;
+  const total = shown?.total ?? (reverseCharged && businessPrice !== undefined ? businessPrice : price);
   // A code covering the whole price asks for no card: the button does not say "pay".
-  const payLabel = shown?.free === true ? t("payment.code.freeButton") : t("payButton", shown === undefined ? {} : { price: shown.total });
+  const payLabel =
+    shown?.free === true
+      ? t("payment.code.freeButton")
+      : reverseCharged
+        ? t("payButtonExclVat", { price: total })
+        : t("payButton", shown === undefined ? {} : { price: shown.total });
   const paymentPath = pathFor("payment", locale);
   // The address says the code, so that a reload or another language keeps it (the server checks it again).
   // A partner's `?ref=` stays beside it: the pay request reads the partner from the address.
@@ -424,7 +442,7 @@ export function PayButton({
         )}
       </div>
       <div className="order-total" data-price="">
-        <span>{t("orderTotal")}</span>
+        <span>{t(reverseCharged ? "payment.totalExclVat" : "orderTotal")}</span>
         <span className="order-total__amount" data-testid="order-total">
           {shown !== undefined ? (
             <>
@@ -435,7 +453,7 @@ export function PayButton({
               {shown.total}
             </>
           ) : (
-            price
+            total
           )}
         </span>
       </div>
@@ -444,12 +462,23 @@ export function PayButton({
           {t(shown.free ? "payment.code.free" : "payment.code.reduction", { code: shown.code, off: shown.off })}
         </p>
       ) : null}
-      <p className="muted order-total__vat">{t("orderVat")}</p>
+      {/* Announced when it changes: the company's details just changed what is charged. */}
+      <p className="muted order-total__vat" aria-live="polite" data-testid="order-vat">
+        {t(reverseCharged ? "payment.reverseCharge" : "orderVat")}
+      </p>
       <details
         className="business"
         ref={businessRef}
         open={allCountries || Object.keys(businessErrors).length > 0 || Object.keys(typed).length > 0}
         data-testid="business"
+        onChange={(event) => {
+          const field = event.target;
+          if (
+            (field instanceof HTMLInputElement || field instanceof HTMLSelectElement) &&
+            (field.name === "companyCountry" || field.name === "vatNumber")
+          )
+            setCompany((typedSoFar) => ({ ...typedSoFar, [field.name === "vatNumber" ? "vatNumber" : "country"]: field.value }));
+        }}
       >
         <summary>{t("business.title")}</summary>
         <p className="muted">{t("business.intro")}</p>

@@ -94,6 +94,7 @@ export function PaymentPage({
                   business,
                   // The total, and the code's reduction when the page came with one (`?code=`), are the form's to change.
                   price: facts.price,
+                  ...(facts.businessPrice === null ? {} : { businessPrice: facts.businessPrice }),
                   code,
                   partnerRef,
                   codePreviewPath: CODE_PREVIEW.path,

@@ -36,7 +36,7 @@ import { countsTestOrders } from "./console/overview";
 import { counted } from "./counted";
 import { digestCommand } from "./digest-command";
 import { ereportingCsv } from "./ereporting";
-import { type ExportName, exportCsv, testSalesLeftOut } from "./export-csv";
+import { CSV_BOM, type ExportName, exportCsv, testSalesLeftOut } from "./export-csv";
 import { partnersCreate, partnersCreateOptions, partnersList, partnersListOptions } from "./partners-command";
 import { placesCommand } from "./places-command";
 import { restoreCommand } from "./restore";
@@ -148,7 +148,8 @@ function standalone<const O extends ParseArgsOptionsConfig = Record<never, never
 }
 
 /** Prints one export; the VAT export says on standard error what it left out. */
-function printExport(db: Db, name: ExportName, out: (line: string) => void, err: (line: string) => void): 0 {
+function printExport(db: Db, name: ExportName, out: (line: string) => void, err: (line: string) => void, bom: boolean): 0 {
+  if (bom) out(CSV_BOM);
   exportCsv(db, name, (chunk) => out(chunk));
   if (name === "vat") {
     // On stderr, so the CSV on stdout stays the VAT return's figures alone.
@@ -161,11 +162,16 @@ function printExport(db: Db, name: ExportName, out: (line: string) => void, err:
   return 0;
 }
 
+/** Every CSV the CLI prints starts with a BOM for a spreadsheet; `--no-bom` leaves it out for a script. */
+const csvOptions = { "no-bom": { type: "boolean" } } as const;
+
 const exportCommand = (name: ExportName, summary: string) =>
   command({
     name: `${name} export`,
+    usage: "[--no-bom]",
     summary,
-    run: ({ db, out, err }) => printExport(db, name, out, err),
+    options: csvOptions,
+    run: ({ db, values, out, err }) => printExport(db, name, out, err, values["no-bom"] !== true),
   });
 
 const digestOptions = { date: { type: "string" }, daily: { type: "boolean" }, weekly: { type: "boolean" } } as const;
@@ -221,7 +227,7 @@ const COMMANDS: readonly Command[] = [
   }),
   command({
     name: "partners list",
-    usage: "[--from DATE] [--to DATE] [--csv]",
+    usage: "[--from DATE] [--to DATE] [--csv [--no-bom]]",
     summary: "each partner's visitors, paid orders, net revenue and commission owed for a period (Paris days; this month by default)",
     options: partnersListOptions,
     run: ({ db, config, values, out, err }) =>
@@ -231,12 +237,14 @@ const COMMANDS: readonly Command[] = [
   exportCommand("licenses", "print the licence keys as CSV (status, order, buyer, activations)"),
   command({
     name: "vat export",
-    usage: "[--ereporting]",
+    usage: "[--ereporting] [--no-bom]",
     summary:
       "print the VAT return's figures as CSV: invoices minus credit notes per quarter, country and rate (test-checkout sales left out); --ereporting: per day and rate, the totals France's B2C e-reporting asks for",
-    options: { ereporting: { type: "boolean" } },
+    options: { ereporting: { type: "boolean" }, ...csvOptions },
     run: ({ db, values, out, err }) => {
-      if (values.ereporting !== true) return printExport(db, "vat", out, err);
+      const bom = values["no-bom"] !== true;
+      if (values.ereporting !== true) return printExport(db, "vat", out, err, bom);
+      if (bom) out(CSV_BOM);
       ereportingCsv(db, (chunk) => out(chunk));
       return 0;
     },

@@ -56,6 +56,12 @@ export function testSalesLeftOut(db: Db): { invoices: number; creditNotes: numbe
   return { invoices: row?.invoices ?? 0, creditNotes: row?.creditNotes ?? 0 };
 }
 
+/**
+ * Written first in every CSV meant for a spreadsheet (the console's downloads, the CLI's exports
+ * unless --no-bom): without it Excel reads UTF-8 as the system's code page ("FriedrichstraÃŸe").
+ */
+export const CSV_BOM = "\uFEFF";
+
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   const text = String(value);

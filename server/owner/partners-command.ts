@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import type { Write } from "../../db/writer";
 import { SELLER_TIME_ZONE } from "../../shared/offer";
 import { checkPeriod, createPartner, type PartnerRow, type Period, partnerReport } from "../shop/partners/service";
-import { csvCell } from "./export-csv";
+import { CSV_BOM, csvCell } from "./export-csv";
 
 // `site partners create|list`: the owner's partners from the command line, the same service as the
 // console's Partners page (server/shop/partners/service.ts).
@@ -10,7 +10,12 @@ import { csvCell } from "./export-csv";
 type Print = (line: string) => void;
 
 export const partnersCreateOptions = { commission: { type: "string" }, code: { type: "string" } } as const;
-export const partnersListOptions = { from: { type: "string" }, to: { type: "string" }, csv: { type: "boolean" } } as const;
+export const partnersListOptions = {
+  from: { type: "string" },
+  to: { type: "string" },
+  csv: { type: "boolean" },
+  "no-bom": { type: "boolean" },
+} as const;
 
 export async function partnersCreate(
   write: Write,
@@ -82,7 +87,7 @@ export function partnersCsv(rows: PartnerRow[], period: Period): string {
 
 export function partnersList(
   db: Db,
-  values: { from?: string; to?: string; csv?: boolean },
+  values: { from?: string; to?: string; csv?: boolean; "no-bom"?: boolean },
   currency: string,
   testOrders: boolean,
   out: Print,
@@ -100,7 +105,7 @@ export function partnersList(
   }
   const rows = partnerReport(db, period, testOrders);
   if (values.csv === true) {
-    out(partnersCsv(rows, period));
+    out(`${values["no-bom"] === true ? "" : CSV_BOM}${partnersCsv(rows, period)}`);
     return 0;
   }
   if (rows.length === 0) {

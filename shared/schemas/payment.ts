@@ -61,6 +61,7 @@ export const CodePreviewSchema = v.object({
   off: v.string(),
   total: v.string(),
   free: v.boolean(),
+  business: v.optional(v.object({ list: v.string(), off: v.string(), total: v.string() })),
 });
 
 /** The answer the pay button reads (`url`, the original payment response). An answer without url is a failure. */

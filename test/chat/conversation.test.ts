@@ -102,6 +102,38 @@ test("a message asking the price and the refund gets both facts in one reply", a
   expect(createJudge(site.config)(question, reply).problems).toEqual([]);
 });
 
+test("'how do I do that?' after a question asks how to do that: the refund is answered, nothing handed over", async () => {
+  for (const [q, lang, ip] of [
+    [
+      "I got it on sunday for the kids but honestly nobody uses it, total waste. can I get my money back? how do I do that?",
+      "en",
+      "198.51.100.31",
+    ],
+    [
+      "bon je l'ai pris hier mais ça me plaît pas du tout, la télé rame avec. je peux être remboursé ? comment on fait ?",
+      "fr",
+      "198.51.100.32",
+    ],
+  ] as const) {
+    const question = { q, lang, intent: "refund" } as const;
+    const { reply } = await askThroughEndpoint(site.request, question, ip);
+    const verdict = createJudge(site.config)(question, reply);
+    expect({ q, problems: verdict.problems, handedOver: verdict.handedOver }).toEqual({ q, problems: [], handedOver: false });
+  }
+});
+
+test("a second question that is the first one's context ('isn't it 14 days in Europe?') gets the answer, no hand-over", async () => {
+  for (const [q, lang, ip] of [
+    ["todavía puedo desistir de la compra? la ley europea no da 14 días?", "es", "198.51.100.33"],
+    ["can I still cancel the purchase? doesn't EU law give you 14 days?", "en", "198.51.100.34"],
+  ] as const) {
+    const question = { q, lang, intent: "withdrawal" } as const;
+    const { reply } = await askThroughEndpoint(site.request, question, ip);
+    const verdict = createJudge(site.config)(question, reply);
+    expect({ q, problems: verdict.problems, handedOver: verdict.handedOver }).toEqual({ q, problems: [], handedOver: false });
+  }
+});
+
 test("a question the site cannot answer gets the support address, no price and no access page", async () => {
   const question = { q: "¿hacéis descuento para jubilados?", lang: "es", intent: "unanswerable" } as const;
   const { reply } = await askThroughEndpoint(site.request, question, "198.51.100.6");

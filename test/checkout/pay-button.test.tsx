@@ -30,13 +30,14 @@ function stubFetch(answer: Answer) {
 }
 
 /** The button on the payment page; the buyer ticks the consent box first unless `consent` is false. */
-function renderButton(locale: "fr" | "en" = "fr", consent = true) {
+function renderButton(locale: "fr" | "en" = "fr", consent = true, businessPrice?: string) {
   const navigations: string[] = [];
   render(
     <IslandTestRoot names={["pay-button"]} page={makePageData({ page: "payment", purchaseNotice: false }, locale)}>
       <PayButton
         consentMissing={false}
         price={locale === "fr" ? "29,99 €" : "€29.99"}
+        businessPrice={businessPrice}
         codePreviewPath="/api/payment/code"
         navigate={(url) => navigations.push(url)}
       />
@@ -257,4 +258,58 @@ test("the page came with ?code= (checked by the server): the code is applied fro
   fireEvent.click(screen.getByRole("button", { name: /Continue without paying/ }));
   await waitFor(() => expect(calls.length).toBe(1));
   expect(JSON.parse(calls[0]?.body ?? "{}")).toMatchObject({ code: "PRESS", acceptTerms: true });
+});
+
+test("a company of another member state with a well-formed VAT number sees the total and the button excl. VAT, with and without a code; any other company the price incl. VAT", async () => {
+  const calls = stubFetch({
+    status: 200,
+    body: {
+      code: "SPRING20",
+      list: "29,99 €",
+      off: "6 €",
+      total: "23,99 €",
+      free: false,
+      business: { list: "24,99 €", off: "5 €", total: "19,99 €" },
+    },
+  });
+  window.history.replaceState(null, "", "/paiement");
+  renderButton("fr", true, "24,99 €");
+  const total = () => screen.getByTestId("order-total").parentElement?.textContent?.replace(/\s+/g, " ");
+  const vat = () => screen.getByTestId("order-vat").textContent?.replace(/\s+/g, " ");
+  const country = screen.getByRole("combobox", { name: "Pays de l'entreprise" });
+  const number = screen.getByRole("textbox", { name: "Numéro de TVA intracommunautaire" });
+  expect(total()).toBe("Total29,99 €");
+  expect(vat()).toBe("TVA incluse");
+
+  fireEvent.change(country, { target: { value: "DE" } });
+  // A number whose check digit is wrong: the server would refuse it, nothing changes yet.
+  fireEvent.change(number, { target: { value: "DE 136 695 977" } });
+  expect(total()).toBe("Total29,99 €");
+  fireEvent.change(number, { target: { value: "de 136 695 976" } });
+  expect(total()).toBe("Total HT24,99 €");
+  expect(vat()).toBe("Hors TVA : autoliquidation, la TVA est due par votre entreprise (art. 196 de la directive 2006/112/CE).");
+  expect(vat()).not.toContain("TVA incluse");
+  expect(screen.getByTestId("pay-button").textContent).toBe("Payer 24,99 € HT");
+
+  // A code: the company's own figures, as the server computed them.
+  fireEvent.change(screen.getByRole("textbox", { name: "Code de réduction (facultatif)" }), { target: { value: "spring20" } });
+  fireEvent.click(screen.getByRole("button", { name: "Appliquer" }), { detail: 1 });
+  await waitFor(() => expect(total()).toBe("Total HTPrix sans le code : 24,99 € 19,99 €"));
+  expect(calls.map((c) => c.url)).toEqual(["/api/payment/code"]);
+  expect(screen.getByTestId("code-reduction").textContent?.replace(/\s+/g, " ")).toBe("Réduction SPRING20 : −5 €");
+  expect(screen.getByTestId("pay-button").textContent).toBe("Payer 19,99 € HT");
+
+  // A French company pays French VAT: the consumer's figures again.
+  fireEvent.change(country, { target: { value: "FR" } });
+  expect(total()).toBe("TotalPrix sans le code : 29,99 € 23,99 €");
+  expect(vat()).toBe("TVA incluse");
+  expect(screen.getByTestId("pay-button").textContent).toBe("Payer 23,99 €");
+});
+
+test("under the franchise (no price excl. VAT given) a company's details change no figure", () => {
+  renderButton("en");
+  fireEvent.change(screen.getByRole("combobox", { name: "Company's country" }), { target: { value: "DE" } });
+  fireEvent.change(screen.getByRole("textbox", { name: "VAT number" }), { target: { value: "DE136695976" } });
+  expect(screen.getByTestId("order-total").textContent).toBe("€29.99");
+  expect(screen.getByTestId("pay-button").textContent).toBe("Pay €29.99");
 });

@@ -7,8 +7,9 @@ import { orderCount as countOrders, payButtonHydrated } from "./payment-page";
 
 // "Buying for a company?" on the payment page, in Chromium: with JavaScript a malformed VAT number is
 // refused before anything is sent, the summary takes the focus and links to the field; without it the
-// server sends the page back with the same message. A valid German number goes on to the card page at
-// the price excluding VAT. axe finds nothing wrong, section open and in error, in French and English.
+// server sends the page back with the same message. A valid German number turns the total and the pay
+// button to the price excluding VAT, which the card page then asks. axe finds nothing wrong, section
+// open and in error, in French and English.
 
 const site = useSharedSite();
 
@@ -26,6 +27,10 @@ const TEXT = {
     check: "La clé de contrôle de ce numéro de TVA ne correspond pas : un chiffre est sans doute erroné.",
     path: "/paiement",
     allCountries: "Un autre pays ? Afficher tous les pays",
+    totalInclVat: "Total29,99 €",
+    totalExclVat: "Total HT24,99 €",
+    reverseCharge: "Hors TVA : autoliquidation",
+    payExclVat: "Payer 24,99 € HT",
   },
   en: {
     open: "Buying for a company?",
@@ -36,6 +41,10 @@ const TEXT = {
     check: "This VAT number's check digits don't match: a digit is probably wrong.",
     path: "/en/paiement",
     allCountries: "Another country? Show every country",
+    totalInclVat: "Total€29.99",
+    totalExclVat: "Total excl. VAT€24.99",
+    reverseCharge: "Excluding VAT: reverse charge",
+    payExclVat: "Pay €24.99 excl. VAT",
   },
 } as const;
 
@@ -75,7 +84,13 @@ for (const locale of ["fr", "en"] as const) {
     expect(posts).toEqual([]);
     expect(orderCount()).toBe(before);
 
+    // Before paying, the total and the button say what the card page will ask: the price excl. VAT.
+    expect(plainSpaces(await page.locator(".order-total").textContent()).replace(/\s+/g, " ")).toBe(text.totalInclVat);
     await page.getByLabel(text.vat, { exact: true }).fill("DE 136 695 976");
+    await page.getByTestId("order-vat").getByText(text.reverseCharge).waitFor();
+    expect(plainSpaces(await page.locator(".order-total").textContent()).replace(/\s+/g, " ")).toBe(text.totalExclVat);
+    expect(plainSpaces(await page.getByTestId("pay-button").textContent())).toBe(text.payExclVat);
+    expect(await axeViolations(page, `${locale} company reverse-charged`)).toEqual([]);
     await page.getByTestId("pay-button").click();
     await page.waitForURL("**/checkout/test/**");
     expect(await page.content()).toContain(locale === "fr" ? "24,99" : "24.99");

@@ -203,6 +203,6 @@ test("the owner's CLI shows a licence by key or e-mail, disables and enables it,
   expect((await run("licenses", "disable", "nonsense")).code).toBe(2);
 
   const csv = (await run("licenses", "export")).text.split("\r\n");
-  expect(csv[0]).toBe("key,status,disabled_reason,order_id,order_reference,customer_email,order_status,activations,created_at");
+  expect(csv[0]).toBe("\uFEFFkey,status,disabled_reason,order_id,order_reference,customer_email,order_status,activations,created_at");
   expect(csv[1]).toMatch(new RegExp(`^${key},active,,1,[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4},buyer@example\\.com,paid,0,`));
 });

@@ -155,6 +155,94 @@ test("a code applies first, then the reverse charge: the invoice reads list pric
   expect(text).toContain("Total incl. VAT €19.99");
 });
 
+/** A page's visible text: tags dropped, entities and spaces plain. */
+const visibleText = (html: string) =>
+  html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\u202f|\u00a0/g, " ")
+    .replace(/\s+/g, " ");
+
+test("the payment page's figures for a reverse-charged company are what the checkout charges, with and without a code", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr", ...SELLER } });
+  const s = site;
+  expect((await cli(s, "codes", "create", "SPRING20", "--percent", "20")).code).toBe(0);
+  // The page's script gets the price excluding VAT, computed by the server as the checkout charges it.
+  const page = await (await s.request("/paiement")).text();
+  expect(page).toContain('"price":"29,99\u00a0€","businessPrice":"24,99\u00a0€"');
+  // The Apply button's answer carries the company's figures beside the consumer's.
+  const preview = await s.request("/api/payment/code", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "en", code: "spring20" }),
+  });
+  expect(await preview.json()).toEqual({
+    code: "SPRING20",
+    list: "€29.99",
+    off: "€6",
+    total: "€23.99",
+    free: false,
+    business: { list: "€24.99", off: "€5", total: "€19.99" },
+  });
+  // What the card page then asks of a German company: the same figures, without and with the code.
+  const cardText = async (fields: Record<string, string>) => {
+    const start = await startAsCompany(s, { ...GERMAN, ...fields });
+    expect(start.status).toBe(303);
+    return visibleText(await (await s.request(start.headers.get("location") ?? "")).text());
+  };
+  expect(await cardText({})).toContain("€24.99");
+  expect(await cardText({ code: "spring20" })).toContain("€19.99");
+
+  // Without JavaScript, a post sent back (the terms box not ticked) comes back with the company's
+  // details: the page is rendered with the total the company will pay, excluding VAT, and says why.
+  const back = await s.request("/api/payment", {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({ locale: "fr", ...GERMAN, code: "spring20" }).toString(),
+  });
+  expect(back.status).toBe(303);
+  const sentBack = visibleText(await (await s.request(back.headers.get("location") ?? "")).text());
+  expect(sentBack).toContain("Total HT Prix sans le code : 24,99 € 19,99 €");
+  expect(sentBack).toContain("Réduction SPRING20 : −5 €");
+  expect(sentBack).toContain("Hors TVA : autoliquidation, la TVA est due par votre entreprise (art. 196 de la directive 2006/112/CE).");
+  expect(sentBack).toContain("Payer 19,99 € HT");
+  expect(sentBack).not.toContain("TVA incluse");
+});
+
+test("without JavaScript the page says, in each language, that such a company pays the price excluding VAT", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr", ...SELLER } });
+  const said = {
+    fr: "Une entreprise établie dans un autre pays de l'UE que la France, avec un numéro de TVA, paie le prix hors taxes (autoliquidation).",
+    en: "A company established in an EU country other than France, with a VAT number, pays the price excluding VAT (reverse charge).",
+    it: "Un'azienda stabilita in un paese dell'UE diverso dalla Francia, con partita IVA, paga il prezzo IVA esclusa (inversione contabile).",
+    es: "Una empresa establecida en un país de la UE distinto de Francia, con número de IVA, paga el precio sin IVA (inversión del sujeto pasivo).",
+  } as const;
+  for (const [locale, sentence] of Object.entries(said)) {
+    const path = locale === "fr" ? "/paiement" : `/${locale}/paiement`;
+    const text = visibleText(await (await site.request(path)).text());
+    expect(text).toContain(sentence);
+  }
+  // Under the franchise there is no VAT to take off: the page's script gets no other price.
+  await site.close();
+  site = await createTestSite({ env: { VAT_SCHEME: "franchise" } });
+  expect(await (await site.request("/paiement")).text()).not.toContain("businessPrice");
+});
+
+test('in French, the reverse-charged invoice and its credit note read "TVA : autoliquidation", never German VAT at 0 %', async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "oss", ...SELLER } });
+  const s = site;
+  const start = await startAsCompany(s, GERMAN, "fr");
+  const order = await payCard(s, start.headers.get("location") ?? "", "achats@weber-medien.de", "DE");
+  const invoice = await documentText(s, order.reference);
+  expect(invoice).toContain("TVA : autoliquidation 0,00 €");
+  expect(invoice).not.toMatch(/TVA 0 ?%/);
+  expect((await cli(s, "orders", "refund", String(order.id))).code).toBe(0);
+  const credit = await documentText(s, order.reference, "credit-note");
+  expect(credit).toContain("TVA : autoliquidation");
+  expect(credit).not.toMatch(/TVA 0 ?%/);
+});
+
 test("a malformed or mistyped German VAT number is refused in the page's language, and nothing is stored or started", async () => {
   site = await createTestSite({ env: { ...SELLER } });
   const s = site;

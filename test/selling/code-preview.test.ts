@@ -108,6 +108,8 @@ test("the preview endpoint: the figures as JSON, a refusal with its reason, neve
       off: formatMoney(500, "EUR", "en"),
       total: formatMoney(2499, "EUR", "en"),
       free: false,
+      // A reverse-charged company's: 24.99 excl. VAT less 20.83 (24.99 incl. VAT without its 20 %).
+      business: { list: formatMoney(2499, "EUR", "en"), off: formatMoney(416, "EUR", "en"), total: formatMoney(2083, "EUR", "en") },
     });
   }
   expect(s.db.select().from(orders).all()).toEqual([]);

@@ -105,3 +105,23 @@ test("the owner creates a code in the console, buyers use it, the list shows its
   expect(anonymous.status).toBe(401);
   expect(s.db.select().from(discountCodes).all()).toHaveLength(1);
 });
+
+test("a code's days read as the owner reads dates, in the owner's language, through its last day", async () => {
+  site = await createTestSite();
+  const s = site;
+  const cookie = await ownerCookie(s);
+  const created = await s.request("/admin/codes", {
+    method: "POST",
+    headers: { cookie, ...FORM },
+    body: form({ code: "NOEL", kind: "percent", value: "10", starts: "2026-12-20", ends: "2026-12-31" }),
+  });
+  expect(created.headers.get("location")).toBe("/admin/codes?done=created");
+  const plain = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/[\s\u00a0\u202f]+/g, " ");
+  const page = async (language: string) =>
+    plain(await (await s.request("/admin/codes", { headers: { cookie, "accept-language": language } })).text());
+  const french = await page("fr");
+  expect(french).toContain("20 déc. 2026");
+  expect(french).toContain("31 déc. 2026");
+  expect(french).not.toContain("2026-12-31");
+  expect(await page("en")).toContain("20 Dec 2026 to 31 Dec 2026");
+});

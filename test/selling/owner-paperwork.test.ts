@@ -2,6 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mailOutbox, orders } from "../../db/schema";
 import { runCommand } from "../../server/owner/cli";
+import { composeMail } from "../../server/shop/mail/compose";
 import { ownerCookie } from "../console/owner";
 import { createTestSite, type TestSite } from "../support/app";
 import { payWithTestCard } from "../support/purchase";
@@ -180,4 +181,78 @@ test("owner notices are written in the language the console last spoke at sign-i
       .all()
       .map((m) => m.locale),
   ).toEqual(["fr"]);
+});
+
+test("an owner's notice names the buyer's language in the owner's, and a refund request links to the order's own page", async () => {
+  site = await createTestSite({ env: { OWNER_EMAIL: "owner@shop.example" } });
+  const s = site;
+  // The owner signs in with an Italian browser; the buyer pays in English.
+  const [code] = await (await import("../console/owner")).recoveryCodes(s);
+  const signIn = await s.request("/admin/sign-in/recovery", {
+    method: "POST",
+    headers: { ...FORM, "accept-language": "it-IT,it;q=0.9" },
+    body: new URLSearchParams({ code: code ?? "" }).toString(),
+  });
+  expect(signIn.status).toBe(303);
+  await payWithTestCard(s, { locale: "en", email: "oliver@example.co.uk" });
+  const row = s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, "owner-sale")).get();
+  expect(row?.locale).toBe("it");
+  if (row === undefined) throw new Error("no owner notice");
+  const sale = await composeMail(row, s.config, s.content.current());
+  expect(sale?.text).toMatch(/Lingua:?\s+inglese/i);
+  expect(sale?.text).not.toMatch(/Lingua:?\s+en\b/);
+  // A refund request carries the same facts: its link leads to the order itself, not to the list.
+  const request = await composeMail({ ...row, kind: "owner-refund-request" }, s.config, s.content.current());
+  const orderPage = `${s.config.publicBaseUrl}/admin/orders/${row.orderId}`;
+  expect(request?.text).toContain("Approvalo con un clic nella console, nella pagina dell'ordine:");
+  expect(request?.text).toContain(orderPage);
+  expect(request?.html).toContain(`href="${orderPage}"`);
+  expect(request?.text).not.toContain("(/admin/orders)");
+});
+
+test('every CSV for a spreadsheet starts with a UTF-8 BOM, so Excel reads "Friedrichstraße"; --no-bom gives a script the plain CSV', async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const s = site;
+  const start = await s.request("/api/payment", {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({
+      locale: "en",
+      acceptTerms: "yes",
+      company: "Weber Medien GmbH",
+      companyAddress: "Friedrichstraße 10, 10117 Berlin",
+      companyCountry: "DE",
+      vatNumber: "DE136695976",
+    }).toString(),
+  });
+  expect(start.status).toBe(303);
+  const exported = async (...argv: string[]) => {
+    const out: string[] = [];
+    expect(
+      await runCommand(
+        argv,
+        s.config,
+        (l) => out.push(l),
+        () => {},
+      ),
+    ).toBe(0);
+    return out.join("");
+  };
+  const orders = await exported("orders", "export");
+  expect(orders.startsWith("\uFEFFid,reference,")).toBe(true);
+  expect(orders).toContain("Friedrichstraße 10");
+  const plain = await exported("orders", "export", "--no-bom");
+  expect(plain).toBe(orders.slice(1));
+  expect((await exported("vat", "export")).startsWith("\uFEFF")).toBe(true);
+  expect((await exported("vat", "export", "--ereporting")).startsWith("\uFEFF")).toBe(true);
+  expect((await exported("vat", "export", "--no-bom")).startsWith("\uFEFF")).toBe(false);
+  expect((await exported("partners", "list", "--csv")).startsWith("\uFEFF")).toBe(true);
+  // The console's download: its first bytes are the BOM's.
+  expect(await exported("partners", "create", "anna")).toContain("anna");
+  const cookie = await ownerCookie(s);
+  const page = await (await s.request("/admin/partners", { headers: { cookie } })).text();
+  const link = /href="(\/admin\/partners\.csv\?[^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, "&") ?? "";
+  const download = await s.request(link, { headers: { cookie } });
+  expect(download.status).toBe(200);
+  expect([...new Uint8Array(await download.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
 });

@@ -58,7 +58,7 @@ test("an option a command does not take, or one without its value, is refused wi
     const unknown = await said("orders", "export", "--all");
     expect(unknown.code).toBe(2);
     expect(unknown.said).toContain("--all");
-    expect(unknown.said).toEndWith("Usage: site orders export");
+    expect(unknown.said).toEndWith("Usage: site orders export [--no-bom]");
     const missing = await said("orders", "reconcile", "--since");
     expect(missing.code).toBe(2);
     expect(missing.said).toEndWith("Usage: site orders reconcile --since DATE");

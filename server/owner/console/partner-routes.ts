@@ -3,6 +3,7 @@ import * as v from "valibot";
 import type { AppDeps } from "../../deps";
 import { queryWord } from "../../platform/http/route-input";
 import { createPartner, PARTNER_PROBLEMS, partnerReport, periodProblem } from "../../shop/partners/service";
+import { CSV_BOM } from "../export-csv";
 import { defaultPeriod, partnersCsv } from "../partners-command";
 import { html, redirect } from "./http";
 import type { ConsoleKit } from "./kit";
@@ -61,7 +62,7 @@ export function partnerRoutes(deps: AppDeps, kit: ConsoleKit) {
         kit.asOwner(request, async () => {
           await deps.analytics.rollUpIfStale(PARTNERS_FRESH_MS);
           const { period } = periodOf(query);
-          return new Response(partnersCsv(partnerReport(db, period, countsTestOrders(deps.config)), period), {
+          return new Response(`${CSV_BOM}${partnersCsv(partnerReport(db, period, countsTestOrders(deps.config)), period)}`, {
             headers: {
               "content-type": "text/csv; charset=utf-8",
               "content-disposition": `attachment; filename="partners-${period.from}-${period.to}.csv"`,

@@ -5,7 +5,7 @@ import { IdParams, queryCount } from "../../platform/http/route-input";
 import { maskText } from "../../platform/log-mask";
 import { retryMail } from "../../shop/mail/outbox";
 import { eraseByEmail } from "../../shop/privacy/erase";
-import { exportCsv } from "../export-csv";
+import { CSV_BOM, exportCsv } from "../export-csv";
 import { activityDetail, recordActivity } from "./activity";
 import { consoleHeaders, html, redirect } from "./http";
 import type { ConsoleKit, Owner } from "./kit";
@@ -39,7 +39,8 @@ export function peopleRoutes(deps: AppDeps, kit: ConsoleKit) {
       "/admin/leads.csv",
       kit.signedIn(async (request, owner) => {
         needFresh(owner, "admin.error.freshExport");
-        let csv = "";
+        // A file for a spreadsheet: the BOM lets Excel read it as UTF-8.
+        let csv = CSV_BOM;
         const rows = exportCsv(db, "leads", (chunk) => {
           csv += chunk;
         });

@@ -158,6 +158,31 @@ const QUESTION_OPENERS = new Set(
     .split(" "),
 );
 
+/**
+ * Words that name no subject of their own: asking words, joining words, pronouns and the verbs of
+ * doing and being. A question made only of them ("how do I do it?", "comment on fait ?", "como lo
+ * hago?", "e come si fa?") is about what the sentence before it names, never a topic of its own.
+ */
+const REFERRING_WORDS = new Set(
+  [
+    "how what where when which who why does do did doing done can could is are be will would should i you we it its that this there then so please",
+    "comment quoi ou quand quel quelle qui pourquoi je j tu on il elle ca cela ce c est faire fais fait faut dois doit peux peut alors donc svp stp le la les l y en",
+    "come cosa dove quando quale chi perche io tu si lo la li le ci ne fare faccio fa fai devo deve posso puo allora quindi e per favore",
+    "como que donde cuando cual quien por yo tu se lo la los las le me te hacer hago hace hay debo puedo puede entonces pues favor",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+/** What a second asked sentence gives the answered topic when it is read as that topic's context. */
+const TOPIC_SHARE = 0.1;
+
+/** A question that names nothing of its own: it asks about what the sentence before it names. */
+const namesNothing = (sentence: string): boolean => {
+  const all = words(sentence);
+  return all.length > 0 && all.every((word) => REFERRING_WORDS.has(word) || JOINING_WORDS.has(word));
+};
+
 /** Of a message's sentences, those that ask: the ones with a "?", and a last one left open that opens like a question. */
 function askingSentences(sentences: readonly string[]): string[] {
   const last = sentences.at(-1);
@@ -201,7 +226,10 @@ function readLong(
     const { first, second } = best(scored);
     return first.probability >= thresholds.confidence && first.probability - second >= thresholds.margin;
   };
-  const own = asked.join(" ");
+  // A question that names nothing of its own ("como lo hago?") is read with the one it follows, not
+  // beside it, where its words would pull the reading elsewhere.
+  const named = asked.filter((sentence) => !namesNothing(sentence));
+  const own = (named.length > 0 ? named : asked).join(" ");
   // A question of a few words ("what do I do??") names nothing of its own, however sure the
   // classifier is of it.
   const alone = classifier.classify(own);
@@ -242,6 +270,8 @@ export function chooseTopics(
     const wholeTop = whole[0]?.label;
     const nearWhole = wholeTop !== undefined && isTopic(wholeTop) ? neighbours([wholeTop]) : new Set<TopicLabel>();
     for (const { text: part, bare, opensQuestion } of parts) {
+      // "se puede devolver? como lo hago?": the second part asks how to do the first, no topic of its own.
+      if (namesNothing(part)) continue;
       const read = best(classifier.classify(part));
       const readBare = bare === part ? read : best(classifier.classify(bare));
       const { first, second } = readBare.first.probability > read.first.probability ? readBare : read;
@@ -274,7 +304,18 @@ export function chooseTopics(
   const topic = first.label;
   // Two questions asked and one answered (the other was not clear enough to answer too): the other is
   // left to the team rather than passed over.
-  const unanswered = asked.length >= 2 && asked.some((sentence) => best(classifier.classify(sentence)).first.label !== topic);
+  // A question that names nothing of its own ("how do I do it?") asks about the one before it.
+  const unanswered =
+    asked.length >= 2 &&
+    asked.some((sentence) => {
+      if (namesNothing(sentence)) return false;
+      const read = classifier.classify(sentence);
+      const { first: own } = best(read);
+      // A sentence that leans to the answered topic too ("can I still withdraw? isn't it 14 days in
+      // Europe?") is its context, not a second question.
+      const share = read.find((scored) => scored.label === topic)?.probability ?? 0;
+      return own.label !== topic && share < TOPIC_SHARE;
+    });
   return unanswered ? { kind: "topics", topics: [topic], rest: "unsure" } : { kind: "topics", topics: [topic] };
 }
 

@@ -4,12 +4,13 @@ import { orders } from "../../../db/schema";
 import type { BusinessBuyer } from "../../../shared/business-buyer";
 import type { CodeRefusal } from "../../../shared/discount-code";
 import type { Locale } from "../../../shared/locales";
+import { businessFigures, isReverseCharged, priceForBusiness } from "../../../shared/reverse-charge";
 import { pathFor } from "../../../shared/routes";
 import { hasCheckDigits } from "../../../shared/vat-number";
 import type { AppDeps } from "../../deps";
 import { type AppliedCode, checkCode } from "../codes/service";
 import type { VatSettings } from "../paperwork/numbering";
-import { businessEvidence, isReverseCharged, priceForBusiness } from "../paperwork/vat";
+import { businessEvidence } from "../paperwork/vat";
 import { partnerOf } from "../partners/service";
 import { freeClaimPath } from "./free-claims";
 import { recordPendingOrder } from "./fulfilment";
@@ -54,9 +55,9 @@ export async function createCheckoutSession(
     business === null ? null : businessEvidence(business.vat.vatScheme, business.buyer, business.vat.vatRegistrations, hasCheckDigits);
   const reverseCharged = buyer !== null && isReverseCharged({ companyCountry: buyer.country, buyerVatNumber: buyer.vatNumber });
   // The order's figures: a reverse-charged business's are all excluding VAT (list price, reduction,
-  // amount), so that the invoice reads list − reduction = total; a code reduces first, the VAT is
-  // then taken off the reduced price (the base a French consumer's VAT is computed on).
-  const forBuyer = (amount: number) => (reverseCharged && business !== null ? priceForBusiness(business.vat.vatScheme, amount) : amount);
+  // amount), computed as the payment page shows them (shared/reverse-charge.ts).
+  const chargesVat = business !== null && business.vat.vatScheme !== "franchise";
+  const forBuyer = (amount: number) => (reverseCharged ? priceForBusiness(chargesVat, amount) : amount);
   const companyColumns = {
     company: buyer?.company ?? null,
     companyAddress: buyer?.address ?? null,
@@ -112,9 +113,7 @@ export async function createCheckoutSession(
     const checked = checkCode(tx, code, priceMinor, deps.now());
     if (!checked.ok && !typed) return null;
     if (!checked.ok) throw new CodeRefusedError(checked.reason);
-    const amount = forBuyer(checked.applied.amount);
-    const listAmount = forBuyer(checked.applied.listAmount);
-    const applied = { ...checked.applied, amount, listAmount, discountAmount: listAmount - amount };
+    const applied = reverseCharged ? { ...checked.applied, ...businessFigures(chargesVat, checked.applied) } : checked.applied;
     const free = applied.amount === 0;
     if (free) freeClaim = checkout.freeClaims.open(tx, { ...request, testMode: provider.name === "test" });
     tx.insert(orders)

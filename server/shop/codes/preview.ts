@@ -1,6 +1,7 @@
 import type { CodePreview, CodeRefusal, CodeState } from "../../../shared/discount-code";
 import type { Locale } from "../../../shared/locales";
 import { formatMoney } from "../../../shared/price";
+import { businessFigures } from "../../../shared/reverse-charge";
 import type { AppDeps } from "../../deps";
 import { createRateLimiter, type RateLimiter } from "../../platform/http/rate-limit";
 import { checkCode } from "./service";
@@ -23,12 +24,24 @@ export function previewCode(
   typed: string,
   locale: Locale,
 ): { ok: true; preview: CodePreview } | { ok: false; reason: CodeRefusal } {
-  const { priceMinor, currency } = deps.content.current().site;
+  const { priceMinor, currency, vat } = deps.content.current().site;
   const checked = checkCode(deps.db, typed, priceMinor, deps.now());
   if (!checked.ok) return checked;
   const { code, listAmount, discountAmount, amount } = checked.applied;
   const money = (minor: number) => formatMoney(minor, currency, locale);
-  return { ok: true, preview: { code, list: money(listAmount), off: money(discountAmount), total: money(amount), free: amount === 0 } };
+  // What a company the sale is reverse-charged to pays with the code, as the checkout charges it.
+  const business = businessFigures(vat === "included", checked.applied);
+  return {
+    ok: true,
+    preview: {
+      code,
+      list: money(listAmount),
+      off: money(discountAmount),
+      total: money(amount),
+      free: amount === 0,
+      business: { list: money(business.listAmount), off: money(business.discountAmount), total: money(business.amount) },
+    },
+  };
 }
 
 /** The payment page's code (`?code=`): applied or refused, or unchecked past the client's limit. */

@@ -1,3 +1,4 @@
+import { isReverseCharged, netOf } from "../../../shared/reverse-charge";
 import type { VatScheme } from "../../../shared/vat-scheme";
 import { EU_VAT_RATES, isEuCountry, SELLER_COUNTRY } from "./vat-rates";
 
@@ -41,24 +42,6 @@ export type CountryEvidence = {
   companyCountry?: string | null;
   buyerVatNumber?: string | null;
 };
-
-/** A company established in another member state that gave a (well-formed) VAT number: the sale is reverse-charged. */
-export const isReverseCharged = (evidence: Pick<CountryEvidence, "companyCountry" | "buyerVatNumber">): boolean =>
-  evidence.companyCountry != null &&
-  evidence.companyCountry !== SELLER_COUNTRY &&
-  isEuCountry(evidence.companyCountry) &&
-  evidence.buyerVatNumber != null;
-
-/** The part of `total` (VAT included) that is not VAT at `rate` (basis points), rounded to the cent. */
-const netOf = (total: number, rate: number): number => Math.round((total * 10_000) / (10_000 + rate));
-
-/**
- * What a reverse-charged business pays for a price a French consumer pays `total` for: the price
- * less the French VAT it includes (nothing to take off under the franchise, which charges none).
- * The one place this is computed: the checkout charges it and the invoice's net is the same figure.
- */
-export const priceForBusiness = (scheme: VatScheme, total: number): number =>
-  scheme === "franchise" ? total : netOf(total, EU_VAT_RATES[SELLER_COUNTRY]);
 
 /**
  * Standard rates of the countries outside the EU where a foreign seller of electronic services to

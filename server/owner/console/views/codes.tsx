@@ -17,8 +17,6 @@ const STATUS_KEYS = {
   disabled: "admin.discounts.disabled",
 } as const satisfies Record<CodeStatus, string>;
 
-const parisDay = (at: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(at);
-
 /** The console's discount codes: each with its uses, paid orders and revenue, the orders made with it; a form to create one. */
 export function codesPage(ctx: PageContext, model: CodesPageModel): string {
   const { t, fmt } = ctx;
@@ -28,8 +26,8 @@ export function codesPage(ctx: PageContext, model: CodesPageModel): string {
     c.startsAt === null && c.endsAt === null
       ? t("admin.discounts.always")
       : t("admin.discounts.between", {
-          from: c.startsAt === null ? "…" : parisDay(c.startsAt),
-          to: c.endsAt === null ? "…" : parisDay(new Date(c.endsAt.getTime() - 1)),
+          from: c.startsAt === null ? "…" : fmt.day(c.startsAt),
+          to: c.endsAt === null ? "…" : fmt.day(new Date(c.endsAt.getTime() - 1)),
         });
   return renderPage(
     ctx,

@@ -1,7 +1,7 @@
 import { Button, Link, Section, Text } from "@react-email/components";
 import type { Translate } from "../../../../shared/i18n";
 import { formatTermsVersion, type LegalIdentity } from "../../../../shared/legal";
-import type { Locale } from "../../../../shared/locales";
+import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
 import { formatExactMoney } from "../../../../shared/price";
 import type { AccessPaperwork, RefundPaperwork } from "../../paperwork/mail-paperwork";
 import { orderName } from "../order-name";
@@ -262,17 +262,33 @@ export function OwnerMail({ c, p, notice }: { c: MailContext; p: MailPayloads["o
       footer={<Text style={small}>{t("mail.owner.footer")}</Text>}
     >
       <Text style={heading}>{title}</Text>
-      {notice === "request" ? <Text style={text}>{t("mail.owner.requestText")}</Text> : null}
+      {notice === "request" ? (
+        <Text style={text}>
+          {t("mail.owner.requestText")}{" "}
+          <Link href={`${c.baseUrl}/admin/orders/${p.orderId}`} style={{ color: colors.ink, textDecoration: "underline" }}>
+            {`${c.baseUrl}/admin/orders/${p.orderId}`}
+          </Link>
+        </Text>
+      ) : null}
       {p.provider === "test" ? <Text style={{ ...text, color: "#8a4b00", fontWeight: 700 }}>{t("mail.owner.testMode")}</Text> : null}
       <Fact locale={c.locale} label={t("mail.receipt.order")} value={orderName(p)} />
       <Fact locale={c.locale} label={t("mail.receipt.date")} value={c.date(p.at)} />
       <Fact locale={c.locale} label={t("mail.owner.amount")} value={c.money(p.amountMinor, p.currency)} />
-      <Fact locale={c.locale} label={t("mail.owner.language")} value={p.locale} />
+      <Fact locale={c.locale} label={t("mail.owner.language")} value={languageName(p.locale, c.locale)} />
       <Fact locale={c.locale} label={t("mail.owner.city")} value={p.city ?? none} />
       <Fact locale={c.locale} label={t("mail.owner.buyer")} value={p.customerEmail ?? none} />
       <Fact locale={c.locale} label={t("mail.owner.license")} value={p.licenseKey ?? none} />
     </MailLayout>
   );
+}
+
+/** The buyer's language named in the owner's ("inglese" to an Italian owner), the code if Intl has no name for it. */
+function languageName(code: Locale, owner: Locale): string {
+  try {
+    return new Intl.DisplayNames([LOCALE_TAGS[owner].bcp47], { type: "language" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** The signed link to the buyer's devices page: free a device without writing to support. */
