@@ -203,7 +203,13 @@ const COMMANDS: readonly Command[] = [
     name: "codes list",
     summary: "the discount codes with their uses, paid orders, revenue and state (active first)",
     run: ({ db, config, options, out }) =>
-      codesList(db, contentNow(db, config.site).current().site.currency, out, (options.now ?? (() => new Date()))()),
+      codesList(
+        db,
+        contentNow(db, config.site).current().site.currency,
+        countsTestOrders(config),
+        out,
+        (options.now ?? (() => new Date()))(),
+      ),
   }),
   command({
     name: "codes disable",

@@ -125,7 +125,7 @@ test("retention deletes the events and the checkouts' visitor hashes after the s
     { key: "", visitors: 4 },
     { key: "newsletter", visitors: 4 },
   ]);
-  const report = audienceReport(s.db, new Date(clock), "EUR", s.config.analyticsMaxEventsPerDay);
+  const report = audienceReport(s.db, new Date(clock), "EUR", s.config.analyticsMaxEventsPerDay, true);
   expect(report.totals.visitors).toBe(4);
   expect(report.funnelBySource.find((r) => r.key === "newsletter")).toMatchObject({ visitors: 4, checkoutStarted: 1 });
 });

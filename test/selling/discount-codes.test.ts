@@ -3,8 +3,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { invoices, licenses, mailOutbox, orders } from "../../db/schema";
+import { audienceReport } from "../../server/owner/console/audience";
 import { salesBetween, vatCharged } from "../../server/owner/console/overview";
 import { CodeRefusedError, createCheckoutSession } from "../../server/shop/checkout/service";
+import { listCodes } from "../../server/shop/codes/service";
 import { TERMS_VERSION } from "../../shared/legal";
 import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
 import { pdfText } from "../paperwork/pdf-text";
@@ -246,6 +248,40 @@ test("free access claimed under the test checkout is no sale on a production ove
   expect(vatCharged(s.db, true).reduce((n, r) => n + r.invoices, 0)).toBe(2);
   expect(salesBetween(s.db, null, null, false)).toMatchObject({ paidOrders: 0, gross: 0 });
   expect(vatCharged(s.db, false)).toEqual([]);
+});
+
+test("in production a code's paid orders and revenue, and the audience's revenue by source, leave test-checkout orders out; their uses still count", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const s = site;
+  expect((await cli(s, "codes", "create", "PRESS", "--percent", "100")).code).toBe(0);
+  expect((await cli(s, "codes", "create", "DIX", "--percent", "10")).code).toBe(0);
+  const claimPage = (await startWithCode(s, "press")).headers.get("location") ?? "";
+  expect((await s.request(claimPage, { method: "POST", headers: FORM, body: claimForm("press@example.com") })).status).toBe(303);
+  const paid = await payCard(s, (await startWithCode(s, "dix")).headers.get("location") ?? "", "card@example.com");
+  expect(paid).toMatchObject({ provider: "test", status: "paid", amount: 2699 });
+  const figures = (testOrders: boolean) =>
+    listCodes(s.db, new Date(), testOrders).map((c) => ({ code: c.code, uses: c.uses, orders: c.orders, revenue: c.revenue }));
+  // Outside production the owner is trying the shop out: both count.
+  expect(figures(true)).toEqual([
+    { code: "DIX", uses: 1, orders: 1, revenue: 2699 },
+    { code: "PRESS", uses: 1, orders: 1, revenue: 0 },
+  ]);
+  expect(figures(false)).toEqual([
+    { code: "DIX", uses: 1, orders: 0, revenue: 0 },
+    { code: "PRESS", uses: 1, orders: 0, revenue: 0 },
+  ]);
+  // Both checkouts came from a partner's blog (the roll-up writes the source on the visit).
+  const day = new Date().toISOString().slice(0, 10);
+  for (const o of s.db.select().from(orders).all())
+    s.db.$client.run("INSERT INTO checkout_visits (checkout_id, day, at, visitor, source, locale) VALUES (?, ?, ?, 'v', 'blog', 'en')", [
+      o.checkoutId,
+      day,
+      Date.now(),
+    ]);
+  const bySource = (testOrders: boolean) =>
+    audienceReport(s.db, new Date(), "EUR", s.config.analyticsMaxEventsPerDay, testOrders).revenueBySource;
+  expect(bySource(true).reduce((n, r) => n + r.revenue, 0)).toBe(2699);
+  expect(bySource(false)).toEqual([]);
 });
 
 test("in Stripe mode a 100 % code never reaches Stripe and its invoice at 0 takes the legal sequence", async () => {

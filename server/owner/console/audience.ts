@@ -2,6 +2,7 @@ import type { Db } from "../../../db/client";
 import { VITAL_METRICS, type VitalMetric } from "../../../shared/analytics";
 import { daysEnding, utcDay } from "../../shop/analytics/day";
 import { percentileOf } from "../../shop/analytics/vitals";
+import { realSaleSql } from "../../shop/paperwork/numbering";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const AUDIENCE_DAYS = 30;
@@ -49,8 +50,8 @@ export type Audience = {
 const emptyFunnel = (): Funnel => ({ visitors: 0, paymentPage: 0, checkoutStarted: 0, paid: 0, activated: 0 });
 
 /** The console's audience page: the last 30 UTC days. */
-export function audienceReport(db: Db, now: Date, currency: string, maxEventsPerDay: number): Audience {
-  return audienceOfDays(db, daysEnding(utcDay(now), AUDIENCE_DAYS), currency, maxEventsPerDay);
+export function audienceReport(db: Db, now: Date, currency: string, maxEventsPerDay: number, testOrders: boolean): Audience {
+  return audienceOfDays(db, daysEnding(utcDay(now), AUDIENCE_DAYS), currency, maxEventsPerDay, testOrders);
 }
 
 /**
@@ -59,7 +60,7 @@ export function audienceReport(db: Db, now: Date, currency: string, maxEventsPer
  * day, whatever the traffic) and the checkouts' visits joined to their orders (one row per
  * checkout), never the events themselves.
  */
-export function audienceOfDays(db: Db, days: readonly string[], currency: string, maxEventsPerDay: number): Audience {
+export function audienceOfDays(db: Db, days: readonly string[], currency: string, maxEventsPerDay: number, testOrders: boolean): Audience {
   const from = days[0] ?? "";
   const to = days.at(-1) ?? "";
   const sql = db.$client;
@@ -143,12 +144,14 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
       }))
       .sort((a, b) => b.paid - a.paid || b.visitors - a.visitors || a.key.localeCompare(b.key));
   };
-  // Paid orders by their visit's source and the discount code they used (none: ""), the code beside the source.
+  // Paid orders by their visit's source and the discount code they used (none: ""), the code beside
+  // the source; in production (testOrders false) real sales only, as the overview counts them.
+  const real = testOrders ? "" : ` AND ${realSaleSql("o.")}`;
   const revenue = sql
     .query<{ key: string; code: string; orders: number; revenue: number }, [string, string]>(
       `SELECT coalesce(v.source, 'unknown') AS key, coalesce(o.discount_code, '') AS code,
          count(o.paid_at) AS orders, total(CASE WHEN o.status = 'paid' THEN o.amount END) AS revenue
-       FROM checkout_visits v JOIN orders o ON o.checkout_id = v.checkout_id AND o.paid_at IS NOT NULL
+       FROM checkout_visits v JOIN orders o ON o.checkout_id = v.checkout_id AND o.paid_at IS NOT NULL${real}
        WHERE v.day >= ? AND v.day <= ?
        GROUP BY 1, 2`,
     )

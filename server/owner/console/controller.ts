@@ -12,7 +12,7 @@ import { contentRoutes } from "./content-routes";
 import { compressAnswer, consoleHeaders, html } from "./http";
 import { consoleKit } from "./kit";
 import { orderRoutes } from "./order-routes";
-import { overview } from "./overview";
+import { countsTestOrders, overview } from "./overview";
 import { partnerRoutes } from "./partner-routes";
 import { audiencePage } from "./views/audience";
 
@@ -88,7 +88,13 @@ export function consoleController(deps: AppDeps) {
         kit.signedIn(async (request) => {
           // Today's totals at most a few seconds old (the first process redoes them every minute).
           await deps.analytics.rollUpIfStale(AUDIENCE_FRESH_MS);
-          const report = audienceReport(deps.db, deps.now(), deps.content.current().site.currency, deps.config.analyticsMaxEventsPerDay);
+          const report = audienceReport(
+            deps.db,
+            deps.now(),
+            deps.content.current().site.currency,
+            deps.config.analyticsMaxEventsPerDay,
+            countsTestOrders(deps.config),
+          );
           return html(audiencePage(await kit.page(request), report), kit.https(request));
         }),
       )

@@ -7,7 +7,7 @@ import { readReplicationStatus } from "../../platform/backup/status";
 import type { Config } from "../../platform/config";
 import { readTlsStatus } from "../../platform/tls/files";
 import type { TlsSettings } from "../../platform/tls/settings";
-import { FREE_TEST_CLAIM_PREFIX } from "../../shop/paperwork/numbering";
+import { realSaleSql } from "../../shop/paperwork/numbering";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The seller is in France: "today" and the chart's days are Paris days. */
@@ -129,15 +129,9 @@ const byPeriod = <T>(value: (p: Period) => T): Record<Period, T> => ({
 export type VatCharged = { country: string | null; rate: number; invoices: number; vat: number };
 
 /** Every invoice's VAT (not credit notes: the refunds are counted as such), grouped by country and rate. */
-/**
- * The SQL condition of a real sale: neither the test checkout's order nor free access claimed while
- * the site runs it (its claim id says so, and its invoice is in the TEST series too).
- */
-const realSale = (table: string): string =>
-  `${table}provider <> 'test' AND substr(${table}checkout_id, 1, ${FREE_TEST_CLAIM_PREFIX.length}) <> '${FREE_TEST_CLAIM_PREFIX}'`;
 
 export function vatCharged(db: Db, testOrders: boolean): VatCharged[] {
-  const real = testOrders ? "" : ` AND ${realSale("o.")}`;
+  const real = testOrders ? "" : ` AND ${realSaleSql("o.")}`;
   return db.$client
     .query<VatCharged, []>(
       `SELECT CASE WHEN i.vat_rate = 0 THEN NULL ELSE i.vat_country END AS country, i.vat_rate AS rate, count(*) AS invoices, total(i.vat_amount) AS vat
@@ -151,7 +145,7 @@ export function vatCharged(db: Db, testOrders: boolean): VatCharged[] {
 export function salesBetween(db: Db, from: Date | null, to: Date | null, testOrders: boolean): Figures {
   // Paid orders all have paid_at, refunded ones refunded_at: "from 0" is all time.
   const range: [number, number] = [from?.getTime() ?? 0, to?.getTime() ?? Number.MAX_SAFE_INTEGER];
-  const real = testOrders ? "" : ` AND ${realSale("")}`;
+  const real = testOrders ? "" : ` AND ${realSaleSql("")}`;
   const paid = db.$client
     .query<Sums, [number, number]>(
       `SELECT count(*) AS n, total(amount) AS amount FROM orders WHERE status IN ('paid', 'refunded') AND paid_at >= ?1 AND paid_at < ?2${real}`,
@@ -179,13 +173,13 @@ function chart(db: Db, now: Date, testOrders: boolean): [number, number][] {
   const paid = db
     .select({ day: day(orders.paidAt), amount: sum(orders.amount) })
     .from(orders)
-    .where(and(inArray(orders.status, ["paid", "refunded"]), gte(orders.paidAt, first), testOrders ? undefined : sql.raw(realSale(""))))
+    .where(and(inArray(orders.status, ["paid", "refunded"]), gte(orders.paidAt, first), testOrders ? undefined : sql.raw(realSaleSql(""))))
     .groupBy(day(orders.paidAt))
     .all();
   const refunded = db
     .select({ day: day(orders.refundedAt), amount: sum(orders.amount) })
     .from(orders)
-    .where(and(eq(orders.status, "refunded"), gte(orders.refundedAt, first), testOrders ? undefined : sql.raw(realSale(""))))
+    .where(and(eq(orders.status, "refunded"), gte(orders.refundedAt, first), testOrders ? undefined : sql.raw(realSaleSql(""))))
     .groupBy(day(orders.refundedAt))
     .all();
   const byDay = new Map<number, number>();

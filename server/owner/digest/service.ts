@@ -54,7 +54,7 @@ export async function digestPayload(deps: DigestDeps, period: DigestPeriod): Pro
   const sales = salesBetween(db, period.from, period.to, countsTestOrders(config));
   // The audience is counted per UTC day (the Audience page's days): the period's dates as UTC days.
   const days = daysEnding(period.lastDay, period.frequency === "daily" ? 1 : 7);
-  const audience = audienceOfDays(db, days, currency, config.analyticsMaxEventsPerDay);
+  const audience = audienceOfDays(db, days, currency, config.analyticsMaxEventsPerDay, countsTestOrders(config));
   return {
     frequency: period.frequency,
     period: period.key,

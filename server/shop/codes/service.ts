@@ -4,6 +4,7 @@ import { discountCodes, orders } from "../../../db/schema";
 import type { DbWriter } from "../../../db/writer";
 import { type CodeRefusal, normalizeDiscountCode, reductionOf } from "../../../shared/discount-code";
 import { endOfDayIn, SELLER_TIME_ZONE } from "../../../shared/offer";
+import { realSaleSql } from "../paperwork/numbering";
 
 // The owner's discount codes: created and disabled from the console or the CLI, applied when a
 // checkout starts. A use is reserved in the writer's transaction that records the pending order
@@ -188,16 +189,19 @@ export type CodeFigures = DiscountCode & {
 /**
  * Every code with its uses (paid or refunded orders), paid orders, net revenue and its state at
  * `now`: the codes a buyer may use now first, then those to come, used up, ended and disabled; newest
- * first within each.
+ * first within each. Without `testOrders` (production) the paid orders, revenue and refunds leave
+ * out the test checkout's orders, as the overview does: they took no money. Their uses still count,
+ * since they hold the code's limit.
  */
-export function listCodes(db: Pick<Db, "select">, now: Date): CodeFigures[] {
+export function listCodes(db: Pick<Db, "select">, now: Date, testOrders: boolean): CodeFigures[] {
+  const counted = testOrders ? sql`1` : sql.raw(`(${realSaleSql("")})`);
   const figures = db
     .select({
       code: orders.discountCode,
       uses: count(),
-      paid: sql<number>`sum(${orders.status} = 'paid')`,
-      revenue: sum(sql`CASE WHEN ${orders.status} = 'paid' THEN ${orders.amount} ELSE 0 END`),
-      refunded: sql<number>`sum(${orders.status} = 'refunded')`,
+      paid: sql<number>`sum(${orders.status} = 'paid' AND ${counted})`,
+      revenue: sum(sql`CASE WHEN ${orders.status} = 'paid' AND ${counted} THEN ${orders.amount} ELSE 0 END`),
+      refunded: sql<number>`sum(${orders.status} = 'refunded' AND ${counted})`,
       currency: sql<string | null>`max(${orders.currency})`,
     })
     .from(orders)

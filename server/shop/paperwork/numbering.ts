@@ -16,6 +16,13 @@ export const seriesOf = (provider: string, checkoutId = ""): string =>
   provider === "test" || (provider === "free" && checkoutId.startsWith(FREE_TEST_CLAIM_PREFIX)) ? TEST_SERIES : "";
 /** The id of a free-access claim made while the site runs its test checkout (free-claims.ts). */
 export const FREE_TEST_CLAIM_PREFIX = "cs_free_test_";
+/**
+ * seriesOf's SQL twin, for the figures that count money: the condition of a real sale, neither the
+ * test checkout's order nor free access claimed while the site runs it. `table` prefixes the
+ * columns (`"o."`, or `""` for a query of orders alone).
+ */
+export const realSaleSql = (table = ""): string =>
+  `${table}provider <> 'test' AND substr(${table}checkout_id, 1, ${FREE_TEST_CLAIM_PREFIX.length}) <> '${FREE_TEST_CLAIM_PREFIX}'`;
 export const TEST_SERIES = "TEST";
 
 // Invoice and credit-note numbers: one unbroken sequence per kind and per year (French tax law
