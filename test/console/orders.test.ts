@@ -408,3 +408,33 @@ test("an order refunded in Stripe alone (its charge.refunded webhook) says so on
   const page = (await (await get(`/admin/orders/${order?.id}`)).text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
   expect(page.replace(/&#x27;/g, "'")).toContain("it was refunded in Stripe (Stripe's notification told the site).");
 });
+
+test("free access claimed under the test checkout is marked as a test in the orders list and on its page, like a test card's", async () => {
+  site = await createTestSite();
+  const s = site;
+  expect(
+    await runCommand(
+      ["codes", "create", "PRESS", "--percent", "100"],
+      s.config,
+      () => {},
+      () => {},
+    ),
+  ).toBe(0);
+  const start = await s.request("/api/payment", {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({ locale: "en", acceptTerms: "yes", code: "press" }).toString(),
+  });
+  const claimPage = start.headers.get("location") ?? "";
+  expect(claimPage).toStartWith("/checkout/test/cs_free_test_");
+  const claim = new URLSearchParams({ email: "press@example.com", name: "Camille", city: "Paris", country: "FR" });
+  expect((await s.request(claimPage, { method: "POST", headers: FORM, body: claim.toString() })).status).toBe(303);
+  const order = s.db.select().from(orders).where(eq(orders.customerEmail, "press@example.com")).get();
+  expect(order).toMatchObject({ provider: "free", status: "paid" });
+
+  const cookie = await ownerCookie(s);
+  const text = async (path: string) =>
+    (await (await s.request(path, { headers: { cookie, ...EN } })).text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  expect(await text("/admin/orders")).toMatch(new RegExp(`${order?.reference}.*paid · test payment`));
+  expect(await text(`/admin/orders/${order?.id}`)).toContain("paid (free access, test payment)");
+});

@@ -31,6 +31,8 @@ export type OrderRow = {
   paidAt: Date | null;
   /** Not paid, and the provider refused a payment attempt: the list says "declined", not "pending". */
   declined: boolean;
+  /** The provider's checkout id: a free claim's says whether it was made under the test checkout. Never shown. */
+  checkoutId: string;
 };
 
 const listColumns = {
@@ -43,6 +45,7 @@ const listColumns = {
   currency: orders.currency,
   createdAt: orders.createdAt,
   paidAt: orders.paidAt,
+  checkoutId: orders.checkoutId,
   // Columns named with their table: in a select's fields drizzle writes them bare, and a bare
   // "checkout_id" inside the subquery is payment_attempts' own, so every unpaid order matched.
   declined:

@@ -1,5 +1,6 @@
 import type { MessageKey } from "../../../../shared/i18n";
 import { LOCALE_TAGS } from "../../../../shared/locales";
+import { seriesOf, TEST_SERIES } from "../../../shop/paperwork/numbering";
 import type { OrderDetail, OrderRow, TimelineEvent } from "../orders";
 import { type PageContext, PasskeyButton, renderPage } from "./layout";
 
@@ -64,7 +65,7 @@ export function ordersPage(
                   <td>{ctx.fmt.money(o.amount, o.currency)}</td>
                   <td>
                     {o.declined && o.status === "pending" ? t("admin.status.declined") : t(`admin.status.${o.status}`)}
-                    {o.provider === "test" && <> · {t("admin.orders.testMode")}</>}
+                    {seriesOf(o.provider, o.checkoutId) === TEST_SERIES && <> · {t("admin.orders.testMode")}</>}
                   </td>
                 </tr>
               ))}
@@ -120,6 +121,7 @@ export function orderPage(ctx: PageContext, detail: OrderDetail, state: OrderPag
           <dd>
             {lastRefusal !== undefined && order.status === "pending" ? t("admin.status.declined") : t(`admin.status.${order.status}`)} (
             {order.provider === "stripe" ? "Stripe" : order.provider === "free" ? t("admin.orders.freeAccess") : t("admin.orders.testMode")}
+            {order.provider === "free" && seriesOf(order.provider, order.checkoutId) === TEST_SERIES && <>, {t("admin.orders.testMode")}</>}
             )
             {lastRefusal !== undefined && order.paidAt === null && (
               <> — {t("admin.order.refusedBecause", { reason: lastRefusal.reason })}</>
