@@ -193,7 +193,9 @@ function Head() {
   // The card page says "test mode" only when it is: a free-access claim made in Stripe mode is real.
   const title = t(
     view.page === "success"
-      ? successTitles[view.order.state]
+      ? view.order.state === "paid" && view.order.free
+        ? "meta.successFreeTitle"
+        : successTitles[view.order.state]
       : view.page === "test-checkout" && !view.session.testMode
         ? "meta.claimTitle"
         : titleKey[view.page],

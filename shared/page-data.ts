@@ -52,6 +52,8 @@ export type SuccessOrder =
   | { state: "none" } // no session_id: nothing to confirm
   | {
       state: "paid";
+      /** Nothing was paid (a 100 % code): the page says the access is ready, and offers no refund of nothing. */
+      free: boolean;
       email: string | null;
       delivery: PaidDelivery;
       reference: string;

@@ -116,7 +116,13 @@ export function SuccessPage({ order }: { order: SuccessOrder }) {
     );
   }
   return (
-    <StatusCard icon="check" tone="success" title={t("successTitle")} text={deliveryText(t, order)} after={<PaidOrder order={order} />}>
+    <StatusCard
+      icon="check"
+      tone="success"
+      title={t(order.free ? "successFreeTitle" : "successTitle")}
+      text={deliveryText(t, order)}
+      after={<PaidOrder order={order} />}
+    >
       <a className="button button--primary" href={pathFor("guide", locale)}>
         {t("success.guide")}
       </a>
@@ -155,9 +161,12 @@ function PaidOrder({ order }: { order: Extract<SuccessOrder, { state: "paid" }> 
         <li>
           <a href={order.links.invoice}>{t("success.invoice")}</a>
         </li>
-        <li>
-          <a href={`${pathFor("refund", locale)}${order.links.query}`}>{t("success.refundLink")}</a>
-        </li>
+        {/* Nothing was paid: there is nothing to refund. */}
+        {order.free ? null : (
+          <li>
+            <a href={`${pathFor("refund", locale)}${order.links.query}`}>{t("success.refundLink")}</a>
+          </li>
+        )}
         {order.links.review === null ? null : (
           <li>
             <a href={`${pathFor("review", locale)}${order.links.review}`} data-testid="review-link">

@@ -66,7 +66,14 @@ test("the access e-mail of a 100 % code says no card was charged, where a paid o
   });
   const claimPage = start.headers.get("location") ?? "";
   const claim = new URLSearchParams({ email: "press@example.com", name: "Camille", city: "Paris", country: "FR" });
-  expect((await s.request(claimPage, { method: "POST", headers: form, body: claim.toString() })).status).toBe(303);
+  const claimed = await s.request(claimPage, { method: "POST", headers: form, body: claim.toString() });
+  expect(claimed.status).toBe(303);
+  // The page after the claim: the access is ready, nothing "paid", and no refund of nothing offered.
+  const success = plain(await (await s.request(claimed.headers.get("location") ?? "")).text());
+  expect(success).toContain("<title>Accès prêt — ");
+  expect(success).toContain("Votre accès est prêt — Merci !");
+  expect(success).not.toContain("Paiement réussi");
+  expect(success).not.toContain("/remboursement");
   await payWithTestCard(s, { locale: "fr", email: "card@example.com", country: "FR" });
   await smtp.waitFor(2);
   const free = plain(mailsTo(smtp, "press@example.com")[0]?.mail.text);

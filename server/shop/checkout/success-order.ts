@@ -152,6 +152,7 @@ function paidOrder(deps: AppDeps, order: OrderRow, links: OrderLinks): SuccessOr
   const license = deps.db.select({ key: licenses.key }).from(licenses).where(eq(licenses.orderId, order.id)).get();
   return {
     state: "paid",
+    free: order.amount === 0,
     email: order.customerEmail,
     delivery,
     reference: order.reference,
