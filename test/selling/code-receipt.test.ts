@@ -80,5 +80,8 @@ test("the access e-mail of a 100 % code says no card was charged, where a paid o
   expect(free).toContain("Montant payé : 0 € TTC");
   expect(free).toContain("Paiement : Aucun : accès offert par un code de réduction à 100 %");
   expect(free).not.toContain("Carte bancaire");
+  // Nothing was paid: the e-mail offers no refund of it; the card order's does.
+  expect(free).not.toContain("/remboursement");
+  expect(plain(mailsTo(smtp, "card@example.com")[0]?.mail.text)).toContain("/remboursement");
   expect(plain(mailsTo(smtp, "card@example.com")[0]?.mail.text)).toContain("Paiement : Carte bancaire, paiement unique");
 });

@@ -158,8 +158,11 @@ export function AccessMail({
           {t("mail.access.consent", { version: formatTermsVersion(p.termsVersion, c.locale), date: c.date(p.termsAcceptedAt) })}
         </Text>
       ) : null}
-      <Text style={{ ...text, marginTop: "20px" }}>{t("mail.access.guarantee", { email: c.supportEmail })}</Text>
-      {refundUrl === undefined ? null : (
+      {/* Nothing was paid (a 100 % code): no refund of nothing is offered. */}
+      {p.amountMinor === 0 ? null : (
+        <Text style={{ ...text, marginTop: "20px" }}>{t("mail.access.guarantee", { email: c.supportEmail })}</Text>
+      )}
+      {refundUrl === undefined || p.amountMinor === 0 ? null : (
         <Text style={text}>
           <Link href={refundUrl} style={{ color: colors.ink, textDecoration: "underline" }}>
             {t("mail.access.refundLink")}
