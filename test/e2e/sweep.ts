@@ -68,10 +68,12 @@ export function sweep(options: { widths: readonly number[]; journeyWidths: reado
   const journeyRules = (width: number) => rulesAt(width === SCREENS[0].width ? "every" : "width");
 
   /** Screenshots for a person to look at (artifacts/): the landing page's first screen at these
-   * widths in these languages, and the support button over these pages' first screen on phones. */
-  const SCREENSHOTS: { widths: ReadonlySet<number>; locales: ReadonlySet<Locale> } = {
+   * widths in these languages, the whole French landing page at `wholeLanding`'s, and the support
+   * button over these pages' first screen on phones. */
+  const SCREENSHOTS: { widths: ReadonlySet<number>; locales: ReadonlySet<Locale>; wholeLanding: ReadonlySet<number> } = {
     widths: new Set([320, 360, 1280, 1920]),
     locales: new Set(["fr", "es", "it"]),
+    wholeLanding: new Set([360, 1280]),
   };
   const BUTTON_SCREENSHOT_PATHS: ReadonlySet<string> = new Set(["/", "/es", "/it", "/paiement", "/en/payment", "/payment-success"]);
 
@@ -291,6 +293,9 @@ export function sweep(options: { widths: readonly number[]; journeyWidths: reado
       comparisonCells = await page.locator(".comparison tbody td").count();
       if (SCREENSHOTS.widths.has(screen.width) && SCREENSHOTS.locales.has(swept.locale))
         await page.screenshot({ path: artifactPath(`sweep-${swept.locale}-${screen.width}.png`) });
+      // The whole landing page in French, top to bottom, on a phone and a laptop.
+      if (swept.locale === DEFAULT_LOCALE && SCREENSHOTS.wholeLanding.has(screen.width))
+        await page.screenshot({ path: artifactPath(`landing-${screen.width}.png`), fullPage: true });
     }
     // The checker reads the page at rest, as it first shows; the button's checks scroll it after.
     if (screen.axeRules !== "none") problems.push(...(await axeViolations(page, at, rulesAt(screen.axeRules))));
