@@ -5,7 +5,7 @@ import { SOURCE_MESSAGES } from "../../server/site/locales";
 import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { demoCaptions, expectedCaptions } from "./captions";
-import { artifactPath, hydrateAllIslands, islandStates, useSharedSite, watchConsole } from "./harness";
+import { hydrateAllIslands, islandStates, useSharedSite, watchConsole } from "./harness";
 import { limiter, tabsOfOwnContexts } from "./limit";
 import { visit } from "./visit";
 
@@ -189,19 +189,9 @@ test.concurrent("without JavaScript the demo links open the demo page, whose pla
     await context.close();
   }));
 
-test.concurrent("screenshots of the landing page at 360 px and 1280 px", () =>
-  side(async () => {
-    for (const width of [360, 1280]) {
-      const context = await site.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });
-      const page = await context.newPage();
-      await page.goto("/");
-      await page.waitForLoadState("networkidle");
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect({ width, overflow }).toEqual({ width, overflow: 0 });
-      await page.screenshot({ path: artifactPath(`landing-${width}.png`), fullPage: true });
-      await context.close();
-    }
-  }));
+// The landing page's full-length screenshots at 360 and 1280 px (artifacts/landing-*.png), and its
+// no-sideways-scroll at those widths, are the browser sweep's (test/e2e/sweep.ts), taken on the visit
+// it makes of that page at that width anyway.
 
 // Three tabs side by side, each in a context of its own: the clock each moves is its context's.
 test("every island of every page in every language hydrates without a console error or warning", async () => {
