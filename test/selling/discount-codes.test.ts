@@ -222,7 +222,9 @@ test("a 100 % code gives free access without a payment provider: a page with no 
   const path = join(s.dataDir, "free.pdf");
   expect((await cli(s, "orders", "invoice", order.reference, path)).code).toBe(0);
   const text = flat(readFileSync(path));
-  expect(text).toContain("Discount (code PRESS) -€29.99");
+  // The list price and the reduction include VAT, as on any invoice that charges VAT (here 0 € of it).
+  expect(text).toContain("List price incl. VAT €29.99");
+  expect(text).toContain("Discount incl. VAT (code PRESS) -€29.99");
   expect(text).toContain("Total incl. VAT €0.00");
   expect(text).toContain("100 % discount code");
 

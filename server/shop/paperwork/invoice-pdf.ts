@@ -182,7 +182,9 @@ function lineTable(doc: PdfDoc, data: InvoiceDocument, x: DocumentTexts, left: n
   // A discount code: the list price and what the code took off, before the totals of what was paid.
   // Where VAT is charged they include it, as the price the buyer saw did: said beside them, so they
   // are not read as amounts excluding VAT under the column of that name.
-  const withVat = !franchise && d.vatAmount > 0;
+  // By the rate, not the amount: a 100 % code's invoice charges 0 € of a 20 % VAT, and its list
+  // price still includes that VAT.
+  const withVat = !franchise && d.vatRate > 0;
   const discount: [string, string][] =
     d.discountAmount > 0 && d.listAmount !== null && d.discountCode !== null
       ? [
