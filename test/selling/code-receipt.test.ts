@@ -77,11 +77,17 @@ test("the access e-mail of a 100 % code says no card was charged, where a paid o
   await payWithTestCard(s, { locale: "fr", email: "card@example.com", country: "FR" });
   await smtp.waitFor(2);
   const free = plain(mailsTo(smtp, "press@example.com")[0]?.mail.text);
-  expect(free).toContain("Montant payé : 0 € TTC");
+  // Nothing paid: "0,00 €" like the price and reduction above it, no VAT wording, no "before paying".
+  expect(free).toContain("Réduction (code PRESS) : −29,99 € Montant payé : 0,00 € Paiement :");
+  expect(free).not.toContain("Dont TVA");
+  expect(free).toContain("Avant de recevoir votre accès, vous avez accepté les conditions générales de vente");
+  expect(free).not.toContain("Avant de payer");
+  expect(free).not.toContain("satisfait ou remboursé");
   expect(free).toContain("Paiement : Aucun : accès offert par un code de réduction à 100 %");
   expect(free).not.toContain("Carte bancaire");
   // Nothing was paid: the e-mail offers no refund of it; the card order's does.
   expect(free).not.toContain("/remboursement");
   expect(plain(mailsTo(smtp, "card@example.com")[0]?.mail.text)).toContain("/remboursement");
   expect(plain(mailsTo(smtp, "card@example.com")[0]?.mail.text)).toContain("Paiement : Carte bancaire, paiement unique");
+  expect(plain(mailsTo(smtp, "card@example.com")[0]?.mail.text)).toContain("Avant de payer, vous avez accepté");
 });

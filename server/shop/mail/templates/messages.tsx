@@ -131,13 +131,18 @@ export function AccessMail({
       <Fact
         locale={c.locale}
         label={t("mail.receipt.amount")}
-        value={t("mail.receipt.amountValue", {
-          amount: c.money(p.amountMinor, p.currency),
-          // The sale's own scheme and rule when its invoice says them; else the site's (facts).
-          ...vatCase,
-        })}
+        value={
+          // Nothing paid (a 100 % code): "0,00 €", as the list price and reduction above it, with no VAT wording.
+          p.amountMinor === 0
+            ? formatExactMoney(0, p.currency, c.locale)
+            : t("mail.receipt.amountValue", {
+                amount: c.money(p.amountMinor, p.currency),
+                // The sale's own scheme and rule when its invoice says them; else the site's (facts).
+                ...vatCase,
+              })
+        }
       />
-      {vat === null || vat.vatScheme === "franchise" || noVat ? null : (
+      {vat === null || vat.vatScheme === "franchise" || noVat || p.amountMinor === 0 ? null : (
         <Fact
           locale={c.locale}
           label={t("mail.receipt.vat")}
@@ -155,7 +160,11 @@ export function AccessMail({
       {/* The confirmation on a durable medium of the consent to immediate access (Directive 2011/83/EU art. 8(7)(b)). */}
       {p.termsAcceptedAt != null && p.termsVersion != null ? (
         <Text style={{ ...text, marginTop: "20px" }}>
-          {t("mail.access.consent", { version: formatTermsVersion(p.termsVersion, c.locale), date: c.date(p.termsAcceptedAt) })}
+          {/* Free access: nothing was paid, and the money-back guarantee has nothing to give back. */}
+          {t(p.amountMinor === 0 ? "mail.access.consentFree" : "mail.access.consent", {
+            version: formatTermsVersion(p.termsVersion, c.locale),
+            date: c.date(p.termsAcceptedAt),
+          })}
         </Text>
       ) : null}
       {/* Nothing was paid (a 100 % code): no refund of nothing is offered. */}
