@@ -55,7 +55,7 @@ test("without a code the receipt names no reduction", async () => {
 });
 
 test("the access e-mail of a 100 % code says no card was charged, where a paid order's names the card", async () => {
-  site = await createTestSite({ env: { VAT_SCHEME: "fr" }, transport: createSmtpTransport(smtp.url) });
+  site = await createTestSite({ env: { VAT_SCHEME: "fr", OWNER_EMAIL: "owner@example.com" }, transport: createSmtpTransport(smtp.url) });
   const s = site;
   expect((await cli(s, "codes", "create", "PRESS", "--percent", "100")).code).toBe(0);
   const form = { "content-type": "application/x-www-form-urlencoded" };
@@ -75,7 +75,12 @@ test("the access e-mail of a 100 % code says no card was charged, where a paid o
   expect(success).not.toContain("Paiement réussi");
   expect(success).not.toContain("/remboursement");
   await payWithTestCard(s, { locale: "fr", email: "card@example.com", country: "FR" });
-  await smtp.waitFor(2);
+  await smtp.waitFor(4);
+  // The owner's notices: the claim names its code, not "New sale: 0 €"; the card order is a sale.
+  const notices = mailsTo(smtp, "owner@example.com").map((m) => plain(m.mail.subject));
+  expect(notices.filter((subject) => subject.includes("code PRESS"))).toHaveLength(1);
+  expect(notices.some((subject) => /0 ?€|€ ?0\b/.test(subject))).toBe(false);
+  expect(notices.filter((subject) => subject.includes("29,99"))).toHaveLength(1);
   const free = plain(mailsTo(smtp, "press@example.com")[0]?.mail.text);
   // Nothing paid: "0,00 €" like the price and reduction above it, no VAT wording, no "before paying".
   expect(free).toContain("Réduction (code PRESS) : −29,99 € Montant payé : 0,00 € Paiement :");

@@ -161,6 +161,7 @@ export function notifyOwner(
         customerEmail: order.customerEmail,
         provider: order.provider,
         at: now.getTime(),
+        code: order.discountCode,
       },
     },
     now,

@@ -141,7 +141,11 @@ async function composeKind(
         refund: "mail.owner.refundSubject",
         request: "mail.owner.requestSubject",
       } as const;
-      const subject = c.t(subjectKey[notice], { amount, order: orderName(p) });
+      // A 100 % code's claim is not a sale: its notice names the code, not "€0".
+      const subject =
+        notice === "sale" && p.amountMinor === 0 && p.code != null
+          ? c.t("mail.owner.freeSubject", { code: p.code, order: orderName(p) })
+          : c.t(subjectKey[notice], { amount, order: orderName(p) });
       return {
         ...base,
         ...(await both(<OwnerMail c={c} p={p} notice={notice} />)),

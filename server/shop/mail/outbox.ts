@@ -29,6 +29,8 @@ const OwnerNotice = v.object({
   customerEmail: v.nullable(v.string()),
   provider: v.string(),
   at: v.number(),
+  /** The discount code applied (absent from notices queued before codes existed). */
+  code: v.optional(v.nullable(v.string())),
 });
 
 /** Money figures in minor units, as the console's overview counts them. */

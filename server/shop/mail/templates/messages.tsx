@@ -264,7 +264,10 @@ export function DemoMail({
 export function OwnerMail({ c, p, notice }: { c: MailContext; p: MailPayloads["owner-sale"]; notice: "sale" | "refund" | "request" }) {
   const { t } = c;
   const none = t("mail.owner.none");
-  const title = t(notice === "sale" ? "mail.owner.saleTitle" : notice === "refund" ? "mail.owner.refundTitle" : "mail.owner.requestTitle");
+  const free = notice === "sale" && p.amountMinor === 0 && p.code != null;
+  const title = t(
+    free ? "mail.owner.freeTitle" : notice === "sale" ? "mail.owner.saleTitle" : notice === "refund" ? "mail.owner.refundTitle" : "mail.owner.requestTitle",
+  );
   return (
     <MailLayout
       locale={c.locale}
@@ -286,6 +289,7 @@ export function OwnerMail({ c, p, notice }: { c: MailContext; p: MailPayloads["o
       <Fact locale={c.locale} label={t("mail.receipt.order")} value={orderName(p)} />
       <Fact locale={c.locale} label={t("mail.receipt.date")} value={c.date(p.at)} />
       <Fact locale={c.locale} label={t("mail.owner.amount")} value={c.money(p.amountMinor, p.currency)} />
+      {p.code == null ? null : <Fact locale={c.locale} label={t("mail.owner.code")} value={p.code} />}
       <Fact locale={c.locale} label={t("mail.owner.language")} value={languageName(p.locale, c.locale)} />
       <Fact locale={c.locale} label={t("mail.owner.city")} value={p.city ?? none} />
       <Fact locale={c.locale} label={t("mail.owner.buyer")} value={p.customerEmail ?? none} />
