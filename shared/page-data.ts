@@ -87,7 +87,9 @@ export type RefundPageState =
   | { state: "closed"; reference: string; deadline: string }
   | { state: "requested"; reference: string }
   | { state: "refunded"; reference: string }
-  | { state: "not-paid"; reference: string };
+  | { state: "not-paid"; reference: string }
+  /** Free access (a 100 % code): nothing was paid, so nothing is offered back. */
+  | { state: "free"; reference: string };
 
 /** The built-in test checkout's card page. Errors are the texts' keys. */
 export type TestCheckoutView = {

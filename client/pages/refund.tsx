@@ -45,6 +45,8 @@ function RefundBody({ refund }: { refund: RefundPageState }) {
       return <Message title={t("refund.refundedTitle")} text={t("refund.refundedText", { reference: refund.reference })} />;
     case "not-paid":
       return <Message title={t("refund.notPaidTitle")} text={t("refund.notPaidText", { reference: refund.reference })} />;
+    case "free":
+      return <Message title={t("refund.notPaidTitle")} text={t("refund.freeText", { reference: refund.reference })} />;
     case "open": {
       const request = refund.mode === "request";
       return (

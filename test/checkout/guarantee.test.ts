@@ -5,6 +5,7 @@ import { signOrderLink } from "../../server/shop/checkout/order-links";
 import type { StripeConnection } from "../../server/shop/checkout/stripe-provider";
 import { ownerCookie } from "../console/owner";
 import { createTestSite, type TestSite } from "../support/app";
+import { runSiteCommand } from "../support/cli";
 import { payWithTestCard, testClock } from "../support/purchase";
 import { type FakeStripe, startFakeStripe } from "./fake-stripe";
 import { charge, checkoutSession, event, signed } from "./stripe-events";
@@ -298,4 +299,37 @@ test("the refund form refuses a post from another site, an altered link and a mi
   expect((await json({ ...fields, confirm: "no" })).status).toBe(400);
   expect((await json({ ...fields, order: "ZZZZ-ZZZZ-ZZZZ" })).status).toBe(403);
   expect(s.db.select().from(orders).where(eq(orders.id, order.id)).get()?.status).toBe("paid");
+});
+
+test("a free access (100 % code) opened on the refund page by hand offers no refund of nothing, and a confirmation changes nothing", async () => {
+  const s = await shop();
+  expect((await runSiteCommand(s, "codes", "create", "PRESS", "--percent", "100")).code).toBe(0);
+  const start = await s.request("/api/payment", {
+    method: "POST",
+    headers: FORM,
+    body: new URLSearchParams({ locale: "en", acceptTerms: "yes", code: "press" }).toString(),
+  });
+  const claim = new URLSearchParams({ email: "press@example.com", name: "Camille", city: "Paris", country: "FR" });
+  expect((await s.request(start.headers.get("location") ?? "", { method: "POST", headers: FORM, body: claim.toString() })).status).toBe(
+    303,
+  );
+  const order = s.db.select().from(orders).where(eq(orders.customerEmail, "press@example.com")).get();
+  if (order === undefined) throw new Error("no order");
+  const t = await signOrderLink(s.licenseKeys, order.reference, new Date());
+  const html = await (await s.request(`/en/remboursement?order=${order.reference}&t=${t}`)).text();
+  expect(h1Of(html)).toBe("Nothing to refund");
+  expect(html).toContain("nothing was paid, so there is nothing to refund");
+  expect(html).not.toContain("Refund me");
+  const form = new URLSearchParams({ order: order.reference, t, locale: "en", confirm: "yes" });
+  const json = await s.request("/api/refund", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(Object.fromEntries(form)),
+  });
+  expect(json.status).toBe(409);
+  expect(((await json.json()) as { outcome: string }).outcome).toBe("free");
+  expect((await confirm(s, form.toString())).status).toBe(303);
+  expect(s.db.select().from(orders).where(eq(orders.id, order.id)).get()?.status).toBe("paid");
+  expect(licenseOf(s, order.id)?.status).toBe("active");
+  expect(mails(s, order.id).filter((m) => m.includes("refund"))).toEqual([]);
 });

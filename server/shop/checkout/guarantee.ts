@@ -35,6 +35,7 @@ export function refundPageState(
   if (order === undefined) return { state: "invalid" };
   if (order.status === "refunded") return { state: "refunded", reference };
   if (order.status !== "paid" || order.paidAt === null) return { state: "not-paid", reference };
+  if (order.amount === 0) return { state: "free", reference };
   const ends = guaranteeEndsAt(order.paidAt);
   const deadline = new Intl.DateTimeFormat(LOCALE_TAGS[locale].bcp47, {
     dateStyle: "long",
@@ -61,6 +62,7 @@ export type AskRefundResult =
   | "already-refunded"
   | "in-progress"
   | "not-paid"
+  | "free"
   | "not-found"
   | "no-stripe";
 
@@ -75,6 +77,8 @@ export async function askRefund(deps: AppDeps, reference: string): Promise<AskRe
   if (found === undefined) return "not-found";
   if (found.status === "refunded") return "already-refunded";
   if (found.status !== "paid" || found.paidAt === null) return "not-paid";
+  // Free access (a 100 % code): no payment to give back, no licence to take away for it.
+  if (found.amount === 0) return "free";
   if (deps.now() > guaranteeEndsAt(found.paidAt)) return "closed";
   const delivery = deliverySettings(deps.config);
 
