@@ -117,7 +117,8 @@ for (const scheme of ["fr", "oss"] as const) {
       "Autoliquidation (reverse charge): VAT is due by the customer (French CGI art. 283-2; Directive 2006/112/EC art. 196).",
     );
     expect(text).toContain("Seller's VAT no. FR40303265045; customer's VAT no. DE136695976.");
-    expect(text).toContain("Total incl. VAT €24.99");
+    expect(text).toContain("VAT: reverse charge €0.00 Total €24.99");
+    expect(text).not.toContain("incl. VAT");
     expect(text).not.toContain("20%");
     // The VAT line names the rule: German VAT is not 0 %.
     expect(text).toContain("VAT: reverse charge €0.00");
@@ -152,7 +153,7 @@ test("a code applies first, then the reverse charge: the invoice reads list pric
   const text = await documentText(s, order.reference);
   expect(text).toContain("List price €24.99");
   expect(text).toContain("Discount (code SPRING20) -€5.00");
-  expect(text).toContain("Total incl. VAT €19.99");
+  expect(text).toContain("VAT: reverse charge €0.00 Total €19.99");
 });
 
 /** A page's visible text: tags dropped, entities and spaces plain. */
@@ -237,10 +238,14 @@ test('in French, the reverse-charged invoice and its credit note read "TVA : aut
   const invoice = await documentText(s, order.reference);
   expect(invoice).toContain("TVA : autoliquidation 0,00 €");
   expect(invoice).not.toMatch(/TVA 0 ?%/);
+  // No VAT is charged: neither the line nor the last total says "TTC".
+  expect(invoice).toContain("Total HT 24,99 €");
+  expect(invoice).not.toContain("TTC");
   expect((await cli(s, "orders", "refund", String(order.id))).code).toBe(0);
   const credit = await documentText(s, order.reference, "credit-note");
   expect(credit).toContain("TVA : autoliquidation");
   expect(credit).not.toMatch(/TVA 0 ?%/);
+  expect(credit).not.toContain("TTC");
 });
 
 test("a malformed or mistyped German VAT number is refused in the page's language, and nothing is stored or started", async () => {

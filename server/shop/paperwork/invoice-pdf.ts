@@ -158,10 +158,19 @@ function lineTable(doc: PdfDoc, data: InvoiceDocument, x: DocumentTexts, left: n
     });
     doc.y = bottom + 4;
   };
+  // No VAT charged under a rule (reverse charge, outside the EU): the total includes no VAT, so it
+  // is never called "TTC".
+  const noVatCharged = d.vatRule === "reverse-charge" || d.vatRule === "outside-eu";
   row(
     franchise
       ? [t("invoice.description"), t("invoice.quantity"), t("invoice.unitPrice"), t("invoice.lineAmount")]
-      : [t("invoice.description"), t("invoice.quantity"), t("invoice.unitNet"), t("invoice.vatRate"), t("invoice.lineTotal")],
+      : [
+          t("invoice.description"),
+          t("invoice.quantity"),
+          t("invoice.unitNet"),
+          t("invoice.vatRate"),
+          t(noVatCharged ? "invoice.lineAmount" : "invoice.lineTotal"),
+        ],
     FONT.bold,
   );
   doc
@@ -206,7 +215,7 @@ function lineTable(doc: PdfDoc, data: InvoiceDocument, x: DocumentTexts, left: n
         ...discount,
         [t("invoice.totalNet"), money(d.netAmount)],
         [vatLabel, money(d.vatAmount)],
-        [t("invoice.total"), money(d.totalAmount)],
+        [t(noVatCharged ? "invoice.totalNoVat" : "invoice.total"), money(d.totalAmount)],
       ];
   const labelWidth = width * 0.5;
   const valueWidth = width * 0.22;
