@@ -69,6 +69,7 @@ export const PAY_BUTTON_TEXT = [
   "orderTotal",
   "orderVat",
   "payment.totalExclVat",
+  "payment.priceInclVat",
   "payment.reverseCharge",
   "payButtonExclVat",
   "payment.code.unknown",
@@ -451,6 +452,15 @@ export function PayButton({
                 {shown.list}
               </del>{" "}
               {shown.total}
+            </>
+          ) : reverseCharged ? (
+            // The price above, which includes French VAT, struck: the company pays it without.
+            <>
+              <del data-testid="list-price">
+                <span className="sr-only">{t("payment.priceInclVat")} </span>
+                {price}
+              </del>{" "}
+              {total}
             </>
           ) : (
             total

@@ -286,7 +286,8 @@ test("a company of another member state with a well-formed VAT number sees the t
   fireEvent.change(number, { target: { value: "DE 136 695 977" } });
   expect(total()).toBe("Total29,99 €");
   fireEvent.change(number, { target: { value: "de 136 695 976" } });
-  expect(total()).toBe("Total HT24,99 €");
+  // The price incl. VAT shown above is struck: the company pays it without French VAT.
+  expect(total()).toBe("Total HTPrix TTC : 29,99 € 24,99 €");
   expect(vat()).toBe("Hors TVA : autoliquidation, la TVA est due par votre entreprise (art. 196 de la directive 2006/112/CE).");
   expect(vat()).not.toContain("TVA incluse");
   expect(screen.getByTestId("pay-button").textContent).toBe("Payer 24,99 € HT");
