@@ -84,69 +84,70 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
          WHERE dimension = ? AND day >= ? AND day <= ? GROUP BY key`,
       )
       .all(dimension, from, to);
-  // Checkouts started in the period, by their visit's source and language, with what became of them.
-  // The funnel's steps count visitors (one a day: `who`), like its first step; `orders` counts
-  // orders. A checkout whose visitor made no counted page view that day has the source "unknown"
-  // (the roll-up's attribution), or none before its day is rolled up.
-  const checkouts = sql
-    .query<
-      { source: string; locale: string; started: number; paid: number; activated: number; orders: number; revenue: number },
-      [string, number, string]
-    >(
-      `SELECT coalesce(v.source, 'unknown') AS source, v.locale AS locale,
-         count(DISTINCT v.day || coalesce(v.visitor, v.checkout_id)) AS started,
-         count(DISTINCT CASE WHEN o.paid_at IS NOT NULL THEN v.day || coalesce(v.visitor, v.checkout_id) END) AS paid,
-         count(DISTINCT CASE WHEN a.first_at - o.paid_at <= ?2 THEN v.day || coalesce(v.visitor, v.checkout_id) END) AS activated,
-         count(o.paid_at) AS orders,
-         total(CASE WHEN o.status = 'paid' THEN o.amount END) AS revenue
-       FROM checkout_visits v
-       LEFT JOIN orders o ON o.checkout_id = v.checkout_id AND o.paid_at IS NOT NULL
-       LEFT JOIN licenses l ON l.order_id = o.id
-       LEFT JOIN (SELECT license_id, min(created_at) AS first_at FROM license_activations GROUP BY license_id) a ON a.license_id = l.id
-       WHERE v.day >= ?1 AND v.day <= ?3
-       GROUP BY 1, 2`,
-    )
-    .all(from, ACTIVATION_WINDOW_MS, to);
-  const counted = checkouts.filter((c) => c.source !== "unknown");
+  // In production (testOrders false) real sales only, as the overview counts them: a test order is
+  // neither a buyer of the funnel nor a paid order.
+  const real = testOrders ? "" : ` AND ${realSaleSql("o.")}`;
+  // Checkouts started in the period by counted visitors, grouped by `key` (the visit's source, its
+  // language, or nothing for the whole funnel), with what became of them. The steps count visitors
+  // (one a day: `who`), like the funnel's first step, distinct within each group: a visitor who paid
+  // twice, in two languages, is one buyer of the whole funnel, never two. A checkout whose visitor
+  // made no counted page view that day has the source "unknown" (the roll-up's attribution), or none
+  // before its day is rolled up: it stays outside the funnel.
+  const checkoutsBy = (key: string) =>
+    sql
+      .query<{ key: string; started: number; paid: number; activated: number }, [string, number, string]>(
+        `SELECT ${key} AS key,
+           count(DISTINCT v.day || coalesce(v.visitor, v.checkout_id)) AS started,
+           count(DISTINCT CASE WHEN o.paid_at IS NOT NULL THEN v.day || coalesce(v.visitor, v.checkout_id) END) AS paid,
+           count(DISTINCT CASE WHEN a.first_at - o.paid_at <= ?2 THEN v.day || coalesce(v.visitor, v.checkout_id) END) AS activated
+         FROM checkout_visits v
+         LEFT JOIN orders o ON o.checkout_id = v.checkout_id AND o.paid_at IS NOT NULL${real}
+         LEFT JOIN licenses l ON l.order_id = o.id
+         LEFT JOIN (SELECT license_id, min(created_at) AS first_at FROM license_activations GROUP BY license_id) a ON a.license_id = l.id
+         WHERE v.day >= ?1 AND v.day <= ?3 AND coalesce(v.source, 'unknown') <> 'unknown'
+         GROUP BY 1`,
+      )
+      .all(from, ACTIVATION_WINDOW_MS, to);
   const start = Date.parse(`${from}T00:00:00Z`);
   const end = Date.parse(`${to}T00:00:00Z`) + DAY_MS;
   const paidOrders = sql
     .query<{ paid: number; uncounted: number }, [number, number]>(
       `SELECT count(*) AS paid, count(CASE WHEN coalesce(v.source, 'unknown') = 'unknown' THEN 1 END) AS uncounted
        FROM orders o LEFT JOIN checkout_visits v ON v.checkout_id = o.checkout_id
-       WHERE o.paid_at >= ? AND o.paid_at < ?`,
+       WHERE o.paid_at >= ? AND o.paid_at < ?${real}`,
     )
     .get(start, end) ?? { paid: 0, uncounted: 0 };
 
-  const funnelOf = (rows: { visitors: number; paymentPage: number }[], match: (c: (typeof checkouts)[number]) => boolean): Funnel => {
+  type CheckoutSteps = { started: number; paid: number; activated: number };
+  const funnelOf = (rows: { visitors: number; paymentPage: number }[], steps: readonly CheckoutSteps[]): Funnel => {
     const f = emptyFunnel();
     for (const r of rows) {
       f.visitors += r.visitors;
       f.paymentPage += r.paymentPage;
     }
-    for (const c of counted.filter(match)) {
+    for (const c of steps) {
       f.checkoutStarted += c.started;
       f.paid += c.paid;
       f.activated += c.activated;
     }
     return f;
   };
-  const keyed = (dimension: "source" | "locale", of: (c: (typeof checkouts)[number]) => string) => {
+  const keyed = (dimension: "source" | "locale", column: string) => {
     const steps = stepsBy(dimension);
-    const keys = new Set([...steps.map((s) => s.key), ...counted.map(of)]);
+    const checkouts = checkoutsBy(column);
+    const keys = new Set([...steps.map((s) => s.key), ...checkouts.map((c) => c.key)]);
     return [...keys]
       .map((key) => ({
         key,
         ...funnelOf(
           steps.filter((s) => s.key === key),
-          (c) => of(c) === key,
+          checkouts.filter((c) => c.key === key),
         ),
       }))
       .sort((a, b) => b.paid - a.paid || b.visitors - a.visitors || a.key.localeCompare(b.key));
   };
   // Paid orders by their visit's source and the discount code they used (none: ""), the code beside
-  // the source; in production (testOrders false) real sales only, as the overview counts them.
-  const real = testOrders ? "" : ` AND ${realSaleSql("o.")}`;
+  // the source.
   const revenue = sql
     .query<{ key: string; code: string; orders: number; revenue: number }, [string, string]>(
       `SELECT coalesce(v.source, 'unknown') AS key, coalesce(o.discount_code, '') AS code,
@@ -188,11 +189,11 @@ export function audienceOfDays(db: Db, days: readonly string[], currency: string
     devices: breakdown("device"),
     pages: breakdown("page"),
     events: breakdown("event"),
-    funnel: funnelOf(stepsBy("all"), () => true),
+    funnel: funnelOf(stepsBy("all"), checkoutsBy("''")),
     paidOrders: paidOrders.paid,
     uncountedPaid: paidOrders.uncounted,
-    funnelBySource: keyed("source", (c) => c.source),
-    funnelByLocale: keyed("locale", (c) => c.locale),
+    funnelBySource: keyed("source", "v.source"),
+    funnelByLocale: keyed("locale", "v.locale"),
     revenueBySource: revenue.filter((r) => r.orders > 0).sort((a, b) => b.revenue - a.revenue),
     vitals: [...histograms].map(([id, metrics]) => {
       const [page = "", device = ""] = id.split("\u0000");
