@@ -29,7 +29,14 @@ export function reportVital(metric: VitalMetric, value: number): void {
   send({ kind: "vital", ...common(), metric, value });
 }
 
+/**
+ * Pages that are no page of the site's audience: the test checkout's card page stands for the payment
+ * provider's own, and an error page has no route to count (the server would refuse its path).
+ */
+const UNCOUNTED_PAGES = ["page-test-checkout", "page-not-found", "page-error"];
+
 export function startBeacons(): void {
+  if (UNCOUNTED_PAGES.some((name) => document.body.classList.contains(name))) return;
   const params = new URLSearchParams(location.search);
   const param = (name: string) => params.get(name)?.slice(0, 100) || undefined;
   let referrer: string | undefined;

@@ -80,6 +80,15 @@ journey("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiemen
   const context = await site.newContext();
   const page = await context.newPage();
   const consoleLog = watchConsole(page);
+  // Every request the journey makes is answered; the card page (the provider's own, in production) sends no beacon.
+  const refused: string[] = [];
+  const beaconsFrom: string[] = [];
+  page.on("response", (r) => {
+    if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+  });
+  page.on("request", (r) => {
+    if (r.url().endsWith("/api/beacon")) beaconsFrom.push(new URL(page.url()).pathname.split("/")[1] ?? "");
+  });
   await page.goto("/");
   await page.getByRole("link", { name: "Obtenir l'accès", exact: true }).first().click();
   await page.waitForURL("**/paiement");
@@ -103,6 +112,8 @@ journey("fr: landing -> « Obtenir l'accès » -> pay -> test card -> « Paiemen
     expect.objectContaining({ status: "paid", locale: "fr", first_name: "Camille", city: "Lyon", customer_email: "camille@example.com" }),
   ]);
   expect(consoleLog.errors).toEqual([]);
+  expect(refused).toEqual([]);
+  expect(beaconsFrom).not.toContain("checkout");
   await context.close();
 });
 
