@@ -67,8 +67,8 @@ const STATUS_WORDS: Record<CodeStatus, string> = {
   disabled: "disabled",
 };
 
-export function codesList(db: Db, currency: string, testOrders: boolean, out: Print, now: Date): number {
-  const rows = listCodes(db, now, testOrders);
+export function codesList(db: Db, currency: string, testOrders: boolean, testMode: boolean, out: Print, now: Date): number {
+  const rows = listCodes(db, now, testOrders, testMode);
   if (rows.length === 0) {
     out("No discount codes yet (site codes create CODE --percent 20).\n");
     return 0;

@@ -6,9 +6,10 @@ import { invoices, licenses, mailOutbox, orders } from "../../db/schema";
 import { audienceReport } from "../../server/owner/console/audience";
 import { salesBetween, vatCharged } from "../../server/owner/console/overview";
 import { CodeRefusedError, createCheckoutSession } from "../../server/shop/checkout/service";
-import { listCodes } from "../../server/shop/codes/service";
+import { checkCode, listCodes } from "../../server/shop/codes/service";
 import { TERMS_VERSION } from "../../shared/legal";
 import { type FakeStripe, startFakeStripe } from "../checkout/fake-stripe";
+import { ownerCookie } from "../console/owner";
 import { pdfText } from "../paperwork/pdf-text";
 import { createTestSite, type TestSite } from "../support/app";
 import { runSiteCommand as cli } from "../support/cli";
@@ -252,7 +253,7 @@ test("free access claimed under the test checkout is no sale on a production ove
   expect(vatCharged(s.db, false)).toEqual([]);
 });
 
-test("in production a code's paid orders and revenue, and the audience's revenue by source, leave test-checkout orders out; their uses still count", async () => {
+test("in production a code's paid orders and revenue, and the audience's revenue by source, leave test-checkout orders out; their uses count only for the test checkout", async () => {
   site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
   const s = site;
   expect((await cli(s, "codes", "create", "PRESS", "--percent", "100")).code).toBe(0);
@@ -261,16 +262,22 @@ test("in production a code's paid orders and revenue, and the audience's revenue
   expect((await s.request(claimPage, { method: "POST", headers: FORM, body: claimForm("press@example.com") })).status).toBe(303);
   const paid = await payCard(s, (await startWithCode(s, "dix")).headers.get("location") ?? "", "card@example.com");
   expect(paid).toMatchObject({ provider: "test", status: "paid", amount: 2699 });
-  const figures = (testOrders: boolean) =>
-    listCodes(s.db, new Date(), testOrders).map((c) => ({ code: c.code, uses: c.uses, orders: c.orders, revenue: c.revenue }));
+  const figures = (testOrders: boolean, testMode = true) =>
+    listCodes(s.db, new Date(), testOrders, testMode).map((c) => ({ code: c.code, uses: c.uses, orders: c.orders, revenue: c.revenue }));
   // Outside production the owner is trying the shop out: both count.
   expect(figures(true)).toEqual([
     { code: "DIX", uses: 1, orders: 1, revenue: 2699 },
     { code: "PRESS", uses: 1, orders: 1, revenue: 0 },
   ]);
+  // In production with the test checkout: the test orders are its uses, not paid orders.
   expect(figures(false)).toEqual([
     { code: "DIX", uses: 1, orders: 0, revenue: 0 },
     { code: "PRESS", uses: 1, orders: 0, revenue: 0 },
+  ]);
+  // Once payments are live, real buyers find the codes' uses untouched.
+  expect(figures(false, false)).toEqual([
+    { code: "DIX", uses: 0, orders: 0, revenue: 0 },
+    { code: "PRESS", uses: 0, orders: 0, revenue: 0 },
   ]);
   // Both checkouts came from a partner's blog (the roll-up writes the source on the visit).
   const day = new Date().toISOString().slice(0, 10);
@@ -314,4 +321,27 @@ test("in Stripe mode a 100 % code never reaches Stripe and its invoice at 0 take
   const invoice = s.db.select().from(invoices).where(eq(invoices.orderId, order.id)).get()!;
   expect(invoice.series).toBe("");
   expect(invoice.number).toBe(`${new Date().getFullYear()}-000001`);
+});
+
+test("a limited code used up by the test checkout's orders is still whole for real buyers once payments are live", async () => {
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const s = site;
+  expect((await cli(s, "codes", "create", "ONCE", "--percent", "10", "--max", "1")).code).toBe(0);
+  await payCard(s, (await startWithCode(s, "once")).headers.get("location") ?? "", "tester@example.com");
+  // The test checkout's second try: used up, as a real buyer's would be.
+  const again = await s.request("/api/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ locale: "en", acceptTerms: true, code: "once" }),
+  });
+  expect(again.status).toBe(422);
+  expect(((await again.json()) as { code: string }).code).toBe("code-used-up");
+  // Real sales count apart: the code still applies to them, and shows no use.
+  expect(checkCode(s.db, "once", 2999, new Date(), false)).toMatchObject({ ok: true, applied: { amount: 2699 } });
+  expect(checkCode(s.db, "once", 2999, new Date(), true)).toEqual({ ok: false, reason: "used-up" });
+  expect(listCodes(s.db, new Date(), false, false).map((c) => [c.code, c.uses, c.status])).toEqual([["ONCE", 0, "active"]]);
+  // The console marks the test order under the code, as its orders list does.
+  const cookie = await ownerCookie(s);
+  const page = await (await s.request("/admin/codes", { headers: { cookie, "accept-language": "en" } })).text();
+  expect(page).toMatch(/ONCE[\s\S]*test payment/);
 });

@@ -112,14 +112,25 @@ export function disableCode(tx: DbWriter, code: string, now: Date): "disabled" |
   return "disabled";
 }
 
-/** The uses a code has now: paid (or refunded) orders, and checkouts started within the hold that still may be paid. */
-function usesHeld(tx: Pick<Db, "select">, code: string, now: Date): number {
+/**
+ * The orders of one mode: the test checkout's (and free access claimed while it runs) or real sales.
+ * A code's uses are counted within the mode of the order being made, so the owner trying a limited
+ * code with the test checkout never uses up what real buyers may use once payments are live.
+ */
+const ofMode = (testMode: boolean) => sql.raw(testMode ? `NOT (${realSaleSql("")})` : `(${realSaleSql("")})`);
+
+/**
+ * The uses a code has now in one mode: paid (or refunded) orders, and checkouts started within the
+ * hold that still may be paid.
+ */
+function usesHeld(tx: Pick<Db, "select">, code: string, now: Date, testMode: boolean): number {
   const row = tx
     .select({ n: count() })
     .from(orders)
     .where(
       and(
         eq(orders.discountCode, code),
+        ofMode(testMode),
         or(
           inArray(orders.status, ["paid", "refunded"]),
           and(eq(orders.status, "pending"), gt(orders.createdAt, new Date(now.getTime() - CODE_HOLD_MS))),
@@ -142,16 +153,17 @@ export type AppliedCode = { code: string; listAmount: number; discountAmount: nu
 export type CodeCheck = { ok: true; applied: AppliedCode } | { ok: false; reason: CodeRefusal };
 
 /**
- * Whether `typed` applies to a price now, and what it takes off. With `reserving`, called inside
- * the transaction that records the pending order, a code at its maximum is refused there.
+ * Whether `typed` applies to a price now, and what it takes off. Called inside the transaction that
+ * records the pending order, a code at its maximum is refused there. `testMode`: the order would be
+ * the test checkout's (its uses are counted apart from real sales').
  */
-export function checkCode(reader: Pick<Db, "select">, typed: string, listAmount: number, now: Date): CodeCheck {
+export function checkCode(reader: Pick<Db, "select">, typed: string, listAmount: number, now: Date, testMode: boolean): CodeCheck {
   const code = normalizeDiscountCode(typed);
   const row = code === null ? undefined : reader.select().from(discountCodes).where(eq(discountCodes.code, code)).get();
   if (row === undefined || row.disabledAt !== null) return { ok: false, reason: "unknown" };
   if (row.startsAt !== null && now < row.startsAt) return { ok: false, reason: "not-started" };
   if (row.endsAt !== null && now >= row.endsAt) return { ok: false, reason: "expired" };
-  if (row.maxUses !== null && usesHeld(reader, row.code, now) >= row.maxUses) return { ok: false, reason: "used-up" };
+  if (row.maxUses !== null && usesHeld(reader, row.code, now, testMode) >= row.maxUses) return { ok: false, reason: "used-up" };
   const discountAmount = reductionOf(row, listAmount);
   return { ok: true, applied: { code: row.code, listAmount, discountAmount, amount: listAmount - discountAmount } };
 }
@@ -190,15 +202,15 @@ export type CodeFigures = DiscountCode & {
  * Every code with its uses (paid or refunded orders), paid orders, net revenue and its state at
  * `now`: the codes a buyer may use now first, then those to come, used up, ended and disabled; newest
  * first within each. Without `testOrders` (production) the paid orders, revenue and refunds leave
- * out the test checkout's orders, as the overview does: they took no money. Their uses still count,
- * since they hold the code's limit.
+ * out the test checkout's orders, as the overview does: they took no money. The uses are those of
+ * the site's checkout now (`testMode`: the test checkout's), the ones its limit is checked against.
  */
-export function listCodes(db: Pick<Db, "select">, now: Date, testOrders: boolean): CodeFigures[] {
+export function listCodes(db: Pick<Db, "select">, now: Date, testOrders: boolean, testMode: boolean): CodeFigures[] {
   const counted = testOrders ? sql`1` : sql.raw(`(${realSaleSql("")})`);
   const figures = db
     .select({
       code: orders.discountCode,
-      uses: count(),
+      uses: sql<number>`sum(${ofMode(testMode)})`,
       paid: sql<number>`sum(${orders.status} = 'paid' AND ${counted})`,
       revenue: sum(sql`CASE WHEN ${orders.status} = 'paid' AND ${counted} THEN ${orders.amount} ELSE 0 END`),
       refunded: sql<number>`sum(${orders.status} = 'refunded' AND ${counted})`,
@@ -217,7 +229,7 @@ export function listCodes(db: Pick<Db, "select">, now: Date, testOrders: boolean
     .reverse()
     .map((row) => {
       const f = byCode.get(row.code);
-      const uses = f?.uses ?? 0;
+      const uses = Number(f?.uses ?? 0);
       return {
         ...row,
         uses,
@@ -231,7 +243,8 @@ export function listCodes(db: Pick<Db, "select">, now: Date, testOrders: boolean
     .sort((a, b) => CODE_STATUSES.indexOf(a.status) - CODE_STATUSES.indexOf(b.status));
 }
 
-export type CodeOrder = Pick<typeof orders.$inferSelect, "id" | "reference" | "status" | "amount" | "currency" | "paidAt">;
+/** `test`: the test checkout's order (or free access claimed while it ran), marked as the orders list marks it. */
+export type CodeOrder = Pick<typeof orders.$inferSelect, "id" | "reference" | "status" | "amount" | "currency" | "paidAt"> & { test: boolean };
 
 /** The paid and refunded orders made with a code, newest first (the console's list under each code). */
 export function ordersOfCode(db: Pick<Db, "select">, code: string, limit = 50): CodeOrder[] {
@@ -243,10 +256,12 @@ export function ordersOfCode(db: Pick<Db, "select">, code: string, limit = 50): 
       amount: orders.amount,
       currency: orders.currency,
       paidAt: orders.paidAt,
+      test: sql<number>`${ofMode(true)}`,
     })
     .from(orders)
     .where(and(eq(orders.discountCode, code), inArray(orders.status, ["paid", "refunded"])))
     .orderBy(desc(orders.id))
     .limit(limit)
-    .all();
+    .all()
+    .map((o) => ({ ...o, test: Boolean(o.test) }));
 }

@@ -100,6 +100,7 @@ export function codesPage(ctx: PageContext, model: CodesPageModel): string {
                 <li key={o.id}>
                   <a href={`/admin/orders/${o.id}`}>{o.reference}</a> — {fmt.money(o.amount, o.currency)} —{" "}
                   {o.paidAt === null ? "" : fmt.when(o.paidAt)} {o.status === "refunded" ? `(${t("admin.discounts.refunded")})` : ""}
+                  {o.test ? ` · ${t("admin.orders.testMode")}` : ""}
                 </li>
               ))}
             </ul>
