@@ -124,6 +124,10 @@ export async function startPebble(options: { httpPort: number; validitySeconds?:
       },
     }),
   );
+  // Not installed: say so at once rather than wait a minute for a directory that never comes.
+  for (const program of ["pebble", "pebble-challtestsrv"])
+    if (Bun.which(program) === null)
+      throw new Error(`${program} is not installed: run bash scripts/ensure-pebble.sh (Debian package pebble)`);
   const setpriv = Bun.which("setpriv");
   const guard = setpriv === null ? [] : [setpriv, "--pdeathsig", "KILL", "--"];
   const output: string[] = [];
