@@ -51,8 +51,9 @@ export function openDb(
   // First of all: switching a new file to WAL takes an exclusive lock, and another process starting
   // on the same folder at the same moment would otherwise get "database is locked" at once.
   sqlite.exec(`PRAGMA busy_timeout = ${OPENING_WAIT_MS}`);
+  const deadline = Date.now() + OPENING_WAIT_MS;
   try {
-    sqlite.exec("PRAGMA journal_mode = WAL");
+    whileBusy(deadline, () => sqlite.exec("PRAGMA journal_mode = WAL"));
     sqlite.exec(`PRAGMA synchronous = ${options.synchronous ?? "FULL"}`);
     sqlite.exec("PRAGMA foreign_keys = ON");
     // With continuous replication on, Litestream alone checkpoints the write-ahead log, as its
@@ -64,13 +65,33 @@ export function openDb(
     // Only a file with data in it: a new one has nothing to go back to.
     if (path !== ":memory:" && hasData(sqlite) && pendingMigrations(sqlite).length > 0)
       options.onSaved?.(saveCopyBeforeMigrating(sqlite, path, version));
-    migrate(sqlite, version);
+    whileBusy(deadline, () => migrate(sqlite, version));
     sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 0))}`);
   } catch (error) {
     sqlite.close();
     throw error;
   }
   return drizzle({ client: sqlite, schema });
+}
+
+/**
+ * Runs `step` again while SQLite answers "database is locked" without waiting, until `deadline`.
+ * The busy timeout does not always apply: on a new file, still in rollback mode, a process holding
+ * a read lock that wants to write while another waits to commit gets SQLITE_BUSY at once (SQLite
+ * refuses to wait into a deadlock). Both steps retried are safe to run again: switching to WAL, and
+ * migrating (which reads what is pending inside its own transaction).
+ */
+function whileBusy<T>(deadline: number, step: () => T): T {
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      const busy =
+        error instanceof Error && /database is locked|SQLITE_BUSY/.test(`${(error as { code?: unknown }).code ?? ""} ${error.message}`);
+      if (!busy || Date.now() > deadline) throw error;
+      Bun.sleepSync(5 + Math.floor(Math.random() * 20));
+    }
+  }
 }
 
 /**
