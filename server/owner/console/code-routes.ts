@@ -52,7 +52,10 @@ export function codeRoutes(deps: AppDeps, kit: ConsoleKit) {
       ({ request, query: { done, problem } }) =>
         kit.asOwner(request, async () => {
           const ctx = await kit.page(request);
-          const codes = listCodes(db, deps.now(), countsTestOrders(deps.config), deps.checkout.provider.name === "test").map((c) => ({ ...c, recent: ordersOfCode(db, c.code) }));
+          const codes = listCodes(db, deps.now(), countsTestOrders(deps.config), deps.checkout.provider.name === "test").map((c) => ({
+            ...c,
+            recent: ordersOfCode(db, c.code),
+          }));
           return html(
             codesPage(ctx, { codes, currency: deps.content.current().site.currency.toUpperCase(), done, problem }),
             kit.https(request),

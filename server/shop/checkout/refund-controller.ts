@@ -102,7 +102,8 @@ export function refundController(deps: AppDeps) {
         if (outcome === "refunded" || outcome === "requested") deps.mailer.wake();
         if (isForm) return page(locale, back, outcome === "no-stripe" ? "error" : undefined);
         if (outcome === "closed") return Response.json({ error: "The 7-day guarantee of this order has ended", outcome }, { status: 409 });
-        if (outcome === "free") return Response.json({ error: "Nothing was paid for this free access: there is nothing to refund", outcome }, { status: 409 });
+        if (outcome === "free")
+          return Response.json({ error: "Nothing was paid for this free access: there is nothing to refund", outcome }, { status: 409 });
         if (outcome === "not-paid" || outcome === "not-found" || outcome === "no-stripe")
           return Response.json({ error: "This order cannot be refunded here: write to support", outcome }, { status: 409 });
         return Response.json({ outcome });

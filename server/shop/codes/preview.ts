@@ -46,7 +46,12 @@ export function previewCode(
 }
 
 /** The payment page's code (`?code=`): applied or refused, or unchecked past the client's limit. */
-export function codeStateFor(deps: Pick<AppDeps, "db" | "content" | "now" | "checkout">, typed: string, locale: Locale, allowed: boolean): CodeState {
+export function codeStateFor(
+  deps: Pick<AppDeps, "db" | "content" | "now" | "checkout">,
+  typed: string,
+  locale: Locale,
+  allowed: boolean,
+): CodeState {
   // What comes back in the field: the typed text, bounded (it is the visitor's own input, shown to them only).
   const code = typed.trim().slice(0, 32);
   if (!allowed) return { state: "rate-limited", code };

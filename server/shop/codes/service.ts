@@ -244,7 +244,9 @@ export function listCodes(db: Pick<Db, "select">, now: Date, testOrders: boolean
 }
 
 /** `test`: the test checkout's order (or free access claimed while it ran), marked as the orders list marks it. */
-export type CodeOrder = Pick<typeof orders.$inferSelect, "id" | "reference" | "status" | "amount" | "currency" | "paidAt"> & { test: boolean };
+export type CodeOrder = Pick<typeof orders.$inferSelect, "id" | "reference" | "status" | "amount" | "currency" | "paidAt"> & {
+  test: boolean;
+};
 
 /** The paid and refunded orders made with a code, newest first (the console's list under each code). */
 export function ordersOfCode(db: Pick<Db, "select">, code: string, limit = 50): CodeOrder[] {

@@ -266,7 +266,13 @@ export function OwnerMail({ c, p, notice }: { c: MailContext; p: MailPayloads["o
   const none = t("mail.owner.none");
   const free = notice === "sale" && p.amountMinor === 0 && p.code != null;
   const title = t(
-    free ? "mail.owner.freeTitle" : notice === "sale" ? "mail.owner.saleTitle" : notice === "refund" ? "mail.owner.refundTitle" : "mail.owner.requestTitle",
+    free
+      ? "mail.owner.freeTitle"
+      : notice === "sale"
+        ? "mail.owner.saleTitle"
+        : notice === "refund"
+          ? "mail.owner.refundTitle"
+          : "mail.owner.requestTitle",
   );
   return (
     <MailLayout
