@@ -25,6 +25,7 @@ export const CARD_FORM_TEXT = [
   "checkout.pay",
   "checkout.cancel",
   "checkout.consentGiven",
+  "checkout.consentGivenFree",
   "checkout.claim",
   "checkout.claiming",
   "purchaseNotice.text",
@@ -199,7 +200,7 @@ export function CardForm({ view }: IslandProps["card-form"]) {
       <p className="test-checkout__consent" data-testid="consent-given">
         <Icon name="check" />
         <span>
-          <LinkedText text={t("checkout.consentGiven")} href={pathFor("terms", locale)} />
+          <LinkedText text={t(session.free ? "checkout.consentGivenFree" : "checkout.consentGiven")} href={pathFor("terms", locale)} />
         </span>
       </p>
       <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy}>

@@ -4,7 +4,7 @@ import { useText } from "../i18n";
 import { LinkedText } from "./linked-text";
 
 /** The texts the box shows: its islands (pay button, test card form) list them. */
-export const CONSENT_TEXT = ["consent.label", "consent.required"] as const;
+export const CONSENT_TEXT = ["consent.label", "consent.labelFree", "consent.required", "consent.requiredFree"] as const;
 
 /**
  * The one box a buyer ticks before paying: the terms of sale accepted (linked), immediate
@@ -20,6 +20,8 @@ export function ConsentBox(props: {
   autoFocus?: boolean;
   /** Ticked by the buyer in the form the server sends back (no JavaScript); never ticked in advance otherwise. */
   defaultChecked?: boolean;
+  /** Free access (a 100 % code): nothing is paid, so no money-back guarantee is promised. */
+  free?: boolean;
 }) {
   const { t, locale } = useText(CONSENT_TEXT);
   const errorId = `${props.id}-error`;
@@ -42,7 +44,7 @@ export function ConsentBox(props: {
           data-testid="consent-box"
         />
         <label htmlFor={props.id} className="consent__label">
-          <LinkedText text={t("consent.label")} href={pathFor("terms", locale)} />
+          <LinkedText text={t(props.free === true ? "consent.labelFree" : "consent.label")} href={pathFor("terms", locale)} />
         </label>
       </div>
       {props.error !== null ? (

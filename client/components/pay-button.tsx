@@ -56,6 +56,7 @@ export const PAY_BUTTON_TEXT = [
   "payButton",
   "payment.code.freeButton",
   "pay.tickFirst",
+  "pay.tickFirstFree",
   "payment.code.label",
   "payment.code.hint",
   "payment.code.applied",
@@ -190,7 +191,9 @@ export function PayButton({
   const applies = applied !== undefined && normalizeDiscountCode(code) === applied.code ? applied : undefined;
   const shown = applies !== undefined && reverseCharged && applies.business !== undefined ? { ...applies, ...applies.business } : applies;
   const total = shown?.total ?? (reverseCharged && businessPrice !== undefined ? businessPrice : price);
-  // A code covering the whole price asks for no card: the button does not say "pay".
+  // A code covering the whole price asks for no card: the button does not say "pay", and nothing
+  // on the form speaks of paying, of VAT or of a money-back guarantee.
+  const free = shown?.free === true;
   const payLabel =
     shown?.free === true
       ? t("payment.code.freeButton")
@@ -347,7 +350,15 @@ export function PayButton({
       }
       if (!response.ok)
         throw new Error(
-          t(response.status === 429 ? "paymentRateLimit" : response.status === 422 ? "consent.required" : "paymentErrorDesc"),
+          t(
+            response.status === 429
+              ? "paymentRateLimit"
+              : response.status === 422
+                ? free
+                  ? "consent.requiredFree"
+                  : "consent.required"
+                : "paymentErrorDesc",
+          ),
         );
       const parsed = v.safeParse(PaymentResponseSchema, body);
       // An answer without a url is a failure with its own message (docs/product.md, "Validation and error messages").
@@ -363,7 +374,7 @@ export function PayButton({
   };
 
   return (
-    <form method="post" action={PAYMENT.path} className="pay-form" onSubmit={onSubmit} noValidate>
+    <form method="post" action={PAYMENT.path} className="pay-form" onSubmit={onSubmit} noValidate data-free={free ? "" : undefined}>
       <input type="hidden" name="locale" value={locale} />
       {partnerRef === undefined ? null : <input type="hidden" name="ref" value={partnerRef} />}
       {/* Enter in a field submits the form through its first submit button. The code's Apply button
@@ -474,7 +485,7 @@ export function PayButton({
       ) : null}
       {/* Announced when it changes: the company's details just changed what is charged. */}
       <p className="muted order-total__vat" aria-live="polite" data-testid="order-vat">
-        {t(reverseCharged ? "payment.reverseCharge" : "orderVat")}
+        {free ? "" : t(reverseCharged ? "payment.reverseCharge" : "orderVat")}
       </p>
       <details
         className="business"
@@ -574,7 +585,8 @@ export function PayButton({
       <ConsentBox
         id="accept-terms"
         name="acceptTerms"
-        error={consentError ? t("consent.required") : null}
+        error={consentError ? t(free ? "consent.requiredFree" : "consent.required") : null}
+        free={free}
         inputRef={consentRef}
         onChange={(event) => {
           const checked = event.currentTarget.checked;
@@ -605,7 +617,7 @@ export function PayButton({
       </button>
       {waiting && !consentError ? (
         <p className="pay-form__reason" id="pay-reason" data-testid="pay-reason">
-          {t("pay.tickFirst")}
+          {t(free ? "pay.tickFirstFree" : "pay.tickFirst")}
         </p>
       ) : null}
     </form>

@@ -252,6 +252,13 @@ test("the page came with ?code= (checked by the server): the code is applied fro
     </IslandTestRoot>,
   );
   expect(screen.getByTestId("code-reduction").textContent).toBe("Code PRESS: free access, nothing to pay.");
+  // Nothing is paid: no money-back guarantee, no VAT under €0, and the reason the button waits says "continue".
+  const box = screen.getByRole("checkbox", { name: /I accept/ });
+  expect(box.labels?.[0]?.textContent).not.toContain("money-back");
+  expect(screen.getByTestId("order-vat").textContent).toBe("");
+  expect(screen.getByTestId("pay-reason").textContent).toBe("Tick the box above to continue.");
+  // The card-payment note beside the form hides on this mark (styles.css).
+  expect(screen.getByTestId("pay-button").closest("form")?.hasAttribute("data-free")).toBe(true);
   fireEvent.click(screen.getByRole("checkbox", { name: /I accept/ }));
   // Nothing to pay: the button does not say "Pay €0".
   expect(screen.queryByRole("button", { name: /Pay/ })).toBeNull();

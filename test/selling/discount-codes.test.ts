@@ -314,6 +314,10 @@ test("in Stripe mode a 100 % code never reaches Stripe and its invoice at 0 take
   expect(page).not.toContain('data-testid="test-mode"');
   // Its title says what is true: free access, not a test.
   expect(page).toContain("<title>Accès offert — Lifetime Stream</title>");
+  // Nothing is paid: the consent recalled there promises no money-back guarantee.
+  const consentGiven = /data-testid="consent-given">([\s\S]*?)<\/p>/.exec(page)?.[1] ?? "";
+  expect(consentGiven).toContain("votre droit de rétractation prend fin dès que l&#x27;accès vous est fourni.");
+  expect(consentGiven).not.toContain("satisfait ou remboursé");
   expect((await s.request(url, { method: "POST", headers: FORM, body: claimForm("presse@example.fr") })).status).toBe(303);
   expect(fake.requests.filter((r) => r.path.startsWith("/v1/checkout"))).toHaveLength(0);
   const order = s.db.select().from(orders).get()!;
