@@ -51,6 +51,9 @@ function showCodes(codes: string[], next: string, made: HTMLButtonElement) {
 }
 
 async function ceremony(button: HTMLButtonElement, run: () => Promise<void>) {
+  // Browsers offer passkeys only on HTTPS or localhost: on plain http under another name every
+  // ceremony fails, and "try again" would not help.
+  if (!window.isSecureContext) return say(button, button.dataset.insecure ?? button.dataset.failed ?? "Error");
   button.disabled = true;
   say(button, button.dataset.working ?? "…");
   try {

@@ -118,6 +118,7 @@ export function PasskeyButton(props: { t: Translate; kind: "register" | "sign-in
         data-invite={props.invite}
         data-working={t("admin.passkey.working")}
         data-failed={t("admin.passkey.failed")}
+        data-insecure={t("admin.passkey.insecure")}
         data-done={t("admin.passkey.done")}
         disabled
       >
