@@ -13,6 +13,7 @@ import { ownerCookie } from "../console/owner";
 import { pdfText } from "../paperwork/pdf-text";
 import { createTestSite, type TestSite } from "../support/app";
 import { runSiteCommand as cli } from "../support/cli";
+import { PRODUCTION_READY_ENV } from "../support/production-env";
 
 // Discount codes, created with the CLI, applied on the payment page's form (no JavaScript) and by
 // the pay button's JSON: the card page, the order, the invoice and the credit note agree on the
@@ -348,4 +349,16 @@ test("a limited code used up by the test checkout's orders is still whole for re
   const cookie = await ownerCookie(s);
   const page = await (await s.request("/admin/codes", { headers: { cookie, "accept-language": "en" } })).text();
   expect(page).toMatch(/ONCE[\s\S]*test payment/);
+});
+
+test("in production with the test checkout the Codes page says its uses are test orders', counted apart from real sales", async () => {
+  site = await createTestSite({ env: { ...PRODUCTION_READY_ENV, ALLOW_TEST_CHECKOUT: "true" } });
+  const cookie = await ownerCookie(site);
+  const page = await (await site.request("/admin/codes", { headers: { cookie, "accept-language": "en" } })).text();
+  expect(page).toContain("The site runs its built-in test checkout: the uses below are test orders&#x27;.");
+  await site.close();
+  // Outside production every order is a trial: nothing to say apart.
+  site = await createTestSite({ env: { VAT_SCHEME: "fr" } });
+  const dev = await (await site.request("/admin/codes", { headers: { cookie: await ownerCookie(site), "accept-language": "en" } })).text();
+  expect(dev).not.toContain('data-testid="codes-test-uses"');
 });

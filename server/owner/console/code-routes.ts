@@ -57,7 +57,13 @@ export function codeRoutes(deps: AppDeps, kit: ConsoleKit) {
             recent: ordersOfCode(db, c.code),
           }));
           return html(
-            codesPage(ctx, { codes, currency: deps.content.current().site.currency.toUpperCase(), done, problem }),
+            codesPage(ctx, {
+              codes,
+              currency: deps.content.current().site.currency.toUpperCase(),
+              done,
+              problem,
+              testUses: !countsTestOrders(deps.config) && deps.checkout.provider.name === "test",
+            }),
             kit.https(request),
           );
         }),

@@ -6,6 +6,8 @@ export type CodesPageModel = {
   currency: string;
   done: "created" | "disabled" | null;
   problem: CodeProblem | null;
+  /** Production running the built-in test checkout: the uses shown are test orders', counted apart from real sales'. */
+  testUses: boolean;
 };
 
 /** The words of a code's state (service.ts codeStatusAt) in the owner's language. */
@@ -45,6 +47,11 @@ export function codesPage(ctx: PageContext, model: CodesPageModel): string {
         </p>
       )}
       <p className="note">{t("admin.discounts.about")}</p>
+      {model.testUses ? (
+        <p className="note" data-testid="codes-test-uses">
+          {t("admin.discounts.testUses")}
+        </p>
+      ) : null}
       {model.codes.length === 0 ? (
         <p>{t("admin.discounts.none")}</p>
       ) : (
