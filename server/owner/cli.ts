@@ -197,7 +197,8 @@ const COMMANDS: readonly Command[] = [
     summary:
       "a discount code: a percentage or an amount off, valid from --starts through --ends (YYYY-MM-DD, whole days, Paris time), at most --max paid orders; 100 % gives free access",
     options: codesCreateOptions,
-    run: ({ write, args, values, usage, out, err }) => codesCreate(write, args[0], values, usage, out, err),
+    run: ({ db, config, write, args, values, usage, out, err }) =>
+      codesCreate(write, args[0], values, usage, contentNow(db, config.site).current().site.currency.toUpperCase(), out, err),
   }),
   command({
     name: "codes list",

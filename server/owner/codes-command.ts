@@ -27,6 +27,7 @@ export async function codesCreate(
   code: string | undefined,
   values: { percent?: string; amount?: string; starts?: string; ends?: string; max?: string; note?: string },
   usage: string,
+  currency: string,
   out: Print,
   err: Print,
 ): Promise<number> {
@@ -54,7 +55,7 @@ export async function codesCreate(
     err(`${result.error}\n`);
     return 1;
   }
-  out(`Created ${result.code.code}: ${describe(result.code)}.\n`);
+  out(`Created ${result.code.code}: ${describe(result.code, currency)}.\n`);
   return 0;
 }
 
@@ -77,7 +78,9 @@ export function codesList(db: Db, currency: string, testOrders: boolean, testMod
   for (const r of rows) {
     const uses = r.maxUses === null ? String(r.uses) : `${r.uses}/${r.maxUses}`;
     const revenue = `${(r.revenue / 100).toFixed(2)} ${r.currency ?? currency}`;
-    out(`${r.code}\t${reduction(r)}\t${validity(r)}\t${uses}\t${r.orders}\t${revenue}\t${STATUS_WORDS[r.status]}\t${r.note ?? ""}\n`);
+    out(
+      `${r.code}\t${reduction(r, r.currency ?? currency)}\t${validity(r)}\t${uses}\t${r.orders}\t${revenue}\t${STATUS_WORDS[r.status]}\t${r.note ?? ""}\n`,
+    );
   }
   return 0;
 }
@@ -101,11 +104,12 @@ export async function codesDisable(write: Write, code: string | undefined, usage
 }
 
 type Row = { kind: "percent" | "amount"; value: number; startsAt: Date | null; endsAt: Date | null; maxUses: number | null };
-const reduction = (r: Row) => (r.kind === "percent" ? `${r.value} %` : `${(r.value / 100).toFixed(2)} off`);
+/** "20 %", or an amount with its currency as the revenue column writes it ("5.00 EUR off"). */
+const reduction = (r: Row, currency: string) => (r.kind === "percent" ? `${r.value} %` : `${(r.value / 100).toFixed(2)} ${currency} off`);
 const parisDay = (at: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(at);
 const validity = (r: Row) =>
   r.startsAt === null && r.endsAt === null
     ? "always"
     : `${r.startsAt === null ? "…" : parisDay(r.startsAt)} to ${r.endsAt === null ? "…" : parisDay(new Date(r.endsAt.getTime() - 1))}`;
-const describe = (r: Row) =>
-  `${reduction(r)}, ${validity(r) === "always" ? "no dates" : `valid ${validity(r)} (Paris time)`}, ${r.maxUses === null ? "no limit of uses" : `at most ${r.maxUses} ${r.maxUses === 1 ? "use" : "uses"}`}`;
+const describe = (r: Row, currency: string) =>
+  `${reduction(r, currency)}, ${validity(r) === "always" ? "no dates" : `valid ${validity(r)} (Paris time)`}, ${r.maxUses === null ? "no limit of uses" : `at most ${r.maxUses} ${r.maxUses === 1 ? "use" : "uses"}`}`;

@@ -51,7 +51,7 @@ test("codes list and the console say each code's state at the app's clock, the u
   // The owner's sentence counts uses as a reader would: one use, two uses.
   expect(await cli(s, "codes", "create", "ONCE", "--amount", "5", "--max", "1")).toEqual({
     code: 0,
-    said: "Created ONCE: 5.00 off, no dates, at most 1 use.\n",
+    said: "Created ONCE: 5.00 EUR off, no dates, at most 1 use.\n",
   });
   expect((await cli(s, "codes", "create", "TWICE", "--percent", "20", "--max", "2")).said).toBe(
     "Created TWICE: 20 %, no dates, at most 2 uses.\n",

@@ -84,7 +84,7 @@ test("?ref= of a partner with a code: the page shows the code applied, the plain
   expect(invoice[0]).toMatchObject({ kind: "invoice", totalAmount: 2499 });
 
   // One use of the code, one paid order of the partner: commission 20 % of 24,99 € less 20 % VAT (20,83 €), rounded down.
-  expect((await cli(s, "codes", "list")).said).toMatch(/\nCINQ\t5\.00 off\talways\t1\t1\t24\.99 EUR\tactive\t/);
+  expect((await cli(s, "codes", "list")).said).toMatch(/\nCINQ\t5\.00 EUR off\talways\t1\t1\t24\.99 EUR\tactive\t/);
   expect((await cli(s, "partners", "list")).said).toMatch(/\nblogueur\t\d+\t1\t20\.83\t20 %\t4\.16\tCINQ\n/);
 });
 
