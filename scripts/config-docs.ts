@@ -73,9 +73,8 @@ export function configurationDoc(): string {
         .join(", ")}`,
   );
   const megabytes = (value: string) => (/^\d{7,}$/.test(value) ? ` (${Number(value) / 2 ** 20} MB)` : "");
-  const engine = Object.entries(ENGINE_SETTINGS)
-    .map(([name, value]) => `\`${name}=${value}\`${megabytes(value)}`)
-    .join(" and ");
+  const settings = Object.entries(ENGINE_SETTINGS).map(([name, value]) => `\`${name}=${value}\`${megabytes(value)}`);
+  const engine = `${settings.slice(0, -1).join(", ")} and ${settings.at(-1)}`;
   return `${[
     "# Configuration",
     "<!-- Written by `npm run docs:config` from server/platform/env.ts: edit the descriptions there, not here. -->",
@@ -89,7 +88,7 @@ export function configurationDoc(): string {
     ...sections.flatMap((section) => [`## ${section}`, ...bySection(section).map(entry)]),
     "## Read by the runtime itself",
     wrap(
-      `The server starts its JavaScript engine with ${engine}: its heap sized as on a small server, and its last compiler tier off, so each process stays near 90 MB under load ([decision 010](../decisions/010-static-pages-and-processes.md)). Set one in the environment to keep your own value.`,
+      `The server starts its JavaScript engine with ${engine}: its heap sized as on a small server and grown by a tenth at a time, and its last compiler tier off, so each process stays under 100 MB under load ([decision 010](../decisions/010-static-pages-and-processes.md)). Set one in the environment to keep your own value.`,
     ),
     wrap("`START_TRACE=1` prints, on standard error, how long each phase of a start took."),
   ].join("\n\n")}\n`;

@@ -226,7 +226,7 @@ test("the server and its workers run with the engine's settings for a small serv
   const s = await sharedTwoProcesses();
   const children = readFileSync(`/proc/${s.process.pid}/task/${s.process.pid}/children`, "utf8").trim().split(/\s+/).map(Number);
   const worker = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("serve-worker")) ?? 0;
-  expect(Object.keys(ENGINE_SETTINGS).sort()).toEqual(["BUN_JSC_forceRAMSize", "BUN_JSC_useFTLJIT"]);
+  expect(Object.keys(ENGINE_SETTINGS).sort()).toEqual(["BUN_JSC_forceRAMSize", "BUN_JSC_smallHeapGrowthFactor", "BUN_JSC_useFTLJIT"]);
   for (const pid of [s.process.pid, worker]) {
     const environment = environmentOf(pid);
     for (const [name, value] of Object.entries(ENGINE_SETTINGS)) expect(`${name}=${environment.get(name)}`).toBe(`${name}=${value}`);
