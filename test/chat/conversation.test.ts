@@ -257,3 +257,11 @@ test("a device the site does not name (a PlayStation, a projector after the devi
   expect(mixed.reply).not.toContain("Android");
   expect(judge(both, mixed.reply).problems).toEqual([]);
 });
+
+test("a device asked with 'también' inside the question gets the devices' answer, with no needless hand-over", async () => {
+  const question = { q: "y si lo pongo tambien en el portatil de mi hijo?", lang: "es", intent: "devices" } as const;
+  const { reply } = await askThroughEndpoint(site.request, question, "198.51.100.16");
+  expect(reply).toContain("Windows");
+  expect(reply).not.toContain(site.config.site.supportEmail);
+  expect(createJudge(site.config)(question, reply).problems).toEqual([]);
+});
