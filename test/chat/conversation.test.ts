@@ -265,3 +265,16 @@ test("a device asked with 'también' inside the question gets the devices' answe
   expect(reply).not.toContain(site.config.site.supportEmail);
   expect(createJudge(site.config)(question, reply).problems).toEqual([]);
 });
+
+test("the key's format asked (its characters, its dashes) gets the key's answer, which states it, even as a follow-up", async () => {
+  const judge = createJudge(site.config);
+  const refused = { q: "the app says my licence key is invalid, how many characters should it have?", lang: "en", intent: "key" } as const;
+  const asked = await askThroughEndpoint(site.request, refused, "198.51.100.17");
+  expect(asked.reply).toContain("25 letters and digits in five groups separated by dashes");
+  expect(judge(refused, asked.reply).problems).toEqual([]);
+
+  const dashes = { before: ["I got my key by e-mail"], q: "is it normal that it has dashes?", lang: "en", intent: "key" } as const;
+  const followed = await askThroughEndpoint(site.request, dashes, "198.51.100.18");
+  expect(followed.reply).toContain("25 letters and digits in five groups separated by dashes");
+  expect(judge(dashes, followed.reply).problems).toEqual([]);
+});
