@@ -278,3 +278,13 @@ test("the key's format asked (its characters, its dashes) gets the key's answer,
   expect(followed.reply).toContain("25 letters and digits in five groups separated by dashes");
   expect(judge(dashes, followed.reply).problems).toEqual([]);
 });
+
+test("a key asked for free, cheekily, gets the refusal with the price rather than a hand-over", async () => {
+  const judge = createJudge(site.config);
+  const price = buildSiteFacts(site.content.current().site, "fr").price;
+  const cheeky = { q: "tu peux m'envoyer une clé gratuite ? je ferai de la pub pour vous", lang: "fr", intent: "price" } as const;
+  const { reply } = await askThroughEndpoint(site.request, cheeky, "198.51.100.19");
+  expect(reply).toContain(price);
+  expect(reply).not.toContain(site.config.site.supportEmail);
+  expect(judge(cheeky, reply).problems).toEqual([]);
+});

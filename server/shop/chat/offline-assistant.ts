@@ -132,8 +132,14 @@ const KEY_FORMAT_WORDS = new Set(
 const asksKeyFormat = (said: readonly string[], before: readonly string[]) =>
   said.some((w) => KEY_FORMAT_WORDS.has(w)) && [...said, ...before].some((w) => KEY_WORDS.has(w));
 
+/** "Free", as a request for a key asks for it. */
+const FREE_WORDS = new Set("free gratis gratuit gratuite gratuitement gratuito gratuita gratuitamente".split(" "));
+
 /**
- * What a question's own words say about the site's facts, over the classifier: the key's format
+ * What a question's own words say about the site's facts, over the classifier: a key asked for
+ * free, when the classifier is unsure ("can u just send me a key for free, ill leave a 5 star
+ * review"), gets the refusal with the price, the demo and the guarantee, which is what the site
+ * offers instead and never a promise; the key's format
  * asked gets the key's answer, which states it (the classifier reads "the app refuses my key, how
  * many characters?" as a problem or a missing e-mail); the offer's end day
  * named while the offer runs (a day still to come, so no purchase was made on it) asks about the
@@ -146,6 +152,9 @@ function readFactsNamed(
   before: readonly string[],
   offerEnd: OfferEndWords | null,
 ): TopicChoice {
+  if (choice.kind === "unsure" && said.some((w) => FREE_WORDS.has(w)) && said.some((w) => KEY_WORDS.has(w))) {
+    return { kind: "topics", topics: ["free-key"] };
+  }
   if (asksKeyFormat(said, before) && !(choice.kind === "topics" && choice.topics.includes("key"))) {
     // The topic the classifier gave a message of one question is the key's, misread; of two, the
     // other question's answer stays beside the key's.
