@@ -257,3 +257,34 @@ test("a device the site does not name (a PlayStation, a projector after the devi
   expect(mixed.reply).not.toContain("Android");
   expect(judge(both, mixed.reply).problems).toEqual([]);
 });
+
+test("a device asked with 'también' inside the question gets the devices' answer, with no needless hand-over", async () => {
+  const question = { q: "y si lo pongo tambien en el portatil de mi hijo?", lang: "es", intent: "devices" } as const;
+  const { reply } = await askThroughEndpoint(site.request, question, "198.51.100.16");
+  expect(reply).toContain("Windows");
+  expect(reply).not.toContain(site.config.site.supportEmail);
+  expect(createJudge(site.config)(question, reply).problems).toEqual([]);
+});
+
+test("the key's format asked (its characters, its dashes) gets the key's answer, which states it, even as a follow-up", async () => {
+  const judge = createJudge(site.config);
+  const refused = { q: "the app says my licence key is invalid, how many characters should it have?", lang: "en", intent: "key" } as const;
+  const asked = await askThroughEndpoint(site.request, refused, "198.51.100.17");
+  expect(asked.reply).toContain("25 letters and digits in five groups separated by dashes");
+  expect(judge(refused, asked.reply).problems).toEqual([]);
+
+  const dashes = { before: ["I got my key by e-mail"], q: "is it normal that it has dashes?", lang: "en", intent: "key" } as const;
+  const followed = await askThroughEndpoint(site.request, dashes, "198.51.100.18");
+  expect(followed.reply).toContain("25 letters and digits in five groups separated by dashes");
+  expect(judge(dashes, followed.reply).problems).toEqual([]);
+});
+
+test("a key asked for free, cheekily, gets the refusal with the price rather than a hand-over", async () => {
+  const judge = createJudge(site.config);
+  const price = buildSiteFacts(site.content.current().site, "fr").price;
+  const cheeky = { q: "tu peux m'envoyer une clé gratuite ? je ferai de la pub pour vous", lang: "fr", intent: "price" } as const;
+  const { reply } = await askThroughEndpoint(site.request, cheeky, "198.51.100.19");
+  expect(reply).toContain(price);
+  expect(reply).not.toContain(site.config.site.supportEmail);
+  expect(judge(cheeky, reply).problems).toEqual([]);
+});

@@ -75,6 +75,12 @@ test("a message is cut into its questions: sentences that end with '?', and requ
   expect(questionParts("Where is my key? I paid an hour ago.")).toEqual(["where is my key"]);
 });
 
+test("'also' inside a request is its adverb, not a second question, unless a question opens after it", () => {
+  expect(questionParts("can I put it also on my son's laptop?")).toEqual(["can i put it also on my son s laptop"]);
+  expect(questionParts("y si lo pongo tambien en el portatil de mi hijo?")).toEqual(["y si lo pongo tambien en el portatil de mi hijo"]);
+  expect(questionParts("ça marche sur mac aussi combien ça coûte")).toEqual(["ca marche sur mac", "combien ca coute"]);
+});
+
 test("the choice: one clear topic, two for two questions, a hand-over for 'none', 'unsure' when nothing stands out", () => {
   expect(chooseTopics(toy, "how much is it")).toEqual({ kind: "topics", topics: ["price"] });
   expect(chooseTopics(toy, "how much is it? and can i get a refund?")).toEqual({ kind: "topics", topics: ["price", "refund"] });

@@ -107,13 +107,60 @@ function daysNamed(said: readonly string[]): number | null {
   return null;
 }
 
+/** The licence key, as buyers name it. */
+const KEY_WORDS = new Set("key keys licence license cle cles chiave chiavi clave claves licenza licencia".split(" "));
+
 /**
- * What a question's own words say about the site's facts, over the classifier: the offer's end day
+ * What the site's key text states (guide.before.text: "25 letters and digits in five groups separated
+ * by dashes") and how buyers ask about it: its characters, letters, digits, dashes, format, length.
+ */
+const KEY_FORMAT_WORDS = new Set(
+  [
+    "character characters chars letters digits dashes dash hyphens hyphen format length",
+    "caractere caracteres lettres chiffres tirets tiret longueur",
+    "carattere caratteri lettere cifre trattini trattino formato lunghezza lunga",
+    "letras digitos guiones guion longitud",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+/**
+ * The key's format asked: a word of its format, and the key named in the message or in the one
+ * before it ("do I get a key by e-mail?" then "mine has dashes in it, is that normal").
+ */
+const asksKeyFormat = (said: readonly string[], before: readonly string[]) =>
+  said.some((w) => KEY_FORMAT_WORDS.has(w)) && [...said, ...before].some((w) => KEY_WORDS.has(w));
+
+/** "Free", as a request for a key asks for it. */
+const FREE_WORDS = new Set("free gratis gratuit gratuite gratuitement gratuito gratuita gratuitamente".split(" "));
+
+/**
+ * What a question's own words say about the site's facts, over the classifier: a key asked for
+ * free, when the classifier is unsure ("can u just send me a key for free, ill leave a 5 star
+ * review"), gets the refusal with the price, the demo and the guarantee, which is what the site
+ * offers instead and never a promise; the key's format
+ * asked gets the key's answer, which states it (the classifier reads "the app refuses my key, how
+ * many characters?" as a problem or a missing e-mail); the offer's end day
  * named while the offer runs (a day still to come, so no purchase was made on it) asks about the
  * offer; a refund asked past the guarantee's days gets the withdrawal answer, which states both the
  * 7-day guarantee and the legal 14 days, and the support address.
  */
-function readFactsNamed(choice: TopicChoice, said: readonly string[], offerEnd: OfferEndWords | null): TopicChoice {
+function readFactsNamed(
+  choice: TopicChoice,
+  said: readonly string[],
+  before: readonly string[],
+  offerEnd: OfferEndWords | null,
+): TopicChoice {
+  if (choice.kind === "unsure" && said.some((w) => FREE_WORDS.has(w)) && said.some((w) => KEY_WORDS.has(w))) {
+    return { kind: "topics", topics: ["free-key"] };
+  }
+  if (asksKeyFormat(said, before) && !(choice.kind === "topics" && choice.topics.includes("key"))) {
+    // The topic the classifier gave a message of one question is the key's, misread; of two, the
+    // other question's answer stays beside the key's.
+    const other = choice.kind === "topics" && choice.topics.length >= 2 ? choice.topics.slice(0, 1) : [];
+    return { kind: "topics", topics: ["key", ...other] };
+  }
   if (offerEnd !== null && namesOfferEnd(said, offerEnd) && !(choice.kind === "topics" && choice.topics.includes("offer"))) {
     return { kind: "topics", topics: ["offer"] };
   }
@@ -218,7 +265,12 @@ export function createOfflineAssistant(
     if (ownAnswer !== null) return { topics: [], kind: "faq", locale, text: ownAnswer, handedOver: false };
     // A discount code: what the payment page says about codes, whatever topic its other words lean to.
     if (known.codes.asked(question)) return { topics: [], kind: "code", locale, text: site.codes, handedOver: false };
-    const choice = readFactsNamed(chooseInConversation(classifier, question, earlier, thresholds, followUp), said, known.offerEnd);
+    const choice = readFactsNamed(
+      chooseInConversation(classifier, question, earlier, thresholds, followUp),
+      said,
+      words(earlier.at(-1) ?? ""),
+      known.offerEnd,
+    );
     switch (choice.kind) {
       case "none": {
         // About nothing the site's topics cover: an FAQ entry (the owner's, most often) may still.

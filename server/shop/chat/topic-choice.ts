@@ -78,6 +78,9 @@ export const THRESHOLDS: ChoiceThresholds = {
 /** Where a message may ask a second thing: at a word that joins two requests. */
 const JOINING_WORDS = new Set("and also et aussi puis ensuite e anche poi inoltre y tambien ademas".split(" "));
 
+/** The joining words that are adverbs too: "also", "aussi", "anche", "también", "además", "inoltre". */
+const ALSO_WORDS = new Set("also aussi anche inoltre tambien ademas".split(" "));
+
 /**
  * The message cut into the parts that may each be a question of its own (at least two words each):
  * its sentences, and within them the requests joined by "and", "et", "e", "y"... When the message
@@ -117,8 +120,15 @@ function cutParts(question: string): Part[] {
       current = [];
       lead = [];
     };
-    for (const word of words(sentence)) {
-      if (JOINING_WORDS.has(word) && current.length >= 2) {
+    const said = words(sentence);
+    for (const [at, word] of said.entries()) {
+      // "also" inside a sentence is most often the adverb of the request it is in ("e se lo metto
+      // anche sul pc di mio figlio?", "can I watch it also on my tv"): it starts a second request
+      // only when a question opens after it ("... also how much is it"). The French "on" opens one
+      // ("aussi on peut..."), the English "on" does not ("also on my laptop").
+      const next = said[at + 1] ?? "";
+      const adverb = ALSO_WORDS.has(word) && (next === "on" || !QUESTION_OPENERS.has(next));
+      if (JOINING_WORDS.has(word) && current.length >= 2 && !adverb) {
         close();
         joined = true;
       } else if (!JOINING_WORDS.has(word) || current.length > 0) {
