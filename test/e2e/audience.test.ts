@@ -7,6 +7,7 @@ import { createWriter } from "../../db/writer";
 import { issueRecoveryCodes } from "../../server/owner/console/recovery-codes";
 import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
+import { until } from "../support/wait";
 import { axeViolations } from "./axe";
 import { useSite } from "./harness";
 
@@ -45,10 +46,6 @@ function query<T>(sql: string): T[] {
   } finally {
     db.close();
   }
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await Bun.sleep(100);
 }
 
 const plain = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ");
@@ -93,7 +90,7 @@ test("three visitors from three sources, one buys with the test card and activat
   await reader.locator("[data-demo-button]").first().click();
   const demo = reader.getByRole("dialog");
   await demo.waitFor({ state: "visible" });
-  await until(() => kinds(0).includes("demo_opened"));
+  await until("the demo_opened beacon", () => kinds(0).includes("demo_opened"));
   await reader.keyboard.press("Escape");
   await demo.waitFor({ state: "hidden" });
   // On a phone the support button comes in once the visitor scrolls.
@@ -102,7 +99,7 @@ test("three visitors from three sources, one buys with the test card and activat
   await reader.getByRole("menuitem", { name: "Support par chat" }).click();
   const chat = reader.getByRole("dialog");
   await chat.waitFor({ state: "visible" });
-  await until(() => kinds(0).includes("chat_opened"));
+  await until("the chat_opened beacon", () => kinds(0).includes("chat_opened"));
   await reader.keyboard.press("Escape");
   await chat.waitFor({ state: "hidden" });
   // The form's island comes to life once seen; sent before that, it would be a plain post and a new page view.
@@ -112,7 +109,7 @@ test("three visitors from three sources, one buys with the test card and activat
   );
   await reader.locator("form.lead-form input[type=email]").first().fill("reader@example.com");
   await reader.locator("form.lead-form").first().locator("button[type=submit]").click();
-  await until(() => kinds(0).includes("lead_sent"));
+  await until("the lead_sent beacon", () => kinds(0).includes("lead_sent"));
   expect(
     kinds(0)
       .filter((k) => k !== "vital")
@@ -165,7 +162,7 @@ test("three visitors from three sources, one buys with the test card and activat
   expect(activated.status).toBe(201);
 
   // The beacons are written within a second; the database holds no address and no browser name.
-  await until(() => query("SELECT 1 FROM analytics_events WHERE page = 'payment'").length > 0);
+  await until("the payment page's view stored", () => query("SELECT 1 FROM analytics_events WHERE page = 'payment'").length > 0);
   const pageviews = query<{ visitor: string; source: string }>("SELECT visitor, source FROM analytics_events WHERE kind = 'pageview'");
   expect(new Set(pageviews.map((r) => r.visitor)).size).toBe(3);
   const tables = query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
@@ -210,7 +207,10 @@ test("three visitors from three sources, one buys with the test card and activat
     body: JSON.stringify({ kind: "vital", path: "/en", device: "mobile", metric: "CLS", value: 0.01 }),
   });
   expect(shifted.status).toBe(204);
-  await until(() => query("SELECT 1 FROM analytics_events WHERE kind = 'vital' AND metric = 'CLS' AND value = 0.01").length > 0);
+  await until(
+    "the CLS reading stored",
+    () => query("SELECT 1 FROM analytics_events WHERE kind = 'vital' AND metric = 'CLS' AND value = 0.01").length > 0,
+  );
   const french = await site.newContext({ locale: "fr-FR", bypassCSP: true, storageState: await owner.storageState() });
   const fr = await french.newPage();
   await fr.goto("/admin/audience");
