@@ -183,6 +183,7 @@ export function audiencePage(ctx: PageContext, data: Audience): string {
           no two landmarks share a name. */}
       <section>
         <h2>{t("admin.audience.revenue")}</h2>
+        <p className="note">{t("admin.audience.revenueNote")}</p>
         {table(
           "revenue-source",
           t("admin.audience.revenue"),
