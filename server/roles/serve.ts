@@ -1,4 +1,4 @@
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { isBusyError } from "../../db/writer";
 import { errorText } from "../../shared/error-text";
 import { startDigests } from "../owner/digest/job";
@@ -30,7 +30,7 @@ import { mailPaperwork } from "../shop/paperwork/mail-paperwork";
 import { startRetention } from "../shop/privacy/retention";
 import { startReviewChecks } from "../shop/reviews/invites";
 import { createAssetStore } from "../site/assets";
-import { buildClient } from "../site/client-build";
+import { buildClientCached } from "../site/client-build";
 import { openContent, publishedFacts, renderAfterPublish } from "../site/content/live";
 import { prepareContent } from "../site/content/start";
 import { staticPageRefs } from "../site/pages/controller";
@@ -84,7 +84,11 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     analytics: (at) => deleteExpiredAnalytics({ db, write: writerFor(db, config), keys: visitorKeys }, config.retention.analyticsDays, at),
   });
   startTrace("retention started");
-  const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
+  // Run from source, the bundle is kept in node_modules/.cache by its sources' key (as the compressed results are).
+  const assets = await createAssetStore(
+    embedded?.client ?? (await buildClientCached(join(import.meta.dir, "..", "..", "node_modules", ".cache", "site-client"))),
+    compress,
+  );
   startTrace("assets ready");
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
   // The first start makes the licence signing key here, before any worker could race for it.
