@@ -1,4 +1,4 @@
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { isBusyError } from "../../db/writer";
 import { errorText } from "../../shared/error-text";
 import { startDigests } from "../owner/digest/job";
@@ -30,7 +30,7 @@ import { mailPaperwork } from "../shop/paperwork/mail-paperwork";
 import { startRetention } from "../shop/privacy/retention";
 import { startReviewChecks } from "../shop/reviews/invites";
 import { createAssetStore } from "../site/assets";
-import { buildClient } from "../site/client-build";
+import { buildClientCached } from "../site/client-build";
 import { openContent, publishedFacts, renderAfterPublish } from "../site/content/live";
 import { prepareContent } from "../site/content/start";
 import { staticPageRefs } from "../site/pages/controller";
@@ -84,7 +84,11 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
     analytics: (at) => deleteExpiredAnalytics({ db, write: writerFor(db, config), keys: visitorKeys }, config.retention.analyticsDays, at),
   });
   startTrace("retention started");
-  const assets = await createAssetStore(embedded?.client ?? (await buildClient()), compress);
+  // Run from source, the bundle is kept in node_modules/.cache by its sources' key (as the compressed results are).
+  const assets = await createAssetStore(
+    embedded?.client ?? (await buildClientCached(join(import.meta.dir, "..", "..", "node_modules", ".cache", "site-client"))),
+    compress,
+  );
   startTrace("assets ready");
   const transport = config.mail.smtpUrl !== undefined ? createSmtpTransport(config.mail.smtpUrl) : createFileTransport(config.mail.dir);
   // The first start makes the licence signing key here, before any worker could race for it.
@@ -248,15 +252,19 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
 
   // A publish (from the console in any process, or the command line) shows within a second: every
   // process looks for it, renders its pages again, and this one keeps them for the executable's
-  // next start, which then serves what was last published at once.
-  renderAfterPublish(
-    content,
-    () => staticPages.warm(refs),
-    log,
-    () => {
-      if (embedded !== undefined) writePageCache(config.dataDir, embedded.buildId, staticPages.finished());
-    },
-  );
+  // next start, which then serves what was last published at once. With PAGES_AT_START=false a
+  // publish only ends the pages' edition (static-pages.ts), each made again at its next request:
+  // a test server's first start records the landing page's figure, which is such a change, and
+  // rendering the 64 pages again for it cost each test server about 1.5 s of CPU for nothing.
+  if (config.pagesAtStart)
+    renderAfterPublish(
+      content,
+      () => staticPages.warm(refs),
+      log,
+      () => {
+        if (embedded !== undefined) writePageCache(config.dataDir, embedded.buildId, staticPages.finished());
+      },
+    );
   content.watch();
 
   // Ready, pages made: the server this one replaces lets its connections go and exits.

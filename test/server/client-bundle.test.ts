@@ -1,5 +1,8 @@
 import { expect, test } from "bun:test";
-import { buildClient, type ClientFile } from "../../server/site/client-build";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildClient, buildClientCached, type ClientFile } from "../../server/site/client-build";
 
 // What the browser is sent: the page's one script is the islands' loader, and the code
 // of React, the forms, payment and chat comes in files of their own, loaded when an island needs
@@ -37,4 +40,21 @@ test("no file holds the ICU message parser", () => {
   // An error name only the parser has (its no-parser build, which the browser gets, has none).
   expect(holding("EXPECT_ARGUMENT_CLOSING_BRACE")).toEqual([]);
   expect(holding("IntlMessageFormat").length + holding("formatToParts").length).toBeGreaterThan(0);
+});
+
+test("run from source, a start takes the bundle its sources made last time from the cache, and the first makes the same files as a build", async () => {
+  const cacheDir = mkdtempSync(join(tmpdir(), "site-client-cache-"));
+  try {
+    const first = await buildClientCached(cacheDir);
+    expect(first.map((file) => [file.name, text(file)])).toEqual(files.map((file) => [file.name, text(file)]));
+    // The next start reads the kept files rather than bundling again: a mark made in one shows.
+    const [kept] = readdirSync(cacheDir);
+    if (kept === undefined || entry === undefined) throw new Error("nothing kept");
+    writeFileSync(join(cacheDir, kept, entry.name), "// kept");
+    const next = await buildClientCached(cacheDir);
+    expect(next.map((file) => file.name)).toEqual(files.map((file) => file.name));
+    expect(next.find((file) => file.name === entry.name)?.body).toEqual(new TextEncoder().encode("// kept"));
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
 });
