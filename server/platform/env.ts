@@ -248,7 +248,7 @@ export const EnvSchema = v.object({
   PAGES_AT_START: documented(bool(true), {
     section: "The server",
     description:
-      "`false`: the pages the same for every visitor are rendered at their first request instead of before the server takes over from the one it replaces, and after a publish at their next request instead of at once. The test suite's servers use it (most of them never ask for a page); a real site leaves it on, so that no visitor waits for a page to be made.",
+      "`false`: the pages the same for every visitor are rendered at their first request instead of before the server takes over from the one it replaces. The test suite's servers use it (most of them never ask for a page); a real site leaves it on, so that no visitor waits for a page to be made.",
   }),
 
   SITE_NAME: documented(

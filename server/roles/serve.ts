@@ -252,19 +252,15 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
 
   // A publish (from the console in any process, or the command line) shows within a second: every
   // process looks for it, renders its pages again, and this one keeps them for the executable's
-  // next start, which then serves what was last published at once. With PAGES_AT_START=false a
-  // publish only ends the pages' edition (static-pages.ts), each made again at its next request:
-  // a test server's first start records the landing page's figure, which is such a change, and
-  // rendering the 64 pages again for it cost each test server about 1.5 s of CPU for nothing.
-  if (config.pagesAtStart)
-    renderAfterPublish(
-      content,
-      () => staticPages.warm(refs),
-      log,
-      () => {
-        if (embedded !== undefined) writePageCache(config.dataDir, embedded.buildId, staticPages.finished());
-      },
-    );
+  // next start, which then serves what was last published at once.
+  renderAfterPublish(
+    content,
+    () => staticPages.warm(refs),
+    log,
+    () => {
+      if (embedded !== undefined) writePageCache(config.dataDir, embedded.buildId, staticPages.finished());
+    },
+  );
   content.watch();
 
   // Ready, pages made: the server this one replaces lets its connections go and exits.

@@ -81,10 +81,9 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
   const server = https !== null ? { port: start.port } : listenShared(site.app, { ...config, port: start.port }, "join");
   startTrace("worker listening");
   log.info("worker listening", { port: server.port, pages: start.pages.length, content: content.current().version });
-  // A publish the first process's pages predate (made meanwhile) or a later one: rendered here
-  // (with PAGES_AT_START=false, at each page's next request, as in the first process).
+  // A publish the first process's pages predate (made meanwhile) or a later one: rendered here.
   const refs = staticPageRefs(config);
-  if (config.pagesAtStart) renderAfterPublish(content, () => site.deps.staticPages.warm(refs), log);
+  renderAfterPublish(content, () => site.deps.staticPages.warm(refs), log);
   content.watch();
 
   const reason = await stopped;
