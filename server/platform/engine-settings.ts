@@ -2,7 +2,7 @@
 // runtime reads from the environment only as it starts. Measured with bench/static.ts (2 processes,
 // 50 connections): the first two brought each process's peak resident memory under load from about
 // 120 MB to 95 (105-110 as the site grew), the third from 105-110 to 90-98, at the same requests
-// per second and CPU per request (issue 30).
+// per second and CPU per request.
 // - forceRAMSize: JSC sizes its heap from the machine's memory. On a machine with many GB it lets
 //   the garbage of a burst of requests (each answered page leaves a request, a response and its
 //   headers behind) pile up by tens of MB per process before collecting; the site keeps far less
