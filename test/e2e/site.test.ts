@@ -6,7 +6,7 @@ import { LOCALES } from "../../shared/locales";
 import { PAGE_IDS, pathFor } from "../../shared/routes";
 import { demoCaptions, expectedCaptions } from "./captions";
 import { hydrateAllIslands, islandStates, useSharedSite, watchConsole } from "./harness";
-import { limiter, tabsOfOwnContexts } from "./limit";
+import { sideBySide, tabsOfOwnContexts } from "./limit";
 import { firstScreenSettled, visit } from "./visit";
 
 const site = useSharedSite();
@@ -15,10 +15,11 @@ const site = useSharedSite();
  * side by side, at most three at a time (a 2-core machine gains nothing from more). The two that go
  * through every page use three tabs of their own, and the two that measure the load itself (layout
  * shift, script before the load event) run alone, so they run as plain tests. */
-const side = limiter(3);
+const journey = sideBySide(3);
 
-test.concurrent("/ and /en are in their language; loaded, they run one small script before the load event and React waits until an island needs it", () =>
-  side(async () => {
+journey(
+  "/ and /en are in their language; loaded, they run one small script before the load event and React waits until an island needs it",
+  async () => {
     const context = await site.newContext();
     const page = await context.newPage();
     const consoleLog = watchConsole(page);
@@ -59,118 +60,114 @@ test.concurrent("/ and /en are in their language; loaded, they run one small scr
     await hydrateAllIslands(page, { clock: true });
     expect(consoleLog.errors).toEqual([]);
     await context.close();
-  }));
+  },
+);
 
-test.concurrent("switching language keeps the page; choosing the active language does nothing", () =>
-  side(async () => {
-    const context = await site.newContext();
-    const page = await context.newPage();
-    await page.goto("/paiement");
-    await page.getByRole("link", { name: "English" }).click();
-    await page.waitForURL("**/en/paiement");
-    expect(await page.locator("h1").textContent()).toBe("Complete your order");
-    const active = page.locator('.lang-switcher [aria-current="true"]');
-    expect(await active.textContent()).toBe("English");
-    // Not a link: a click on it starts no navigation (a navigation it started, the click would await).
-    expect(await active.evaluate((el) => el.closest("a[href]"))).toBeNull();
-    await active.click();
-    expect(new URL(page.url()).pathname).toBe("/en/paiement");
-    await page.getByRole("link", { name: "Español" }).click();
-    await page.waitForURL("**/es/paiement");
-    expect(await page.getAttribute("html", "lang")).toBe("es");
-    await context.close();
-  }));
+journey("switching language keeps the page; choosing the active language does nothing", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.goto("/paiement");
+  await page.getByRole("link", { name: "English" }).click();
+  await page.waitForURL("**/en/paiement");
+  expect(await page.locator("h1").textContent()).toBe("Complete your order");
+  const active = page.locator('.lang-switcher [aria-current="true"]');
+  expect(await active.textContent()).toBe("English");
+  // Not a link: a click on it starts no navigation (a navigation it started, the click would await).
+  expect(await active.evaluate((el) => el.closest("a[href]"))).toBeNull();
+  await active.click();
+  expect(new URL(page.url()).pathname).toBe("/en/paiement");
+  await page.getByRole("link", { name: "Español" }).click();
+  await page.waitForURL("**/es/paiement");
+  expect(await page.getAttribute("html", "lang")).toBe("es");
+  await context.close();
+});
 
-test.concurrent("the demo dialog opens from the keyboard, loads the video only then, closes on Escape and gives focus back", () =>
-  side(async () => {
-    const context = await site.newContext();
-    const page = await context.newPage();
-    const videoRequests: string[] = [];
-    page.on("request", (request) => {
-      if (request.url().includes("demo-video")) videoRequests.push(request.url());
-    });
-    await page.goto("/en");
-    await page.waitForLoadState("networkidle");
-    expect(videoRequests).toEqual([]);
-    expect(await page.locator("video").count()).toBe(0);
+journey("the demo dialog opens from the keyboard, loads the video only then, closes on Escape and gives focus back", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const videoRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("demo-video")) videoRequests.push(request.url());
+  });
+  await page.goto("/en");
+  await page.waitForLoadState("networkidle");
+  expect(videoRequests).toEqual([]);
+  expect(await page.locator("video").count()).toBe(0);
 
-    const opener = page.getByRole("link", { name: "Watch the demo video" }).first();
-    await opener.focus();
-    await page.keyboard.press("Enter");
-    const dialog = page.getByRole("dialog", { name: /in \d+ seconds/ });
-    await dialog.waitFor({ state: "visible" });
-    const video = dialog.locator("video");
-    expect(await video.getAttribute("poster")).toMatch(/\/assets\/demo-poster-.*\.webp$/);
-    expect(await video.locator("source").getAttribute("src")).toBe("/demo-video.mp4");
-    await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("demo-video")));
+  const opener = page.getByRole("link", { name: "Watch the demo video" }).first();
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: /in \d+ seconds/ });
+  await dialog.waitFor({ state: "visible" });
+  const video = dialog.locator("video");
+  expect(await video.getAttribute("poster")).toMatch(/\/assets\/demo-poster-.*\.webp$/);
+  expect(await video.locator("source").getAttribute("src")).toBe("/demo-video.mp4");
+  await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("demo-video")));
 
-    await page.keyboard.press("Escape");
-    await dialog.waitFor({ state: "hidden" });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Watch the demo video");
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Watch the demo video");
 
-    // The close button, reached and pressed with the keyboard.
-    const demo = page.getByRole("link", { name: "See the demo" }).nth(2);
-    await demo.focus();
-    await page.keyboard.press("Enter");
-    await dialog.waitFor({ state: "visible" });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Close the video");
-    await page.keyboard.press("Enter");
-    await dialog.waitFor({ state: "hidden" });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("See the demo");
-    await context.close();
-  }));
+  // The close button, reached and pressed with the keyboard.
+  const demo = page.getByRole("link", { name: "See the demo" }).nth(2);
+  await demo.focus();
+  await page.keyboard.press("Enter");
+  await dialog.waitFor({ state: "visible" });
+  expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Close the video");
+  await page.keyboard.press("Enter");
+  await dialog.waitFor({ state: "hidden" });
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("See the demo");
+  await context.close();
+});
 
-test.concurrent("when an island's code cannot be loaded, its link still does what it does without script", () =>
-  side(async () => {
-    const context = await site.newContext();
-    const page = await context.newPage();
-    await page.route("**/assets/chunk-*.js", (route) => route.abort());
-    // Loaded, its islands seen by the loader: the click below is one the site's script handles.
-    await visit(page, "/en");
-    await page.getByRole("link", { name: "Watch the demo video" }).first().click();
-    await page.waitForURL("**/en/demo");
-    expect(await page.locator("main video track").count()).toBe(4);
-    await context.close();
-  }));
+journey("when an island's code cannot be loaded, its link still does what it does without script", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.route("**/assets/chunk-*.js", (route) => route.abort());
+  // Loaded, its islands seen by the loader: the click below is one the site's script handles.
+  await visit(page, "/en");
+  await page.getByRole("link", { name: "Watch the demo video" }).first().click();
+  await page.waitForURL("**/en/demo");
+  expect(await page.locator("main video track").count()).toBe(4);
+  await context.close();
+});
 
-test.concurrent("FAQ: opening a second question closes the first", () =>
-  side(async () => {
-    const context = await site.newContext();
-    const page = await context.newPage();
-    await page.goto("/en#faq");
-    const items = page.locator("details.faq__item");
-    await items.nth(0).locator("summary").click();
-    expect(await items.nth(0).getAttribute("open")).not.toBeNull();
-    await items.nth(1).locator("summary").click();
-    expect(await items.nth(1).getAttribute("open")).not.toBeNull();
-    expect(await items.nth(0).getAttribute("open")).toBeNull();
-    expect(await page.locator("details.faq__item[open]").count()).toBe(1);
-    await items.nth(1).locator("summary").click();
-    expect(await page.locator("details.faq__item[open]").count()).toBe(0);
-    await context.close();
-  }));
+journey("FAQ: opening a second question closes the first", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  await page.goto("/en#faq");
+  const items = page.locator("details.faq__item");
+  await items.nth(0).locator("summary").click();
+  expect(await items.nth(0).getAttribute("open")).not.toBeNull();
+  await items.nth(1).locator("summary").click();
+  expect(await items.nth(1).getAttribute("open")).not.toBeNull();
+  expect(await items.nth(0).getAttribute("open")).toBeNull();
+  expect(await page.locator("details.faq__item[open]").count()).toBe(1);
+  await items.nth(1).locator("summary").click();
+  expect(await page.locator("details.faq__item[open]").count()).toBe(0);
+  await context.close();
+});
 
-test.concurrent("an unknown path shows the 404 page and logs the path in the console", () =>
-  side(async () => {
-    const context = await site.newContext();
-    const page = await context.newPage();
-    const consoleLog = watchConsole(page);
-    const logged = page.waitForEvent("console", { predicate: (m) => m.text().includes("/en/lost-page") });
-    const response = await page.goto("/en/lost-page");
-    expect(response?.status()).toBe(404);
-    expect(await page.locator("h1").textContent()).toBe("Oops! Page not found");
-    await logged;
-    expect(consoleLog.messages.some((m) => m.includes("/en/lost-page"))).toBe(true);
-    await page.getByRole("link", { name: "Back to the home page" }).first().click();
-    await page.waitForURL((url) => url.pathname === "/en");
-    await context.close();
-  }));
+journey("an unknown path shows the 404 page and logs the path in the console", async () => {
+  const context = await site.newContext();
+  const page = await context.newPage();
+  const consoleLog = watchConsole(page);
+  const logged = page.waitForEvent("console", { predicate: (m) => m.text().includes("/en/lost-page") });
+  const response = await page.goto("/en/lost-page");
+  expect(response?.status()).toBe(404);
+  expect(await page.locator("h1").textContent()).toBe("Oops! Page not found");
+  await logged;
+  expect(consoleLog.messages.some((m) => m.includes("/en/lost-page"))).toBe(true);
+  await page.getByRole("link", { name: "Back to the home page" }).first().click();
+  await page.waitForURL((url) => url.pathname === "/en");
+  await context.close();
+});
 
-// One test per language: each makes six page loads, the four together came near their 60 s on a
-// loaded CI machine.
+// One journey per language: each makes six page loads.
 for (const locale of LOCALES)
-  test.concurrent(`without JavaScript the demo links open the demo page, whose player has the captions of every language, the page's shown (${locale})`, () =>
-    side(async () => {
+  journey(
+    `without JavaScript the demo links open the demo page, whose player has the captions of every language, the page's shown (${locale})`,
+    async () => {
       const context = await site.newContext({ javaScriptEnabled: false });
       const page = await context.newPage();
       await page.goto(pathFor("landing", locale));
@@ -188,7 +185,8 @@ for (const locale of LOCALES)
       await page.locator("main").getByRole("link", { name: SOURCE_MESSAGES[locale]["cta.getAccess"] }).click();
       await page.waitForURL((url) => url.pathname === pathFor("payment", locale));
       await context.close();
-    }));
+    },
+  );
 
 // The landing page's full-length screenshots at 360 and 1280 px (artifacts/landing-*.png), and its
 // no-sideways-scroll at those widths, are the browser sweep's (test/e2e/sweep.ts), taken on the visit
