@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { defaultContent } from "../../shared/content";
 import type { Config } from "../platform/config";
 import { STOP_DEADLINE_MS } from "../platform/http/drain";
+import { MIGRATE_REQ_SETTING } from "../platform/http/migrate-requests";
 import { VERSION } from "../platform/version";
 import { seededDocument } from "../site/content/start";
 
@@ -88,6 +89,10 @@ Wants=network-online.target
 
 [Service]
 Type=simple
+# Connections queued at an executable that lets the port go (an upgrade, docs/owner/deploy.md) move
+# to the one still listening instead of being reset: a kernel setting, made by root before the start
+# ("+"), its failure ignored ("-") on a kernel without it.
+ExecStartPre=+-/bin/sh -c 'echo 1 > ${MIGRATE_REQ_SETTING}'
 ExecStart=${command.join(" ")}
 # A user of its own, made once by the owner: adduser --system --group --home ${dataDir} ${user}
 User=${user}

@@ -11,6 +11,7 @@ import type { Config } from "../platform/config";
 import type { Compress } from "../platform/http/compress";
 import { STOP_DEADLINE_MS } from "../platform/http/drain";
 import { isAddressInUse, isEveryAddress, listeningUrl, listenShared } from "../platform/http/listen";
+import { ensureRequestMigration, MIGRATE_REQ_COMMAND } from "../platform/http/migrate-requests";
 import { configSecrets, createLogger } from "../platform/log";
 import { contentWarnings, startupWarnings } from "../platform/production-readiness";
 import { forgetRunningServer, type RunningServer, recordRunningServer, runningServer } from "../platform/running-server";
@@ -266,6 +267,16 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   // Ready, pages made: the server this one replaces lets its connections go and exits.
   if (predecessor !== null && !stopping) {
     recordRunningServer(config.dataDir, { pid: process.pid, port: server.port, version: build.version });
+    const migration = ensureRequestMigration();
+    if (migration === "turned on")
+      log.info("connections queued at the server being replaced will move to this one", { setting: "net.ipv4.tcp_migrate_req=1" });
+    else if (migration === "off")
+      log.warn(
+        "a visitor's connection queued at the server being replaced may be reset as it lets the port go: this kernel setting moves it here instead",
+        {
+          command: MIGRATE_REQ_COMMAND,
+        },
+      );
     try {
       process.kill(predecessor.pid, "SIGTERM");
       log.info("replaced the server running before", { pid: predecessor.pid, version: predecessor.version });

@@ -4,12 +4,14 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DRAIN_MS } from "../../server/platform/http/drain";
+import { MIGRATE_REQ_SETTING } from "../../server/platform/http/migrate-requests";
 import { startServer } from "../e2e/harness";
 import { keepAliveClient } from "../support/keep-alive-client";
 
 // A new server replaces a running one on the same port and data folder without a refused request:
 // the new one listens beside the old (SO_REUSEPORT), and once ready tells it to stop; the old one
-// answers with Connection: close for a moment, then lets the port go (server/platform/http/drain.ts).
+// answers with Connection: close for a moment, then lets the port go (server/platform/http/drain.ts);
+// a connection queued at it then moves to the new one (server/platform/http/migrate-requests.ts).
 
 const dataDir = mkdtempSync(join(tmpdir(), "site-swap-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -81,6 +83,10 @@ test("a second server started on a running one's port and data folder replaces i
     // The old server drained: connections closed after their answer, then it stopped.
     expect(old.output.some((line) => line.includes('"msg":"shutting down"'))).toBe(true);
     expect(JSON.parse(readFileSync(join(dataDir, "server.json"), "utf8")).pid).toBe(replacement.process.pid);
+    // Connections queued at the old server as it let the port go moved to the new one: the kernel
+    // setting is on (the new server turned it on, being root), or its log told the owner how.
+    const migrating = readFileSync(MIGRATE_REQ_SETTING, "utf8").trim() !== "0";
+    expect(migrating || replacement.output.some((line) => line.includes("net.ipv4.tcp_migrate_req=1"))).toBe(true);
     // And the new one answers alone now.
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   } finally {
