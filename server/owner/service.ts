@@ -9,7 +9,7 @@ import { seededDocument } from "../site/content/start";
 /**
  * `site service [--user NAME] [--data DIR] [--env-file FILE]`: a systemd unit that runs this
  * executable, where it stands, as a service (docs/owner/deploy.md). The owner saves it as
- * /etc/systemd/system/site.service; `systemd-analyze verify` passes on it (test/server/service.test.ts).
+ * /etc/systemd/system/site.service; `systemd-analyze verify` passes on it (test/server/service.system.test.ts).
  */
 export function serviceCommand(
   args: { user?: string; data?: string; envFile?: string },

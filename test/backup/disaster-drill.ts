@@ -13,8 +13,8 @@ import { buy, cli, processMentions, until, untilInReplica } from "./support";
 // `backup promote` makes the copy the primary and the server starts again, replicating. Every
 // acknowledged order, licence and lead is there, every key still verifies, and no e-mail goes out
 // twice. Once to a folder (file://), once to a fake S3 on loopback
-// (test/support/fake-s3.ts), each from a test file of its own (replication.test.ts,
-// replication-s3.test.ts) so that the two run side by side in the test tier.
+// (test/support/fake-s3.ts), each from a test file of its own (replication.system.test.ts,
+// replication-s3.system.test.ts) so that the two run side by side in the test tier.
 
 async function signUp(server: RunningServer, email: string): Promise<void> {
   const response = await fetch(`${server.baseUrl}/api/leads`, {
@@ -55,7 +55,7 @@ function readRows(dataDir: string) {
 /** The drill against one replica, with `smtp` as the site's mail server. */
 export async function disasterDrill(name: string, backupEnv: Record<string, string>, smtp: TestSmtp) {
   const dataDir = mkdtempSync(join(tmpdir(), `site-drill-${name}-`));
-  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
   const env = { ...backupEnv, SMTP_URL: smtp.url, DATA_DIR: dataDir, WORKERS: "1" };
   try {
     const first = await startServer({ dataDir, env });

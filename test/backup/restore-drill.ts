@@ -16,7 +16,7 @@ import { buy, cli, processMentions, targetOf, until, untilInReplica } from "./su
 // made there), while the live site sells on. The copy must not write a byte into the live replica,
 // so the next restore brings back the live shop: its later sale there, the licence still active.
 
-// Run once per kind of replica, each from a test file of its own (drill.test.ts, drill-s3.test.ts)
+// Run once per kind of replica, each from a test file of its own (drill.system.test.ts, drill-s3.system.test.ts)
 // so that the two run side by side in the test tier rather than one after the other.
 
 type Contents = Map<string, string>;
@@ -74,7 +74,7 @@ export async function restoreDrill(
   const liveDir = join(root, "live");
   const copyDir = join(root, "copy");
   const laterDir = join(root, "later");
-  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
   const env = { ...backupEnv, SMTP_URL: smtp.url, WORKERS: "1" };
   const first = `first-${kind}@example.com`;
   const second = `second-${kind}@example.com`;

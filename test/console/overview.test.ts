@@ -135,7 +135,7 @@ test("the checklist's seller item names every variable production refuses to sta
     const seller = html
       .slice(html.indexOf("seller identity"), html.indexOf("</li>", html.indexOf("seller identity")))
       .replace(/<[^>]+>/g, "");
-    // What a production start refuses without (test/server/production-start.test.ts lists them).
+    // What a production start refuses without (test/server/production-start.system.test.ts lists them).
     for (const variable of [
       "SELLER_NAME",
       "SELLER_ADDRESS",

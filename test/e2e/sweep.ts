@@ -7,7 +7,7 @@ import { axeViolations, checkerInEveryPage, WIDTH_RULES } from "./axe";
 import { demoCaptions, expectedCaptions } from "./captions";
 import { placement, settle } from "./floating";
 import { artifactPath, useSite } from "./harness";
-import { limiter, tabsOf } from "./limit";
+import { sideBySide, tabsOf } from "./limit";
 import { firstScreenSettled, visit } from "./visit";
 
 // Every page, in the states a visitor meets, at the screens people use, each visited once for all
@@ -324,63 +324,62 @@ export function sweep(options: { widths: readonly number[]; journeyWidths: reado
   // others, at most `TABS` at a time. One question a journey, four a file (its own
   // server): within the chat's allowance of eight a minute for one address
   // (test/e2e/support-chat.test.ts), so they are all answered however fast they come.
-  const journeys = limiter(TABS);
+  const journey = sideBySide(TABS);
   for (const width of options.journeyWidths)
     for (const locale of LOCALES) {
-      test.concurrent(
+      journey(
         `at ${width} px, in ${locale}: no ${journeyRules(width) === undefined ? "axe violation" : "violation of axe's width rules"} with the support chat (after a question), the exit popup or the demo video open; the demo's captions load, in the dialog and on the demo page, each track in its language, the page's shown`,
-        () =>
-          journeys(async () => {
-            // No init script here: the exit popup is one of the states checked.
-            const context = await site.newContext({
-              viewport: { width, height: width < 768 ? 740 : 900 },
-              bypassCSP: true,
-              reducedMotion: "reduce",
-            });
-            // Three of its four page loads are checked by axe.
-            await checkerInEveryPage(context);
-            const page = await context.newPage();
-            const found: string[] = [];
-            const home = pathFor("landing", locale);
+        async () => {
+          // No init script here: the exit popup is one of the states checked.
+          const context = await site.newContext({
+            viewport: { width, height: width < 768 ? 740 : 900 },
+            bypassCSP: true,
+            reducedMotion: "reduce",
+          });
+          // Three of its four page loads are checked by axe.
+          await checkerInEveryPage(context);
+          const page = await context.newPage();
+          const found: string[] = [];
+          const home = pathFor("landing", locale);
 
-            await visit(page, home);
-            // Below 1280 px the support button comes in once the first screen is scrolled past.
-            await page.evaluate(() => window.scrollTo({ top: window.innerHeight, behavior: "instant" }));
-            await page.locator(".support__trigger").click();
-            await page.getByRole("menuitem").first().click();
-            const chat = page.locator(".chat-window");
-            await chat.waitFor({ state: "visible" });
-            await chat.getByRole("textbox").fill("?");
-            await chat.getByRole("textbox").press("Enter");
-            await chat.locator(".chat-msg--assistant").nth(1).waitFor({ state: "visible" });
-            await chat.locator("[aria-busy=true]").waitFor({ state: "detached" });
-            found.push(...(await axeViolations(page, `chat open (${locale}) @${width}px`, journeyRules(width))));
-            expect(layoutProblems(`chat open (${locale}) @${width}px`, await measure(page))).toEqual([]);
+          await visit(page, home);
+          // Below 1280 px the support button comes in once the first screen is scrolled past.
+          await page.evaluate(() => window.scrollTo({ top: window.innerHeight, behavior: "instant" }));
+          await page.locator(".support__trigger").click();
+          await page.getByRole("menuitem").first().click();
+          const chat = page.locator(".chat-window");
+          await chat.waitFor({ state: "visible" });
+          await chat.getByRole("textbox").fill("?");
+          await chat.getByRole("textbox").press("Enter");
+          await chat.locator(".chat-msg--assistant").nth(1).waitFor({ state: "visible" });
+          await chat.locator("[aria-busy=true]").waitFor({ state: "detached" });
+          found.push(...(await axeViolations(page, `chat open (${locale}) @${width}px`, journeyRules(width))));
+          expect(layoutProblems(`chat open (${locale}) @${width}px`, await measure(page))).toEqual([]);
 
-            // The exit popup, opened by its own timer (30 s after load) on a clock moved by hand, in a
-            // tab of its own so that the other checks keep the real clock.
-            const popupPage = await context.newPage();
-            await popupPage.clock.install();
-            await visit(popupPage, home);
-            await popupPage.clock.runFor(31_000);
-            await popupPage.locator("dialog#exit-popup[open]").waitFor({ state: "visible" });
-            found.push(...(await axeViolations(popupPage, `exit popup open (${locale}) @${width}px`, journeyRules(width))));
-            await popupPage.close();
+          // The exit popup, opened by its own timer (30 s after load) on a clock moved by hand, in a
+          // tab of its own so that the other checks keep the real clock.
+          const popupPage = await context.newPage();
+          await popupPage.clock.install();
+          await visit(popupPage, home);
+          await popupPage.clock.runFor(31_000);
+          await popupPage.locator("dialog#exit-popup[open]").waitFor({ state: "visible" });
+          found.push(...(await axeViolations(popupPage, `exit popup open (${locale}) @${width}px`, journeyRules(width))));
+          await popupPage.close();
 
-            await visit(page, home);
-            await page.locator("[data-demo-button]").first().click();
-            await page.locator("dialog.demo-dialog[open]").waitFor({ state: "visible" });
-            found.push(...(await axeViolations(page, `demo video open (${locale}) @${width}px`, journeyRules(width))));
-            expect(await demoCaptions(page, "dialog.demo-dialog video")).toEqual(expectedCaptions(locale));
-            await page.keyboard.press("Escape");
+          await visit(page, home);
+          await page.locator("[data-demo-button]").first().click();
+          await page.locator("dialog.demo-dialog[open]").waitFor({ state: "visible" });
+          found.push(...(await axeViolations(page, `demo video open (${locale}) @${width}px`, journeyRules(width))));
+          expect(await demoCaptions(page, "dialog.demo-dialog video")).toEqual(expectedCaptions(locale));
+          await page.keyboard.press("Escape");
 
-            // The demo page, where the demo links lead without script: the same tracks, in the page.
-            // (Its axe check is the every-page sweep's.)
-            await visit(page, pathFor("demo", locale));
-            expect(await demoCaptions(page, "main video")).toEqual(expectedCaptions(locale));
-            expect(found).toEqual([]);
-            await context.close();
-          }),
+          // The demo page, where the demo links lead without script: the same tracks, in the page.
+          // (Its axe check is the every-page sweep's.)
+          await visit(page, pathFor("demo", locale));
+          expect(await demoCaptions(page, "main video")).toEqual(expectedCaptions(locale));
+          expect(found).toEqual([]);
+          await context.close();
+        },
         240_000,
       );
     }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ensureRequestMigration } from "../../server/platform/http/migrate-requests";
 
 // The kernel setting a swap relies on, read from a file standing in for /proc/sys: the real one is
-// this machine's, and the swap test (swap.test.ts) is where a server turns it on for real.
+// this machine's, and the swap test (swap.system.test.ts) is where a server turns it on for real.
 const dir = mkdtempSync(join(tmpdir(), "site-migrate-req-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -21,7 +21,7 @@ const WAIT_MS = 4000;
 
 let server: RunningServer;
 beforeAll(async () => {
-  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
   server = await startServer({ env: { DB_BUSY_WAIT_MS: String(WAIT_MS), WORKERS: "1" } });
 });
 afterAll(() => endServer(server));

@@ -347,14 +347,14 @@ test("the real server: a start after the hour sends the day's missed digest once
     db.$client.query("INSERT INTO site_settings (key, value, created_at) VALUES ('digest_started_at', ?, ?)").run(String(began), began);
     db.$client.close();
     // Hour 0: whenever the test runs, yesterday's digest is due.
-    // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+    // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
     const env = { SMTP_URL: smtp.url, OWNER_EMAIL: OWNER, DIGEST_HOUR: "0", LOG_LEVEL: "debug", WORKERS: "1" };
     const yesterday = dateIn("Europe/Paris", new Date(Date.now() - 24 * 60 * 60 * 1000));
     const first = await startServer({ dataDir, env });
     try {
       await smtp.waitFor(1);
       // Recorded as sent before it ends: a restart would otherwise send it again, as after any crash
-      // mid-send (send-once.test.ts). How it stops is not under test (a SIGTERM drains for a second).
+      // mid-send (send-once.system.test.ts). How it stops is not under test (a SIGTERM drains for a second).
       await until("the digest recorded as sent", () => {
         const db = new Database(join(dataDir, "site.db"), { readonly: true });
         try {

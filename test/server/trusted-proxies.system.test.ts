@@ -46,7 +46,7 @@ test("TRUST_PROXY=true keeps believing every peer, with a start-up warning; fals
 // A real server: this test's requests come from 127.0.0.1, which is not the proxy.
 let server: RunningServer;
 beforeAll(async () => {
-  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
   server = await startServer({ env: { TRUST_PROXY: "10.9.9.9, fd00::/8", WORKERS: "1" } });
 });
 afterAll(async () => {
@@ -115,7 +115,7 @@ test("a page answered by Bun's own route and one passed on to Elysia each get on
 });
 
 test("from the trusted proxy, X-Forwarded-For, -Proto and X-Request-Id are believed: each forwarded client has its own limit", async () => {
-  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
   const behindProxy = await startServer({ env: { TRUST_PROXY: "127.0.0.0/8", WORKERS: "1" } });
   try {
     const leads = await statuses(LEAD_RATE_LIMIT.limit + 2, (i) =>

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { useSmtp } from "../support/smtp";
 import { restoreDrill } from "./restore-drill";
 
-// The restore drill with a file:// replica (restore-drill.ts); the S3 one is in drill-s3.test.ts.
+// The restore drill with a file:// replica (restore-drill.ts); the S3 one is in drill-s3.system.test.ts.
 
 const smtp = useSmtp();
 

@@ -71,7 +71,7 @@ const statusCounts = (dir: string) => {
 test(`SIGTERM with ${BACKLOG} e-mails queued: the server exits within 10 s without working through them, and the next start sends each once`, async () => {
   dataDir = mkdtempSync(join(tmpdir(), "site-mail-stop-"));
   seedBacklog(dataDir, BACKLOG);
-  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
   const env = { SMTP_URL: smtp.url, MAIL_FROM: "Shop <shop@example.com>", WORKERS: "1" };
   // A provider taking 2.5 s per message: working through the backlog would take the sender 15 s,
   // past the 10 s below (it sends 4 at a time), but each message on its way finishes within the

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { useSmtp } from "../support/smtp";
 import { disasterDrill } from "./disaster-drill";
 
-// The disaster drill (disaster-drill.ts) replicating to a folder; to S3 in replication-s3.test.ts.
+// The disaster drill (disaster-drill.ts) replicating to a folder; to S3 in replication-s3.system.test.ts.
 
 const smtp = useSmtp();
 

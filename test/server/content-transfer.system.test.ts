@@ -192,7 +192,7 @@ test("a file with a mistake changes nothing and says which field is wrong", asyn
 });
 
 test("an import into a running server's database is served by the server without a restart", async () => {
-  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
   const server = await startServer({ env: { WORKERS: "1" } });
   try {
     const before = await (await fetch(`${server.baseUrl}/en/guide`)).text();

@@ -12,7 +12,7 @@ import { hangUpMidUpload, type RawAnswer, rawRequest } from "./raw-http";
 
 let server: RunningServer;
 beforeAll(async () => {
-  // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+  // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
   server = await startServer({ env: { LOG_LEVEL: "debug", WORKERS: "1" } });
 });
 afterAll(() => endServer(server));

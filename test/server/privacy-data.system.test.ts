@@ -290,7 +290,7 @@ test("the server deletes expired data when it starts", async () => {
     await recordChatMessage(site.write, { conversationId: "c-old", role: "user", content: "old", locale: "fr", at: old });
     await site.close();
 
-    // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+    // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
     const server = await startServer({ dataDir, env: { WORKERS: "1" } });
     try {
       const db = new Database(join(dataDir, "site.db"), { readonly: true });

@@ -21,7 +21,7 @@ function tempDataDir() {
 
 async function start(dataDir: string, synchronous: string): Promise<RunningServer> {
   // Behind a "proxy" so that each simulated visitor has its own address and stays under the rate limit.
-  // WORKERS=1: what a SIGKILL leaves in the file is under test, not workers (processes.test.ts), and
+  // WORKERS=1: what a SIGKILL leaves in the file is under test, not workers (processes.system.test.ts), and
   // each worker costs a second of CPU at each of this file's five starts.
   const server = await startServer({ dataDir, env: { TRUST_PROXY: "true", SQLITE_SYNCHRONOUS: synchronous, WORKERS: "1" } });
   cleanup.push(() => server.stop("SIGKILL"));

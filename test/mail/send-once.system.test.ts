@@ -30,7 +30,7 @@ const statusOf = (dataDir: string) => {
 test("a server killed while the mail server is answering sends the message again on restart with the same Message-ID as the row", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "site-mail-kill-"));
   try {
-    // WORKERS=1: a worker is not under test here (processes.test.ts), and costs a second of CPU.
+    // WORKERS=1: a worker is not under test here (processes.system.test.ts), and costs a second of CPU.
     const env = { SMTP_URL: smtp.url, MAIL_FROM: "Shop <shop@example.com>", WORKERS: "1" };
     const first = await startServer({ dataDir, env });
     smtp.replyDelayMs = 20_000;
