@@ -8,7 +8,7 @@ import { join } from "node:path";
 // say which tier a file is in, so a slow start added to a quick file moves it, rather than the
 // quick loop slowing down unseen.
 const root = join(import.meta.dir, "..", "..");
-const STARTS_A_PROCESS = /startServer|spawnSite|Bun\.spawn|spawnSync|startPebble|node:child_process|restoreDrill|disasterDrill/;
+const STARTS_A_PROCESS = /startServer|spawnSite|Bun\.spawn|\bspawn\(|spawnSync|startPebble|node:child_process|restoreDrill|disasterDrill/;
 
 test("every test file outside the browser journeys that starts a process is named a system test, and only those", () => {
   const files = [...new Bun.Glob("test/**/*.test.{ts,tsx}").scanSync({ cwd: root })].filter(
