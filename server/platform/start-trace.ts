@@ -2,7 +2,7 @@
 // milliseconds since this program image started (a re-exec starts the count again) and the wall
 // clock, and the CPU time the process used so far (which a re-exec keeps counting: a figure that
 // a machine busy with other work changes little), so that a bench can line the phases up with the moment it spawned the process
-// (bench/cold-start.ts). Read here rather than through the configuration: the first phases come
+// (bench/static.ts --cold-only). Read here rather than through the configuration: the first phases come
 // before the configuration is loaded, and the server may re-execute itself before it is.
 const tracing = process.env.START_TRACE === "1";
 
