@@ -7,6 +7,7 @@ import { axeViolations, checkerInEveryPage, WIDTH_RULES } from "./axe";
 import { demoCaptions, expectedCaptions } from "./captions";
 import { placement, settle } from "./floating";
 import { artifactPath, useSite } from "./harness";
+import { keptProblems } from "./kept";
 import { sideBySide, tabsOf } from "./limit";
 import { firstScreenSettled, visit } from "./visit";
 
@@ -14,6 +15,8 @@ import { firstScreenSettled, visit } from "./visit";
 // that is read of it there:
 // - the layout: nothing scrolls sideways, every cell of the price comparison is on screen, the
 //   header keeps to two rows;
+// - no cookie, and nothing in the browser's storage but the "already shown" flags (kept.ts), at the
+//   first screen where every language is swept;
 // - axe-core finds no violation of any impact (at the two screens where every language is swept:
 //   every default rule at 320 px, and at 1280 px the rules whose answer the width can change,
 //   WIDTH_RULES in axe.ts; the markup the other rules read is the same bytes at both);
@@ -299,6 +302,8 @@ export function sweep(options: { widths: readonly number[]; journeyWidths: reado
     }
     // The checker reads the page at rest, as it first shows; the button's checks scroll it after.
     if (screen.axeRules !== "none") problems.push(...(await axeViolations(page, at, rulesAt(screen.axeRules))));
+    // No cookie, no identifier: read once for every page and language, where every rule is.
+    if (screen.axeRules === "every") problems.push(...(await keptProblems(page, at)));
     if (swept.button) problems.push(...(await buttonProblems(page, swept, screen)));
     return { problems, comparisonCells };
   }
