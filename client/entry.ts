@@ -36,8 +36,12 @@ function start(data: IslandData): void {
     let activation: Promise<void> | null = null;
     const go = () => (activation ??= activate(name, props, { container, index, data, onStart }));
     const trigger = ISLANDS[name].when;
-    if (trigger.on === "companion") companions.push(go);
-    else schedule(trigger, container, go);
+    // An island earlier in the page may have started already, in this loop (one that starts at
+    // once, with nothing to prepare): its companions found after it come along now.
+    if (trigger.on === "companion") {
+      if (started) void go();
+      else companions.push(go);
+    } else schedule(trigger, container, go);
   }
 }
 
