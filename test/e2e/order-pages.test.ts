@@ -90,6 +90,12 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByRole("button", { name: "Copy the key" }).click();
         await page.getByRole("status").filter({ hasText: "Key copied." }).waitFor();
         expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(order?.key ?? "");
+        // The page's toasts came to life with its first island (the key's): the support menu's
+        // e-mail entry copies the address and says so.
+        await page.getByRole("button", { name: "Support" }).click();
+        await page.getByRole("menuitem", { name: "E-mail Support" }).click();
+        await page.getByText("E-mail copied!").waitFor();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("support@example.com");
       } else {
         // No button that could not work; the key is text that one click selects whole.
         expect(await page.getByRole("button", { name: "Copy the key" }).count()).toBe(0);
