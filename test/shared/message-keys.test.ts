@@ -26,7 +26,9 @@ test("a misspelt message key fails the typecheck with the expected error, and on
   expect(configFile.error).toBeUndefined();
   const { options, errors: configErrors } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, ROOT);
   expect(configErrors).toEqual([]);
-  const program = ts.createProgram({ rootNames: [FIXTURE], options });
+  // Without Bun's global types (tsconfig's `types`): nothing the fixture reaches needs them, and
+  // the compiler then reads 113 files instead of 269 (a third less CPU for the same errors).
+  const program = ts.createProgram({ rootNames: [FIXTURE], options: { ...options, types: [] } });
   const fixture = program.getSourceFile(FIXTURE);
   if (fixture === undefined) throw new Error("the fixture was not compiled");
 
