@@ -204,11 +204,22 @@ test("three visitors from three sources, one buys with the test card and activat
   );
   const french = await site.newContext({ locale: "fr-FR", bypassCSP: true, storageState: await owner.storageState() });
   const fr = await french.newPage();
-  await fr.goto("/admin/audience");
+  // The console redoes today's totals when it shows them and they are more than 5 s old: a reading
+  // stored within 5 s of the English page's load shows on a load after that.
+  const vitalsNow = async () => (await fr.locator("table:has(caption#vitals) tbody tr").allInnerTexts()).map((row) => plain(row));
+  const CLS_ROW = /^landing Téléphone .* 0,\d\d \(bon\)/;
+  await until(
+    "the layout shift in the French page's vitals",
+    async () => {
+      await fr.goto("/admin/audience");
+      return (await vitalsNow()).some((row) => CLS_ROW.test(row));
+    },
+    { everyMs: 1_000 },
+  ).catch(() => undefined);
   const head = async (id: string) => (await fr.locator(`table:has(caption#${id}) thead th`).allInnerTexts()).join(" | ");
   expect(await head("top-events")).toBe("Actions | Visiteurs | Nombre d'actions");
-  const vitals = (await fr.locator("table:has(caption#vitals) tbody tr").allInnerTexts()).map((row) => plain(row));
-  expect(vitals).toContainEqual(expect.stringMatching(/^landing Téléphone .* 0,\d\d \(bon\)/));
+  const vitals = await vitalsNow();
+  expect(vitals).toContainEqual(expect.stringMatching(CLS_ROW));
   expect(vitals.join(" ")).not.toMatch(/\b0\.\d/);
   for (const caption of await fr.locator("caption").all()) expect((await caption.boundingBox())?.height ?? 0).toBeLessThanOrEqual(1);
   // The chart's legend: the day under the cursor as the overview writes it ("28 oct."), in French.
