@@ -5,7 +5,11 @@ import { join } from "node:path";
 import { spawn } from "bun";
 import type { Browser, BrowserContext } from "playwright-core";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** Debian's Chromium in its headless shell (package chromium-headless-shell): the same build and
+ * engine as /usr/bin/chromium without the desktop browser around it, as Playwright runs headless
+ * by default; about a fifth less CPU a page (docs/decisions/026-headless-shell-for-tests.md).
+ * CHROMIUM_PATH=/usr/bin/chromium runs the journeys in the whole browser. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
 
 // A bun test process runs its files one after the other: each of npm test's two workers, or a plain
 // `bun test`. The browser journeys of a process share one Chromium rather than starting one per
