@@ -1,4 +1,6 @@
-import { Button, Section, Text } from "@react-email/components";
+import { Button } from "@react-email/button";
+import { Section } from "@react-email/section";
+import { Text } from "@react-email/text";
 import type { MailKind } from "../../../../db/schema";
 import { LOCALE_TAGS } from "../../../../shared/locales";
 import { type Formats, formatsFor, hourLabel, weekdayName } from "../../../../shared/owner-formats";

@@ -1,4 +1,7 @@
-import { Button, Link, Section, Text } from "@react-email/components";
+import { Button } from "@react-email/button";
+import { Link } from "@react-email/link";
+import { Section } from "@react-email/section";
+import { Text } from "@react-email/text";
 import type { Translate } from "../../../../shared/i18n";
 import { formatTermsVersion, type LegalIdentity } from "../../../../shared/legal";
 import { LOCALE_TAGS, type Locale } from "../../../../shared/locales";
