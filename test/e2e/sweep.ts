@@ -302,8 +302,8 @@ export function sweep(options: { widths: readonly number[]; journeyWidths: reado
     }
     // The checker reads the page at rest, as it first shows; the button's checks scroll it after.
     if (screen.axeRules !== "none") problems.push(...(await axeViolations(page, at, rulesAt(screen.axeRules))));
-    // No cookie, no identifier: read once for every page and language, where every rule is.
-    if (screen.axeRules === "every") problems.push(...(await keptProblems(page, at)));
+    // No cookie, no identifier: read once for every page and language, at the first screen.
+    if (screen.width === SCREENS[0].width) problems.push(...(await keptProblems(page, at)));
     if (swept.button) problems.push(...(await buttonProblems(page, swept, screen)));
     return { problems, comparisonCells };
   }
