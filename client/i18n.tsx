@@ -33,7 +33,10 @@ export function useI18n(): I18n {
   return value;
 }
 
-type IslandText = { t: Translate; locale: Locale; listed: ReadonlySet<MessageKey> | null };
+/** `listed` is only asked whether it holds a key. Typed `ReadonlySet<MessageKey>`, the provider's
+ * `Set` had to be compared with it method by method (the set operations are generic over the union of
+ * every text's key): 48 of the typecheck's 66 s. */
+type IslandText = { t: Translate; locale: Locale; listed: { has(key: MessageKey): boolean } | null };
 
 const TextContext = createContext<IslandText | null>(null);
 
