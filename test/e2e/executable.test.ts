@@ -123,7 +123,8 @@ test("npm run build makes one executable that serves the whole site from another
     expect((await registration.json()).options.authenticatorSelection.userVerification).toBe("required");
     // Its SQLite file is created, with every migration, where it was started.
     expect(await Bun.file(join(workDir, "data", "site.db")).exists()).toBe(true);
-    // A test payment: the access e-mail (React Email inside the executable) lands in data/mail.
+    // A test payment: the access e-mail (React Email inside the executable) lands in data/mail, with
+    // the invoice and the terms as PDFs (pdfkit and its fonts inside the executable).
     const form = { "content-type": "application/x-www-form-urlencoded" };
     const start = await fetch(`${base}/api/payment`, {
       method: "POST",
@@ -145,7 +146,9 @@ test("npm run build makes one executable that serves the whole site from another
     ).toBe(303);
     const eml = join(workDir, "data", "mail", "1.eml");
     for (let i = 0; i < 100 && !existsSync(eml); i++) await Bun.sleep(50);
-    expect(readFileSync(eml, "utf8")).toContain("Subject: Your Lifetime Stream licence key and receipt");
+    const mail = readFileSync(eml, "utf8");
+    expect(mail).toContain("Subject: Your Lifetime Stream licence key and receipt");
+    expect(mail.match(/Content-Type: application\/pdf/gi)).toHaveLength(2);
   } finally {
     server.kill();
     await server.exited;
