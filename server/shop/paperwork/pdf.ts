@@ -1,4 +1,4 @@
-import type { Font } from "fontkit";
+import type { Font, FontCollection } from "fontkit";
 import type PDFDocument from "pdfkit";
 import regularFontFile from "./fonts/DejaVuSans.ttf" with { type: "file" };
 import boldFontFile from "./fonts/DejaVuSans-Bold.ttf" with { type: "file" };
@@ -34,7 +34,7 @@ const fonts = () =>
   ));
 
 /** A font file holds one font (a collection, several: not ours). */
-function openFont(opened: ReturnType<typeof import("fontkit").create>): Font {
+function openFont(opened: Font | FontCollection): Font {
   if (!("layout" in opened)) throw new Error("a font collection where one font was expected");
   return opened;
 }
