@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps) {
   // method, goes on to Elysia (docs/decisions/010-static-pages-and-processes.md).
   const pageRoute = (request: Request, server: PeerOf): Response | Promise<Response> => {
     dropForwarded(request, server);
-    return access.answer(request, server);
+    return access.answer(request);
   };
   const routes = Object.fromEntries(plainPages.paths.map((path) => [path, { GET: pageRoute, HEAD: pageRoute }]));
   const app = new Elysia({

@@ -33,7 +33,7 @@ export function accessLog(
   // without a promise (under load every object a request leaves behind is memory until collected).
   // The answer, its log line and its id; also for a request Bun hands over without Elysia (app.ts's
   // page routes): whatever it passes on to Elysia is then not logged twice.
-  const answer = (request: Request, server: PeerOf | null): Response | Promise<Response> => {
+  const answer = (request: Request): Response | Promise<Response> => {
     dispatching.add(request);
     const started = performance.now();
     const incoming = config.trustProxy ? request.headers.get(REQUEST_ID_HEADER) : null;
@@ -44,9 +44,8 @@ export function accessLog(
       logLine(log, request, started, requestId, response.status);
       const answered = withHeader(response, REQUEST_ID_HEADER, requestId);
       if (drain === undefined) return answered;
-      // Which connection answered, so that a stop waits for the kept-alive ones in use (drain.ts).
-      const peer = server?.requestIP(request) ?? null;
-      drain.answered(peer === null ? null : `${peer.address}:${peer.port}`, drain.closing);
+      // When a connection last answered and stayed open, so that a stop waits until it rests (drain.ts).
+      drain.answered(drain.closing);
       // Stopping: the client's next request goes on a new connection, to a process still listening.
       return drain.closing ? withHeader(answered, "connection", "close") : answered;
     };
@@ -62,8 +61,8 @@ export function accessLog(
     }
     return response instanceof Response ? done(response) : response.then(done, failed);
   };
-  const plugin = new Elysia({ name: "access-log" }).onRequest(({ request, server }): Response | Promise<Response> | undefined =>
-    dispatching.has(request) ? undefined : answer(request, server),
+  const plugin = new Elysia({ name: "access-log" }).onRequest(({ request }): Response | Promise<Response> | undefined =>
+    dispatching.has(request) ? undefined : answer(request),
   );
   return { plugin, answer };
 }
