@@ -19,9 +19,8 @@ function folder(): string {
   return dir;
 }
 
-/** The store in a new data folder, or in memory (":memory:"). */
-function store(dir = folder()): RateLimitStore {
-  const path = dir === ":memory:" ? dir : rateLimitDbPath(dir);
+/** The store in a new data folder's file, or at `path` (":memory:"). */
+function store(path = rateLimitDbPath(folder())): RateLimitStore {
   const opened = openRateLimitStore(path, { log: createLogger("silent"), secret: "test-rate-limit-key" });
   cleanup.push(() => opened.close());
   return opened;

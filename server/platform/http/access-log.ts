@@ -1,12 +1,8 @@
-import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import { maskPath } from "../log-mask";
 import type { Drain } from "./drain";
-
-/** The part of Bun's server that tells a request's peer. */
-export type PeerOf = Pick<Server<unknown>, "requestIP">;
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -45,7 +41,7 @@ export function accessLog(
       const answered = withHeader(response, REQUEST_ID_HEADER, requestId);
       if (drain === undefined) return answered;
       // When a connection last answered and stayed open, so that a stop waits until it rests (drain.ts).
-      drain.answered(drain.closing);
+      drain.answered();
       // Stopping: the client's next request goes on a new connection, to a process still listening.
       return drain.closing ? withHeader(answered, "connection", "close") : answered;
     };

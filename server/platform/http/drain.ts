@@ -32,8 +32,8 @@ export const STOP_DEADLINE_MS = 20_000;
 export type Drain = {
   /** True once the process is stopping: every answer then closes its connection. */
   readonly closing: boolean;
-  /** An answer given: `closed` when it carried `Connection: close` (its connection ends with it). */
-  answered(closed: boolean): void;
+  /** An answer given: before the drain begins, its connection stays open; after, it closes with it. */
+  answered(): void;
   /** Starts closing connections; resolves when no kept-alive connection may still be in use. */
   begin(): Promise<void>;
 };
@@ -48,8 +48,8 @@ export function createDrain(options: { ms?: number; idleSafeMs?: number } = {}):
     get closing() {
       return closing;
     },
-    answered(closed) {
-      if (!closed) lastKeptOpen = performance.now();
+    answered() {
+      if (!closing) lastKeptOpen = performance.now();
     },
     async begin() {
       closing = true;

@@ -1,7 +1,10 @@
+import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { Config } from "../config";
-import type { PeerOf } from "./access-log";
 import { FORWARDED_HEADERS, isTrustedPeer } from "./trusted-proxies";
+
+/** The part of Bun's server that tells a request's peer. */
+export type PeerOf = Pick<Server<unknown>, "requestIP">;
 
 /**
  * Registered first: a request whose peer is not one of the trusted proxies loses its
