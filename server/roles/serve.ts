@@ -240,7 +240,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   const refs = staticPageRefs(config);
   // PAGES_AT_START=false (the tests' servers, which mostly ask for no page): each page is made at
   // its first request, as a page missing from the list below would be.
-  const unmade = config.pagesAtStart ? staticPages.unmade(refs) : 0;
+  const unmade = config.pagesAtStart ? await staticPages.takeReady(refs) : 0;
   const apart = unmade === 0 ? null : await renderPagesApart({ command: self, urls: assets.urls, log });
   if (apart !== null) staticPages.adopt(apart);
   const made = config.pagesAtStart ? await staticPages.warm(refs) : { rendered: 0, reused: 0, failed: 0 };

@@ -18,7 +18,9 @@ const decoder = new TextDecoder();
 /** The pages kept by the last start of the executable `buildId` on this data folder; none when absent or unreadable. */
 export function readPageCache(dataDir: string, buildId: string): PrebuiltPage[] {
   try {
-    const file = new Uint8Array(readFileSync(join(dataDir, FILE)));
+    // A view of the bytes read, not a copy (the pages' bodies are views into it in turn).
+    const read = readFileSync(join(dataDir, FILE));
+    const file = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     const headLength = file.indexOf(10);
     const body = file.subarray(headLength + 1);
     // The build that wrote it, and the SHA-256 of what follows: a damaged file is not served from.

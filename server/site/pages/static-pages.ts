@@ -38,8 +38,12 @@ export type StaticPages = {
   warm(pages: readonly StaticPageRef[]): Promise<{ rendered: number; reused: number; failed: number }>;
   /** Every page kept and compressed, to embed in the executable or hand to another process. */
   finished(): PrebuiltPage[];
-  /** How many of these pages have neither been made here nor been given ready (`warm` would render them). */
-  unmade(pages: readonly StaticPageRef[]): number;
+  /**
+   * Keeps those of these pages given ready (the build's, the last start's) whose page data is the
+   * running site's, one per event-loop turn: a request arriving meanwhile is answered between two.
+   * Resolves to how many are left, neither made here nor given ready (`warm` would render them).
+   */
+  takeReady(pages: readonly StaticPageRef[]): Promise<number>;
   /** Pages made elsewhere (another process): used like the build's, when their page data matches. */
   adopt(pages: readonly PrebuiltPage[]): void;
 };
@@ -147,8 +151,20 @@ export function createStaticPages(deps: {
       catalogueHashes.set(data.messages, (messages = contentHash(encoder.encode(catalogueOrigin(data.messages)))));
     return contentHash(encoder.encode(JSON.stringify({ ...data, messages })));
   };
-  const usableFor = (key: string, dataHash: string, status: number): PrebuiltPage | undefined =>
-    prebuilt.get(key)?.find((made) => made.dataHash === dataHash && made.status === status);
+  /** The page given ready for this key and page data, if any. */
+  const givenReady = (key: string, dataHash: string, status: number): Page | undefined => {
+    const made = prebuilt.get(key)?.find((page) => page.dataHash === dataHash && page.status === status);
+    if (made === undefined) return undefined;
+    return {
+      key,
+      status,
+      dataHash,
+      prebuilt: true,
+      identity: variant(made.html, status, null),
+      br: variant(made.br, status, "br"),
+      gzip: variant(made.gzip, status, "gzip"),
+    };
+  };
 
   const keep = (page: Page, generation: Map<string, Page>) => {
     if (generation !== pages) return;
@@ -169,19 +185,8 @@ export function createStaticPages(deps: {
       try {
         const data = documents.pageData(view, locale);
         const dataHash = hashOf(data);
-        const made = usableFor(key, dataHash, status);
-        let page: Page;
-        if (made !== undefined) {
-          page = {
-            key,
-            status,
-            dataHash,
-            prebuilt: true,
-            identity: variant(made.html, status, null),
-            br: variant(made.br, status, "br"),
-            gzip: variant(made.gzip, status, "gzip"),
-          };
-        } else {
+        let page = givenReady(key, dataHash, status);
+        if (page === undefined) {
           const html = encoder.encode(await documents.html(data));
           startTrace(`page rendered: ${key}`);
           page = { key, status, dataHash, prebuilt: false, identity: variant(html, status, null) };
@@ -295,12 +300,18 @@ export function createStaticPages(deps: {
       return done;
     },
 
-    unmade(refs) {
-      startNewEditionIfDue();
-      return refs.filter(({ view, locale, status = 200 }) => {
+    async takeReady(refs) {
+      let left = 0;
+      for (const { view, locale, status = 200 } of refs) {
+        startNewEditionIfDue();
         const key = pageKey(view, locale, status);
-        return !pages.has(key) && usableFor(key, hashOf(documents.pageData(view, locale)), status) === undefined;
-      }).length;
+        if (pages.has(key)) continue;
+        const page = givenReady(key, hashOf(documents.pageData(view, locale)), status);
+        if (page === undefined) left++;
+        else keep(page, pages);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return left;
     },
 
     adopt(made) {
