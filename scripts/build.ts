@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { $ } from "bun";
 import { buildConsoleFiles } from "../server/owner/console/bundle";
 import { packagedLitestream } from "../server/platform/backup/litestream";
+import { START_JIT_POLICY } from "../server/platform/engine-settings";
 import { readGitBuild } from "../server/platform/version";
 import { buildClient } from "../server/site/client-build";
 import { embeddedSharp } from "./embedded-sharp";
@@ -73,7 +74,8 @@ const outfile = join(dist, "site");
 const sharp = embeddedSharp();
 await Bun.build({
   entrypoints: [join(dist, "main-compiled.ts")],
-  compile: { outfile },
+  // Startup code stays in the interpreter until the process calls jitAsUsual (engine-settings.ts).
+  compile: { outfile, jitPolicy: START_JIT_POLICY },
   splitting: true,
   minify: true,
   bytecode: true,

@@ -1,4 +1,5 @@
 import type { Config } from "../platform/config";
+import { jitAsUsual } from "../platform/engine-settings";
 import type { Compress } from "../platform/http/compress";
 import { configSecrets, createLogger } from "../platform/log";
 import { startTrace } from "../platform/start-trace";
@@ -20,6 +21,8 @@ import { dbOrExit, type Embedded } from "./start-up";
 export async function renderForFirstProcess(loaded: Config, embedded: Embedded | undefined, compress: Compress): Promise<void> {
   const log = createLogger(loaded.logLevel, undefined, { secrets: configSecrets(loaded), fields: { process: RENDER_COMMAND } });
   whenFirstProcessGone(() => process.exit(0));
+  // Rendering every page runs the same code many times over: the engine compiles it as usual.
+  jitAsUsual();
   const urls = await receiveRenderRequest();
   // A request can arrive after the first process died and its data folder was deleted: never make it again.
   if (urls === null || !dataOfFirstProcessExists(loaded.dbPath)) process.exit(0);

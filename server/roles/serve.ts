@@ -8,6 +8,7 @@ import { describeTarget } from "../platform/backup/settings";
 import { replicatorFor } from "../platform/backup/start";
 import { readReplicationStatus } from "../platform/backup/status";
 import type { Config } from "../platform/config";
+import { jitAsUsual } from "../platform/engine-settings";
 import type { Compress } from "../platform/http/compress";
 import { STOP_DEADLINE_MS } from "../platform/http/drain";
 import { isAddressInUse, isEveryAddress, listeningUrl, listenShared } from "../platform/http/listen";
@@ -248,6 +249,7 @@ export async function serve(loaded: Config, embedded: Embedded | undefined, self
   if (embedded !== undefined && (made.rendered > 0 || (apart?.length ?? 0) > 0))
     writePageCache(config.dataDir, embedded.buildId, staticPages.finished());
   startTrace("pages ready");
+  jitAsUsual();
 
   workers?.begin({ port: server.port, assets: { urls: assets.urls, files: assets.entries() }, pages: staticPages.finished() });
 

@@ -1,5 +1,6 @@
 import { errorText } from "../../shared/error-text";
 import type { Config } from "../platform/config";
+import { jitAsUsual } from "../platform/engine-settings";
 import type { Compress } from "../platform/http/compress";
 import { listenShared } from "../platform/http/listen";
 import { configSecrets, createLogger } from "../platform/log";
@@ -80,6 +81,7 @@ export async function serveAsWorker(loaded: Config, worker: number, compress: Co
     });
   const server = https !== null ? { port: start.port } : listenShared(site.app, { ...config, port: start.port }, "join");
   startTrace("worker listening");
+  jitAsUsual();
   log.info("worker listening", { port: server.port, pages: start.pages.length, content: content.current().version });
   // A publish the first process's pages predate (made meanwhile) or a later one: rendered here.
   const refs = staticPageRefs(config);
