@@ -58,6 +58,11 @@ export function createApp(deps: AppDeps) {
     // scheme's own slash: every route but the pages answered from memory was a 404. There the
     // 12th character is right (the Host guard lets no Host shorter than 3 characters through).
     handler: { standardHostname: config.tls !== null },
+    // Elysia's own router for its routes, not a table of them handed to Bun: Elysia builds that
+    // table twice as it starts listening (the second time after it has answered nothing yet), tens
+    // of milliseconds before the first request can be answered, for routes that are not the
+    // traffic (the pages are Bun's routes above, which this does not change).
+    systemRouter: false,
     serve: { ...serveOptions(log), routes },
   })
     // Before anything reads them: forwarded headers from a peer that is not a trusted proxy are dropped.
