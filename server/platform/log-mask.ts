@@ -1,6 +1,6 @@
 // What must never reach a log line, whichever field or message it hides in: the log is read by
 // whoever runs the server and often shipped to a third party, so personal data and secrets are
-// masked before a line is written (pino's `redact` in log.ts covers the fields known by name).
+// masked before a line is written (log.ts also replaces the fields named like a secret).
 
 const PATTERNS: [RegExp, string][] = [
   // A password in a URL (SMTP_URL is smtp://user:password@host): keep the user and host.

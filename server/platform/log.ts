@@ -1,5 +1,4 @@
 import { writeSync } from "node:fs";
-import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config";
 import { maskText, maskValue } from "./log-mask";
 
@@ -9,12 +8,12 @@ type Level = "debug" | "info" | "warn" | "error";
 export type RequestLine = { method: string; path: string; status: number; ms: number; requestId: string };
 
 export type Logger = Record<Level, (message: string, fields?: Record<string, unknown>) => void> & {
-  /** `info("request", line)`, written without going through pino: one per request, so it must be cheap. */
+  /** `info("request", line)`, written with its fields known in advance: one per request, so it must be cheap. */
   request(line: RequestLine): void;
 };
 
-/** Fields whose whole value is a secret, at the top level or one level down (pino's redact paths). */
-const SECRET_FIELDS = [
+/** Fields whose whole value is a secret, at the top level or one level down. */
+const SECRET_FIELDS: ReadonlySet<string> = new Set([
   "password",
   "pass",
   "secret",
@@ -28,15 +27,18 @@ const SECRET_FIELDS = [
   "licenseKey",
   "smtpUrl",
   "ipHashSecret",
-];
-const REDACT_PATHS = SECRET_FIELDS.flatMap((name) => [name, `*.${name}`]);
+]);
+
+const RANK: Record<Level | "silent", number> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
 
 /**
- * One JSON line per event (pino): `{"level":"info","time":"…","msg":"…", …fields}`. Lines go to
- * standard output, or to `write` (tests collect them). Fields named like a secret are replaced by
- * "[redacted]"; in every string, e-mail addresses are masked (j***@example.com), and so are the
- * values of `options.secrets` (the configured keys and passwords) and anything shaped like a Stripe
- * or Anthropic key, a password in a URL or a licence key.
+ * One JSON line per event: `{"level":"info","time":"…", …fields,"msg":"…"}`, the lines pino writes
+ * with level names and ISO times (written here: pino and the worker-thread module its transports
+ * load were about 20 ms of every process's start, for lines this file already wrote by hand where
+ * it mattered). Lines go to standard output, or to `write` (tests collect them). Fields named like
+ * a secret are replaced by "[redacted]"; in every string, e-mail addresses are masked
+ * (j***@example.com), and so are the values of `options.secrets` (the configured keys and
+ * passwords) and anything shaped like a Stripe or Anthropic key, a password in a URL or a licence key.
  */
 export function createLogger(
   level: Level | "silent" = "info",
@@ -44,28 +46,18 @@ export function createLogger(
   options: { secrets?: readonly string[] /** On every line (a worker process's number). */; fields?: Record<string, string | number> } = {},
 ): Logger {
   const secrets = options.secrets ?? [];
-  const destination: DestinationStream = write ? { write: (line) => write(line.trimEnd()) } : batchedStdout();
-  const logger = pino(
-    {
-      level,
-      base: options.fields ?? null,
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
-    },
-    destination,
-  );
-  const make = (lvl: Level) => (message: string, fields?: Record<string, unknown>) => {
-    if (!logger.isLevelEnabled(lvl)) return;
-    const text = maskText(message, secrets);
-    if (fields === undefined) logger[lvl](text);
-    else logger[lvl](maskValue(fields, secrets), text);
-  };
-  // The same JSON line pino would write, built by hand: pino's redaction (which these fixed fields
-  // do not need) and serialising cost about 45 us per line, more than answering a static page.
+  const out: (line: string) => void = write ? (line) => write(line.trimEnd()) : batchedStdout();
+  const enabled = (lvl: Level) => RANK[lvl] >= RANK[level];
   const base = options.fields === undefined ? "" : JSON.stringify(options.fields).slice(1, -1);
   const head = base === "" ? "" : `,${base}`;
   const now = isoClock();
+  const make = (lvl: Level) => (message: string, fields?: Record<string, unknown>) => {
+    if (!enabled(lvl)) return;
+    const rest = fields === undefined ? "" : fieldsJson(redact(maskValue(fields, secrets)));
+    out(
+      `{"level":"${lvl}","time":"${now()}"${head}${rest === "" ? "" : `,${rest}`},"msg":${JSON.stringify(maskText(message, secrets))}}\n`,
+    );
+  };
   // Paths the secrets leave as they are, already written as JSON: the same few pages make most lines.
   const cleanPaths = new Map<string, string>();
   const pathJson = (path: string): string => {
@@ -80,19 +72,55 @@ export function createLogger(
     return json;
   };
   const request = (line: RequestLine) => {
-    if (!logger.isLevelEnabled("info")) return;
-    destination.write(
+    if (!enabled("info")) return;
+    out(
       `{"level":"info","time":"${now()}"${head},"method":${jsonString(line.method)},"path":${pathJson(line.path)},"status":${line.status},"ms":${line.ms},"requestId":${jsonString(maskText(line.requestId, secrets))},"msg":"request"}\n`,
     );
   };
   return { debug: make("debug"), info: make("info"), warn: make("warn"), error: make("error"), request };
 }
 
+/** The fields (a copy, from maskValue) with those named like a secret replaced, here and one level down. */
+function redact(fields: unknown): unknown {
+  if (fields === null || typeof fields !== "object" || Array.isArray(fields)) return fields;
+  const object = fields as Record<string, unknown>;
+  for (const [name, value] of Object.entries(object)) {
+    if (SECRET_FIELDS.has(name)) object[name] = "[redacted]";
+    else if (value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date)) {
+      const inner = value as Record<string, unknown>;
+      for (const innerName of Object.keys(inner)) if (SECRET_FIELDS.has(innerName)) inner[innerName] = "[redacted]";
+    }
+  }
+  return object;
+}
+
+/**
+ * The fields as the inside of a JSON object. What JSON cannot write (a BigInt, a cycle below the
+ * depth masking copies) is written as text rather than losing the line: a log call never throws.
+ */
+function fieldsJson(fields: unknown): string {
+  let json: string;
+  try {
+    json = JSON.stringify(fields);
+  } catch {
+    const seen = new WeakSet<object>();
+    json = JSON.stringify(fields, (_key, value: unknown) => {
+      if (typeof value === "bigint") return value.toString();
+      if (value !== null && typeof value === "object") {
+        if (seen.has(value)) return "[Circular]";
+        seen.add(value);
+      }
+      return value;
+    });
+  }
+  return json.length <= 2 ? "" : json.slice(1, -1);
+}
+
 /** Characters a JSON string holds as they are: most methods, paths and request ids are only these. */
 const PLAIN_JSON = /^[A-Za-z0-9 ._:+=/-]*$/;
 const jsonString = (text: string) => (PLAIN_JSON.test(text) ? `"${text}"` : JSON.stringify(text));
 
-/** The time as pino writes it (ISO 8601), formatted once per millisecond however many lines it has. */
+/** The time in ISO 8601, formatted once per millisecond however many lines it has. */
 function isoClock(): () => string {
   let at = 0;
   let text = "";
@@ -121,7 +149,7 @@ const BATCH_MS = 10;
  * other. What is pending is written when the process exits, so a line logged just before is not
  * lost; a line may follow the answer it reports by up to 10 ms.
  */
-function batchedStdout(): DestinationStream {
+function batchedStdout(): (line: string) => void {
   let chunk = "";
   let bytes = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -134,22 +162,20 @@ function batchedStdout(): DestinationStream {
     bytes = 0;
   };
   process.on("exit", flush);
-  return {
-    write(line: string) {
-      // A line's length in UTF-16 units is its size in bytes when it is ASCII, as nearly all are.
-      const size = ASCII.test(line) ? line.length : Buffer.byteLength(line);
-      if (bytes > 0 && bytes + size > ATOMIC_WRITE_BYTES) {
-        writeAllToStdout(chunk, bytes);
-        chunk = "";
-        bytes = 0;
-      }
-      chunk += line;
-      bytes += size;
-      if (timer === null) {
-        timer = setTimeout(flush, BATCH_MS);
-        timer.unref();
-      }
-    },
+  return (line: string) => {
+    // A line's length in UTF-16 units is its size in bytes when it is ASCII, as nearly all are.
+    const size = ASCII.test(line) ? line.length : Buffer.byteLength(line);
+    if (bytes > 0 && bytes + size > ATOMIC_WRITE_BYTES) {
+      writeAllToStdout(chunk, bytes);
+      chunk = "";
+      bytes = 0;
+    }
+    chunk += line;
+    bytes += size;
+    if (timer === null) {
+      timer = setTimeout(flush, BATCH_MS);
+      timer.unref();
+    }
   };
 }
 

@@ -101,3 +101,16 @@ test("secrets never reach the log: fields named like one, configured values, key
   expect(entry.smtp).toContain("smtps://mailer:***@smtp.example.com:465");
   expect(entry.license).toBe("key [redacted] sent");
 });
+
+test("a field JSON cannot write (a big integer, a loop deeper than masking copies) still gives its one line", () => {
+  const { lines, log } = capture();
+  const loop: Record<string, unknown> = { name: "loop" };
+  let deep: Record<string, unknown> = loop;
+  for (let i = 0; i < 8; i++) deep = { inner: deep };
+  loop.self = loop;
+  log.warn("odd fields", { count: 12345678901234567890n, deep });
+  expect(lines).toHaveLength(1);
+  const entry = JSON.parse(lines[0]!);
+  expect(entry).toMatchObject({ level: "warn", msg: "odd fields", count: "12345678901234567890" });
+  expect(lines[0]).toContain('"self":"[Circular]"');
+});
