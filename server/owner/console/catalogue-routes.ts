@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { unzipSync } from "fflate";
 import * as v from "valibot";
 import { media } from "../../../db/schema";
 import { CATALOGUE_LIMITS, type DemoCaptions, MEDIA_SLOTS, type MediaSlots } from "../../../shared/catalogue";
@@ -59,7 +58,10 @@ const who = (owner: Owner) => `console (${owner.session.label})`;
 const NOTHING: CataloguePosted = { notice: null, problems: [], form: null };
 
 /** A zip's pictures by file name (folders inside are flattened: the CSV names files). */
-function unzipPosters(file: string, bytes: Uint8Array, into: Map<string, Uint8Array>): void {
+async function unzipPosters(file: string, bytes: Uint8Array, into: Map<string, Uint8Array>): Promise<void> {
+  // Loaded on the first zip: the library sets up its worker threads as it loads, which every
+  // start of the site would otherwise pay for.
+  const { unzipSync } = await import("fflate");
   let claimed = 0;
   let entries: Record<string, Uint8Array>;
   try {
@@ -98,7 +100,7 @@ async function posterFiles(form: FormData): Promise<Map<string, Uint8Array>> {
   const posters = new Map<string, Uint8Array>();
   for (const file of filesOf(form, "posters")) {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    if (isZip(bytes)) unzipPosters(file.name, bytes, posters);
+    if (isZip(bytes)) await unzipPosters(file.name, bytes, posters);
     else posters.set(file.name.split(/[\\/]/).pop() ?? file.name, bytes);
   }
   return posters;
