@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { defaultContent } from "../../shared/content";
 import type { Config } from "../platform/config";
+import { ENGINE_SETTINGS } from "../platform/engine-settings";
 import { STOP_DEADLINE_MS } from "../platform/http/drain";
 import { MIGRATE_REQ_SETTING } from "../platform/http/migrate-requests";
 import { VERSION } from "../platform/version";
@@ -103,6 +104,11 @@ StateDirectoryMode=0700
 WorkingDirectory=${dataDir}
 Environment=NODE_ENV=production
 Environment=DATA_DIR=${dataDir}
+# The JavaScript engine's settings for a small server, which the executable otherwise gives itself by
+# starting a second time (about 50 ms of each start).
+${Object.entries(ENGINE_SETTINGS)
+  .map(([name, value]) => `Environment=${name}=${value}`)
+  .join("\n")}
 # The owner's settings (PUBLIC_BASE_URL, Stripe keys, SMTP_URL...), readable by root and the user's group.
 EnvironmentFile=${envFile}
 Restart=on-failure

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "bun";
+import { ENGINE_SETTINGS } from "../../server/platform/engine-settings";
 import { STOP_DEADLINE_MS } from "../../server/platform/http/drain";
 
 const main = join(import.meta.dir, "..", "..", "server", "main.ts");
@@ -48,6 +49,8 @@ test("'site service' prints a systemd unit that systemd-analyze verifies without
     // Root, before the start, turns on the kernel setting that keeps an upgrade from resetting a
     // connection queued at the old executable.
     "ExecStartPre=+-/bin/sh -c 'echo 1 > /proc/sys/net/ipv4/tcp_migrate_req'",
+    // The engine's settings, so that the service's start need not run the program twice to have them.
+    ...Object.entries(ENGINE_SETTINGS).map(([name, value]) => `Environment=${name}=${value}`),
   ])
     expect(unit).toContain(`\n${line}\n`);
   // systemd waits longer than the server takes at most to stop by itself.
