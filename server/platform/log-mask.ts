@@ -1,6 +1,6 @@
 // What must never reach a log line, whichever field or message it hides in: the log is read by
 // whoever runs the server and often shipped to a third party, so personal data and secrets are
-// masked before a line is written (log.ts also replaces the fields named like a secret).
+// masked before a line is written.
 
 const PATTERNS: [RegExp, string][] = [
   // A password in a URL (SMTP_URL is smtp://user:password@host): keep the user and host.
@@ -72,7 +72,28 @@ export function maskText(text: string, secrets: readonly string[] = []): string 
   return out;
 }
 
-/** The same value with every string in it masked (objects and arrays copied, never changed). */
+/** Fields whose whole value is a secret, at the top level or one level down. */
+const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  "password",
+  "pass",
+  "secret",
+  "secretKey",
+  "webhookSecret",
+  "apiKey",
+  "authorization",
+  "cookie",
+  "token",
+  "key",
+  "licenseKey",
+  "smtpUrl",
+  "ipHashSecret",
+]);
+
+/**
+ * The same value with every string in it masked, and the fields named like a secret (SECRET_FIELDS,
+ * in the object given or one level down) replaced by "[redacted]" (objects and arrays copied, never
+ * changed).
+ */
 export function maskValue(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
   if (typeof value === "string") return maskText(value, secrets);
   if (depth >= MAX_DEPTH || value === null || typeof value !== "object") return value;
@@ -80,5 +101,7 @@ export function maskValue(value: unknown, secrets: readonly string[] = [], depth
     return { name: value.name, message: maskText(value.message, secrets), stack: maskText(value.stack ?? "", secrets) };
   if (Array.isArray(value)) return value.map((item) => maskValue(item, secrets, depth + 1));
   if (value instanceof Date) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskValue(v, secrets, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, depth <= 1 && SECRET_FIELDS.has(k) ? "[redacted]" : maskValue(v, secrets, depth + 1)]),
+  );
 }

@@ -12,33 +12,16 @@ export type Logger = Record<Level, (message: string, fields?: Record<string, unk
   request(line: RequestLine): void;
 };
 
-/** Fields whose whole value is a secret, at the top level or one level down. */
-const SECRET_FIELDS: ReadonlySet<string> = new Set([
-  "password",
-  "pass",
-  "secret",
-  "secretKey",
-  "webhookSecret",
-  "apiKey",
-  "authorization",
-  "cookie",
-  "token",
-  "key",
-  "licenseKey",
-  "smtpUrl",
-  "ipHashSecret",
-]);
-
 const RANK: Record<Level | "silent", number> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
 
 /**
- * One JSON line per event: `{"level":"info","time":"…", …fields,"msg":"…"}`, the lines pino writes
- * with level names and ISO times (written here: pino and the worker-thread module its transports
- * load were about 20 ms of every process's start, for lines this file already wrote by hand where
- * it mattered). Lines go to standard output, or to `write` (tests collect them). Fields named like
- * a secret are replaced by "[redacted]"; in every string, e-mail addresses are masked
- * (j***@example.com), and so are the values of `options.secrets` (the configured keys and
- * passwords) and anything shaped like a Stripe or Anthropic key, a password in a URL or a licence key.
+ * One JSON line per event: `{"level":"info","time":"…", …fields,"msg":"…"}` (written here rather
+ * than by a logging library: the one used before, with the worker-thread module it loads, was about
+ * 10 ms of every process's start). Lines go to standard output, or to `write` (tests collect them).
+ * Fields named like a secret are replaced by "[redacted]"; in every string, e-mail addresses are
+ * masked (j***@example.com), and so are the values of `options.secrets` (the configured keys and
+ * passwords) and anything shaped like a Stripe or Anthropic key, a password in a URL or a licence
+ * key (log-mask.ts).
  */
 export function createLogger(
   level: Level | "silent" = "info",
@@ -48,12 +31,13 @@ export function createLogger(
   const secrets = options.secrets ?? [];
   const out: (line: string) => void = write ? (line) => write(line.trimEnd()) : batchedStdout();
   const enabled = (lvl: Level) => RANK[lvl] >= RANK[level];
+  const requestsLogged = enabled("info");
   const base = options.fields === undefined ? "" : JSON.stringify(options.fields).slice(1, -1);
   const head = base === "" ? "" : `,${base}`;
   const now = isoClock();
   const make = (lvl: Level) => (message: string, fields?: Record<string, unknown>) => {
     if (!enabled(lvl)) return;
-    const rest = fields === undefined ? "" : fieldsJson(redact(maskValue(fields, secrets)));
+    const rest = fields === undefined ? "" : fieldsJson(maskValue(fields, secrets));
     out(
       `{"level":"${lvl}","time":"${now()}"${head}${rest === "" ? "" : `,${rest}`},"msg":${JSON.stringify(maskText(message, secrets))}}\n`,
     );
@@ -72,26 +56,12 @@ export function createLogger(
     return json;
   };
   const request = (line: RequestLine) => {
-    if (!enabled("info")) return;
+    if (!requestsLogged) return;
     out(
       `{"level":"info","time":"${now()}"${head},"method":${jsonString(line.method)},"path":${pathJson(line.path)},"status":${line.status},"ms":${line.ms},"requestId":${jsonString(maskText(line.requestId, secrets))},"msg":"request"}\n`,
     );
   };
   return { debug: make("debug"), info: make("info"), warn: make("warn"), error: make("error"), request };
-}
-
-/** The fields (a copy, from maskValue) with those named like a secret replaced, here and one level down. */
-function redact(fields: unknown): unknown {
-  if (fields === null || typeof fields !== "object" || Array.isArray(fields)) return fields;
-  const object = fields as Record<string, unknown>;
-  for (const [name, value] of Object.entries(object)) {
-    if (SECRET_FIELDS.has(name)) object[name] = "[redacted]";
-    else if (value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date)) {
-      const inner = value as Record<string, unknown>;
-      for (const innerName of Object.keys(inner)) if (SECRET_FIELDS.has(innerName)) inner[innerName] = "[redacted]";
-    }
-  }
-  return object;
 }
 
 /**
